@@ -1,0 +1,38 @@
+// Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  // vscode is provided by the host at run time.
+  external: ['vscode'],
+};
+
+const builds = [
+  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+].filter((b) => {
+  // The extension entry appears with the extension shell; build what exists.
+  const entry = Object.values(b.entryPoints)[0];
+  return existsSync(entry);
+});
+
+import { existsSync } from 'node:fs';
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] build started');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,293 @@
+/**
+ * One HTTP exchange with a participant: URL building (with the optional path prefix), the bearer token,
+ * a deadline merged with the caller's AbortSignal, redirects that never carry the token to another
+ * origin, one log line per request, and the mapping of failures to typed errors.
+ */
+import nodeFetch, { Response as FetchResponse } from 'node-fetch';
+import type { Readable } from 'node:stream';
+import {
+  AuthError,
+  CancelledError,
+  CantonApiError,
+  HttpError,
+  LedgerError,
+  ListTooLargeError,
+  NetworkError,
+  ProtocolError,
+  RequestInfo,
+  TimeoutError,
+} from '../errors';
+import type { JsCantonError } from '../models/wire';
+import type { TokenProvider } from '../auth/jwt';
+import { Redactor } from '../redact';
+import { Logger, silentLogger } from '../log';
+
+export type FetchLike = typeof nodeFetch;
+
+export interface HttpOptions {
+  /** `http(s)://host:port[/path-prefix]`. */
+  baseUrl: string;
+  token?: TokenProvider;
+  /** Default deadline of one request, in ms. */
+  timeoutMs?: number;
+  fetch?: FetchLike;
+  logger?: Logger;
+  redactor?: Redactor;
+  /** Extra headers on every request (never put credentials here; use `token`). */
+  headers?: Record<string, string>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's default deadline for this call. */
+  timeoutMs?: number;
+}
+
+export interface HttpRequest extends CallOptions {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+/** A successful response whose body has not been read yet. */
+export interface OpenResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: Readable;
+  /** Ends the deadline timer and detaches from the caller's signal; call when the body is consumed. */
+  done(): void;
+  /** Wraps a failure while reading the body into the right typed error. */
+  mapBodyError(err: unknown): LedgerError;
+}
+
+const MAX_REDIRECTS = 5;
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+export class HttpTransport {
+  readonly baseUrl: URL;
+  private readonly fetchImpl: FetchLike;
+  readonly logger: Logger;
+  readonly redactor: Redactor;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.baseUrl = parseBaseUrl(opts.baseUrl);
+    this.fetchImpl = opts.fetch ?? nodeFetch;
+    this.logger = opts.logger ?? silentLogger;
+    this.redactor = opts.redactor ?? new Redactor();
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+  }
+
+  /** The absolute URL of an API path, keeping the base URL's path prefix. */
+  url(path: string, query?: HttpRequest['query']): URL {
+    const u = new URL(this.baseUrl.href);
+    u.pathname = u.pathname.replace(/\/+$/, '') + path;
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    return u;
+  }
+
+  /** Sends a request and returns the parsed JSON body (or undefined for an empty body). */
+  async json<T>(req: HttpRequest): Promise<T> {
+    const res = await this.open(req);
+    try {
+      const text = await readText(res.body);
+      if (!text) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch (e) {
+        throw new ProtocolError(`The response to ${req.method} ${req.path} is not JSON`, info(req), e);
+      }
+    } catch (e) {
+      throw e instanceof LedgerError ? e : res.mapBodyError(e);
+    } finally {
+      res.done();
+    }
+  }
+
+  /** Sends a request and returns the body text (for plain-text endpoints such as /readyz). */
+  async text(req: HttpRequest, acceptStatuses: number[] = []): Promise<{ status: number; text: string }> {
+    const res = await this.open(req, acceptStatuses);
+    try {
+      return { status: res.status, text: await readText(res.body) };
+    } catch (e) {
+      throw res.mapBodyError(e);
+    } finally {
+      res.done();
+    }
+  }
+
+  /**
+   * Sends a request and hands back the unread body of a 2xx response, for streaming decoders.
+   * Non-2xx answers (except `acceptStatuses`) are read and thrown as typed errors.
+   */
+  async open(req: HttpRequest, acceptStatuses: number[] = []): Promise<OpenResponse> {
+    const started = Date.now();
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const deadline = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      deadline.abort();
+    }, timeoutMs);
+    const onCallerAbort = () => deadline.abort();
+    if (req.signal?.aborted) {
+      clearTimeout(timer);
+      throw new CancelledError(false, info(req));
+    }
+    req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCallerAbort);
+    };
+    const mapAbortOr = (err: unknown, requestSent: boolean): LedgerError => {
+      if (timedOut) return new TimeoutError(timeoutMs, requestSent, info(req));
+      if (req.signal?.aborted) return new CancelledError(requestSent, info(req));
+      return toNetworkError(err, requestSent, req);
+    };
+
+    let res: FetchResponse;
+    try {
+      const token = await this.opts.token?.(deadline.signal);
+      // Canton answers an empty bearer with a 400 decode error; say what is really wrong instead.
+      if (token === '') throw new AuthError(0, 'empty-token', undefined, info(req));
+      if (token !== undefined) this.redactor.register(token);
+      res = await this.send(req, token, deadline.signal);
+    } catch (e) {
+      done();
+      const err = e instanceof LedgerError ? e : mapAbortOr(e, requestMayHaveBeenSent(e));
+      this.logger.info(`${req.method} ${req.path} failed after ${Date.now() - started} ms: ${err.name}${codeOf(err)}`);
+      throw err;
+    }
+
+    const status = res.status;
+    if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) {
+      this.logger.info(`${req.method} ${req.path} ${status} ${Date.now() - started} ms`);
+      return {
+        status,
+        headers: res.headers,
+        body: res.body as unknown as Readable,
+        done,
+        mapBodyError: (err) => (err instanceof LedgerError ? err : mapAbortOr(err, true)),
+      };
+    }
+
+    let text = '';
+    try {
+      text = await readText(res.body as unknown as Readable, ERROR_BODY_LIMIT);
+    } catch (e) {
+      done();
+      throw mapAbortOr(e, true);
+    }
+    done();
+    const err = this.errorFromResponse(status, res.headers.get('content-type') ?? undefined, text, req);
+    this.logger.info(`${req.method} ${req.path} ${status} ${Date.now() - started} ms${describeFailure(err)}`);
+    this.logger.trace(`${req.method} ${req.path} error body: ${this.redactor.redact(text)}`);
+    throw err;
+  }
+
+  private async send(req: HttpRequest, token: string | undefined, signal: AbortSignal): Promise<FetchResponse> {
+    let url = this.url(req.path, req.query);
+    const origin = url.origin;
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    if (body !== undefined) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(body)}`);
+    let method: string = req.method;
+    for (let hop = 0; ; hop++) {
+      const headers: Record<string, string> = { Accept: 'application/json', ...this.opts.headers };
+      if (body !== undefined && method !== 'GET') headers['Content-Type'] = 'application/json';
+      // The token goes only to the origin the user configured, never to a redirect target elsewhere.
+      if (token !== undefined && url.origin === origin) headers.Authorization = `Bearer ${token}`;
+      const res = await this.fetchImpl(url.href, { method, headers, body: method === 'GET' ? undefined : body, redirect: 'manual', signal: signal as never });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !location) return res;
+      if (hop >= MAX_REDIRECTS) return res;
+      res.body?.resume?.();
+      url = new URL(location, url);
+      this.logger.debug(`${req.method} ${req.path} redirected (${res.status}) to ${url.origin === origin ? 'the same origin' : 'another origin, without the token'}`);
+      // 303 (and 301/302 on POST, as browsers do) turn into GET; 307/308 keep method and body.
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) method = 'GET';
+    }
+  }
+
+  private errorFromResponse(status: number, contentType: string | undefined, text: string, req: HttpRequest): LedgerError {
+    const body = parseCantonError(contentType, text);
+    if (status === 401 || status === 403) {
+      const unknownUser = status === 403 && body?.context?.ledger_api_error === 'invalid token';
+      return new AuthError(status, status === 401 ? 'unauthenticated' : unknownUser ? 'unknown-user' : 'permission-denied', body, info(req));
+    }
+    if (body) {
+      if (status === 413) return new ListTooLargeError(status, body, info(req));
+      return new CantonApiError(status, body, info(req));
+    }
+    return new HttpError(status, this.redactor.redact(text.slice(0, 2000)), contentType, info(req));
+  }
+}
+
+function parseBaseUrl(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new TypeError(`Not a URL: ${raw}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`The participant URL must be http or https, not ${u.protocol}`);
+  u.search = '';
+  u.hash = '';
+  return u;
+}
+
+function parseCantonError(contentType: string | undefined, text: string): JsCantonError | undefined {
+  if (!text || (contentType && !/json/i.test(contentType) && !text.startsWith('{'))) return undefined;
+  try {
+    const v = JSON.parse(text);
+    if (v && typeof v === 'object' && typeof v.code === 'string' && typeof v.cause === 'string') {
+      return { ...v, errorCategory: typeof v.errorCategory === 'number' ? v.errorCategory : -1 };
+    }
+  } catch {
+    /* not JSON: the caller makes an HttpError of it */
+  }
+  return undefined;
+}
+
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+/** Conservative: unless the connection was surely never made, the server may have received the request. */
+function requestMayHaveBeenSent(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return !(code && NEVER_CONNECTED.has(code));
+}
+
+function toNetworkError(err: unknown, requestSent: boolean, req: HttpRequest): NetworkError {
+  const e = err as { code?: string; errno?: string; message?: string };
+  const code = e?.code ?? e?.errno;
+  return new NetworkError(`Could not reach the participant${code ? ` (${code})` : ''}`, code, requestSent && !NEVER_CONNECTED.has(code ?? ''), info(req), err);
+}
+
+function info(req: HttpRequest): RequestInfo {
+  return { method: req.method, path: req.path };
+}
+
+function codeOf(err: LedgerError): string {
+  const code = (err as { code?: string }).code;
+  return code ? ` ${code}` : '';
+}
+
+/** ` CODE correlationId=… traceId=…` for the log line of a failed request. */
+function describeFailure(err: LedgerError): string {
+  const body = err instanceof CantonApiError ? err.body : err instanceof AuthError ? err.body : undefined;
+  if (!body) return '';
+  return [` ${body.code}`, body.correlationId && ` correlationId=${body.correlationId}`, body.traceId && ` traceId=${body.traceId}`].filter(Boolean).join('');
+}
+
+/** Reads a whole body as UTF-8, up to `limit` bytes (the rest is discarded). */
+export async function readText(body: Readable | null | undefined, limit = Infinity): Promise<string> {
+  if (!body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    if (size < limit) chunks.push(size + buf.length > limit ? buf.subarray(0, limit - size) : buf);
+    size += buf.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

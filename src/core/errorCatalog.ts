@@ -1,0 +1,145 @@
+/**
+ * What we know about Canton's error codes: category, gRPC status, HTTP status and a hint for people.
+ * One table serves the client (hints, retryability) and the demo participant (which must answer
+ * with the same status and category as Canton would), so the two cannot drift apart.
+ */
+
+/** Canton's `ErrorCategory` ids (`com.digitalasset.base.error.ErrorCategory`). */
+export enum ErrorCategory {
+  Unknown = -1,
+  TransientServerFailure = 1,
+  ContentionOnSharedResources = 2,
+  DeadlineExceededRequestStateUnknown = 3,
+  SystemInternalAssumptionViolated = 4,
+  SecurityAlert = 5,
+  AuthInterceptorInvalidAuthenticationCredentials = 6,
+  InsufficientPermission = 7,
+  InvalidIndependentOfSystemState = 8,
+  InvalidGivenCurrentSystemStateOther = 9,
+  InvalidGivenCurrentSystemStateResourceExists = 10,
+  InvalidGivenCurrentSystemStateResourceMissing = 11,
+  InvalidGivenCurrentSystemStateSeekAfterEnd = 12,
+  BackgroundProcessDegradationWarning = 13,
+  InternalUnsupportedOperation = 14,
+}
+
+/** gRPC status codes, as `grpcCodeValue` carries them. */
+export enum GrpcCode {
+  OK = 0,
+  CANCELLED = 1,
+  UNKNOWN = 2,
+  INVALID_ARGUMENT = 3,
+  DEADLINE_EXCEEDED = 4,
+  NOT_FOUND = 5,
+  ALREADY_EXISTS = 6,
+  PERMISSION_DENIED = 7,
+  RESOURCE_EXHAUSTED = 8,
+  FAILED_PRECONDITION = 9,
+  ABORTED = 10,
+  OUT_OF_RANGE = 11,
+  UNIMPLEMENTED = 12,
+  INTERNAL = 13,
+  UNAVAILABLE = 14,
+  DATA_LOSS = 15,
+  UNAUTHENTICATED = 16,
+}
+
+interface CategoryInfo {
+  grpc: GrpcCode;
+  retryable: boolean;
+}
+
+const CATEGORIES: Record<number, CategoryInfo> = {
+  1: { grpc: GrpcCode.UNAVAILABLE, retryable: true },
+  2: { grpc: GrpcCode.ABORTED, retryable: true },
+  3: { grpc: GrpcCode.DEADLINE_EXCEEDED, retryable: true },
+  4: { grpc: GrpcCode.INTERNAL, retryable: false },
+  5: { grpc: GrpcCode.INVALID_ARGUMENT, retryable: false },
+  6: { grpc: GrpcCode.UNAUTHENTICATED, retryable: false },
+  7: { grpc: GrpcCode.PERMISSION_DENIED, retryable: false },
+  8: { grpc: GrpcCode.INVALID_ARGUMENT, retryable: false },
+  9: { grpc: GrpcCode.FAILED_PRECONDITION, retryable: false },
+  10: { grpc: GrpcCode.ALREADY_EXISTS, retryable: false },
+  11: { grpc: GrpcCode.NOT_FOUND, retryable: false },
+  12: { grpc: GrpcCode.OUT_OF_RANGE, retryable: true },
+  13: { grpc: GrpcCode.INTERNAL, retryable: false },
+  14: { grpc: GrpcCode.UNIMPLEMENTED, retryable: false },
+};
+
+/** `GrpcHttpErrorCodes.asPekkoHttp`: the same in 3.3–3.6. */
+export function httpStatusForGrpc(code: GrpcCode): number {
+  switch (code) {
+    case GrpcCode.INVALID_ARGUMENT:
+    case GrpcCode.FAILED_PRECONDITION:
+    case GrpcCode.OUT_OF_RANGE:
+      return 400;
+    case GrpcCode.UNAUTHENTICATED:
+      return 401;
+    case GrpcCode.PERMISSION_DENIED:
+      return 403;
+    case GrpcCode.NOT_FOUND:
+      return 404;
+    case GrpcCode.ABORTED:
+    case GrpcCode.ALREADY_EXISTS:
+      return 409;
+    case GrpcCode.RESOURCE_EXHAUSTED:
+      return 429;
+    case GrpcCode.CANCELLED:
+      return 499;
+    case GrpcCode.UNIMPLEMENTED:
+      return 501;
+    case GrpcCode.UNAVAILABLE:
+      return 503;
+    case GrpcCode.DEADLINE_EXCEEDED:
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+export function grpcCodeForCategory(category: number): GrpcCode {
+  return CATEGORIES[category]?.grpc ?? GrpcCode.UNKNOWN;
+}
+
+/** Categories whose errors Canton marks as retryable (with `retryInfo`). */
+export function isRetryableCategory(category: number): boolean {
+  return CATEGORIES[category]?.retryable ?? false;
+}
+
+export interface KnownErrorCode {
+  category: ErrorCategory;
+  /** HTTP status when it does not follow from the category (only the list cap). */
+  httpStatus?: number;
+  hint: string;
+}
+
+/** Canton error codes the extension has something useful to say about. */
+export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
+  INVALID_ARGUMENT: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The request has an invalid field; the cause names it.' },
+  MISSING_FIELD: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A required field is missing from the request.' },
+  INVALID_FIELD: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A field of the request has an invalid value; the cause names it.' },
+  COMMAND_PREPROCESSING_FAILED: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The Daml arguments do not match the template or choice: check field names and types.' },
+  DAML_INTERPRETATION_ERROR: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The Daml code rejected the command (failed assertion, missing authorization or bad argument).' },
+  CONTRACT_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The contract is archived, unknown, or not visible to the submitting parties.' },
+  CONTRACT_EVENTS_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The contract is unknown, pruned, or not visible to the parties of the event format.' },
+  TEMPLATES_OR_INTERFACES_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'A template or interface id is not known on the participant: check the package name and that the DAR is uploaded.' },
+  PACKAGE_NAMES_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The package name in a template id is not known on the participant: upload the DAR or fix the name.' },
+  DUPLICATE_COMMAND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists, hint: 'A command with this commandId was already accepted within the deduplication period: it was not executed again.' },
+  OFFSET_AFTER_LEDGER_END: { category: ErrorCategory.InvalidGivenCurrentSystemStateSeekAfterEnd, hint: 'The requested offset is beyond the ledger end: read the ledger end first and stay at or below it.' },
+  OFFSET_OUT_OF_RANGE: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The begin offset is after the end offset.' },
+  PARTICIPANT_PRUNED_DATA_ACCESSED: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The begin offset is below the pruning offset: start at or after the earliest unpruned offset.' },
+  UPDATE_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'No update with that id or offset is visible to the requesting parties.' },
+  USER_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The user does not exist on this participant.' },
+  JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, httpStatus: 413, hint: 'More results than the participant returns in one list: page with a smaller limit.' },
+  TOPOLOGY_DEPENDENCIES_NOT_VETTED: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'Vet the missing dependencies first (or in the same request), or set the ALLOW_UNVETTED_DEPENDENCIES force flag.' },
+  PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The participant is connected to several synchronizers: set synchronizerId in the request.' },
+  TOPOLOGY_SERIAL_MISMATCH: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The vetting state changed since expectedTopologySerial was read: refresh the serial from the current state and review the change again.' },
+  LOCAL_VERDICT_LOCKED_CONTRACTS: { category: ErrorCategory.ContentionOnSharedResources, hint: 'Another transaction is using the same contracts: retry shortly.' },
+  REQUEST_DEADLINE_EXCEEDED: { category: ErrorCategory.DeadlineExceededRequestStateUnknown, hint: 'The participant gave up waiting: the outcome is unknown; look the command up before retrying.' },
+  LEDGER_API_INTERNAL_ERROR: { category: ErrorCategory.SystemInternalAssumptionViolated, hint: 'The participant failed internally: see its log for the trace id.' },
+  NA: { category: ErrorCategory.Unknown, hint: 'The participant hides the details of security-sensitive errors: check the token and the user\'s rights.' },
+};
+
+export function hintForCode(code: string): string | undefined {
+  return KNOWN_ERROR_CODES[code]?.hint;
+}

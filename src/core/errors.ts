@@ -1,0 +1,279 @@
+/**
+ * Typed errors of the core. Callers branch on the class (or `kind`) and read the data they carry;
+ * nothing anywhere compares message text. Every error has a one-line `hint` for people.
+ */
+import type { JsCantonError } from './models/wire';
+import { ErrorCategory, hintForCode, isRetryableCategory } from './errorCatalog';
+
+export type LedgerErrorKind =
+  | 'canton'
+  | 'auth'
+  | 'http'
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'invalid-request'
+  | 'protocol'
+  | 'unsupported';
+
+/** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
+export interface RequestInfo {
+  method: string;
+  path: string;
+}
+
+export abstract class LedgerError extends Error {
+  abstract readonly kind: LedgerErrorKind;
+  /** One line for people: what to do about it. */
+  abstract readonly hint: string;
+  readonly request?: RequestInfo;
+
+  constructor(message: string, request?: RequestInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.request = request;
+  }
+}
+
+/** Strips the `ErrorResource(…)` wrapper that gRPC-origin resource keys carry (`ErrorResource(CONTRACT_ID)`). */
+export function normaliseResourceKey(key: string): string {
+  const m = /^ErrorResource\((.*)\)$/.exec(key);
+  return m ? m[1] : key;
+}
+
+/** A JsCantonError body from the participant (any status but 401/403, which are {@link AuthError}). */
+export class CantonApiError extends LedgerError {
+  readonly kind = 'canton' as const;
+  readonly status: number;
+  readonly code: string;
+  readonly cause_: string;
+  readonly category: number;
+  readonly grpcCode?: number;
+  readonly correlationId?: string;
+  readonly traceId?: string;
+  readonly context: Readonly<Record<string, string>>;
+  /** Resources with normalised keys, e.g. `[['CONTRACT_ID', '00ab…']]`. */
+  readonly resources: ReadonlyArray<readonly [string, string]>;
+  readonly retryable: boolean;
+  readonly retryInfo?: string;
+  readonly definiteAnswer?: boolean;
+  readonly body: JsCantonError;
+
+  constructor(status: number, body: JsCantonError, request?: RequestInfo) {
+    super(`${body.code}: ${body.cause}`, request);
+    this.status = status;
+    this.body = body;
+    this.code = body.code;
+    this.cause_ = body.cause;
+    this.category = body.errorCategory;
+    this.grpcCode = body.grpcCodeValue ?? undefined;
+    this.correlationId = body.correlationId || undefined;
+    this.traceId = body.traceId || undefined;
+    this.context = body.context ?? {};
+    this.resources = (body.resources ?? []).map(([k, v]) => [normaliseResourceKey(k), v] as const);
+    this.retryInfo = body.retryInfo || undefined;
+    this.retryable = Boolean(this.retryInfo) || isRetryableCategory(body.errorCategory);
+    const definite = body.definiteAnswer ?? parseBool(body.context?.definite_answer);
+    this.definiteAnswer = definite;
+  }
+
+  get hint(): string {
+    return hintForCode(this.code) ?? (this.retryable ? 'A transient failure: retrying may succeed.' : 'See the cause for details.');
+  }
+
+  /** The first resource value with this (normalised) key. */
+  resource(key: string): string | undefined {
+    return this.resources.find(([k]) => k === key)?.[1];
+  }
+}
+
+/** 413: the result has more elements than the participant's `http-list-max-elements-limit`. */
+export class ListTooLargeError extends CantonApiError {
+  /** The participant's cap, parsed from the cause when it names it. */
+  readonly cap?: number;
+  constructor(status: number, body: JsCantonError, request?: RequestInfo) {
+    super(status, body, request);
+    const m = /node limit \((\d+)\)/.exec(body.cause ?? '');
+    this.cap = m ? Number(m[1]) : undefined;
+  }
+}
+
+export type AuthFailure =
+  /** 401: missing, malformed, expired or wrongly scoped token. */
+  | 'unauthenticated'
+  /** 403: the user lacks a right for the parties or the operation. */
+  | 'permission-denied'
+  /** 403 with `ledger_api_error: invalid token`: the token's user is unknown or deactivated. */
+  | 'unknown-user'
+  /** An empty token: refused before sending (Canton would answer a bare 400). */
+  | 'empty-token';
+
+/** 401/403 (Canton redacts the body to `code: "NA"`), or a token we refused to send. */
+export class AuthError extends LedgerError {
+  readonly kind = 'auth' as const;
+  readonly status: number;
+  readonly failure: AuthFailure;
+  readonly body?: JsCantonError;
+  constructor(status: number, failure: AuthFailure, body?: JsCantonError, request?: RequestInfo) {
+    super(AUTH_MESSAGES[failure] + ` (HTTP ${status})`, request);
+    this.status = status;
+    this.failure = failure;
+    this.body = body;
+  }
+  get hint(): string {
+    return AUTH_HINTS[this.failure];
+  }
+}
+const AUTH_MESSAGES: Record<AuthFailure, string> = {
+  unauthenticated: 'The participant rejected the token',
+  'permission-denied': 'The user is not allowed to do this',
+  'unknown-user': 'The token names a user the participant does not know',
+  'empty-token': 'An empty bearer token was sent',
+};
+const AUTH_HINTS: Record<AuthFailure, string> = {
+  unauthenticated: 'Update the token: it may be missing, expired (participants accept at most 5 minutes by default), or have the wrong audience or scope.',
+  'permission-denied': 'Grant the user the needed right (ActAs/ReadAs for the parties, or participant admin), or use another user.',
+  'unknown-user': 'Create the user on the participant (POST /v2/users) or use a token whose sub is an existing, active user.',
+  'empty-token': 'Set a token for this connection, or choose "no auth" for a sandbox without authentication.',
+};
+
+/** A non-JSON error body (pekko's text/plain decode errors, an HTML page from a proxy, …). */
+export class HttpError extends LedgerError {
+  readonly kind = 'http' as const;
+  readonly status: number;
+  readonly contentType?: string;
+  /** The start of the body, already redacted. */
+  readonly bodyText: string;
+  constructor(status: number, bodyText: string, contentType?: string, request?: RequestInfo) {
+    super(`HTTP ${status}${bodyText ? `: ${firstLine(bodyText)}` : ''}`, request);
+    this.status = status;
+    this.bodyText = bodyText;
+    this.contentType = contentType;
+  }
+  get hint(): string {
+    if (this.status === 400) return 'The participant could not decode the request body: check field names and types.';
+    if (this.status === 404) return 'The participant does not serve this path: check the URL and its path prefix, or the participant version.';
+    if (this.status === 502 || this.status === 503 || this.status === 504) return 'The participant or a proxy in front of it is unavailable or timed out: retry later.';
+    if (/html/i.test(this.contentType ?? '')) return 'An HTML page came back: the URL probably points at a proxy or web server, not the JSON Ledger API.';
+    return 'Unexpected HTTP response: see the log for the body.';
+  }
+}
+
+/** Could not reach the participant (refused, reset, DNS, TLS). */
+export class NetworkError extends LedgerError {
+  readonly kind = 'network' as const;
+  /** The system error code, e.g. `ECONNREFUSED`. */
+  readonly code?: string;
+  /** True when the request may have reached the server before the failure (its outcome is unknown). */
+  readonly requestSent: boolean;
+  constructor(message: string, code: string | undefined, requestSent: boolean, request?: RequestInfo, cause?: unknown) {
+    super(message, request, { cause });
+    this.code = code;
+    this.requestSent = requestSent;
+  }
+  get hint(): string {
+    switch (this.code) {
+      case 'ECONNREFUSED':
+        return 'Nothing listens at that address: is the participant running, and are host, port and path prefix right?';
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return 'The host name does not resolve: check the connection URL.';
+      case 'ECONNRESET':
+      case 'EPIPE':
+        return 'The connection was dropped: retry; if it repeats, check proxies between you and the participant.';
+      default:
+        return /CERT|SSL|TLS/i.test(this.code ?? '') ? 'TLS failed: check the certificate and that the URL scheme (http/https) is right.' : 'Check the connection URL and the network.';
+    }
+  }
+}
+
+/** The client's own deadline passed. If the request was sent, its outcome is unknown. */
+export class TimeoutError extends LedgerError {
+  readonly kind = 'timeout' as const;
+  readonly timeoutMs: number;
+  readonly requestSent: boolean;
+  constructor(timeoutMs: number, requestSent: boolean, request?: RequestInfo) {
+    super(`No answer within ${timeoutMs} ms`, request);
+    this.timeoutMs = timeoutMs;
+    this.requestSent = requestSent;
+  }
+  get hint(): string {
+    return 'The participant did not answer in time; raise the timeout for slow operations, or check that it is healthy.';
+  }
+}
+
+/** The caller aborted (cancel button, disposal). Not a failure to show. */
+export class CancelledError extends LedgerError {
+  readonly kind = 'cancelled' as const;
+  readonly requestSent: boolean;
+  constructor(requestSent = false, request?: RequestInfo) {
+    super('Cancelled', request);
+    this.requestSent = requestSent;
+  }
+  get hint(): string {
+    return 'Cancelled by the user.';
+  }
+}
+
+/** The request was refused before sending: it would be rejected or is unsafe. */
+export class RequestValidationError extends LedgerError {
+  readonly kind = 'invalid-request' as const;
+  /** The request field at fault, as a dotted path (`beginExclusive`, `updateFormat`). */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+  get hint(): string {
+    return `Fix ${this.field} and send again.`;
+  }
+}
+
+/** The response could not be decoded (bad JSON, unexpected shape). */
+export class ProtocolError extends LedgerError {
+  readonly kind = 'protocol' as const;
+  constructor(message: string, request?: RequestInfo, cause?: unknown) {
+    super(message, request, { cause });
+  }
+  get hint(): string {
+    return 'The participant answered with something this client does not understand: is the URL a JSON Ledger API v2?';
+  }
+}
+
+/** The participant's version does not have this operation. */
+export class UnsupportedOperationError extends LedgerError {
+  readonly kind = 'unsupported' as const;
+  readonly operation: string;
+  readonly version?: string;
+  constructor(operation: string, version?: string) {
+    super(`${operation} is not available on this participant${version ? ` (version ${version})` : ''}`);
+    this.operation = operation;
+    this.version = version;
+  }
+  get hint(): string {
+    return 'Upgrade the participant, or use an operation this version has.';
+  }
+}
+
+/**
+ * True when a command submission may or may not have been executed: the request went out and no
+ * definite answer came back. Such a submission must be retried only with the same commandId.
+ */
+export function isOutcomeUnknown(err: unknown): boolean {
+  if (err instanceof TimeoutError || err instanceof NetworkError || err instanceof CancelledError) return err.requestSent;
+  if (err instanceof CantonApiError) {
+    if (err.definiteAnswer === true) return false;
+    return err.category === ErrorCategory.DeadlineExceededRequestStateUnknown || err.status === 504;
+  }
+  if (err instanceof HttpError) return err.status === 502 || err.status === 503 || err.status === 504;
+  return false;
+}
+
+function parseBool(s: string | undefined): boolean | undefined {
+  return s === 'true' ? true : s === 'false' ? false : undefined;
+}
+
+function firstLine(s: string): string {
+  const line = s.split(/\r?\n/, 1)[0];
+  return line.length > 200 ? line.slice(0, 200) + '…' : line;
+}

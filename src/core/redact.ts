@@ -1,0 +1,67 @@
+/**
+ * Keeps tokens and secrets out of logs and error messages. Known secrets are registered when they are
+ * read (tokens, shared secrets, client secrets); anything shaped like a JWT or a bearer/basic credential
+ * is masked too, so a secret we were never told about still does not get through.
+ */
+
+const MASK = '[REDACTED]';
+
+/** Three base64url segments, the first a JSON object header (`eyJ` = `{"`). */
+const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+/** `Bearer xyz`, `Basic xyz` in headers, logs or curl lines. */
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+/** `"client_secret": "…"`, `client_secret=…`, `password=…` and similar key/value pairs. */
+const SECRET_FIELD = /((?:client_secret|secret|password|access_token|refresh_token|id_token|token)["']?\s*[:=]\s*["']?)([^"'&\s,}]+)/gi;
+/** `jwt.token.<JWT>` websocket subprotocol. */
+const WS_TOKEN = /\bjwt\.token\.[^\s,"']+/g;
+
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  /** Remember a secret so that it is masked wherever it appears. Short values are ignored (too many false hits). */
+  register(secret: string | undefined): void {
+    if (secret && secret.length >= 8) this.secrets.add(secret);
+  }
+
+  forget(secret: string | undefined): void {
+    if (secret) this.secrets.delete(secret);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.secrets) {
+      if (out.includes(s)) out = out.split(s).join(MASK);
+    }
+    return out
+      .replace(JWT_SHAPE, MASK)
+      .replace(WS_TOKEN, `jwt.token.${MASK}`)
+      .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${MASK}`)
+      .replace(SECRET_FIELD, (_m, key: string) => `${key}${MASK}`);
+  }
+
+  /** Redacts an error for logging: message, hint and stack, never the raw object. */
+  redactError(err: unknown): string {
+    if (err instanceof Error) return this.redact(err.stack ?? `${err.name}: ${err.message}`);
+    return this.redact(String(err));
+  }
+}
+
+/** Masks credentials in a URL (user-info and token-like query parameters) before it is logged or shown. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = u.username ? MASK : '';
+      u.password = u.password ? MASK : '';
+    }
+    for (const key of [...u.searchParams.keys()]) {
+      if (/token|secret|password|key|auth/i.test(key)) u.searchParams.set(key, MASK);
+    }
+    // URL encoding turns the brackets of the mask into %5B/%5D; show it as written elsewhere.
+    return u.toString().split(encodeURIComponent(MASK)).join(MASK);
+  } catch {
+    return url;
+  }
+}
+
+export const REDACTION_MASK = MASK;

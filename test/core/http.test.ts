@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HttpTransport } from '../../src/core/api/http';
+import {
+  AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, TimeoutError,
+} from '../../src/core/errors';
+import type { Logger } from '../../src/core/log';
+import { sendJson, TestServer } from '../support/httpServer';
+import { SPEC_DIR } from '../support/specDir';
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXBhcnQ';
+const NA = { code: 'NA', cause: 'A security-sensitive error has been received', errorCategory: -1, grpcCodeValue: 16, context: {} };
+
+function capturingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (l: string) => lines.push(l);
+  return { lines, trace: push, debug: push, info: push, warn: push, error: push };
+}
+
+describe('HttpTransport', () => {
+  const server = new TestServer();
+  let base = '';
+  before(async () => (base = await server.start()));
+  after(() => server.stop());
+  beforeEach(() => (server.received.length = 0));
+
+  const transport = (over: Partial<ConstructorParameters<typeof HttpTransport>[0]> = {}) =>
+    new HttpTransport({ baseUrl: `${base}/prefix/`, token: async () => TOKEN, timeoutMs: 2000, ...over });
+
+  it('keeps the path prefix, sends the bearer token and JSON, and never logs the token', async () => {
+    server.handler = (_r, res) => sendJson(res, 200, { ok: true });
+    const logger = capturingLogger();
+    const r = await transport({ logger }).json<{ ok: boolean }>({ method: 'POST', path: '/v2/x', query: { limit: 5, skip: undefined }, body: { a: TOKEN } });
+    assert.deepEqual(r, { ok: true });
+    const [got] = server.received;
+    assert.equal(got.url, '/prefix/v2/x?limit=5');
+    assert.equal(got.headers.authorization, `Bearer ${TOKEN}`);
+    assert.equal(got.headers['content-type'], 'application/json');
+    assert.ok(logger.lines.some((l) => /POST \/v2\/x 200 \d+ ms/.test(l)), logger.lines.join('\n'));
+    assert.ok(logger.lines.every((l) => !l.includes(TOKEN)), 'token in log');
+    assert.ok(logger.lines.some((l) => l.includes('[REDACTED]')), 'trace line with the redacted body');
+  });
+
+  it('maps 401/403 redacted bodies to AuthError kinds', async () => {
+    server.handler = (_r, res) => sendJson(res, 401, NA);
+    await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), (e) => e instanceof AuthError && e.failure === 'unauthenticated' && e.status === 401);
+    server.handler = (_r, res) => sendJson(res, 403, { ...NA, grpcCodeValue: 7 });
+    await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), (e) => e instanceof AuthError && e.failure === 'permission-denied');
+    server.handler = (_r, res) => sendJson(res, 403, { ...NA, grpcCodeValue: 7, context: { ledger_api_error: 'invalid token' } });
+    await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), (e) => e instanceof AuthError && e.failure === 'unknown-user');
+  });
+
+  it('refuses to send an empty bearer token', async () => {
+    await assert.rejects(transport({ token: async () => '' }).json({ method: 'GET', path: '/v2/version' }), (e) => e instanceof AuthError && e.failure === 'empty-token');
+    assert.equal(server.received.length, 0);
+  });
+
+  it('parses a real Canton error body (from the shared examples) with normalised resource keys', async function () {
+    const file = join(SPEC_DIR, 'examples/errors/err-02-contract-not-found-cn-quickstart.json');
+    let body: string;
+    try {
+      body = readFileSync(file, 'utf8');
+    } catch {
+      console.warn(`\n!!! SKIPPED: ${file} is missing (../shared/canton-api beside the repo)\n`);
+      return this.skip();
+    }
+    server.handler = (_r, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    const err = await transport().json({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', body: {} }).catch((e) => e);
+    assert.ok(err instanceof CantonApiError);
+    assert.equal(err.code, 'CONTRACT_NOT_FOUND');
+    assert.equal(err.status, 404);
+    assert.equal(err.category, 11);
+    assert.equal(err.correlationId, 'create-license');
+    assert.equal(err.traceId, '1e8a0ba16a95ef0881b1edb46b6f177a');
+    assert.equal(err.definiteAnswer, false, 'from context.definite_answer when the field is null');
+    assert.match(err.resource('CID') ?? '', /^0093e43a/);
+    assert.equal(err.retryable, false);
+    assert.match(err.hint, /archived|unknown/);
+    assert.equal(isOutcomeUnknown(err), false);
+  });
+
+  it('maps 413 to ListTooLargeError with the cap', async () => {
+    server.handler = (_r, res) => sendJson(res, 413, { code: 'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED', cause: 'The number of matching elements (201) is greater than the node limit (200).', errorCategory: 9, context: {} });
+    await assert.rejects(transport().json({ method: 'POST', path: '/v2/updates', body: {} }), (e) => e instanceof ListTooLargeError && e.cap === 200 && e instanceof CantonApiError);
+  });
+
+  it('maps text/plain and HTML bodies to HttpError, redacted', async () => {
+    server.handler = (_r, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`Invalid value for: body (Missing required field at 'commands' near ${TOKEN})`);
+    };
+    const e1 = await transport().json({ method: 'POST', path: '/v2/x', body: {} }).catch((e) => e);
+    assert.ok(e1 instanceof HttpError && e1.status === 400);
+    assert.match(e1.bodyText, /Missing required field/);
+    assert.ok(!e1.bodyText.includes(TOKEN) && !e1.message.includes(TOKEN));
+    server.handler = (_r, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad gateway</body></html>');
+    };
+    const e2 = await transport().json({ method: 'GET', path: '/v2/x' }).catch((e) => e);
+    assert.ok(e2 instanceof HttpError && e2.status === 502);
+    assert.equal(isOutcomeUnknown(e2), true);
+  });
+
+  it('reports a non-JSON success body as a ProtocolError', async () => {
+    server.handler = (_r, res) => res.end('<html>hi</html>');
+    await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), ProtocolError);
+  });
+
+  it('times out with an unknown outcome once the request is out', async () => {
+    server.handler = () => {}; // never answers
+    const err = await transport({ timeoutMs: 150 }).json({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', body: {} }).catch((e) => e);
+    assert.ok(err instanceof TimeoutError, String(err));
+    assert.equal(err.timeoutMs, 150);
+    assert.equal(isOutcomeUnknown(err), true);
+  });
+
+  it('cancels a request in flight when the caller aborts, and never starts one already aborted', async () => {
+    server.handler = () => {};
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const t0 = Date.now();
+    const err = await transport({ timeoutMs: 5000 }).json({ method: 'GET', path: '/v2/slow', signal: ac.signal }).catch((e) => e);
+    assert.ok(err instanceof CancelledError, String(err));
+    assert.ok(Date.now() - t0 < 2000, 'aborted promptly');
+    server.received.length = 0;
+    const pre = new AbortController();
+    pre.abort();
+    const err2 = await transport().json({ method: 'GET', path: '/v2/x', signal: pre.signal }).catch((e) => e);
+    assert.ok(err2 instanceof CancelledError && err2.requestSent === false);
+    assert.equal(server.received.length, 0);
+  });
+
+  it('reports a refused connection as a NetworkError that was never sent', async () => {
+    const dead = new TestServer();
+    const url = await dead.start();
+    await dead.stop();
+    const err = await new HttpTransport({ baseUrl: url, timeoutMs: 2000 }).json({ method: 'POST', path: '/v2/x', body: {} }).catch((e) => e);
+    assert.ok(err instanceof NetworkError, String(err));
+    assert.equal(err.code, 'ECONNREFUSED');
+    assert.equal(isOutcomeUnknown(err), false);
+    assert.match(err.hint, /running/);
+  });
+
+  it('reports a connection dropped after sending as an unknown outcome', async () => {
+    server.handler = (_r, res) => res.socket?.destroy();
+    const err = await transport().json({ method: 'POST', path: '/v2/x', body: {} }).catch((e) => e);
+    assert.ok(err instanceof NetworkError, String(err));
+    assert.equal(isOutcomeUnknown(err), true);
+  });
+
+  it('follows a same-origin redirect with the token, and a cross-origin one without it', async () => {
+    const other = new TestServer();
+    const otherUrl = await other.start();
+    try {
+      other.handler = (_r, res) => sendJson(res, 200, { from: 'other' });
+      server.handler = (r, res) => {
+        if (r.url.startsWith('/prefix/v2/moved')) {
+          res.writeHead(307, { location: '/prefix/v2/here' });
+          res.end();
+        } else if (r.url.startsWith('/prefix/v2/away')) {
+          res.writeHead(307, { location: `${otherUrl}/v2/there` });
+          res.end();
+        } else sendJson(res, 200, { from: 'same' });
+      };
+      assert.deepEqual(await transport().json({ method: 'POST', path: '/v2/moved', body: { a: 1 } }), { from: 'same' });
+      assert.equal(server.received[1].headers.authorization, `Bearer ${TOKEN}`);
+      assert.equal(server.received[1].body, '{"a":1}', '307 keeps method and body');
+      assert.deepEqual(await transport().json({ method: 'POST', path: '/v2/away', body: {} }), { from: 'other' });
+      assert.equal(other.received.length, 1);
+      assert.equal(other.received[0].headers.authorization, undefined, 'token must not cross origins');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('rejects base URLs that are not http(s)', () => {
+    assert.throws(() => new HttpTransport({ baseUrl: 'file:///etc/passwd' }), TypeError);
+    assert.throws(() => new HttpTransport({ baseUrl: 'not a url' }), TypeError);
+  });
+});
