@@ -14,7 +14,8 @@ export type LedgerErrorKind =
   | 'cancelled'
   | 'invalid-request'
   | 'protocol'
-  | 'unsupported';
+  | 'unsupported'
+  | 'token-withheld';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
 export interface RequestInfo {
@@ -106,7 +107,9 @@ export type AuthFailure =
   /** 403 with `ledger_api_error: invalid token`: the token's user is unknown or deactivated. */
   | 'unknown-user'
   /** An empty token: refused before sending (Canton would answer a bare 400). */
-  | 'empty-token';
+  | 'empty-token'
+  /** The identity provider refused the client credentials (OAuth2). */
+  | 'idp-rejected';
 
 /** 401/403 (Canton redacts the body to `code: "NA"`), or a token we refused to send. */
 export class AuthError extends LedgerError {
@@ -128,13 +131,15 @@ const AUTH_MESSAGES: Record<AuthFailure, string> = {
   unauthenticated: 'The participant rejected the token',
   'permission-denied': 'The user is not allowed to do this',
   'unknown-user': 'The token names a user the participant does not know',
-  'empty-token': 'An empty bearer token was sent',
+  'empty-token': 'The token is empty',
+  'idp-rejected': 'The identity provider rejected the client credentials',
 };
 const AUTH_HINTS: Record<AuthFailure, string> = {
   unauthenticated: 'Update the token: it may be missing, expired (participants accept at most 5 minutes by default), or have the wrong audience or scope.',
   'permission-denied': 'Grant the user the needed right (ActAs/ReadAs for the parties, or participant admin), or use another user.',
   'unknown-user': 'Create the user on the participant (POST /v2/users) or use a token whose sub is an existing, active user.',
   'empty-token': 'Set a token for this connection, or choose "no auth" for a sandbox without authentication.',
+  'idp-rejected': 'Check the token URL, client id, client secret, scope and audience of the connection.',
 };
 
 /** A non-JSON error body (pekko's text/plain decode errors, an HTML page from a proxy, …). */
@@ -252,6 +257,23 @@ export class UnsupportedOperationError extends LedgerError {
   }
   get hint(): string {
     return 'Upgrade the participant, or use an operation this version has.';
+  }
+}
+
+export type WithheldReason = 'untrusted-url' | 'insecure-http';
+
+/** The user declined to send a stored token to this URL (from workspace settings, or plain http). */
+export class TokenWithheldError extends LedgerError {
+  readonly kind = 'token-withheld' as const;
+  readonly reason: WithheldReason;
+  readonly url: string;
+  constructor(reason: WithheldReason, url: string) {
+    super(reason === 'untrusted-url' ? `The token was not sent to ${url}: its URL comes from workspace settings and was not confirmed` : `The token was not sent over unencrypted http to ${url}`);
+    this.reason = reason;
+    this.url = url;
+  }
+  get hint(): string {
+    return this.reason === 'untrusted-url' ? 'Confirm the URL when asked, or add the connection to your own settings.' : 'Use https for participants that are not on this machine.';
   }
 }
 

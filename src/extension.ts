@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { Redactor } from './core/redact';
+import { channelLogger } from './vscode/log';
+import { SecretStore } from './vscode/secrets';
+import { ProfileStore } from './vscode/connections/profiles';
+import { TokenProviders } from './vscode/connections/tokens';
+import { ConnectionManager } from './vscode/connections/manager';
+import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
+import { ConnectionStatusBar } from './vscode/statusBar';
+import { ConnectionCommands } from './vscode/commands/connections';
+import { TokenCommands } from './vscode/commands/tokens';
+import { Commands } from './vscode/commands/ids';
+import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
+import { ErrorReporter } from './vscode/ui';
+
+/** What activate() returns: used by the end-to-end tests running in the extension host. */
+export interface CantonLedgerApi {
+  connections: ConnectionManager;
+  secrets: SecretStore;
+  demo: DemoController;
+}
+
+export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
+  const redactor = new Redactor();
+  const channel = vscode.window.createOutputChannel('Canton Ledger', { log: true });
+  const logger = channelLogger(channel, redactor);
+  const secrets = new SecretStore(context.secrets, redactor);
+  const profiles = new ProfileStore(context.globalState);
+  const tokens = new TokenProviders(secrets, profiles);
+  const connections = new ConnectionManager(profiles, tokens, logger, redactor);
+  const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
+  const tree = new ConnectionsTreeProvider(connections);
+  const demo = new DemoController(connections, logger, context.extensionPath);
+  const connectionCommands = new ConnectionCommands(connections, errors);
+  const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
+
+  const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
+  context.subscriptions.push(
+    channel,
+    secrets,
+    profiles,
+    connections,
+    tree,
+    demo,
+    vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true }),
+    new ConnectionStatusBar(connections),
+    ...connectionCommands.register(),
+    ...tokenCommands.register(),
+    vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
+    vscode.commands.registerCommand(Commands.startDemo, async () => {
+      try {
+        await demo.start();
+        await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
+      } catch (e) {
+        await errors.report('Starting the demo participant', e);
+      }
+    }),
+    vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
+    profiles.onDidChange(updateContext),
+  );
+  void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
+  logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
+  return { connections, secrets, demo };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { decodeClaims } from '../../core/auth/jwt';
+import type { ConnectionProfile } from '../../core/connections';
+import type { ConnectionManager } from '../connections/manager';
+import type { SecretStore, SecretKind } from '../secrets';
+import { ConnectionNode } from '../views/connectionsTree';
+import { Commands } from './ids';
+
+const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: SecretKind; prompt: string }> = {
+  jwt: { kind: 'token', prompt: 'Paste the JWT (it is kept in secret storage, never in settings)' },
+  'sandbox-secret': { kind: 'sharedSecret', prompt: 'The HS256 shared secret of the participant (unsafe-jwt-hmac-256)' },
+  oauth2: { kind: 'clientSecret', prompt: 'The OAuth2 client secret' },
+};
+
+export class TokenCommands {
+  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (p: ConnectionProfile) => Promise<void>) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand(Commands.setToken, (target?: ConnectionNode | string, value?: string) => this.set(target, value)),
+      vscode.commands.registerCommand(Commands.clearToken, (target?: ConnectionNode | string, opts?: { silent?: boolean }) => this.clear(target, opts?.silent)),
+    ];
+  }
+
+  private async target(t?: ConnectionNode | string): Promise<ConnectionProfile | undefined> {
+    if (t instanceof ConnectionNode) return this.manager.profiles.get(t.profile.id) ?? t.profile;
+    if (typeof t === 'string') return this.manager.profiles.get(t);
+    const withAuth = this.manager.profiles.all().filter((p) => p.auth !== 'none');
+    const active = this.manager.profiles.active();
+    if (active && active.auth !== 'none') return active;
+    if (withAuth.length <= 1) return withAuth[0] ?? active;
+    return (await vscode.window.showQuickPick(withAuth.map((p) => ({ label: p.name, description: p.url, p })), { title: 'Set the token of which connection?' }))?.p;
+  }
+
+  /** `value` lets tests and scripts set a secret without the input box; it never goes to a log. */
+  async set(t?: ConnectionNode | string, value?: string): Promise<void> {
+    const p = await this.target(t);
+    if (!p) {
+      void vscode.window.showInformationMessage('Add a connection first.', 'Add Connection').then((c) => c && vscode.commands.executeCommand(Commands.addConnection));
+      return;
+    }
+    if (p.auth === 'none') {
+      void vscode.window.showInformationMessage(`"${p.name}" uses no token. Edit the connection to choose how it authenticates.`);
+      return;
+    }
+    const { kind, prompt } = SECRET_OF[p.auth];
+    const secret =
+      value ??
+      (await vscode.window.showInputBox({
+        title: `Set Token: ${p.name}`,
+        prompt,
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          if (!v.trim()) return 'Empty';
+          if (kind === 'token' && /\s/.test(v.trim())) return 'A token has no spaces (paste the token only, without "Bearer")';
+          return undefined;
+        },
+      }));
+    if (!secret) return;
+    const trimmed = secret.trim();
+    if (kind === 'token') {
+      const claims = decodeClaims(trimmed);
+      if (claims?.expiresAt && claims.expiresAt < new Date()) void vscode.window.showWarningMessage(`That token expired at ${claims.expiresAt.toISOString()}.`);
+    }
+    await this.secrets.set(p.id, kind, trimmed);
+    this.manager.disconnect(p.id);
+    if (value === undefined) await this.reconnect(p);
+  }
+
+  async clear(t?: ConnectionNode | string, silent = false): Promise<void> {
+    const p = await this.target(t);
+    if (!p) return;
+    await this.secrets.delete(p.id);
+    this.manager.disconnect(p.id);
+    if (!silent) void vscode.window.showInformationMessage(`Cleared the stored secrets of "${p.name}".`);
+  }
+}

@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import { ConnectionProfile, normaliseProfile, persistableProfile, trustKey } from '../../core/connections';
+
+const USER_PROFILES_KEY = 'cantonLedger.connections.v1';
+const ACTIVE_KEY = 'cantonLedger.activeConnection';
+const TRUSTED_URLS_KEY = 'cantonLedger.trustedUrls';
+const CLEAR_HTTP_URLS_KEY = 'cantonLedger.clearHttpUrls';
+
+/**
+ * All connection profiles: the user's own (global state, editable here), those from settings (user
+ * settings, and workspace settings when the workspace is trusted), and the running demo participant.
+ * None of them holds a secret.
+ */
+export class ProfileStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private demo: ConnectionProfile | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly state: vscode.Memento) {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('cantonLedger.connections') && this.changed.fire()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+    );
+  }
+
+  all(): ConnectionProfile[] {
+    const own = (this.state.get<unknown[]>(USER_PROFILES_KEY) ?? []).flatMap((raw, i) => normaliseProfile(raw, 'user', `user-${i}`) ?? []);
+    const inspected = vscode.workspace.getConfiguration('cantonLedger').inspect<unknown[]>('connections');
+    const fromSettings = (values: unknown[] | undefined, source: 'user' | 'workspace', scope: string) =>
+      (values ?? []).flatMap((raw) => {
+        const name = (raw as { name?: unknown })?.name;
+        const p = normaliseProfile(raw, source, `settings-${scope}:${typeof name === 'string' ? name : ''}`);
+        // Settings profiles are edited in settings.json, not here.
+        return p ? [{ ...p, id: `settings-${scope}:${p.name}` }] : [];
+      });
+    const workspace = vscode.workspace.isTrusted
+      ? [...fromSettings(inspected?.workspaceValue, 'workspace', 'workspace'), ...fromSettings(inspected?.workspaceFolderValue, 'workspace', 'folder')]
+      : [];
+    return [...(this.demo ? [this.demo] : []), ...own, ...fromSettings(inspected?.globalValue, 'user', 'user'), ...workspace];
+  }
+
+  get(id: string): ConnectionProfile | undefined {
+    return this.all().find((p) => p.id === id);
+  }
+
+  /** Profiles kept in global state can be edited and removed from the UI. */
+  isEditable(p: ConnectionProfile): boolean {
+    return p.source === 'user' && !p.id.startsWith('settings-');
+  }
+
+  async save(profile: ConnectionProfile): Promise<void> {
+    const own = (this.state.get<Record<string, unknown>[]>(USER_PROFILES_KEY) ?? []).filter((r) => r.id !== profile.id);
+    own.push(persistableProfile({ ...profile, source: 'user' }));
+    await this.state.update(USER_PROFILES_KEY, own);
+    this.changed.fire();
+  }
+
+  async remove(id: string): Promise<void> {
+    const own = (this.state.get<Record<string, unknown>[]>(USER_PROFILES_KEY) ?? []).filter((r) => r.id !== id);
+    await this.state.update(USER_PROFILES_KEY, own);
+    if (this.activeId() === id) await this.setActive(undefined);
+    this.changed.fire();
+  }
+
+  setDemo(profile: ConnectionProfile | undefined): void {
+    this.demo = profile;
+    this.changed.fire();
+  }
+
+  activeId(): string | undefined {
+    return this.state.get<string>(ACTIVE_KEY);
+  }
+
+  /** The active profile, or the only one there is. */
+  active(): ConnectionProfile | undefined {
+    const all = this.all();
+    return all.find((p) => p.id === this.activeId()) ?? (all.length === 1 ? all[0] : undefined);
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    await this.state.update(ACTIVE_KEY, id);
+    this.changed.fire();
+  }
+
+  isTrustedUrl(url: string): boolean {
+    return (this.state.get<string[]>(TRUSTED_URLS_KEY) ?? []).includes(trustKey(url));
+  }
+
+  async trustUrl(url: string): Promise<void> {
+    await this.state.update(TRUSTED_URLS_KEY, [...new Set([...(this.state.get<string[]>(TRUSTED_URLS_KEY) ?? []), trustKey(url)])]);
+  }
+
+  isClearHttpAllowed(url: string): boolean {
+    return (this.state.get<string[]>(CLEAR_HTTP_URLS_KEY) ?? []).includes(trustKey(url));
+  }
+
+  async allowClearHttp(url: string): Promise<void> {
+    await this.state.update(CLEAR_HTTP_URLS_KEY, [...new Set([...(this.state.get<string[]>(CLEAR_HTTP_URLS_KEY) ?? []), trustKey(url)])]);
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
+import { cachingTokenProvider, decodeClaims, mintSandboxToken, TokenClaims, TokenProvider } from '../../core/auth/jwt';
+import { fetchClientCredentialsToken } from '../../core/auth/oauth';
+import { AuthError, TokenWithheldError } from '../../core/errors';
+import type { SecretStore } from '../secrets';
+import type { ProfileStore } from './profiles';
+
+/**
+ * Builds the token provider of a connection from its auth kind and its secrets, and guards where a
+ * token may go: a URL from workspace settings only after the user confirmed it once, plain http to
+ * another machine only after an explicit yes.
+ */
+export class TokenProviders {
+  /** The last token each connection used, only to show its claims (never logged). */
+  private readonly lastToken = new Map<string, string>();
+  private readonly cached = new Map<string, ReturnType<typeof cachingTokenProvider>>();
+
+  constructor(private readonly secrets: SecretStore, private readonly profiles: ProfileStore) {
+    secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId));
+  }
+
+  invalidate(connectionId: string): void {
+    this.cached.get(connectionId)?.invalidate();
+    this.cached.delete(connectionId);
+    this.lastToken.delete(connectionId);
+  }
+
+  claims(connectionId: string): TokenClaims | undefined {
+    const t = this.lastToken.get(connectionId);
+    return t ? decodeClaims(t) : undefined;
+  }
+
+  /** Undefined for connections without auth. */
+  providerFor(profile: ConnectionProfile): TokenProvider | undefined {
+    if (profile.auth === 'none') return undefined;
+    return async (signal) => {
+      await this.checkDestination(profile);
+      const token = await this.source(profile)(signal);
+      if (!token) throw new AuthError(0, 'empty-token');
+      this.lastToken.set(profile.id, token);
+      return token;
+    };
+  }
+
+  private source(profile: ConnectionProfile): TokenProvider {
+    if (profile.auth === 'jwt') {
+      return async () => {
+        const token = await this.secrets.get(profile.id, 'token');
+        if (!token) throw new AuthError(0, 'empty-token');
+        return token;
+      };
+    }
+    let provider = this.cached.get(profile.id);
+    if (!provider) {
+      provider = cachingTokenProvider(profile.auth === 'sandbox-secret' ? () => this.mint(profile) : (signal) => this.clientCredentials(profile, signal));
+      this.cached.set(profile.id, provider);
+    }
+    return provider;
+  }
+
+  private async mint(profile: ConnectionProfile): Promise<string> {
+    const secret = await this.secrets.get(profile.id, 'sharedSecret');
+    if (!secret) throw new AuthError(0, 'empty-token');
+    return mintSandboxToken({
+      secret,
+      userId: profile.userId ?? 'participant_admin',
+      form: profile.tokenForm ?? 'audience',
+      participantId: profile.participantId,
+      audience: profile.audience,
+      expiresInSeconds: 240,
+    });
+  }
+
+  private async clientCredentials(profile: ConnectionProfile, signal?: AbortSignal): Promise<string> {
+    const clientSecret = await this.secrets.get(profile.id, 'clientSecret');
+    if (!clientSecret || !profile.tokenUrl || !profile.clientId) throw new AuthError(0, 'empty-token');
+    const { accessToken } = await fetchClientCredentialsToken({ tokenUrl: profile.tokenUrl, clientId: profile.clientId, clientSecret, scope: profile.scope, audience: profile.audience, signal });
+    return accessToken;
+  }
+
+  private async checkDestination(profile: ConnectionProfile): Promise<void> {
+    if (profile.source === 'workspace' && !this.profiles.isTrustedUrl(profile.url)) {
+      const trust = 'Send Token to This URL';
+      const choice = await vscode.window.showWarningMessage(
+        `The workspace settings point the connection "${profile.name}" at ${profile.url}. Send your token for it there?`,
+        { modal: true, detail: 'Workspace settings come with the folder you opened. Only confirm if you know and trust this participant URL.' },
+        trust,
+      );
+      if (choice !== trust) throw new TokenWithheldError('untrusted-url', profile.url);
+      await this.profiles.trustUrl(profile.url);
+    }
+    if (sendsTokenInClear(profile.url) && !this.profiles.isClearHttpAllowed(profile.url)) {
+      const send = 'Send Unencrypted';
+      const choice = await vscode.window.showWarningMessage(
+        `${profile.url} uses plain http on another machine: the token would cross the network unencrypted.`,
+        { modal: true, detail: 'Use https where you can. Anyone on the network path could read and reuse the token.' },
+        send,
+      );
+      if (choice !== send) throw new TokenWithheldError('insecure-http', profile.url);
+      await this.profiles.allowClearHttp(profile.url);
+    }
+  }
+}

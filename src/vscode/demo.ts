@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { ConnectionProfile } from '../core/connections';
+import type { Logger } from '../core/log';
+import type { ConnectionManager } from './connections/manager';
+
+type ParticipantModule = typeof import('../participant');
+type DemoParticipant = Awaited<ReturnType<ParticipantModule['startDemoParticipant']>>;
+
+export const DEMO_CONNECTION_ID = 'demo';
+/** The demo participant's seeded admin user (no auth: the profile's user id is used). */
+const DEMO_USER = 'demo-admin';
+
+/**
+ * Runs the embedded demo participant in the extension host on a free loopback port, and offers it as
+ * the "Demo" connection while it runs. Its code is a separate bundle, loaded on first start only.
+ */
+export class DemoController implements vscode.Disposable {
+  private running: DemoParticipant | undefined;
+  private starting: Promise<DemoParticipant> | undefined;
+
+  constructor(private readonly manager: ConnectionManager, private readonly logger: Logger, private readonly extensionPath: string) {}
+
+  get participant(): DemoParticipant | undefined {
+    return this.running;
+  }
+
+  async start(): Promise<DemoParticipant> {
+    if (this.running) return this.running;
+    this.starting ??= this.launch().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async launch(): Promise<DemoParticipant> {
+    // A computed path keeps esbuild from inlining the participant into the extension bundle.
+    const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
+    const participant = await mod.startDemoParticipant({ port: 0, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
+    this.running = participant;
+    const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
+    this.manager.profiles.setDemo(profile);
+    await this.manager.profiles.setActive(DEMO_CONNECTION_ID);
+    await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', true);
+    this.logger.info(`Demo participant (a simulator: no Daml interpretation) listening on ${participant.url}`);
+    return participant;
+  }
+
+  async stop(): Promise<void> {
+    const p = this.running;
+    if (!p) return;
+    this.running = undefined;
+    this.manager.disconnect(DEMO_CONNECTION_ID);
+    this.manager.profiles.setDemo(undefined);
+    if (this.manager.profiles.activeId() === DEMO_CONNECTION_ID) await this.manager.profiles.setActive(undefined);
+    await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', false);
+    await p.close();
+    this.logger.info('Demo participant stopped');
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

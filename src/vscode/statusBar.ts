@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { tokenState } from '../core/auth/jwt';
+import type { ConnectionManager } from './connections/manager';
+
+/** The active connection, its ledger end and its token's state; warning colours when the token is near expiry or rejected. */
+export class ConnectionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('cantonLedger.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(private readonly manager: ConnectionManager) {
+    this.item.name = 'Canton Ledger Connection';
+    this.item.command = 'cantonLedger.connections.select';
+    this.subscriptions = [manager.onDidChange(() => this.update())];
+    // Token expiry moves with the clock, not with events.
+    this.timer = setInterval(() => this.update(), 15_000);
+    this.update();
+  }
+
+  update(): void {
+    const p = this.manager.profiles.active();
+    if (!p) {
+      this.item.hide();
+      return;
+    }
+    const s = this.manager.state(p.id);
+    const warnSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('tokenExpiryWarningSeconds', 60);
+    const claims = p.auth === 'jwt' ? this.manager.tokens.claims(p.id) : undefined;
+    const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
+    const rejected = this.manager.tokenRejected(p.id);
+    const parts = [`$(${s.state === 'connected' ? 'database' : s.state === 'error' ? 'error' : 'debug-disconnect'}) ${p.name}`];
+    if (s.state === 'connected') parts.push(`@${s.info.ledgerEnd}`);
+    if (rejected) parts.push('$(key) token rejected');
+    else if (token === 'expired') parts.push('$(key) token expired');
+    else if (token === 'expiring') parts.push('$(key) token expiring');
+    this.item.text = parts.join(' ');
+    this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${s.info.ledgerEnd}, version ${s.info.version}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
+    this.item.backgroundColor = rejected || token === 'expired' ? new vscode.ThemeColor('statusBarItem.errorBackground') : token === 'expiring' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.subscriptions.forEach((s) => s.dispose());
+    this.item.dispose();
+  }
+}

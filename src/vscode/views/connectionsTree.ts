@@ -1,0 +1,163 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../core/connections';
+import { tokenState } from '../../core/auth/jwt';
+import { AuthError, LedgerError } from '../../core/errors';
+import { readableParties, shortParty } from '../../core/models/users';
+import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
+
+export type ConnectionsNode = ConnectionNode | DetailNode;
+
+/** A connection profile; its children are what the participant said about itself. */
+export class ConnectionNode {
+  readonly kind = 'connection' as const;
+  constructor(readonly profile: ConnectionProfile) {}
+}
+
+/** A line of detail under a connection (possibly with children, e.g. the parties). */
+export class DetailNode {
+  readonly kind = 'detail' as const;
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly opts: { description?: string; tooltip?: string | vscode.MarkdownString; icon?: string; children?: DetailNode[]; copyValue?: string; command?: vscode.Command; contextValue?: string } = {},
+  ) {}
+}
+
+export class ConnectionsTreeProvider implements vscode.TreeDataProvider<ConnectionsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ConnectionsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly manager: ConnectionManager) {
+    this.subscription = manager.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: ConnectionsNode): ConnectionsNode[] {
+    if (!node) return this.manager.profiles.all().map((p) => new ConnectionNode(p));
+    if (node.kind === 'detail') return node.opts.children ?? [];
+    return this.details(node.profile);
+  }
+
+  getTreeItem(node: ConnectionsNode): vscode.TreeItem {
+    return node.kind === 'connection' ? this.connectionItem(node.profile) : detailItem(node);
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  private connectionItem(p: ConnectionProfile): vscode.TreeItem {
+    const s = this.manager.state(p.id);
+    const active = this.manager.profiles.active()?.id === p.id;
+    const item = new vscode.TreeItem(p.name, s.state === 'connected' || s.state === 'error' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `connection:${p.id}`;
+    item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${s.info.ledgerEnd}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
+      .filter(Boolean)
+      .join(' · ');
+    item.iconPath = new vscode.ThemeIcon(
+      s.state === 'connected' ? 'vm-active' : s.state === 'error' ? 'error' : s.state === 'connecting' ? 'loading~spin' : 'vm-outline',
+      s.state === 'error' ? new vscode.ThemeColor('list.errorForeground') : undefined,
+    );
+    const flags = [s.state === 'connected' && '+connected', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
+    item.contextValue = `cantonLedger:connection${flags}`;
+    item.tooltip = this.tooltip(p);
+    return item;
+  }
+
+  private tooltip(p: ConnectionProfile): vscode.MarkdownString {
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
+    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user \`${escape(p.userId)}\`` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
+    const claims = this.manager.tokens.claims(p.id);
+    if (claims) {
+      const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
+      md.appendMarkdown(`\n---\nToken: sub \`${escape(claims.sub ?? '?')}\`${aud ? ` · aud \`${escape(aud)}\`` : ''}${claims.scope ? ` · scope \`${escape(claims.scope)}\`` : ''}  \n`);
+      const state = tokenState(claims);
+      md.appendMarkdown(claims.expiresAt ? `Expires ${claims.expiresAt.toISOString()}${state === 'expired' ? ' — **expired**' : state === 'expiring' ? ' — **expiring soon**' : ''}` : 'No expiry (participants with a max token lifetime reject it)');
+    }
+    return md;
+  }
+
+  private details(p: ConnectionProfile): ConnectionsNode[] {
+    const s = this.manager.state(p.id);
+    if (s.state === 'disconnected') {
+      return [new DetailNode(`${p.id}:connect`, 'Not connected', { description: 'click to connect', icon: 'plug', command: { command: 'cantonLedger.connections.connect', title: 'Connect', arguments: [new ConnectionNode(p)] } })];
+    }
+    if (s.state === 'connecting') return [new DetailNode(`${p.id}:connecting`, 'Connecting…', { icon: 'loading~spin' })];
+    if (s.state === 'error') return errorNodes(p, s.error);
+    return infoNodes(p, s.info);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function errorNodes(p: ConnectionProfile, error: Error): DetailNode[] {
+  const auth = error instanceof AuthError;
+  const hint = error instanceof LedgerError ? error.hint : undefined;
+  const nodes = [new DetailNode(`${p.id}:error`, auth ? 'Token rejected' : 'Could not connect', { description: error.message, tooltip: [error.message, hint].filter(Boolean).join('\n'), icon: 'error' })];
+  if (auth) nodes.push(new DetailNode(`${p.id}:update-token`, 'Update Token', { icon: 'key', command: { command: 'cantonLedger.token.set', title: 'Update Token', arguments: [new ConnectionNode(p)] } }));
+  nodes.push(new DetailNode(`${p.id}:retry`, 'Retry', { icon: 'refresh', command: { command: 'cantonLedger.connections.connect', title: 'Retry', arguments: [new ConnectionNode(p)] } }));
+  return nodes;
+}
+
+function infoNodes(p: ConnectionProfile, info: ParticipantInfo): DetailNode[] {
+  const id = (s: string) => `${p.id}:${s}`;
+  const party = (party: string, role: string) => new DetailNode(id(`${role}:${party}`), shortParty(party), { tooltip: party, icon: 'person', copyValue: party, contextValue: 'cantonLedger:value:party' });
+  const nodes = [
+    new DetailNode(id('version'), 'Version', { description: info.version, icon: 'versions', copyValue: info.version }),
+    new DetailNode(id('ledger-end'), 'Ledger end', { description: String(info.ledgerEnd), icon: 'arrow-down', copyValue: String(info.ledgerEnd) }),
+  ];
+  if (info.participantId) nodes.push(new DetailNode(id('participant'), 'Participant', { description: info.participantId, tooltip: info.participantId, icon: 'server', copyValue: info.participantId }));
+  nodes.push(
+    new DetailNode(id('synchronizers'), 'Synchronizers', {
+      description: String(info.synchronizers.length),
+      icon: 'globe',
+      children: info.synchronizers.map((s) => new DetailNode(id(`sync:${s.synchronizerId}`), s.synchronizerAlias || s.synchronizerId, { description: s.synchronizerId, tooltip: s.synchronizerId, icon: 'circle-small', copyValue: s.synchronizerId })),
+    }),
+  );
+  if (info.user) {
+    const r = info.rights;
+    const rights = r
+      ? [
+          ...(r.participantAdmin ? [new DetailNode(id('right:admin'), 'Participant admin', { icon: 'shield' })] : []),
+          ...(r.identityProviderAdmin ? [new DetailNode(id('right:idp'), 'Identity provider admin', { icon: 'shield' })] : []),
+          ...(r.readAsAnyParty ? [new DetailNode(id('right:readany'), 'Read as any party', { icon: 'eye' })] : []),
+          ...(r.executeAsAnyParty ? [new DetailNode(id('right:execany'), 'Execute as any party', { icon: 'run-all' })] : []),
+          ...r.actAs.map((x) => new DetailNode(id(`actAs:${x}`), `Act as ${shortParty(x)}`, { tooltip: x, icon: 'person', copyValue: x, contextValue: 'cantonLedger:value:party' })),
+          ...r.readAs.map((x) => new DetailNode(id(`readAs:${x}`), `Read as ${shortParty(x)}`, { tooltip: x, icon: 'eye', copyValue: x, contextValue: 'cantonLedger:value:party' })),
+        ]
+      : [];
+    nodes.push(new DetailNode(id('user'), 'User', { description: info.user.id, icon: 'account', copyValue: info.user.id, children: rights }));
+  }
+  const readable = info.rights ? new Set(readableParties(info.rights)) : undefined;
+  nodes.push(
+    new DetailNode(id('parties'), 'Parties', {
+      description: readable ? `${info.parties.length} (${readable.size} readable)` : String(info.parties.length),
+      icon: 'organization',
+      children: info.parties.map((pd) => party(pd.party, 'party')),
+    }),
+  );
+  return nodes;
+}
+
+function detailItem(n: DetailNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(n.label, n.opts.children?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `detail:${n.id}`;
+  item.description = n.opts.description;
+  item.tooltip = n.opts.tooltip ?? n.opts.copyValue;
+  if (n.opts.icon) item.iconPath = new vscode.ThemeIcon(n.opts.icon);
+  item.command = n.opts.command;
+  item.contextValue = n.opts.contextValue ?? (n.opts.copyValue !== undefined ? 'cantonLedger:value' : 'cantonLedger:detail');
+  return item;
+}
+
+function escape(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
