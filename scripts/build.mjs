@@ -16,6 +16,9 @@ const common = {
   logLevel: 'warning',
   // vscode is provided by the host at run time.
   external: ['vscode'],
+  // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
+  // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
+  mainFields: ['module', 'main'],
 };
 
 const builds = [

@@ -10,8 +10,11 @@ const MASK = '[REDACTED]';
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 /** `Bearer xyz`, `Basic xyz` in headers, logs or curl lines. */
 const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
-/** `"client_secret": "…"`, `client_secret=…`, `password=…` and similar key/value pairs. */
-const SECRET_FIELD = /((?:client_secret|secret|password|access_token|refresh_token|id_token|token)["']?\s*[:=]\s*["']?)([^"'&\s,}]+)/gi;
+const SECRET_KEYS = 'client_secret|clientSecret|secret|password|access_token|accessToken|refresh_token|id_token|token';
+/** `"client_secret": "…"` in JSON (quoted key), so that prose such as "the token: it …" stays readable. */
+const SECRET_JSON_FIELD = new RegExp(`(["'](?:${SECRET_KEYS})["']\\s*:\\s*["'])([^"']*)`, 'gi');
+/** `client_secret=…` in forms, query strings and env-style lines. */
+const SECRET_PAIR = new RegExp(`(\\b(?:${SECRET_KEYS})=)([^&\\s"',]+)`, 'gi');
 /** `jwt.token.<JWT>` websocket subprotocol. */
 const WS_TOKEN = /\bjwt\.token\.[^\s,"']+/g;
 
@@ -36,7 +39,8 @@ export class Redactor {
       .replace(JWT_SHAPE, MASK)
       .replace(WS_TOKEN, `jwt.token.${MASK}`)
       .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${MASK}`)
-      .replace(SECRET_FIELD, (_m, key: string) => `${key}${MASK}`);
+      .replace(SECRET_JSON_FIELD, (_m, key: string) => `${key}${MASK}`)
+      .replace(SECRET_PAIR, (_m, key: string) => `${key}${MASK}`);
   }
 
   /** Redacts an error for logging: message, hint and stack, never the raw object. */

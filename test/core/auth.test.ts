@@ -78,6 +78,13 @@ describe('Redactor', () => {
     assert.equal(r.redact('opaque-token-value-xyz'), 'opaque-token-value-xyz');
   });
 
+  it('leaves prose about tokens and secrets readable', () => {
+    const r = new Redactor();
+    const hint = 'Update the token: it may be missing. No shared secret: set one. Choose a token form.';
+    assert.equal(r.redact(hint), hint);
+    assert.equal(r.redact('{"accessToken": "abc.def", "note": "token: fine"}'), '{"accessToken": "[REDACTED]", "note": "token: fine"}');
+  });
+
   it('leaves ordinary ledger data alone', () => {
     const r = new Redactor();
     const party = 'Alice::1220' + 'a'.repeat(64);

@@ -7,7 +7,7 @@ import {
 } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
 import { sendJson, TestServer } from '../support/httpServer';
-import { SPEC_DIR } from '../support/specDir';
+import { SPEC_DIR } from '../support/spec';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXBhcnQ';
 const NA = { code: 'NA', cause: 'A security-sensitive error has been received', errorCategory: -1, grpcCodeValue: 16, context: {} };

@@ -11,12 +11,13 @@ describe('GetUpdatesRequest building', () => {
     assert.deepEqual(req, {
       beginExclusive: 0,
       endInclusive: 10,
+      verbose: false,
       updateFormat: {
         includeTransactions: {
           eventFormat: {
             filtersByParty: {
-              [ALICE]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] },
-              [BOB]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] },
+              [ALICE]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] },
+              [BOB]: { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] },
             },
             verbose: false,
           },

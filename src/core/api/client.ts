@@ -25,7 +25,7 @@ import { capabilitiesOf, ParticipantCapabilities } from '../models/version';
 export const DEFAULT_LIST_CAP = 200;
 
 export interface LedgerClientOptions extends HttpOptions {
-  /** Updates per page for paged reads (at most the participant's list cap). Default 100. */
+  /** Updates per page for paged reads (at most the participant's list cap; at least 2). Default 100. */
   pageSize?: number;
 }
 
@@ -81,7 +81,7 @@ export class LedgerClient {
 
   constructor(opts: LedgerClientOptions) {
     this.http = new HttpTransport(opts);
-    this.pageSize = Math.max(1, Math.min(opts.pageSize ?? 100, DEFAULT_LIST_CAP));
+    this.pageSize = Math.max(2, Math.min(opts.pageSize ?? 100, DEFAULT_LIST_CAP));
   }
 
   get baseUrl(): string {
@@ -207,7 +207,7 @@ export class LedgerClient {
     const caps = await this.capabilities(o);
     if (caps.flats && !this.flatsMissing) {
       try {
-        return await this.http.open({ method: 'POST', path: '/v2/updates/flats', query, body, ...o });
+        return await this.http.open({ method: 'POST', path: '/v2/updates/flats', query, body, idempotent: true, ...o });
       } catch (e) {
         // A plain 404 (not a Canton error) means the path is not served: use the successor from now on.
         if (!(e instanceof HttpError && e.status === 404)) throw e;
@@ -215,7 +215,7 @@ export class LedgerClient {
         this.http.logger.info('/v2/updates/flats is not served here; using /v2/updates');
       }
     }
-    return this.http.open({ method: 'POST', path: '/v2/updates', query, body, ...o });
+    return this.http.open({ method: 'POST', path: '/v2/updates', query, body, idempotent: true, ...o });
   }
 
   /**
@@ -248,8 +248,10 @@ export class LedgerClient {
     const endInclusive = q.endInclusive ?? (await this.ledgerEnd(o));
     if (endInclusive > 0) validateRange({ beginExclusive, endInclusive, descending: q.descending });
     else validateRange({ beginExclusive });
-    const pageSize = q.pageSize ?? this.pageSize;
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RequestValidationError('pageSize', `The page size must be a positive integer, not ${pageSize}`);
+    const requested = q.pageSize ?? this.pageSize;
+    if (!Number.isSafeInteger(requested) || requested < 1) throw new RequestValidationError('pageSize', `The page size must be a positive integer, not ${requested}`);
+    // At least 2 per request: an update and the checkpoint sharing its offset must fit in one page.
+    const pageSize = Math.max(2, requested);
     return { kind: 'cursor', beginExclusive, endInclusive, descending: q.descending ?? false, pageSize, selection: q.selection };
   }
 
@@ -263,7 +265,7 @@ export class LedgerClient {
       ...(c.descending ? { descendingOrder: true } : {}),
       ...(c.pageToken ? { pageToken: c.pageToken } : {}),
     };
-    const r = await this.http.json<wire.JsGetUpdatesPageResponse>({ method: 'POST', path: '/v2/updates/get-updates-page', body, ...o });
+    const r = await this.http.json<wire.JsGetUpdatesPageResponse>({ method: 'POST', path: '/v2/updates/get-updates-page', body, idempotent: true, ...o });
     const updates = (r.updates ?? []).map((e) => decodeUpdate(e));
     const token = r.nextPageToken || undefined;
     return {
@@ -293,14 +295,21 @@ export class LedgerClient {
     const range = { beginExclusive: c.beginExclusive, endInclusive: c.endInclusive };
     const last = updates[updates.length - 1]?.offset;
     if (updates.length < limit || last === undefined) return { updates, ...range };
+    // An offset checkpoint carries the offset of the update before it, so more elements may share the
+    // last offset beyond this page. Resuming after that offset would skip them: hand the elements at
+    // the last offset to the next page instead, unless the whole page is at that offset.
+    let keep = updates.length;
+    while (keep > 0 && updates[keep - 1].offset === last) keep--;
+    const page = keep > 0 ? updates.slice(0, keep) : updates;
+    const lastKept = page[page.length - 1].offset!;
     const next: UpdatesCursor | undefined = c.descending
-      ? last - 1 > c.beginExclusive
-        ? { ...c, endInclusive: last - 1, pageSize: limit }
+      ? (keep > 0 ? last : last - 1) > c.beginExclusive
+        ? { ...c, endInclusive: keep > 0 ? last : last - 1, pageSize: limit }
         : undefined
-      : last < c.endInclusive
-        ? { ...c, beginExclusive: last, pageSize: limit }
+      : (keep > 0 ? lastKept : last) < c.endInclusive
+        ? { ...c, beginExclusive: keep > 0 ? lastKept : last, pageSize: limit }
         : undefined;
-    return { updates, next, ...range };
+    return { updates: page, next, ...range };
   }
 
   // ---------------------------------------------------------------- commands
@@ -333,7 +342,7 @@ export class LedgerClient {
     if (!contractId) throw new RequestValidationError('contractId', 'A contract id is needed.');
     const eventFormat = 'eventFormat' in format ? format.eventFormat : buildEventFormat(format.filter);
     const body: wire.GetEventsByContractIdRequest = { contractId, eventFormat };
-    const r = await this.http.json<wire.JsGetEventsByContractIdResponse>({ method: 'POST', path: '/v2/events/events-by-contract-id', body, ...o });
+    const r = await this.http.json<wire.JsGetEventsByContractIdResponse>({ method: 'POST', path: '/v2/events/events-by-contract-id', body, idempotent: true, ...o });
     return decodeContractEvents(contractId, r ?? {});
   }
 
@@ -349,6 +358,7 @@ export class LedgerClient {
         method: 'POST',
         path: '/v2/package-vetting/list',
         body: { ...req, ...(pageToken ? { pageToken } : {}) },
+        idempotent: true,
         ...o,
       });
       states.push(...(r?.vettedPackages ?? []).map(decodeVettedPackages));

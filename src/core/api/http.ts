@@ -4,7 +4,9 @@
  * origin, one log line per request, and the mapping of failures to typed errors.
  */
 import nodeFetch, { Response as FetchResponse } from 'node-fetch';
-import type { Readable } from 'node:stream';
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
 import {
   AuthError,
   CancelledError,
@@ -48,6 +50,12 @@ export interface HttpRequest extends CallOptions {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /**
+   * Safe to send twice (reads). Default: true for GET only. Idempotent requests share kept-alive
+   * connections and are retried once when such a connection turns out to be dead; the others get a
+   * fresh connection, so that a reset really means "the request may have been received".
+   */
+  idempotent?: boolean;
 }
 
 /** A successful response whose body has not been read yet. */
@@ -70,6 +78,10 @@ export class HttpTransport {
   readonly logger: Logger;
   readonly redactor: Redactor;
   private readonly timeoutMs: number;
+  private readonly agents = {
+    reused: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+    fresh: { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
+  };
 
   constructor(private readonly opts: HttpOptions) {
     this.baseUrl = parseBaseUrl(opts.baseUrl);
@@ -147,12 +159,20 @@ export class HttpTransport {
     };
 
     let res: FetchResponse;
+    const idempotent = req.idempotent ?? req.method === 'GET';
     try {
       const token = await this.opts.token?.(deadline.signal);
       // Canton answers an empty bearer with a 400 decode error; say what is really wrong instead.
       if (token === '') throw new AuthError(0, 'empty-token', undefined, info(req));
       if (token !== undefined) this.redactor.register(token);
-      res = await this.send(req, token, deadline.signal);
+      try {
+        res = await this.send(req, token, deadline.signal, idempotent);
+      } catch (e) {
+        // A kept-alive connection the server had already closed: a read may safely go again, once.
+        if (!idempotent || (e as { code?: string }).code !== 'ECONNRESET' || deadline.signal.aborted) throw e;
+        this.logger.debug(`${req.method} ${req.path}: connection reset, retrying once`);
+        res = await this.send(req, token, deadline.signal, idempotent);
+      }
     } catch (e) {
       done();
       const err = e instanceof LedgerError ? e : mapAbortOr(e, requestMayHaveBeenSent(e));
@@ -166,7 +186,7 @@ export class HttpTransport {
       return {
         status,
         headers: res.headers,
-        body: res.body as unknown as Readable,
+        body: asStream(res.body),
         done,
         mapBodyError: (err) => (err instanceof LedgerError ? err : mapAbortOr(err, true)),
       };
@@ -174,7 +194,7 @@ export class HttpTransport {
 
     let text = '';
     try {
-      text = await readText(res.body as unknown as Readable, ERROR_BODY_LIMIT);
+      text = await readText(asStream(res.body), ERROR_BODY_LIMIT);
     } catch (e) {
       done();
       throw mapAbortOr(e, true);
@@ -186,7 +206,14 @@ export class HttpTransport {
     throw err;
   }
 
-  private async send(req: HttpRequest, token: string | undefined, signal: AbortSignal): Promise<FetchResponse> {
+  /** Closes kept-alive connections (the transport stays usable). */
+  close(): void {
+    for (const group of Object.values(this.agents)) for (const agent of Object.values(group)) agent.destroy();
+  }
+
+  private async send(req: HttpRequest, token: string | undefined, signal: AbortSignal, idempotent: boolean): Promise<FetchResponse> {
+    const agents = idempotent ? this.agents.reused : this.agents.fresh;
+    const agent = (u: URL) => (u.protocol === 'https:' ? agents.https : agents.http);
     let url = this.url(req.path, req.query);
     const origin = url.origin;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -197,7 +224,7 @@ export class HttpTransport {
       if (body !== undefined && method !== 'GET') headers['Content-Type'] = 'application/json';
       // The token goes only to the origin the user configured, never to a redirect target elsewhere.
       if (token !== undefined && url.origin === origin) headers.Authorization = `Bearer ${token}`;
-      const res = await this.fetchImpl(url.href, { method, headers, body: method === 'GET' ? undefined : body, redirect: 'manual', signal: signal as never });
+      const res = await this.fetchImpl(url.href, { method, headers, body: method === 'GET' ? undefined : body, redirect: 'manual', signal: signal as never, agent });
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || !location) return res;
       if (hop >= MAX_REDIRECTS) return res;
@@ -277,6 +304,14 @@ function describeFailure(err: LedgerError): string {
   const body = err instanceof CantonApiError ? err.body : err instanceof AuthError ? err.body : undefined;
   if (!body) return '';
   return [` ${body.code}`, body.correlationId && ` correlationId=${body.correlationId}`, body.traceId && ` traceId=${body.traceId}`].filter(Boolean).join('');
+}
+
+/** Fetch implementations hand over a stream, or (for bodies built in memory) a Buffer or string. */
+function asStream(body: unknown): Readable {
+  if (body instanceof Readable) return body;
+  if (body === null || body === undefined) return Readable.from([]);
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return Readable.from([Buffer.from(body)]);
+  return Readable.from(body as AsyncIterable<Buffer>);
 }
 
 /** Reads a whole body as UTF-8, up to `limit` bytes (the rest is discarded). */

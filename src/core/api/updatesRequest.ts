@@ -51,7 +51,8 @@ const SHAPES: Record<TransactionShapeName, wire.TransactionShape> = {
 const PACKAGE_ID_FORM = /^[0-9a-f]{64}:/i;
 
 function cumulativeFilters(f: UpdateFilter): wire.Filters {
-  const blob = f.includeCreatedEventBlob ? { includeCreatedEventBlob: true } : {};
+  // Written even when false: the 3.3/3.4.11 specs mark it required, and strict generated clients check.
+  const blob = { includeCreatedEventBlob: f.includeCreatedEventBlob ?? false };
   const cumulative: wire.CumulativeFilter[] = [
     ...(f.templateIds ?? []).map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId, ...blob } } } })),
     ...(f.interfaceIds ?? []).map((interfaceId) => ({
@@ -131,6 +132,8 @@ export function buildGetUpdatesRequest(range: UpdatesRange, selection: UpdatesSe
     if (selection.legacy.verbose !== undefined) req.verbose = selection.legacy.verbose;
   } else {
     req.updateFormat = selection.updateFormat ?? buildUpdateFormat(selection.filter!);
+    // The 3.3 spec marks `verbose` required; false is accepted alongside updateFormat (true is not).
+    req.verbose = false;
   }
   return req;
 }

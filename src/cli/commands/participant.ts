@@ -1,0 +1,138 @@
+/** `participant`: run the demo participant (a simulator) in the foreground until Ctrl-C. */
+import { startDemoParticipant, type DemoParticipant } from '../../participant/index';
+import type { UserRecord, UserRight } from '../../participant/model';
+import { expectPositionals, integerOption, stringOption, UsageError, type OptionValues } from '../args';
+import { EXIT_OK, type Command } from '../command';
+import { TOKEN_ENV, URL_ENV, type CliContext } from '../context';
+import { readSharedSecret, SECRET_DETAILS, SECRET_OPTIONS, type SharedSecret } from '../secret';
+
+const NAME = 'participant';
+const DEFAULT_PORT = 7575;
+const API_VERSIONS = ['3.3', '3.4', '3.5', '3.6'] as const;
+type ApiVersion = (typeof API_VERSIONS)[number];
+
+export const participantCommand: Command = {
+  name: NAME,
+  synopsis: 'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4|3.5|3.6] [--state FILE]',
+  summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
+  details: [
+    `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,
+    ...SECRET_DETAILS,
+    '                       with a secret, requests need an HS256 user token (see the token command)',
+    '--synchronizers 1|2    connected synchronizers (2 allows reassignments; default 1)',
+    `--api-version V        the Canton release line to imitate: ${API_VERSIONS.join(', ')} (default 3.5)`,
+    '--state FILE           keep the ledger in FILE across restarts (default: in memory only)',
+    'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
+  ],
+  options: {
+    port: { type: 'string' },
+    ...SECRET_OPTIONS,
+    synchronizers: { type: 'string' },
+    'api-version': { type: 'string' },
+    state: { type: 'string' },
+  },
+  async run(ctx, args) {
+    expectPositionals(args, NAME, '', 0);
+    const v = args.values;
+    const port = integerOption(v, 'port', 0, NAME) ?? DEFAULT_PORT;
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`, NAME);
+    const synchronizers = synchronizersOf(v);
+    const apiVersion = apiVersionOf(v);
+    const statePath = stringOption(v, 'state');
+    const shared = await readSharedSecret(ctx, v, NAME);
+
+    const participant = await startDemoParticipant({
+      port,
+      auth: shared ? { secret: shared.secret } : 'none',
+      synchronizers,
+      apiVersion,
+      statePath,
+      // A foreground server: its request log is what people watch, so it always goes to stderr.
+      logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
+    });
+    try {
+      for (const line of banner(participant, shared, statePath)) await ctx.out(line);
+      await interrupted(ctx);
+      ctx.err('Stopping the demo participant…');
+    } finally {
+      await participant.close();
+    }
+    return EXIT_OK;
+  },
+};
+
+function synchronizersOf(v: OptionValues): 1 | 2 | undefined {
+  const n = integerOption(v, 'synchronizers', 1, NAME);
+  if (n !== undefined && n !== 1 && n !== 2) throw new UsageError(`--synchronizers must be 1 or 2, not ${n}`, NAME);
+  return n;
+}
+
+function apiVersionOf(v: OptionValues): ApiVersion | undefined {
+  const raw = stringOption(v, 'api-version');
+  if (raw !== undefined && !(API_VERSIONS as readonly string[]).includes(raw)) {
+    throw new UsageError(`--api-version must be one of ${API_VERSIONS.join(', ')}, not "${raw}"`, NAME);
+  }
+  return raw as ApiVersion | undefined;
+}
+
+function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath: string | undefined): string[] {
+  const lines = [
+    'Canton Ledger demo participant: a SIMULATOR for development and tests, not a Canton node.',
+    `  URL:             ${p.url}`,
+    `  participant id:  ${p.participantId}`,
+    `  auth:            ${shared ? `HS256 user tokens, shared secret from ${shared.source}` : 'none: every request is accepted'}`,
+    `  state:           ${statePath ? `kept in ${statePath}` : 'in memory, lost on exit'}`,
+    '',
+    'Parties:',
+    ...Object.values(p.parties).map((party) => `  ${party}`),
+    '',
+    `Users${shared ? ' (the token subject)' : ''}:`,
+    ...usersOf(p),
+    '',
+    `Use it:  export ${URL_ENV}=${p.url}`,
+  ];
+  if (shared) {
+    lines.push(`Token:   export ${TOKEN_ENV}="$(canton-ledger token --user demo-admin --participant-id ${p.participantId})"`);
+    lines.push('         (any user above; needs the same secret in the environment; tokens expire after about 4.5 minutes)');
+  }
+  lines.push('Then:    canton-ledger updates', '', 'Press Ctrl-C to stop.');
+  return lines;
+}
+
+function usersOf(p: DemoParticipant): string[] {
+  const users = [...p.state.users.values()];
+  const width = Math.max(...users.map((u) => u.id.length));
+  return users.map((u) => `  ${u.id.padEnd(width)}  ${u.isDeactivated ? '(deactivated) ' : ''}${rightsText(u)}`);
+}
+
+/** `act as Alice, read as Bob, participant admin`, with parties by their hint (`Alice::1220…` → `Alice`). */
+function rightsText(u: UserRecord): string {
+  const hint = (party: string) => party.split('::', 1)[0];
+  const byKind = (kind: UserRight['kind']) => u.rights.filter((r): r is UserRight & { party: string } => r.kind === kind && 'party' in r).map((r) => hint(r.party));
+  const parts = [
+    ...u.rights.filter((r) => !('party' in r)).map((r) => RIGHT_NAMES[r.kind]),
+    ...(['CanActAs', 'CanReadAs', 'CanExecuteAs'] as const).flatMap((k) => {
+      const parties = byKind(k);
+      return parties.length > 0 ? [`${RIGHT_NAMES[k]} ${parties.join(', ')}`] : [];
+    }),
+  ];
+  return parts.join('; ') || 'no rights';
+}
+
+const RIGHT_NAMES: Record<UserRight['kind'], string> = {
+  ParticipantAdmin: 'participant admin',
+  IdentityProviderAdmin: 'identity provider admin',
+  CanReadAsAnyParty: 'read as any party',
+  CanExecuteAsAnyParty: 'execute as any party',
+  CanActAs: 'act as',
+  CanReadAs: 'read as',
+  CanExecuteAs: 'execute as',
+};
+
+/** Resolves on Ctrl-C / SIGTERM (the signal `run` got from the executable). */
+function interrupted(ctx: CliContext): Promise<void> {
+  const signal = ctx.signal;
+  if (!signal) throw new Error('The participant command needs an interrupt signal to know when to stop.');
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

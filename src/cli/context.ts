@@ -1,0 +1,132 @@
+/**
+ * What a command runs with: the output streams, the environment, the global options, the Ctrl-C
+ * signal, and a lazily built LedgerClient whose token comes only from the environment.
+ */
+import { LedgerClient } from '../core/api/client';
+import type { CallOptions } from '../core/api/http';
+import type { Logger } from '../core/log';
+import { Redactor, REDACTION_MASK } from '../core/redact';
+
+export const DEFAULT_URL = 'http://127.0.0.1:7575';
+export const URL_ENV = 'CANTON_LEDGER_URL';
+export const TOKEN_ENV = 'CANTON_LEDGER_TOKEN';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Aborted on Ctrl-C / SIGTERM: in-flight requests are cancelled, a running participant closes. */
+  signal?: AbortSignal;
+}
+
+export interface GlobalOptions {
+  url: string;
+  timeoutMs?: number;
+  json: boolean;
+  verbose: boolean;
+}
+
+export class CliContext {
+  private readonly redactor = new Redactor();
+  readonly logger: Logger;
+  /** The token from the environment; undefined when unset or empty. */
+  readonly token?: string;
+  /** Exact secrets to mask in every line written (the token, a shared secret). */
+  private readonly secrets = new Set<string>();
+  private ledgerClient?: LedgerClient;
+
+  constructor(
+    readonly io: CliIo,
+    readonly env: Env,
+    readonly globals: GlobalOptions,
+    /** The arguments as given, for "run this again" instructions. */
+    readonly argv: readonly string[],
+  ) {
+    this.token = env[TOKEN_ENV] || undefined;
+    this.registerSecret(this.token);
+    this.logger = stderrLogger(this, globals.verbose);
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.io.signal;
+  }
+
+  get callOptions(): CallOptions {
+    return { signal: this.io.signal };
+  }
+
+  client(): LedgerClient {
+    const token = this.token;
+    this.ledgerClient ??= new LedgerClient({
+      baseUrl: this.globals.url,
+      token: token === undefined ? undefined : async () => token,
+      timeoutMs: this.globals.timeoutMs,
+      logger: this.logger,
+      redactor: this.redactor,
+    });
+    return this.ledgerClient;
+  }
+
+  registerSecret(secret: string | undefined): void {
+    if (!secret) return;
+    this.secrets.add(secret);
+    this.redactor.register(secret);
+  }
+
+  /**
+   * Writes one line of results to stdout, waiting when the pipe is full so that long update walks
+   * stay in bounded memory.
+   */
+  async out(line: string): Promise<void> {
+    if (!this.io.stdout.write(maskSecrets(line, this.secrets) + '\n')) await drained(this.io.stdout, this.io.signal);
+  }
+
+  /** Writes a line of diagnostics to stderr. Text that came from a server or an error goes through `redact` first. */
+  err(line: string): void {
+    this.io.stderr.write(maskSecrets(line, this.secrets) + '\n');
+  }
+
+  /** Full redaction (registered secrets, JWT and credential shapes), for error- and server-derived text. */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+}
+
+/**
+ * Masks the exact known secrets. Every written line gets this; the pattern-based `Redactor.redact`
+ * is kept for error text, because on our own prose and on ledger data it also masks innocent words
+ * (the one after "token:") and data that merely looks like a credential.
+ */
+export function maskSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join(REDACTION_MASK);
+  return out;
+}
+
+function drained(stream: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.removeListener('drain', done);
+      stream.removeListener('close', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('close', done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Core log lines on stderr, redacted: warnings always, request lines (info/debug) with --verbose. */
+function stderrLogger(ctx: CliContext, verbose: boolean): Logger {
+  const write = (level: string) => (message: string) => ctx.err(`[${level}] ${ctx.redact(message)}`);
+  const quiet = () => {};
+  return {
+    trace: quiet,
+    debug: verbose ? write('debug') : quiet,
+    info: verbose ? write('info') : quiet,
+    warn: write('warn'),
+    error: write('error'),
+  };
+}

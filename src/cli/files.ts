@@ -1,0 +1,44 @@
+/** Reading a `*.commands.json` / `*.vetting.json` file and validating it against its schema. */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../core/schema/validate';
+import { UsageError } from './args';
+
+
+export interface CheckedFile {
+  kind: FileKind;
+  value: unknown;
+  problems: Problem[];
+  /** True when a problem has error severity: the file must not be sent. */
+  hasErrors: boolean;
+}
+
+const FILE_SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
+
+/** The kind of a file by its name; a usage error when the name says neither. */
+export function kindOfFile(file: string, command: string): FileKind {
+  const kind = fileKindOf(basename(file));
+  if (!kind) throw new UsageError(`${file}: the name must end in ${Object.values(FILE_SUFFIX).join(' or ')}, so that its kind is known`, command);
+  return kind;
+}
+
+export async function readInput(file: string, command: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, command);
+  }
+}
+
+/** Reads and validates a file, which must be of kind `expected`. */
+export async function checkFile(file: string, command: string, expected?: FileKind): Promise<CheckedFile> {
+  const kind = kindOfFile(file, command);
+  if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
+  const { value, problems } = validateText(kind, await readInput(file, command));
+  return { kind, value, problems, hasErrors: problems.some(isError) };
+}
+
+function isError(p: Problem): boolean {
+  return p.severity === 'error';
+}

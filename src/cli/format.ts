@@ -1,0 +1,135 @@
+/** Human-readable output: plain lines, ids kept whole where people copy them into the next command. */
+import type { Problem } from '../core/schema/validate';
+import type { ContractEvents } from '../core/models/contracts';
+import { eventCounts, type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
+import { shortParty } from '../core/models/users';
+import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
+
+/** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
+export function formatProblem(file: string, p: Problem): string {
+  return `${file}:${p.line}:${p.column}: ${p.severity}: ${p.message} [${p.code}]`;
+}
+
+export function shortId(id: string, keep = 12): string {
+  return id.length > keep + 1 ? `${id.slice(0, keep)}…` : id;
+}
+
+/**
+ * `#package-name:Module:Entity`: responses name templates by package id, but filters (`--template`)
+ * need the package-name form, so show the form people can paste back.
+ */
+export function templateLabel(templateId: string, packageName?: string): string {
+  if (!packageName || templateId.startsWith('#')) return templateId;
+  const i = templateId.indexOf(':');
+  return i < 0 ? templateId : `#${packageName}${templateId.slice(i)}`;
+}
+
+/** "2 created, 1 archived"; "no events" when the filter left none. */
+export function countsText(t: Transaction): string {
+  const c = eventCounts(t);
+  const parts = (['created', 'archived', 'exercised'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return parts.length > 0 ? parts.join(', ') : 'no events';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "1 unassigned", "2 assigned". */
+function reassignmentCounts(r: Reassignment): string {
+  const kinds = ['unassigned', 'assigned'] as const;
+  return kinds.map((k) => [r.events.filter((e) => e.kind === k).length, k] as const).filter(([n]) => n > 0).map(([n, k]) => `${n} ${k}`).join(', ') || 'no events';
+}
+
+function eventLine(e: TransactionEvent): string {
+  const head = `  ${e.kind.padEnd(10)} ${templateLabel(e.templateId, e.packageName)}  ${e.contractId}`;
+  return e.kind === 'exercised' ? `${head}  ${e.choice}${e.consuming ? ' (consuming)' : ''}` : head;
+}
+
+/** An update as listed: offset checkpoints are cursor markers, not something that happened. */
+export type ListedUpdate = Exclude<Update, OffsetCheckpoint>;
+
+/** One summary line per update, then one indented line per event. */
+export function formatUpdate(u: ListedUpdate): string[] {
+  switch (u.kind) {
+    case 'transaction':
+      return [
+        `${u.offset}  transaction   ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${countsText(u)}  ${shortParty(u.synchronizerId)}`,
+        ...u.events.map(eventLine),
+      ];
+    case 'reassignment':
+      return [
+        `${u.offset}  reassignment  ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${reassignmentCounts(u)}${u.synchronizerId ? `  ${shortParty(u.synchronizerId)}` : ''}`,
+        ...u.events.map((e) => {
+          const [tmpl, pkg, cid] = e.kind === 'assigned' ? [e.createdEvent.templateId, e.createdEvent.packageName, e.createdEvent.contractId] : [e.templateId, e.packageName, e.contractId];
+          return `  ${e.kind.padEnd(10)} ${templateLabel(tmpl, pkg)}  ${cid}  ${shortParty(e.source)} → ${shortParty(e.target)}`;
+        }),
+      ];
+    case 'topology':
+      return [
+        `${u.offset}  topology      ${shortId(u.updateId)}  ${plural(u.events.length, 'authorization change')}  ${shortParty(u.synchronizerId)}`,
+        ...u.events.map((e) => `  ${e.change.padEnd(10)} ${e.partyId}  on ${e.participantId}${e.permission ? ` (${e.permission})` : ''}`),
+      ];
+    case 'unknown':
+      return [`${u.offset ?? '?'}  unknown update kind ${u.variant || '(empty)'}`];
+  }
+}
+
+/** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events. */
+export function formatTransaction(t: Transaction): string[] {
+  return [`Transaction ${t.updateId} at offset ${t.offset}: ${countsText(t)}`, ...t.events.map(eventLine)];
+}
+
+function parties(list: string[]): string {
+  return list.length > 0 ? list.join(', ') : '(none)';
+}
+
+function indent(text: string, by: string): string[] {
+  return text.split('\n').map((l) => by + l);
+}
+
+export function formatContractEvents(c: ContractEvents): string[] {
+  const lines = [`Contract ${c.contractId}`];
+  const created = c.created;
+  if (created) {
+    const e = created.event;
+    lines.push(
+      `  template:     ${templateLabel(e.templateId, e.packageName)}`,
+      `  signatories:  ${parties(e.signatories)}`,
+      `  observers:    ${parties(e.observers)}`,
+      `  created at:   ${e.createdAt} (offset ${e.offset}, synchronizer ${created.synchronizerId})`,
+    );
+  } else {
+    lines.push('  created:      not visible to these parties');
+  }
+  if (c.archived) lines.push(`  status:       archived at offset ${c.archived.event.offset} (synchronizer ${c.archived.synchronizerId})`);
+  else lines.push(`  status:       ${c.active ? 'active' : 'unknown'}`);
+  if (created) {
+    lines.push('  arguments:', ...indent(JSON.stringify(created.event.createArgument ?? null, null, 2), '    '));
+    if (created.event.contractKey !== undefined) lines.push('  key:', ...indent(JSON.stringify(created.event.contractKey, null, 2), '    '));
+  }
+  return lines;
+}
+
+function validity(p: VettedPackage): string {
+  const bounds = [p.validFromInclusive && `from ${p.validFromInclusive}`, p.validUntilExclusive && `until ${p.validUntilExclusive}`].filter(Boolean);
+  return bounds.length > 0 ? `valid ${bounds.join(' ')}` : 'always valid';
+}
+
+export function formatVetting(r: VettingUpdateResult): string[] {
+  const serial = r.past ? `${r.past.topologySerial} → ${r.next.topologySerial}` : `${r.next.topologySerial} (first vetting state)`;
+  const lines = [
+    r.dryRun ? 'Dry run: nothing was changed. The result would be:' : 'Vetting updated.',
+    `  participant:      ${r.next.participantId}`,
+    `  synchronizer:     ${r.next.synchronizerId}`,
+    `  topology serial:  ${serial}`,
+  ];
+  const d = r.diff;
+  if (isEmptyDiff(d)) return [...lines, 'No change to the vetted packages.'];
+  if (d.added.length > 0) lines.push('Added:', ...d.added.map((p) => `  + ${describePackage(p)}  ${validity(p)}`));
+  if (d.removed.length > 0) lines.push('Removed:', ...d.removed.map((p) => `  - ${describePackage(p)}`));
+  if (d.validityChanged.length > 0) {
+    lines.push('Validity changed:', ...d.validityChanged.map((c) => `  ~ ${describePackage(c.after)}  ${validity(c.before)} → ${validity(c.after)}`));
+  }
+  return lines;
+}

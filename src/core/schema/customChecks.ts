@@ -1,0 +1,130 @@
+/** Checks JSON Schema cannot express: duplicate keys and package-id template references. */
+import { getNodePath, type Node } from 'jsonc-parser';
+import { isJsonObject, joinPointer, rangeOf, type JsonDocument } from './jsonDocument';
+import type { ProblemDraft } from './problems';
+
+/** Every repeated key in every object, Daml payloads included (which of the values wins depends on the parser). */
+export function duplicateKeyProblems(doc: JsonDocument): ProblemDraft[] {
+  const problems: ProblemDraft[] = [];
+  const stack: Node[] = doc.root ? [doc.root] : [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'array') {
+      for (const child of node.children ?? []) stack.push(child);
+    } else if (node.type === 'object') {
+      const seen = new Set<string>();
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode) continue;
+        const key = String(keyNode.value);
+        if (seen.has(key)) {
+          problems.push({
+            path: pointerOf(valueNode ?? keyNode),
+            message: `Duplicate key "${key}": keep only one (parsers disagree on which value wins).`,
+            severity: 'warning',
+            code: 'duplicate-key',
+            ...rangeOf(keyNode),
+          });
+        }
+        seen.add(key);
+        if (valueNode) stack.push(valueNode);
+      }
+    }
+  }
+  return problems;
+}
+
+const PACKAGE_ID_FORM = /^([0-9a-fA-F]{64}):([^:]+:[^:]+)$/;
+const COMMAND_KINDS = ['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand'] as const;
+
+/** A template or interface id in a commands file, and whether it sits in a transaction filter. */
+interface IdentifierSite {
+  pointer: string;
+  id: unknown;
+  inFilter: boolean;
+}
+
+/**
+ * Template/interface ids written as `<package id>:Module:Entity`. In commands that form is deprecated
+ * (the package-name form lets Canton pick the package version); in filters Canton 3.5+ rejects it.
+ * `disclosedContracts[].templateId` is meant to be in package-id form and is not checked.
+ * Sites in `skip` (which already have a schema problem) are left alone.
+ */
+export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, skip: ReadonlySet<string>): ProblemDraft[] {
+  const problems: ProblemDraft[] = [];
+  for (const site of identifierSites(value)) {
+    const match = typeof site.id === 'string' ? PACKAGE_ID_FORM.exec(site.id) : null;
+    if (!match || skip.has(site.pointer)) continue;
+    const [, packageId, qualifiedName] = match;
+    const node = doc.nodeAt(site.pointer);
+    if (!node) continue;
+    problems.push({
+      path: site.pointer,
+      message: site.inFilter
+        ? `Filters need the package-name form "#<package-name>:${qualifiedName}": Canton 3.5+ rejects package ids here ("expected a package name").`
+        : `The package-id form is deprecated in commands: use "#<package-name>:${qualifiedName}" so Canton can pick the package version (upgrades).`,
+      severity: site.inFilter ? 'error' : 'warning',
+      code: 'package-id-template',
+      ...rangeOf(node),
+      data: { packageId, qualifiedName },
+    });
+  }
+  return problems;
+}
+
+function* identifierSites(root: unknown): Generator<IdentifierSite> {
+  // A full submit-and-wait-for-transaction request wraps the JsCommands in `commands`.
+  const isRequest = isJsonObject(root) && isJsonObject(root.commands);
+  const jsCommands = isRequest ? root.commands : root;
+  const base = isRequest ? '/commands' : '';
+  if (!isJsonObject(jsCommands)) return;
+
+  for (const [index, entry] of recordsIn(jsCommands.commands)) {
+    for (const kind of COMMAND_KINDS) {
+      const command = entry[kind];
+      if (isJsonObject(command)) {
+        yield { pointer: `${base}/commands/${index}/${kind}/templateId`, id: command.templateId, inFilter: false };
+      }
+    }
+  }
+  for (const [index, prefetch] of recordsIn(jsCommands.prefetchContractKeys)) {
+    yield { pointer: `${base}/prefetchContractKeys/${index}/templateId`, id: prefetch.templateId, inFilter: false };
+  }
+
+  if (!isRequest || !isJsonObject(root.transactionFormat) || !isJsonObject(root.transactionFormat.eventFormat)) return;
+  const eventFormat = root.transactionFormat.eventFormat;
+  const filters: Array<[string, unknown]> = [['/transactionFormat/eventFormat/filtersForAnyParty', eventFormat.filtersForAnyParty]];
+  if (isJsonObject(eventFormat.filtersByParty)) {
+    for (const [party, partyFilters] of Object.entries(eventFormat.filtersByParty)) {
+      filters.push([joinPointer('/transactionFormat/eventFormat/filtersByParty', party), partyFilters]);
+    }
+  }
+  for (const [pointer, filter] of filters) {
+    if (!isJsonObject(filter)) continue;
+    for (const [index, cumulative] of recordsIn(filter.cumulative)) {
+      const identifierFilter = cumulative.identifierFilter;
+      if (!isJsonObject(identifierFilter)) continue;
+      const at = `${pointer}/cumulative/${index}/identifierFilter`;
+      const template = identifierFilter.TemplateFilter;
+      if (isJsonObject(template) && isJsonObject(template.value)) {
+        yield { pointer: `${at}/TemplateFilter/value/templateId`, id: template.value.templateId, inFilter: true };
+      }
+      const iface = identifierFilter.InterfaceFilter;
+      if (isJsonObject(iface) && isJsonObject(iface.value)) {
+        yield { pointer: `${at}/InterfaceFilter/value/interfaceId`, id: iface.value.interfaceId, inFilter: true };
+      }
+    }
+  }
+}
+
+function* recordsIn(list: unknown): Generator<[number, Record<string, unknown>]> {
+  if (!Array.isArray(list)) return;
+  for (let index = 0; index < list.length; index++) {
+    const item: unknown = list[index];
+    if (isJsonObject(item)) yield [index, item];
+  }
+}
+
+function pointerOf(node: Node): string {
+  return getNodePath(node).reduce<string>((pointer, segment) => joinPointer(pointer, segment), '');
+}

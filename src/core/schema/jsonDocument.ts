@@ -1,0 +1,173 @@
+/**
+ * A parsed JSON file with the position bookkeeping diagnostics need: strict syntax errors,
+ * JSON-pointer → node lookup, and offset → line/column conversion (index built once, on demand).
+ */
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+
+export interface Range {
+  offset: number;
+  length: number;
+}
+
+export interface SyntaxProblem extends Range {
+  message: string;
+}
+
+export interface LineColumn {
+  /** 1-based. */
+  line: number;
+  /** 1-based, in UTF-16 code units (as VS Code counts). */
+  column: number;
+}
+
+export class JsonDocument {
+  readonly root: Node | undefined;
+  readonly syntaxProblems: SyntaxProblem[];
+  private lineStarts: number[] | undefined;
+  /** Per object node, its properties by key (the last duplicate wins, as in JSON.parse); built lazily. */
+  private readonly propertyMaps = new WeakMap<Node, Map<string, Node>>();
+
+  constructor(readonly text: string) {
+    const errors: ParseError[] = [];
+    // Canton reads strict JSON: comments and trailing commas are errors, not conveniences.
+    this.root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    this.syntaxProblems = describeSyntaxErrors(text, errors);
+  }
+
+  /** The node at a JSON pointer (`/commands/0/CreateCommand`), or undefined if the document has no such value. */
+  nodeAt(pointer: string): Node | undefined {
+    let node = this.root;
+    for (const segment of pointerSegments(pointer)) {
+      if (!node) return undefined;
+      if (node.type === 'object') {
+        node = this.propertyNode(node, segment)?.children?.[1];
+      } else if (node.type === 'array' && /^(0|[1-9][0-9]*)$/.test(segment)) {
+        node = node.children?.[Number(segment)];
+      } else {
+        return undefined;
+      }
+    }
+    return node;
+  }
+
+  /** The `property` node (key + value) of `key` in an object node. */
+  propertyNode(objectNode: Node, key: string): Node | undefined {
+    let map = this.propertyMaps.get(objectNode);
+    if (!map) {
+      map = new Map();
+      for (const property of objectNode.children ?? []) {
+        const keyNode = property.children?.[0];
+        if (keyNode) map.set(String(keyNode.value), property);
+      }
+      this.propertyMaps.set(objectNode, map);
+    }
+    return map.get(key);
+  }
+
+  /** Where to point for "something is missing here": the key naming the value if there is one, else its first character. */
+  anchorOf(node: Node): Range {
+    const parent = node.parent;
+    if (parent?.type === 'property' && parent.children?.[1] === node) return rangeOf(parent.children[0]);
+    return { offset: node.offset, length: Math.min(1, node.length) };
+  }
+
+  position(offset: number): LineColumn {
+    const starts = (this.lineStarts ??= lineStartsOf(this.text));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - starts[low] + 1 };
+  }
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function rangeOf(node: Node): Range {
+  return { offset: node.offset, length: node.length };
+}
+
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function joinPointer(pointer: string, segment: string | number): string {
+  return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10 /* \n */) starts.push(i + 1);
+    else if (ch === 13 /* \r */ && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return starts;
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'Invalid symbol: JSON allows only objects, arrays, double-quoted strings, numbers, true, false and null.',
+  InvalidNumberFormat: 'Invalid number.',
+  PropertyNameExpected: 'Expected a property name in double quotes.',
+  ValueExpected: 'Expected a value.',
+  ColonExpected: "Expected ':' after the property name.",
+  CommaExpected: "Expected ','.",
+  CloseBraceExpected: "Expected '}' or ','.",
+  CloseBracketExpected: "Expected ']' or ','.",
+  EndOfFileExpected: 'Unexpected content after the end of the JSON value.',
+  InvalidCommentToken: 'Comments are not allowed: Canton expects strict JSON.',
+  UnexpectedEndOfComment: 'Unterminated comment (comments are not allowed in JSON anyway).',
+  UnexpectedEndOfString: 'Unterminated string.',
+  UnexpectedEndOfNumber: 'Unexpected end of number.',
+  InvalidUnicode: 'Invalid \\u escape sequence.',
+  InvalidEscapeCharacter: 'Invalid escape character in string.',
+  InvalidCharacter: 'Control characters in strings must be escaped (e.g. \\n, \\t).',
+};
+
+function describeSyntaxErrors(text: string, errors: ParseError[]): SyntaxProblem[] {
+  if (text.trim() === '') return [{ offset: 0, length: 0, message: 'The file is empty: expected a JSON object.' }];
+  const problems: SyntaxProblem[] = [];
+  const seenOffsets = new Set<number>();
+  for (const error of errors) {
+    // The parser often reports several errors at one spot (e.g. a trailing comma); the first says it best.
+    if (seenOffsets.has(error.offset)) continue;
+    seenOffsets.add(error.offset);
+    const name = printParseErrorCode(error.error);
+    const trailingComma = trailingCommaBefore(text, error.offset, name);
+    if (trailingComma >= 0) {
+      problems.push({ offset: trailingComma, length: 1, message: 'Trailing commas are not allowed in JSON.' });
+    } else {
+      problems.push({ ...visibleRange(text, error), message: SYNTAX_MESSAGES[name] ?? `Syntax error (${name}).` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * `{"a": 1,}` / `[1,]`: the parser reports a missing member at the closing bracket.
+ * Returns the offset of the offending comma, or -1 if this error is something else.
+ */
+function trailingCommaBefore(text: string, offset: number, errorName: string): number {
+  if (errorName !== 'PropertyNameExpected' && errorName !== 'ValueExpected') return -1;
+  if (text[offset] !== '}' && text[offset] !== ']') return -1;
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return text[i] === ',' ? i : -1;
+}
+
+/** Zero-length errors at the end of input are invisible in an editor; point at the last real character instead. */
+function visibleRange(text: string, error: ParseError): Range {
+  if (error.length > 0 || error.offset === 0) return { offset: error.offset, length: error.length };
+  let i = Math.min(error.offset, text.length) - 1;
+  while (i > 0 && /\s/.test(text[i])) i--;
+  return { offset: i, length: 1 };
+}

@@ -1,0 +1,91 @@
+/**
+ * Validation of the files users write: `*.commands.json` (JsCommands, or the full
+ * submit-and-wait-for-transaction request) and `*.vetting.json` (UpdateVettedPackagesRequest).
+ *
+ * The schemas in media/schemas/ are the single source for VS Code (completion, hover) and for this
+ * module, which runs them as standalone validators generated at build time (scripts/build-schemas.mjs)
+ * and adds what JSON Schema cannot say: exact positions, friendlier messages, duplicate keys and
+ * package-id template references.
+ */
+import type { ValidateFunction } from 'ajv';
+import { packageIdTemplateProblems, duplicateKeyProblems } from './customChecks';
+import { JsonDocument } from './jsonDocument';
+import type { Problem, ProblemDraft } from './problems';
+import { schemaProblems } from './schemaProblems';
+
+export { PROBLEM_CODES, type Problem, type ProblemCode, type Severity } from './problems';
+
+export type FileKind = 'commands' | 'vetting';
+
+const FILE_SUFFIXES: ReadonlyArray<[string, FileKind]> = [
+  ['.commands.json', 'commands'],
+  ['.vetting.json', 'vetting'],
+];
+
+/** The kind of a file by its name (`transfer.commands.json` → `commands`); undefined for other files. */
+export function fileKindOf(fileName: string): FileKind | undefined {
+  const lower = fileName.toLowerCase();
+  return FILE_SUFFIXES.find(([suffix]) => lower.endsWith(suffix))?.[1];
+}
+
+export interface ValidationResult {
+  /** The parsed JSON, or undefined if the text is not valid JSON. Set even when there are schema problems. */
+  value: unknown | undefined;
+  /** Sorted by position. */
+  problems: Problem[];
+}
+
+export function validateText(kind: FileKind, text: string): ValidationResult {
+  const doc = new JsonDocument(text);
+  if (doc.syntaxProblems.length > 0 || !doc.root) {
+    const drafts = doc.syntaxProblems.map(
+      (p): ProblemDraft => ({ path: '', message: p.message, severity: 'error', code: 'json-syntax', offset: p.offset, length: p.length }),
+    );
+    return { value: undefined, problems: finish(doc, drafts) };
+  }
+
+  // The parser accepted it as strict JSON, so JSON.parse (fast, plain objects) gives the same value.
+  const value: unknown = JSON.parse(text);
+  const validate = validatorFor(kind);
+  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc);
+  drafts.push(...duplicateKeyProblems(doc));
+  if (kind === 'commands') {
+    const pathsWithProblems = new Set(drafts.map((d) => d.path));
+    drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));
+  }
+  return { value, problems: finish(doc, drafts) };
+}
+
+type GeneratedValidators = typeof import('./generated/validators');
+let generated: GeneratedValidators | undefined;
+
+function validatorFor(kind: FileKind): ValidateFunction {
+  // Loaded on first use so that activating the extension does not pay for it.
+  generated ??= loadGeneratedValidators();
+  return kind === 'commands' ? generated.validateCommands : generated.validateVetting;
+}
+
+function loadGeneratedValidators(): GeneratedValidators {
+  try {
+    return require('./generated/validators') as GeneratedValidators;
+  } catch (error) {
+    throw new Error('The schema validators have not been generated: run `node scripts/build-schemas.mjs` (part of `npm run build`).', {
+      cause: error,
+    });
+  }
+}
+
+/** Sorts, drops exact duplicates and adds line/column positions. */
+function finish(doc: JsonDocument, drafts: ProblemDraft[]): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const draft of drafts) {
+    const key = `${draft.offset}:${draft.length}:${draft.code}:${draft.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const start = doc.position(draft.offset);
+    const end = doc.position(draft.offset + draft.length);
+    problems.push({ ...draft, line: start.line, column: start.column, endLine: end.line, endColumn: end.column });
+  }
+  return problems.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+}

@@ -1,0 +1,116 @@
+/**
+ * Authentication as a participant with an `unsafe-jwt-hmac-256` auth service does it (NOTES §3.3,
+ * §6): HS256 user tokens in the audience or the scope form, the 5-minute maximum token lifetime,
+ * then the user's rights from user management. With auth off every request is allowed.
+ */
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { AuthFailure, DecodeFailure } from './errors';
+import type { UserRecord, UserRight } from './model';
+
+export const PARTICIPANT_AUDIENCE_PREFIX = 'https://daml.com/jwt/aud/participant/';
+const LEDGER_API_SCOPE = 'daml_ledger_api';
+/** Canton's default `ledger-api.max-token-lifetime` (3.4.4+). */
+const MAX_TOKEN_LIFETIME_SECONDS = 300;
+
+export interface AuthConfig {
+  secret: string;
+  /** A configured target audience; without it, the participant's own audience is expected. */
+  audience?: string;
+}
+
+/** Who is calling: anyone (auth off) or a user of the participant. */
+export type Caller = { kind: 'open' } | { kind: 'user'; user: UserRecord };
+
+export const OPEN: Caller = { kind: 'open' };
+
+/** The token of an `Authorization` header; an empty bearer fails decoding (400), as in Canton. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const m = /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  if (!m) return undefined;
+  const token = (m[1] ?? '').trim();
+  if (!token) throw DecodeFailure.header('Authorization');
+  return token;
+}
+
+export class Authenticator {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly config: AuthConfig,
+    private readonly participantId: string,
+    private readonly users: ReadonlyMap<string, UserRecord>,
+    private readonly clock: () => Date,
+  ) {
+    this.key = new TextEncoder().encode(config.secret);
+  }
+
+  private get audience(): string {
+    return this.config.audience ?? PARTICIPANT_AUDIENCE_PREFIX + this.participantId;
+  }
+
+  async authenticate(token: string | undefined): Promise<Caller> {
+    if (token === undefined) throw AuthFailure.unauthenticated();
+    const now = this.clock();
+    let payload: JWTPayload;
+    try {
+      payload = (await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: now })).payload;
+    } catch {
+      throw AuthFailure.unauthenticated();
+    }
+    const secondsLeft = (payload.exp ?? Infinity) - now.getTime() / 1000;
+    if (!Number.isFinite(secondsLeft) || secondsLeft > MAX_TOKEN_LIFETIME_SECONDS) throw AuthFailure.unauthenticated();
+    if (!this.hasAudienceOrScope(payload) || !payload.sub) throw AuthFailure.unauthenticated();
+    const user = this.users.get(payload.sub);
+    if (!user || user.isDeactivated) throw AuthFailure.invalidToken();
+    return { kind: 'user', user };
+  }
+
+  private hasAudienceOrScope(payload: JWTPayload): boolean {
+    const audiences = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    if (audiences.includes(this.audience)) return true;
+    // Scope-based tokens (deprecated in 3.5) are not accepted once a target audience is configured.
+    if (this.config.audience !== undefined) return false;
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(/\s+/) : Array.isArray(payload.scp) ? (payload.scp as unknown[]) : [];
+    const audienceOk = audiences.length === 0 || (audiences.length === 1 && audiences[0] === this.participantId);
+    return audienceOk && scopes.includes(LEDGER_API_SCOPE);
+  }
+
+  async mint(userId: string, form: 'audience' | 'scope', expiresInSeconds: number): Promise<string> {
+    const now = Math.floor(this.clock().getTime() / 1000);
+    const jwt = new SignJWT(form === 'scope' ? { scope: LEDGER_API_SCOPE } : {})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + expiresInSeconds);
+    if (form === 'audience') jwt.setAudience(this.audience);
+    return jwt.sign(this.key);
+  }
+}
+
+// ---------------------------------------------------------------- rights
+
+function has(caller: Caller, test: (right: UserRight) => boolean): boolean {
+  return caller.kind === 'open' || caller.user.rights.some(test);
+}
+
+export function canActAs(caller: Caller, party: string): boolean {
+  return has(caller, (r) => r.kind === 'CanActAs' && r.party === party);
+}
+
+export function canReadAs(caller: Caller, party: string): boolean {
+  return has(caller, (r) => ((r.kind === 'CanReadAs' || r.kind === 'CanActAs') && r.party === party) || r.kind === 'CanReadAsAnyParty');
+}
+
+export function canReadAsAnyParty(caller: Caller): boolean {
+  return has(caller, (r) => r.kind === 'CanReadAsAnyParty' || r.kind === 'ParticipantAdmin');
+}
+
+export function isAdmin(caller: Caller): boolean {
+  return has(caller, (r) => r.kind === 'ParticipantAdmin');
+}
+
+/** Throws the redacted 403 unless `allowed`. */
+export function ensureAllowed(allowed: boolean): void {
+  if (!allowed) throw AuthFailure.permissionDenied();
+}

@@ -1,0 +1,207 @@
+/**
+ * Renders stored updates as the JSON the 3.x server writes (NOTES §1.4, §2.1.2): field order,
+ * `value` wrappers, and the nulls, `""` and `[]` of absent fields. Strings are built directly
+ * (this is the hot path when 100k updates are served); every value goes through JSON.stringify.
+ */
+import { createHash } from 'node:crypto';
+import type { EventFilter, Match, TopologyFilter, TransactionFilter, UpdateFilter } from './filters';
+import type {
+  CheckpointRecord,
+  ContractRecord,
+  ExercisedNode,
+  LogEntry,
+  Permission,
+  ReassignmentRecord,
+  TopologyEventRecord,
+  TopologyRecord,
+  TransactionNode,
+  TransactionRecord,
+} from './model';
+import { formatInstant } from './time';
+import type { WireDialect } from './versions';
+
+const q = JSON.stringify;
+
+/** Party lists are shared (see `DemoLedger.partyList`), so their JSON is computed once. */
+const partyJson = new WeakMap<readonly string[], string>();
+function parties(list: readonly string[]): string {
+  let json = partyJson.get(list);
+  if (json === undefined) {
+    json = q(list);
+    if (Object.isFrozen(list)) partyJson.set(list, json);
+  }
+  return json;
+}
+
+/** Canton attaches the submission's W3C trace context; without one, a stable one is derived from the update id. */
+function traceContext(update: { updateId: string; traceparent?: string }): string {
+  const traceparent = update.traceparent ?? `00-${update.updateId.slice(4, 36)}-${update.updateId.slice(36, 52)}-01`;
+  return `{"traceparent":${q(traceparent)},"tracestate":null}`;
+}
+
+/** A stand-in for the serialized contract Canton puts in `createdEventBlob` (base64). */
+function createdEventBlob(c: ContractRecord): string {
+  return Buffer.from(`demo-participant contract ${c.contractId} ${c.template.id}`).toString('base64');
+}
+
+function contractKeyHash(c: ContractRecord): string {
+  return c.key === null ? '' : createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest('base64');
+}
+
+export function createdEventJson(c: ContractRecord, offset: number, nodeId: number, match: Match, acsDelta: boolean, d: WireDialect): string {
+  return (
+    `{"offset":${offset},"nodeId":${nodeId},"contractId":${q(c.contractId)},"templateId":${q(c.template.id)}` +
+    `,"contractKey":${c.key === null ? 'null' : q(c.key)}` +
+    (d.contractKeyHash ? `,"contractKeyHash":${q(contractKeyHash(c))}` : '') +
+    `,"createArgument":${q(c.argument)},"createdEventBlob":${q(match.blob ? createdEventBlob(c) : '')},"interfaceViews":[]` +
+    `,"witnessParties":${parties(match.parties)},"signatories":${parties(c.signatories)},"observers":${parties(c.observers)}` +
+    `,"createdAt":${q(formatInstant(c.createdAt))},"packageName":${q(c.template.pkg.name)}` +
+    (d.acsDeltaFields ? `,"representativePackageId":${q(c.template.pkg.id)},"acsDelta":${acsDelta}` : '') +
+    '}'
+  );
+}
+
+export function archivedEventJson(c: ContractRecord, offset: number, nodeId: number, match: Match): string {
+  return (
+    `{"offset":${offset},"nodeId":${nodeId},"contractId":${q(c.contractId)},"templateId":${q(c.template.id)}` +
+    `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"implementedInterfaces":[]}`
+  );
+}
+
+function exercisedEventJson(node: ExercisedNode, offset: number, match: Match, acsDelta: boolean, d: WireDialect): string {
+  return (
+    `{"offset":${offset},"nodeId":${node.nodeId},"contractId":${q(node.contract.contractId)},"templateId":${q(node.template.id)}` +
+    `,"interfaceId":null,"choice":${q(node.choice)},"choiceArgument":${q(node.choiceArgument)}` +
+    `,"actingParties":${parties(node.actingParties)},"consuming":${node.consuming},"witnessParties":${parties(match.parties)}` +
+    `,"lastDescendantNodeId":${node.lastDescendantNodeId},"exerciseResult":${q(node.exerciseResult)}` +
+    `,"packageName":${q(node.template.pkg.name)},"implementedInterfaces":[]` +
+    (d.acsDeltaFields ? `,"acsDelta":${acsDelta}` : '') +
+    '}'
+  );
+}
+
+/** How a node appears under `filter`: its witnesses for the event, and its `acsDelta` flag; undefined if hidden. */
+function nodeView(node: TransactionNode, filter: TransactionFilter): { match: Match; acsDelta: boolean } | undefined {
+  const c = node.contract;
+  if (filter.shape === 'ACS_DELTA') {
+    // Only creates and archives, seen by stakeholders; contracts created and archived in one transaction are left out.
+    if (c.transient || (node.kind === 'exercised' && !node.consuming)) return undefined;
+    const match = filter.events.match(c.stakeholders, c.template.nameKey);
+    return match && { match, acsDelta: true };
+  }
+  const match = filter.events.match(node.witnesses, node.kind === 'created' ? c.template.nameKey : node.template.nameKey);
+  if (!match) return undefined;
+  const acsDelta = !c.transient && (node.kind === 'created' || node.consuming) && match.parties.some((p) => c.stakeholders.includes(p));
+  return { match, acsDelta };
+}
+
+function transactionEvents(tx: TransactionRecord, filter: TransactionFilter, d: WireDialect): string[] {
+  const events: string[] = [];
+  for (const node of tx.nodes) {
+    const view = nodeView(node, filter);
+    if (!view) continue;
+    if (node.kind === 'created') {
+      events.push(`{"CreatedEvent":${createdEventJson(node.contract, tx.offset, node.nodeId, view.match, view.acsDelta, d)}}`);
+    } else if (filter.shape === 'ACS_DELTA') {
+      events.push(`{"ArchivedEvent":${archivedEventJson(node.contract, tx.offset, node.nodeId, view.match)}}`);
+    } else {
+      events.push(`{"ExercisedEvent":${exercisedEventJson(node, tx.offset, view.match, view.acsDelta, d)}}`);
+    }
+  }
+  return events;
+}
+
+/** A JsTransaction; `events` may be empty (submit-and-wait answers with it anyway). */
+function transactionJson(tx: TransactionRecord, events: readonly string[], filter: EventFilter, d: WireDialect): string {
+  // Canton shows the command id only to the submitting parties.
+  const commandId = filter.includesAny(tx.actAs) ? tx.commandId : '';
+  return (
+    `{"updateId":${q(tx.updateId)},"commandId":${q(commandId)},"workflowId":${q(tx.workflowId)}` +
+    `,"effectiveAt":${q(formatInstant(tx.effectiveAt))},"events":[${events.join(',')}],"offset":${tx.offset}` +
+    `,"synchronizerId":${q(tx.synchronizerId)},"traceContext":${traceContext(tx)}` +
+    `,"recordTime":${q(formatInstant(tx.recordTime))},"externalTransactionHash":null` +
+    (d.paidTrafficCost ? ',"paidTrafficCost":null' : '') +
+    (d.transactionHash ? ',"transactionHash":null' : '') +
+    '}'
+  );
+}
+
+/** The transaction as `filter` shows it, even with no events (the submit-and-wait response). */
+export function filteredTransactionJson(tx: TransactionRecord, filter: TransactionFilter, d: WireDialect): string {
+  return transactionJson(tx, transactionEvents(tx, filter, d), filter.events, d);
+}
+
+function reassignmentJson(r: ReassignmentRecord, match: Match, d: WireDialect): string {
+  const c = r.contract;
+  const event =
+    r.step === 'unassigned'
+      ? `{"JsUnassignedEvent":{"value":{${q(d.reassignmentIdField)}:${q(r.reassignmentId)},"contractId":${q(c.contractId)}` +
+        `,"templateId":${q(c.template.id)},"source":${q(r.source)},"target":${q(r.target)},"submitter":${q(r.submitter)}` +
+        `,"reassignmentCounter":${r.reassignmentCounter},"assignmentExclusivity":${r.assignmentExclusivity === null ? 'null' : q(formatInstant(r.assignmentExclusivity))}` +
+        `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"offset":${r.offset},"nodeId":0}}}`
+      : `{"JsAssignmentEvent":{"source":${q(r.source)},"target":${q(r.target)},${q(d.reassignmentIdField)}:${q(r.reassignmentId)}` +
+        `,"submitter":${q(r.submitter)},"reassignmentCounter":${r.reassignmentCounter},"createdEvent":${createdEventJson(c, r.offset, 0, match, true, d)}}}`;
+  return (
+    `{"updateId":${q(r.updateId)},"commandId":${q(r.commandId)},"workflowId":${q(r.workflowId)},"offset":${r.offset}` +
+    `,"events":[${event}],"traceContext":${traceContext(r)},"recordTime":${q(formatInstant(r.recordTime))}` +
+    (d.reassignmentSynchronizerId ? `,"synchronizerId":${q(r.synchronizerId)}` : '') +
+    (d.paidTrafficCost ? ',"paidTrafficCost":null' : '') +
+    '}'
+  );
+}
+
+const PERMISSION_INTS: Record<Permission, number> = { SUBMISSION: 1, CONFIRMATION: 2, OBSERVATION: 3 };
+
+function topologyEvents(t: TopologyRecord, filter: TopologyFilter): TopologyEventRecord[] {
+  return t.events.filter((e) => !filter.parties || filter.parties.has(e.partyId));
+}
+
+function topologyJson(t: TopologyRecord, events: TopologyEventRecord[], d: WireDialect): string {
+  const rendered = events.map((e) => {
+      const permission =
+        e.permission === undefined ? '' : `,"participantPermission":${d.permissionAsInt ? PERMISSION_INTS[e.permission] : q(`PARTICIPANT_PERMISSION_${e.permission}`)}`;
+    return `{"event":{"ParticipantAuthorization${e.change}":{"value":{"partyId":${q(e.partyId)},"participantId":${q(e.participantId)}${permission}}}}}`;
+  });
+  return (
+    `{"updateId":${q(t.updateId)},"offset":${t.offset},"synchronizerId":${q(t.synchronizerId)}` +
+    `,"recordTime":${q(formatInstant(t.recordTime))},"events":[${rendered.join(',')}],"traceContext":${traceContext(t)}}`
+  );
+}
+
+function checkpointJson(c: CheckpointRecord): string {
+  const times = c.synchronizerTimes.map((t) => `{"synchronizerId":${q(t.synchronizerId)},"recordTime":${q(formatInstant(t.recordTime))}}`);
+  return `{"offset":${c.offset},"synchronizerTimes":[${times.join(',')}]}`;
+}
+
+/**
+ * Whether `filter` lets `entry` through, without rendering it. Offset checkpoints come with
+ * transactions (`withCheckpoints`); they are left out of pages and descending lists.
+ */
+export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints: boolean): boolean {
+  switch (entry.kind) {
+    case 'checkpoint':
+      return withCheckpoints && filter.transactions !== undefined;
+    case 'transaction':
+      return filter.transactions !== undefined && entry.nodes.some((node) => nodeView(node, filter.transactions!) !== undefined);
+    case 'reassignment':
+      return filter.reassignments?.match(entry.contract.stakeholders, entry.contract.template.nameKey) !== undefined;
+    case 'topology':
+      return filter.topology !== undefined && topologyEvents(entry, filter.topology).length > 0;
+  }
+}
+
+/** `{"update":{…}}` for an entry `isVisible` let through. */
+export function updateJson(entry: LogEntry, filter: UpdateFilter, d: WireDialect): string {
+  switch (entry.kind) {
+    case 'checkpoint':
+      return `{"update":{"OffsetCheckpoint":{"value":${checkpointJson(entry)}}}}`;
+    case 'transaction':
+      return `{"update":{"Transaction":{"value":${filteredTransactionJson(entry, filter.transactions!, d)}}}}`;
+    case 'reassignment': {
+      const match = filter.reassignments!.match(entry.contract.stakeholders, entry.contract.template.nameKey)!;
+      return `{"update":{"Reassignment":{"value":${reassignmentJson(entry, match, d)}}}}`;
+    }
+    case 'topology':
+      return `{"update":{"TopologyTransaction":{"value":${topologyJson(entry, topologyEvents(entry, filter.topology!), d)}}}}`;
+  }
+}

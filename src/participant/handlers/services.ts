@@ -1,0 +1,54 @@
+/** What the request handlers share: the ledger, the imitated version and the list settings. */
+import { canReadAs, canReadAsAnyParty, ensureAllowed, type Caller } from '../auth';
+import type { FilterRules } from '../filters';
+import type { DemoLedger } from '../ledger';
+import type { VersionProfile } from '../versions';
+import type * as wire from '../../core/models/wire';
+
+export interface SubmitFault {
+  /** Wait this long before answering (the command is executed first). */
+  delayMs?: number;
+  /** Execute the command, then destroy the socket without answering: an unknown outcome for the client. */
+  dropResponse?: boolean;
+  /** Apply to this many submissions, then clear itself; unset: until cleared. */
+  times?: number;
+}
+
+export interface Faults {
+  submit?: SubmitFault;
+}
+
+export interface Services {
+  ledger: DemoLedger;
+  profile: VersionProfile;
+  /** `http-list-max-elements-limit`. */
+  listCap: number;
+  /** `http-list-wait-time` in ms. */
+  listWaitMs: number;
+  faults: Faults;
+}
+
+export function filterRules(s: Services): FilterRules {
+  return { rejectPackageIdForm: s.profile.rejectPackageIdFilters };
+}
+
+/**
+ * The read rights an event format needs (NOTES §2.1.1): ReadAs or ActAs per named party,
+ * CanReadAsAnyParty for a filter for any party. Checked before the request is validated.
+ */
+export function ensureCanRead(caller: Caller, format: { filtersByParty?: Record<string, unknown>; filtersForAnyParty?: unknown } | undefined): void {
+  if (!format) return;
+  for (const party of Object.keys(format.filtersByParty ?? {})) ensureAllowed(canReadAs(caller, party));
+  if (format.filtersForAnyParty !== undefined) ensureAllowed(canReadAsAnyParty(caller));
+}
+
+export function ensureCanReadUpdates(caller: Caller, format: wire.UpdateFormat | undefined): void {
+  ensureCanRead(caller, format?.includeTransactions?.eventFormat);
+  ensureCanRead(caller, format?.includeReassignments);
+  const topology = format?.includeTopologyEvents?.includeParticipantAuthorizationEvents;
+  if (topology) {
+    const parties = topology.parties ?? [];
+    if (parties.length === 0) ensureAllowed(canReadAsAnyParty(caller));
+    for (const party of parties) ensureAllowed(canReadAs(caller, party));
+  }
+}

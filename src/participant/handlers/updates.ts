@@ -1,0 +1,264 @@
+/**
+ * `POST /v2/updates` (and its 3.5 alias `/flats`) and `POST /v2/updates/get-updates-page`,
+ * including the HTTP list rules of NOTES §2.1.4: the element cap (413), `limit`, and the idle
+ * timeout that ends open-ended requests (updates committed while waiting are included).
+ */
+import { createHash } from 'node:crypto';
+import type * as wire from '../../core/models/wire';
+import { decodeGetUpdatesPageRequest, decodeGetUpdatesRequest } from '../decode';
+import { isVisible, updateJson } from '../encode';
+import { LedgerApiError, invalidArgument, offsetAfterLedgerEnd } from '../errors';
+import { parseLegacyFilter, parseUpdateFormat, type UpdateFilter } from '../filters';
+import type { DemoLedger } from '../ledger';
+import { entryKey, type LogEntry } from '../model';
+import { queryInt, route, sendRawJson, streamJsonArray, type RequestContext, type Route } from '../server';
+import { ensureCanRead, ensureCanReadUpdates, filterRules, type Services } from './services';
+
+const DEFAULT_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
+
+
+function negativeOffset(offset: number, field: string): LedgerApiError {
+  return new LedgerApiError(
+    'NEGATIVE_OFFSET',
+    `Offset ${offset} in ${field} is a negative integer: the offset in ${field} field has to be a non-negative integer (>=0)`,
+  );
+}
+
+function nonPositiveOffset(offset: number, field: string): LedgerApiError {
+  return new LedgerApiError(
+    'NON_POSITIVE_OFFSET',
+    `Offset ${offset} in ${field} is not a positive integer: the offset has to be either a positive integer (>0) or not defined at all`,
+  );
+}
+
+function prunedDataAccessed(from: number, to: number, prunedUpTo: number): LedgerApiError {
+  return new LedgerApiError('PARTICIPANT_PRUNED_DATA_ACCESSED', `Transactions request from ${from} to ${to} precedes pruned offset ${prunedUpTo}`, {
+    context: { earliest_offset: String(prunedUpTo) },
+  });
+}
+
+const EITHER_FORM = 'Please use either backwards compatible arguments (filter and verbose) or update_format, but not both.';
+
+/** The update filter of a GetUpdatesRequest: the modern `updateFormat`, or the legacy `filter`/`verbose`. */
+function updateFilterOf(s: Services, req: wire.GetUpdatesRequest): UpdateFilter {
+  const rules = filterRules(s);
+  if (req.updateFormat) {
+    if (req.filter || req.verbose === true) throw invalidArgument(`Both filter/verbose and update_format is specified. ${EITHER_FORM}`);
+    return parseUpdateFormat(req.updateFormat, rules);
+  }
+  if (!req.filter) throw invalidArgument(`Either filter/verbose or update_format is required. ${EITHER_FORM}`);
+  return parseLegacyFilter(req.filter, rules);
+}
+
+/** Visible entries with offsets in (begin, end], newest first (checkpoints are left out of descending lists). */
+function collectDescending(ledger: DemoLedger, filter: UpdateFilter, begin: number, end: number, max: number): LogEntry[] {
+  const out: LogEntry[] = [];
+  for (let i = ledger.indexAfterKey(end * 2 + 1) - 1; i >= 0 && out.length < max; i--) {
+    const entry = ledger.entries[i];
+    if (entry.offset <= begin) break;
+    if (isVisible(entry, filter, false)) out.push(entry);
+  }
+  return out;
+}
+
+/**
+ * Visible entries after offset `begin`, oldest first: up to `end` if given, else tailing the ledger
+ * until no new element arrived for `idleMs` (the timer also runs before the first one).
+ */
+async function collectAscending(
+  ledger: DemoLedger,
+  filter: UpdateFilter,
+  range: { begin: number; end?: number },
+  max: number,
+  idleMs: number,
+  signal: AbortSignal,
+): Promise<LogEntry[]> {
+  const out: LogEntry[] = [];
+  const lastKey = range.end === undefined ? Infinity : range.end * 2 + 1;
+  let cursor = range.begin * 2 + 1;
+  const scan = (): number => {
+    const before = out.length;
+    for (let i = ledger.indexAfterKey(cursor); i < ledger.entries.length && out.length < max; i++) {
+      const entry = ledger.entries[i];
+      if (entryKey(entry) > lastKey) break;
+      cursor = entryKey(entry);
+      if (isVisible(entry, filter, true)) out.push(entry);
+    }
+    return out.length - before;
+  };
+  scan();
+  if (range.end !== undefined) return out;
+
+  let deadline = Date.now() + idleMs;
+  while (out.length < max && !signal.aborted) {
+    const grew = await appendedWithin(ledger, deadline - Date.now(), signal);
+    if (!grew) break;
+    if (scan() > 0) deadline = Date.now() + idleMs;
+  }
+  return out;
+}
+
+/** Resolves true when the ledger grows within `ms`, false on timeout or abort. */
+function appendedWithin(ledger: DemoLedger, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const finish = (grew: boolean) => {
+      clearTimeout(timer);
+      ledger.off('appended', onAppend);
+      signal.removeEventListener('abort', onAbort);
+      resolve(grew);
+    };
+    const onAppend = () => finish(true);
+    const onAbort = () => finish(false);
+    const timer = setTimeout(() => finish(false), ms);
+    ledger.on('appended', onAppend);
+    signal.addEventListener('abort', onAbort);
+  });
+}
+
+async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesRequest>): Promise<void> {
+  const { ledger } = s;
+  const req = ctx.body;
+  const limit = queryInt(ctx.url, 'limit');
+  const idleParam = queryInt(ctx.url, 'stream_idle_timeout_ms');
+  ensureCanReadUpdates(ctx.caller, req.updateFormat);
+  ensureCanRead(ctx.caller, req.filter);
+
+  const { beginExclusive: begin, endInclusive: end } = req;
+  // Before 3.5 there is no descendingOrder field: the server ignores it like any unknown field.
+  const descending = s.profile.pagesAndDescendingOrder && req.descendingOrder === true;
+  if (begin < 0) throw negativeOffset(begin, 'begin_exclusive');
+  if (end !== undefined && end <= 0) throw nonPositiveOffset(end, 'end_inclusive');
+  if (descending && end === undefined) throw invalidArgument('descending_order requires end_inclusive to be set');
+  if (begin > ledger.ledgerEnd) throw offsetAfterLedgerEnd('Begin', begin, ledger.ledgerEnd);
+  if (end !== undefined && end > ledger.ledgerEnd) throw offsetAfterLedgerEnd('End', end, ledger.ledgerEnd);
+  if (end !== undefined && begin > end) {
+    throw new LedgerApiError('OFFSET_OUT_OF_RANGE', `Begin offset (${begin}) is after end offset (${end})`);
+  }
+  const filter = updateFilterOf(s, req);
+  if (begin < ledger.prunedUpTo) throw prunedDataAccessed(begin + 1, end ?? ledger.ledgerEnd, ledger.prunedUpTo);
+
+  // Canton collects up to cap+1 elements: more than the cap is an error, not a truncated list.
+  const max = limit === undefined || limit > s.listCap ? s.listCap + 1 : Math.max(0, limit);
+  const entries = descending
+    ? collectDescending(ledger, filter, begin, end!, max)
+    : await collectAscending(ledger, filter, { begin, end }, max, idleParam ?? s.listWaitMs, ctx.signal);
+  if (entries.length > s.listCap) {
+    throw new LedgerApiError(
+      'JSON_API_MAXIMUM_LIST_ELEMENTS_NUMBER_REACHED',
+      `The number of matching elements (${entries.length}) is greater than the node limit (${s.listCap}).`,
+    );
+  }
+  await streamJsonArray(ctx.res, entries, (entry) => updateJson(entry, filter, s.profile.wire), ctx.signal);
+}
+
+// ---------------------------------------------------------------- pages
+
+/** Stable JSON (sorted keys, no undefined members): the page token fingerprints the request with it. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function requestFingerprint(req: wire.GetUpdatesPageRequest): string {
+  const fixed = { updateFormat: req.updateFormat, begin: req.beginOffsetExclusive ?? 0, end: req.endOffsetInclusive, descending: req.descendingOrder === true };
+  return createHash('sha256').update(canonicalJson(fixed)).digest('hex').slice(0, 32);
+}
+
+interface PageToken {
+  /** Ascending: the exclusive lower bound of the next page; descending: its inclusive upper bound. */
+  position: number;
+  fingerprint: string;
+}
+
+function encodePageToken(token: PageToken): string {
+  return Buffer.from(JSON.stringify({ p: token.position, f: token.fingerprint })).toString('base64');
+}
+
+function decodePageToken(text: string, fingerprint: string): number {
+  let token: { p?: unknown; f?: unknown };
+  try {
+    token = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+  } catch {
+    throw invalidArgument('Invalid page token: it was not issued by this participant');
+  }
+  if (typeof token.p !== 'number' || typeof token.f !== 'string') throw invalidArgument('Invalid page token: it was not issued by this participant');
+  if (token.f !== fingerprint) {
+    throw invalidArgument('Invalid page token: it was issued for a request with different parameters (offsets, update format and order must stay the same)');
+  }
+  return token.p;
+}
+
+async function updatesPage(s: Services, ctx: RequestContext<wire.GetUpdatesPageRequest>): Promise<void> {
+  const { ledger } = s;
+  const req = ctx.body;
+  ensureCanReadUpdates(ctx.caller, req.updateFormat);
+  const pageSize = req.maxPageSize || DEFAULT_PAGE_SIZE;
+  if (pageSize < 0 || pageSize > MAX_PAGE_SIZE) throw invalidArgument(`max_page_size must be between 1 and ${MAX_PAGE_SIZE}, got ${pageSize}`);
+  const requestedBegin = req.beginOffsetExclusive ?? 0;
+  if (requestedBegin < 0) throw negativeOffset(requestedBegin, 'begin_offset_exclusive');
+  const endGiven = req.endOffsetInclusive !== undefined;
+  if (endGiven && req.endOffsetInclusive! <= 0) throw nonPositiveOffset(req.endOffsetInclusive!, 'end_offset_inclusive');
+  if (endGiven && req.endOffsetInclusive! > ledger.ledgerEnd) throw offsetAfterLedgerEnd('End', req.endOffsetInclusive!, ledger.ledgerEnd);
+  const end = req.endOffsetInclusive ?? ledger.ledgerEnd;
+  if (requestedBegin > end) throw new LedgerApiError('OFFSET_OUT_OF_RANGE', `Begin offset (${requestedBegin}) is after end offset (${end})`);
+  const filter = parseUpdateFormat(req.updateFormat, filterRules(s));
+  if (requestedBegin > 0 && requestedBegin < ledger.prunedUpTo) throw prunedDataAccessed(requestedBegin + 1, end, ledger.prunedUpTo);
+  // Zero (or unset) means "from the earliest offset still available".
+  const begin = Math.max(requestedBegin, ledger.prunedUpTo);
+
+  const fingerprint = requestFingerprint(req);
+  const position = req.pageToken ? decodePageToken(req.pageToken, fingerprint) : undefined;
+  const descending = req.descendingOrder === true;
+  let updates: LogEntry[];
+  let lowest: number;
+  let highest: number;
+  let next: number | undefined;
+  // Pages leave offset checkpoints out: their bounds already tell the client where it stands.
+  if (descending) {
+    highest = Math.min(position ?? end, end);
+    if (highest < ledger.prunedUpTo) throw prunedDataAccessed(begin + 1, highest, ledger.prunedUpTo);
+    updates = collectDescending(ledger, filter, begin, highest, pageSize);
+    const full = updates.length === pageSize;
+    lowest = full ? updates[updates.length - 1].offset - 1 : begin;
+    next = full && lowest > begin ? lowest : undefined;
+  } else {
+    lowest = position ?? begin;
+    if (lowest < ledger.prunedUpTo) throw prunedDataAccessed(lowest + 1, end, ledger.prunedUpTo);
+    updates = [];
+    for (let i = ledger.indexAfterKey(lowest * 2 + 1); i < ledger.entries.length && updates.length < pageSize; i++) {
+      const entry = ledger.entries[i];
+      if (entry.offset > end) break;
+      if (entry.kind !== 'checkpoint' && isVisible(entry, filter, false)) updates.push(entry);
+    }
+    const full = updates.length === pageSize;
+    highest = full ? updates[updates.length - 1].offset : end;
+    // Without an end offset an ascending page always has a next token: it tails the ledger.
+    next = (full && highest < end) || !endGiven ? highest : undefined;
+  }
+  const token = next === undefined ? '' : encodePageToken({ position: next, fingerprint });
+  const rendered = updates.map((entry) => updateJson(entry, filter, s.profile.wire)).join(',');
+  sendRawJson(
+    ctx.res,
+    200,
+    `{"updates":[${rendered}],"lowestPageOffsetExclusive":${lowest},"highestPageOffsetInclusive":${highest},"nextPageToken":${JSON.stringify(token)}}`,
+  );
+}
+
+export function updateRoutes(s: Services): Route[] {
+  const list = (path: string) => route({ method: 'POST', path, decode: decodeGetUpdatesRequest, handle: (ctx) => listUpdates(s, ctx) });
+  const routes = [list('/v2/updates')];
+  if (s.profile.flats) routes.push(list('/v2/updates/flats'));
+  if (s.profile.pagesAndDescendingOrder) {
+    routes.push(route({ method: 'POST', path: '/v2/updates/get-updates-page', decode: decodeGetUpdatesPageRequest, handle: (ctx) => updatesPage(s, ctx) }));
+  }
+  return routes;
+}

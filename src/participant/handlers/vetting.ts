@@ -1,0 +1,130 @@
+/** `POST /v2/package-vetting/list` and `/update` (3.4.12+ shapes, NOTES §2.4). */
+import type * as wire from '../../core/models/wire';
+import { ensureAllowed, isAdmin } from '../auth';
+import { packageById } from '../catalog';
+import { decodeListVettedPackagesRequest, decodeUpdateVettedPackagesRequest } from '../decode';
+import { LedgerApiError, invalidArgument, missingField } from '../errors';
+import { route, sendJson, type Route } from '../server';
+import { formatInstant, parseInstant } from '../time';
+import type { ExpectedSerial, PackageRef, VettingChange, VettingState } from '../vetting';
+import type { Services } from './services';
+
+const MAX_PAGE_SIZE = 100;
+const ALLOW_UNVETTED_DEPENDENCIES = 'UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES';
+
+function vettedPackagesJson(state: VettingState, participantId: string, synchronizerId: string, include: (id: string) => boolean = () => true): wire.VettedPackages {
+  const packages = [...state.packages]
+    .filter(([id]) => include(id))
+    .map(([id, bounds]) => {
+      const p = packageById(id);
+      return {
+        packageId: id,
+        validFromInclusive: bounds.validFrom === null ? null : formatInstant(bounds.validFrom),
+        validUntilExclusive: bounds.validUntil === null ? null : formatInstant(bounds.validUntil),
+        packageName: p?.name ?? null,
+        packageVersion: p?.version ?? null,
+      };
+    })
+    .sort((a, b) => `${a.packageName}@${a.packageVersion}`.localeCompare(`${b.packageName}@${b.packageVersion}`));
+  return { packages, participantId, synchronizerId, topologySerial: state.serial };
+}
+
+function packageRefs(refs: wire.VettedPackagesRef[]): PackageRef[] {
+  if (refs.length === 0) throw missingField('packages');
+  return refs.map((r) => ({ packageId: r.packageId || undefined, packageName: r.packageName || undefined, packageVersion: r.packageVersion || undefined }));
+}
+
+function vettingChange(change: wire.VettedPackagesChange): VettingChange {
+  const op = change.operation;
+  if (!op || 'Empty' in op) throw missingField('operation');
+  if ('Unvet' in op) return { operation: 'unvet', refs: packageRefs(op.Unvet.value.packages) };
+  const { packages, newValidFromInclusive, newValidUntilExclusive } = op.Vet.value;
+  return {
+    operation: 'vet',
+    refs: packageRefs(packages),
+    validFrom: newValidFromInclusive ? parseInstant(newValidFromInclusive)! : null,
+    validUntil: newValidUntilExclusive ? parseInstant(newValidUntilExclusive)! : null,
+  };
+}
+
+function expectedSerial(expected: wire.PriorTopologySerial | undefined): ExpectedSerial | undefined {
+  if (!expected) return undefined;
+  const serial = expected.serial;
+  if (!serial || 'Empty' in serial) throw missingField('expected_topology_serial.serial');
+  return 'Prior' in serial ? { kind: 'prior', serial: serial.Prior.value } : { kind: 'noPrior' };
+}
+
+export function vettingRoutes(s: Services): Route[] {
+  const { ledger } = s;
+
+  /** The requested synchronizer, or the only connected one. */
+  const targetSynchronizer = (requested: string | undefined): string => {
+    if (requested) {
+      if (!ledger.synchronizers.some((sync) => sync.id === requested)) throw invalidArgument(`The participant is not connected to synchronizer ${requested}`);
+      return requested;
+    }
+    if (ledger.synchronizers.length > 1) {
+      throw new LedgerApiError(
+        'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER',
+        `Cannot autodetect the synchronizer: the participant is connected to ${ledger.synchronizers.length} synchronizers (${ledger.synchronizers.map((x) => x.id).join(', ')}); set synchronizer_id`,
+      );
+    }
+    return ledger.synchronizers[0].id;
+  };
+
+  return [
+    route({
+      method: 'POST',
+      path: '/v2/package-vetting/list',
+      decode: decodeListVettedPackagesRequest,
+      handle: ({ res, body }) => {
+        const pageSize = body.pageSize ?? 0;
+        if (pageSize < 0 || pageSize > MAX_PAGE_SIZE) throw invalidArgument(`page_size must be between 0 and ${MAX_PAGE_SIZE}, got ${pageSize}`);
+        const ids = body.packageMetadataFilter?.packageIds ?? [];
+        const prefixes = body.packageMetadataFilter?.packageNamePrefixes ?? [];
+        const filtered = ids.length > 0 || prefixes.length > 0;
+        const include = (id: string) => !filtered || ids.includes(id) || prefixes.some((prefix) => packageById(id)?.name.startsWith(prefix));
+        const participants = body.topologyStateFilter?.participantIds ?? [];
+        const synchronizers = body.topologyStateFilter?.synchronizerIds ?? [];
+        const all = (participants.length === 0 || participants.includes(ledger.participantId) ? [...ledger.synchronizers] : [])
+          .filter((sync) => synchronizers.length === 0 || synchronizers.includes(sync.id))
+          .sort((a, b) => (a.id < b.id ? -1 : 1))
+          .map((sync) => vettedPackagesJson(ledger.vetting(sync.id)!, ledger.participantId, sync.id, include))
+          .filter((v) => !filtered || (v.packages?.length ?? 0) > 0);
+        const start = body.pageToken ? Number(Buffer.from(body.pageToken, 'base64').toString('utf8')) : 0;
+        if (!Number.isSafeInteger(start) || start < 0) throw invalidArgument('Invalid page token');
+        const size = pageSize || MAX_PAGE_SIZE;
+        const end = start + size;
+        sendJson(res, 200, {
+          vettedPackages: all.slice(start, end),
+          nextPageToken: end < all.length ? Buffer.from(String(end)).toString('base64') : '',
+        });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/v2/package-vetting/update',
+      decode: decodeUpdateVettedPackagesRequest,
+      handle: ({ res, body, caller }) => {
+        ensureAllowed(isAdmin(caller));
+        if (body.changes.length === 0) throw missingField('changes');
+        const changes = body.changes.map(vettingChange);
+        const synchronizerId = targetSynchronizer(body.synchronizerId);
+        const { past, next } = ledger.updateVetting(
+          synchronizerId,
+          {
+            changes,
+            expectedSerial: expectedSerial(body.expectedTopologySerial),
+            allowUnvettedDependencies: (body.updateVettedPackagesForceFlags ?? []).includes(ALLOW_UNVETTED_DEPENDENCIES),
+            checkOnlyChangedPackages: s.profile.unvetDependenciesOfVetted,
+          },
+          body.dryRun === true,
+        );
+        sendJson(res, 200, {
+          pastVettedPackages: past.serial === 0 ? null : vettedPackagesJson(past, ledger.participantId, synchronizerId),
+          newVettedPackages: vettedPackagesJson(next, ledger.participantId, synchronizerId),
+        });
+      },
+    }),
+  ];
+}

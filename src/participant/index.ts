@@ -1,0 +1,115 @@
+/**
+ * The embedded demo participant: an in-process HTTP server that speaks the Canton JSON Ledger API
+ * v2 wire format for what the extension uses, so people can try everything without a Canton node
+ * and every test has a participant. It is a SIMULATOR: the built-in templates' choices are
+ * TypeScript functions, there is no Daml interpretation.
+ */
+import { Authenticator, type AuthConfig } from './auth';
+import { commandRoutes } from './handlers/commands';
+import { eventRoutes } from './handlers/events';
+import type { Faults, Services } from './handlers/services';
+import { stateRoutes } from './handlers/state';
+import { updateRoutes } from './handlers/updates';
+import { vettingRoutes } from './handlers/vetting';
+import { DemoLedger, newLedgerState } from './ledger';
+import { StateSaver, loadState } from './persistence';
+import { seedLedger, seededParties, type SeededParties } from './seed';
+import { DemoServer } from './server';
+import { VERSION_PROFILES, type ApiVersion } from './versions';
+
+export { DemoLedger } from './ledger';
+export type { ApiVersion } from './versions';
+export type { Faults, SubmitFault } from './handlers/services';
+export type { SeededParties } from './seed';
+
+export interface DemoParticipantOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** HS256 shared secret (`unsafe-jwt-hmac-256`), or no auth (the default). */
+  auth?: AuthConfig | 'none';
+  /** 2: connected to two synchronizers (reassignments; vetting then needs a synchronizerId). Default 1. */
+  synchronizers?: 1 | 2;
+  /** The Canton release line to imitate. Default 3.5. */
+  apiVersion?: ApiVersion;
+  /** `http-list-max-elements-limit`. Default 200. */
+  listCap?: number;
+  /** `http-list-wait-time` in ms. Default 500. */
+  listWaitMs?: number;
+  /**
+   * true (default): a fresh ledger with a couple of hours of demo history, random ids.
+   * A number: the same, with deterministic ids. false: only the parties and users.
+   */
+  seed?: boolean | number;
+  /** Keep the state in this JSON file: loaded at start when it exists, saved after changes. */
+  statePath?: string;
+  logger?: (line: string) => void;
+  /** The participant's clock (record times, dedup, token expiry); default the system clock. */
+  clock?: () => Date;
+}
+
+export interface DemoParticipant {
+  /** e.g. `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  readonly participantId: string;
+  /** The seeded parties' full ids (`Alice::1220…`). */
+  readonly parties: SeededParties;
+  /** Direct access to the ledger, for tests and benchmarks. */
+  readonly state: DemoLedger;
+  /** Arm a fault, e.g. `faults.submit = { dropResponse: true, times: 1 }`. */
+  readonly faults: Faults;
+  /** An HS256 token for `userId` (default: audience form, 4 minutes); rejects when auth is off. */
+  mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number }): Promise<string>;
+  /** Stops the server, ends waiting requests, and saves the state (with `statePath`). */
+  close(): Promise<void>;
+}
+
+export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
+  const clock = options.clock ?? (() => new Date());
+  const log = options.logger ?? (() => undefined);
+  const profile = VERSION_PROFILES[options.apiVersion ?? '3.5'];
+  const seed = options.seed ?? true;
+
+  const loaded = options.statePath ? await loadState(options.statePath) : undefined;
+  const ledger = new DemoLedger(loaded ?? newLedgerState(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
+  if (!loaded) seedLedger(ledger, seed !== false);
+
+  const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
+  const faults: Faults = {};
+  const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
+  const server = new DemoServer({
+    routes: [
+      ...stateRoutes(services),
+      ...updateRoutes(services),
+      ...commandRoutes(services),
+      ...eventRoutes(services),
+      ...(profile.packageVetting ? vettingRoutes(services) : []),
+    ],
+    authenticator,
+    participantName: ledger.participantName,
+    log,
+  });
+  const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  const saver = options.statePath ? new StateSaver(ledger, options.statePath, log) : undefined;
+  log(
+    `Demo participant listening on ${url}: a SIMULATOR of the Canton ${profile.release} JSON Ledger API (no Daml interpretation, not a Canton node); ` +
+      `${loaded ? `state loaded from ${options.statePath}` : 'fresh state'}, ledger end ${ledger.ledgerEnd}, auth ${authenticator ? 'HS256' : 'off'}`,
+  );
+
+  return {
+    url,
+    participantId: ledger.participantId,
+    parties: seededParties(ledger),
+    state: ledger,
+    faults,
+    async mintToken(userId, opts = {}) {
+      if (!authenticator) throw new Error('The demo participant runs without auth: there are no tokens to mint');
+      return authenticator.mint(userId, opts.form ?? 'audience', opts.expiresInSeconds ?? 240);
+    },
+    async close() {
+      await server.close();
+      await saver?.close();
+    },
+  };
+}

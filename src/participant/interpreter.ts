@@ -1,0 +1,262 @@
+/**
+ * Turns a submission into a transaction: the simulator's stand-in for the Daml engine. Commands
+ * run in order against an overlay of the ledger, so a submission is atomic: it either yields a
+ * whole transaction or throws the error Canton would give, and the ledger is not touched.
+ */
+import {
+  noSynchronizer,
+  resolveCommandTemplate,
+  type ChoiceContext,
+  type IdentifierRef,
+  type TemplateDef,
+} from './catalog';
+import { LedgerApiError } from './errors';
+import type { ContractRecord, CreatedNode, ExercisedNode, TransactionNode } from './model';
+import type { Micros } from './time';
+import { checkRecord, checkValue } from './values';
+
+export type ParsedCommand =
+  | { kind: 'create'; templateId: string; ref: IdentifierRef; createArguments: unknown }
+  | { kind: 'exercise'; templateId: string; ref: IdentifierRef; contractId: string; choice: string; choiceArgument: unknown }
+  | { kind: 'createAndExercise'; templateId: string; ref: IdentifierRef; createArguments: unknown; choice: string; choiceArgument: unknown }
+  | { kind: 'exerciseByKey'; templateId: string; ref: IdentifierRef; contractKey: unknown; choice: string; choiceArgument: unknown };
+
+/** What the interpreter needs to know about the ledger; it never changes it. */
+export interface LedgerView {
+  activeContract(contractId: string): ContractRecord | undefined;
+  contractIdByKey(keyId: string): string | undefined;
+  vettedOn(synchronizerId: string): ReadonlySet<string>;
+  synchronizerIds: readonly string[];
+  newContractId(): string;
+  /** Sorted, de-duplicated and shared party lists. */
+  parties(list: Iterable<string>): readonly string[];
+}
+
+export interface Submission {
+  commands: ParsedCommand[];
+  actAs: readonly string[];
+  readAs: readonly string[];
+  synchronizerId?: string;
+  effectiveAt: Micros;
+}
+
+export interface PreparedTransaction {
+  synchronizerId: string;
+  nodes: TransactionNode[];
+  /** Contracts the transaction creates (offsets are filled in on commit). */
+  created: ContractRecord[];
+  /** Contracts it archives (including those it created). */
+  archived: ContractRecord[];
+}
+
+/** The identity of a contract key, independent of the package version. */
+export function keyId(template: TemplateDef, key: unknown): string {
+  return `${template.nameKey}/${JSON.stringify(key)}`;
+}
+
+export function interpret(view: LedgerView, submission: Submission): PreparedTransaction {
+  return new Interpretation(view, submission).run();
+}
+
+function interpretationError(message: string): LedgerApiError {
+  return new LedgerApiError('DAML_INTERPRETATION_ERROR', `Interpretation error: Error: ${message}`);
+}
+
+function contractNotFound(contractId: string): LedgerApiError {
+  return new LedgerApiError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, {
+    resources: [['ErrorResource(CID)', contractId]],
+  });
+}
+
+class Interpretation {
+  private readonly nodes: TransactionNode[] = [];
+  private readonly created = new Map<string, ContractRecord>();
+  private readonly archived = new Map<string, ContractRecord>();
+  private readonly createdKeys = new Map<string, string>();
+  private readonly readers: ReadonlySet<string>;
+  private readonly synchronizerId: string;
+  private readonly vetted: ReadonlySet<string>;
+
+  constructor(
+    private readonly view: LedgerView,
+    private readonly submission: Submission,
+  ) {
+    this.readers = new Set([...submission.actAs, ...submission.readAs]);
+    this.synchronizerId = this.chooseSynchronizer();
+    this.vetted = view.vettedOn(this.synchronizerId);
+  }
+
+  run(): PreparedTransaction {
+    const actAs = new Set(this.submission.actAs);
+    for (const command of this.submission.commands) {
+      const template = resolveCommandTemplate(command.templateId, command.ref, this.vetted);
+      switch (command.kind) {
+        case 'create':
+          this.create(template, command.createArguments, actAs, []);
+          break;
+        case 'exercise':
+          this.exercise(template, this.fetch(command.contractId), command.choice, command.choiceArgument, actAs);
+          break;
+        case 'createAndExercise': {
+          const contractId = this.create(template, command.createArguments, actAs, []);
+          this.exercise(template, this.fetch(contractId), command.choice, command.choiceArgument, actAs);
+          break;
+        }
+        case 'exerciseByKey':
+          this.exercise(template, this.fetchByKey(template, command.contractKey), command.choice, command.choiceArgument, actAs);
+          break;
+      }
+    }
+    for (const contract of this.archived.values()) {
+      if (this.created.has(contract.contractId)) contract.transient = true;
+    }
+    return {
+      synchronizerId: this.synchronizerId,
+      nodes: this.nodes,
+      created: [...this.created.values()],
+      archived: [...this.archived.values()],
+    };
+  }
+
+  /** The requested synchronizer, else the one the first exercised contract lives on, else the first connected one. */
+  private chooseSynchronizer(): string {
+    const requested = this.submission.synchronizerId;
+    if (requested) {
+      if (!this.view.synchronizerIds.includes(requested)) throw noSynchronizer(`the participant is not connected to ${requested}`);
+      return requested;
+    }
+    for (const command of this.submission.commands) {
+      if (command.kind === 'exercise') {
+        const input = this.view.activeContract(command.contractId);
+        if (input) return input.synchronizerId;
+      }
+    }
+    return this.view.synchronizerIds[0];
+  }
+
+  private create(template: TemplateDef, argument: unknown, authorizers: ReadonlySet<string>, parentWitnesses: readonly string[]): string {
+    const normalised = checkRecord(template.fields, argument);
+    const failure = template.ensure?.(normalised);
+    if (failure) throw interpretationError(failure);
+    const signatories = this.view.parties(template.signatories(normalised));
+    this.requireAuthorization(template, signatories, authorizers);
+    const key = template.key ? checkValue(template.key.type, template.key.of(normalised)) : null;
+    if (template.key && this.activeIdForKey(keyId(template, key))) {
+      throw new LedgerApiError('DUPLICATE_CONTRACT_KEY', `Interpretation error: Error: contract key is not unique: ${JSON.stringify(key)}`);
+    }
+    const observers = this.view.parties(template.observers(normalised).filter((p) => !signatories.includes(p)));
+    const contract: ContractRecord = {
+      contractId: this.view.newContractId(),
+      template,
+      argument: normalised,
+      key,
+      signatories,
+      observers,
+      stakeholders: this.view.parties([...signatories, ...observers]),
+      createdAt: this.submission.effectiveAt,
+      createdOffset: 0, // set on commit
+      createdNodeId: this.nodes.length,
+      createdSynchronizerId: this.synchronizerId,
+      synchronizerId: this.synchronizerId,
+      reassignmentCounter: 0,
+    };
+    const node: CreatedNode = {
+      kind: 'created',
+      nodeId: this.nodes.length,
+      contract,
+      witnesses: this.view.parties([...contract.stakeholders, ...parentWitnesses]),
+    };
+    this.nodes.push(node);
+    this.created.set(contract.contractId, contract);
+    if (template.key) this.createdKeys.set(keyId(template, key), contract.contractId);
+    return contract.contractId;
+  }
+
+  private exercise(template: TemplateDef, contract: ContractRecord, choiceName: string, choiceArgument: unknown, authorizers: ReadonlySet<string>): void {
+    if (contract.template.nameKey !== template.nameKey) {
+      throw new LedgerApiError(
+        'WRONGLY_TYPED_CONTRACT',
+        `Contract ${contract.contractId} was found to be of type ${contract.template.id} but ${template.id} was expected`,
+      );
+    }
+    const choice = template.choices.get(choiceName);
+    if (!choice) {
+      throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for template ${template.id}`);
+    }
+    const argument = checkRecord(choice.argument, choiceArgument);
+    const actors = this.view.parties(choice.controllers(contract.argument, argument));
+    this.requireAuthorization(template, actors, authorizers);
+
+    const informees = choice.consuming ? [...contract.stakeholders, ...actors] : [...contract.signatories, ...actors];
+    const node: ExercisedNode = {
+      kind: 'exercised',
+      nodeId: this.nodes.length,
+      contract,
+      template,
+      choice: choiceName,
+      choiceArgument: argument,
+      actingParties: actors,
+      consuming: choice.consuming,
+      witnesses: this.view.parties(informees),
+      lastDescendantNodeId: this.nodes.length,
+      exerciseResult: null,
+    };
+    this.nodes.push(node);
+    // A consuming choice archives its contract before its body runs.
+    if (choice.consuming) this.archived.set(contract.contractId, contract);
+
+    const childAuthorizers = new Set([...actors, ...contract.signatories]);
+    const context: ChoiceContext = {
+      create: (childTemplate, childArgument) => this.create(childTemplate, childArgument, childAuthorizers, node.witnesses),
+      fail: (message) => {
+        throw interpretationError(`Unhandled Daml exception: ${message}`);
+      },
+    };
+    node.exerciseResult = choice.body(context, template, contract.argument, argument);
+    node.lastDescendantNodeId = this.nodes.length - 1;
+  }
+
+  private requireAuthorization(template: TemplateDef, required: readonly string[], authorizers: ReadonlySet<string>): void {
+    const missing = required.filter((p) => !authorizers.has(p));
+    if (missing.length > 0) {
+      throw new LedgerApiError(
+        'DAML_AUTHORIZATION_ERROR',
+        `Interpretation error: Error: node NodeId(${this.nodes.length}) (${template.id}) requires authorizers ${required.join(',')}, but only ${[...authorizers].join(',')} were given`,
+      );
+    }
+  }
+
+  /** An active contract visible to the submitters (Canton does not reveal invisible contracts either). */
+  private fetch(contractId: string): ContractRecord {
+    if (this.archived.has(contractId)) throw contractNotFound(contractId);
+    const contract = this.created.get(contractId) ?? this.view.activeContract(contractId);
+    if (!contract || !contract.stakeholders.some((p) => this.readers.has(p))) throw contractNotFound(contractId);
+    if (contract.synchronizerId !== this.synchronizerId) {
+      throw noSynchronizer(`contract ${contractId} is assigned to ${contract.synchronizerId}, not to ${this.synchronizerId}`);
+    }
+    return contract;
+  }
+
+  private fetchByKey(template: TemplateDef, key: unknown): ContractRecord {
+    if (!template.key) {
+      throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Template ${template.id} does not have a contract key`);
+    }
+    const normalised = checkValue(template.key.type, key);
+    const contractId = this.activeIdForKey(keyId(template, normalised));
+    const contract = contractId === undefined ? undefined : this.created.get(contractId) ?? this.view.activeContract(contractId);
+    if (!contract || !contract.stakeholders.some((p) => this.readers.has(p))) {
+      throw new LedgerApiError(
+        'CONTRACT_KEY_NOT_FOUND',
+        `dependency error: couldn't find key GlobalKey(${template.nameKey}, ${JSON.stringify(normalised)})`,
+      );
+    }
+    return this.fetch(contract.contractId);
+  }
+
+  private activeIdForKey(id: string): string | undefined {
+    const local = this.createdKeys.get(id);
+    if (local !== undefined && !this.archived.has(local)) return local;
+    const onLedger = this.view.contractIdByKey(id);
+    return onLedger !== undefined && !this.archived.has(onLedger) ? onLedger : undefined;
+  }
+}

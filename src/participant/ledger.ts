@@ -1,0 +1,480 @@
+/**
+ * DemoLedger: the participant's state machine, with no HTTP in sight. It keeps the update log
+ * (transactions, reassignments, topology transactions and offset checkpoints, in offset order),
+ * the contracts, parties, users, command deduplication and package vetting, and tells listeners
+ * when the log grows (open-ended update requests wait on that).
+ */
+import { EventEmitter } from 'node:events';
+import { INITIALLY_VETTED } from './catalog';
+import { LedgerApiError, invalidArgument } from './errors';
+import { IdSource } from './ids';
+import { interpret, keyId, type LedgerView, type ParsedCommand } from './interpreter';
+import {
+  entryKey,
+  type CheckpointRecord,
+  type ContractRecord,
+  type LogEntry,
+  type PartyRecord,
+  type Permission,
+  type ReassignmentRecord,
+  type SynchronizerInfo,
+  type TopologyEventRecord,
+  type TopologyRecord,
+  type TransactionRecord,
+  type UserRecord,
+  type UserRight,
+} from './model';
+import { microsOf, type Micros } from './time';
+import { applyVettingUpdate, type VettingState, type VettingUpdate } from './vetting';
+import { appendSyntheticUpdates, type SyntheticOptions } from './synthetic';
+
+/** Everything the ledger knows; plain data, so that `persistence.ts` can save and restore it. */
+export interface LedgerState {
+  idState: [number, number, number, number];
+  /** The participant's namespace fingerprint (64 hex); parties share it. */
+  namespace: string;
+  participantName: string;
+  synchronizers: SynchronizerInfo[];
+  entries: LogEntry[];
+  /** Every contract still on record: active ones, and archived ones not pruned yet. */
+  contracts: Map<string, ContractRecord>;
+  parties: Map<string, PartyRecord>;
+  users: Map<string, UserRecord>;
+  dedup: Map<string, DedupRecord>;
+  vetting: Map<string, VettingState>;
+  ledgerEnd: number;
+  prunedUpTo: number;
+  /** Latest record time per synchronizer (for checkpoints) and overall (to keep record times increasing). */
+  recordTimes: Map<string, Micros>;
+  lastRecordTime: Micros;
+}
+
+export interface DedupRecord {
+  submissionId: string;
+  updateId: string;
+  offset: number;
+  recordTime: Micros;
+}
+
+export type DeduplicationPeriod = { kind: 'duration'; micros: Micros } | { kind: 'offset'; offset: number };
+
+/** A command submission, as the ledger executes it. */
+export interface ExecuteRequest {
+  commandId: string;
+  workflowId: string;
+  actAs: readonly string[];
+  readAs: readonly string[];
+  commands: ParsedCommand[];
+  synchronizerId?: string;
+  traceparent?: string;
+}
+
+/** A submission through the command service: deduplicated by (user, actAs, commandId). */
+export interface SubmitRequest extends ExecuteRequest {
+  userId: string;
+  submissionId: string;
+  deduplication?: DeduplicationPeriod;
+}
+
+export interface LedgerOptions {
+  clock: () => Date;
+  /** Longest deduplication period, and the default one. */
+  maxDeduplicationMicros?: Micros;
+}
+
+/** The ledger's events: `appended` when the log grew, `changed` after any change worth saving. */
+export type LedgerEvent = 'appended' | 'changed';
+
+const TEN_MINUTES: Micros = 10 * 60 * 1_000_000;
+
+export function newLedgerState(seed: number | undefined, synchronizerCount: 1 | 2, participantName = 'demo-participant'): LedgerState {
+  const ids = seed === undefined ? IdSource.random() : IdSource.fromSeed(seed);
+  const namespace = ids.hex(64);
+  const synchronizers = [{ alias: 'demo-sync', id: ids.namespacedId('demo-sync', ids.hex(64)) }];
+  if (synchronizerCount === 2) synchronizers.push({ alias: 'demo-sync-2', id: ids.namespacedId('demo-sync-2', ids.hex(64)) });
+  const vetting = new Map(
+    synchronizers.map((s) => [s.id, { serial: 1, packages: new Map(INITIALLY_VETTED.map((p) => [p.id, { validFrom: null, validUntil: null }])) }]),
+  );
+  return {
+    idState: ids.state,
+    namespace,
+    participantName,
+    synchronizers,
+    entries: [],
+    contracts: new Map(),
+    parties: new Map(),
+    users: new Map(),
+    dedup: new Map(),
+    vetting,
+    ledgerEnd: 0,
+    prunedUpTo: 0,
+    recordTimes: new Map(),
+    lastRecordTime: 0,
+  };
+}
+
+export class DemoLedger {
+  readonly ids: IdSource;
+  readonly participantId: string;
+  private readonly events = new EventEmitter();
+  private readonly activeKeys = new Map<string, string>();
+  private readonly partyLists = new Map<string, readonly string[]>();
+  private readonly maxDeduplicationMicros: Micros;
+  private batchDepth = 0;
+
+  constructor(
+    private readonly s: LedgerState,
+    private readonly options: LedgerOptions,
+  ) {
+    this.ids = new IdSource(s.idState);
+    this.participantId = `${s.participantName}::1220${s.namespace}`;
+    this.maxDeduplicationMicros = options.maxDeduplicationMicros ?? TEN_MINUTES;
+    this.events.setMaxListeners(0);
+    for (const c of s.contracts.values()) {
+      if (c.archivedOffset === undefined && c.key !== null) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
+    }
+  }
+
+  /** The whole state (to save it): the id generator's position is brought up to date first. */
+  get state(): LedgerState {
+    this.s.idState = this.ids.state;
+    return this.s;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  get ledgerEnd(): number {
+    return this.s.ledgerEnd;
+  }
+  get prunedUpTo(): number {
+    return this.s.prunedUpTo;
+  }
+  get participantName(): string {
+    return this.s.participantName;
+  }
+  get synchronizers(): readonly SynchronizerInfo[] {
+    return this.s.synchronizers;
+  }
+  get parties(): ReadonlyMap<string, PartyRecord> {
+    return this.s.parties;
+  }
+  get users(): ReadonlyMap<string, UserRecord> {
+    return this.s.users;
+  }
+  get contracts(): ReadonlyMap<string, ContractRecord> {
+    return this.s.contracts;
+  }
+  /** The log from oldest to newest (pruned entries are gone). */
+  get entries(): readonly LogEntry[] {
+    return this.s.entries;
+  }
+
+  /** Index of the first entry whose order key is greater than `key` (see `entryKey`). */
+  indexAfterKey(key: number): number {
+    const entries = this.s.entries;
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entryKey(entries[mid]) <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  activeContract(contractId: string): ContractRecord | undefined {
+    const c = this.s.contracts.get(contractId);
+    return c && c.archivedOffset === undefined ? c : undefined;
+  }
+
+  vetting(synchronizerId: string): VettingState | undefined {
+    return this.s.vetting.get(synchronizerId);
+  }
+
+  /** A sorted, de-duplicated party list, shared with every equal list (keeps 100k events small). */
+  partyList(list: Iterable<string>): readonly string[] {
+    const sorted = Array.from(list).sort();
+    const unique = sorted.filter((party, i) => i === 0 || party !== sorted[i - 1]);
+    const id = unique.join('\n');
+    let shared = this.partyLists.get(id);
+    if (!shared) {
+      shared = Object.freeze(unique);
+      this.partyLists.set(id, shared);
+    }
+    return shared;
+  }
+
+  now(): Micros {
+    return microsOf(this.options.clock());
+  }
+
+  on(event: LedgerEvent, listener: () => void): void {
+    this.events.on(event, listener);
+  }
+  off(event: LedgerEvent, listener: () => void): void {
+    this.events.off(event, listener);
+  }
+
+  // ---------------------------------------------------------------- parties and users
+
+  /**
+   * Allocates `hint::<namespace>` and records a topology transaction (ParticipantAuthorizationAdded)
+   * on every synchronizer. `at` backdates it (for the seed).
+   */
+  allocateParty(hint: string, permission: Permission = 'SUBMISSION', at?: Micros): string {
+    const party = this.ids.namespacedId(hint, this.s.namespace);
+    if (this.s.parties.has(party)) {
+      throw new LedgerApiError('PARTY_ALREADY_EXISTS', `Party already exists: party ${party} is already allocated on this node`);
+    }
+    this.s.parties.set(party, { party, permission, revoked: false });
+    this.recordTopology({ change: 'Added', partyId: party, participantId: this.participantId, permission }, at);
+    return party;
+  }
+
+  changePartyPermission(party: string, permission: Permission, at?: Micros): void {
+    const record = this.requireParty(party);
+    record.permission = permission;
+    this.recordTopology({ change: 'Changed', partyId: party, participantId: this.participantId, permission }, at);
+  }
+
+  revokeParty(party: string, at?: Micros): void {
+    this.requireParty(party).revoked = true;
+    this.recordTopology({ change: 'Revoked', partyId: party, participantId: this.participantId }, at);
+  }
+
+  private requireParty(party: string): PartyRecord {
+    const record = this.s.parties.get(party);
+    if (!record) throw invalidArgument(`Party not known on this participant: ${party}`);
+    return record;
+  }
+
+  private recordTopology(event: TopologyEventRecord, at?: Micros): void {
+    this.batch(() => {
+      for (const sync of this.s.synchronizers) {
+        const recordTime = this.nextRecordTime(at);
+        const update: TopologyRecord = {
+          kind: 'topology',
+          offset: this.s.ledgerEnd + 1,
+          updateId: this.ids.updateId(),
+          recordTime,
+          synchronizerId: sync.id,
+          events: [event],
+        };
+        this.append(update);
+      }
+    });
+  }
+
+  putUser(user: { id: string; primaryParty?: string; isDeactivated?: boolean; rights: UserRight[] }): void {
+    this.s.users.set(user.id, { id: user.id, primaryParty: user.primaryParty ?? '', isDeactivated: user.isDeactivated ?? false, rights: user.rights });
+    this.changed();
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  /** Runs a submission: deduplication, then `execute`. Throws the error Canton would answer with. */
+  submit(request: SubmitRequest, at?: Micros): TransactionRecord {
+    const changeId = [request.userId, [...new Set(request.actAs)].sort().join(','), request.commandId].join('\n');
+    this.checkDuplicate(changeId, request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros });
+    const tx = this.execute(request, at);
+    this.s.dedup.set(changeId, { submissionId: request.submissionId, updateId: tx.updateId, offset: tx.offset, recordTime: tx.recordTime });
+    return tx;
+  }
+
+  /** Interprets the commands and commits the transaction (no deduplication: the seed and bulk data use this). */
+  execute(request: ExecuteRequest, at?: Micros): TransactionRecord {
+    const recordTime = Math.max(at ?? this.now(), this.s.lastRecordTime + 1);
+    // Ledger time precedes record time a little, as it does on a real synchronizer.
+    const effectiveAt = recordTime - 1234;
+    const prepared = interpret(this.interpreterView, {
+      commands: request.commands,
+      actAs: request.actAs,
+      readAs: request.readAs,
+      synchronizerId: request.synchronizerId,
+      effectiveAt,
+    });
+    const tx: TransactionRecord = {
+      kind: 'transaction',
+      offset: this.s.ledgerEnd + 1,
+      updateId: this.ids.updateId(),
+      commandId: request.commandId,
+      workflowId: request.workflowId,
+      actAs: this.partyList(request.actAs),
+      effectiveAt,
+      recordTime: this.nextRecordTime(recordTime),
+      synchronizerId: prepared.synchronizerId,
+      traceparent: request.traceparent,
+      nodes: prepared.nodes,
+    };
+    // Archives first: a rename archives a keyed contract and creates one with the same key.
+    for (const node of prepared.nodes) {
+      if (node.kind === 'exercised' && node.consuming) {
+        node.contract.archivedOffset = tx.offset;
+        node.contract.archivedNodeId = node.nodeId;
+        if (node.contract.key !== null) this.activeKeys.delete(keyId(node.contract.template, node.contract.key));
+      }
+    }
+    for (const c of prepared.created) {
+      c.createdOffset = tx.offset;
+      this.s.contracts.set(c.contractId, c);
+      if (c.key !== null && c.archivedOffset === undefined) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
+    }
+    this.append(tx);
+    return tx;
+  }
+
+  private checkDuplicate(changeId: string, period: DeduplicationPeriod): void {
+    if (period.kind === 'duration' && period.micros > this.maxDeduplicationMicros) {
+      throw new LedgerApiError(
+        'INVALID_DEDUPLICATION_PERIOD',
+        `The submitted command had an invalid deduplication period: The given deduplication duration of ${period.micros / 1_000_000}s exceeds the maximum deduplication duration of ${this.maxDeduplicationMicros / 1_000_000}s`,
+        { context: { max_deduplication_duration: `${this.maxDeduplicationMicros / 1_000_000}s` } },
+      );
+    }
+    const previous = this.s.dedup.get(changeId);
+    if (!previous) return;
+    const duplicate = period.kind === 'duration' ? this.now() - previous.recordTime < period.micros : previous.offset > period.offset;
+    if (duplicate) {
+      throw new LedgerApiError('DUPLICATE_COMMAND', 'A command with the given command id has already been successfully processed', {
+        context: { existing_submission_id: previous.submissionId, completion_offset: String(previous.offset) },
+      });
+    }
+  }
+
+  private get interpreterView(): LedgerView {
+    return {
+      activeContract: (id) => this.activeContract(id),
+      contractIdByKey: (id) => this.activeKeys.get(id),
+      vettedOn: (syncId) => new Set(this.s.vetting.get(syncId)?.packages.keys() ?? []),
+      synchronizerIds: this.s.synchronizers.map((s) => s.id),
+      newContractId: () => this.ids.contractId(),
+      parties: (list) => this.partyList(list),
+    };
+  }
+
+  /** Moves a contract to another synchronizer: an unassignment on the source, then an assignment on the target. */
+  reassign(contractId: string, target: string, submitter: string, at?: Micros): [ReassignmentRecord, ReassignmentRecord] {
+    const contract = this.activeContract(contractId);
+    if (!contract) throw new LedgerApiError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, { resources: [['ErrorResource(CID)', contractId]] });
+    if (!this.s.synchronizers.some((s) => s.id === target) || target === contract.synchronizerId) {
+      throw invalidArgument(`Cannot reassign contract ${contractId}: the target must be another connected synchronizer`);
+    }
+    const source = contract.synchronizerId;
+    const reassignmentId = this.ids.reassignmentId();
+    const counter = contract.reassignmentCounter + 1;
+    const step = (kind: 'unassigned' | 'assigned', synchronizerId: string): ReassignmentRecord => {
+      const recordTime = this.nextRecordTime(at);
+      const record: ReassignmentRecord = {
+        kind: 'reassignment',
+        offset: this.s.ledgerEnd + 1,
+        updateId: this.ids.updateId(),
+        commandId: '',
+        workflowId: '',
+        recordTime,
+        synchronizerId,
+        step: kind,
+        reassignmentId,
+        contract,
+        source,
+        target,
+        submitter,
+        reassignmentCounter: counter,
+        assignmentExclusivity: kind === 'unassigned' ? recordTime + 60_000_000 : null,
+      };
+      this.append(record);
+      return record;
+    };
+    let pair!: [ReassignmentRecord, ReassignmentRecord];
+    this.batch(() => {
+      const out = step('unassigned', source);
+      contract.synchronizerId = target;
+      contract.reassignmentCounter = counter;
+      pair = [out, step('assigned', target)];
+    });
+    return pair;
+  }
+
+  // ---------------------------------------------------------------- checkpoints, pruning, vetting
+
+  /** Marks the current ledger end with the synchronizers' latest record times (once per offset). */
+  appendCheckpoint(): CheckpointRecord | undefined {
+    const last = this.s.entries[this.s.entries.length - 1];
+    if (!last || last.kind === 'checkpoint') return undefined;
+    const checkpoint: CheckpointRecord = {
+      kind: 'checkpoint',
+      offset: this.s.ledgerEnd,
+      synchronizerTimes: this.s.synchronizers.map((sync) => ({ synchronizerId: sync.id, recordTime: this.s.recordTimes.get(sync.id) ?? this.s.lastRecordTime })),
+    };
+    this.append(checkpoint);
+    return checkpoint;
+  }
+
+  /** Prunes the log up to `offset` (inclusive); archived contracts go too, active ones stay. */
+  prune(offset: number): void {
+    if (!Number.isSafeInteger(offset) || offset <= 0 || offset > this.s.ledgerEnd) {
+      throw invalidArgument(`Cannot prune at offset ${offset}: it must be positive and at most the ledger end (${this.s.ledgerEnd})`);
+    }
+    if (offset <= this.s.prunedUpTo) return;
+    this.s.entries.splice(0, this.indexAfterKey(offset * 2 + 1));
+    for (const [id, c] of this.s.contracts) {
+      if (c.archivedOffset !== undefined && c.archivedOffset <= offset) this.s.contracts.delete(id);
+    }
+    this.s.prunedUpTo = offset;
+    this.changed();
+  }
+
+  /** Applies a vetting update to one synchronizer (unless `dryRun`); returns the states before and after. */
+  updateVetting(synchronizerId: string, update: VettingUpdate, dryRun: boolean): { past: VettingState; next: VettingState } {
+    const past = this.s.vetting.get(synchronizerId) ?? { serial: 0, packages: new Map() };
+    const { next, changed } = applyVettingUpdate(past, update);
+    if (changed && !dryRun) {
+      this.s.vetting.set(synchronizerId, next);
+      this.changed();
+    }
+    return { past, next };
+  }
+
+  // ---------------------------------------------------------------- bulk data
+
+  /** Appends `count` realistic synthetic updates quickly (for benchmarks and big demos). */
+  appendSynthetic(count: number, options: SyntheticOptions = {}): void {
+    this.batch(() => appendSyntheticUpdates(this, count, options));
+  }
+
+  /** Runs `work` and notifies listeners once at the end, not once per update. */
+  batch<T>(work: () => T): T {
+    this.batchDepth++;
+    try {
+      return work();
+    } finally {
+      if (--this.batchDepth === 0) this.notify();
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Record times strictly increase; `at` asks for a particular time (the seed backdates its updates). */
+  nextRecordTime(at?: Micros): Micros {
+    const t = Math.max(at ?? this.now(), this.s.lastRecordTime + 1);
+    this.s.lastRecordTime = t;
+    return t;
+  }
+
+  private append(entry: LogEntry): void {
+    this.s.entries.push(entry);
+    if (entry.kind !== 'checkpoint') {
+      this.s.ledgerEnd = entry.offset;
+      this.s.recordTimes.set(entry.synchronizerId, entry.recordTime);
+    }
+    if (this.batchDepth === 0) this.notify();
+  }
+
+  private notify(): void {
+    this.events.emit('appended');
+    this.changed();
+  }
+
+  private changed(): void {
+    this.events.emit('changed');
+  }
+}

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/cli/main';
+import { Capture, cli, offsetsOf, type CliResult } from './harness';
+
+/** Starts `canton-ledger participant …` in-process; resolves once its banner is out. */
+async function startParticipantCommand(args: string[], env: Record<string, string> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const interrupt = new AbortController();
+  const exited = run(['participant', '--port', '0', ...args], env, { stdout, stderr, signal: interrupt.signal });
+  let status: number | undefined;
+  void exited.then((s) => (status = s));
+  while (!stdout.text.includes('Press Ctrl-C to stop.')) {
+    if (status !== undefined) assert.fail(`participant exited with ${status}: ${stderr.text}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const url = /^ {2}URL: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout.text)![1];
+  const participantId = /^ {2}participant id: +(\S+)$/m.exec(stdout.text)![1];
+  return {
+    url,
+    participantId,
+    banner: stdout.text,
+    /** Ctrl-C, then the exit status and the output. */
+    async stop(): Promise<CliResult> {
+      interrupt.abort();
+      const s = await exited;
+      return { status: s, stdout: stdout.text, stderr: stderr.text };
+    },
+  };
+}
+
+describe('cli: participant command', () => {
+  it('runs a simulator without auth until Ctrl-C, then closes cleanly (exit 0)', async () => {
+    const p = await startParticipantCommand([]);
+    assert.match(p.banner, /SIMULATOR/);
+    assert.match(p.banner, /not a Canton node/);
+    assert.match(p.banner, /^ {2}auth: +none/m);
+    assert.match(p.banner, /^ {2}Alice::1220[0-9a-f]{64}$/m);
+    assert.match(p.banner, /^ {2}demo-admin +participant admin; read as any party; act as Bank, Alice, Bob, Charlie$/m);
+    assert.match(p.banner, /^ {2}auditor +read as Alice, Bob$/m);
+    assert.doesNotMatch(p.banner, /CANTON_LEDGER_TOKEN/);
+
+    const r = await cli(['--url', p.url, 'updates', '--limit', '2']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(offsetsOf(r.stdout).length, 2);
+
+    const stopped = await p.stop();
+    assert.equal(stopped.status, 0);
+    assert.match(stopped.stderr, /Stopping the demo participant/);
+    // Its request log went to stderr.
+    assert.match(stopped.stderr, /^\[participant\] POST \/v2\/updates\/get-updates-page -> 200/m);
+    const after = await cli(['--url', p.url, 'updates', '--any-party']);
+    assert.equal(after.status, 1);
+    // Refused, or reset when a kept-alive connection to the closed server is reused.
+    assert.match(after.stderr, /^error: (ECONNREFUSED|ECONNRESET): Could not reach the participant/m);
+  });
+
+  it('takes the secret from CANTON_LEDGER_AUTH_SECRET and prints how to get a token', async () => {
+    const secret = 'participant-command-secret-42';
+    const env = { CANTON_LEDGER_AUTH_SECRET: secret };
+    const p = await startParticipantCommand([], env);
+    try {
+      assert.match(p.banner, /^ {2}auth: +HS256 user tokens, shared secret from \$CANTON_LEDGER_AUTH_SECRET$/m);
+      assert.ok(!p.banner.includes(secret));
+      assert.match(p.banner, new RegExp(`export CANTON_LEDGER_TOKEN="\\$\\(canton-ledger token --user demo-admin --participant-id ${p.participantId}\\)"`));
+
+      // Following the printed instructions works; without a token the participant refuses.
+      const token = (await cli(['token', '--user', 'alice', '--participant-id', p.participantId], env)).stdout.trim();
+      assert.equal((await cli(['--url', p.url, 'updates', '--limit', '1'], { CANTON_LEDGER_TOKEN: token })).status, 0);
+      assert.equal((await cli(['--url', p.url, 'updates', '--limit', '1'])).status, 1);
+    } finally {
+      assert.equal((await p.stop()).status, 0);
+    }
+  });
+
+  it('reads the secret from --auth-secret-file and keeps the state in --state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-participant-'));
+    const secretFile = join(dir, 'secret');
+    writeFileSync(secretFile, 'file-based-secret-value\n', { mode: 0o600 });
+    const statePath = join(dir, 'ledger.json');
+    const p = await startParticipantCommand(['--auth-secret-file', secretFile, '--state', statePath, '--api-version', '3.4', '--synchronizers', '2']);
+    assert.match(p.banner, new RegExp(`shared secret from file ${secretFile.replace(/[.]/g, '\\.')}$`, 'm'));
+    assert.match(p.banner, new RegExp(`^ {2}state: +kept in ${statePath.replace(/[.]/g, '\\.')}$`, 'm'));
+    // The newline `echo` adds is not part of the secret: a token minted from the same file works.
+    const token = (await cli(['token', '--user', 'bob', '--participant-id', p.participantId, '--auth-secret-file', secretFile])).stdout.trim();
+    const r = await cli(['--url', p.url, 'updates', '--limit', '1'], { CANTON_LEDGER_TOKEN: token });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((await p.stop()).status, 0);
+    assert.ok(existsSync(statePath));
+  });
+
+  it('exits 2 when the secret source is unusable', async () => {
+    const unset = await cli(['participant', '--auth-secret-env', 'NO_SUCH_VARIABLE_HERE']);
+    assert.equal(unset.status, 2);
+    assert.match(unset.stderr, /NO_SUCH_VARIABLE_HERE .* is not set or empty/);
+    const both = await cli(['participant', '--auth-secret-env', 'X', '--auth-secret-file', 'y']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /either --auth-secret-file or --auth-secret-env, not both/);
+    const missing = await cli(['participant', '--auth-secret-file', '/nonexistent/secret']);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /cannot read the secret file \/nonexistent\/secret: ENOENT/);
+  });
+});

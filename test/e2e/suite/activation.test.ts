@@ -1,0 +1,45 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, extension } from './helpers';
+
+interface ManifestCommand {
+  command: string;
+  title: string;
+}
+
+describe('activation', () => {
+  it(`the extension ${EXTENSION_ID} is present`, () => {
+    const ext = extension();
+    assert.strictEqual(`${ext.packageJSON.publisher}.${ext.packageJSON.name}`, EXTENSION_ID);
+  });
+
+  it('activates', async function () {
+    this.timeout(60000);
+    const ext = extension();
+    await ext.activate();
+    assert.ok(ext.isActive, 'isActive is false after activate()');
+  });
+
+  it('registers every command contributed in package.json', async () => {
+    const ext = extension();
+    await ext.activate();
+    const contributed: ManifestCommand[] = ext.packageJSON.contributes?.commands ?? [];
+    assert.ok(contributed.length > 0, 'package.json contributes no commands');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c.command)).map((c) => `${c.command} ("${c.title}")`);
+    assert.deepStrictEqual(missing, [], `contributed but not registered after activation: ${missing.join(', ')}`);
+  });
+
+  it('VS Code registered the contributed view containers and views', async () => {
+    const ext = extension();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const containers: { id: string }[] = ext.packageJSON.contributes?.viewsContainers?.activitybar ?? [];
+    const views: Record<string, { id: string }[]> = ext.packageJSON.contributes?.views ?? {};
+    const expected = [
+      ...containers.map((c) => `workbench.view.extension.${c.id}`),
+      ...Object.values(views).flat().map((v) => `${v.id}.focus`),
+    ];
+    const missing = expected.filter((c) => !registered.has(c));
+    assert.deepStrictEqual(missing, [], `no workbench command for: ${missing.join(', ')}`);
+  });
+});

@@ -1,0 +1,235 @@
+// UI-check framework and workbench helpers for the e2e run (VS Code 1.139 in code-server, headless
+// Chromium driven by playwright-core). Check files (test/e2e/ui/*.ui.mjs) get a context `t`:
+//
+//   export default async function (t) {
+//     await t.check('palette runs Show Log', async () => {
+//       await t.palette('Canton Ledger: Show Log');
+//       ...
+//     });
+//   }
+//
+// `t.page` is the playwright Page; every helper below is also available unbound (`palette(page, ...)`).
+import path from 'node:path';
+
+const DEFAULT_CHECK_TIMEOUT = 60000;
+
+export function slug(s) {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'check';
+}
+
+/**
+ * The check runner: `check(name, fn, {timeout})` runs one named step, prints `ok`/`FAIL`, screenshots
+ * the page after it (`<n>-<name>.png`, or `fail-<n>-<name>.png` when it failed), and never throws.
+ */
+export function createChecks({ page, runDir, log = console.log, results }) {
+  let n = 0;
+  async function check(name, fn, { timeout = DEFAULT_CHECK_TIMEOUT } = {}) {
+    const i = ++n;
+    const t0 = Date.now();
+    let timer;
+    try {
+      await Promise.race([
+        fn(),
+        new Promise((_, rej) => {
+          timer = setTimeout(() => rej(new Error(`check timed out after ${timeout / 1000}s`)), timeout);
+        }),
+      ]);
+      clearTimeout(timer);
+      const ms = Date.now() - t0;
+      results.push({ kind: 'ui', name, state: 'passed', ms });
+      log(`  ok   [ui] ${name} (${ms}ms)`);
+      await page.screenshot({ path: path.join(runDir, `${String(i).padStart(2, '0')}-${slug(name)}.png`) }).catch(() => {});
+      return true;
+    } catch (e) {
+      clearTimeout(timer);
+      const ms = Date.now() - t0;
+      const shot = path.join(runDir, `fail-${i}-${slug(name)}.png`);
+      await page.screenshot({ path: shot }).catch(() => {});
+      const message = String(e?.message ?? e).split('\n').filter(Boolean).slice(0, 6).join('\n         ');
+      results.push({ kind: 'ui', name, state: 'failed', ms, error: message, screenshot: path.basename(shot) });
+      log(`  FAIL [ui] ${name} (${ms}ms): ${message}\n         screenshot: ${shot}`);
+      // Leave the workbench usable for the next check: close quick input, menus, dialogs.
+      await page.keyboard.press('Escape').catch(() => {});
+      await page.keyboard.press('Escape').catch(() => {});
+      return false;
+    }
+  }
+  return check;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Workbench helpers. All take the playwright `page` first.
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_BOX = `${QUICK_INPUT} input`;
+
+function attr(s) {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** Waits until the explorer lists `fileName` (the workbench is up with the workspace open). */
+export async function waitForWorkbench(page, fileName, timeout = 60000) {
+  await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${attr(fileName)}"]`).first().waitFor({ timeout });
+}
+
+/** The quick-pick option of the command palette for a command `title` ("Category: Title"). */
+function paletteOption(page, title) {
+  return page.locator(`#quickInput_list [role="option"][aria-label="${attr(title)}"], #quickInput_list [role="option"][aria-label^="${attr(title)}, "]`).first();
+}
+
+/**
+ * Opens the command palette, types `title` and waits for its entry (retrying: right after the
+ * workbench renders, the palette may say "No matching commands" for a moment). Leaves the palette
+ * open with the entry visible; returns the entry's locator.
+ */
+export async function paletteFind(page, title, { attempts = 10 } = {}) {
+  for (let i = 0; ; i++) {
+    await page.keyboard.press('F1');
+    const box = page.locator(QUICK_INPUT_BOX);
+    await box.waitFor({ timeout: 5000 });
+    await box.fill('>' + title);
+    const opt = paletteOption(page, title);
+    try {
+      await opt.waitFor({ timeout: 2000 });
+      return opt;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (i + 1 >= attempts) throw new Error(`command palette has no entry "${title}" (after ${attempts} tries)`);
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
+/** Runs the command titled `title` ("Category: Title") from the command palette. */
+export async function palette(page, title, opts) {
+  const opt = await paletteFind(page, title, opts);
+  await opt.click();
+}
+
+/** Whether the command palette lists `title`, without running it (closes the palette again). */
+export async function paletteHas(page, title, { attempts = 3 } = {}) {
+  try {
+    await paletteFind(page, title, { attempts });
+    await page.keyboard.press('Escape');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The notification toast whose message contains `text` (string or RegExp). Wait with `.waitFor()`. */
+export function toast(page, text) {
+  return page.locator('.notifications-toasts .notification-list-item-message', { hasText: text }).first();
+}
+
+/** The activity-bar entry of a view container (e.g. "Canton Ledger"). */
+export function activityBarItem(page, containerTitle) {
+  return page
+    .locator(`.part.activitybar [role="tab"][aria-label^="${attr(containerTitle)}"], .part.activitybar a[aria-label^="${attr(containerTitle)}"]`)
+    .first();
+}
+
+/**
+ * Shows the view container `containerTitle` in the side bar (clicks its activity-bar entry unless it
+ * is already the visible one: clicking the active entry would hide the side bar).
+ */
+export async function openView(page, containerTitle) {
+  const item = activityBarItem(page, containerTitle);
+  await item.waitFor({ timeout: 15000 });
+  const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('aria-pressed')) === 'true';
+  const sideBarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: containerTitle });
+  if (!(selected && (await sideBarTitle.isVisible().catch(() => false)))) await item.click();
+  await sideBarTitle.first().waitFor({ timeout: 10000 });
+}
+
+/** The header of a view (pane) in the side bar, by its name (e.g. "Connections"). */
+export function viewPane(page, viewName) {
+  return page.locator(`.part.sidebar .pane-header[aria-label^="${attr(viewName)}"]`).first();
+}
+
+/** A tree item by its accessible name (label, plus description for some trees). */
+export function treeItem(page, label, { exact = false } = {}) {
+  return page.getByRole('treeitem', { name: label, exact }).first();
+}
+
+/**
+ * Right-clicks `row` (a locator) and runs the context-menu entry `title`. Hovers and waits 300 ms
+ * first: VS Code ignores a click that comes right after the menu opened.
+ */
+export async function contextMenu(row, title) {
+  const page = row.page();
+  await row.click({ button: 'right' });
+  const item = page.getByRole('menuitem', { name: title }).first();
+  await item.waitFor({ timeout: 10000 });
+  await item.hover();
+  await page.waitForTimeout(300);
+  await item.click();
+}
+
+/** The context-menu entries of `row` (opens the menu, reads the labels, closes it). */
+export async function contextMenuItems(row) {
+  const page = row.page();
+  await row.click({ button: 'right' });
+  const items = page.getByRole('menuitem');
+  await items.first().waitFor({ timeout: 10000 });
+  const labels = (await items.allInnerTexts()).map((s) => s.split('\n')[0].trim()).filter(Boolean);
+  await page.keyboard.press('Escape');
+  return labels;
+}
+
+/** Waits for a quick input (input box or quick pick) to be visible; optional `prompt` text to expect. */
+export async function waitForInput(page, { prompt, timeout = 15000 } = {}) {
+  await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout });
+  if (prompt) {
+    await page.locator(QUICK_INPUT, { hasText: prompt }).first().waitFor({ timeout });
+  }
+}
+
+/** Types `text` into the visible input box and presses Enter. */
+export async function inputBox(page, text, { prompt, timeout } = {}) {
+  await waitForInput(page, { prompt, timeout });
+  const box = page.locator(QUICK_INPUT_BOX);
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Picks `label` in the visible quick pick (optionally typing `filter` first). */
+export async function quickPick(page, label, { filter, timeout = 15000 } = {}) {
+  await waitForInput(page, { timeout });
+  if (filter !== undefined) await page.locator(QUICK_INPUT_BOX).fill(filter);
+  const opt = page.locator('#quickInput_list [role="option"]', { hasText: label }).first();
+  await opt.waitFor({ timeout });
+  await opt.click();
+}
+
+/** The validation message under the input box (e.g. "Enter a URL"), or '' when none is shown. */
+export async function inputMessage(page) {
+  const m = page.locator(`${QUICK_INPUT} .quick-input-message`);
+  return ((await m.isVisible().catch(() => false)) ? await m.innerText() : '').trim();
+}
+
+/** The name of the channel shown in the Output panel, or '' when the panel shows no output view. */
+export async function outputChannel(page) {
+  const select = page.locator('.part.panel select.monaco-select-box, .part.panel .monaco-select-box').first();
+  if (!(await select.isVisible().catch(() => false))) return '';
+  return (await select.evaluate((el) => (el.tagName === 'SELECT' ? el.options[el.selectedIndex]?.text : el.getAttribute('title') || el.textContent) || '')).trim();
+}
+
+/** The text currently rendered in the Output panel's editor (visible lines only). */
+export async function outputText(page) {
+  return page.locator('.part.panel .monaco-editor .view-lines').first().innerText().catch(() => '');
+}
+
+/** Polls `fn` until truthy; `what` (a string, or an async function called on time-out) describes it. */
+export async function waitUntil(fn, { timeout = 10000, interval = 200, what = 'condition' } = {}) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > until) {
+      const desc = typeof what === 'function' ? await Promise.resolve(what()).catch(() => 'condition') : what;
+      throw new Error(`timed out after ${timeout}ms waiting for ${desc}`);
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}

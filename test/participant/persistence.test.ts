@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemoParticipant } from '../../src/participant/index';
+import { createIou, createdEvents, eventFormat, post, start, submit, transactionsFormat } from './helpers';
+
+describe('demo participant: persistence', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'demo-participant-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('saves on change and on close, and serves the same ledger after a restart', async () => {
+    const statePath = join(dir, 'state.json');
+    const first = await start({ statePath, synchronizers: 2 });
+    const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice, '31.4')], { extra: { commandId: 'persisted' } }));
+    first.state.prune(3);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.ok(readFileSync(statePath, 'utf8').includes(iou.contractId), 'saved shortly after the change');
+    const body = { beginExclusive: 3, endInclusive: first.state.ledgerEnd, updateFormat: { ...transactionsFormat('any', 'LEDGER_EFFECTS'), includeReassignments: eventFormat('any') } };
+    const before = await post(first, '/v2/updates', body);
+    const participantId = first.participantId;
+    await first.close();
+
+    const second = await startDemoParticipant({ statePath, seed: 999 });
+    try {
+      assert.equal(second.participantId, participantId, 'the saved identity wins over the seed');
+      assert.deepEqual(second.parties, first.parties);
+      assert.equal(second.state.synchronizers.length, 2);
+      assert.equal(second.state.prunedUpTo, 3);
+      const after = await post(second, '/v2/updates', body);
+      assert.equal(after.status, 200);
+      assert.deepEqual(after.json, before.json);
+      const events = await post(second, '/v2/events/events-by-contract-id', { contractId: iou.contractId, eventFormat: eventFormat('any') });
+      assert.equal(events.status, 200);
+      // Deduplication state survives, and new ids do not collide with old ones.
+      const again = await post(second, '/v2/commands/submit-and-wait', { commandId: 'persisted', actAs: [second.parties.bank], commands: [createIou(second.parties.bank, second.parties.alice)] });
+      assert.equal(again.status, 409);
+      const fresh = await submit(second, [second.parties.bank], [createIou(second.parties.bank, second.parties.alice)]);
+      assert.ok(!second.state.entries.slice(0, -1).some((e) => e.kind === 'transaction' && e.updateId === fresh.updateId));
+      assert.equal(fresh.offset, first.state.ledgerEnd + 1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a state file it cannot read', async () => {
+    const statePath = join(dir, 'broken.json');
+    writeFileSync(statePath, JSON.stringify({ format: 99 }));
+    await assert.rejects(startDemoParticipant({ statePath }), /unsupported demo participant state format 99/);
+  });
+});
