@@ -30,10 +30,19 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   const connections = new ConnectionManager(profiles, tokens, logger, redactor);
   const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
   const tree = new ConnectionsTreeProvider(connections);
-  const demo = new DemoController(connections, logger, context.extensionPath);
+  const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const connectionCommands = new ConnectionCommands(connections, errors);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
 
+  const startDemo = async () => {
+    try {
+      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+      await demo.start();
+      await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
+    } catch (e) {
+      await errors.report('Starting the demo participant', e);
+    }
+  };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   context.subscriptions.push(
     channel,
@@ -47,18 +56,12 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     ...connectionCommands.register(),
     ...tokenCommands.register(),
     vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
-    vscode.commands.registerCommand(Commands.startDemo, async () => {
-      try {
-        await demo.start();
-        await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
-      } catch (e) {
-        await errors.report('Starting the demo participant', e);
-      }
-    }),
+    vscode.commands.registerCommand(Commands.startDemo, startDemo),
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
   );
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
+  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   return { connections, secrets, demo };
 }

@@ -92,7 +92,7 @@ export async function streamJsonArray<T>(res: ServerResponse, items: readonly T[
   const batch = 256;
   for (let i = 0; i < items.length && !signal.aborted; i += batch) {
     const chunk = items.slice(i, i + batch).map(render).join(',');
-    if (!res.write(i === 0 ? chunk : `,${chunk}`)) {
+    if (!res.write(i === 0 ? chunk : `,${chunk}`) && !signal.aborted && !res.destroyed) {
       await new Promise<void>((resolve) => {
         const done = () => {
           res.off('drain', done);

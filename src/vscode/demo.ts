@@ -10,6 +10,8 @@ type DemoParticipant = Awaited<ReturnType<ParticipantModule['startDemoParticipan
 export const DEMO_CONNECTION_ID = 'demo';
 /** The demo participant's seeded admin user (no auth: the profile's user id is used). */
 const DEMO_USER = 'demo-admin';
+/** A fixed seed gives the same participant and party ids everywhere, so example files name real parties. */
+export const DEMO_SEED = 1;
 
 /**
  * Runs the embedded demo participant in the extension host on a free loopback port, and offers it as
@@ -19,7 +21,8 @@ export class DemoController implements vscode.Disposable {
   private running: DemoParticipant | undefined;
   private starting: Promise<DemoParticipant> | undefined;
 
-  constructor(private readonly manager: ConnectionManager, private readonly logger: Logger, private readonly extensionPath: string) {}
+  /** `statePath`: where the demo ledger is kept between sessions (absent: in memory only). */
+  constructor(private readonly manager: ConnectionManager, private readonly logger: Logger, private readonly extensionPath: string, private readonly statePath?: string) {}
 
   get participant(): DemoParticipant | undefined {
     return this.running;
@@ -34,7 +37,7 @@ export class DemoController implements vscode.Disposable {
   private async launch(): Promise<DemoParticipant> {
     // A computed path keeps esbuild from inlining the participant into the extension bundle.
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
-    const participant = await mod.startDemoParticipant({ port: 0, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
+    const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.running = participant;
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);

@@ -53,7 +53,8 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   private connectionItem(p: ConnectionProfile): vscode.TreeItem {
     const s = this.manager.state(p.id);
     const active = this.manager.profiles.active()?.id === p.id;
-    const item = new vscode.TreeItem(p.name, s.state === 'connected' || s.state === 'error' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    // VS Code keeps the state an id was first shown with: a connection that is being used opens at once.
+    const item = new vscode.TreeItem(p.name, s.state === 'disconnected' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
     item.id = `connection:${p.id}`;
     item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${s.info.ledgerEnd}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
       .filter(Boolean)
@@ -65,6 +66,7 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     const flags = [s.state === 'connected' && '+connected', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
     item.tooltip = this.tooltip(p);
+    item.accessibilityInformation = { label: `${p.name} ${item.description}` };
     return item;
   }
 
@@ -155,6 +157,7 @@ function detailItem(n: DetailNode): vscode.TreeItem {
   if (n.opts.icon) item.iconPath = new vscode.ThemeIcon(n.opts.icon);
   item.command = n.opts.command;
   item.contextValue = n.opts.contextValue ?? (n.opts.copyValue !== undefined ? 'cantonLedger:value' : 'cantonLedger:detail');
+  item.accessibilityInformation = { label: [n.label, n.opts.description].filter(Boolean).join(' ') };
   return item;
 }
 
