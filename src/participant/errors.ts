@@ -13,21 +13,8 @@ import {
 } from '../core/errorCatalog';
 import type { JsCantonError } from '../core/models/wire';
 
-/** Canton codes the participant emits that the shared catalog has no entry for. */
-const EXTRA_CATEGORIES: Readonly<Record<string, ErrorCategory>> = {
-  NEGATIVE_OFFSET: ErrorCategory.InvalidIndependentOfSystemState,
-  NON_POSITIVE_OFFSET: ErrorCategory.InvalidIndependentOfSystemState,
-  DAML_AUTHORIZATION_ERROR: ErrorCategory.InvalidIndependentOfSystemState,
-  CONTRACT_KEY_NOT_FOUND: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing,
-  DUPLICATE_CONTRACT_KEY: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists,
-  WRONGLY_TYPED_CONTRACT: ErrorCategory.InvalidGivenCurrentSystemStateOther,
-  NO_SYNCHRONIZER_FOR_SUBMISSION: ErrorCategory.InvalidGivenCurrentSystemStateOther,
-  INVALID_DEDUPLICATION_PERIOD: ErrorCategory.InvalidGivenCurrentSystemStateOther,
-  PARTY_ALREADY_EXISTS: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists,
-};
-
 function categoryOf(code: string): ErrorCategory {
-  const category = KNOWN_ERROR_CODES[code]?.category ?? EXTRA_CATEGORIES[code];
+  const category = KNOWN_ERROR_CODES[code]?.category;
   if (category === undefined) throw new Error(`demo participant: no category for error code ${code}`);
   return category;
 }

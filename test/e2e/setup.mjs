@@ -103,8 +103,11 @@ export function ensureRuntime({ log = (m) => console.log(`[e2e setup] ${m}`) } =
     rmSync(CS_PREFIX, { recursive: true, force: true });
     mkdirSync(CS_PREFIX, { recursive: true });
     writeFileSync(path.join(CS_PREFIX, 'package.json'), '{"private":true}\n');
+    // Under `npm test` the outer npm's variables (npm_config_user_agent says node/v20, …) would
+    // override the inner npm's own and fail code-server's Node 24 check: start from a clean slate.
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
     const env = {
-      ...process.env,
+      ...inherited,
       PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH}`,
       npm_config_nodedir: NODE_DIR,
     };

@@ -181,7 +181,7 @@ describe('demo participant: POST /v2/updates', () => {
     assert.equal(after.grpcCodeValue, 11);
     assertCantonError(await list({ beginExclusive: end + 1, updateFormat: format }), 400, 'OFFSET_AFTER_LEDGER_END', 12);
     assertCantonError(await list({ beginExclusive: 0, descendingOrder: true, updateFormat: format }), 400, 'INVALID_ARGUMENT', 8);
-    assertCantonError(await list({ beginExclusive: 5, endInclusive: 3, updateFormat: format }), 400, 'OFFSET_OUT_OF_RANGE', 8);
+    assertCantonError(await list({ beginExclusive: 5, endInclusive: 3, updateFormat: format }), 400, 'OFFSET_OUT_OF_RANGE', 9);
   });
 
   it('refuses undecodable bodies with 400 text/plain, ignores unknown fields, accepts numeric strings', async () => {
