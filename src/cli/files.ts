@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileKindOf, validateText, type FileKind, type Problem } from '../core/schema/validate';
 import { UsageError } from './args';
+import type { CliContext } from './context';
+import { formatProblem } from './format';
 
 
 export interface CheckedFile {
@@ -37,6 +39,18 @@ export async function checkFile(file: string, command: string, expected?: FileKi
   if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
   const { value, problems } = validateText(kind, await readInput(file, command));
   return { kind, value, problems, hasErrors: problems.some(isError) };
+}
+
+/**
+ * The file's content when it is valid enough to send; otherwise undefined, after printing each
+ * problem and that nothing was sent (warnings are printed too, and do not stop it).
+ */
+export async function sendableFile(ctx: CliContext, file: string, command: string, kind: FileKind, notDone = 'not sent'): Promise<unknown | undefined> {
+  const checked = await checkFile(file, command, kind);
+  for (const p of checked.problems) ctx.err(formatProblem(file, p));
+  if (!checked.hasErrors) return checked.value;
+  ctx.err(`${file}: ${notDone}: fix the errors above.`);
+  return undefined;
 }
 
 function isError(p: Problem): boolean {

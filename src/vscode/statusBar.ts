@@ -7,6 +7,8 @@ export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('cantonLedger.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subscriptions: vscode.Disposable[];
   private readonly timer: ReturnType<typeof setInterval>;
+  /** `connection:exp` of the pasted tokens already warned about, so each warning comes once. */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly manager: ConnectionManager) {
     this.item.name = 'Canton Ledger Connection';
@@ -28,6 +30,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const claims = p.auth === 'jwt' ? this.manager.tokens.claims(p.id) : undefined;
     const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
     const rejected = this.manager.tokenRejected(p.id);
+    if (claims?.expiresAt && (token === 'expiring' || token === 'expired')) this.warnExpiry(p.id, p.name, claims.expiresAt, token);
     const parts = [`$(${s.state === 'connected' ? 'database' : s.state === 'error' ? 'error' : 'debug-disconnect'}) ${p.name}`];
     if (s.state === 'connected') parts.push(`@${s.info.ledgerEnd}`);
     if (rejected) parts.push('$(key) token rejected');
@@ -37,6 +40,15 @@ export class ConnectionStatusBar implements vscode.Disposable {
     this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${s.info.ledgerEnd}, version ${s.info.version}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
     this.item.backgroundColor = rejected || token === 'expired' ? new vscode.ThemeColor('statusBarItem.errorBackground') : token === 'expiring' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
+  }
+
+  /** Pasted tokens are not renewed by us: say so before the participant starts refusing them. */
+  private warnExpiry(id: string, name: string, expiresAt: Date, state: 'expiring' | 'expired'): void {
+    const key = `${id}:${expiresAt.getTime()}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    const when = state === 'expired' ? `expired at ${expiresAt.toLocaleTimeString()}` : `expires at ${expiresAt.toLocaleTimeString()}`;
+    void vscode.window.showWarningMessage(`The token of "${name}" ${when}.`, 'Update Token').then((c) => c && vscode.commands.executeCommand('cantonLedger.token.set', id));
   }
 
   dispose(): void {

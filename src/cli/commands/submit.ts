@@ -8,8 +8,8 @@ import type * as wire from '../../core/models/wire';
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
-import { checkFile } from '../files';
-import { formatProblem, formatTransaction } from '../format';
+import { sendableFile } from '../files';
+import { formatTransaction } from '../format';
 import { describeLedgerError } from '../report';
 
 const NAME = 'submit';
@@ -28,18 +28,14 @@ export const submitCommand: Command = {
   options: { 'dry-validate': { type: 'boolean' } },
   async run(ctx, args) {
     const [file] = expectPositionals(args, NAME, 'FILE.commands.json', 1);
-    const checked = await checkFile(file, NAME, 'commands');
-    for (const p of checked.problems) ctx.err(formatProblem(file, p));
-    if (checked.hasErrors) {
-      ctx.err(`${file}: not submitted: fix the errors above.`);
-      return EXIT_FAILURE;
-    }
+    const content = await sendableFile(ctx, file, NAME, 'commands', 'not submitted');
+    if (content === undefined) return EXIT_FAILURE;
     if (flag(args.values, 'dry-validate')) {
       await ctx.out(`${file}: valid; not submitted (--dry-validate).`);
       return EXIT_OK;
     }
 
-    const request = toSubmitRequest(checked.value as wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest);
+    const request = toSubmitRequest(content as wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest);
     const commandId = request.commands.commandId;
     let result;
     try {

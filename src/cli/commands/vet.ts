@@ -2,8 +2,8 @@
 import type * as wire from '../../core/models/wire';
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_OK, type Command } from '../command';
-import { checkFile } from '../files';
-import { formatProblem, formatVetting } from '../format';
+import { sendableFile } from '../files';
+import { formatVetting } from '../format';
 
 const NAME = 'vet';
 
@@ -19,13 +19,9 @@ export const vetCommand: Command = {
   options: { 'dry-run': { type: 'boolean' } },
   async run(ctx, args) {
     const [file] = expectPositionals(args, NAME, 'FILE.vetting.json', 1);
-    const checked = await checkFile(file, NAME, 'vetting');
-    for (const p of checked.problems) ctx.err(formatProblem(file, p));
-    if (checked.hasErrors) {
-      ctx.err(`${file}: not sent: fix the errors above.`);
-      return EXIT_FAILURE;
-    }
-    const request = checked.value as wire.UpdateVettedPackagesRequest;
+    const content = await sendableFile(ctx, file, NAME, 'vetting');
+    if (content === undefined) return EXIT_FAILURE;
+    const request = content as wire.UpdateVettedPackagesRequest;
     // --dry-run wins over the file: a preview must never apply, whatever `dryRun` the file holds.
     const body = flag(args.values, 'dry-run') ? { ...request, dryRun: true } : request;
     const result = await ctx.client().updateVettedPackages(body, ctx.callOptions);

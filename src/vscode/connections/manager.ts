@@ -17,6 +17,8 @@ export interface ParticipantInfo {
   user?: wire.User;
   rights?: UserRights;
   parties: wire.PartyDetails[];
+  /** The user may not list all parties: `parties` are those of its rights. */
+  partiesFromRights: boolean;
 }
 
 export type ConnectionState =
@@ -97,12 +99,21 @@ export class ConnectionManager implements vscode.Disposable {
   private async readInfo(profile: ConnectionProfile, signal?: AbortSignal): Promise<ParticipantInfo> {
     const client = this.client(profile);
     const o = { signal };
-    const [version, ledgerEnd, synchronizers, parties] = await Promise.all([client.version(o), client.ledgerEnd(o), client.connectedSynchronizers(o), client.parties(o)]);
-    const participantId = await client.participantId(o).catch(() => undefined);
+    // Some status needs admin rights (listing all parties, for one): an ordinary user still connects
+    // and sees what its rights allow. Other failures fail the connection.
+    const unlessForbidden = <T>(p: Promise<T>): Promise<T | undefined> => p.catch((e) => (e instanceof AuthError && e.status === 403 ? undefined : Promise.reject(e)));
+    const [version, ledgerEnd, synchronizers, parties, participantId] = await Promise.all([
+      client.version(o),
+      client.ledgerEnd(o),
+      unlessForbidden(client.connectedSynchronizers(o)),
+      unlessForbidden(client.parties(o)),
+      unlessForbidden(client.participantId(o)),
+    ]);
     // Without auth there is no authenticated user: fall back to the profile's user id.
     const user = profile.auth !== 'none' ? await client.authenticatedUser(o) : profile.userId ? { id: profile.userId } : undefined;
-    const rights = user ? await client.userRights(user.id, o).catch((e) => (e instanceof AuthError ? undefined : Promise.reject(e))) : undefined;
-    return { version: version.version, ledgerEnd, participantId, synchronizers, user, rights, parties };
+    const rights = user ? await unlessForbidden(client.userRights(user.id, o)) : undefined;
+    const fromRights = rights ? [...new Set([...rights.actAs, ...rights.readAs])].map((party) => ({ party })) : [];
+    return { version: version.version, ledgerEnd, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties };
   }
 
   private setState(id: string, s: ConnectionState): void {

@@ -141,7 +141,7 @@ function infoNodes(p: ConnectionProfile, info: ParticipantInfo): DetailNode[] {
   const readable = info.rights ? new Set(readableParties(info.rights)) : undefined;
   nodes.push(
     new DetailNode(id('parties'), 'Parties', {
-      description: readable ? `${info.parties.length} (${readable.size} readable)` : String(info.parties.length),
+      description: info.partiesFromRights ? `${info.parties.length} (of your rights)` : readable ? `${info.parties.length} (${readable.size} readable)` : String(info.parties.length),
       icon: 'organization',
       children: info.parties.map((pd) => party(pd.party, 'party')),
     }),
