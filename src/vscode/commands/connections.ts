@@ -46,8 +46,9 @@ export class ConnectionCommands {
     }
     await this.manager.profiles.save(profile);
     await this.manager.profiles.setActive(profile.id);
+    // Set Token connects by itself once a secret is stored; otherwise connect here.
     if (!input && profile.auth !== 'none') await vscode.commands.executeCommand(Commands.setToken, profile.id);
-    if (!input) void this.connect(profile);
+    else if (!input) void this.connect(profile);
     return profile;
   }
 
@@ -97,7 +98,7 @@ export class ConnectionCommands {
     try {
       await withCancellableProgress(`Connecting to ${p.name}`, (signal) => this.manager.connect(p, signal), { viewId: 'cantonLedger.connections' });
     } catch (e) {
-      await this.errors.report(`Connecting to ${p.name}`, e, { updateToken: () => vscode.commands.executeCommand(Commands.setToken, p.id), retry: () => this.connect(p) });
+      void this.errors.report(`Connecting to ${p.name}`, e, { updateToken: () => vscode.commands.executeCommand(Commands.setToken, p.id), retry: () => this.connect(p) });
     }
   }
 

@@ -15,6 +15,8 @@ export class TokenProviders {
   /** The last token each connection used, only to show its claims (never logged). */
   private readonly lastToken = new Map<string, string>();
   private readonly cached = new Map<string, ReturnType<typeof cachingTokenProvider>>();
+  /** One pending destination check per connection and URL: concurrent requests wait for one answer. */
+  private readonly checking = new Map<string, Promise<void>>();
 
   constructor(private readonly secrets: SecretStore, private readonly profiles: ProfileStore) {
     secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId));
@@ -35,7 +37,13 @@ export class TokenProviders {
   providerFor(profile: ConnectionProfile): TokenProvider | undefined {
     if (profile.auth === 'none') return undefined;
     return async (signal) => {
-      await this.checkDestination(profile);
+      const key = `${profile.id} ${profile.url}`;
+      let check = this.checking.get(key);
+      if (!check) {
+        check = this.checkDestination(profile).finally(() => this.checking.delete(key));
+        this.checking.set(key, check);
+      }
+      await check;
       const token = await this.source(profile)(signal);
       if (!token) throw new AuthError(0, 'empty-token');
       this.lastToken.set(profile.id, token);

@@ -73,11 +73,11 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   private tooltip(p: ConnectionProfile): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
-    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user \`${escape(p.userId)}\`` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
+    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
     const claims = this.manager.tokens.claims(p.id);
     if (claims) {
       const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
-      md.appendMarkdown(`\n---\nToken: sub \`${escape(claims.sub ?? '?')}\`${aud ? ` · aud \`${escape(aud)}\`` : ''}${claims.scope ? ` · scope \`${escape(claims.scope)}\`` : ''}  \n`);
+      md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}${claims.scope ? ` · scope ${code(claims.scope)}` : ''}  \n`);
       const state = tokenState(claims);
       md.appendMarkdown(claims.expiresAt ? `Expires ${claims.expiresAt.toISOString()}${state === 'expired' ? ' — **expired**' : state === 'expiring' ? ' — **expiring soon**' : ''}` : 'No expiry (participants with a max token lifetime reject it)');
     }
@@ -159,6 +159,11 @@ function detailItem(n: DetailNode): vscode.TreeItem {
   item.contextValue = n.opts.contextValue ?? (n.opts.copyValue !== undefined ? 'cantonLedger:value' : 'cantonLedger:detail');
   item.accessibilityInformation = { label: [n.label, n.opts.description].filter(Boolean).join(' ') };
   return item;
+}
+
+/** Text for inside a code span, where markdown escapes are not undone: only backticks need care. */
+function code(s: string): string {
+  return '`' + s.replace(/`/g, "'") + '`';
 }
 
 function escape(s: string): string {
