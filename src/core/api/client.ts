@@ -300,15 +300,17 @@ export class LedgerClient {
     // the last offset to the next page instead, unless the whole page is at that offset.
     let keep = updates.length;
     while (keep > 0 && updates[keep - 1].offset === last) keep--;
-    const page = keep > 0 ? updates.slice(0, keep) : updates;
-    const lastKept = page[page.length - 1].offset!;
-    const next: UpdatesCursor | undefined = c.descending
-      ? (keep > 0 ? last : last - 1) > c.beginExclusive
-        ? { ...c, endInclusive: keep > 0 ? last : last - 1, pageSize: limit }
-        : undefined
-      : (keep > 0 ? lastKept : last) < c.endInclusive
-        ? { ...c, beginExclusive: keep > 0 ? lastKept : last, pageSize: limit }
-        : undefined;
+    const trimmed = keep > 0;
+    const page = trimmed ? updates.slice(0, keep) : updates;
+    let next: UpdatesCursor | undefined;
+    if (c.descending) {
+      // Trimmed: the next page ends at the trimmed offset (inclusive), so it starts with them.
+      const endInclusive = trimmed ? last : last - 1;
+      if (endInclusive > c.beginExclusive) next = { ...c, endInclusive, pageSize: limit };
+    } else {
+      const beginExclusive = trimmed ? page[page.length - 1].offset! : last;
+      if (beginExclusive < c.endInclusive) next = { ...c, beginExclusive, pageSize: limit };
+    }
     return { updates: page, next, ...range };
   }
 

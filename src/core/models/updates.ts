@@ -367,11 +367,6 @@ export function decodeUpdate(element: wire.JsGetUpdatesResponse | wire.Update): 
   return { kind: 'unknown', variant, offset: typeof inner?.offset === 'number' ? inner.offset : undefined, raw: element };
 }
 
-/** The offset of any update (unknown variants may have none). */
-export function offsetOf(u: Update): number | undefined {
-  return u.offset;
-}
-
 /** Counts of the events of a transaction, e.g. for "2 created, 1 archived". */
 export function eventCounts(t: Transaction): { created: number; archived: number; exercised: number } {
   const c = { created: 0, archived: 0, exercised: 0 };

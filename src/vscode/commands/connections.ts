@@ -31,9 +31,7 @@ export class ConnectionCommands {
 
   /** A tree node, a connection id, or else the active connection. */
   resolve(node?: ConnectionNode | string): ConnectionProfile | undefined {
-    if (node instanceof ConnectionNode) return this.manager.profiles.get(node.profile.id) ?? node.profile;
-    if (typeof node === 'string') return this.manager.profiles.get(node);
-    return this.manager.profiles.active();
+    return node ? this.manager.profiles.lookup(node) : this.manager.profiles.active();
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {

@@ -23,8 +23,7 @@ export class TokenCommands {
   }
 
   private async target(t?: ConnectionNode | string): Promise<ConnectionProfile | undefined> {
-    if (t instanceof ConnectionNode) return this.manager.profiles.get(t.profile.id) ?? t.profile;
-    if (typeof t === 'string') return this.manager.profiles.get(t);
+    if (t) return this.manager.profiles.lookup(t);
     const withAuth = this.manager.profiles.all().filter((p) => p.auth !== 'none');
     const active = this.manager.profiles.active();
     if (active && active.auth !== 'none') return active;

@@ -5,7 +5,7 @@ import { AuthError, LedgerError } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type * as wire from '../../core/models/wire';
-import type { UserRights } from '../../core/models/users';
+import { readableParties, type UserRights } from '../../core/models/users';
 import type { ProfileStore } from './profiles';
 import type { TokenProviders } from './tokens';
 
@@ -112,7 +112,7 @@ export class ConnectionManager implements vscode.Disposable {
     // Without auth there is no authenticated user: fall back to the profile's user id.
     const user = profile.auth !== 'none' ? await client.authenticatedUser(o) : profile.userId ? { id: profile.userId } : undefined;
     const rights = user ? await unlessForbidden(client.userRights(user.id, o)) : undefined;
-    const fromRights = rights ? [...new Set([...rights.actAs, ...rights.readAs])].map((party) => ({ party })) : [];
+    const fromRights = rights ? readableParties(rights).map((party) => ({ party })) : [];
     return { version: version.version, ledgerEnd, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties };
   }
 

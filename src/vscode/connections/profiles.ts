@@ -44,6 +44,11 @@ export class ProfileStore implements vscode.Disposable {
     return this.all().find((p) => p.id === id);
   }
 
+  /** The current version of a profile named by id or carried by a tree node (which may be stale). */
+  lookup(target: string | { profile: ConnectionProfile }): ConnectionProfile | undefined {
+    return typeof target === 'string' ? this.get(target) : (this.get(target.profile.id) ?? target.profile);
+  }
+
   /** Profiles kept in global state can be edited and removed from the UI. */
   isEditable(p: ConnectionProfile): boolean {
     return p.source === 'user' && !p.id.startsWith('settings-');
