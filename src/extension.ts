@@ -12,12 +12,14 @@ import { TokenCommands } from './vscode/commands/tokens';
 import { Commands } from './vscode/commands/ids';
 import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
 import { ErrorReporter } from './vscode/ui';
+import { JsonDocuments } from './vscode/documents';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
   connections: ConnectionManager;
   secrets: SecretStore;
   demo: DemoController;
+  documents: JsonDocuments;
 }
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
@@ -30,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   const connections = new ConnectionManager(profiles, tokens, logger, redactor);
   const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
   const tree = new ConnectionsTreeProvider(connections);
+  const documents = new JsonDocuments();
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const connectionCommands = new ConnectionCommands(connections, errors);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
@@ -51,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     connections,
     tree,
     demo,
+    documents,
     vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true }),
     new ConnectionStatusBar(connections),
     ...connectionCommands.register(),
@@ -63,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
-  return { connections, secrets, demo };
+  return { connections, secrets, demo, documents };
 }
 
 export function deactivate(): void {

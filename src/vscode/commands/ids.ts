@@ -15,4 +15,7 @@ export const Commands = {
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
   showLog: 'cantonLedger.showLog',
+  // Ledger views (issue 4)
+  revealUpdate: 'cantonLedger.updates.reveal',
+  showContractEvents: 'cantonLedger.contractEvents.show',
 } as const;
