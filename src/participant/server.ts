@@ -86,7 +86,7 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
 }
 
 /** Writes a JSON array element by element, respecting backpressure (lists can be 100k elements). */
-export async function streamJsonArray<T>(res: ServerResponse, items: readonly T[], render: (item: T) => string, signal: AbortSignal): Promise<void> {
+export async function streamJsonArray<T>(res: ServerResponse, items: readonly T[], render: (item: T) => string, signal: AbortSignal, opts: { leaveOpen?: boolean } = {}): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.write('[');
   const batch = 256;
@@ -104,7 +104,7 @@ export async function streamJsonArray<T>(res: ServerResponse, items: readonly T[
       });
     }
   }
-  res.end(']');
+  if (!opts.leaveOpen) res.end(']');
 }
 
 export class DemoServer {

@@ -14,8 +14,17 @@ export interface SubmitFault {
   times?: number;
 }
 
+/** Cuts update-list responses short: a connection that drops in the middle of a stream. */
+export interface UpdatesListFault {
+  /** Send this many elements, then destroy the socket (the array is never closed). */
+  cutAfterElements: number;
+  /** Apply to this many responses, then clear itself; unset: until cleared. */
+  times?: number;
+}
+
 export interface Faults {
   submit?: SubmitFault;
+  updatesList?: UpdatesListFault;
 }
 
 export interface Services {

@@ -150,7 +150,16 @@ async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesReque
       `The number of matching elements (${entries.length}) is greater than the node limit (${s.listCap}).`,
     );
   }
-  await streamJsonArray(ctx.res, entries, (entry) => updateJson(entry, filter, s.profile.wire), ctx.signal);
+  const render = (entry: LogEntry) => updateJson(entry, filter, s.profile.wire);
+  const cut = s.faults.updatesList;
+  if (cut && entries.length > cut.cutAfterElements) {
+    if (cut.times !== undefined && --cut.times <= 0) delete s.faults.updatesList;
+    await streamJsonArray(ctx.res, entries.slice(0, cut.cutAfterElements), render, ctx.signal, { leaveOpen: true });
+    // Let the elements reach the client before the connection goes.
+    setTimeout(() => ctx.res.destroy(), 20);
+    return;
+  }
+  await streamJsonArray(ctx.res, entries, render, ctx.signal);
 }
 
 // ---------------------------------------------------------------- pages
