@@ -9,7 +9,7 @@ import { UpdateWindow } from '../../src/core/updates/window';
 import { type DemoParticipant, startDemoParticipant } from '../../src/participant';
 
 const ANY = { filter: { anyParty: true } } as const;
-const key = (u: Update) => `${u.offset}/${u.kind}`;
+const key = (u: { offset?: number; kind: string }) => `${u.offset}/${u.kind}`;
 
 /** Follows until `until(received)` holds, then stops; returns what was delivered. */
 async function followUntil(client: LedgerClient, fromOffset: number, until: (got: Update[]) => boolean, extra: Partial<Parameters<typeof followUpdates>[1]> = {}) {

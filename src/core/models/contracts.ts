@@ -16,3 +16,19 @@ export function decodeContractEvents(contractId: string, r: wire.JsGetEventsByCo
   const archived = r.archived ? { event: decodeArchivedEvent(r.archived.archivedEvent), synchronizerId: r.archived.synchronizerId } : undefined;
   return { contractId, created, archived, active: Boolean(created) && !archived, raw: r };
 }
+
+/** A Canton contract id: `00` + discriminator (64 hex) + suffix, in hex; V2 ids start with `01`. */
+const CONTRACT_ID = /^0[01][0-9a-f]{64,}$/i;
+const CONTRACT_ID_IN_TEXT = /\b0[01][0-9a-f]{64,}\b/gi;
+
+export function looksLikeContractId(s: string | undefined): boolean {
+  return s !== undefined && CONTRACT_ID.test(s.trim());
+}
+
+/** The contract id in `text` that covers position `at` (e.g. under the cursor), if any. */
+export function contractIdAt(text: string, at: number): string | undefined {
+  for (const m of text.matchAll(CONTRACT_ID_IN_TEXT)) {
+    if (m.index! <= at && at <= m.index! + m[0].length) return m[0];
+  }
+  return undefined;
+}

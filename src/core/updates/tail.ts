@@ -13,7 +13,10 @@ export interface FollowOptions {
   /** Follow updates after this offset (exclusive); usually the ledger end when following starts. */
   fromOffset: number;
   signal: AbortSignal;
-  /** How long one read waits for new updates before the participant ends it. Default 10 s. */
+  /**
+   * How long one read waits for more updates before the participant answers (it collects until idle):
+   * the latency of the tail. Default 1 s.
+   */
   idleTimeoutMs?: number;
   /** Updates per read (at least 2; shrunk to the participant's cap on 413). Default 200. */
   batchSize?: number;
@@ -44,7 +47,7 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
   // Nothing at the starting offset is wanted: it was there before following began.
   const position: FollowPosition = { offset: o.fromOffset, seenAtOffset: Number.POSITIVE_INFINITY };
   let batchSize = Math.max(2, o.batchSize ?? 200);
-  const idleTimeoutMs = o.idleTimeoutMs ?? 10_000;
+  const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
   let failures = 0;
   const recovered = () => {
     if (failures === 0) return;

@@ -20,7 +20,10 @@ export class ConnectionCommands {
       r(Commands.editConnection, (node?: ConnectionNode) => this.edit(node)),
       r(Commands.removeConnection, (node?: ConnectionNode) => this.remove(node)),
       r(Commands.selectConnection, () => this.select()),
-      r(Commands.setActive, (node?: ConnectionNode) => node && this.activate(node.profile)),
+      r(Commands.setActive, async (node?: ConnectionNode | string) => {
+        const profile = node ? this.resolve(node) : undefined;
+        if (profile) await this.activate(profile);
+      }),
       r(Commands.connect, (node?: ConnectionNode | string) => this.connect(this.resolve(node))),
       r(Commands.disconnect, (node?: ConnectionNode) => node && this.manager.disconnect(node.profile.id)),
       r(Commands.refreshConnections, () => this.refresh()),

@@ -1,0 +1,243 @@
+import * as vscode from 'vscode';
+import type { UpdateFilter } from '../../core/api/updatesRequest';
+import { CantonApiError } from '../../core/errors';
+import type { Logger } from '../../core/log';
+import type { Redactor } from '../../core/redact';
+import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../core/models/contracts';
+import { shortParty } from '../../core/models/users';
+import { contractEventRows, entityName, shortId } from '../../core/updates/rows';
+import type { ConnectionManager } from '../connections/manager';
+import { errorNodes, MessageNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
+import type { UpdatesFilterStore } from './updatesView';
+
+const HISTORY_KEY = 'cantonLedger.contractHistory';
+const HISTORY_SIZE = 20;
+
+interface HistoryEntry {
+  contractId: string;
+  connectionId: string;
+  at: string;
+}
+
+/** Who to ask as: the Updates filter's parties (or any party) unless changed here. */
+export interface EventFormatChoice {
+  anyParty?: boolean;
+  parties?: string[];
+  verbose?: boolean;
+}
+
+type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
+
+/**
+ * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
+ * a short history kept per workspace.
+ */
+export class ContractEventsView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly treeView: vscode.TreeView<ViewNode>;
+  private readonly lookups = new Map<string, Lookup>();
+  private formatOverride: EventFormatChoice | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly filters: UpdatesFilterStore,
+    private readonly workspaceState: vscode.Memento,
+    private readonly logger: Logger,
+    private readonly redactor: Redactor,
+  ) {
+    this.treeView = vscode.window.createTreeView('cantonLedger.contractEvents', { treeDataProvider: this, showCollapseAll: true });
+    this.subscriptions.push(this.treeView);
+    this.updateDescription();
+  }
+
+  get history(): readonly HistoryEntry[] {
+    return this.workspaceState.get<HistoryEntry[]>(HISTORY_KEY, []);
+  }
+
+  /** The event format sent: parties/any party and verbose, from the Updates filter unless overridden. */
+  eventFormat(connectionId: string): { filter: UpdateFilter } {
+    const f = this.formatOverride ?? this.filters.get(connectionId);
+    return { filter: { anyParty: f.anyParty, parties: f.anyParty ? undefined : f.parties, verbose: f.verbose ?? true } };
+  }
+
+  async setEventFormat(choice: EventFormatChoice | undefined): Promise<void> {
+    this.formatOverride = choice;
+    this.lookups.clear();
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  /** Looks the contract up on the active connection, puts it first in the history and shows it. */
+  async show(contractId: string): Promise<ContractEvents | undefined> {
+    const profile = this.connections.profiles.active();
+    if (!profile) {
+      void vscode.window.showWarningMessage('Canton Ledger: no active connection to look the contract up on.', 'Select Connection').then((c) => c && vscode.commands.executeCommand('cantonLedger.connections.select'));
+      return undefined;
+    }
+    const entry: HistoryEntry = { contractId, connectionId: profile.id, at: new Date().toISOString() };
+    const rest = this.history.filter((h) => !(h.contractId === contractId && h.connectionId === profile.id));
+    await this.workspaceState.update(HISTORY_KEY, [entry, ...rest].slice(0, HISTORY_SIZE));
+    this.lookups.delete(keyOf(entry));
+    this.changed.fire(undefined);
+    await vscode.commands.executeCommand('cantonLedger.contractEvents.focus');
+    await this.lookup(entry);
+    const node = this.contractNode(entry);
+    await this.treeView.reveal(node, { select: true, focus: false, expand: true });
+    const result = this.lookups.get(keyOf(entry));
+    return result?.state === 'found' ? result.events : undefined;
+  }
+
+  async clearHistory(): Promise<void> {
+    await this.workspaceState.update(HISTORY_KEY, []);
+    this.lookups.clear();
+    this.changed.fire(undefined);
+  }
+
+  refresh(): void {
+    this.lookups.clear();
+    this.changed.fire(undefined);
+  }
+
+  // ---------------------------------------------------------------- tree data
+
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    const item = treeItemFor(node);
+    if (node.type === 'message' && node.opts.contextValue?.startsWith('cantonLedger:contract')) {
+      item.collapsibleState = this.history[0] && node.id === `contracts/${keyOf(this.history[0])}` ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    }
+    return item;
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    return node.parent;
+  }
+
+  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
+    if (!node) {
+      if (this.history.length === 0) {
+        return [new MessageNode('contracts/empty', 'Look up a contract…', { icon: 'search', description: 'by contract ID', command: { command: 'cantonLedger.contractEvents.show', title: 'Show Contract Events' } })];
+      }
+      return this.history.map((h) => this.contractNode(h));
+    }
+    const entry = this.entryOf(node);
+    if (!entry) return childrenOf(node);
+    await this.lookup(entry);
+    return this.resultNodes(entry, node);
+  }
+
+  /** The node of a history entry (its id is what the tree and reveal go by). */
+  private contractNode(h: HistoryEntry): MessageNode {
+    const key = keyOf(h);
+    const result = this.lookups.get(key);
+    const label = result?.state === 'found' && result.events.created ? entityName(result.events.created.event.templateId) : shortId(h.contractId, 14, 6);
+    const status =
+      result?.state === 'found' ? (result.events.archived ? 'archived' : result.events.created ? 'active' : 'no events') : result?.state === 'not-found' ? 'not found' : result?.state === 'error' ? 'error' : undefined;
+    const connection = this.connections.profiles.lookup(h.connectionId)?.name ?? h.connectionId;
+    const node = new MessageNode(`contracts/${key}`, label, {
+      description: [status, shortId(h.contractId, 10, 4), connection].filter(Boolean).join(' · '),
+      tooltip: new vscode.MarkdownString(`Contract \`${h.contractId}\`  \nConnection ${connection} · looked up ${h.at}`),
+      icon: status === 'archived' ? 'archive' : status === 'active' ? 'symbol-object' : status === 'not found' || status === 'error' ? 'warning' : 'loading~spin',
+      contextValue: `cantonLedger:contract+contractId`,
+      values: { contractId: h.contractId },
+    });
+    return node;
+  }
+
+  private entryOf(node: ViewNode): HistoryEntry | undefined {
+    return node.type === 'message' && node.id.startsWith('contracts/') ? this.history.find((h) => `contracts/${keyOf(h)}` === node.id) : undefined;
+  }
+
+  private lookup(entry: HistoryEntry): Promise<void> {
+    const key = keyOf(entry);
+    const known = this.lookups.get(key);
+    if (known) return known.state === 'loading' ? known.done : Promise.resolve();
+    const profile = this.connections.profiles.lookup(entry.connectionId);
+    const done = (async () => {
+      try {
+        if (!profile) throw new Error(`The connection ${entry.connectionId} no longer exists`);
+        const events = await this.connections.client(profile).eventsByContractId(entry.contractId, this.eventFormat(profile.id));
+        this.lookups.set(key, { state: 'found', events });
+      } catch (e) {
+        this.logger.warn(`Contract events of ${entry.contractId}: ${this.redactor.redactError(e)}`);
+        this.lookups.set(key, e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND' ? { state: 'not-found', error: e } : { state: 'error', error: e });
+      }
+      this.changed.fire(undefined);
+    })();
+    this.lookups.set(key, { state: 'loading', done });
+    return done;
+  }
+
+  private resultNodes(entry: HistoryEntry, parent: ViewNode): ViewNode[] {
+    const result = this.lookups.get(keyOf(entry));
+    if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
+    const retry = { command: 'cantonLedger.contractEvents.refresh', title: 'Retry' };
+    if (result.state === 'error') return errorNodes(parent.id, result.error, { profileId: entry.connectionId, retry, parent, redact: (s) => this.redactor.redact(s) });
+    if (result.state === 'not-found') {
+      const format = this.eventFormat(entry.connectionId).filter;
+      return [
+        new MessageNode(`${parent.id}/not-found`, 'Contract not found', {
+          description: `unknown to ${format.anyParty ? 'any party' : (format.parties ?? []).map((p) => shortParty(p)).join(', ') || 'these parties'}, or pruned`,
+          tooltip: this.redactor.redact(`${result.error.code}: ${result.error.message}\n\n${result.error.hint}`),
+          icon: 'circle-slash',
+          command: { command: 'cantonLedger.contractEvents.changeFormat', title: 'Change Event Format' },
+        }, parent),
+      ];
+    }
+    return uniqueNodes(contractEventRows(result.events), parent.id, parent);
+  }
+
+  private updateDescription(): void {
+    const f = this.formatOverride;
+    this.treeView.description = f ? `as ${f.anyParty ? 'any party' : (f.parties ?? []).map((p) => shortParty(p).split('::')[0]).join(', ')}${f.verbose === false ? ' · not verbose' : ''}` : 'as the Updates filter';
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}
+
+function keyOf(h: HistoryEntry): string {
+  return `${h.connectionId}/${h.contractId}`;
+}
+
+/** A contract id to start the input box with: the editor's selection or word, else the clipboard. */
+export async function contractIdSuggestion(): Promise<string | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) {
+    const selected = editor.document.getText(editor.selection).trim().replace(/^"|"$/g, '');
+    if (looksLikeContractId(selected)) return selected;
+    const line = editor.document.lineAt(editor.selection.active.line).text;
+    const under = contractIdAt(line, editor.selection.active.character);
+    if (under) return under;
+  }
+  const clip = (await vscode.env.clipboard.readText()).trim();
+  return looksLikeContractId(clip) ? clip : undefined;
+}
+
+/** Asks for a contract id, pre-filled from the editor or the clipboard. */
+export async function askContractId(): Promise<string | undefined> {
+  const value = await vscode.window.showInputBox({
+    title: 'Show Contract Events',
+    prompt: 'Contract ID (hex, starts with 00 or 01)',
+    value: await contractIdSuggestion(),
+    ignoreFocusOut: true,
+    validateInput: (v) => (looksLikeContractId(v) ? undefined : 'A contract ID is hex: 00 or 01 followed by at least 64 hex digits'),
+  });
+  return value?.trim();
+}
+
+/** Picks who to ask as for contract events. */
+export async function pickEventFormat(current: EventFormatChoice | undefined, parties: string[]): Promise<EventFormatChoice | undefined | 'follow'> {
+  type Item = vscode.QuickPickItem & { value: EventFormatChoice | 'follow' };
+  const items: Item[] = [
+    { label: '$(filter) As the Updates filter', description: current ? '' : 'current', value: 'follow' },
+    { label: '$(globe) Any party', description: current?.anyParty ? 'current' : '', value: { anyParty: true, verbose: current?.verbose ?? true } },
+    ...parties.map((p): Item => ({ label: `$(person) ${shortParty(p)}`, detail: p, value: { parties: [p], verbose: current?.verbose ?? true } })),
+    { label: `$(list-flat) Verbose: ${current?.verbose === false ? 'off' : 'on'}`, description: 'toggle', value: { ...(current ?? { anyParty: true }), verbose: current?.verbose === false } },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Contract Events: Event Format', matchOnDetail: true });
+  return picked?.value;
+}

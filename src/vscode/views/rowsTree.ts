@@ -1,0 +1,154 @@
+import * as vscode from 'vscode';
+import { AuthError, CantonApiError, LedgerError, TokenWithheldError } from '../../core/errors';
+import type { LedgerRow } from '../../core/updates/rows';
+import { Commands } from '../commands/ids';
+import type { JsonDocuments } from '../documents';
+
+/** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
+export class RowNode {
+  readonly type = 'row' as const;
+  private cached: RowNode[] | undefined;
+  constructor(readonly row: LedgerRow, readonly id: string, readonly parent?: ViewNode) {}
+
+  children(): RowNode[] {
+    this.cached ??= uniqueNodes(this.row.children?.() ?? [], this.id, this);
+    return this.cached;
+  }
+}
+
+/** A state of the view rather than ledger data: "Load more", "No updates in this range", an error, "Retry". */
+export class MessageNode {
+  readonly type = 'message' as const;
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly opts: { values?: Pick<LedgerRow, 'contractId' | 'updateId' | 'offset' | 'packageId' | 'copyValue'>; description?: string; tooltip?: string | vscode.MarkdownString; icon?: string; iconColor?: string; command?: vscode.Command; contextValue?: string; children?: ViewNode[] } = {},
+    readonly parent?: ViewNode,
+  ) {}
+}
+
+export type ViewNode = RowNode | MessageNode;
+
+/**
+ * Nodes for rows, with ids unique among siblings (two checkpoints can share an offset). Pass the same
+ * `used` map again to append more siblings to a list.
+ */
+export function uniqueNodes(rows: readonly LedgerRow[], parentId: string, parent?: ViewNode, used = new Map<string, number>()): RowNode[] {
+  return rows.map((row) => {
+    const n = used.get(row.key) ?? 0;
+    used.set(row.key, n + 1);
+    return new RowNode(row, `${parentId}/${row.key}${n ? `#${n}` : ''}`, parent);
+  });
+}
+
+export const RowCommands = {
+  open: 'cantonLedger.item.openJson',
+  openRaw: 'cantonLedger.item.openRawJson',
+  copyContractId: 'cantonLedger.item.copyContractId',
+  copyUpdateId: 'cantonLedger.item.copyUpdateId',
+  copyOffset: 'cantonLedger.item.copyOffset',
+  copyPackageId: 'cantonLedger.item.copyPackageId',
+  copyValue: 'cantonLedger.item.copyValue',
+} as const;
+
+/** `cantonLedger:<kind>` plus a flag per value the context actions can use (`+contractId`, …). */
+export function rowContextValue(row: LedgerRow): string {
+  const flags = [
+    row.contractId && '+contractId',
+    row.updateId && '+updateId',
+    row.offset !== undefined && '+offset',
+    row.packageId && '+packageId',
+    row.json && '+json',
+    row.copyValue !== undefined && '+copy',
+    row.synchronizerId && '+synchronizer',
+  ].filter(Boolean);
+  return `cantonLedger:${row.kind}${flags.join('')}`;
+}
+
+export function treeItemFor(node: ViewNode): vscode.TreeItem {
+  if (node.type === 'message') {
+    const o = node.opts;
+    const item = new vscode.TreeItem(node.label, o.children?.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = o.description;
+    item.tooltip = o.tooltip;
+    item.iconPath = o.icon ? new vscode.ThemeIcon(o.icon, o.iconColor ? new vscode.ThemeColor(o.iconColor) : undefined) : undefined;
+    item.command = o.command;
+    item.contextValue = o.contextValue ?? 'cantonLedger:message';
+    return item;
+  }
+  const row = node.row;
+  const state = !row.children ? vscode.TreeItemCollapsibleState.None : row.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(row.label, state);
+  item.id = node.id;
+  item.description = row.description;
+  if (row.tooltip) item.tooltip = new vscode.MarkdownString(row.tooltip);
+  item.iconPath = row.icon ? new vscode.ThemeIcon(row.icon) : undefined;
+  item.contextValue = rowContextValue(row);
+  // Selecting an update or event opens its JSON; detail rows only select (their value is one copy away).
+  if (row.json) item.command = { command: RowCommands.open, title: 'Open JSON', arguments: [node] };
+  item.accessibilityInformation = { label: [row.label, row.description].filter(Boolean).join(', ') };
+  return item;
+}
+
+/** The copy and open actions of every ledger view; they take the node the context menu was opened on. */
+export function registerRowCommands(documents: JsonDocuments): vscode.Disposable[] {
+  const copy = (what: string, pick: (row: LedgerRow) => string | number | undefined) => async (node?: ViewNode) => {
+    const value = node?.type === 'row' ? pick(node.row) : node?.opts.values ? pick(node.opts.values as LedgerRow) : undefined;
+    if (value === undefined) return;
+    await vscode.env.clipboard.writeText(String(value));
+    vscode.window.setStatusBarMessage(`Copied ${what}: ${value}`, 3000);
+  };
+  const open = (raw: boolean) => async (node?: ViewNode) => {
+    const json = node?.type === 'row' ? node.row.json : undefined;
+    if (!json) return;
+    await documents.show(raw ? 'raw' : 'ledger', json.name, raw ? json.raw : json.value);
+  };
+  return [
+    vscode.commands.registerCommand(RowCommands.open, open(false)),
+    vscode.commands.registerCommand(RowCommands.openRaw, open(true)),
+    vscode.commands.registerCommand(RowCommands.copyContractId, copy('contract ID', (r) => r.contractId)),
+    vscode.commands.registerCommand(RowCommands.copyUpdateId, copy('update ID', (r) => r.updateId)),
+    vscode.commands.registerCommand(RowCommands.copyOffset, copy('offset', (r) => r.offset)),
+    vscode.commands.registerCommand(RowCommands.copyPackageId, copy('package ID', (r) => r.packageId)),
+    vscode.commands.registerCommand(RowCommands.copyValue, copy('value', (r) => r.copyValue)),
+  ];
+}
+
+/** Children of any node: rows build theirs lazily, messages carry theirs. */
+export function childrenOf(node: ViewNode): ViewNode[] {
+  return node.type === 'row' ? node.children() : (node.opts.children ?? []);
+}
+
+/**
+ * A failure shown inside a view (never a toast from a tree): what went wrong with its Canton code and
+ * hint, "Token rejected — Update Token" for auth failures, and "Retry".
+ */
+export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: string; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+  const nodes: MessageNode[] = [];
+  if (err instanceof AuthError || err instanceof TokenWithheldError) {
+    nodes.push(
+      new MessageNode(`${idPrefix}/auth`, err instanceof AuthError && err.status === 403 ? 'Permission denied — Update Token' : 'Token rejected — Update Token', {
+        description: o.redact(err.message),
+        tooltip: o.redact(`${err.message}\n\n${err.hint}`),
+        icon: 'key',
+        iconColor: 'list.errorForeground',
+        command: { command: Commands.setToken, title: 'Update Token', arguments: [o.profileId] },
+      }, o.parent),
+    );
+  } else {
+    const code = err instanceof CantonApiError ? err.code : undefined;
+    const message = err instanceof Error ? err.message : String(err);
+    nodes.push(
+      new MessageNode(`${idPrefix}/error`, o.redact(code ?? message), {
+        description: o.redact(code ? message : err instanceof LedgerError ? err.hint : ''),
+        tooltip: o.redact(`${message}${err instanceof LedgerError ? `\n\n${err.hint}` : ''}`),
+        icon: 'error',
+        iconColor: 'list.errorForeground',
+        contextValue: 'cantonLedger:error',
+      }, o.parent),
+    );
+  }
+  nodes.push(new MessageNode(`${idPrefix}/retry`, 'Retry', { icon: 'refresh', command: o.retry }, o.parent));
+  return nodes;
+}

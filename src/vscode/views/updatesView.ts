@@ -1,0 +1,405 @@
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../core/connections';
+import type { Logger } from '../../core/log';
+import type { Redactor } from '../../core/redact';
+import type { Update } from '../../core/models/updates';
+import { UpdatesPager } from '../../core/updates/pager';
+import { updateRow } from '../../core/updates/rows';
+import { followUpdates } from '../../core/updates/tail';
+import { defaultViewFilter, filterSummary, pageQueryOf, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
+import { UpdateWindow } from '../../core/updates/window';
+import type { ConnectionManager } from '../connections/manager';
+import { Commands } from '../commands/ids';
+import { errorNodes, MessageNode, type RowNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
+
+const FILTERS_KEY = 'cantonLedger.updatesFilters';
+const ROOT = 'updates';
+
+/** The Updates view's filter per connection, kept in global state (connections are global too). */
+export class UpdatesFilterStore {
+  private readonly changed = new vscode.EventEmitter<string>();
+  readonly onDidChange = this.changed.event;
+  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {}
+
+  /** The stored filter, or the default for the user's rights (any party for admins). */
+  get(profileId: string): UpdatesViewFilter {
+    const stored = this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {})[profileId];
+    if (stored) return stored;
+    const s = this.connections.state(profileId);
+    return defaultViewFilter(s.state === 'connected' ? s.info.rights : undefined);
+  }
+
+  async set(profileId: string, filter: UpdatesViewFilter | undefined): Promise<void> {
+    const all = { ...this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {}) };
+    if (filter) all[profileId] = filter;
+    else delete all[profileId];
+    await this.state.update(FILTERS_KEY, all);
+    this.changed.fire(profileId);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+interface Tail {
+  controller: AbortController;
+  window: UpdateWindow;
+  fromOffset: number;
+  status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
+  nodes?: ViewNode[];
+}
+
+export interface RevealTarget {
+  connectionId?: string;
+  offset?: number;
+  updateId?: string;
+}
+
+/**
+ * The Updates view: pages of the active connection's updates in a pinned range ("Load more" at the
+ * end), or, while live tail is on, the newest updates as they arrive.
+ */
+export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly treeView: vscode.TreeView<ViewNode>;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  private profileId: string | undefined;
+  private pager: UpdatesPager | undefined;
+  /** The pager's updates as nodes (built once per update: ids and parents stay stable for reveal). */
+  private pageNodes: RowNode[] = [];
+  private pageKeys = new Map<string, number>();
+  private pageError: unknown;
+  private firstLoad: Promise<void> | undefined;
+  private loadAbort = new AbortController();
+  private tail: Tail | undefined;
+  private renderTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    readonly filters: UpdatesFilterStore,
+    private readonly logger: Logger,
+    private readonly redactor: Redactor,
+    private readonly liveWindowSize: () => number,
+  ) {
+    this.treeView = vscode.window.createTreeView('cantonLedger.updates', { treeDataProvider: this, showCollapseAll: true });
+    this.subscriptions.push(
+      this.treeView,
+      this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
+      this.treeView.onDidChangeSelection(() => this.markSeen()),
+      connections.onDidChange(() => {
+        if (connections.profiles.active()?.id !== this.profileId) this.switchConnection(connections.profiles.active()?.id);
+      }),
+      filters.onDidChange((id) => id === this.profileId && this.reset()),
+    );
+    this.updateDescription();
+  }
+
+  // ---------------------------------------------------------------- tree data
+
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    return treeItemFor(node);
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    return node.parent;
+  }
+
+  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
+    if (node) return childrenOf(node);
+    const profile = this.connections.profiles.active();
+    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
+    if (!profile) {
+      return [
+        new MessageNode(`${ROOT}/none`, 'No active connection', { description: 'select or add one', icon: 'plug', command: { command: Commands.selectConnection, title: 'Select Connection' } }),
+        new MessageNode(`${ROOT}/demo`, 'Start the demo participant', { icon: 'play', command: { command: Commands.startDemo, title: 'Start Demo Participant' } }),
+      ];
+    }
+    if (this.tail) return this.tailNodes();
+    if (!this.pager && !this.pageError) {
+      this.firstLoad ??= this.loadFirstPage(profile);
+      await this.firstLoad;
+    }
+    return this.pageNodesWithState(profile);
+  }
+
+  // ---------------------------------------------------------------- paging
+
+  private async loadFirstPage(profile: ConnectionProfile, keepCount = 0): Promise<void> {
+    const signal = this.loadAbort.signal;
+    try {
+      const filter = this.filters.get(profile.id);
+      const pager = new UpdatesPager(this.connections.client(profile), pageQueryOf(filter));
+      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, async () => {
+        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
+      });
+      if (signal.aborted) return;
+      this.pager = pager;
+      this.pageKeys = new Map();
+      this.pageNodes = uniqueNodes(pager.state.updates.map(updateRow), ROOT, undefined, this.pageKeys);
+      this.pageError = undefined;
+    } catch (e) {
+      if (signal.aborted) return;
+      this.pageError = e;
+      this.logger.warn(`Updates view: ${this.redactor.redactError(e)}`);
+    } finally {
+      this.firstLoad = undefined;
+    }
+  }
+
+  /** "Load more": the next page into the same list. A click while a page is loading does nothing. */
+  async loadMore(): Promise<void> {
+    const pager = this.pager;
+    if (!pager || pager.loading || pager.state.complete) return;
+    const signal = this.loadAbort.signal;
+    const before = pager.state.updates.length;
+    const loading = pager.loadMore({ signal });
+    this.changed.fire(undefined);
+    try {
+      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, () => loading);
+      this.pageError = undefined;
+    } catch (e) {
+      if (signal.aborted) return;
+      this.pageError = e;
+      this.logger.warn(`Updates view, loading more: ${this.redactor.redactError(e)}`);
+    }
+    if (pager !== this.pager) return;
+    this.pageNodes.push(...uniqueNodes(pager.state.updates.slice(before).map(updateRow), ROOT, undefined, this.pageKeys));
+    this.changed.fire(undefined);
+  }
+
+  private pageNodesWithState(profile: ConnectionProfile): ViewNode[] {
+    const state = this.pager?.state;
+    const nodes: ViewNode[] = [...this.pageNodes];
+    if (state && state.complete && nodes.length === 0 && !this.pageError) {
+      nodes.push(new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
+        description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
+        icon: 'info',
+        command: { command: 'cantonLedger.updates.filter', title: 'Change Filter' },
+      }));
+    }
+    if (this.pageError) {
+      nodes.push(...errorNodes(ROOT, this.pageError, { profileId: profile.id, retry: { command: this.pager ? 'cantonLedger.updates.loadMore' : 'cantonLedger.updates.refresh', title: 'Retry' }, redact: (s) => this.redactor.redact(s) }));
+    } else if (state && !state.complete) {
+      const loading = this.pager!.loading;
+      nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
+        description: `${state.updates.length} loaded · range ends at offset ${state.endInclusive}`,
+        icon: loading ? 'loading~spin' : 'ellipsis',
+        command: { command: 'cantonLedger.updates.loadMore', title: 'Load More' },
+        contextValue: 'cantonLedger:loadMore',
+      }));
+    }
+    return nodes;
+  }
+
+  /** Re-reads the range (its end moves to the current ledger end), keeping as many updates loaded as before. */
+  async refresh(): Promise<void> {
+    const keep = this.pager?.state.updates.length ?? 0;
+    const profile = this.connections.profiles.active();
+    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
+    else this.reset();
+    if (!profile) return;
+    if (this.tail) {
+      this.changed.fire(undefined);
+      return;
+    }
+    this.firstLoad = this.loadFirstPage(profile, keep);
+    this.changed.fire(undefined);
+    await this.firstLoad;
+    this.changed.fire(undefined);
+  }
+
+  /** Forgets pages and errors (the live tail goes on). */
+  private reset(): void {
+    this.loadAbort.abort();
+    this.loadAbort = new AbortController();
+    this.pager = undefined;
+    this.pageNodes = [];
+    this.pageError = undefined;
+    this.firstLoad = undefined;
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  /** Another connection became active: its own filter, pages and no live tail of the old one. */
+  private switchConnection(profileId: string | undefined): void {
+    this.stopLiveTail();
+    this.profileId = profileId;
+    this.reset();
+  }
+
+  // ---------------------------------------------------------------- live tail
+
+  get liveTail(): { active: boolean; received: number; newCount: number; size: number; status?: string } {
+    const t = this.tail;
+    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t?.status.state };
+  }
+
+  async startLiveTail(): Promise<void> {
+    const profile = this.connections.profiles.active();
+    if (!profile || this.tail) return;
+    if (profile.id !== this.profileId) this.switchConnection(profile.id);
+    const controller = new AbortController();
+    const tail: Tail = { controller, window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' } };
+    this.tail = tail;
+    this.setLiveContext(true);
+    this.updateDescription();
+    this.changed.fire(undefined);
+    const client = this.connections.client(profile);
+    const filter = this.filters.get(profile.id);
+    try {
+      tail.fromOffset = await client.ledgerEnd({ signal: controller.signal });
+      tail.status = { state: 'following' };
+      this.render();
+      await followUpdates(client, {
+        selection: selectionOf({ ...filter, descending: false }),
+        fromOffset: tail.fromOffset,
+        signal: controller.signal,
+        onBatch: (updates) => this.onLiveBatch(tail, updates),
+        onStatus: (s) => {
+          tail.status = s;
+          this.logger.info(s.state === 'reconnecting' ? `Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms` : 'Live tail: following again');
+          this.render();
+        },
+      });
+    } catch (e) {
+      if (controller.signal.aborted) return;
+      tail.status = { state: 'stopped', error: e };
+      this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
+      this.render();
+    }
+  }
+
+  stopLiveTail(): void {
+    if (!this.tail) return;
+    this.tail.controller.abort();
+    this.tail = undefined;
+    this.treeView.badge = undefined;
+    this.setLiveContext(false);
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  private onLiveBatch(tail: Tail, updates: Update[]): void {
+    tail.window.push(updates);
+    tail.nodes = undefined;
+    if (this.treeView.visible && vscode.window.state.focused) tail.window.markSeen();
+    this.render();
+  }
+
+  /** Coalesces bursts of batches into one repaint. */
+  private render(): void {
+    if (this.renderTimer) return;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = undefined;
+      const n = this.tail?.window.newCount ?? 0;
+      this.treeView.badge = n > 0 ? { value: n, tooltip: `${n} new update${n === 1 ? '' : 's'}` } : undefined;
+      this.changed.fire(undefined);
+    }, 200);
+  }
+
+  private markSeen(): void {
+    if (!this.tail) return;
+    this.tail.window.markSeen();
+    this.treeView.badge = undefined;
+  }
+
+  private tailNodes(): ViewNode[] {
+    const t = this.tail!;
+    t.nodes ??= uniqueNodes(t.window.newestFirst().map(updateRow), `${ROOT}/live`);
+    const s = t.status;
+    const header =
+      s.state === 'stopped'
+        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: 'cantonLedger.updates.restartLiveTail', title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
+        : [
+            new MessageNode(`${ROOT}/live/status`, s.state === 'reconnecting' ? 'Reconnecting…' : s.state === 'starting' ? 'Starting live tail…' : 'Following new updates', {
+              description:
+                s.state === 'reconnecting'
+                  ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
+                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
+              icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
+              command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
+              tooltip: 'Live tail: new updates appear at the top. Click to stop.',
+            }),
+          ];
+    return [...header, ...t.nodes];
+  }
+
+  private setLiveContext(live: boolean): void {
+    void vscode.commands.executeCommand('setContext', 'cantonLedger.updates.live', live);
+  }
+
+  // ---------------------------------------------------------------- reveal
+
+  /**
+   * Selects the update with this update id (or offset) in the view, loading pages of the current range
+   * (and re-reading the range when the update is newer than its end) until it is found.
+   */
+  async reveal(target: RevealTarget): Promise<boolean> {
+    if (target.connectionId && target.connectionId !== this.connections.profiles.active()?.id) {
+      await this.connections.profiles.setActive(target.connectionId);
+    }
+    await vscode.commands.executeCommand('cantonLedger.updates.focus');
+    if (this.tail) {
+      await this.getChildren();
+      const found = this.find(this.tail.nodes ?? [], target);
+      if (found) await this.treeView.reveal(found, { select: true, focus: true, expand: true });
+      return Boolean(found);
+    }
+    await this.getChildren();
+    const beyondRange = () => target.offset !== undefined && this.pager?.state.endInclusive !== undefined && target.offset > this.pager.state.endInclusive;
+    if (beyondRange()) await this.refresh();
+    for (let pages = 0; pages < 200; pages++) {
+      const found = this.find(this.pageNodes, target);
+      if (found) {
+        await this.treeView.reveal(found, { select: true, focus: true, expand: true });
+        return true;
+      }
+      if (!this.pager || this.pager.state.complete || this.pageError || this.passed(target)) return false;
+      await this.loadMore();
+    }
+    return false;
+  }
+
+  private find(nodes: readonly ViewNode[], target: RevealTarget): RowNode | undefined {
+    return nodes.find(
+      (n): n is RowNode =>
+        n.type === 'row' && n.row.kind !== 'update.checkpoint' && ((target.updateId !== undefined && n.row.updateId === target.updateId) || (target.updateId === undefined && n.row.offset === target.offset)),
+    );
+  }
+
+  /** True when the loaded pages are already past the target's offset in the view's order. */
+  private passed(target: RevealTarget): boolean {
+    const last = this.pageNodes[this.pageNodes.length - 1]?.row.offset;
+    if (target.offset === undefined || last === undefined) return false;
+    return this.filters.get(this.profileId!).descending ? last < target.offset : last > target.offset;
+  }
+
+  // ---------------------------------------------------------------- misc
+
+  /** Every update node at the top level (for tests and reveal). */
+  get loadedNodes(): readonly RowNode[] {
+    return this.pageNodes;
+  }
+
+  get range(): { beginExclusive?: number; endInclusive?: number; complete: boolean } | undefined {
+    const s = this.pager?.state;
+    return s && { beginExclusive: s.beginExclusive, endInclusive: s.endInclusive, complete: s.complete };
+  }
+
+  private updateDescription(): void {
+    const filter = this.profileId ? this.filters.get(this.profileId) : undefined;
+    const summary = filter ? filterSummary(filter) : undefined;
+    this.treeView.description = [this.tail ? '● live' : undefined, summary].filter(Boolean).join(' · ') || undefined;
+  }
+
+  dispose(): void {
+    this.loadAbort.abort();
+    this.tail?.controller.abort();
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}
