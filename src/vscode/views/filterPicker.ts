@@ -16,6 +16,9 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
   let draft: UpdatesViewFilter = { ...current };
   for (;;) {
     const choices: Choice[] = [
+      { label: '$(check) Apply', description: filterSummary(draft), done: 'apply' },
+      { label: '$(discard) Reset to defaults', done: 'reset' },
+      { label: 'Filter', kind: vscode.QuickPickItemKind.Separator },
       { label: '$(person) Parties', description: draft.anyParty ? '(any party is on)' : (draft.parties ?? []).map((p) => shortParty(p)).join(', ') || 'none', apply: (f) => pickParties(f, info) },
       { label: '$(globe) Any party', description: onOff(draft.anyParty), detail: 'Read as any party (needs CanReadAsAnyParty)', apply: (f) => ({ ...f, anyParty: !f.anyParty }) },
       { label: '$(symbol-class) Templates', description: (draft.templateIds ?? []).join(', ') || 'all', apply: (f) => askIds(f, 'templateIds', 'Template ids') },
@@ -39,11 +42,8 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
         detail: 'The `filter`/`verbose` form for participants that predate `updateFormat`; no topology events, no descending order',
         apply: (f) => ({ ...f, legacyForm: !f.legacyForm }),
       },
-      { label: '', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(check) Apply', description: filterSummary(draft), done: 'apply' },
-      { label: '$(discard) Reset to defaults', done: 'reset' },
     ];
-    const choice = await vscode.window.showQuickPick(choices, { title: 'Updates Filter', placeHolder: 'Change an entry, then Apply', ignoreFocusOut: true });
+    const choice = await vscode.window.showQuickPick(choices, { title: 'Updates Filter', placeHolder: 'Change entries, then Apply (Enter)', ignoreFocusOut: true });
     if (!choice) return undefined;
     if (choice.done === 'reset') draft = defaultViewFilter(info?.rights);
     if (choice.done) {

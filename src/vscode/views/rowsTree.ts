@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { AuthError, CantonApiError, LedgerError, TokenWithheldError } from '../../core/errors';
 import type { LedgerRow } from '../../core/updates/rows';
 import { Commands } from '../commands/ids';
+import type { ConnectionProfile } from '../../core/connections';
+import type { ConnectionState } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
 
 /** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
@@ -75,6 +77,7 @@ export function treeItemFor(node: ViewNode): vscode.TreeItem {
     item.iconPath = o.icon ? new vscode.ThemeIcon(o.icon, o.iconColor ? new vscode.ThemeColor(o.iconColor) : undefined) : undefined;
     item.command = o.command;
     item.contextValue = o.contextValue ?? 'cantonLedger:message';
+    item.accessibilityInformation = { label: [node.label, o.description].filter(Boolean).join(', ') };
     return item;
   }
   const row = node.row;
@@ -151,4 +154,23 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
   }
   nodes.push(new MessageNode(`${idPrefix}/retry`, 'Retry', { icon: 'refresh', command: o.retry }, o.parent));
   return nodes;
+}
+
+/**
+ * What a ledger view shows for a connection that is not connected: the views read only from
+ * connections the user connected (a request could otherwise ask to trust a URL out of the blue).
+ * Undefined when connected.
+ */
+export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string): MessageNode[] | undefined {
+  const connect = { command: Commands.connect, title: 'Connect', arguments: [profile.id] };
+  switch (state.state) {
+    case 'connected':
+      return undefined;
+    case 'connecting':
+      return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' })];
+    case 'error':
+      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact });
+    default:
+      return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect })];
+  }
 }

@@ -10,7 +10,7 @@ import { defaultViewFilter, filterSummary, pageQueryOf, selectionOf, type Update
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands } from '../commands/ids';
-import { errorNodes, MessageNode, type RowNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
+import { connectionStateNodes, errorNodes, MessageNode, type RowNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
 
 const FILTERS_KEY = 'cantonLedger.updatesFilters';
 const ROOT = 'updates';
@@ -89,8 +89,9 @@ export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Di
       this.treeView,
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
-      connections.onDidChange(() => {
+      connections.onDidChange((id) => {
         if (connections.profiles.active()?.id !== this.profileId) this.switchConnection(connections.profiles.active()?.id);
+        else if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
       }),
       filters.onDidChange((id) => id === this.profileId && this.reset()),
     );
@@ -118,6 +119,8 @@ export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Di
       ];
     }
     if (this.tail) return this.tailNodes();
+    const notConnected = !this.pager && connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    if (notConnected) return notConnected;
     if (!this.pager && !this.pageError) {
       this.firstLoad ??= this.loadFirstPage(profile);
       await this.firstLoad;

@@ -4,7 +4,7 @@ import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import { childrenOf, errorNodes, MessageNode, treeItemFor, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectionStateNodes, errorNodes, MessageNode, treeItemFor, uniqueNodes, type ViewNode } from './rowsTree';
 
 /** Vetted Packages view: per synchronizer, the participant's vetted packages and the topology serial. */
 export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
@@ -18,8 +18,9 @@ export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vs
     this.treeView = vscode.window.createTreeView('cantonLedger.vettedPackages', { treeDataProvider: this, showCollapseAll: true });
     this.subscriptions.push(
       this.treeView,
-      connections.onDidChange(() => {
-        if (this.result && this.result.profileId !== connections.profiles.active()?.id) this.refresh();
+      connections.onDidChange((id) => {
+        const active = connections.profiles.active()?.id;
+        if (this.result ? this.result.profileId !== active : id === active) this.refresh();
       }),
     );
   }
@@ -47,6 +48,8 @@ export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vs
     if (node) return childrenOf(node);
     const profile = this.connections.profiles.active();
     if (!profile) return [new MessageNode('vetting/none', 'No active connection', { icon: 'plug', command: { command: 'cantonLedger.connections.select', title: 'Select Connection' } })];
+    const notConnected = this.result?.profileId !== profile.id && connectionStateNodes('vetting', profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    if (notConnected) return notConnected;
     if (this.result?.profileId !== profile.id) {
       const result: NonNullable<typeof this.result> = { profileId: profile.id };
       this.result = result;

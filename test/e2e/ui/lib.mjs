@@ -86,10 +86,11 @@ export async function paletteFind(page, title, { attempts = 10 } = {}) {
   for (let i = 0; ; i++) {
     await page.keyboard.press('F1');
     const box = page.locator(QUICK_INPUT_BOX);
-    await box.waitFor({ timeout: 5000 });
-    await box.fill('>' + title);
     const opt = paletteOption(page, title);
     try {
+      // The palette can close again right after opening (focus moving on a re-render): retry then too.
+      await box.waitFor({ timeout: 5000 });
+      await box.fill('>' + title, { timeout: 5000 });
       await opt.waitFor({ timeout: 2000 });
       return opt;
     } catch (e) {
