@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
+  const connectionsView = vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true });
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const connectionCommands = new ConnectionCommands(connections, errors);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
@@ -57,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     tree,
     demo,
     documents,
-    vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true }),
+    connectionsView,
     new ConnectionStatusBar(connections),
     ...connectionCommands.register(),
     ...tokenCommands.register(),

@@ -53,9 +53,11 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   private connectionItem(p: ConnectionProfile): vscode.TreeItem {
     const s = this.manager.state(p.id);
     const active = this.manager.profiles.active()?.id === p.id;
-    // VS Code keeps the state an id was first shown with: a connection that is being used opens at once.
-    const item = new vscode.TreeItem(p.name, s.state === 'disconnected' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `connection:${p.id}`;
+    // VS Code keeps the collapsible state an id was first shown with; a connection that is being used
+    // opens at once, so its id changes between disconnected and in use.
+    const inUse = s.state !== 'disconnected';
+    const item = new vscode.TreeItem(p.name, inUse ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `connection:${p.id}:${inUse ? 'in-use' : 'idle'}`;
     item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${s.info.ledgerEnd}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
       .filter(Boolean)
       .join(' · ');
@@ -169,3 +171,4 @@ function code(s: string): string {
 function escape(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
+

@@ -320,7 +320,7 @@ export default async function (t) {
       const offset = label.match(/offset (\d+)/)[1];
       // A connection that is in use is meant to open at once (connectionsTree.ts connectionItem).
       const collapsed = (await row.getAttribute('aria-expanded')) === 'false';
-      knownBug(!collapsed, 'the connected "Demo" connection is shown collapsed (its row was first rendered while disconnected; VS Code keeps that state)');
+      if (collapsed) throw new Error('the connected "Demo" connection is shown collapsed');
       await expand(row);
       const version = await waitForChild(t, 'Demo', /^Version 3\.5\./);
       const end = await waitForChild(t, 'Demo', /^Ledger end \d+$/);
@@ -363,7 +363,7 @@ export default async function (t) {
       const status = statusItem(t);
       await t.waitUntil(async () => (await status.innerText()).trim() === name, { what: async () => `the status bar to read "${name}" (it reads "${await status.innerText().catch(() => '')}")` });
       if (!(await status.getAttribute('aria-label')).includes('ECONNREFUSED')) throw new Error('the status bar tooltip does not give the error');
-      knownBug((await row.getAttribute('aria-expanded')) !== 'false', `the connection "${name}" in error is shown collapsed (first rendered while disconnected)`);
+      if ((await row.getAttribute('aria-expanded')) === 'false') throw new Error(`the connection "${name}" in error is shown collapsed`);
       await expand(row);
       await waitForChild(t, name, /^Could not connect Could not reach the participant \(ECONNREFUSED\)/);
       await waitForChild(t, name, /^Retry$/);
