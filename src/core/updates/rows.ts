@@ -54,7 +54,7 @@ export interface LedgerRow {
 
 /** `00ab12cd…e9f0`: enough to tell contracts apart in a list. */
 export function shortId(id: string, head = 10, tail = 4): string {
-  return id.length > head + tail + 1 ? `${id.slice(0, head)}…${id.slice(-tail)}` : id;
+  return id.length > head + tail + 1 ? `${id.slice(0, head)}…${tail > 0 ? id.slice(-tail) : ''}` : id;
 }
 
 /** `Module:Entity` of `#pkg:Module:Entity` or `<package id>:Module:Entity`. */

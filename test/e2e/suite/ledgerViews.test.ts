@@ -339,6 +339,35 @@ describe('ledger views', function () {
       assert.equal(String(api.views.contractEvents.getTreeItem(children[0]).label), 'Contract not found');
     });
 
+    it('looks up the contract id under the cursor in an editor', async () => {
+      const profile = api.connections.profiles.active()!;
+      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
+      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `{\n  "contractId": "${contractId}"\n}\n` });
+      const editor = await vscode.window.showTextDocument(doc);
+      editor.selection = new vscode.Selection(1, 30, 1, 30);
+      await vscode.commands.executeCommand('cantonLedger.contractEvents.showAtCursor');
+      await contractNode(contractId);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('asks with the event format chosen for the view: a party that cannot see the contract gets "not found"', async () => {
+      const profile = api.connections.profiles.active()!;
+      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
+      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      await vscode.commands.executeCommand('cantonLedger.contractEvents.changeFormat', { parties: [p.parties.charlie], verbose: true });
+      try {
+        assert.match(api.views.contractEvents.treeView.description ?? '', /^as Charlie/);
+        assert.equal(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId), undefined);
+        assert.match(String(api.views.contractEvents.getTreeItem(await contractNode(contractId)).description), /^not found/);
+      } finally {
+        await vscode.commands.executeCommand('cantonLedger.contractEvents.changeFormat', 'follow');
+      }
+      assert.equal(api.views.contractEvents.treeView.description, 'as the Updates filter');
+      const events = await vscode.commands.executeCommand<{ active: boolean }>('cantonLedger.contractEvents.show', contractId);
+      assert.equal(events?.active, true);
+    });
+
     it('keeps a short history, newest first, without repeats', async () => {
       const history = api.views.contractEvents.history;
       assert.ok(history.length >= 3);

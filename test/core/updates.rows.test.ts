@@ -1,0 +1,133 @@
+// What the ledger views show, as rows: labels, descriptions and the values behind the context actions.
+import assert from 'node:assert/strict';
+import { decodeContractEvents, contractIdAt, looksLikeContractId } from '../../src/core/models/contracts';
+import { decodeUpdate } from '../../src/core/models/updates';
+import { RequestValidationError } from '../../src/core/errors';
+import { contractEventRows, entityName, shortId, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
+import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf } from '../../src/core/updates/viewFilter';
+import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../support/wireSamples';
+
+describe('ledger view rows', () => {
+  it('a transaction: offset and kind, event counts, its details and events; JSON without raw copies', () => {
+    const tx = decodeUpdate({ update: { Transaction: { value: transaction({ commandId: 'cmd-123456789', events: [{ CreatedEvent: createdEvent() }, { ArchivedEvent: { offset: 7, nodeId: 1, contractId: CID, templateId: `${PKG}:Iou:Iou`, witnessParties: [ALICE], packageName: 'demo-iou', implementedInterfaces: [] } }] }) } } });
+    const row = updateRow(tx);
+    assert.equal(row.label, '7  Transaction');
+    assert.match(row.description!, /^1 created, 1 archived · cmd cmd-1234… · 2025-01-27 15:30:36$/);
+    assert.equal(row.kind, 'update.transaction');
+    assert.equal(row.offset, 7);
+    assert.ok(row.updateId);
+    const [details, created, archived] = row.children!();
+    assert.deepEqual(details.children!().map((r) => [r.label, r.description]).slice(0, 3), [['Offset', '7'], ['Update ID', row.updateId], ['Command ID', 'cmd-123456789']]);
+    assert.equal(created.label, 'Created Iou:Iou');
+    assert.equal(created.contractId, CID);
+    assert.equal(created.description, shortId(CID));
+    assert.equal(archived.label, 'Archived Iou:Iou');
+    const json = row.json!.value as Record<string, unknown>;
+    assert.equal(json.raw, undefined);
+    assert.equal((json.events as Record<string, unknown>[])[0].raw, undefined);
+    assert.deepEqual(row.json!.raw, (tx as { raw: unknown }).raw);
+  });
+
+  it('a created event: template, contract, parties (expandable when several) and arguments as a tree', () => {
+    const tx = decodeUpdate({ update: { Transaction: { value: transaction({ events: [{ CreatedEvent: createdEvent({ signatories: [ALICE, BOB] }) }] }) } } });
+    const created = updateRow(tx).children!()[1];
+    const rows = created.children!();
+    const byLabel = (l: string) => rows.find((r) => r.label === l)!;
+    assert.equal(byLabel('Template').copyValue, `${PKG}:Iou:Iou`);
+    assert.equal(byLabel('Signatories').kind, 'group');
+    assert.deepEqual(byLabel('Signatories').children!().map((r) => r.copyValue), [ALICE, BOB]);
+    assert.equal(byLabel('Observers').description, '—');
+    const args = byLabel('Arguments').children!();
+    assert.deepEqual(args.map((a) => a.label), ['issuer', 'owner', 'currency', 'amount', 'observers']);
+    assert.equal(args.find((a) => a.label === 'observers')!.description, '[0]');
+    assert.equal(args.find((a) => a.label === 'issuer')!.copyValue, ALICE);
+  });
+
+  it('values: nested records and lists expand; scalars show themselves', () => {
+    const rows = valueRows({ a: { b: [1, 'x'] }, n: null });
+    assert.equal(rows[0].description, '{1}');
+    assert.deepEqual(rows[0].children!()[0].children!().map((r) => [r.label, r.description]), [['[0]', '1'], ['[1]', 'x']]);
+    assert.equal(rows[1].description, 'null');
+  });
+
+  it('checkpoints, topology transactions, reassignments and unknown variants', () => {
+    const cp = updateRow(decodeUpdate({ update: { OffsetCheckpoint: { value: { offset: 9, synchronizerTimes: [{ synchronizerId: SYNC, recordTime: '2025-01-27T15:30:36.430940Z' }] } } } }));
+    assert.equal(cp.label, '9  Offset checkpoint');
+    assert.equal(cp.children!()[0].description, '2025-01-27T15:30:36.430940Z');
+    const topo = updateRow(decodeUpdate({ update: { TopologyTransaction: { value: { updateId: 'u1', offset: 10, synchronizerId: SYNC, recordTime: '2025-01-27T15:30:36Z', events: [{ event: { ParticipantAuthorizationAdded: { value: { partyId: ALICE, participantId: 'PAR::1220ab', participantPermission: 'PARTICIPANT_PERMISSION_SUBMISSION' } } } }] } } } }));
+    assert.equal(topo.label, '10  Topology transaction');
+    assert.equal(topo.children!()[0].label, 'Participant authorization added');
+    const unknown = updateRow(decodeUpdate({ update: { FutureThing: { value: { offset: 11 } } } } as never));
+    assert.equal(unknown.kind, 'update.unknown');
+    assert.match(unknown.label, /FutureThing/);
+  });
+
+  it('a looked-up contract: its create and archive events', () => {
+    const c = decodeContractEvents(CID, { created: { createdEvent: createdEvent(), synchronizerId: SYNC }, archived: { archivedEvent: { offset: 9, nodeId: 0, contractId: CID, templateId: `${PKG}:Iou:Iou`, witnessParties: [ALICE], packageName: 'demo-iou', implementedInterfaces: [] }, synchronizerId: SYNC } });
+    const rows = contractEventRows(c);
+    assert.deepEqual(rows.map((r) => r.label), ['Created Iou:Iou', 'Archived Iou:Iou']);
+    assert.ok(rows[0].children!().some((r) => r.label === 'Synchronizer' && r.copyValue === SYNC));
+  });
+
+  it('vetted packages per synchronizer: serial, sorted packages, validity windows', () => {
+    const row = synchronizerVettingRow({ participantId: 'PAR::1', synchronizerId: SYNC, topologySerial: 4, packages: [
+      { packageId: 'b'.repeat(64), packageName: 'demo-iou', packageVersion: '2.0.0', validFromInclusive: '2026-01-01T00:00:00Z' },
+      { packageId: 'c'.repeat(64), packageName: 'demo-iou', packageVersion: '1.0.0' },
+    ] }, 'global');
+    assert.equal(row.label, 'global');
+    assert.equal(row.description, 'serial 4 · 2 packages');
+    assert.deepEqual(row.children!().map((r) => r.label), ['demo-iou 1.0.0', 'demo-iou 2.0.0']);
+    assert.equal(row.children!()[1].packageId, 'b'.repeat(64));
+    assert.equal(validityWindow({ packageId: 'x', validUntilExclusive: '2026-02-01T00:00:00Z' }), 'valid until 2026-02-01 00:00:00');
+    assert.equal(validityWindow({ packageId: 'x' }), 'valid without limit');
+  });
+
+  it('short forms', () => {
+    assert.equal(entityName('#demo-iou:Iou:Iou'), 'Iou:Iou');
+    assert.equal(entityName(`${PKG}:A.B:C`), 'A.B:C');
+    assert.equal(shortId('short'), 'short');
+    assert.deepEqual(withoutRaw({ a: 1, raw: { x: 1 }, b: [{ raw: 2, c: 3 }] }), { a: 1, b: [{ c: 3 }] });
+  });
+
+  it('contract ids: recognised alone and under a cursor', () => {
+    assert.ok(looksLikeContractId(CID));
+    assert.ok(!looksLikeContractId('00abc'));
+    const line = `  "contractId": "${CID}",`;
+    assert.equal(contractIdAt(line, line.indexOf(CID) + 5), CID);
+    assert.equal(contractIdAt(line, 2), undefined);
+  });
+});
+
+describe('Updates view filter', () => {
+  it('defaults to any party for admins, else to the parties of the rights', () => {
+    const rights = { actAs: [ALICE], readAs: [BOB], executeAs: [], participantAdmin: false, identityProviderAdmin: false, readAsAnyParty: false, executeAsAnyParty: false };
+    assert.deepEqual(defaultViewFilter(rights).parties, [ALICE, BOB]);
+    assert.equal(defaultViewFilter({ ...rights, participantAdmin: true }).anyParty, true);
+  });
+
+  it('refuses what the participant would refuse, naming the field', () => {
+    const field = (f: Parameters<typeof checkViewFilter>[0]) => {
+      try {
+        checkViewFilter(f);
+        return undefined;
+      } catch (e) {
+        assert.ok(e instanceof RequestValidationError);
+        return e.field;
+      }
+    };
+    assert.equal(field({}), 'parties');
+    assert.equal(field({ anyParty: true, pageSize: 0 }), 'pageSize');
+    assert.equal(field({ anyParty: true, beginExclusive: 10, endInclusive: 5 }), 'endInclusive');
+    assert.equal(field({ anyParty: true, legacyForm: true, descending: true }), 'descending');
+    assert.equal(field({ anyParty: true, pageSize: 1000 }), undefined);
+  });
+
+  it('builds the page query (legacy form when asked) and a one-line summary', () => {
+    const q = pageQueryOf({ parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], descending: true, pageSize: 10 });
+    assert.equal(q.pageSize, 10);
+    assert.equal(q.descending, true);
+    assert.deepEqual(q.selection.filter?.parties, [ALICE]);
+    assert.ok(pageQueryOf({ anyParty: true, legacyForm: true }).selection.legacy);
+    assert.equal(filterSummary({ parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], descending: true, legacyForm: true }), 'Alice · Iou:Iou · newest first · legacy form (deprecated)');
+  });
+});
