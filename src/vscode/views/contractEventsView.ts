@@ -7,7 +7,7 @@ import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../co
 import { shortParty } from '../../core/models/users';
 import { contractEventRows, entityName, shortId } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import { errorNodes, MessageNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
+import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
 const HISTORY_KEY = 'cantonLedger.contractHistory';
@@ -32,13 +32,9 @@ type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; even
  * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
  * a short history kept per workspace.
  */
-export class ContractEventsView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  readonly treeView: vscode.TreeView<ViewNode>;
+export class ContractEventsView extends LedgerTreeView {
   private readonly lookups = new Map<string, Lookup>();
   private formatOverride: EventFormatChoice | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -47,8 +43,7 @@ export class ContractEventsView implements vscode.TreeDataProvider<ViewNode>, vs
     private readonly logger: Logger,
     private readonly redactor: Redactor,
   ) {
-    this.treeView = vscode.window.createTreeView('cantonLedger.contractEvents', { treeDataProvider: this, showCollapseAll: true });
-    this.subscriptions.push(this.treeView);
+    super('cantonLedger.contractEvents');
     this.updateDescription();
   }
 
@@ -102,16 +97,12 @@ export class ContractEventsView implements vscode.TreeDataProvider<ViewNode>, vs
 
   // ---------------------------------------------------------------- tree data
 
-  getTreeItem(node: ViewNode): vscode.TreeItem {
-    const item = treeItemFor(node);
+  override getTreeItem(node: ViewNode): vscode.TreeItem {
+    const item = super.getTreeItem(node);
     if (node.type === 'message' && node.opts.contextValue?.startsWith('cantonLedger:contract')) {
       item.collapsibleState = this.history[0] && node.id === `contracts/${keyOf(this.history[0])}` ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
     }
     return item;
-  }
-
-  getParent(node: ViewNode): ViewNode | undefined {
-    return node.parent;
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
@@ -191,11 +182,6 @@ export class ContractEventsView implements vscode.TreeDataProvider<ViewNode>, vs
   private updateDescription(): void {
     const f = this.formatOverride;
     this.treeView.description = f ? `as ${f.anyParty ? 'any party' : (f.parties ?? []).map((p) => shortParty(p).split('::')[0]).join(', ')}${f.verbose === false ? ' · not verbose' : ''}` : 'as the Updates filter';
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
   }
 }
 

@@ -174,3 +174,39 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
       return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect })];
   }
 }
+
+/** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */
+export abstract class LedgerTreeView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  protected readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly treeView: vscode.TreeView<ViewNode>;
+  protected readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(viewId: string) {
+    this.treeView = vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: true });
+    this.subscriptions.push(this.treeView);
+  }
+
+  abstract getChildren(node?: ViewNode): Promise<ViewNode[]>;
+
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    return treeItemFor(node);
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    return node.parent;
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.changed.dispose();
+  }
+}
+
+/** The view's content while no connection is active. */
+export function noActiveConnectionNodes(idPrefix: string): MessageNode[] {
+  return [
+    new MessageNode(`${idPrefix}/none`, 'No active connection', { description: 'select or add one', icon: 'plug', command: { command: Commands.selectConnection, title: 'Select Connection' } }),
+    new MessageNode(`${idPrefix}/demo`, 'Start the demo participant', { icon: 'play', command: { command: Commands.startDemo, title: 'Start Demo Participant' } }),
+  ];
+}

@@ -9,8 +9,7 @@ import { followUpdates } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
-import { Commands } from '../commands/ids';
-import { connectionStateNodes, errorNodes, MessageNode, type RowNode, treeItemFor, uniqueNodes, type ViewNode, childrenOf } from './rowsTree';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 const FILTERS_KEY = 'cantonLedger.updatesFilters';
 const ROOT = 'updates';
@@ -60,11 +59,7 @@ export interface RevealTarget {
  * The Updates view: pages of the active connection's updates in a pinned range ("Load more" at the
  * end), or, while live tail is on, the newest updates as they arrive.
  */
-export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  readonly treeView: vscode.TreeView<ViewNode>;
-  private readonly subscriptions: vscode.Disposable[] = [];
+export class UpdatesView extends LedgerTreeView {
 
   private profileId: string | undefined;
   private pager: UpdatesPager | undefined;
@@ -84,9 +79,8 @@ export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Di
     private readonly redactor: Redactor,
     private readonly liveWindowSize: () => number,
   ) {
-    this.treeView = vscode.window.createTreeView('cantonLedger.updates', { treeDataProvider: this, showCollapseAll: true });
+    super('cantonLedger.updates');
     this.subscriptions.push(
-      this.treeView,
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
       connections.onDidChange((id) => {
@@ -100,24 +94,11 @@ export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Di
 
   // ---------------------------------------------------------------- tree data
 
-  getTreeItem(node: ViewNode): vscode.TreeItem {
-    return treeItemFor(node);
-  }
-
-  getParent(node: ViewNode): ViewNode | undefined {
-    return node.parent;
-  }
-
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
     const profile = this.connections.profiles.active();
     if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    if (!profile) {
-      return [
-        new MessageNode(`${ROOT}/none`, 'No active connection', { description: 'select or add one', icon: 'plug', command: { command: Commands.selectConnection, title: 'Select Connection' } }),
-        new MessageNode(`${ROOT}/demo`, 'Start the demo participant', { icon: 'play', command: { command: Commands.startDemo, title: 'Start Demo Participant' } }),
-      ];
-    }
+    if (!profile) return noActiveConnectionNodes(ROOT);
     if (this.tail) return this.tailNodes();
     const notConnected = !this.pager && connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
     if (notConnected) return notConnected;
@@ -398,11 +379,10 @@ export class UpdatesView implements vscode.TreeDataProvider<ViewNode>, vscode.Di
     this.treeView.description = [this.tail ? '● live' : undefined, summary].filter(Boolean).join(' · ') || undefined;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.loadAbort.abort();
     this.tail?.controller.abort();
     if (this.renderTimer) clearTimeout(this.renderTimer);
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
+    super.dispose();
   }
 }

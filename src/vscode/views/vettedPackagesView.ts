@@ -4,20 +4,15 @@ import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import { childrenOf, connectionStateNodes, errorNodes, MessageNode, treeItemFor, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
 
 /** Vetted Packages view: per synchronizer, the participant's vetted packages and the topology serial. */
-export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  readonly treeView: vscode.TreeView<ViewNode>;
+export class VettedPackagesView extends LedgerTreeView {
   private result: { profileId: string; states?: VettedPackagesState[]; error?: unknown; loading?: Thenable<void> } | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
-    this.treeView = vscode.window.createTreeView('cantonLedger.vettedPackages', { treeDataProvider: this, showCollapseAll: true });
+    super('cantonLedger.vettedPackages');
     this.subscriptions.push(
-      this.treeView,
       connections.onDidChange((id) => {
         const active = connections.profiles.active()?.id;
         if (this.result ? this.result.profileId !== active : id === active) this.refresh();
@@ -36,18 +31,10 @@ export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vs
     this.changed.fire(undefined);
   }
 
-  getTreeItem(node: ViewNode): vscode.TreeItem {
-    return treeItemFor(node);
-  }
-
-  getParent(node: ViewNode): ViewNode | undefined {
-    return node.parent;
-  }
-
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
     const profile = this.connections.profiles.active();
-    if (!profile) return [new MessageNode('vetting/none', 'No active connection', { icon: 'plug', command: { command: 'cantonLedger.connections.select', title: 'Select Connection' } })];
+    if (!profile) return noActiveConnectionNodes('vetting');
     const notConnected = this.result?.profileId !== profile.id && connectionStateNodes('vetting', profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
     if (notConnected) return notConnected;
     if (this.result?.profileId !== profile.id) {
@@ -73,10 +60,5 @@ export class VettedPackagesView implements vscode.TreeDataProvider<ViewNode>, vs
     const s = this.connections.state(profile.id);
     const aliases = new Map((s.state === 'connected' ? s.info.synchronizers : []).map((x) => [x.synchronizerId, x.synchronizerAlias]));
     return uniqueNodes(states.map((st) => synchronizerVettingRow(st, aliases.get(st.synchronizerId))), 'vetting');
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
   }
 }
