@@ -322,21 +322,14 @@ describe('schema: validateText', () => {
     assert.ok(problems.length >= 7, JSON.stringify(problems, null, 2));
   });
 
-  it('validates a 100 KB commands file in well under 16 ms', () => {
+  // How fast is measured by `npm run bench` (a ratio against a baseline), not by a timed test.
+  it('validates a 100 KB commands file of many commands without a problem', () => {
     const command = (i: number) => ({
       CreateCommand: { templateId: '#model-tests:Iou:Iou', createArguments: { issuer: ALICE, owner: ALICE, amount: `${i}.00`, observers: [] } },
     });
     const build = (count: number) => JSON.stringify(jsCommands({ commands: Array.from({ length: count }, (_, i) => command(i)) }), null, 2);
     const text = build(Math.ceil(100_000 / (build(2).length - build(1).length)));
     assert.ok(text.length >= 100_000, `only ${text.length} characters`);
-    for (let i = 0; i < 3; i++) validateText('commands', text); // warm up
-    const times: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      const start = performance.now();
-      assert.deepEqual(validateText('commands', text).problems, []);
-      times.push(performance.now() - start);
-    }
-    const median = times.sort((a, b) => a - b)[5];
-    assert.ok(median < 16, `median ${median.toFixed(1)} ms for ${text.length} characters`);
+    assert.deepEqual(validateText('commands', text).problems, []);
   });
 });
