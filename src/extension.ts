@@ -13,6 +13,7 @@ import { Commands } from './vscode/commands/ids';
 import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
 import { ErrorReporter } from './vscode/ui';
 import { JsonDocuments } from './vscode/documents';
+import { registerFileSending, type FileSending } from './vscode/files/send';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -20,6 +21,7 @@ export interface CantonLedgerApi {
   secrets: SecretStore;
   demo: DemoController;
   documents: JsonDocuments;
+  send: FileSending;
 }
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
@@ -64,10 +66,11 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
   );
+  const send = registerFileSending(context, { connections, documents, logger, redactor, showLog: () => channel.show(true) });
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
-  return { connections, secrets, demo, documents };
+  return { connections, secrets, demo, documents, send };
 }
 
 export function deactivate(): void {
