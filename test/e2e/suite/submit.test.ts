@@ -69,7 +69,8 @@ describe('submit commands files', function () {
 
   it('submits an ExerciseCommand (Iou_Transfer): 1 archived, 1 created in the ACS delta', async () => {
     const { prompts } = await scripted();
-    const { uri } = commandsFile('exercise', [{ ExerciseCommand: { templateId: IOU, contractId: iouId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.bob } } }], p.parties.alice);
+    // Reading as Bank too (the default format covers readAs): Alice does not see Bob's new Iou.
+    const { uri } = commandsFile('exercise', [{ ExerciseCommand: { templateId: IOU, contractId: iouId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.bob } } }], p.parties.alice, { readAs: [p.parties.bank] });
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const tx = await documentJson(outcome.resultUri);
@@ -155,7 +156,7 @@ describe('submit commands files', function () {
     const { uri, commandId } = commandsFile('duplicate', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.charlie) } }], p.parties.bank);
     const first = await submit(uri);
     assert.equal(first.record?.outcome, 'succeeded');
-    prompts.answer(undefined, 'Look it up');
+    prompts.answer('Look it up');
     const second = await submit(uri);
     assert.equal(second.record?.outcome, 'duplicate');
     assert.equal(second.record?.errorCode, 'DUPLICATE_COMMAND');
@@ -204,19 +205,26 @@ describe('submit commands files', function () {
     assert.equal(executions(p, commandId), 1);
   });
 
-  it('an unknown outcome that did not execute: Look it up says so and offers the safe retry, which runs it once', async () => {
+  it('an unknown outcome that did not execute: Look it up says so; the safe retry then runs it once', async () => {
     const { api, prompts } = await scripted();
-    const { uri, commandId } = commandsFile('not-executed', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.bob, '8.00') } }], p.parties.bank);
+    // Renaming an asset that does not exist yet fails, and the answer is lost: nothing executed.
+    const assetId = `later-${randomUUID().slice(0, 8)}`;
+    const byKey = { ExerciseByKeyCommand: { templateId: ASSET, contractKey: { _1: p.parties.alice, _2: assetId }, choice: 'Asset_Rename', choiceArgument: { newDescription: 'renamed' } } };
+    const { uri, commandId } = commandsFile('not-executed', [byKey], p.parties.alice);
     p.faults.submit = { dropResponse: true, times: 1 };
-    await submit(uri);
-    const record = api.send.history.all()[0];
-    assert.equal(record.outcome, 'unknown');
-    // Pretend the command never reached the ledger: look it up from after its transaction.
-    const later = { ...record, lookUpFrom: p.state.ledgerEnd };
+    const first = await submit(uri);
+    assert.equal(first.record?.outcome, 'unknown');
+    assert.equal(executions(p, commandId), 0);
+    const created = await submit(commandsFile('later-asset', [{ CreateCommand: { templateId: ASSET, createArguments: { owner: p.parties.alice, id: assetId, description: 'new' } } }], p.parties.alice).uri);
+    assert.equal(created.record?.outcome, 'succeeded');
+
     prompts.answer('Retry with the same commandId');
-    const looked = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.submissions.lookUp', later);
-    assert.match(prompts.messages.find((m) => m.text.startsWith('No transaction'))!.text, new RegExp(`^No transaction with commandId "${commandId}" between offsets \\d+ and \\d+: it has not executed \\(so far\\)`));
-    assert.equal(looked.next?.record?.outcome, 'duplicate', 'it had executed after all: the retry is refused, not run again');
+    const looked = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.submissions.lookUp', api.send.history.get(first.record!.id));
+    const notFound = prompts.messages.find((m) => m.text.startsWith('No transaction'));
+    assert.ok(notFound, prompts.messages.map((m) => m.text).join('\n'));
+    assert.match(notFound.text, new RegExp(`^No transaction with commandId "${commandId}" between offsets \\d+ and \\d+: it has not executed \\(so far\\)`));
+    assert.equal(looked.next?.record?.outcome, 'succeeded');
+    assert.equal(looked.next?.record?.attempts, 2);
     assert.equal(executions(p, commandId), 1);
   });
 
