@@ -22,7 +22,9 @@ export default async function (t) {
     if (!(await codeLens(t, 'Apply on Demo').isVisible())) throw new Error('no "Apply on Demo" CodeLens');
     await lens.click();
     await t.toast(/^Dry run of ui-upgrade\.vetting\.json on Demo: 1 added \(topology serial \d+ → \d+\)\. Nothing was changed\.$/).waitFor({ timeout: 20000 });
-    await t.waitUntil(async () => /Dry run of ui-upgrade\.vetting\.json/.test((await t.page.locator('.monaco-editor .view-lines').allInnerTexts()).join('\n')), {
+    // Monaco renders spaces as no-break spaces.
+    const shown = async () => (await t.page.locator('.monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+    await t.waitUntil(async () => /# Dry run of ui-upgrade\.vetting\.json:\s+nothing was changed/.test(await shown()) && /## Added/.test(await shown()), {
       timeout: 10000,
       what: 'the diff document',
     });

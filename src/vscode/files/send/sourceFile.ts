@@ -63,3 +63,8 @@ export async function applyJsonEdits(uri: vscode.Uri, edits: ReadonlyArray<{ off
   for (const e of edits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
   return vscode.workspace.applyEdit(edit);
 }
+
+/** Results open beside the file being edited; with no editor open (sent from the explorer), in the editor area itself. */
+export function resultColumn(): vscode.ViewColumn {
+  return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+}

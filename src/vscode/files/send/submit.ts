@@ -24,7 +24,7 @@ import type { JsonDocuments } from '../../documents';
 import { summary, withCancellableProgress } from '../../ui';
 import type { SubmissionHistory } from './history';
 import type { SendPrompts } from './prompts';
-import { checkedSource, fileName } from './sourceFile';
+import { checkedSource, fileName, resultColumn } from './sourceFile';
 
 export interface SendDeps {
   connections: ConnectionManager;
@@ -157,7 +157,7 @@ export class SubmitController {
       await this.prompts().message('info', `No result is kept for ${record.fileName} (${record.commandId}): only successful submissions have one, and very large ones are not kept.`, []);
       return undefined;
     }
-    const editor = await this.deps.documents.show('submissions', resultName(record), record.transaction, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    const editor = await this.deps.documents.show('submissions', resultName(record), record.transaction, { preview: true, viewColumn: resultColumn() });
     return editor.document.uri;
   }
 
@@ -209,7 +209,7 @@ export class SubmitController {
 
   /** Opens the result document and the summary with its actions. */
   private async showTransaction(record: SubmissionRecord, t: Transaction, message: string): Promise<SubmitOutcome> {
-    const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
     const actions = [SubmitActions.openResult, ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
     const action = await this.prompts().message('info', message, actions);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { resultColumn } from './sourceFile';
 
 /** The scheme of the read-only Markdown reports (vetting diffs). */
 export const REPORT_SCHEME = 'canton-ledger-report';
@@ -29,7 +30,7 @@ export class MarkdownReports implements vscode.TextDocumentContentProvider, vsco
     this.changed.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    return vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    return vscode.window.showTextDocument(doc, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
   }
 
   dispose(): void {
