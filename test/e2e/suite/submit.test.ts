@@ -228,6 +228,34 @@ describe('submit commands files', function () {
     assert.equal(executions(p, commandId), 1);
   });
 
+  it('an unknown outcome (no answer within the timeout): the history item\'s Retry resends the same request, deduplicated', async () => {
+    const { api, prompts } = await scripted();
+    // A connection of its own: its client is built with the 1 s timeout set here.
+    const config = vscode.workspace.getConfiguration('cantonLedger');
+    await config.update('requestTimeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    const profile = { id: `e2e-timeout-${randomUUID().slice(0, 6)}`, name: 'Slow Demo', url: p.url, auth: 'none' as const, userId: 'demo-admin', source: 'user' as const };
+    await api.connections.profiles.save(profile);
+    await api.connections.profiles.setActive(profile.id);
+    try {
+      const { uri, commandId } = commandsFile('slow', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.alice, '9.00') } }], p.parties.bank);
+      p.faults.submit = { delayMs: 2500, times: 1 };
+      const outcome = await submit(uri);
+      assert.equal(outcome.record?.outcome, 'unknown');
+      assert.equal(outcome.record?.errorCode, 'timeout');
+      assert.match(prompts.last().text, /^Outcome unknown: slow\.commands\.json .* \(No answer within 1000 ms\)/);
+      await new Promise((r) => setTimeout(r, 2000)); // the participant finishes the delayed submission
+      const retried = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.submissions.retry', outcome.record);
+      assert.equal(retried.record?.outcome, 'duplicate');
+      assert.equal(retried.record?.id, outcome.record?.id, 'the same history item, updated');
+      assert.equal(api.send.history.get(outcome.record!.id)?.attempts, 2);
+      assert.equal(executions(p, commandId), 1);
+    } finally {
+      await config.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+      await api.connections.profiles.remove(profile.id);
+      await api.connections.profiles.setActive('demo');
+    }
+  });
+
   it('Show Contract Events picks among several contracts; Reveal in Updates names the connection, offset and update', async () => {
     const { prompts } = await scripted();
     const calls: Array<[string, unknown]> = [];
