@@ -1,4 +1,8 @@
 import * as vscode from 'vscode';
+import { LedgerError } from '../../../core/errors';
+import type { Logger } from '../../../core/log';
+import type { Redactor } from '../../../core/redact';
+import { summary } from '../../ui';
 
 export type MessageSeverity = 'info' | 'warning' | 'error';
 
@@ -26,3 +30,21 @@ export const windowPrompts: SendPrompts = {
     return vscode.window.showQuickPick(items, { title: options.title, placeHolder: options.placeHolder, ignoreFocusOut: true });
   },
 };
+
+/**
+ * A failure without a fix of its own: the full error (redacted) to the log, a short message with
+ * "Show Log" to the user (like ErrorReporter, but through the prompts the tests answer).
+ */
+export async function reportFailure(
+  deps: { logger: Logger; redactor: Redactor; showLog: () => void },
+  prompts: SendPrompts,
+  context: string,
+  e: unknown,
+): Promise<string | undefined> {
+  deps.logger.error(`${context}: ${deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);
+  const action = await prompts.message('error', deps.redactor.redact(`${context}: ${summary(e)}`), [SHOW_LOG]);
+  if (action === SHOW_LOG) deps.showLog();
+  return action;
+}
+
+export const SHOW_LOG = 'Show Log';

@@ -23,7 +23,7 @@ import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
 import { summary, withCancellableProgress } from '../../ui';
 import type { SubmissionHistory } from './history';
-import type { SendPrompts } from './prompts';
+import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
 import { checkedSource, fileName, resultColumn } from './sourceFile';
 
 export interface SendDeps {
@@ -42,7 +42,7 @@ export const SubmitActions = {
   revealInUpdates: 'Reveal in Updates',
   retrySameCommandId: 'Retry with the same commandId',
   lookItUp: 'Look it up',
-  showLog: 'Show Log',
+  showLog: SHOW_LOG,
   selectConnection: 'Select Connection',
   submitAgain: 'Submit Again',
 } as const;
@@ -273,11 +273,8 @@ export class SubmitController {
     return { record: duplicate, action, next: action === SubmitActions.lookItUp ? await this.lookUp(duplicate) : undefined };
   }
 
-  private async reportFailure(context: string, e: unknown): Promise<string | undefined> {
-    this.deps.logger.error(`${context}: ${this.deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);
-    const action = await this.prompts().message('error', this.deps.redactor.redact(`${context}: ${summary(e)}`), [SubmitActions.showLog]);
-    if (action === SubmitActions.showLog) this.showLog();
-    return action;
+  private reportFailure(context: string, e: unknown): Promise<string | undefined> {
+    return reportFailure({ ...this.deps, showLog: this.showLog }, this.prompts(), context, e);
   }
 }
 

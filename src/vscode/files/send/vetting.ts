@@ -16,8 +16,8 @@ import {
   withForceFlag,
   type VettingFailure,
 } from '../../../core/submit/vetting';
-import { summary, withCancellableProgress } from '../../ui';
-import type { SendPrompts } from './prompts';
+import { withCancellableProgress } from '../../ui';
+import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
 import type { SendDeps } from './submit';
 import { applyJsonEdits, checkedSource, currentText, fileName, type CheckedSource } from './sourceFile';
 import type { MarkdownReports } from './textDocuments';
@@ -29,7 +29,7 @@ export const VettingActions = {
   pickSynchronizer: 'Choose a Synchronizer',
   refreshSerial: 'Refresh the Serial',
   tryAgain: 'Try Again',
-  showLog: 'Show Log',
+  showLog: SHOW_LOG,
 } as const;
 
 export type VettingMode = 'dry-run' | 'apply';
@@ -131,7 +131,7 @@ export class VettingController {
     const name = fileName(source.uri);
     const value = source.value as wire.UpdateVettedPackagesRequest;
     const failure = vettingFailureOf(e);
-    this.deps.logger.error(`Vetting ${name}: ${this.deps.redactor.redactError(e)}`);
+    if (failure) this.deps.logger.warn(`Vetting ${name}: ${this.deps.redactor.redactError(e)}`);
     const prompts = this.prompts();
     const again = async (): Promise<VettingOutcome> => (mode === 'apply' ? this.apply(source.uri) : this.dryRun(source.uri));
     let action: string | undefined;
@@ -178,11 +178,8 @@ export class VettingController {
         // A refreshed serial deserves a fresh look: always preview after it.
         return { failure, action, next: await this.dryRun(source.uri) };
       }
-      default: {
-        action = await prompts.message('error', this.deps.redactor.redact(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed: ${summary(e)}`), [VettingActions.showLog]);
-        if (action === VettingActions.showLog) this.showLog();
-        return { action };
-      }
+      default:
+        return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
     }
   }
 
@@ -191,20 +188,23 @@ export class VettingController {
     if (!ok) throw new Error(`Could not edit ${fileName(uri)}`);
   }
 
-  /** The packages vetted now (to name package ids), on the file's synchronizer or all. */
+  /** The vetting state now, of the file's synchronizer or of all. */
+  private vettingStates(client: LedgerClient, synchronizerId: string | undefined) {
+    return client.listVettedPackages(synchronizerId ? { topologyStateFilter: { synchronizerIds: [synchronizerId] } } : {});
+  }
+
+  /** The packages vetted now, to name package ids (none when the list cannot be read: ids are shown then). */
   private async knownPackages(client: LedgerClient, synchronizerId: string | undefined) {
     try {
-      const states = await client.listVettedPackages(synchronizerId ? { topologyStateFilter: { synchronizerIds: [synchronizerId] } } : {});
-      return states.flatMap((s) => s.packages);
+      return (await this.vettingStates(client, synchronizerId)).flatMap((s) => s.packages);
     } catch (e) {
       if (e instanceof LedgerError) return [];
       throw e;
     }
   }
 
-  /** The current vetting serial of the file's synchronizer (or the only one); 0 when none is known. */
+  /** The current vetting serial of the file's synchronizer (or the only one); 0 when there is none yet. */
   private async currentSerial(client: LedgerClient, synchronizerId: string | undefined): Promise<number> {
-    const states = await client.listVettedPackages(synchronizerId ? { topologyStateFilter: { synchronizerIds: [synchronizerId] } } : {});
-    return states[0]?.topologySerial ?? 0;
+    return (await this.vettingStates(client, synchronizerId))[0]?.topologySerial ?? 0;
   }
 }
