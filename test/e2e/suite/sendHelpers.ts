@@ -26,11 +26,32 @@ export class ScriptedPrompts implements SendPrompts {
   readonly picks: Array<{ title: string; items: readonly vscode.QuickPickItem[] }> = [];
   private readonly answers: Array<string | undefined> = [];
   private readonly pickAnswers: PickAnswer[] = [];
+  readonly progressTitles: string[] = [];
+  private cancelAfterMs: number | undefined;
 
   /** Queue the buttons to press on the next messages (undefined: dismiss). */
   answer(...choices: Array<string | undefined>): this {
     this.answers.push(...choices);
     return this;
+  }
+
+  /** The next progress is cancelled (as by its Cancel button) after `ms`. */
+  cancelNextProgressAfter(ms: number): this {
+    this.cancelAfterMs = ms;
+    return this;
+  }
+
+  async progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.progressTitles.push(title);
+    const controller = new AbortController();
+    const ms = this.cancelAfterMs;
+    this.cancelAfterMs = undefined;
+    const timer = ms === undefined ? undefined : setTimeout(() => controller.abort(), ms);
+    try {
+      return await task(controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   answerPick(choose: PickAnswer): this {

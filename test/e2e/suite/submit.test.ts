@@ -256,6 +256,22 @@ describe('submit commands files', function () {
     }
   });
 
+  it('Cancel after sending: the outcome is unknown (the participant may have run it); the safe retry is deduplicated', async () => {
+    const { prompts } = await scripted();
+    const { uri, commandId } = commandsFile('cancelled', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.alice, '3.00') } }], p.parties.bank);
+    p.faults.submit = { delayMs: 3000, times: 1 };
+    prompts.cancelNextProgressAfter(400).answer('Retry with the same commandId');
+    const t0 = Date.now();
+    const outcome = await submit(uri);
+    assert.equal(outcome.record?.outcome, 'unknown');
+    assert.equal(outcome.record?.errorCode, 'cancelled');
+    assert.match(prompts.messages[0].text, /^Outcome unknown: cancelled\.commands\.json .* \(cancelled after sending\)/);
+    assert.match(prompts.progressTitles[0], /^Submitting cancelled\.commands\.json to Demo$/);
+    assert.equal(outcome.next?.record?.outcome, 'duplicate');
+    assert.ok(Date.now() - t0 < 2500, 'cancel did not wait for the participant');
+    assert.equal(executions(p, commandId), 1);
+  });
+
   it('Show Contract Events picks among several contracts; Reveal in Updates names the connection, offset and update', async () => {
     const { prompts } = await scripted();
     const calls: Array<[string, unknown]> = [];

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LedgerError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { Redactor } from '../../../core/redact';
-import { summary } from '../../ui';
+import { summary, withCancellableProgress } from '../../ui';
 
 export type MessageSeverity = 'info' | 'warning' | 'error';
 
@@ -14,6 +14,8 @@ export interface SendPrompts {
   /** Shows a message with buttons; resolves with the chosen button (undefined: dismissed). */
   message(severity: MessageSeverity, text: string, actions: readonly string[], options?: { modal?: boolean; detail?: string }): Promise<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T | undefined>;
+  /** Runs `task` under a cancellable progress notification; Cancel aborts the signal. */
+  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 const SHOW = {
@@ -28,6 +30,9 @@ export const windowPrompts: SendPrompts = {
   },
   async pick(items, options) {
     return vscode.window.showQuickPick(items, { title: options.title, placeHolder: options.placeHolder, ignoreFocusOut: true });
+  },
+  async progress(title, task) {
+    return withCancellableProgress(title, (signal) => task(signal));
   },
 };
 

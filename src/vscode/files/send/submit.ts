@@ -21,7 +21,7 @@ import { prepareSubmission } from '../../../core/submit/transactionFormat';
 import { Commands } from '../../commands/ids';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
-import { summary, withCancellableProgress } from '../../ui';
+import { summary } from '../../ui';
 import type { SubmissionHistory } from './history';
 import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
 import { checkedSource, fileName, resultColumn } from './sourceFile';
@@ -131,7 +131,7 @@ export class SubmitController {
     const client = this.deps.connections.client(profile);
     let found;
     try {
-      found = await withCancellableProgress(`Looking up commandId ${record.commandId} on ${profile.name}`, (signal) =>
+      found = await this.prompts().progress(`Looking up commandId ${record.commandId} on ${profile.name}`, (signal) =>
         findTransactionByCommandId(client, { commandId: record.commandId, parties: record.request.commands.actAs, fromOffset: record.lookUpFrom ?? 0, signal }),
       );
     } catch (e) {
@@ -169,7 +169,7 @@ export class SubmitController {
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
     const client = this.deps.connections.client(profile);
-    const attempt = await withCancellableProgress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
+    const attempt = await this.prompts().progress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
       let lookUpFrom = record.lookUpFrom;
       if (lookUpFrom === undefined) {
         // Read before sending: "Look it up" searches from here. A failure here means nothing was sent.

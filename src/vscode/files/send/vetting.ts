@@ -16,7 +16,6 @@ import {
   withForceFlag,
   type VettingFailure,
 } from '../../../core/submit/vetting';
-import { withCancellableProgress } from '../../ui';
 import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
 import type { SendDeps } from './submit';
 import { applyJsonEdits, checkedSource, currentText, fileName, type CheckedSource } from './sourceFile';
@@ -118,7 +117,7 @@ export class VettingController {
     const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
     let result: VettingUpdateResult;
     try {
-      result = await withCancellableProgress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
+      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
     } catch (e) {
       return this.failed(original, profile, client, mode, e);
     }
