@@ -37,7 +37,14 @@ export async function checkedSource(arg: unknown, kind: FileKind, prompts: SendP
     await prompts.message('error', `Open or select a ${expected} file first.`, []);
     return undefined;
   }
-  const text = await currentText(uri);
+  let text: string;
+  try {
+    text = await currentText(uri);
+  } catch (e) {
+    // Gone or unreadable (e.g. re-submitting from the history after the file was deleted).
+    await prompts.message('error', `${fileName(uri)} ${notDone}: it cannot be read (${e instanceof Error ? e.message : String(e)}).`, []);
+    return undefined;
+  }
   const { value, problems } = validateText(kind, text);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length === 0) return { uri, text, value };
