@@ -338,7 +338,7 @@ describe('submit commands files', function () {
   it('history: items for each outcome; copy commandId; submit again asks first', async () => {
     const { api, prompts } = await scripted();
     const all = api.send.history.all();
-    assert.deepEqual([...new Set(all.map((r) => r.outcome))].sort(), ['duplicate', 'failed', 'succeeded']);
+    for (const outcome of ['succeeded', 'failed', 'duplicate']) assert.ok(all.some((r) => r.outcome === outcome), `the history has a ${outcome} submission`);
     assert.ok(!all.some((r) => r.fileName === 'invalid.commands.json'), 'a refused file is not a submission');
     const dup = all.find((r) => r.fileName === 'duplicate.commands.json')!;
     assert.equal(dup.connectionName, 'Demo');
