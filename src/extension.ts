@@ -14,6 +14,7 @@ import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
 import { ErrorReporter } from './vscode/ui';
 import { JsonDocuments } from './vscode/documents';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
+import { registerFileSending, type FileSending } from './vscode/files/send';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -22,6 +23,7 @@ export interface CantonLedgerApi {
   demo: DemoController;
   documents: JsonDocuments;
   views: LedgerViews;
+  send: FileSending;
 }
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
@@ -68,10 +70,16 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     profiles.onDidChange(updateContext),
   );
   const views = registerLedgerViews(context, { connections, documents, logger, redactor });
+  // The Updates filter shapes a submission's transaction format only where the user set one.
+  const activeFilter = () => {
+    const id = connections.profiles.active()?.id;
+    return id ? views.filters.explicit(id) : undefined;
+  };
+  const send = registerFileSending(context, { connections, documents, logger, redactor, activeFilter, showLog: () => channel.show(true) });
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
-  return { connections, secrets, demo, documents, views };
+  return { connections, secrets, demo, documents, views, send };
 }
 
 export function deactivate(): void {

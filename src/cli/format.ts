@@ -1,7 +1,8 @@
 /** Human-readable output: plain lines, ids kept whole where people copy them into the next command. */
 import type { Problem } from '../core/schema/validate';
+import { eventCountsText as countsText, transactionSummary } from '../core/submit/outcome';
 import type { ContractEvents } from '../core/models/contracts';
-import { eventCounts, type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
+import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
 
@@ -22,13 +23,6 @@ export function templateLabel(templateId: string, packageName?: string): string 
   if (!packageName || templateId.startsWith('#')) return templateId;
   const i = templateId.indexOf(':');
   return i < 0 ? templateId : `#${packageName}${templateId.slice(i)}`;
-}
-
-/** "2 created, 1 archived"; "no events" when the filter left none. */
-export function countsText(t: Transaction): string {
-  const c = eventCounts(t);
-  const parts = (['created', 'archived', 'exercised'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
-  return parts.length > 0 ? parts.join(', ') : 'no events';
 }
 
 function plural(n: number, word: string): string {
@@ -77,7 +71,7 @@ export function formatUpdate(u: ListedUpdate): string[] {
 
 /** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events. */
 export function formatTransaction(t: Transaction): string[] {
-  return [`Transaction ${t.updateId} at offset ${t.offset}: ${countsText(t)}`, ...t.events.map(eventLine)];
+  return [transactionSummary(t), ...t.events.map(eventLine)];
 }
 
 function parties(list: string[]): string {

@@ -22,10 +22,15 @@ export class UpdatesFilterStore {
 
   /** The stored filter, or the default for the user's rights (any party for admins). */
   get(profileId: string): UpdatesViewFilter {
-    const stored = this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {})[profileId];
+    const stored = this.explicit(profileId);
     if (stored) return stored;
     const s = this.connections.state(profileId);
     return defaultViewFilter(s.state === 'connected' ? s.info.rights : undefined);
+  }
+
+  /** The filter the user set for this connection, if any (no default). */
+  explicit(profileId: string): UpdatesViewFilter | undefined {
+    return this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {})[profileId];
   }
 
   async set(profileId: string, filter: UpdatesViewFilter | undefined): Promise<void> {

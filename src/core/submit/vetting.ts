@@ -1,0 +1,131 @@
+/**
+ * Vetting files: the failures that have a fix (and the data the fix needs), the diff past → new as a
+ * readable document, and the edits that write a fix into the file.
+ */
+import { modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
+import { CantonApiError } from '../errors';
+import { describePackage, isEmptyDiff, type VettedPackage, type VettingDiff, type VettingUpdateResult } from '../models/vetting';
+
+export const ALLOW_UNVETTED_DEPENDENCIES_FLAG = 'UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES';
+
+export type VettingFailure =
+  /** Some vetted package would depend on packages that are not vetted. */
+  | { kind: 'dependencies-not-vetted'; packageIds: string[] }
+  /** Several synchronizers are connected and the file names none. */
+  | { kind: 'cannot-autodetect-synchronizer' }
+  /** `expectedTopologySerial` is not the current serial any more. */
+  | { kind: 'serial-mismatch' };
+
+/** The fixable failure this error is, if any. */
+export function vettingFailureOf(err: unknown): VettingFailure | undefined {
+  if (!(err instanceof CantonApiError)) return undefined;
+  switch (err.code) {
+    case 'TOPOLOGY_DEPENDENCIES_NOT_VETTED':
+      return { kind: 'dependencies-not-vetted', packageIds: unvettedPackageIds(err.context) };
+    case 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER':
+      return { kind: 'cannot-autodetect-synchronizer' };
+    case 'TOPOLOGY_SERIAL_MISMATCH':
+      return { kind: 'serial-mismatch' };
+    default:
+      return undefined;
+  }
+}
+
+/** Canton writes the missing dependencies as a Scala set in the context: `unvetted: Set(id1, id2)`. */
+export function unvettedPackageIds(context: Readonly<Record<string, string>>): string[] {
+  const raw = context.unvetted ?? context.dependencies ?? '';
+  const inner = /^\s*\w*\((.*)\)\s*$/s.exec(raw)?.[1] ?? raw;
+  return inner
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** "1 added, 2 removed, 1 validity changed", or "no change". */
+export function diffSummary(d: VettingDiff): string {
+  if (isEmptyDiff(d)) return 'no change';
+  const parts: string[] = [];
+  if (d.added.length > 0) parts.push(`${d.added.length} added`);
+  if (d.removed.length > 0) parts.push(`${d.removed.length} removed`);
+  if (d.validityChanged.length > 0) parts.push(`${d.validityChanged.length} validity changed`);
+  return parts.join(', ');
+}
+
+function validityText(p: VettedPackage): string {
+  const bounds = [p.validFromInclusive && `from ${p.validFromInclusive}`, p.validUntilExclusive && `until ${p.validUntilExclusive}`].filter(Boolean);
+  return bounds.length > 0 ? bounds.join(' ') : 'always';
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
+}
+
+function packageCells(p: VettedPackage): string[] {
+  return [p.packageName ?? '(unknown name)', p.packageVersion ?? '', '`' + p.packageId + '`'];
+}
+
+/** The diff past → new as Markdown: a header with the serials, then a table per kind of change. */
+export function vettingDiffMarkdown(r: VettingUpdateResult, source: string): string {
+  const d = r.diff;
+  const title = r.dryRun ? `Dry run of ${source}: nothing was changed` : `Vetting applied from ${source}`;
+  const serial = r.past ? `${r.past.topologySerial} → ${r.next.topologySerial}` : `${r.next.topologySerial} (no earlier vetting state)`;
+  const lines = [
+    `# ${title}`,
+    '',
+    `- **Participant:** \`${r.next.participantId}\``,
+    `- **Synchronizer:** \`${r.next.synchronizerId}\``,
+    `- **Topology serial:** ${serial}`,
+    `- **Change:** ${diffSummary(d)}${r.dryRun ? ' (would be)' : ''}`,
+    '',
+  ];
+  const header = ['Package', 'Version', 'Package id'];
+  const table = (title: string, head: string[], rows: string[][]) => {
+    if (rows.length === 0) return;
+    lines.push(`## ${title}`, '', row(head), row(head.map(() => '---')), ...rows.map(row), '');
+  };
+  table('Added', [...header, 'Valid'], d.added.map((p) => [...packageCells(p), validityText(p)]));
+  table('Removed', header, d.removed.map(packageCells));
+  table('Validity changed', [...header, 'Before', 'After'], d.validityChanged.map((c) => [...packageCells(c.after), validityText(c.before), validityText(c.after)]));
+  table(`Unchanged (${d.unchanged.length})`, [...header, 'Valid'], d.unchanged.map((p) => [...packageCells(p), validityText(p)]));
+  if (isEmptyDiff(d)) lines.push('The vetted packages stay as they are.', '');
+  return lines.join('\n');
+}
+
+/** One line per change for a confirmation dialog: `+ demo-iou 2.0.0 (1a2b…)`. */
+export function diffLines(d: VettingDiff): string[] {
+  return [
+    ...d.added.map((p) => `+ ${describePackage(p)}`),
+    ...d.removed.map((p) => `− ${describePackage(p)}`),
+    ...d.validityChanged.map((c) => `~ ${describePackage(c.after)}: ${validityText(c.before)} → ${validityText(c.after)}`),
+  ];
+}
+
+/** Names for package ids, from vetting states the participant listed (ids it does not know stay ids). */
+export function namePackages(ids: string[], known: VettedPackage[]): string[] {
+  return ids.map((id) => {
+    const p = known.find((k) => k.packageId === id);
+    return p ? describePackage(p) : id;
+  });
+}
+
+/** The file's indentation, so that an edit looks as if typed there. */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 4 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+/** Edits that set `path` to `value` in a JSON text, keeping the rest of it as it is. */
+export function setJsonValueEdits(text: string, path: JSONPath, value: unknown): Edit[] {
+  return modify(text, path, value, { formattingOptions: formattingOf(text) });
+}
+
+/** `expectedTopologySerial` for the current serial (0: no vetting transaction yet). */
+export function expectedSerialValue(serial: number): unknown {
+  return serial > 0 ? { serial: { Prior: { value: serial } } } : { serial: { NoPrior: {} } };
+}
+
+/** Adds the force flag to `updateVettedPackagesForceFlags` unless it is there already. */
+export function withForceFlag(existing: unknown): string[] {
+  const flags = Array.isArray(existing) ? existing.filter((f): f is string => typeof f === 'string') : [];
+  return flags.includes(ALLOW_UNVETTED_DEPENDENCIES_FLAG) ? flags : [...flags, ALLOW_UNVETTED_DEPENDENCIES_FLAG];
+}

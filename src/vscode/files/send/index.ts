@@ -1,0 +1,65 @@
+/** Sending files to the participant: submitting commands, vetting changes, and the Submissions history. */
+import * as vscode from 'vscode';
+import type { SubmissionRecord } from '../../../core/submit/history';
+import { SendCodeLensProvider } from './codeLens';
+import { SubmissionHistory, SubmissionsTreeProvider } from './history';
+import { SendCommands, SUBMISSIONS_VIEW } from './ids';
+import { windowPrompts, type SendPrompts } from './prompts';
+import { SubmitController, type SendDeps } from './submit';
+import { MarkdownReports } from './textDocuments';
+import { VettingController } from './vetting';
+
+export { SendCommands } from './ids';
+export type { SendDeps } from './submit';
+
+/** The handles the end-to-end tests use; `prompts` can be replaced to answer questions. */
+export interface FileSending {
+  submit: SubmitController;
+  vetting: VettingController;
+  history: SubmissionHistory;
+  prompts: SendPrompts;
+}
+
+export function registerFileSending(context: vscode.ExtensionContext, deps: SendDeps & { showLog: () => void }): FileSending {
+  const history = new SubmissionHistory(context.workspaceState);
+  const reports = new MarkdownReports();
+  let current: SendPrompts = windowPrompts;
+  const prompts = () => current;
+  const sending: FileSending = {
+    submit: new SubmitController(deps, history, prompts, deps.showLog),
+    vetting: new VettingController(deps, reports, prompts, deps.showLog),
+    history,
+    get prompts() {
+      return current;
+    },
+    set prompts(p: SendPrompts) {
+      current = p;
+    },
+  };
+  const tree = new SubmissionsTreeProvider(history);
+  const files = [{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }];
+  const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
+
+  context.subscriptions.push(
+    history,
+    reports,
+    tree,
+    vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree }),
+    vscode.languages.registerCodeLensProvider(files, new SendCodeLensProvider(deps.connections)),
+    vscode.commands.registerCommand(SendCommands.submit, (uri?: unknown) => sending.submit.submitFile(uri)),
+    vscode.commands.registerCommand(SendCommands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri)),
+    vscode.commands.registerCommand(SendCommands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri)),
+    vscode.commands.registerCommand(SendCommands.openSubmissionResult, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.openResult(x))),
+    vscode.commands.registerCommand(SendCommands.resubmit, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.resubmit(x))),
+    vscode.commands.registerCommand(SendCommands.retrySameCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.retry(x))),
+    vscode.commands.registerCommand(SendCommands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x))),
+    vscode.commands.registerCommand(SendCommands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId))),
+    vscode.commands.registerCommand(SendCommands.clearSubmissions, () => history.clear()),
+  );
+  return sending;
+}
+
+/** History commands come from tree items; without one (palette) there is nothing to act on. */
+function withRecord<T>(r: SubmissionRecord | undefined, run: (r: SubmissionRecord) => T): T | undefined {
+  return r ? run(r) : undefined;
+}

@@ -1,0 +1,77 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/schema/validate';
+import type { SendPrompts } from './prompts';
+
+/** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */
+export function targetUri(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+/** What the user sees: the open document's text (also unsaved), else the file on disk. */
+export async function currentText(uri: vscode.Uri): Promise<string> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+export function fileName(uri: vscode.Uri): string {
+  return path.posix.basename(uri.path);
+}
+
+export interface CheckedSource {
+  uri: vscode.Uri;
+  text: string;
+  value: unknown;
+}
+
+/**
+ * The file's value when it is of `kind` and has no errors; otherwise tells the user why it is not
+ * sent (the first problems, and "Show Problems" to go to them) and returns undefined.
+ */
+export async function checkedSource(arg: unknown, kind: FileKind, prompts: SendPrompts, notDone: string): Promise<CheckedSource | undefined> {
+  const uri = targetUri(arg);
+  const expected = kind === 'commands' ? '*.commands.json' : '*.vetting.json';
+  if (!uri || fileKindOf(fileName(uri)) !== kind) {
+    await prompts.message('error', `Open or select a ${expected} file first.`, []);
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = await currentText(uri);
+  } catch (e) {
+    // Gone or unreadable (e.g. re-submitting from the history after the file was deleted).
+    await prompts.message('error', `${fileName(uri)} ${notDone}: it cannot be read (${e instanceof Error ? e.message : String(e)}).`, []);
+    return undefined;
+  }
+  const { value, problems } = validateText(kind, text);
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length === 0) return { uri, text, value };
+  const listed = errors.slice(0, 3).map((p) => `line ${p.line}:${p.column} ${p.message}`);
+  const more = errors.length > listed.length ? ` (and ${errors.length - listed.length} more)` : '';
+  const choice = await prompts.message('error', `${fileName(uri)} ${notDone}: it has ${errors.length} error${errors.length === 1 ? '' : 's'}: ${listed.join('; ')}${more}`, ['Show Problems']);
+  if (choice === 'Show Problems') await showProblems(uri, errors[0]);
+  return undefined;
+}
+
+/** Opens the file at its first problem and the Problems panel. */
+async function showProblems(uri: vscode.Uri, first: Problem): Promise<void> {
+  const start = new vscode.Position(first.line - 1, first.column - 1);
+  const end = new vscode.Position(first.endLine - 1, first.endColumn - 1);
+  await vscode.window.showTextDocument(uri, { selection: new vscode.Range(start, end) });
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+}
+
+/** Applies jsonc-parser edits to the file (as an undoable edit; the document is opened if needed). */
+export async function applyJsonEdits(uri: vscode.Uri, edits: ReadonlyArray<{ offset: number; length: number; content: string }>): Promise<boolean> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of edits) edit.replace(uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.content);
+  return vscode.workspace.applyEdit(edit);
+}
+
+/** Results open beside the file being edited; with no editor open (sent from the explorer), in the editor area itself. */
+export function resultColumn(): vscode.ViewColumn {
+  return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+}

@@ -1,0 +1,284 @@
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import type { SubmitResult } from '../../../core/api/client';
+import type { UpdateFilter } from '../../../core/api/updatesRequest';
+import type { ConnectionProfile } from '../../../core/connections';
+import { CancelledError, CantonApiError, isOutcomeUnknown, LedgerError } from '../../../core/errors';
+import type { Logger } from '../../../core/log';
+import type { Transaction } from '../../../core/models/updates';
+import type * as wire from '../../../core/models/wire';
+import type { Redactor } from '../../../core/redact';
+import type { SubmissionRecord } from '../../../core/submit/history';
+import {
+  duplicateLookupRange,
+  emptyTransactionExplanation,
+  findTransactionByCommandId,
+  isDuplicateCommand,
+  touchedContracts,
+  transactionSummary,
+} from '../../../core/submit/outcome';
+import { prepareSubmission } from '../../../core/submit/transactionFormat';
+import { Commands } from '../../commands/ids';
+import type { ConnectionManager } from '../../connections/manager';
+import type { JsonDocuments } from '../../documents';
+import { summary } from '../../ui';
+import type { SubmissionHistory } from './history';
+import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
+import { checkedSource, fileName, resultColumn } from './sourceFile';
+
+export interface SendDeps {
+  connections: ConnectionManager;
+  documents: JsonDocuments;
+  logger: Logger;
+  redactor: Redactor;
+  /** The Updates view's filter: its event format is used when a commands file has no transactionFormat. */
+  activeFilter?: () => UpdateFilter | undefined;
+}
+
+/** The buttons, as the user reads them (tests answer with the same strings). */
+export const SubmitActions = {
+  openResult: 'Open Result',
+  showContractEvents: 'Show Contract Events',
+  revealInUpdates: 'Reveal in Updates',
+  retrySameCommandId: 'Retry with the same commandId',
+  lookItUp: 'Look it up',
+  showLog: SHOW_LOG,
+  selectConnection: 'Select Connection',
+  submitAgain: 'Submit Again',
+} as const;
+
+/** What a submit command did, with what the user chose next (for the tests and for chaining). */
+export interface SubmitOutcome {
+  /** Absent when nothing was sent. */
+  record?: SubmissionRecord;
+  resultUri?: vscode.Uri;
+  /** The button chosen on the message that followed. */
+  action?: string;
+  /** What that action did. */
+  next?: SubmitOutcome;
+}
+
+type Attempt = { sent: false; error: unknown } | { sent: true; lookUpFrom: number; result?: SubmitResult; error?: unknown };
+
+/**
+ * Submitting `*.commands.json` files: progress and cancel, the result document and summary, and the
+ * safe handling of unknown outcomes (retry with the same request, or look the commandId up).
+ */
+export class SubmitController {
+  constructor(
+    private readonly deps: SendDeps,
+    private readonly history: SubmissionHistory,
+    private readonly prompts: () => SendPrompts,
+    private readonly showLog: () => void,
+  ) {}
+
+  /** Submits the file's current text (also unsaved) to the active connection. */
+  async submitFile(arg?: unknown): Promise<SubmitOutcome> {
+    const prompts = this.prompts();
+    const source = await checkedSource(arg, 'commands', prompts, 'was not submitted');
+    if (!source) return {};
+    const profile = this.deps.connections.profiles.active();
+    if (!profile) {
+      const choice = await prompts.message('error', 'No active connection: choose the participant to submit to.', [SubmitActions.selectConnection]);
+      if (choice === SubmitActions.selectConnection) await vscode.commands.executeCommand(Commands.selectConnection);
+      return { action: choice };
+    }
+    let request: wire.JsSubmitAndWaitForTransactionRequest;
+    try {
+      request = prepareSubmission(source.value as wire.JsCommands, this.deps.activeFilter?.()).request;
+    } catch (e) {
+      await prompts.message('error', `${fileName(source.uri)} was not submitted: ${summary(e)}`, []);
+      return {};
+    }
+    const record: SubmissionRecord = {
+      id: randomUUID(),
+      fileUri: source.uri.toString(),
+      fileName: fileName(source.uri),
+      time: new Date().toISOString(),
+      connectionId: profile.id,
+      connectionName: profile.name,
+      commandId: request.commands.commandId,
+      outcome: 'unknown',
+      attempts: 0,
+      request,
+    };
+    return this.send(record, profile);
+  }
+
+  /** Submits the record's file again, as it reads now (asks first: it is a new submission). */
+  async resubmit(record: SubmissionRecord): Promise<SubmitOutcome> {
+    const choice = await this.prompts().message(
+      'warning',
+      `Submit ${record.fileName} again?`,
+      [SubmitActions.submitAgain],
+      { modal: true, detail: 'Its current text is sent to the active connection. With an unchanged commandId the participant refuses it as already submitted (deduplication); change the commandId to run the commands once more.' },
+    );
+    if (choice !== SubmitActions.submitAgain) return { action: choice };
+    return this.submitFile(vscode.Uri.parse(record.fileUri));
+  }
+
+  /** Sends the record's exact request again: with the same commandId, deduplication keeps it at most once. */
+  async retry(record: SubmissionRecord): Promise<SubmitOutcome> {
+    const profile = await this.profileOf(record);
+    return profile ? this.send({ ...record, time: new Date().toISOString() }, profile) : {};
+  }
+
+  /** Searches the updates since the first attempt for the record's commandId. */
+  async lookUp(record: SubmissionRecord): Promise<SubmitOutcome> {
+    const prompts = this.prompts();
+    const profile = await this.profileOf(record);
+    if (!profile) return {};
+    const client = this.deps.connections.client(profile);
+    let found;
+    try {
+      found = await this.prompts().progress(`Looking up commandId ${record.commandId} on ${profile.name}`, (signal) =>
+        findTransactionByCommandId(client, { commandId: record.commandId, parties: record.request.commands.actAs, fromOffset: record.lookUpFrom ?? 0, signal }),
+      );
+    } catch (e) {
+      return { record, action: await this.reportFailure(`Looking up commandId ${record.commandId}`, e) };
+    }
+    if (!found.transaction) {
+      const action = await prompts.message(
+        'warning',
+        `No transaction with commandId "${record.commandId}" between offsets ${found.fromOffset} and ${found.toOffset}: it has not executed (so far). Retrying with the same commandId is safe.`,
+        [SubmitActions.retrySameCommandId],
+      );
+      return { record, action, next: action === SubmitActions.retrySameCommandId ? await this.retry(record) : undefined };
+    }
+    const t = found.transaction;
+    const updated: SubmissionRecord = { ...record, outcome: record.outcome === 'duplicate' ? 'duplicate' : 'succeeded', errorCode: record.outcome === 'duplicate' ? record.errorCode : undefined, updateId: t.updateId, offset: t.offset, transaction: t.raw };
+    await this.history.put(updated);
+    return this.showTransaction(updated, t, `Found commandId "${record.commandId}" (executed once): ${transactionSummary(t)}`);
+  }
+
+  /** Re-opens the result document kept with a record. */
+  async openResult(record: SubmissionRecord): Promise<vscode.Uri | undefined> {
+    if (!record.transaction) {
+      await this.prompts().message('info', `No result is kept for ${record.fileName} (${record.commandId}): only successful submissions have one, and very large ones are not kept.`, []);
+      return undefined;
+    }
+    const editor = await this.deps.documents.show('submissions', resultName(record), record.transaction, { preview: true, viewColumn: resultColumn() });
+    return editor.document.uri;
+  }
+
+  private async profileOf(record: SubmissionRecord): Promise<ConnectionProfile | undefined> {
+    const profile = this.deps.connections.profiles.get(record.connectionId);
+    if (!profile) await this.prompts().message('error', `The connection "${record.connectionName}" of this submission no longer exists.`, []);
+    return profile;
+  }
+
+  private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
+    const client = this.deps.connections.client(profile);
+    const attempt = await this.prompts().progress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
+      let lookUpFrom = record.lookUpFrom;
+      if (lookUpFrom === undefined) {
+        // Read before sending: "Look it up" searches from here. A failure here means nothing was sent.
+        try {
+          lookUpFrom = await client.ledgerEnd({ signal });
+        } catch (error) {
+          return { sent: false, error };
+        }
+      }
+      try {
+        return { sent: true, lookUpFrom, result: await client.submitAndWaitForTransaction(record.request, { signal }) };
+      } catch (error) {
+        return { sent: true, lookUpFrom, error };
+      }
+    });
+    if (!attempt.sent) {
+      if (attempt.error instanceof CancelledError) return {};
+      return { action: await this.reportFailure(`${record.fileName} was not submitted`, attempt.error) };
+    }
+    const sent: SubmissionRecord = { ...record, lookUpFrom: attempt.lookUpFrom, attempts: record.attempts + 1 };
+    if (attempt.result) return this.succeeded(sent, attempt.result);
+    const e = attempt.error;
+    if (e instanceof CancelledError && !e.requestSent) return {};
+    if (isOutcomeUnknown(e)) return this.unknown(sent, e);
+    if (isDuplicateCommand(e)) return this.duplicate(sent, e);
+    const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e instanceof LedgerError ? e.kind : undefined };
+    await this.history.put(failed);
+    return { record: failed, action: await this.reportFailure(`Submitting ${record.fileName} failed`, e) };
+  }
+
+  private async succeeded(record: SubmissionRecord, result: SubmitResult): Promise<SubmitOutcome> {
+    const t = result.transaction;
+    const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: result.raw.transaction };
+    await this.history.put(done);
+    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t) : emptyTransactionExplanation(t));
+  }
+
+  /** Opens the result document and the summary with its actions. */
+  private async showTransaction(record: SubmissionRecord, t: Transaction, message: string): Promise<SubmitOutcome> {
+    const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
+    const resultUri = editor.document.uri;
+    const actions = [SubmitActions.openResult, ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
+    const action = await this.prompts().message('info', message, actions);
+    if (action === SubmitActions.openResult) await this.openResult(record);
+    else if (action === SubmitActions.showContractEvents) await this.showContractEvents(t);
+    else if (action === SubmitActions.revealInUpdates) await this.runViewCommand(Commands.revealUpdate, { connectionId: record.connectionId, offset: t.offset, updateId: t.updateId });
+    return { record, resultUri, action };
+  }
+
+  private async showContractEvents(t: Transaction): Promise<void> {
+    const contracts = touchedContracts(t);
+    const chosen =
+      contracts.length === 1
+        ? contracts[0]
+        : (
+            await this.prompts().pick(
+              contracts.map((c) => ({ label: c.contractId, description: `${c.kinds.join(', ')} · ${c.templateId}`, contract: c })),
+              { title: 'Show the events of which contract?' },
+            )
+          )?.contract;
+    if (chosen) await this.runViewCommand(Commands.showContractEvents, chosen.contractId);
+  }
+
+  /** The Updates and Contract Events views' commands (registered by the ledger views). */
+  private async runViewCommand(command: string, arg: unknown): Promise<void> {
+    try {
+      await vscode.commands.executeCommand(command, arg);
+    } catch (e) {
+      await this.reportFailure('Opening the ledger view', e);
+    }
+  }
+
+  private async unknown(record: SubmissionRecord, e: unknown): Promise<SubmitOutcome> {
+    const unknown: SubmissionRecord = { ...record, outcome: 'unknown', errorCode: e instanceof LedgerError ? e.kind : undefined };
+    await this.history.put(unknown);
+    this.deps.logger.warn(`Submission of ${record.fileName} (commandId ${record.commandId}): outcome unknown: ${this.deps.redactor.redactError(e)}`);
+    const why = e instanceof CancelledError ? 'cancelled after sending' : e instanceof LedgerError ? e.message : String(e);
+    const action = await this.prompts().message(
+      'warning',
+      `Outcome unknown: ${record.fileName} (commandId "${record.commandId}") may or may not have executed (${why}). ` +
+        'Retrying with the same commandId is safe: deduplication keeps it at most once. Do not submit it under a new commandId.',
+      [SubmitActions.retrySameCommandId, SubmitActions.lookItUp],
+    );
+    const next = action === SubmitActions.retrySameCommandId ? await this.retry(unknown) : action === SubmitActions.lookItUp ? await this.lookUp(unknown) : undefined;
+    return { record: unknown, action, next };
+  }
+
+  private async duplicate(record: SubmissionRecord, e: CantonApiError): Promise<SubmitOutcome> {
+    const range = duplicateLookupRange(e);
+    // Without the completion offset in the error: after an unknown first attempt its transaction is past
+    // that attempt's ledger end; otherwise it can be anywhere.
+    const lookUpFrom = range.toOffset !== undefined ? range.fromOffset : record.attempts > 1 ? (record.lookUpFrom ?? 0) : 0;
+    const duplicate: SubmissionRecord = { ...record, outcome: 'duplicate', errorCode: e.code, lookUpFrom };
+    await this.history.put(duplicate);
+    const at = range.toOffset ? ` (completed at offset ${range.toOffset})` : '';
+    const action = await this.prompts().message(
+      'info',
+      `Already submitted: commandId "${record.commandId}" was accepted before${at} and was not executed again. Change the commandId in the file to run the commands once more.`,
+      [SubmitActions.lookItUp],
+    );
+    return { record: duplicate, action, next: action === SubmitActions.lookItUp ? await this.lookUp(duplicate) : undefined };
+  }
+
+  private reportFailure(context: string, e: unknown): Promise<string | undefined> {
+    return reportFailure({ ...this.deps, showLog: this.showLog }, this.prompts(), context, e);
+  }
+}
+
+/** The result tab's name: the file and the commandId. */
+function resultName(record: SubmissionRecord): string {
+  return `${record.fileName.replace(/\.commands\.json$/i, '')} ${record.commandId}`;
+}

@@ -1,0 +1,209 @@
+import * as vscode from 'vscode';
+import type { LedgerClient } from '../../../core/api/client';
+import type { ConnectionProfile } from '../../../core/connections';
+import { CancelledError, LedgerError } from '../../../core/errors';
+import { isEmptyDiff, type VettingUpdateResult } from '../../../core/models/vetting';
+import type * as wire from '../../../core/models/wire';
+import {
+  ALLOW_UNVETTED_DEPENDENCIES_FLAG,
+  diffLines,
+  diffSummary,
+  expectedSerialValue,
+  namePackages,
+  setJsonValueEdits,
+  vettingDiffMarkdown,
+  vettingFailureOf,
+  withForceFlag,
+  type VettingFailure,
+} from '../../../core/submit/vetting';
+import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
+import type { SendDeps } from './submit';
+import { applyJsonEdits, checkedSource, currentText, fileName, type CheckedSource } from './sourceFile';
+import type { MarkdownReports } from './textDocuments';
+
+export const VettingActions = {
+  apply: 'Apply Vetting Changes',
+  confirmApply: 'Apply',
+  addForceFlag: 'Add the Force Flag to the File',
+  pickSynchronizer: 'Choose a Synchronizer',
+  refreshSerial: 'Refresh the Serial',
+  tryAgain: 'Try Again',
+  showLog: SHOW_LOG,
+} as const;
+
+export type VettingMode = 'dry-run' | 'apply';
+
+export interface VettingOutcome {
+  result?: VettingUpdateResult;
+  reportUri?: vscode.Uri;
+  failure?: VettingFailure;
+  /** True when the change was applied (not only previewed). */
+  applied?: boolean;
+  action?: string;
+  /** What the chosen action led to (a fix runs the same operation again). */
+  next?: VettingOutcome;
+}
+
+/** Dry run and apply of `*.vetting.json` files, with the diff past → new and the fixes for the failures that have one. */
+export class VettingController {
+  constructor(
+    private readonly deps: SendDeps,
+    private readonly reports: MarkdownReports,
+    private readonly prompts: () => SendPrompts,
+    private readonly showLog: () => void,
+  ) {}
+
+  async dryRun(arg?: unknown): Promise<VettingOutcome> {
+    const ready = await this.prepare(arg);
+    if (!ready) return {};
+    const { source, profile, client } = ready;
+    const preview = await this.update(source, profile, client, 'dry-run');
+    if (!preview.result) return preview;
+    const r = preview.result;
+    const action = await this.prompts().message(
+      'info',
+      `Dry run of ${fileName(source.uri)} on ${profile.name}: ${diffSummary(r.diff)}${isEmptyDiff(r.diff) ? '' : ` (topology serial ${r.past?.topologySerial ?? 0} → ${r.next.topologySerial})`}. Nothing was changed.`,
+      isEmptyDiff(r.diff) ? [] : [VettingActions.apply],
+    );
+    return { ...preview, action, next: action === VettingActions.apply ? await this.apply(source.uri) : undefined };
+  }
+
+  /** Previews, asks for confirmation with the diff, then applies exactly what was previewed. */
+  async apply(arg?: unknown): Promise<VettingOutcome> {
+    const ready = await this.prepare(arg);
+    if (!ready) return {};
+    const { source, profile, client } = ready;
+    const preview = await this.update(source, profile, client, 'dry-run');
+    const r = preview.result;
+    if (!r) return preview;
+    if (isEmptyDiff(r.diff)) {
+      await this.prompts().message('info', `${fileName(source.uri)} changes nothing on ${profile.name}: the vetted packages already are as it says.`, []);
+      return preview;
+    }
+    const detail = [
+      `Synchronizer: ${r.next.synchronizerId}`,
+      `Topology serial: ${r.past?.topologySerial ?? 0} → ${r.next.topologySerial}`,
+      '',
+      ...diffLines(r.diff),
+    ].join('\n');
+    const confirm = await this.prompts().message('warning', `Apply the vetting changes of ${fileName(source.uri)} to ${profile.name}? ${diffSummary(r.diff)}.`, [VettingActions.confirmApply], { modal: true, detail });
+    if (confirm !== VettingActions.confirmApply) return { ...preview, action: confirm };
+    const value = source.value as wire.UpdateVettedPackagesRequest;
+    // Pin the serial the preview started from, so that a change made meanwhile by someone else
+    // fails (TOPOLOGY_SERIAL_MISMATCH) instead of applying something other than what was confirmed.
+    const pinned: CheckedSource = value.expectedTopologySerial ? source : { ...source, value: { ...value, expectedTopologySerial: expectedSerialValue(r.past?.topologySerial ?? 0) } };
+    const applied = await this.update(pinned, profile, client, 'apply', source);
+    if (applied.result) {
+      await this.prompts().message('info', `Vetting applied on ${profile.name}: ${diffSummary(applied.result.diff)}; the topology serial is now ${applied.result.next.topologySerial}.`, []);
+    }
+    return { ...applied, applied: applied.result !== undefined };
+  }
+
+  private async prepare(arg: unknown): Promise<{ source: CheckedSource; profile: ConnectionProfile; client: LedgerClient } | undefined> {
+    const prompts = this.prompts();
+    const source = await checkedSource(arg, 'vetting', prompts, 'was not sent');
+    if (!source) return undefined;
+    const profile = this.deps.connections.profiles.active();
+    if (!profile) {
+      await prompts.message('error', 'No active connection: choose the participant to send the vetting changes to.', []);
+      return undefined;
+    }
+    return { source, profile, client: this.deps.connections.client(profile) };
+  }
+
+  /** One update call (dry run or apply), its report, and the fix of a failure. `original`: the file as written (before pinning). */
+  private async update(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, original = source): Promise<VettingOutcome> {
+    const name = fileName(source.uri);
+    const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
+    let result: VettingUpdateResult;
+    try {
+      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
+    } catch (e) {
+      return this.failed(original, profile, client, mode, e);
+    }
+    const editor = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
+    return { result, reportUri: editor.document.uri };
+  }
+
+  private async failed(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, e: unknown): Promise<VettingOutcome> {
+    if (e instanceof CancelledError) return {};
+    const name = fileName(source.uri);
+    const value = source.value as wire.UpdateVettedPackagesRequest;
+    const failure = vettingFailureOf(e);
+    if (failure) this.deps.logger.warn(`Vetting ${name}: ${this.deps.redactor.redactError(e)}`);
+    const prompts = this.prompts();
+    const again = async (): Promise<VettingOutcome> => (mode === 'apply' ? this.apply(source.uri) : this.dryRun(source.uri));
+    let action: string | undefined;
+    switch (failure?.kind) {
+      case 'dependencies-not-vetted': {
+        const names = namePackages(failure.packageIds, await this.knownPackages(client, value.synchronizerId));
+        action = await prompts.message(
+          'error',
+          `${name} was refused: ${names.length === 1 ? 'a dependency' : `${names.length} dependencies`} would not be vetted: ${names.join(', ') || '(not named)'}. ` +
+            `Vet ${names.length === 1 ? 'it' : 'them'} in the same file, before the packages that need ${names.length === 1 ? 'it' : 'them'}; or, if you accept packages whose dependencies are not vetted, ` +
+            `set updateVettedPackagesForceFlags: ["${ALLOW_UNVETTED_DEPENDENCIES_FLAG}"].`,
+          [VettingActions.addForceFlag],
+        );
+        if (action !== VettingActions.addForceFlag) return { failure, action };
+        await this.editFile(source.uri, ['updateVettedPackagesForceFlags'], withForceFlag(value.updateVettedPackagesForceFlags));
+        return { failure, action, next: await again() };
+      }
+      case 'cannot-autodetect-synchronizer': {
+        action = await prompts.message('error', `${name} names no synchronizer, and ${profile.name} is connected to several: choose the one to vet on (written to the file as synchronizerId).`, [VettingActions.pickSynchronizer]);
+        if (action !== VettingActions.pickSynchronizer) return { failure, action };
+        const synchronizers = await client.connectedSynchronizers();
+        const picked = await prompts.pick(
+          synchronizers.map((s) => ({ label: s.synchronizerAlias || s.synchronizerId, description: s.synchronizerId, detail: s.permission ?? undefined, id: s.synchronizerId })),
+          { title: `Vet ${name} on which synchronizer?` },
+        );
+        if (!picked) return { failure, action };
+        await this.editFile(source.uri, ['synchronizerId'], picked.id);
+        return { failure, action, next: await again() };
+      }
+      case 'serial-mismatch': {
+        if (!value.expectedTopologySerial) {
+          // Our own pin from the preview: the state changed between preview and apply.
+          action = await prompts.message('error', `The vetting state on ${profile.name} changed between the preview and the apply; nothing was applied. Look at the new diff.`, [VettingActions.tryAgain]);
+          return { failure, action, next: action === VettingActions.tryAgain ? await again() : undefined };
+        }
+        const current = await this.currentSerial(client, value.synchronizerId);
+        action = await prompts.message(
+          'error',
+          `${name} expects an older vetting state: its expectedTopologySerial is stale (the current serial is ${current}). Refresh it from the current state and review the diff again.`,
+          [VettingActions.refreshSerial],
+        );
+        if (action !== VettingActions.refreshSerial) return { failure, action };
+        await this.editFile(source.uri, ['expectedTopologySerial'], expectedSerialValue(current));
+        // A refreshed serial deserves a fresh look: always preview after it.
+        return { failure, action, next: await this.dryRun(source.uri) };
+      }
+      default:
+        return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
+    }
+  }
+
+  private async editFile(uri: vscode.Uri, path: string[], value: unknown): Promise<void> {
+    const ok = await applyJsonEdits(uri, setJsonValueEdits(await currentText(uri), path, value));
+    if (!ok) throw new Error(`Could not edit ${fileName(uri)}`);
+  }
+
+  /** The vetting state now, of the file's synchronizer or of all. */
+  private vettingStates(client: LedgerClient, synchronizerId: string | undefined) {
+    return client.listVettedPackages(synchronizerId ? { topologyStateFilter: { synchronizerIds: [synchronizerId] } } : {});
+  }
+
+  /** The packages vetted now, to name package ids (none when the list cannot be read: ids are shown then). */
+  private async knownPackages(client: LedgerClient, synchronizerId: string | undefined) {
+    try {
+      return (await this.vettingStates(client, synchronizerId)).flatMap((s) => s.packages);
+    } catch (e) {
+      if (e instanceof LedgerError) return [];
+      throw e;
+    }
+  }
+
+  /** The current vetting serial of the file's synchronizer (or the only one); 0 when there is none yet. */
+  private async currentSerial(client: LedgerClient, synchronizerId: string | undefined): Promise<number> {
+    return (await this.vettingStates(client, synchronizerId))[0]?.topologySerial ?? 0;
+  }
+}

@@ -1,0 +1,249 @@
+// Core of sending files: the transaction format chosen for a submission, the outcome texts, finding a
+// transaction by commandId (against the demo participant), the history list and the vetting helpers.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { applyEdits } from 'jsonc-parser';
+import { LedgerClient } from '../../src/core/api/client';
+import { CantonApiError } from '../../src/core/errors';
+import { decodeTransaction } from '../../src/core/models/updates';
+import { diffVettedPackages, type VettedPackagesState } from '../../src/core/models/vetting';
+import type * as wire from '../../src/core/models/wire';
+import { HISTORY_LIMIT, KEPT_RESULT_CHARS, outcomeLabel, recordSubmission, type SubmissionRecord } from '../../src/core/submit/history';
+import {
+  duplicateLookupRange,
+  emptyTransactionExplanation,
+  findTransactionByCommandId,
+  isDuplicateCommand,
+  touchedContracts,
+  transactionSummary,
+} from '../../src/core/submit/outcome';
+import { prepareSubmission, submittingParties } from '../../src/core/submit/transactionFormat';
+import {
+  ALLOW_UNVETTED_DEPENDENCIES_FLAG,
+  diffLines,
+  diffSummary,
+  expectedSerialValue,
+  namePackages,
+  setJsonValueEdits,
+  unvettedPackageIds,
+  vettingDiffMarkdown,
+  vettingFailureOf,
+  withForceFlag,
+} from '../../src/core/submit/vetting';
+import { startDemoParticipant, type DemoParticipant } from '../../src/participant';
+
+const IOU = '#demo-iou:Iou:Iou';
+const WILDCARD = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
+
+function jsCommands(actAs: string[], readAs: string[] = []): wire.JsCommands {
+  return { commands: [], commandId: 'c-1', actAs, readAs };
+}
+
+function cantonError(code: string, context: Record<string, string> = {}): CantonApiError {
+  return new CantonApiError(409, { code, cause: 'x', errorCategory: 9, context, resources: [] } as unknown as wire.JsCantonError);
+}
+
+describe('submit: the transaction format sent', () => {
+  it('defaults to the Ledger API default: ACS delta, a verbose wildcard for actAs and readAs (each once)', () => {
+    const { request, formatSource } = prepareSubmission(jsCommands(['Alice::1', 'Bob::1'], ['Bob::1', 'Carol::1']));
+    assert.equal(formatSource, 'default');
+    assert.deepEqual(request.transactionFormat, {
+      transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+      eventFormat: { verbose: true, filtersByParty: { 'Alice::1': WILDCARD, 'Bob::1': WILDCARD, 'Carol::1': WILDCARD } },
+    });
+    assert.deepEqual(submittingParties(request.commands), ['Alice::1', 'Bob::1', 'Carol::1']);
+  });
+
+  it("keeps the file's own transactionFormat, even with an active filter", () => {
+    const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: false } };
+    const { request, formatSource } = prepareSubmission({ commands: jsCommands(['Alice::1']), transactionFormat: own }, { parties: ['Bob::1'] });
+    assert.equal(formatSource, 'file');
+    assert.equal(request.transactionFormat, own);
+  });
+
+  it("uses the active filter's event format and shape when the file has none", () => {
+    const { request, formatSource } = prepareSubmission(jsCommands(['Alice::1']), { parties: ['Bob::1'], templateIds: [IOU], shape: 'ledger-effects' });
+    assert.equal(formatSource, 'active-filter');
+    assert.equal(request.transactionFormat?.transactionShape, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
+    assert.deepEqual(Object.keys(request.transactionFormat!.eventFormat.filtersByParty!), ['Bob::1']);
+    assert.deepEqual(request.transactionFormat!.eventFormat.filtersByParty!['Bob::1'].cumulative, [
+      { identifierFilter: { TemplateFilter: { value: { templateId: IOU, includeCreatedEventBlob: false } } } },
+    ]);
+    assert.equal(request.transactionFormat!.eventFormat.verbose, true, 'results are verbose unless the filter says not');
+  });
+
+  it('applies a filter without parties to the submitting parties; any-party filters stay any-party', () => {
+    const templatesOnly = prepareSubmission(jsCommands(['Alice::1'], ['Bob::1']), { templateIds: [IOU], verbose: false }).request.transactionFormat!;
+    assert.deepEqual(Object.keys(templatesOnly.eventFormat.filtersByParty!), ['Alice::1', 'Bob::1']);
+    assert.equal(templatesOnly.eventFormat.verbose, false);
+    const any = prepareSubmission(jsCommands(['Alice::1']), { anyParty: true }).request.transactionFormat!;
+    assert.ok(any.eventFormat.filtersForAnyParty);
+    assert.deepEqual(any.eventFormat.filtersByParty, {});
+  });
+
+  it('ignores a filter that excludes transactions, and wraps a bare JsCommands without changing it', () => {
+    const bare = jsCommands(['Alice::1']);
+    const { request, formatSource } = prepareSubmission(bare, { parties: ['Bob::1'], includeTransactions: false });
+    assert.equal(formatSource, 'default');
+    assert.equal(request.commands, bare);
+  });
+});
+
+describe('submit: outcome texts and data', () => {
+  const raw = (events: wire.Event[]): wire.JsTransaction =>
+    ({ updateId: 'upd-1', commandId: 'c-1', workflowId: '', effectiveAt: '2026-01-01T00:00:00Z', recordTime: '2026-01-01T00:00:00Z', offset: 42, synchronizerId: 's::1', events }) as wire.JsTransaction;
+  const created = (contractId: string) => ({ CreatedEvent: { offset: 42, nodeId: 0, contractId, templateId: 'pkg:Iou:Iou', createArgument: {}, witnessParties: [], signatories: [], observers: [], createdAt: '2026-01-01T00:00:00Z', packageName: 'demo-iou' } });
+  const archived = (contractId: string) => ({ ArchivedEvent: { offset: 42, nodeId: 1, contractId, templateId: 'pkg:Iou:Iou', witnessParties: [], packageName: 'demo-iou' } });
+
+  it('summarises "Transaction <updateId> at offset N: 2 created, 1 archived"', () => {
+    const t = decodeTransaction(raw([created('c1'), archived('c0'), created('c2')] as unknown as wire.Event[]));
+    assert.equal(transactionSummary(t), 'Transaction upd-1 at offset 42: 2 created, 1 archived');
+    assert.deepEqual(touchedContracts(t).map((c) => [c.contractId, c.kinds.join()]), [['c1', 'created'], ['c0', 'archived'], ['c2', 'created']]);
+  });
+
+  it('explains an empty transaction instead of calling it a failure', () => {
+    const t = decodeTransaction(raw([]));
+    assert.match(transactionSummary(t), /: no events$/);
+    assert.match(emptyTransactionExplanation(t), /^The command succeeded \(transaction upd-1 at offset 42\)/);
+    assert.match(emptyTransactionExplanation(t), /LEDGER_EFFECTS/);
+  });
+
+  it('reads the completion offset of a DUPLICATE_COMMAND, or searches the whole ledger', () => {
+    const dup = cantonError('DUPLICATE_COMMAND', { completion_offset: '17', existing_submission_id: 's' });
+    assert.ok(isDuplicateCommand(dup));
+    assert.ok(!isDuplicateCommand(cantonError('CONTRACT_NOT_FOUND')));
+    assert.deepEqual(duplicateLookupRange(dup), { fromOffset: 16, toOffset: 17 });
+    assert.deepEqual(duplicateLookupRange(cantonError('DUPLICATE_COMMAND')), { fromOffset: 0 });
+  });
+});
+
+describe('submit: findTransactionByCommandId against the demo participant', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let client: LedgerClient;
+  before(async () => {
+    p = await startDemoParticipant({ port: 0, seed: 11 });
+    client = new LedgerClient({ baseUrl: p.url, pageSize: 2 });
+  });
+  after(() => p.close());
+
+  const submitIou = (commandId: string) =>
+    client.submitAndWaitForTransaction({
+      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }],
+      commandId,
+      actAs: [p.parties.bank],
+      userId: 'demo-admin',
+    });
+
+  it('finds the transaction after the given offset, over several pages', async () => {
+    const from = await client.ledgerEnd();
+    await submitIou(randomUUID());
+    const wanted = randomUUID();
+    const { transaction } = await submitIou(wanted);
+    await submitIou(randomUUID());
+    const found = await findTransactionByCommandId(client, { commandId: wanted, parties: [p.parties.bank], fromOffset: from });
+    assert.equal(found.transaction?.updateId, transaction.updateId);
+    assert.equal(found.transaction?.commandId, wanted);
+    assert.equal(found.fromOffset, from);
+    assert.equal(found.toOffset, await client.ledgerEnd());
+  });
+
+  it('does not find it before the offset, nor for parties that did not submit it (commandId is theirs only)', async () => {
+    const wanted = randomUUID();
+    await submitIou(wanted);
+    const end = await client.ledgerEnd();
+    assert.equal((await findTransactionByCommandId(client, { commandId: wanted, parties: [p.parties.bank], fromOffset: end })).transaction, undefined);
+    const asOwner = await findTransactionByCommandId(client, { commandId: wanted, parties: [p.parties.alice], fromOffset: end - 1 });
+    assert.equal(asOwner.transaction, undefined);
+  });
+
+  it('finds a dropped-response submission (executed, answer lost) and reports an unsent one as absent', async () => {
+    const from = await client.ledgerEnd();
+    const dropped = randomUUID();
+    p.faults.submit = { dropResponse: true, times: 1 };
+    await assert.rejects(submitIou(dropped));
+    const found = await findTransactionByCommandId(client, { commandId: dropped, parties: [p.parties.bank], fromOffset: from });
+    assert.equal(found.transaction?.commandId, dropped);
+    const never = await findTransactionByCommandId(client, { commandId: randomUUID(), parties: [p.parties.bank], fromOffset: from });
+    assert.equal(never.transaction, undefined);
+    assert.ok(never.toOffset > never.fromOffset);
+  });
+});
+
+describe('submit: history', () => {
+  const rec = (id: string, extra: Partial<SubmissionRecord> = {}): SubmissionRecord => ({
+    id, fileUri: 'file:///a.commands.json', fileName: 'a.commands.json', time: '2026-01-01T00:00:00Z', connectionId: 'demo', connectionName: 'Demo',
+    commandId: 'c', outcome: 'succeeded', attempts: 1, request: { commands: jsCommands(['A::1']) }, ...extra,
+  });
+
+  it('keeps the newest first, replaces a record by id, and is bounded', () => {
+    let h: SubmissionRecord[] = [];
+    for (let i = 0; i < HISTORY_LIMIT + 5; i++) h = recordSubmission(h, rec(`r${i}`));
+    assert.equal(h.length, HISTORY_LIMIT);
+    assert.equal(h[0].id, `r${HISTORY_LIMIT + 4}`);
+    h = recordSubmission(h, rec('r10', { outcome: 'unknown' }));
+    assert.equal(h[0].id, 'r10');
+    assert.equal(h.filter((r) => r.id === 'r10').length, 1);
+  });
+
+  it('does not keep very large results', () => {
+    const big = { events: ['x'.repeat(KEPT_RESULT_CHARS)] } as unknown as wire.JsTransaction;
+    assert.equal(recordSubmission([], rec('big', { transaction: big }))[0].transaction, undefined);
+  });
+
+  it('labels each outcome', () => {
+    assert.deepEqual(
+      [rec('a'), rec('b', { outcome: 'failed', errorCode: 'CONTRACT_NOT_FOUND' }), rec('c', { outcome: 'unknown' }), rec('d', { outcome: 'duplicate' })].map(outcomeLabel),
+      ['succeeded', 'failed (CONTRACT_NOT_FOUND)', 'outcome unknown', 'already submitted'],
+    );
+  });
+});
+
+describe('vetting helpers', () => {
+  const state = (serial: number, packages: VettedPackagesState['packages']): VettedPackagesState => ({ participantId: 'P::1', synchronizerId: 'S::1', topologySerial: serial, packages });
+  const iou1 = { packageId: 'a'.repeat(64), packageName: 'demo-iou', packageVersion: '1.0.0' };
+  const iou2 = { packageId: 'b'.repeat(64), packageName: 'demo-iou', packageVersion: '2.0.0' };
+  const asset = { packageId: 'c'.repeat(64), packageName: 'demo-asset', packageVersion: '1.0.0' };
+
+  it('classifies the failures that have a fix, with the missing dependencies', () => {
+    assert.deepEqual(vettingFailureOf(cantonError('TOPOLOGY_DEPENDENCIES_NOT_VETTED', { unvetted: 'Set(abc, def)' })), { kind: 'dependencies-not-vetted', packageIds: ['abc', 'def'] });
+    assert.deepEqual(vettingFailureOf(cantonError('PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER')), { kind: 'cannot-autodetect-synchronizer' });
+    assert.deepEqual(vettingFailureOf(cantonError('TOPOLOGY_SERIAL_MISMATCH')), { kind: 'serial-mismatch' });
+    assert.equal(vettingFailureOf(cantonError('INVALID_ARGUMENT')), undefined);
+    assert.equal(vettingFailureOf(new Error('x')), undefined);
+    assert.deepEqual(unvettedPackageIds({ unvetted: 'Set()' }), []);
+    assert.deepEqual(unvettedPackageIds({ unvetted: 'abc' }), ['abc']);
+  });
+
+  it('names package ids it knows and keeps the others', () => {
+    assert.deepEqual(namePackages([iou1.packageId, 'f00'], [iou1]), [`demo-iou 1.0.0 (${'a'.repeat(12)}…)`, 'f00']);
+  });
+
+  it('writes the diff as Markdown tables with serials, and one line per change for the confirmation', () => {
+    const past = state(3, [iou1, asset]);
+    const next = state(4, [{ ...iou1, validFromInclusive: '2030-01-01T00:00:00Z' }, iou2]);
+    const diff = diffVettedPackages(past, next);
+    const md = vettingDiffMarkdown({ past, next, diff, dryRun: true, raw: {} as wire.UpdateVettedPackagesResponse }, 'x.vetting.json');
+    assert.equal(diffSummary(diff), '1 added, 1 removed, 1 validity changed');
+    assert.match(md, /^# Dry run of x\.vetting\.json: nothing was changed$/m);
+    assert.match(md, /^- \*\*Topology serial:\*\* 3 → 4$/m);
+    assert.match(md, new RegExp(`^## Added\\n\\n\\| Package \\| Version \\| Package id \\| Valid \\|\\n.*\\n\\| demo-iou \\| 2\\.0\\.0 \\| \`${iou2.packageId}\` \\| always \\|$`, 'm'));
+    assert.match(md, /^## Removed\n\n.*\n.*\n\| demo-asset \| 1\.0\.0 \|/m);
+    assert.match(md, /^\| demo-iou \| 1\.0\.0 \| `a+` \| always \| from 2030-01-01T00:00:00Z \|$/m);
+    assert.deepEqual(diffLines(diff).map((l) => l[0]), ['+', '−', '~']);
+    assert.equal(diffSummary(diffVettedPackages(past, past)), 'no change');
+  });
+
+  it('edits the file in place: synchronizerId, serial, force flag; keeping the indentation', () => {
+    const text = '{\n    "changes": [],\n    "dryRun": false\n}\n';
+    const withSync = applyEdits(text, setJsonValueEdits(text, ['synchronizerId'], 'S::2'));
+    assert.deepEqual(JSON.parse(withSync), { changes: [], dryRun: false, synchronizerId: 'S::2' });
+    assert.match(withSync, /\n {4}"synchronizerId": "S::2"/);
+    const withSerial = applyEdits(withSync, setJsonValueEdits(withSync, ['expectedTopologySerial'], expectedSerialValue(5)));
+    assert.deepEqual(JSON.parse(withSerial).expectedTopologySerial, { serial: { Prior: { value: 5 } } });
+    const replaced = applyEdits(withSerial, setJsonValueEdits(withSerial, ['expectedTopologySerial'], expectedSerialValue(0)));
+    assert.deepEqual(JSON.parse(replaced).expectedTopologySerial, { serial: { NoPrior: {} } });
+    assert.deepEqual(withForceFlag(undefined), [ALLOW_UNVETTED_DEPENDENCIES_FLAG]);
+    assert.deepEqual(withForceFlag(['OTHER', ALLOW_UNVETTED_DEPENDENCIES_FLAG]), ['OTHER', ALLOW_UNVETTED_DEPENDENCIES_FLAG]);
+  });
+});

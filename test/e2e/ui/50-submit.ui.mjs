@@ -1,0 +1,100 @@
+// Submitting a commands file like a user: right-click in the explorer, the CodeLens at the top of the
+// file, the result document and the summary toast, the Submissions view. Runs against the demo
+// participant (started here, stopped again if it was not running before).
+import { writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+// The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
+const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+const FILE = 'ui-submit.commands.json';
+
+function explorerRow(t, name) {
+  return t.page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${name}"]`).first();
+}
+
+async function showExplorer(t) {
+  await t.palette('View: Show Explorer');
+  await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
+}
+
+export async function startDemoIfNeeded(t) {
+  if (await t.paletteHas('Canton Ledger: Stop Demo Participant')) return false;
+  await t.palette('Canton Ledger: Start Demo Participant');
+  await t.waitUntil(() => t.paletteHas('Canton Ledger: Stop Demo Participant'), { timeout: 20000, what: 'the demo participant to run' });
+  return true;
+}
+
+export async function closeAllEditors(t) {
+  await t.palette('View: Close All Editors');
+  // An unsaved editor would ask; none of these checks leaves one.
+}
+
+/** The CodeLens whose text contains `text`, in the active editor. */
+export function codeLens(t, text) {
+  return t.page.locator('.monaco-editor .codelens-decoration a', { hasText: text }).first();
+}
+
+export default async function (t) {
+  const file = path.join(t.workspace, FILE);
+  const commandId = `ui-submit-${Date.now()}`;
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: BANK, owner: ALICE, currency: 'CHF', amount: '12.50', observers: [] } } }], commandId, actAs: [BANK], userId: 'demo-admin' },
+      null,
+      2,
+    ) + '\n',
+  );
+  let startedDemo = false;
+
+  await t.check('right-click a *.commands.json in the explorer: "Submit Commands to Participant" submits it; the summary toast and the result document show', async () => {
+    startedDemo = await startDemoIfNeeded(t);
+    await showExplorer(t);
+    const row = explorerRow(t, FILE);
+    await row.waitFor({ timeout: 15000 });
+    await t.contextMenu(row, 'Submit Commands to Participant');
+    const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
+    await summary.waitFor({ timeout: 20000 });
+    const tab = t.page.locator('.tabs-container [role="tab"]', { hasText: commandId }).first();
+    await tab.waitFor({ timeout: 10000 });
+    const text = await t.page.locator('.editor-group-container.active .monaco-editor .view-lines, .monaco-editor .view-lines').first().innerText();
+    await t.waitUntil(async () => /"CreatedEvent"/.test(await t.page.locator('.monaco-editor .view-lines').allInnerTexts().then((a) => a.join('\n'))), {
+      timeout: 10000,
+      what: `the result document to show a CreatedEvent (it shows ${text.slice(0, 200)})`,
+    });
+    await t.screenshot('50-submit-result-document');
+  });
+
+  await t.check('the submit entry is only in the context menu of *.commands.json files', async () => {
+    const items = await t.contextMenuItems(explorerRow(t, 'other.json'));
+    if (items.includes('Submit Commands to Participant')) throw new Error(`other.json offers submit: ${items.join(', ')}`);
+    const own = await t.contextMenuItems(explorerRow(t, FILE));
+    if (!own.includes('Submit Commands to Participant')) throw new Error(`${FILE} lacks submit: ${own.join(', ')}`);
+  });
+
+  await t.check('the CodeLens "Submit to Demo" at the top of the file submits again: "Already submitted" (same commandId)', async () => {
+    await closeAllEditors(t);
+    await explorerRow(t, FILE).dblclick();
+    const lens = codeLens(t, 'Submit to Demo');
+    await lens.waitFor({ timeout: 15000 });
+    await t.screenshot('50-submit-codelens');
+    await lens.click();
+    await t.toast(`Already submitted: commandId "${commandId}"`).waitFor({ timeout: 20000 });
+  });
+
+  await t.check('the Submissions view lists the submissions with their outcomes', async () => {
+    await t.palette('Canton Ledger: Focus on Submissions View');
+    const item = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
+    await item.waitFor({ timeout: 10000 });
+    await t.page.locator('.part.sidebar [role="treeitem"]', { hasText: 'already submitted' }).first().waitFor({ timeout: 10000 });
+    await t.screenshot('50-submit-submissions-view');
+  });
+
+  await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {
+    await closeAllEditors(t);
+    await t.palette('Notifications: Clear All Notifications');
+    if (startedDemo) await t.palette('Canton Ledger: Stop Demo Participant');
+    rmSync(file, { force: true });
+  });
+}
