@@ -13,6 +13,7 @@ import { Commands } from './vscode/commands/ids';
 import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
 import { ErrorReporter } from './vscode/ui';
 import { JsonDocuments } from './vscode/documents';
+import { registerFileEditing } from './vscode/files/editing';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     vscode.commands.registerCommand(Commands.startDemo, startDemo),
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
+    ...registerFileEditing(connections, logger, errors),
   );
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
