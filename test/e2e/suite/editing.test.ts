@@ -181,6 +181,20 @@ describe('editing: completions and hovers (VS Code JSON support with the schemas
     }
   });
 
+  it('offers whole-file snippets in an empty commands file', async () => {
+    const { labels } = await completionsAt('editing-empty.commands.json', '|');
+    assert.ok(labels.includes('New command submission') && labels.includes('New submit-and-wait-for-transaction request'), JSON.stringify(labels));
+  });
+
+  it('offers the cases of a variant field and, in a full request, the transaction shapes', async () => {
+    const dedup = await completionsAt('editing-dedup.commands.json', '{\n  "commandId": "c",\n  "deduplicationPeriod": {|}\n}\n');
+    for (const kind of ['DeduplicationDuration', 'DeduplicationOffset']) assert.ok(dedup.labels.some((l) => l.replace(/"/g, '') === kind), `${kind} in ${JSON.stringify(dedup.labels)}`);
+    // The full request form is told apart by the schema's if/then/else: VS Code must follow it too.
+    const shape = await completionsAt('editing-shape.commands.json', '{\n  "commands": {"commandId": "c", "actAs": [], "commands": []},\n  "transactionFormat": {"transactionShape": |}\n}\n');
+    const inserted = shape.items.map((i) => (i.insertText instanceof vscode.SnippetString ? i.insertText.value : String(i.insertText ?? i.label)));
+    for (const value of ['TRANSACTION_SHAPE_ACS_DELTA', 'TRANSACTION_SHAPE_LEDGER_EFFECTS']) assert.ok(inserted.some((t) => t.includes(value)), `${value} in ${JSON.stringify(inserted)}`);
+  });
+
   it('offers Vet and Unvet snippets for a vetting change', async () => {
     const { labels } = await completionsAt('editing-vet.vetting.json', '{\n  "changes": [\n    |\n  ]\n}\n');
     assert.ok(labels.includes('Vet') && labels.includes('Unvet'), JSON.stringify(labels));
