@@ -214,3 +214,4 @@ describe('editing: completions and hovers (VS Code JSON support with the schemas
     assert.match(text2, /deduplicat/i, text2);
   });
 });
+

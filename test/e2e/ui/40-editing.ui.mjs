@@ -57,6 +57,16 @@ export default async function (t) {
       await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
     });
 
+    await t.check('Canton ids are coloured apart from plain strings (injection grammar)', async () => {
+      const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+      // Monaco renders each token as a span whose mtkN class is its colour.
+      const colourOf = async (text) => (await lines.locator('span > span', { hasText: text }).first().getAttribute('class', { timeout: 5000 })) ?? '';
+      const plain = await colourOf('ui-app');
+      const party = await colourOf('Alice');
+      const pkg = await colourOf('#demo-iou');
+      if (!plain || party === plain || pkg === plain) throw new Error(`classes: plain string ${plain}, party hint ${party}, package name ${pkg}`);
+    });
+
     await t.check('the Problems panel lists them with their source and code', async () => {
       await page.keyboard.press('ControlOrMeta+Shift+M');
       const missing = problemRows(page).filter({ hasText: 'Missing required field "commandId"' }).first();

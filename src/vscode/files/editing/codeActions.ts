@@ -22,6 +22,7 @@ export class FileQuickFixes implements vscode.CodeActionProvider {
     const problems = this.diagnostics.problemsOf(document);
     const matched = ours.map((d) => [d, problems.find((p) => sameProblem(p, d))] as const).filter((m): m is readonly [vscode.Diagnostic, Problem] => !!m[1]);
     const fixContext = await this.fixContext(matched.map(([, p]) => p), token);
+    fixContext.indent = indentOf(document);
 
     const actions: vscode.CodeAction[] = [];
     for (const [diagnostic, problem] of matched) {
@@ -46,6 +47,13 @@ export class FileQuickFixes implements vscode.CodeActionProvider {
     }
     return context;
   }
+}
+
+/** Inserted JSON is indented as the document's editor is (two spaces when it is not shown). */
+function indentOf(document: vscode.TextDocument): FixContext['indent'] {
+  const options = vscode.window.visibleTextEditors.find((e) => e.document === document)?.options;
+  const tabSize = typeof options?.tabSize === 'number' ? options.tabSize : 2;
+  return { insertSpaces: options?.insertSpaces !== false, tabSize };
 }
 
 function sameProblem(problem: Problem, diagnostic: vscode.Diagnostic): boolean {

@@ -12,6 +12,8 @@ export interface NewFileTarget {
   uri?: vscode.Uri | string;
   /** An unsaved document (named like the file it would become) instead of a file on disk. */
   untitled?: boolean;
+  /** Where the save dialog starts (default: the first workspace folder). */
+  folder?: vscode.Uri;
 }
 
 /** The argument of `cantonLedger.files.newVetting`, e.g. from the vetted-packages view. */
@@ -32,8 +34,8 @@ export class NewFileCommands {
 
   register(): vscode.Disposable[] {
     return [
-      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (options?: NewFileTarget) => this.run('Creating a commands file', () => this.newCommandsFile(options))),
-      vscode.commands.registerCommand(EditingCommands.newVettingFile, (options?: NewVettingFileOptions) => this.run('Creating a vetting file', () => this.newVettingFile(options))),
+      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (arg?: NewFileTarget | vscode.Uri) => this.run('Creating a commands file', () => this.newCommandsFile(optionsOf(arg)))),
+      vscode.commands.registerCommand(EditingCommands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.run('Creating a vetting file', () => this.newVettingFile(optionsOf(arg)))),
     ];
   }
 
@@ -128,7 +130,7 @@ export class NewFileCommands {
   private async target(kind: FileKind, options: NewFileTarget): Promise<vscode.Uri | undefined> {
     const suffix = SUFFIX[kind];
     if (options.uri) return withSuffix(typeof options.uri === 'string' ? parseUri(options.uri) : options.uri, suffix);
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const folder = options.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     if (options.untitled || !folder) {
       const free = await freeName(folder, suffix, true);
       return free.with({ scheme: 'untitled' });
@@ -141,6 +143,11 @@ export class NewFileCommands {
     });
     return picked ? withSuffix(picked, suffix) : undefined;
   }
+}
+
+/** From the explorer's context menu the argument is the folder clicked; from elsewhere, options or nothing. */
+function optionsOf<T extends NewFileTarget>(arg: T | vscode.Uri | undefined): T {
+  return arg instanceof vscode.Uri ? ({ folder: arg } as T) : (arg ?? ({} as T));
 }
 
 function parseUri(value: string): vscode.Uri {
