@@ -130,6 +130,27 @@ describe('schema: quick fixes', () => {
     assert.deepEqual(problemsOf('commands', applied(text, fix)), []);
   });
 
+  it('wraps the fields of a variant case in {"value": …} and writes numeric strings as numbers', () => {
+    const text = '{\n  "changes": [{"operation": {"Vet": {"packages": [{"packageName": "model-tests"}]}}}],\n  "expectedTopologySerial": {"serial": {"Prior": {"value": "3"}}}\n}\n';
+    const wrapProblem = problemsOf('vetting', text, 'missing-field')[0];
+    const [wrap] = fixesFor(text, wrapProblem);
+    assert.ok(wrap.preferred);
+    const wrapped = applied(text, wrap);
+    assert.deepEqual((JSON.parse(wrapped) as { changes: unknown[] }).changes[0], { operation: { Vet: { value: { packages: [{ packageName: 'model-tests' }] } } } });
+    assert.deepEqual(problemsOf('vetting', wrapped, 'unknown-field'), [], 'the field is known inside "value"');
+
+    const [typeProblem] = problemsOf('vetting', wrapped, 'schema');
+    assert.equal(typeProblem.data?.expectedType, 'integer');
+    const [number] = fixesFor(wrapped, typeProblem);
+    assert.equal(number.title, 'Write 3 as a number');
+    const after = applied(wrapped, number);
+    assert.deepEqual(problemsOf('vetting', after), []);
+    assert.deepEqual((JSON.parse(after) as { expectedTopologySerial: unknown }).expectedTopologySerial, { serial: { Prior: { value: 3 } } });
+    // Not every missing field or type error has a fix.
+    const other = '{"changes": [{"operation": {"Vet": {"value": {}}}}], "dryRun": "yes"}';
+    assert.deepEqual(problemsOf('vetting', other).flatMap((p) => fixesFor(other, p)), []);
+  });
+
   it('offers to remove either of two conflicting fields', () => {
     const text = corpusText('min-ledger-time-both.commands.json');
     const [problem] = problemsOf('commands', text, 'conflicting-fields');

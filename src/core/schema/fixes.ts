@@ -189,6 +189,26 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
     return [site.fix(`Remove "${String(key.value)}"`, site.removeProperty(key.parent), false)];
   },
 
+  'missing-field': (site) => {
+    // A variant case written without its {"value": …} wrapper: {"Vet": {"packages": …}}.
+    const missing = site.data('properties');
+    const node = site.doc.nodeAt(site.problem.path);
+    const hasFields = node?.type === 'object' && (node.children?.length ?? 0) > 0;
+    if (!Array.isArray(missing) || missing.length !== 1 || missing[0] !== 'value' || !hasFields) return [];
+    const inner = site.text.slice(node.offset, node.offset + node.length);
+    return [site.fix('Wrap the fields in {"value": …}', [{ offset: node.offset, length: node.length, newText: `{"value": ${inner}}` }], true)];
+  },
+
+  schema: (site) => {
+    // A number written as a string ("3" for 3): int64 values are JSON numbers in this API.
+    const expected = site.data('expectedType');
+    const node = site.doc.nodeAt(site.problem.path);
+    if ((expected !== 'integer' && expected !== 'number') || node?.type !== 'string' || typeof node.value !== 'string') return [];
+    const pattern = expected === 'integer' ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/;
+    if (!pattern.test(node.value)) return [];
+    return [site.fix(`Write ${node.value} as a number`, [{ offset: node.offset, length: node.length, newText: node.value }], true)];
+  },
+
   'json-syntax': (site) => {
     // A trailing comma: the problem points at a comma that only whitespace separates from } or ].
     const { offset, length } = site.problem;

@@ -110,6 +110,20 @@ describe('editing: quick fixes', function () {
     assert.deepEqual((await fixesAt(doc, diagnostic)).map((f) => f.title), []);
   });
 
+  it('wraps a vetting case in {"value": …} and writes a quoted serial as a number', async () => {
+    const doc = await writeAndOpen(
+      'fix-vetting.vetting.json',
+      '{\n  "changes": [{"operation": {"Vet": {"packages": [{"packageName": "demo-iou"}]}}}],\n  "expectedTopologySerial": {"serial": {"Prior": {"value": "3"}}}\n}\n',
+    );
+    await applyFix(doc, 'missing-field', /Wrap the fields in \{"value": …\}/, { preferred: true });
+    await applyFix(doc, 'schema', /Write 3 as a number/, { preferred: true });
+    assert.deepEqual(ourDiagnostics(doc.uri), []);
+    assert.deepEqual(JSON.parse(doc.getText()), {
+      changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }],
+      expectedTopologySerial: { serial: { Prior: { value: 3 } } },
+    });
+  });
+
   it('removes a duplicate key, one of two conflicting fields, and a trailing comma', async () => {
     const doc = await writeAndOpen(
       'fix-misc.commands.json',
