@@ -42,7 +42,20 @@ function corpusCopy(): { valid: string[]; invalid: string[] } {
       })
       .filter((file) => !file.endsWith('.expected.json'));
   };
-  return { valid: copy('valid'), invalid: copy('invalid') };
+  const valid = copy('valid');
+  // The Canton docs' request examples (beside the repo in ../shared, never copied into it) are valid full requests.
+  const examples = path.resolve(extension().extensionPath, '../shared/canton-api/examples/submit-and-wait-for-transaction');
+  const docExamples = fs.existsSync(examples)
+    ? fs
+        .readdirSync(examples)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => {
+          const file = path.join(to, 'valid', name.replace(/\.json$/, '.commands.json'));
+          fs.copyFileSync(path.join(examples, name), file);
+          return file;
+        })
+    : [];
+  return { valid: [...valid, ...docExamples], invalid: copy('invalid') };
 }
 
 /** What `canton-ledger --json validate` prints for the files, by file. */
