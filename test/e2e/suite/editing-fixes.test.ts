@@ -220,6 +220,11 @@ describe('editing: New Commands File / New Vetting File', function () {
         return d.length === 2 ? d : undefined;
       }, { what: 'the placeholders flagged' });
       assert.deepEqual(flagged.map((d) => d.code), ['schema', 'schema']);
+
+      // A vetting file needs no placeholders: without a participant it just has no synchronizer or serial guard.
+      const vetting = path.join(workspaceDir(), 'offline.vetting.json');
+      await vscode.commands.executeCommand('cantonLedger.files.newVetting', { uri: vetting });
+      assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(vetting, 'utf8')) as object), ['changes']);
     } finally {
       await api.connections.profiles.remove(offline.id);
       await api.connections.profiles.setActive(demo.id);

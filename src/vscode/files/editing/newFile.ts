@@ -50,7 +50,8 @@ export class NewFileCommands {
       // With several synchronizers Canton picks one that hosts the contracts; pinning one could make it fail.
       synchronizerId: info?.synchronizers.length === 1 ? info.synchronizers[0].synchronizerId : undefined,
     });
-    return this.create('commands', templateText(value), options, TEMPLATE_ID_PLACEHOLDER, !participant);
+    const notice = participant ? undefined : 'No connected participant: fill in the values marked <…> (the file shows them as problems until you do).';
+    return this.create('commands', templateText(value), options, TEMPLATE_ID_PLACEHOLDER, notice);
   }
 
   async newVettingFile(options: NewVettingFileOptions = {}): Promise<vscode.Uri | undefined> {
@@ -63,7 +64,8 @@ export class NewFileCommands {
     } else if (participant && synchronizerId) {
       facts.topologySerial = await this.currentSerial(participant, synchronizerId);
     }
-    return this.create('vetting', templateText(vettingFileTemplate(facts)), options, 'package-name', !participant);
+    const notice = participant ? undefined : 'No connected participant: add "synchronizerId" and "expectedTopologySerial" if you need them (completions offer both).';
+    return this.create('vetting', templateText(vettingFileTemplate(facts)), options, 'package-name', notice);
   }
 
   private async run<T>(context: string, task: () => Promise<T>): Promise<T | undefined> {
@@ -105,7 +107,8 @@ export class NewFileCommands {
     }
   }
 
-  private async create(kind: FileKind, text: string, options: NewFileTarget, selectText: string, placeholders: boolean): Promise<vscode.Uri | undefined> {
+  /** Writes and opens the file, selects `selectText` (what to edit first), and shows `notice` if any. */
+  private async create(kind: FileKind, text: string, options: NewFileTarget, selectText: string, notice?: string): Promise<vscode.Uri | undefined> {
     const target = await this.target(kind, options);
     if (!target) return undefined;
     let document: vscode.TextDocument;
@@ -121,9 +124,7 @@ export class NewFileCommands {
     const editor = await vscode.window.showTextDocument(document);
     const at = text.indexOf(selectText);
     if (at >= 0) editor.selection = new vscode.Selection(document.positionAt(at), document.positionAt(at + selectText.length));
-    if (placeholders) {
-      void vscode.window.showInformationMessage('No connected participant: fill in the values marked <…> (the file shows them as problems until you do).');
-    }
+    if (notice) void vscode.window.showInformationMessage(notice);
     return target;
   }
 
