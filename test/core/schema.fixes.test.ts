@@ -151,6 +151,22 @@ describe('schema: quick fixes', () => {
     assert.deepEqual(problemsOf('vetting', other).flatMap((p) => fixesFor(other, p)), []);
   });
 
+  it('drops a needless variant wrapper and removes a key next to the command kind', () => {
+    const text = corpusText('command-variants.commands.json');
+    const problems = problemsOf('commands', text, 'unknown-variant');
+    const fixesOf = (line: number) => problems.filter((p) => p.line === line).flatMap((p) => fixesFor(text, p));
+    const [unwrap] = fixesOf(11);
+    assert.equal(unwrap.title, 'Remove the "value" wrapper');
+    assert.ok(unwrap.preferred);
+    assert.match(applied(text, unwrap).split('\n')[10], /^ {4}\{"CreateCommand": \{"templateId": "#model-tests:Iou:Iou", "createArguments": \{\}\}\}$/);
+    const [extra] = fixesOf(8);
+    assert.equal(extra.title, 'Remove "note"');
+    assert.equal(extra.preferred, false);
+    const after = applied(text, extra);
+    assert.equal(problemsOf('commands', after).filter((p) => p.line === 8).length, 0);
+    assert.deepEqual(fixesOf(10), [], 'two kinds in one object: the user has to split it');
+  });
+
   it('offers to remove either of two conflicting fields', () => {
     const text = corpusText('min-ledger-time-both.commands.json');
     const [problem] = problemsOf('commands', text, 'conflicting-fields');

@@ -162,8 +162,19 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
   'unknown-variant': (site) => {
     const suggestion = site.data('suggestion');
     const key = site.keyAtProblem();
-    if (typeof suggestion !== 'string' || !key) return [];
-    return [site.fix(`Rename "${String(key.value)}" to "${suggestion}"`, site.renameKey(key, suggestion), true)];
+    const property = key?.parent;
+    if (!key || !property) return [];
+    const name = String(key.value);
+    if (typeof suggestion === 'string') return [site.fix(`Rename "${name}" to "${suggestion}"`, site.renameKey(key, suggestion), true)];
+    const value = property.children?.[1];
+    const variant = property.parent;
+    if (site.data('unwrap') === true && value && variant) {
+      // {"value": {"CreateCommand": …}} → {"CreateCommand": …}
+      const inner = site.text.slice(value.offset, value.offset + value.length);
+      return [site.fix(`Remove the "${name}" wrapper`, [{ offset: variant.offset, length: variant.length, newText: inner }], true)];
+    }
+    if (site.data('extraKey') === true) return [site.fix(`Remove "${name}"`, site.removeProperty(property), false)];
+    return [];
   },
 
   'package-id-template': (site) => {

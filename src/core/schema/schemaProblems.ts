@@ -322,7 +322,8 @@ function variantProblems(pointer: string, errors: ErrorObject[], doc: JsonDocume
       code: 'unknown-variant',
       message,
       ...keyRange(doc, pointer, key),
-      data: suggestion ? { expected: cases, suggestion } : { expected: cases },
+      // What a quick fix needs: the name to rename to, a wrapper to drop, or a key that must go.
+      data: { expected: cases, ...(suggestion ? { suggestion } : {}), ...(wrapped ? { unwrap: true } : {}), ...(knownKeys.length > 0 ? { extraKey: true } : {}) },
     };
   });
   if (knownKeys.length > 1) {

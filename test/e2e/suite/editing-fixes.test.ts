@@ -93,6 +93,14 @@ describe('editing: quick fixes', function () {
     assert.deepEqual(ourDiagnostics(doc.uri), []);
   });
 
+  it('drops a needless {"value": …} around a command and removes a key next to the command kind', async () => {
+    const doc = await writeAndOpen('fix-wrapper.commands.json', `{"commandId": "w", "actAs": ["${ALICE}"], "commands": [{"value": ${CREATE}}, {"note": "x", ${CREATE.slice(1)}]}\n`);
+    await applyFix(doc, 'unknown-variant', /Remove the "value" wrapper/, { preferred: true });
+    await applyFix(doc, 'unknown-variant', /Remove "note"/, { preferred: false });
+    assert.deepEqual(ourDiagnostics(doc.uri), []);
+    assert.deepEqual((JSON.parse(doc.getText()) as { commands: unknown[] }).commands, [JSON.parse(CREATE), JSON.parse(CREATE)]);
+  });
+
   it('replaces a package-id template id with the package-name form the demo participant knows', async () => {
     const demo = api.connections.profiles.active()!;
     const states = await api.connections.client(demo).listVettedPackages();
