@@ -15,6 +15,7 @@ import { ErrorReporter } from './vscode/ui';
 import { JsonDocuments } from './vscode/documents';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
 import { registerFileSending, type FileSending } from './vscode/files/send';
+import { registerFileEditing } from './vscode/files/editing';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     vscode.commands.registerCommand(Commands.startDemo, startDemo),
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
+    ...registerFileEditing(connections, logger, errors),
   );
   const views = registerLedgerViews(context, { connections, documents, logger, redactor });
   // The Updates filter shapes a submission's transaction format only where the user set one.

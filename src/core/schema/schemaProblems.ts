@@ -109,6 +109,8 @@ function describe(error: ErrorObject, doc: JsonDocument): ProblemDraft | undefin
     severity: 'error',
     code: 'schema',
     ...valueRange(doc, error.instancePath),
+    // The expected JSON type lets a quick fix turn "30" into 30.
+    ...(error.keyword === 'type' ? { data: { expectedType: String(error.params.type) } } : {}),
   };
 }
 
@@ -320,7 +322,8 @@ function variantProblems(pointer: string, errors: ErrorObject[], doc: JsonDocume
       code: 'unknown-variant',
       message,
       ...keyRange(doc, pointer, key),
-      data: suggestion ? { expected: cases, suggestion } : { expected: cases },
+      // What a quick fix needs: the name to rename to, a wrapper to drop, or a key that must go.
+      data: { expected: cases, ...(suggestion ? { suggestion } : {}), ...(wrapped ? { unwrap: true } : {}), ...(knownKeys.length > 0 ? { extraKey: true } : {}) },
     };
   });
   if (knownKeys.length > 1) {

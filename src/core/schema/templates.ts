@@ -1,0 +1,63 @@
+/**
+ * The starting content of new `*.commands.json` and `*.vetting.json` files, filled from what is known
+ * about the connection. Whatever is not known becomes a placeholder in angle brackets, which the
+ * validator flags, so that a file is never sent with a placeholder left in it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { UserRights } from '../models/users';
+
+/** Marks every value the user still has to fill in. */
+export const PLACEHOLDER = { userId: '<user-id>', party: '<party-id::1220…>' } as const;
+
+/** The template id of the command in a new file: a valid form, meant to be overwritten. */
+export const TEMPLATE_ID_PLACEHOLDER = '#package-name:Module:Template';
+
+export interface CommandsFileFacts {
+  userId?: string;
+  /** The user's rights; the first act-as party (the primary party if it is one) goes into actAs. */
+  rights?: UserRights;
+  primaryParty?: string;
+  synchronizerId?: string;
+  commandId?: string;
+}
+
+/** A JsCommands object with one CreateCommand to edit. */
+export function commandsFileTemplate(facts: CommandsFileFacts): Record<string, unknown> {
+  const actAs = actingParty(facts.rights, facts.primaryParty) ?? PLACEHOLDER.party;
+  return {
+    commands: [{ CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }],
+    commandId: facts.commandId ?? randomUUID(),
+    userId: facts.userId ?? PLACEHOLDER.userId,
+    actAs: [actAs],
+    readAs: [],
+    ...(facts.synchronizerId ? { synchronizerId: facts.synchronizerId } : {}),
+  };
+}
+
+export interface VettingFileFacts {
+  synchronizerId?: string;
+  /** The synchronizer's current topology serial; `null`: nothing vetted yet (NoPrior); absent: unknown (no guard). */
+  topologySerial?: number | null;
+}
+
+/** An UpdateVettedPackagesRequest that vets one package, guarded by the current topology serial. */
+export function vettingFileTemplate(facts: VettingFileFacts): Record<string, unknown> {
+  const file: Record<string, unknown> = {
+    changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'package-name', packageVersion: '1.0.0' }] } } } }],
+  };
+  if (facts.synchronizerId) file.synchronizerId = facts.synchronizerId;
+  if (facts.topologySerial === null) file.expectedTopologySerial = { serial: { NoPrior: {} } };
+  else if (facts.topologySerial !== undefined) file.expectedTopologySerial = { serial: { Prior: { value: facts.topologySerial } } };
+  return file;
+}
+
+/** The party to act as: the primary party when the user may act as it, else its first act-as party. */
+export function actingParty(rights: UserRights | undefined, primaryParty?: string): string | undefined {
+  if (!rights) return undefined;
+  if (primaryParty && rights.actAs.includes(primaryParty)) return primaryParty;
+  return rights.actAs[0];
+}
+
+export function templateText(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}

@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/schema/validate';
+import { DIAGNOSTIC_SOURCE } from './ids';
+
+/** How long typing must pause before a document is validated again. */
+const DEBOUNCE_MS = 250;
+
+/** The kind of an editable commands/vetting document (a file or an untitled document with such a name); undefined otherwise. */
+export function editableFileKind(document: vscode.TextDocument): FileKind | undefined {
+  if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled' && document.uri.scheme !== 'vscode-remote') return undefined;
+  return fileKindOf(document.uri.path);
+}
+
+/** A diagnostic for a core problem: same range (core lines/columns are 1-based), code and severity. */
+export function toDiagnostic(problem: Problem): vscode.Diagnostic {
+  const range = new vscode.Range(problem.line - 1, problem.column - 1, problem.endLine - 1, problem.endColumn - 1);
+  const severity = problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+  const diagnostic = new vscode.Diagnostic(range, problem.message, severity);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = problem.code;
+  // Canton drops these fields silently: shown faded, like unused code.
+  if (problem.code === 'unknown-field' || problem.code === 'deprecated-field') diagnostic.tags = [vscode.DiagnosticTag.Unnecessary];
+  return diagnostic;
+}
+
+/**
+ * Validates `*.commands.json` / `*.vetting.json` documents with the core validator (the same as the CLI's
+ * `validate`) when they open and, debounced, as they change. A run scheduled for an older version of a
+ * document is dropped, so a slow or stale result never overwrites a newer one.
+ */
+export class FileDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('canton-ledger-files');
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** The problems behind the published diagnostics, per document and version: quick fixes read their data. */
+  private readonly problems = new Map<string, { version: number; problems: Problem[] }>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((d) => this.validateNow(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      // A rename can turn a file into (or out of) a commands/vetting file.
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.forget(f.oldUri))),
+    ];
+    vscode.workspace.textDocuments.forEach((d) => this.validateNow(d));
+  }
+
+  /** The problems of the document's current text (validated now if the last run is older). */
+  problemsOf(document: vscode.TextDocument): Problem[] {
+    const kind = editableFileKind(document);
+    if (!kind) return [];
+    const known = this.problems.get(document.uri.toString());
+    if (known?.version === document.version) return known.problems;
+    return this.publish(document, kind);
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    if (!editableFileKind(document)) return;
+    const key = document.uri.toString();
+    clearTimeout(this.pending.get(key));
+    const version = document.version;
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        // Typing went on meanwhile: that change scheduled its own run.
+        if (document.isClosed || document.version !== version) return;
+        this.validateNow(document);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private validateNow(document: vscode.TextDocument): void {
+    const kind = editableFileKind(document);
+    if (kind) this.publish(document, kind);
+  }
+
+  private publish(document: vscode.TextDocument, kind: FileKind): Problem[] {
+    const { problems } = validateText(kind, document.getText());
+    this.problems.set(document.uri.toString(), { version: document.version, problems });
+    this.collection.set(document.uri, problems.map(toDiagnostic));
+    return problems;
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.delete(key);
+    this.problems.delete(key);
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    this.pending.forEach((t) => clearTimeout(t));
+    this.pending.clear();
+    this.subscriptions.forEach((s) => s.dispose());
+    this.collection.dispose();
+  }
+}

@@ -1,0 +1,181 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../../core/log';
+import { commandsFileTemplate, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/schema/templates';
+import type { FileKind } from '../../../core/schema/validate';
+import { withCancellableProgress, type ErrorReporter } from '../../ui';
+import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
+import { EditingCommands } from './ids';
+
+/** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
+export interface NewFileTarget {
+  /** The file to write (created or overwritten); a string is a file path or a URI. */
+  uri?: vscode.Uri | string;
+  /** An unsaved document (named like the file it would become) instead of a file on disk. */
+  untitled?: boolean;
+  /** Where the save dialog starts (default: the first workspace folder). */
+  folder?: vscode.Uri;
+}
+
+/** The argument of `cantonLedger.files.newVetting`, e.g. from the vetted-packages view. */
+export interface NewVettingFileOptions extends NewFileTarget {
+  synchronizerId?: string;
+  /** The serial to guard with (`Prior`); 0 or less means nothing is vetted yet (`NoPrior`). */
+  expectedTopologySerial?: number;
+}
+
+const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
+
+/**
+ * "New Commands File" and "New Vetting File": a file from a template filled from the active connection
+ * (user, act-as party, synchronizer, topology serial), or with marked placeholders without one.
+ */
+export class NewFileCommands {
+  constructor(private readonly facts: ConnectionFacts, private readonly errors: ErrorReporter, private readonly logger: Logger) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (arg?: NewFileTarget | vscode.Uri) => this.run('Creating a commands file', () => this.newCommandsFile(optionsOf(arg)))),
+      vscode.commands.registerCommand(EditingCommands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.run('Creating a vetting file', () => this.newVettingFile(optionsOf(arg)))),
+    ];
+  }
+
+  /** The created document's URI, or undefined when the user cancelled. */
+  async newCommandsFile(options: NewFileTarget = {}): Promise<vscode.Uri | undefined> {
+    const participant = await this.participant();
+    const info = participant?.info;
+    const value = commandsFileTemplate({
+      userId: info?.user?.id ?? participant?.profile.userId,
+      rights: info?.rights,
+      primaryParty: info?.user?.primaryParty ?? undefined,
+      // With several synchronizers Canton picks one that hosts the contracts; pinning one could make it fail.
+      synchronizerId: info?.synchronizers.length === 1 ? info.synchronizers[0].synchronizerId : undefined,
+    });
+    const notice = participant ? undefined : 'No connected participant: fill in the values marked <…> (the file shows them as problems until you do).';
+    return this.create('commands', templateText(value), options, TEMPLATE_ID_PLACEHOLDER, notice);
+  }
+
+  async newVettingFile(options: NewVettingFileOptions = {}): Promise<vscode.Uri | undefined> {
+    const participant = await this.participant();
+    const synchronizerId = options.synchronizerId ?? (await this.pickSynchronizer(participant));
+    if (synchronizerId === null) return undefined;
+    const facts: VettingFileFacts = { synchronizerId };
+    if (options.expectedTopologySerial !== undefined) {
+      facts.topologySerial = options.expectedTopologySerial > 0 ? options.expectedTopologySerial : null;
+    } else if (participant && synchronizerId) {
+      facts.topologySerial = await this.currentSerial(participant, synchronizerId);
+    }
+    const notice = participant ? undefined : 'No connected participant: add "synchronizerId" and "expectedTopologySerial" if you need them (completions offer both).';
+    return this.create('vetting', templateText(vettingFileTemplate(facts)), options, 'package-name', notice);
+  }
+
+  private async run<T>(context: string, task: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await task();
+    } catch (e) {
+      await this.errors.report(context, e);
+      return undefined;
+    }
+  }
+
+  private participant(): Thenable<ConnectedParticipant | undefined> {
+    return withCancellableProgress('Reading the active connection', (signal) => this.facts.active(signal, true));
+  }
+
+  /** The synchronizer to vet on: the only one, or the user's pick of several; undefined if unknown, null if cancelled. */
+  private async pickSynchronizer(participant: ConnectedParticipant | undefined): Promise<string | undefined | null> {
+    const synchronizers = participant?.info.synchronizers ?? [];
+    if (synchronizers.length <= 1) return synchronizers[0]?.synchronizerId;
+    const picked = await vscode.window.showQuickPick(
+      synchronizers.map((s) => ({ label: s.synchronizerAlias, description: s.synchronizerId, id: s.synchronizerId })),
+      { title: 'New Vetting File', placeHolder: 'The synchronizer whose vetted packages to change' },
+    );
+    return picked ? picked.id : null;
+  }
+
+  /** This participant's topology serial on the synchronizer; null when it has vetted nothing there; undefined when unreadable. */
+  private async currentSerial(participant: ConnectedParticipant, synchronizerId: string): Promise<number | null | undefined> {
+    try {
+      const states = await withCancellableProgress('Reading the vetted packages', (signal) =>
+        participant.client.listVettedPackages({ topologyStateFilter: { synchronizerIds: [synchronizerId] } }, { signal }),
+      );
+      const own = states.filter((s) => s.synchronizerId === synchronizerId && (!participant.info.participantId || s.participantId === participant.info.participantId));
+      return own.length > 0 ? Math.max(...own.map((s) => s.topologySerial)) : null;
+    } catch (e) {
+      // Without the serial the file simply has no guard; the user can still add one.
+      this.logger.warn(`New vetting file: topology serial unavailable (${(e as Error).message})`);
+      return undefined;
+    }
+  }
+
+  /** Writes and opens the file, selects `selectText` (what to edit first), and shows `notice` if any. */
+  private async create(kind: FileKind, text: string, options: NewFileTarget, selectText: string, notice?: string): Promise<vscode.Uri | undefined> {
+    const target = await this.target(kind, options);
+    if (!target) return undefined;
+    let document: vscode.TextDocument;
+    if (target.scheme === 'untitled') {
+      document = await vscode.workspace.openTextDocument(target);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(target, new vscode.Range(0, 0, document.lineCount, 0), text);
+      await vscode.workspace.applyEdit(edit);
+    } else {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+      document = await vscode.workspace.openTextDocument(target);
+    }
+    const editor = await vscode.window.showTextDocument(document);
+    const at = text.indexOf(selectText);
+    if (at >= 0) editor.selection = new vscode.Selection(document.positionAt(at), document.positionAt(at + selectText.length));
+    if (notice) void vscode.window.showInformationMessage(notice);
+    return target;
+  }
+
+  private async target(kind: FileKind, options: NewFileTarget): Promise<vscode.Uri | undefined> {
+    const suffix = SUFFIX[kind];
+    if (options.uri) return withSuffix(typeof options.uri === 'string' ? parseUri(options.uri) : options.uri, suffix);
+    const folder = options.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (options.untitled || !folder) {
+      const free = await freeName(folder, suffix, true);
+      return free.with({ scheme: 'untitled' });
+    }
+    const picked = await vscode.window.showSaveDialog({
+      defaultUri: await freeName(folder, suffix, false),
+      title: kind === 'commands' ? 'New Commands File' : 'New Vetting File',
+      saveLabel: 'Create',
+      filters: { [kind === 'commands' ? 'Canton commands' : 'Canton vetting changes']: ['json'] },
+    });
+    return picked ? withSuffix(picked, suffix) : undefined;
+  }
+}
+
+/** From the explorer's context menu the argument is the folder clicked; from elsewhere, options or nothing. */
+function optionsOf<T extends NewFileTarget>(arg: T | vscode.Uri | undefined): T {
+  return arg instanceof vscode.Uri ? ({ folder: arg } as T) : (arg ?? ({} as T));
+}
+
+function parseUri(value: string): vscode.Uri {
+  return /^[a-z][a-z0-9+.-]+:/i.test(value) && !/^[a-z]:[\\/]/i.test(value) ? vscode.Uri.parse(value) : vscode.Uri.file(value);
+}
+
+/** The name must end in the suffix, or the file gets neither the schema nor the diagnostics. */
+function withSuffix(uri: vscode.Uri, suffix: string): vscode.Uri {
+  if (uri.path.toLowerCase().endsWith(suffix)) return uri;
+  return uri.with({ path: uri.path.replace(/\.json$/i, '') + suffix });
+}
+
+/** `new.commands.json`, or `new-2.commands.json`, … : the first name not taken in the folder (or among open documents). */
+async function freeName(folder: vscode.Uri | undefined, suffix: string, untitled: boolean): Promise<vscode.Uri> {
+  const base = folder ?? vscode.Uri.file('/');
+  for (let n = 1; ; n++) {
+    const candidate = vscode.Uri.joinPath(base, `new${n === 1 ? '' : `-${n}`}${suffix}`);
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.path === candidate.path);
+    if (open) continue;
+    if (!untitled || folder) {
+      try {
+        await vscode.workspace.fs.stat(candidate);
+        continue;
+      } catch {
+        // Not there: free.
+      }
+    }
+    return candidate;
+  }
+}

@@ -1,0 +1,108 @@
+// Editing a commands file as a person would: an invalid file shows a squiggle and a Problems entry from
+// "Canton Ledger", and the quick fix from Ctrl+. (the light bulb's menu) repairs it.
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const FILE = 'ui-editing.commands.json';
+const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
+const TEXT = `{
+  "actAs": ["${ALICE}"],
+  "applicationId": "ui-app",
+  "commands": [
+    {"CreateCommand": {"templateId": "#demo-iou:Iou:Iou", "createArguments": {}}}
+  ]
+}
+`;
+
+/** The text of the active editor as rendered (monaco renders spaces as non-breaking ones). */
+async function editorText(page) {
+  const text = await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/** The rows of the Problems panel. */
+function problemRows(page) {
+  return page.locator('.markers-panel .monaco-list-row');
+}
+
+/** Puts the editor's cursor on a problem: a click on its Problems row selects it, Ctrl+1 focuses the editor. */
+async function cursorToProblem(page, text) {
+  await problemRows(page).filter({ hasText: text }).first().click();
+  await page.keyboard.press('ControlOrMeta+1');
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 5000 });
+}
+
+/**
+ * Opens the editor's code action menu (Ctrl+., as the light bulb does) at the cursor and picks `title`.
+ * On a busy machine the actions may not be computed at the first press: it tries a few times.
+ */
+async function quickFix(t, title) {
+  const item = t.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+  for (let attempt = 1; ; attempt++) {
+    await t.page.keyboard.press('ControlOrMeta+.');
+    try {
+      await item.waitFor({ timeout: 5000 });
+      break;
+    } catch (e) {
+      if (attempt >= 4) throw e;
+      await t.page.keyboard.press('Escape');
+    }
+  }
+  await t.screenshot('40-editing-quick-fix-menu');
+  await item.click();
+}
+
+export default async function (t) {
+  const { page } = t;
+  const file = path.join(t.workspace, FILE);
+  writeFileSync(file, TEXT);
+
+  try {
+    await t.check('an invalid commands file shows squiggles from Canton Ledger', async () => {
+      await page.keyboard.press('F1');
+      const box = page.locator('.quick-input-widget input');
+      await box.fill(FILE);
+      await page.locator('#quickInput_list [role="option"]', { hasText: FILE }).first().click({ timeout: 10000 });
+      await page.locator('.tabs-container [role="tab"][aria-label^="ui-editing.commands.json"]').first().waitFor({ timeout: 15000 });
+      // The missing commandId (an error) and the deprecated applicationId (a warning, shown faded too).
+      await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15000 });
+      await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
+    });
+
+    await t.check('Canton ids are coloured apart from plain strings (injection grammar)', async () => {
+      const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+      // Monaco renders each token as a span whose mtkN class is its colour.
+      const colourOf = async (text) => (await lines.locator('span > span', { hasText: text }).first().getAttribute('class', { timeout: 5000 })) ?? '';
+      const plain = await colourOf('ui-app');
+      const party = await colourOf('Alice');
+      const pkg = await colourOf('#demo-iou');
+      if (!plain || party === plain || pkg === plain) throw new Error(`classes: plain string ${plain}, party hint ${party}, package name ${pkg}`);
+    });
+
+    await t.check('the Problems panel lists them with their source and code', async () => {
+      await page.keyboard.press('ControlOrMeta+Shift+M');
+      const missing = problemRows(page).filter({ hasText: 'Missing required field "commandId"' }).first();
+      await missing.waitFor({ timeout: 15000 });
+      const text = await missing.innerText();
+      if (!/Canton Ledger/.test(text) || !/missing-command-id/.test(text)) throw new Error(`the Problems row reads "${text}"`);
+      await problemRows(page).filter({ hasText: '"applicationId" is the pre-Canton-3 name' }).first().waitFor({ timeout: 5000 });
+    });
+
+    await t.check('Ctrl+. on the problem offers and applies the quick fix', async () => {
+      await cursorToProblem(page, 'Missing required field "commandId"');
+      await quickFix(t, 'Set "commandId" to a fresh UUID');
+      await t.waitUntil(async () => /"commandId": "[0-9a-f-]{36}"/.test(await editorText(page)), { timeout: 10000, what: 'a commandId in the editor' });
+      await t.waitUntil(async () => (await page.locator('.monaco-editor .squiggly-error').count()) === 0, { timeout: 10000, what: 'the error squiggle gone' });
+
+      await cursorToProblem(page, '"applicationId" is the pre-Canton-3 name');
+      await quickFix(t, 'Rename "applicationId" to "userId"');
+      await t.waitUntil(async () => (await editorText(page)).includes('"userId": "ui-app"'), { timeout: 10000, what: 'the field renamed' });
+      await t.waitUntil(async () => (await problemRows(page).filter({ hasText: 'Canton Ledger' }).count()) === 0, { timeout: 10000, what: 'no Canton Ledger problem left' });
+    });
+  } finally {
+    // Leave the workbench as it was: the file closed without saving, and gone.
+    await t.palette('View: Revert and Close Editor').catch(() => {});
+    await page.keyboard.press('Escape').catch(() => {});
+    rmSync(file, { force: true });
+  }
+}
