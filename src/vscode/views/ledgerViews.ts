@@ -66,11 +66,12 @@ export function registerLedgerViews(
     const contractId = fromNode ?? (await askContractId());
     return contractId ? contractEvents.show(contractId) : undefined;
   };
-  const newVettingFile = async (node?: ViewNode) => {
+  /** `target` passes on where to create the file (see NewFileTarget of the New Vetting File command). */
+  const newVettingFile = async (node?: ViewNode, target: object = {}) => {
     const states = (await vettedPackages.states()) ?? [];
     const synchronizerId = node?.type === 'row' ? node.row.synchronizerId : states.length === 1 ? states[0].synchronizerId : undefined;
     const state = states.find((s) => s.synchronizerId === synchronizerId);
-    await vscode.commands.executeCommand(NEW_VETTING_FILE, { synchronizerId, expectedTopologySerial: state?.topologySerial });
+    return vscode.commands.executeCommand<vscode.Uri | undefined>(NEW_VETTING_FILE, { ...target, synchronizerId, expectedTopologySerial: state?.topologySerial });
   };
   const r = vscode.commands.registerCommand;
   context.subscriptions.push(

@@ -396,6 +396,21 @@ describe('ledger views', function () {
     });
   });
 
+  describe('Vetted Packages: New Vetting File from the current state', () => {
+    it('starts a vetting file with the synchronizer and its current topology serial', async () => {
+      const roots = (await api.views.vettedPackages.getChildren()) as RowNode[];
+      const sync = roots[0];
+      const expected = (await api.connections.client(api.connections.profiles.active()!).listVettedPackages())[0];
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.vettedPackages.newVettingFile', sync, { untitled: true });
+      assert.ok(uri, 'a file was created');
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const file = JSON.parse(doc.getText());
+      assert.equal(file.synchronizerId, sync.row.synchronizerId);
+      assert.deepEqual(file.expectedTopologySerial, { serial: { Prior: { value: expected.topologySerial } } });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    });
+  });
+
   describe('version fallback', () => {
     it('reads updates from a 3.6-style participant (no /v2/updates/flats)', async () => {
       const p = await startParticipant({ seed: 12, apiVersion: '3.6' });
