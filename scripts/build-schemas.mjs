@@ -45,3 +45,30 @@ writeFileSync(
     'export declare const sourceHash: string;\n',
 );
 console.log(`build-schemas: ${exportNames.join(', ')} -> src/core/schema/generated/validators.js`);
+
+// The schemas VS Code's JSON language service uses for completions and hovers (package.json
+// jsonValidation). It validates with them too, so every check our own diagnostics make (with better
+// messages and quick fixes) would be reported twice: these copies leave out the keywords that only
+// validate. Kept: types, enums, properties, descriptions, snippets, and the if/then that tells the two
+// file forms apart.
+const VALIDATION_ONLY = new Set(['required', 'minProperties', 'maxProperties', 'pattern', 'patternErrorMessage', 'minItems', 'maxItems', 'minLength']);
+function editorSchema(node, inCondition = false) {
+  if (Array.isArray(node)) return node.map((n) => editorSchema(n, inCondition));
+  if (!node || typeof node !== 'object') return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!inCondition && VALIDATION_ONLY.has(key)) continue;
+    if (key === 'additionalProperties' && value === false) continue;
+    // anyOf lists of `required` alternatives ("at least one of") only validate.
+    if (key === 'anyOf' && Array.isArray(value) && value.every((v) => Object.keys(v).every((k) => k === 'required'))) continue;
+    out[key] = editorSchema(value, inCondition || key === 'if');
+  }
+  return out;
+}
+const editorDir = join(root, 'dist/schemas');
+mkdirSync(editorDir, { recursive: true });
+for (const relPath of Object.values(config.schemas)) {
+  const name = relPath.split('/').pop();
+  writeFileSync(join(editorDir, name), JSON.stringify(editorSchema(JSON.parse(sources.get(relPath))), null, 1) + '\n');
+}
+console.log(`build-schemas: editor schemas -> dist/schemas/`);

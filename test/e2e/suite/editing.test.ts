@@ -228,3 +228,26 @@ describe('editing: completions and hovers (VS Code JSON support with the schemas
   });
 });
 
+
+describe('editing: one report per problem', function () {
+  this.timeout(30_000);
+
+  it("VS Code's JSON support does not repeat the problems our diagnostics report (missing and unknown fields)", async () => {
+    await activate();
+    const file = path.join(workspaceDir(), 'no-duplicates.commands.json');
+    fs.writeFileSync(file, JSON.stringify({ applicationId: 'app', actAs: [], commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: {} } }] }, null, 2));
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const ours = await waitForValue(() => {
+      const d = ourDiagnostics(doc.uri);
+      return d.length > 0 ? d : undefined;
+    }, { what: 'our diagnostics' });
+    assert.ok(ours.some((d) => /commandId/.test(d.message)), 'we report the missing commandId');
+    assert.ok(ours.some((d) => /applicationId/.test(d.message)), 'we report applicationId');
+    // The JSON language service validates a moment later; give it that moment, then compare.
+    await new Promise((r) => setTimeout(r, 1500));
+    const theirs = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source !== 'Canton Ledger');
+    assert.deepEqual(theirs.map((d) => `${d.source}: ${d.message}`), []);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
