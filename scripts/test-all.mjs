@@ -11,9 +11,10 @@
 // `node scripts/test-all.mjs node` runs only the named suites.
 import { spawn } from 'node:child_process';
 
+// e2e first: it installs code-server, whose JSON grammars the node suite's syntax tests also use.
 const SUITES = [
-  { name: 'node', cmd: process.execPath, args: ['node_modules/mocha/bin/mocha.js', '--color'], parse: parseMocha },
   { name: 'e2e', cmd: process.execPath, args: ['test/e2e/run.mjs'], parse: parsePlain },
+  { name: 'node', cmd: process.execPath, args: ['node_modules/mocha/bin/mocha.js', '--color'], parse: parseMocha },
   // The README's main-job command (`npm run demo`), run headlessly.
   { name: 'demo', cmd: process.execPath, args: ['scripts/demo.mjs', '--smoke'], parse: parsePlain },
 ];
