@@ -44,6 +44,31 @@ describe('jsonArrayBatches', () => {
     }
   });
 
+  it('finds the true end of elements that begin alike, even when their text holds what the next one begins with', async () => {
+    const elements = [
+      { update: { a: 1 } },
+      { update: { s: 'looks like a boundary: ,{"update": here' } },
+      { update: { s: '},{"update":' }, more: [{ update: 1 }, { update: 2 }] },
+      { update: ',{"update":' },
+      { other: 1 },
+      { update: { last: true } },
+      { update: { after: 'a different first key' } },
+    ];
+    const text = JSON.stringify(elements);
+    for (const size of [7, 64, 1 << 16]) assert.deepEqual(await decodeAll(text, size), elements, `chunk size ${size}`);
+    // and with white space between the elements (no fast path at all)
+    assert.deepEqual(await decodeAll(JSON.stringify(elements, null, 2), 64), elements);
+  });
+
+  it('decodes a long list of update-like elements with traps in their strings, at many chunk sizes', async () => {
+    const traps = ['', ',{"update":', '},{"update":{', '\\', '\\"', '"', 'ünïcødé 𝄞', ']', '[', '\n'];
+    const elements = Array.from({ length: 300 }, (_, i) => ({
+      update: { Transaction: { value: { offset: i, note: traps[i % traps.length].repeat(1 + (i % 3)), events: [{ update: i }, { n: [i, { s: traps[(i * 7) % traps.length] }] }] } } },
+    }));
+    const text = JSON.stringify(elements);
+    for (const size of [1, 2, 3, 5, 11, 17, 64, 333, 1000, 4096, 1 << 16]) assert.deepEqual(await decodeAll(text, size), elements, `chunk size ${size}`);
+  });
+
   it('handles an escaped backslash run split across chunks', async () => {
     const text = JSON.stringify([{ s: 'x\\\\\\"y' }, { t: 1 }]);
     for (let size = 1; size < 8; size++) assert.deepEqual(await decodeAll(text, size), JSON.parse(text));
@@ -61,20 +86,24 @@ describe('jsonArrayBatches', () => {
     assert.ok(batches > 20, `expected many batches, got ${batches}`);
   });
 
-  it('rejects what is not a JSON array, with the byte offset', async () => {
-    await assert.rejects(decodeAll('{"code":"X"}'), (e: unknown) => e instanceof JsonStreamError && e.byteOffset === 0);
+  it('rejects what is not a JSON array, with the position and the kind of problem', async () => {
+    await assert.rejects(decodeAll('{"code":"X"}'), (e: unknown) => e instanceof JsonStreamError && e.offset === 0 && e.problem === 'not-an-array');
+    await assert.rejects(decodeAll('[1, {"a":1}, x]'), (e: unknown) => e instanceof JsonStreamError && e.offset === 14 && e.problem === 'invalid-element');
     await assert.rejects(decodeAll('[1,2'), JsonStreamError);
     await assert.rejects(decodeAll('[{"a":1}'), JsonStreamError);
     await assert.rejects(decodeAll('[1] x'), JsonStreamError);
     await assert.rejects(decodeAll(''), JsonStreamError);
     await assert.rejects(decodeAll('[{"a":tru}]'), JsonStreamError);
+    for (const bad of ['[1 2]', '[{} {}]', '[,1]', '[1,]', '[1,,2]', '["a"x]', '[{"update":1},{"update":2},]']) {
+      await assert.rejects(decodeAll(bad), (e: unknown) => e instanceof JsonStreamError && e.problem === 'invalid-element', bad);
+    }
   });
 
   it('refuses an element larger than the limit instead of buffering it', async () => {
     const text = JSON.stringify([{ big: 'y'.repeat(10_000) }]);
     const run = async () => {
-      for await (const _ of jsonArrayBatches(chunksOf(text, 100), { maxElementBytes: 1000 })) void _;
+      for await (const _ of jsonArrayBatches(chunksOf(text, 100), { maxElementChars: 1000 })) void _;
     };
-    await assert.rejects(run(), /larger than 1000 bytes/);
+    await assert.rejects(run(), (e: unknown) => e instanceof JsonStreamError && e.problem === 'element-too-large' && e.offset <= 1100);
   });
 });
