@@ -1,0 +1,134 @@
+/**
+ * Shared pieces of the benchmark (`npm run bench`): measurements run in child processes of their own
+ * (fresh heap, their own peak memory), talking to the parent over IPC.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const BENCH_DIR = __dirname;
+export const ROOT = path.resolve(BENCH_DIR, '../..');
+
+/** Node flags of every bench process: TypeScript through tsx, and `global.gc` for heap readings. */
+const EXEC_ARGV = ['--import', 'tsx', '--expose-gc'];
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const MB = 1024 * 1024;
+
+/** Heap in use after a full collection (needs --expose-gc). */
+export function settledHeap(): number {
+  for (let i = 0; i < 3; i++) global.gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Peak resident memory of this process so far, in bytes. */
+export function peakRss(): number {
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+/** Runs `workers/<name>.ts` with `input`, resolving with the one result it sends back. */
+export function runWorker<I, O>(
+  name: string,
+  input: I,
+  opts: { heapMb?: number; timeoutMs?: number; onProgress?: (message: unknown) => void } = {},
+): Promise<O> {
+  const execArgv = [...EXEC_ARGV, ...(opts.heapMb ? [`--max-old-space-size=${opts.heapMb}`] : [])];
+  const child = fork(path.join(BENCH_DIR, 'workers', `${name}.ts`), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise<O>((resolve, reject) => {
+    let result: { ok: true; value: O } | { ok: false; error: string } | undefined;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench worker ${name} took longer than ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs ?? 10 * 60_000);
+    child.on('message', (m) => {
+      if (m && typeof m === 'object' && 'ok' in m) result = m as typeof result;
+      else opts.onProgress?.(m);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (result?.ok) resolve(result.value);
+      else reject(new Error(`bench worker ${name} failed (${signal ?? `exit ${code}`}): ${result && !result.ok ? result.error : 'no result'}`));
+    });
+    child.send(input as object);
+  });
+}
+
+/** The worker side of {@link runWorker}: receives the input, sends the result (or the error), exits. */
+export function workerMain<I, O>(work: (input: I) => Promise<O>): void {
+  process.once('message', (input) => {
+    work(input as I).then(
+      (value) => process.send!({ ok: true, value }, () => process.exit(0)),
+      (e: unknown) => process.send!({ ok: false, error: (e as Error)?.stack ?? String(e) }, () => process.exit(1)),
+    );
+  });
+}
+
+/** A child process that holds a demo participant, asked to do things over IPC (see participant.ts). */
+export class ParticipantProcess {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private constructor(private readonly child: ChildProcess, readonly info: ParticipantInfo) {
+    child.on('message', (m) => {
+      const msg = m as { id: number; ok: boolean; value?: unknown; error?: string };
+      const w = this.waiting.get(msg.id);
+      this.waiting.delete(msg.id);
+      if (msg.ok) w?.resolve(msg.value);
+      else w?.reject(new Error(msg.error));
+    });
+    child.on('exit', () => {
+      for (const w of this.waiting.values()) w.reject(new Error('the bench participant exited'));
+      this.waiting.clear();
+    });
+  }
+
+  static async start(options: ParticipantSetup): Promise<ParticipantProcess> {
+    const child = fork(path.join(BENCH_DIR, 'participant.ts'), [], { execArgv: [...EXEC_ARGV, '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const info = await new Promise<ParticipantInfo>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as ParticipantInfo));
+      child.once('exit', (code) => reject(new Error(`the bench participant exited (${code}) before it was ready`)));
+      child.send(options);
+    });
+    return new ParticipantProcess(child, info);
+  }
+
+  call<T = unknown>(request: ParticipantRequest): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ id, ...request });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+export interface ParticipantSetup {
+  apiVersion?: '3.4' | '3.5' | '3.6';
+  synchronizers?: 1 | 2;
+  listCap?: number;
+  /** Synthetic updates written before it answers ready. */
+  updates?: number;
+}
+
+export interface ParticipantInfo {
+  url: string;
+  ledgerEnd: number;
+  parties: Record<string, string>;
+}
+
+export type ParticipantRequest =
+  | { op: 'append'; count: number }
+  | { op: 'prune'; offset: number }
+  | { op: 'ledgerEnd' }
+  /** Counts of the requests served since the last reset, by "METHOD /path". */
+  | { op: 'requests'; reset?: boolean };

@@ -1,0 +1,415 @@
+/**
+ * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
+ * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
+ *
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,paging,extension]
+ *                                       [--update-docs]
+ *
+ * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
+ * and each measurement runs in a fresh child process (its own heap and peak memory).
+ * Results: a table on stdout, test-results/bench/results.{json,md}; --update-docs also rewrites the
+ * results section of docs/performance.md.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildGetUpdatesRequest } from '../../src/core/api/updatesRequest';
+import { MB, median, ParticipantProcess, ROOT, runWorker } from './lib';
+import { BENCH_SELECTION } from './selection';
+import type { DecodeInput, DecodeOutput } from './workers/decode';
+import type { ListInput, ListOutput } from './workers/list';
+import type { PagingInput, PagingOutput } from './workers/paging';
+import type { SubmitInput, SubmitOutput } from './workers/submit';
+import type { TailInput, TailOutput, TailProgress } from './workers/tail';
+import type { ValidateInput, ValidateOutput } from './workers/validate';
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes('--quick');
+const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const ONLY = onlyArg ? new Set(onlyArg.split(',')) : undefined;
+const wanted = (part: string) => !ONLY || ONLY.has(part);
+
+const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const SUBMISSIONS = QUICK ? 40 : 200;
+const TAIL_TOTAL = QUICK ? 100_000 : 1_000_000;
+const TAIL_WINDOW = 500; // the view's default (cantonLedger.updates.liveTailWindow)
+const VALIDATE_SIZES = [100 * 1024, 1024 * 1024];
+const ACTIVATION_RUNS = QUICK ? 2 : 5;
+
+const RESULTS_DIR = path.join(ROOT, 'test-results', 'bench');
+const DOCS = path.join(ROOT, 'docs', 'performance.md');
+
+type Goal = { kind: 'ratio-at-least' | 'ratio-at-most'; value: number } | { kind: 'ours-at-most'; value: number; unit: string } | { kind: 'none' };
+
+interface Row {
+  section: string;
+  what: string;
+  ours: number;
+  baseline: number;
+  unit: string;
+  /** ours / baseline */
+  ratio: number;
+  goal: Goal;
+  met?: boolean;
+  note?: string;
+}
+
+const rows: Row[] = [];
+const failures: string[] = [];
+
+function addRow(r: Omit<Row, 'ratio' | 'met'>): void {
+  const ratio = r.ours / r.baseline;
+  const g = r.goal;
+  const met =
+    g.kind === 'ratio-at-least' ? ratio >= g.value : g.kind === 'ratio-at-most' ? ratio <= g.value : g.kind === 'ours-at-most' ? r.ours <= g.value : undefined;
+  const row = { ...r, ratio, met };
+  rows.push(row);
+  console.log(`  ${r.what}: ${fmt(r.ours)} vs ${fmt(r.baseline)} ${r.unit} (${fmtRatio(ratio)}) ${goalText(g)} ${met === undefined ? '' : met ? 'met' : 'MISSED'}`);
+}
+
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const fmtRatio = (x: number) => `${x.toFixed(2)}×`;
+function goalText(g: Goal): string {
+  switch (g.kind) {
+    case 'ratio-at-least':
+      return `≥ ${g.value}×`;
+    case 'ratio-at-most':
+      return `≤ ${g.value}×`;
+    case 'ours-at-most':
+      return `≤ ${g.value} ${g.unit}`;
+    case 'none':
+      return '—';
+  }
+}
+const sizeName = (n: number) => (n >= 1_000_000 ? `${Math.round(n / 100_000) / 10}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
+const mb = (bytes: number) => bytes / MB;
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+  const t0 = Date.now();
+  console.log(`\n== ${name}`);
+  try {
+    const r = await work();
+    console.log(`   (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    return r;
+  } catch (e) {
+    const message = (e as Error)?.stack ?? String(e);
+    failures.push(`${name}: ${message}`);
+    console.log(`!!! ${name} could not be measured:\n${message}`);
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- 1. updates: decode, list, paging
+
+async function updatesBenchmarks(): Promise<void> {
+  if (!wanted('decode') && !wanted('list') && !wanted('paging')) return;
+  const biggest = SIZES[SIZES.length - 1];
+  const p = await ParticipantProcess.start({ synchronizers: 2, listCap: 10 * biggest, updates: biggest });
+  const tmp = path.join(os.tmpdir(), `canton-bench-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  try {
+    // The ledger's first offsets are the demo seed; ranges are counted from the synthetic part's end backwards.
+    const end = p.info.ledgerEnd;
+    const rangeOf = (n: number) => ({ beginExclusive: Math.max(0, end - n), endInclusive: end });
+
+    if (wanted('decode')) {
+      await step('Update decoding: our client vs JSON.parse of the same bytes', async () => {
+        for (const n of SIZES) {
+          const file = path.join(tmp, `updates-${n}.json`);
+          const res = await fetch(new URL('/v2/updates/flats', p.info.url), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(buildGetUpdatesRequest(rangeOf(n), BENCH_SELECTION)),
+          });
+          if (!res.ok) throw new Error(`capturing ${n} updates: HTTP ${res.status} ${await res.text()}`);
+          writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+          const reps = n >= 100_000 ? 3 : n >= 10_000 ? 10 : 30;
+          const warmup = n >= 100_000 ? 0 : 3;
+          const input = (decoder: DecodeInput['decoder']): DecodeInput => ({ file, decoder, reps, warmup, ...rangeOf(n) });
+          // Alternate the two in separate processes, twice, so that drift hits both.
+          const ours: DecodeOutput[] = [];
+          const json: DecodeOutput[] = [];
+          for (let round = 0; round < 2; round++) {
+            ours.push(await runWorker<DecodeInput, DecodeOutput>('decode', input('ours'), { heapMb: 8192 }));
+            json.push(await runWorker<DecodeInput, DecodeOutput>('decode', input('json'), { heapMb: 8192 }));
+          }
+          const bytes = ours[0].bytes;
+          const mbps = (outs: DecodeOutput[]) => mb(bytes) / (median(outs.flatMap((o) => o.ms)) / 1000);
+          addRow({
+            section: 'Update decoding',
+            what: `decode ${sizeName(n)} updates (${ours[0].elements} elements, ${fmt(mb(bytes))} MB): throughput`,
+            ours: mbps(ours),
+            baseline: mbps(json),
+            unit: 'MB/s',
+            goal: { kind: 'ratio-at-least', value: 0.8 },
+            note: 'baseline: JSON.parse of the whole body',
+          });
+          addRow({
+            section: 'Update decoding',
+            what: `decode ${sizeName(n)} updates: peak memory (RSS growth)`,
+            ours: mb(Math.max(...ours.map((o) => o.peakRssGrowth))),
+            baseline: mb(Math.max(...json.map((o) => o.peakRssGrowth))),
+            unit: 'MB',
+            goal: { kind: 'none' },
+            note: 'baseline: JSON.parse of the whole body',
+          });
+        }
+      });
+    }
+
+    if (wanted('list')) {
+      await step('Listing updates from the participant: our client vs @canton-network/core-ledger-client', async () => {
+        for (const n of SIZES) {
+          const reps = n >= 100_000 ? 3 : n >= 10_000 ? 5 : 20;
+          const warmup = n >= 100_000 ? 0 : 2;
+          const input = (client: ListInput['client']): ListInput => ({ url: p.info.url, client, endInclusive: rangeOf(n).endInclusive, beginExclusive: rangeOf(n).beginExclusive, reps, warmup });
+          const ours: ListOutput[] = [];
+          const official: ListOutput[] = [];
+          for (let round = 0; round < 2; round++) {
+            ours.push(await runWorker<ListInput, ListOutput>('list', input('ours'), { heapMb: 8192 }));
+            official.push(await runWorker<ListInput, ListOutput>('list', input('official'), { heapMb: 8192 }));
+          }
+          const perSecond = (outs: ListOutput[]) => outs[0].elements / (median(outs.flatMap((o) => o.ms)) / 1000);
+          addRow({
+            section: 'Update decoding',
+            what: `list ${sizeName(n)} updates from the participant: throughput`,
+            ours: perSecond(ours),
+            baseline: perSecond(official),
+            unit: 'updates/s',
+            goal: { kind: 'ratio-at-least', value: 1.0 },
+            note: 'baseline: the official client, same request',
+          });
+          addRow({
+            section: 'Update decoding',
+            what: `list ${sizeName(n)} updates from the participant: peak memory (RSS growth)`,
+            ours: mb(Math.max(...ours.map((o) => o.peakRssGrowth))),
+            baseline: mb(Math.max(...official.map((o) => o.peakRssGrowth))),
+            unit: 'MB',
+            goal: { kind: 'none' },
+            note: 'baseline: the official client, same request',
+          });
+        }
+      });
+    }
+
+    if (wanted('paging')) {
+      await step('Paging: time to the first page of the Updates view, small range vs the whole ledger', async () => {
+        const small = 1_000;
+        await p.call({ op: 'requests', reset: true });
+        const reps = QUICK ? 10 : 30;
+        const r = await runWorker<PagingInput, PagingOutput>('paging', { url: p.info.url, ends: [small, end], reps });
+        const served = await p.call<Record<string, number>>({ op: 'requests' });
+        const pageRequests = served['POST /v2/updates/get-updates-page'] ?? 0;
+        const [smallRange, wholeRange] = r.ranges;
+        const warm = (ms: number[]) => median(ms.slice(2));
+        addRow({
+          section: 'Paging',
+          what: `first page (${wholeRange.loaded} updates) with ${sizeName(end)} updates in range vs ${sizeName(small)}`,
+          ours: warm(wholeRange.ms),
+          baseline: warm(smallRange.ms),
+          unit: 'ms',
+          goal: { kind: 'ratio-at-most', value: 1.5 },
+          note: `${pageRequests} page requests for ${reps * 2} first pages; range complete after one page: ${wholeRange.complete}`,
+        });
+        if (pageRequests !== reps * 2) throw new Error(`expected one page request per first page (${reps * 2}), the participant served ${pageRequests}`);
+      });
+    }
+  } finally {
+    await p.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- 2. submit-and-wait
+
+async function submitBenchmark(): Promise<void> {
+  if (!wanted('submit')) return;
+  await step('Submit-and-wait: our client vs a raw fetch of the same body', async () => {
+    const p = await ParticipantProcess.start({});
+    try {
+      const r = await runWorker<SubmitInput, SubmitOutput>('submit', {
+        url: p.info.url,
+        issuer: p.info.parties.bank,
+        owner: p.info.parties.alice,
+        count: SUBMISSIONS,
+        warmup: 20,
+      });
+      addRow({
+        section: 'Submit-and-wait',
+        what: `submit-and-wait-for-transaction, median of ${SUBMISSIONS}`,
+        ours: median(r.oursMs),
+        baseline: median(r.rawMs),
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 1.1 },
+        note: "baseline: Node's fetch with the same body, alternating with ours",
+      });
+    } finally {
+      await p.stop();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- 3. live tail memory
+
+async function tailBenchmark(): Promise<void> {
+  if (!wanted('tail')) return;
+  await step(`Live tail: heap while following ${sizeName(TAIL_TOTAL)} updates`, async () => {
+    const p = await ParticipantProcess.start({ synchronizers: 2, listCap: 1000 });
+    try {
+      const fromOffset = p.info.ledgerEnd;
+      const ahead = 30_000;
+      let written = 0;
+      let end = await p.call<number>({ op: 'append', count: ahead });
+      written += end - fromOffset;
+      let busy = false;
+      let prunedUpTo = 0;
+      // Keep the participant writing ahead of the reader, and prune behind it so that its own memory stays flat.
+      const onProgress = (m: unknown) => {
+        const { offset } = m as TailProgress;
+        if (busy || written >= TAIL_TOTAL * 1.2) return;
+        busy = true;
+        void (async () => {
+          try {
+            if (end - offset < ahead) {
+              const before = end;
+              end = await p.call<number>({ op: 'append', count: 20_000 });
+              written += end - before;
+            }
+            if (offset - prunedUpTo > 100_000) prunedUpTo = await p.call<number>({ op: 'prune', offset: offset - 10_000 });
+          } finally {
+            busy = false;
+          }
+        })();
+      };
+      const sampleEvery = TAIL_TOTAL / 10;
+      const r = await runWorker<TailInput, TailOutput>('tail', { url: p.info.url, fromOffset, total: TAIL_TOTAL, windowSize: TAIL_WINDOW, sampleEvery }, { onProgress, timeoutMs: 15 * 60_000 });
+      if (!r.inOrder) throw new Error('the tail delivered an update twice or out of order');
+      const growth = (heap: number) => mb(heap - r.heapStart);
+      const first = r.samples[0];
+      const worst = Math.max(...r.samples.map(([, h]) => h));
+      addRow({
+        section: 'Live tail',
+        what: `heap growth following ${sizeName(r.received)} updates (window ${r.windowSize})`,
+        ours: growth(worst),
+        baseline: growth(first[1]),
+        unit: 'MB',
+        goal: { kind: 'ours-at-most', value: 50, unit: 'MB' },
+        note: `baseline: the growth after the first ${sizeName(first[0])}; ${Math.round(r.received / (r.ms / 1000))} updates/s`,
+      });
+    } finally {
+      await p.stop();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- 4. validation
+
+async function validateBenchmark(): Promise<void> {
+  if (!wanted('validate')) return;
+  await step('Validation: diagnostics of a commands file', async () => {
+    const r = await runWorker<ValidateInput, ValidateOutput>('validate', { sizes: VALIDATE_SIZES, reps: QUICK ? 15 : 40 });
+    for (const f of r.files) {
+      if (f.problems > 0) throw new Error(`the generated ${f.bytes}-byte file has ${f.problems} problems: it should be valid`);
+      const small = f.bytes < 512 * 1024;
+      addRow({
+        section: 'Validation',
+        what: `diagnostics of a ${small ? '100 KB' : '1 MB'} commands file (${f.commands} commands)`,
+        ours: f.oursMs,
+        baseline: f.jsonParseMs,
+        unit: 'ms',
+        goal: small ? { kind: 'ours-at-most', value: 16, unit: 'ms' } : { kind: 'none' },
+        note: 'baseline: JSON.parse of the same text',
+      });
+    }
+  });
+}
+
+// ---------------------------------------------------------------- 5. extension cost
+
+async function extensionBenchmark(): Promise<void> {
+  if (!wanted('extension')) return;
+  await step('Extension cost: bundle size, activation in code-server next to a hello-world extension', async () => {
+    const { measureExtensionCost } = (await import(path.join(__dirname, 'extensionCost.mjs'))) as {
+      measureExtensionCost(o: { runs: number; log?: (m: string) => void }): Promise<ExtensionCost>;
+    };
+    const r = await measureExtensionCost({ runs: ACTIVATION_RUNS, log: (m) => console.log(`   ${m}`) });
+    addRow({
+      section: 'Extension cost',
+      what: 'JavaScript in the packaged .vsix',
+      ours: r.bundle.oursJsBytes / 1024,
+      baseline: r.bundle.helloJsBytes / 1024,
+      unit: 'KB',
+      goal: { kind: 'ours-at-most', value: 300, unit: 'KB' },
+      note: 'baseline: a hello-world extension',
+    });
+    addRow({
+      section: 'Extension cost',
+      what: `activation in VS Code ${r.vscodeVersion} (code-server), median of ${r.activation.oursMs.length}`,
+      ours: r.activation.oursMedianMs,
+      baseline: r.activation.helloMedianMs,
+      unit: 'ms',
+      goal: { kind: 'ratio-at-most', value: 1.5 },
+      note: `baseline: a hello-world extension in the same VS Code; ${r.activation.method}`,
+    });
+  });
+}
+
+interface ExtensionCost {
+  bundle: { oursJsBytes: number; helloJsBytes: number };
+  activation: { oursMs: number[]; helloMs: number[]; oursMedianMs: number; helloMedianMs: number; method: string };
+  vscodeVersion: string;
+}
+
+// ---------------------------------------------------------------- report
+
+function machine(): string {
+  const cpus = os.cpus();
+  return `${os.type()} ${os.release()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}`;
+}
+
+function markdown(): string {
+  const lines = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}${QUICK ? ' (--quick)' : ''}.`,
+    '',
+    '| What | Ours | Baseline | Ratio | Goal | Met | Baseline is |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.what} | ${fmt(r.ours)} ${r.unit} | ${fmt(r.baseline)} ${r.unit} | ${fmtRatio(r.ratio)} | ${goalText(r.goal)} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} | ${r.note ?? ''} |`,
+    ),
+  ];
+  if (failures.length) lines.push('', 'Not measured:', ...failures.map((f) => `- ${f.split('\n')[0]}`));
+  return lines.join('\n') + '\n';
+}
+
+function updateDocs(table: string): void {
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const doc = readFileSync(DOCS, 'utf8');
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a === -1 || b < a) throw new Error(`${DOCS} has no ${start} … ${end} section`);
+  writeFileSync(DOCS, doc.slice(0, a + start.length) + '\n' + table + doc.slice(b));
+  console.log(`updated ${path.relative(ROOT, DOCS)}`);
+}
+
+async function main(): Promise<void> {
+  console.log(`Benchmark on ${machine()}${QUICK ? ' (quick)' : ''}`);
+  await updatesBenchmarks().catch((e) => failures.push(`updates: ${(e as Error).stack ?? e}`));
+  await submitBenchmark();
+  await tailBenchmark();
+  await validateBenchmark();
+  await extensionBenchmark();
+
+  const table = markdown();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, 'results.json'), JSON.stringify({ machine: machine(), quick: QUICK, rows, failures }, null, 2) + '\n');
+  writeFileSync(path.join(RESULTS_DIR, 'results.md'), table);
+  console.log('\n' + table);
+  if (argv.includes('--update-docs')) updateDocs(table);
+  const missed = rows.filter((r) => r.met === false).length;
+  console.log(`${rows.length} figures, ${missed} goal${missed === 1 ? '' : 's'} missed, ${failures.length} not measured`);
+  process.exitCode = failures.length ? 1 : 0;
+}
+
+void main();
