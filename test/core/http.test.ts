@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { HttpTransport } from '../../src/core/api/http';
 import {
@@ -181,5 +183,59 @@ describe('HttpTransport', () => {
   it('rejects base URLs that are not http(s)', () => {
     assert.throws(() => new HttpTransport({ baseUrl: 'file:///etc/passwd' }), TypeError);
     assert.throws(() => new HttpTransport({ baseUrl: 'not a url' }), TypeError);
+  });
+});
+
+describe('HttpTransport connections for requests that must not be sent twice', () => {
+  // Each request is recorded with the connection it came on; the server keeps idle connections for 10 s.
+  const seen: Array<{ method: string; connection: number }> = [];
+  let connections = 0;
+  const ids = new WeakMap<object, number>();
+  const server = http.createServer((req, res) => {
+    if (!ids.has(req.socket)) ids.set(req.socket, ++connections);
+    seen.push({ method: req.method ?? '', connection: ids.get(req.socket)! });
+    req.resume();
+    req.on('end', () => sendJson(res, 200, {}));
+  });
+  server.keepAliveTimeout = 10_000;
+  let base = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  beforeEach(() => (seen.length = 0));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('share a connection within a burst, and open a new one after a pause (a server may close an idle one just then)', async () => {
+    const t = new HttpTransport({ baseUrl: base, briefReuseMs: 300 });
+    const submit = () => t.json({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', body: {} });
+    try {
+      await submit();
+      await submit();
+      await submit();
+      await sleep(700);
+      await submit();
+    } finally {
+      t.close();
+    }
+    const used = seen.map((s) => s.connection);
+    assert.equal(new Set(used.slice(0, 3)).size, 1, `the burst went over one connection: ${used}`);
+    assert.ok(!used.slice(0, 3).includes(used[3]), `after the pause a new connection: ${used}`);
+  });
+
+  it('while reads keep theirs across the pause', async () => {
+    const t = new HttpTransport({ baseUrl: base, briefReuseMs: 300 });
+    try {
+      await t.json({ method: 'GET', path: '/v2/state/ledger-end' });
+      await sleep(700);
+      await t.json({ method: 'GET', path: '/v2/state/ledger-end' });
+    } finally {
+      t.close();
+    }
+    assert.equal(seen[0].connection, seen[1].connection);
   });
 });

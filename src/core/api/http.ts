@@ -37,7 +37,21 @@ export interface HttpOptions {
   redactor?: Redactor;
   /** Extra headers on every request (never put credentials here; use `token`). */
   headers?: Record<string, string>;
+  /**
+   * A request that is not safe to send twice (a submission) goes over a kept-alive connection only
+   * when that connection has been idle for less than this; else over a new one. Default 2000 ms.
+   */
+  briefReuseMs?: number;
 }
+
+/**
+ * Servers close idle connections after a while (Node 5 s, pekko-http 60 s). A request written just as
+ * the server closes its connection fails with a reset, and for a submission that means an unknown
+ * outcome (it may have been received). Reads are simply sent again; a submission must not be. So a
+ * submission only reuses a connection idle for much less than any server's idle timeout — a burst of
+ * submissions shares one connection, a submission after a pause opens its own.
+ */
+const DEFAULT_BRIEF_REUSE_MS = 2000;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -52,8 +66,8 @@ export interface HttpRequest extends CallOptions {
   body?: unknown;
   /**
    * Safe to send twice (reads). Default: true for GET only. Idempotent requests share kept-alive
-   * connections and are retried once when such a connection turns out to be dead; the others get a
-   * fresh connection, so that a reset really means "the request may have been received".
+   * connections and are retried once when such a connection turns out to be dead; the others are
+   * never retried and reuse only briefly idle connections (see `briefReuseMs`).
    */
   idempotent?: boolean;
 }
@@ -78,12 +92,15 @@ export class HttpTransport {
   readonly logger: Logger;
   readonly redactor: Redactor;
   private readonly timeoutMs: number;
-  private readonly agents = {
-    reused: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
-    fresh: { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
-  };
+  private readonly agents: Record<'reads' | 'writes', { http: http.Agent; https: https.Agent }>;
 
   constructor(private readonly opts: HttpOptions) {
+    // An agent's `timeout` destroys its idle (free) sockets after that long; it does not cut requests in flight.
+    const brief = { keepAlive: true, timeout: opts.briefReuseMs ?? DEFAULT_BRIEF_REUSE_MS };
+    this.agents = {
+      reads: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+      writes: { http: new http.Agent(brief), https: new https.Agent(brief) },
+    };
     this.baseUrl = parseBaseUrl(opts.baseUrl);
     this.fetchImpl = opts.fetch ?? nodeFetch;
     this.logger = opts.logger ?? silentLogger;
@@ -212,7 +229,7 @@ export class HttpTransport {
   }
 
   private async send(req: HttpRequest, token: string | undefined, signal: AbortSignal, idempotent: boolean): Promise<FetchResponse> {
-    const agents = idempotent ? this.agents.reused : this.agents.fresh;
+    const agents = idempotent ? this.agents.reads : this.agents.writes;
     const agent = (u: URL) => (u.protocol === 'https:' ? agents.https : agents.http);
     let url = this.url(req.path, req.query);
     const origin = url.origin;
