@@ -7,8 +7,8 @@
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
  * and each measurement runs in a fresh child process (its own heap and peak memory).
- * Results: a table on stdout, test-results/bench/results.{json,md}; --update-docs also rewrites the
- * results section of docs/performance.md.
+ * Results: a table on stdout, test-results/bench/results.{json,md} (or $BENCH_RESULTS_DIR);
+ * --update-docs also rewrites the results section of docs/performance.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,7 +36,7 @@ const TAIL_WINDOW = 500; // the view's default (cantonLedger.updates.liveTailWin
 const VALIDATE_SIZES = [100 * 1024, 1024 * 1024];
 const ACTIVATION_RUNS = QUICK ? 2 : 5;
 
-const RESULTS_DIR = path.join(ROOT, 'test-results', 'bench');
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.join(ROOT, 'test-results', 'bench');
 const DOCS = path.join(ROOT, 'docs', 'performance.md');
 
 type Goal = { kind: 'ratio-at-least' | 'ratio-at-most'; value: number } | { kind: 'ours-at-most'; value: number; unit: string } | { kind: 'none' };

@@ -1,0 +1,43 @@
+// The benchmark is not part of the test command, but its harness is: a quick run of the cheaper parts
+// must produce every figure it promises, finite and positive. No speed is asserted here: speed is
+// what `npm run bench` reports, as ratios measured in one run.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './lib';
+
+interface Results {
+  rows: Array<{ section: string; what: string; ours: number; baseline: number; ratio: number; met?: boolean }>;
+  failures: string[];
+}
+
+describe('benchmark harness (npm run bench -- --quick)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  before(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('measures decoding, listing, paging, submissions, the live tail and validation, each against its baseline', async () => {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', 'decode,list,paging,submit,tail,validate'], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_RESULTS_DIR: dir },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
+    assert.deepEqual(results.failures, []);
+    const sections = new Set(results.rows.map((r) => r.section));
+    assert.deepEqual([...sections].sort(), ['Live tail', 'Paging', 'Submit-and-wait', 'Update decoding', 'Validation']);
+    assert.equal(results.rows.filter((r) => r.what.startsWith('decode ')).length, 4, 'throughput and memory for 1k and 10k');
+    assert.equal(results.rows.filter((r) => r.what.startsWith('list ')).length, 4);
+    for (const r of results.rows) {
+      assert.ok(Number.isFinite(r.ours) && r.ours > 0, `${r.what}: ours = ${r.ours}`);
+      assert.ok(Number.isFinite(r.baseline) && r.baseline > 0, `${r.what}: baseline = ${r.baseline}`);
+      assert.ok(Math.abs(r.ratio - r.ours / r.baseline) < 1e-9, `${r.what}: the ratio is ours / baseline`);
+    }
+    const table = readFileSync(path.join(dir, 'results.md'), 'utf8');
+    for (const r of results.rows) assert.ok(table.includes(`| ${r.what} |`), `the table has "${r.what}"`);
+  });
+});
