@@ -288,6 +288,9 @@ export function isOutcomeUnknown(err: unknown): boolean {
     return err.category === ErrorCategory.DeadlineExceededRequestStateUnknown || err.status === 504;
   }
   if (err instanceof HttpError) return err.status === 502 || err.status === 503 || err.status === 504;
+  // An answer that cannot be read (a broken or unexpected body after a success status): the
+  // participant may well have executed the command.
+  if (err instanceof ProtocolError) return true;
   return false;
 }
 

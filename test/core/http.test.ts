@@ -111,6 +111,10 @@ describe('HttpTransport', () => {
   it('reports a non-JSON success body as a ProtocolError', async () => {
     server.handler = (_r, res) => res.end('<html>hi</html>');
     await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), ProtocolError);
+    // for a submission that means the outcome is unknown: it may have executed
+    const err = await transport().json({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', body: {} }).catch((e) => e);
+    assert.ok(err instanceof ProtocolError, String(err));
+    assert.equal(isOutcomeUnknown(err), true);
   });
 
   it('times out with an unknown outcome once the request is out', async () => {

@@ -40,12 +40,14 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
   const files = [{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }];
   const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
 
+  const codeLenses = new SendCodeLensProvider(deps.connections);
   context.subscriptions.push(
     history,
     reports,
     tree,
     vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree }),
-    vscode.languages.registerCodeLensProvider(files, new SendCodeLensProvider(deps.connections)),
+    codeLenses,
+    vscode.languages.registerCodeLensProvider(files, codeLenses),
     vscode.commands.registerCommand(SendCommands.submit, (uri?: unknown) => sending.submit.submitFile(uri)),
     vscode.commands.registerCommand(SendCommands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri)),
     vscode.commands.registerCommand(SendCommands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri)),

@@ -204,6 +204,9 @@ export class VettingController {
 
   /** The current vetting serial of the file's synchronizer (or the only one); 0 when there is none yet. */
   private async currentSerial(client: LedgerClient, synchronizerId: string | undefined): Promise<number> {
-    return (await this.vettingStates(client, synchronizerId))[0]?.topologySerial ?? 0;
+    const states = await this.vettingStates(client, synchronizerId);
+    // On a synchronizer shared with other participants the list holds their states too: take our own.
+    const own = await client.participantId().catch(() => undefined);
+    return states.find((s) => !own || s.participantId === own)?.topologySerial ?? 0;
   }
 }
