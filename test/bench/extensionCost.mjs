@@ -1,0 +1,629 @@
+#!/usr/bin/env node
+// Extension cost, one part of `npm run bench`: what the packaged extension weighs and how long it takes
+// to activate in a real VS Code (code-server), next to a minimal hello-world extension (test/bench/hello-world/)
+// measured in the same run, on the same machine.
+//
+//   node test/bench/extensionCost.mjs [--runs N]     JSON on stdout, progress on stderr
+//   import { measureExtensionCost } from './extensionCost.mjs'
+//
+// 1. Bundle size: the .vsix packaged the way test/e2e/setup.mjs does it (vsce package --no-dependencies;
+//    run `npm run build:production` first for the shipped, minified size; a plain `npm run build` works
+//    too but measures the development build), then the uncompressed size of every .js/.cjs/.mjs entry.
+// 2. Activation: both .vsix and a tiny generated "probe" extension installed in one extensions dir; for each
+//    run a fresh code-server (its own process group) on an empty workspace folder, opened in Chromium.
+//    The probe activates on `onStartupFinished`, lets the workbench settle, checks that neither extension
+//    is active yet, then activates them one after the other with `vscode.extensions.getExtension(id).activate()`
+//    (which goes first alternates between runs). The figure is code loading (the extension host's require()
+//    of the main) + the activate() call until its promise resolved: the two phases of VS Code's
+//    ActivationTimes ("Developer: Show Running Extensions"), timed with performance.now() around the
+//    extension host's own calls. Alongside, per sample: VS Code's own marks of the same phases
+//    (code/extHost/{will,did}LoadExtensionCode/<id>, {will,did}ActivateExtension/<id>; 1 ms resolution), the
+//    time to activated including the extension context, and the wall time of the activate() call.
+//    A last window with the default settings records whether either extension is activated by itself
+//    at startup (`startupCheck`; see MEASURE_SETTINGS for why the measured windows differ).
+//
+// Work files and logs: test-results/bench/extension-cost/ ($BENCH_RESULTS_DIR/extension-cost/), replaced
+// on every measurement. code-server and Chromium are always stopped, also on errors and Ctrl-C.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CS_PREFIX, ROOT, chromiumPath, ensureRuntime, packageExtension } from '../e2e/setup.mjs';
+import { codeServerCli, freePort, startCodeServer, tail } from '../e2e/lib/processes.mjs';
+import { QUIET_SETTINGS, serverEnv } from '../e2e/lib/runDir.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const HELLO_DIR = path.join(HERE, 'hello-world');
+export const OURS_ID = 'canton-ledger-explorer.canton-ledger-explorer';
+export const HELLO_ID = 'bench.hello-world';
+const PROBE_ID = 'bench.activation-probe';
+const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const JS_FILE = /\.(c|m)?js$/i;
+
+/** How long the probe lets the workbench settle after onStartupFinished, and waits between the two activations. */
+const SETTLE_MS = Number(process.env.BENCH_ACTIVATION_SETTLE_MS ?? 1500);
+const GAP_MS = Number(process.env.BENCH_ACTIVATION_GAP_MS ?? 1000);
+/** Per attempt: until the probe has written its result (code-server start, workbench, ext host, measurement). */
+const RUN_TIMEOUT_MS = Number(process.env.BENCH_ACTIVATION_TIMEOUT_S ?? 150) * 1000;
+const ATTEMPTS = 3;
+
+/**
+ * VS Code 1.139 opens User/chatLanguageModels.json as a text model (language json) when the workbench
+ * starts, even with AI features off, which fires `onLanguage:json` in every window: an extension with that
+ * activation event is activated at startup (see `startupCheck` in the result). For the measured runs the
+ * file is associated with plaintext in the (isolated) user settings, so neither extension is active before
+ * the probe activates it.
+ */
+const MEASURE_SETTINGS = { ...QUIET_SETTINGS, 'files.associations': { '**/chatLanguageModels.json': 'plaintext' } };
+
+// ------------------------------------------------------------------------------------------- .vsix contents
+
+/** The entries of a zip file, `[{ name, bytes }]` (uncompressed sizes): `unzip -l` when present, else read here. */
+export function zipEntries(file) {
+  const which = spawnSync('unzip', ['-v'], { encoding: 'utf8' });
+  if (!which.error && which.status === 0) {
+    const r = spawnSync('unzip', ['-l', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status === 0) {
+      const lines = r.stdout.split('\n');
+      const dashes = lines.map((l, i) => (/^-{5,}\s/.test(l) ? i : -1)).filter((i) => i >= 0);
+      if (dashes.length >= 2) {
+        return lines.slice(dashes[0] + 1, dashes[1]).map((l) => {
+          const m = /^\s*(\d+)\s+\S+\s+\S+\s{2,}(.*)$/.exec(l) ?? /^\s*(\d+)\s+\S+\s+\S+\s+(.*)$/.exec(l);
+          if (!m) throw new Error(`unexpected unzip -l line: ${JSON.stringify(l)}`);
+          return { name: m[2], bytes: Number(m[1]) };
+        });
+      }
+    }
+  }
+  return zipEntriesJs(readFileSync(file));
+}
+
+/** A minimal zip central-directory reader (no zip64: a .vsix is far below 4 GB and 65535 entries). */
+export function zipEntriesJs(buf) {
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('not a zip file (no end of central directory record)');
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  const out = [];
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(at) !== 0x02014b50) throw new Error(`bad central directory entry #${n}`);
+    const bytes = buf.readUInt32LE(at + 24);
+    const nameLen = buf.readUInt16LE(at + 28);
+    const extraLen = buf.readUInt16LE(at + 30);
+    const commentLen = buf.readUInt16LE(at + 32);
+    out.push({ name: buf.toString('utf8', at + 46, at + 46 + nameLen), bytes });
+    at += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+/** The JavaScript files of a .vsix (paths relative to the extension folder) and their total size. */
+export function vsixJs(vsix) {
+  const files = zipEntries(vsix)
+    .filter((e) => e.name.startsWith('extension/') && JS_FILE.test(e.name))
+    .map((e) => ({ path: e.name.slice('extension/'.length), bytes: e.bytes }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return { files, bytes: files.reduce((s, f) => s + f.bytes, 0) };
+}
+
+function vscePackage(cwd, out, extra = []) {
+  rmSync(out, { force: true });
+  const r = spawnSync(process.execPath, [VSCE, 'package', '--no-dependencies', ...extra, '-o', out], { cwd, encoding: 'utf8', maxBuffer: 16 << 20 });
+  if (r.status !== 0 || !existsSync(out)) {
+    throw new Error(`vsce package in ${path.relative(ROOT, cwd)} failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}${r.stderr}`.slice(-3000)}`);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------- the probe
+
+// Runs in the extension host. Never activates anything before the measurement: it is itself activated
+// on onStartupFinished, waits BENCH_PROBE_SETTLE_MS, then activates BENCH_PROBE_ORDER's ids in order.
+const PROBE_JS = String.raw`'use strict';
+const vscode = require('vscode');
+const fs = require('fs');
+const Module = require('module');
+const path = require('path');
+const { performance } = require('perf_hooks');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// VS Code's own marks (vs/base/common/performance: Date.now(), 1 ms resolution, in the extension host).
+function vscodeMarks(id) {
+  let list = [];
+  try {
+    list = globalThis.MonacoPerformanceMarks.getMarks();
+  } catch {
+    return { available: false };
+  }
+  const at = {};
+  for (const m of list) {
+    const hit = /^code\/extHost\/(willLoadExtensionCode|didLoadExtensionCode|willActivateExtension|didActivateExtension)\/(.*)$/.exec(m.name);
+    if (hit && hit[2] === id) at[hit[1]] = m.startTime;
+  }
+  const d = (a, b) => (at[a] !== undefined && at[b] !== undefined ? at[b] - at[a] : null);
+  return {
+    available: true,
+    codeLoadingMs: d('willLoadExtensionCode', 'didLoadExtensionCode'),
+    activateMs: d('willActivateExtension', 'didActivateExtension'),
+    loadToActivatedMs: d('willLoadExtensionCode', 'didActivateExtension'),
+  };
+}
+
+// The same two phases at high resolution: the extension host loads an extension's main with require()
+// (Module._load) and then calls its activate(); both are observed here, nothing is changed.
+function hiResHooks(mainPath) {
+  const t = { requireStart: null, requireEnd: null, activateStart: null, activateCallEnd: null, activateResolved: null };
+  const origLoad = Module._load;
+  Module._load = function (request, parent, isMain) {
+    // VS Code requires the main by its absolute path; nested requires are left alone (not even resolved).
+    if (t.requireStart !== null || typeof request !== 'string' || !path.isAbsolute(request)) return origLoad.apply(this, arguments);
+    let resolved;
+    try {
+      resolved = Module._resolveFilename(request, parent, isMain);
+    } catch {
+      resolved = undefined;
+    }
+    if (resolved !== mainPath) return origLoad.apply(this, arguments);
+    t.requireStart = performance.now();
+    let exp;
+    try {
+      exp = origLoad.apply(this, arguments);
+    } finally {
+      t.requireEnd = performance.now();
+    }
+    if (!exp || typeof exp.activate !== 'function') return exp;
+    // activate() is read through a proxy that times the call; everything else is the module's own.
+    const activate = exp.activate;
+    const timed = function () {
+      t.activateStart = performance.now();
+      let r;
+      try {
+        r = activate.apply(this, arguments);
+      } finally {
+        t.activateCallEnd = performance.now();
+      }
+      return Promise.resolve(r).then((v) => {
+        t.activateResolved = performance.now();
+        return v;
+      });
+    };
+    return new Proxy(exp, { get: (o, k, rcv) => (k === 'activate' ? timed : Reflect.get(o, k, rcv)) });
+  };
+  const hook = Module._load;
+  return {
+    t,
+    restore: () => {
+      if (Module._load === hook) Module._load = origLoad; // (left alone if someone wrapped it meanwhile)
+    },
+  };
+}
+
+async function measure() {
+  const out = process.env.BENCH_PROBE_OUT;
+  const order = JSON.parse(process.env.BENCH_PROBE_ORDER || '[]');
+  const result = { vscodeVersion: vscode.version, order, samples: [], activeBefore: {} };
+  try {
+    await sleep(Number(process.env.BENCH_PROBE_SETTLE_MS || 1500));
+    for (const id of order) {
+      const ext = vscode.extensions.getExtension(id);
+      if (!ext) throw new Error(id + ' is not installed in this extension host');
+      result.activeBefore[id] = ext.isActive;
+    }
+    // "check": only whether they got activated by themselves during startup.
+    const early = order.filter((id) => result.activeBefore[id]);
+    if (early.length && process.env.BENCH_PROBE_MODE !== 'check') {
+      throw new Error('already active before the measurement (not a first activation): ' + early.join(', '));
+    }
+    for (let i = 0; i < order.length && process.env.BENCH_PROBE_MODE !== 'check'; i++) {
+      if (i > 0) await sleep(Number(process.env.BENCH_PROBE_GAP_MS || 1000));
+      const id = order[i];
+      const ext = vscode.extensions.getExtension(id);
+      const wasActive = ext.isActive;
+      const main = require.resolve(ext.extensionUri.fsPath + '/' + (ext.packageJSON.main || ''));
+      const hooks = hiResHooks(main);
+      const t0 = performance.now();
+      try {
+        await ext.activate();
+      } finally {
+        hooks.restore();
+      }
+      const wallMs = performance.now() - t0;
+      const h = hooks.t;
+      const sub = (a, b) => (a !== null && b !== null ? b - a : null);
+      result.samples.push({
+        id,
+        position: i,
+        wasActive,
+        isActive: ext.isActive,
+        wallMs,
+        vscode: vscodeMarks(id),
+        hiRes: {
+          codeLoadingMs: sub(h.requireStart, h.requireEnd),
+          activateCallMs: sub(h.activateStart, h.activateCallEnd),
+          activateResolvedMs: sub(h.activateStart, h.activateResolved),
+          // from the start of require() to activate() resolved: code loading + waiting for the extension
+          // context (storage, read through the renderer) + activate()
+          loadToActivatedMs: sub(h.requireStart, h.activateResolved),
+          // from the activate() request to the start of require(): the activation event, localization
+          beforeLoadMs: h.requireStart === null ? null : h.requireStart - t0,
+        },
+      });
+    }
+  } catch (e) {
+    result.error = String((e && e.stack) || e);
+  }
+  fs.writeFileSync(out + '.tmp', JSON.stringify(result, null, 2));
+  fs.renameSync(out + '.tmp', out);
+}
+
+exports.activate = function () {
+  if (!process.env.BENCH_PROBE_OUT) return;
+  setTimeout(() => {
+    measure().catch((e) => console.error('[activation probe]', e));
+  }, 0);
+};
+exports.deactivate = function () {};
+`;
+
+function writeProbe(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const [publisher, name] = PROBE_ID.split('.');
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name, publisher, version: '0.0.1', private: true, license: 'Apache-2.0',
+    displayName: 'Activation probe (benchmark)',
+    description: 'Times the first activation of other extensions (test/bench/extensionCost.mjs).',
+    repository: { type: 'git', url: 'https://example.invalid/canton-ledger-explorer.git' },
+    engines: { vscode: '^1.96.0' },
+    activationEvents: ['onStartupFinished'],
+    main: './probe.js',
+  }, null, 2) + '\n');
+  writeFileSync(path.join(dir, 'probe.js'), PROBE_JS);
+  writeFileSync(path.join(dir, 'README.md'), '# Activation probe\n\nGenerated by test/bench/extensionCost.mjs.\n');
+  copyFileSync(path.join(HELLO_DIR, 'LICENSE'), path.join(dir, 'LICENSE'));
+}
+
+// ------------------------------------------------------------------------------------------- processes
+
+/** Every code-server process group and browser started here; stopped in `finally`, on exit and on signals. */
+function tracker() {
+  const servers = new Set();
+  const browsers = new Set();
+  const killAllSync = () => {
+    for (const s of servers) {
+      try {
+        process.kill(-s.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  };
+  const onSignal = async (sig) => {
+    await stopAll();
+    detach();
+    process.kill(process.pid, sig); // the default behaviour (or the caller's handlers) from here on
+  };
+  const handlers = {};
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    // Only where nobody else handles the signal: a caller with its own handlers stays in charge,
+    // and the `exit` hook below still stops code-server when it exits.
+    if (process.listenerCount(sig) === 0) {
+      handlers[sig] = () => void onSignal(sig);
+      process.on(sig, handlers[sig]);
+    }
+  }
+  process.on('exit', killAllSync);
+  async function stopAll() {
+    for (const b of browsers) await b.close().catch(() => {});
+    browsers.clear();
+    await Promise.all([...servers].map((s) => s.stop().catch(() => {})));
+    servers.clear();
+  }
+  function detach() {
+    for (const [sig, h] of Object.entries(handlers)) process.off(sig, h);
+    process.off('exit', killAllSync);
+  }
+  return { servers, browsers, stopAll, detach };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const round = (x, d = 2) => (x === null || x === undefined ? x : Math.round(x * 10 ** d) / 10 ** d);
+
+// ------------------------------------------------------------------------------------------- measurement
+
+/**
+ * Measures the packaged size and the activation time of the extension and of the hello-world baseline.
+ * Resolves to `{ bundle, activation, vscodeVersion }` (see the top of this file); throws when it cannot.
+ */
+export async function measureExtensionCost({ runs = 5, log = (m) => console.error(m) } = {}) {
+  const t0 = Date.now();
+  const lap = (m) => log(`[extension cost +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
+  const base = process.env.BENCH_RESULTS_DIR ? path.resolve(process.env.BENCH_RESULTS_DIR) : path.join(ROOT, 'test-results', 'bench');
+  const work = path.join(base, 'extension-cost');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+
+  // 1. Packages.
+  const runtime = ensureRuntime({ log: lap });
+  const mainJs = path.join(ROOT, JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).main ?? './dist/extension.js');
+  const devBuild = existsSync(mainJs) && /\/\/# sourceMappingURL=\S+\s*$/.test(readFileSync(mainJs, 'utf8').slice(-300));
+  if (devBuild) lap(`note: ${path.relative(ROOT, mainJs)} links a source map: a development build (npm run build:production for the shipped size)`);
+  const oursVsix = path.join(work, 'ours.vsix');
+  copyFileSync(packageExtension({ log: lap }), oursVsix);
+  const helloVsix = vscePackage(HELLO_DIR, path.join(work, 'hello-world.vsix'));
+  const probeDir = path.join(work, 'probe-src');
+  writeProbe(probeDir);
+  const probeVsix = vscePackage(probeDir, path.join(work, 'probe.vsix'));
+  rmSync(probeDir, { recursive: true, force: true });
+  const ours = vsixJs(oursVsix);
+  const hello = vsixJs(helloVsix);
+  lap(`JavaScript in the .vsix: ours ${(ours.bytes / 1024).toFixed(1)} KB (${ours.files.map((f) => `${f.path} ${(f.bytes / 1024).toFixed(1)} KB`).join(', ')}), hello-world ${(hello.bytes / 1024).toFixed(2)} KB`);
+
+  // 2. One extensions dir with all three, an empty workspace.
+  const env0 = {
+    dir: work,
+    ws: path.join(work, 'ws'),
+    xdg: { config: path.join(work, 'xdg', 'config'), data: path.join(work, 'xdg', 'data'), cache: path.join(work, 'xdg', 'cache') },
+  };
+  const exts = path.join(work, 'exts');
+  for (const d of [env0.ws, exts, ...Object.values(env0.xdg)]) mkdirSync(d, { recursive: true });
+  const newUserDataDir = (dir, settings = MEASURE_SETTINGS) => {
+    const ud = path.join(dir, 'ud');
+    mkdirSync(path.join(ud, 'User'), { recursive: true });
+    writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+    return ud;
+  };
+  const installLog = path.join(work, 'install.log');
+  codeServerCli({
+    ...runtime,
+    env: serverEnv(env0),
+    logFile: installLog,
+    args: ['--user-data-dir', newUserDataDir(path.join(work, 'install')), '--extensions-dir', exts,
+      ...[oursVsix, helloVsix, probeVsix].flatMap((v) => ['--install-extension', v])],
+  });
+  const installed = readdirSync(exts).filter((d) => !d.startsWith('.') && d !== 'extensions.json');
+  for (const id of [OURS_ID, HELLO_ID, PROBE_ID]) {
+    if (!installed.some((d) => d.toLowerCase().startsWith(`${id.toLowerCase()}-`))) {
+      throw new Error(`${id} is not in the extensions dir after --install-extension (found: ${installed.join(', ') || 'nothing'}); see ${installLog}`);
+    }
+  }
+  lap(`installed in one extensions dir: ${installed.join(', ')}`);
+
+  // 3. Runs: a fresh code-server and extension host each.
+  const { chromium } = await import('playwright-core');
+  const procs = tracker();
+  const samples = [];
+  let vscodeVersion;
+  let startupCheck;
+  try {
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: BROWSER_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    procs.browsers.add(browser);
+    for (let i = 0; i < runs; i++) {
+      const order = i % 2 === 0 ? [HELLO_ID, OURS_ID] : [OURS_ID, HELLO_ID];
+      let lastError;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const dir = path.join(work, 'runs', `${i + 1}${attempt > 1 ? `-attempt${attempt}` : ''}`);
+        mkdirSync(dir, { recursive: true });
+        try {
+          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order });
+          vscodeVersion ??= r.vscodeVersion;
+          const by = Object.fromEntries(r.samples.map((s) => [s.id, s]));
+          samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], attempt });
+          lap(`run ${i + 1}/${runs} (${order[0] === OURS_ID ? 'ours' : 'hello-world'} first): ours ${describe(by[OURS_ID])} | hello-world ${describe(by[HELLO_ID])}`);
+          lastError = undefined;
+          break;
+        } catch (e) {
+          lastError = e;
+          lap(`run ${i + 1}/${runs}, attempt ${attempt}/${ATTEMPTS} failed: ${e.message.split('\n').slice(0, 12).join('\n    ')}`);
+        }
+      }
+      if (lastError) throw new Error(`activation run ${i + 1} failed ${ATTEMPTS} times; last: ${lastError.message}\n(logs under ${path.relative(ROOT, work)}/runs/)`);
+    }
+    // One more window with the default (quiet) settings: does either extension get activated by itself?
+    try {
+      const dir = path.join(work, 'runs', 'startup-check');
+      mkdirSync(dir, { recursive: true });
+      const ud = newUserDataDir(dir, QUIET_SETTINGS);
+      const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud, order: [OURS_ID, HELLO_ID], mode: 'check' });
+      const events = activationEvents(ud);
+      startupCheck = {
+        settings: 'the quiet e2e settings (test/e2e/lib/runDir.mjs), empty workspace, no file opened',
+        ours: { activatedAtStartup: r.activeBefore[OURS_ID], activationEvent: events[OURS_ID] ?? null },
+        hello: { activatedAtStartup: r.activeBefore[HELLO_ID], activationEvent: events[HELLO_ID] ?? null },
+      };
+      lap(`startup check (default settings, empty workspace): ours ${startupCheck.ours.activatedAtStartup ? `activated at startup by ${startupCheck.ours.activationEvent}` : 'not activated'}, ` +
+        `hello-world ${startupCheck.hello.activatedAtStartup ? `activated at startup by ${startupCheck.hello.activationEvent}` : 'not activated'}`);
+    } catch (e) {
+      startupCheck = { error: e.message.split('\n')[0] };
+      lap(`startup check failed (not fatal): ${e.message.split('\n').slice(0, 6).join('\n    ')}`);
+    }
+  } finally {
+    await procs.stopAll();
+    procs.detach();
+  }
+
+  vscodeVersion ??= readCodeServerVsCodeVersion();
+  // The figure: code loading + activate() (until its promise resolved), the two phases of VS Code's
+  // ActivationTimes, timed at high resolution; VS Code's own 1 ms marks of the same phases if that failed.
+  const hiResOk = samples.every((s) => [s.ours, s.hello].every((x) => x.hiRes.codeLoadingMs !== null && x.hiRes.activateResolvedMs !== null));
+  const pick = (x) => round(hiResOk ? x.hiRes.codeLoadingMs + x.hiRes.activateResolvedMs : x.vscode.codeLoadingMs + x.vscode.activateMs);
+  const oursMs = samples.map((s) => pick(s.ours));
+  const helloMs = samples.map((s) => pick(s.hello));
+  const detail = (x) => ({
+    ms: pick(x),
+    codeLoadingMs: round(x.hiRes.codeLoadingMs),
+    activateCallMs: round(x.hiRes.activateCallMs),
+    activateResolvedMs: round(x.hiRes.activateResolvedMs),
+    vscodeMarks: { codeLoadingMs: x.vscode.codeLoadingMs, activateMs: x.vscode.activateMs, loadToActivatedMs: x.vscode.loadToActivatedMs },
+    // from the start of require() to activate() resolved: also waits for the extension context (storage
+    // read through the renderer), which VS Code prepares in parallel with code loading
+    loadToActivatedMs: round(x.hiRes.loadToActivatedMs),
+    // what the caller of getExtension(id).activate() waits, end to end
+    wallMs: round(x.wallMs),
+  });
+  const flat = (x) => {
+    const d = detail(x);
+    return { ms: d.ms, codeLoadingMs: d.codeLoadingMs, activateResolvedMs: d.activateResolvedMs, vscodeCodeLoadingMs: d.vscodeMarks.codeLoadingMs,
+      vscodeActivateMs: d.vscodeMarks.activateMs, loadToActivatedMs: d.loadToActivatedMs, wallMs: d.wallMs };
+  };
+  const result = {
+    bundle: { oursJsBytes: ours.bytes, helloJsBytes: hello.bytes, oursFiles: ours.files, helloFiles: hello.files, developmentBuild: devBuild },
+    activation: {
+      oursMs,
+      helloMs,
+      oursMedianMs: median(oursMs),
+      helloMedianMs: median(helloMs),
+      method: (hiResOk
+        ? 'code loading (require of the main) + activate() until resolved, the phases of VS Code\'s ActivationTimes ("Developer: Show Running Extensions"), timed with performance.now() around the extension host\'s own calls'
+        : 'code loading + activate() from VS Code\'s own extension-host marks code/extHost/{will,did}LoadExtensionCode and {will,did}ActivateExtension (1 ms resolution)') +
+        `; the first activation of each in a fresh code-server extension host (${samples.length} runs), triggered by a probe extension ` +
+        'with getExtension(id).activate() after startup settled, empty workspace, order alternating',
+      samples: samples.map((s) => ({ run: s.run, first: s.order[0] === OURS_ID ? 'ours' : 'hello', ours: detail(s.ours), hello: detail(s.hello) })),
+      medians: {
+        ours: medians(samples.map((s) => flat(s.ours))),
+        hello: medians(samples.map((s) => flat(s.hello))),
+      },
+    },
+    startupCheck,
+    vscodeVersion,
+  };
+  lap(`activation medians: ours ${result.activation.oursMedianMs} ms, hello-world ${result.activation.helloMedianMs} ms (${(Date.now() - t0) / 1000}s in all)`);
+  return result;
+}
+
+function medians(rows) {
+  const out = {};
+  for (const k of Object.keys(rows[0] ?? {})) {
+    const xs = rows.map((r) => r[k]).filter((x) => typeof x === 'number');
+    out[k] = xs.length ? round(median(xs)) : null;
+  }
+  return out;
+}
+
+function describe(s) {
+  if (!s) return '(missing)';
+  const v = s.vscode;
+  const h = s.hiRes;
+  return `load ${h.codeLoadingMs?.toFixed(2)} + activate ${h.activateResolvedMs?.toFixed(2)} ms ` +
+    `[VS Code marks: ${v.codeLoadingMs} + ${v.activateMs}; to activated ${h.loadToActivatedMs?.toFixed(1)}, wall ${s.wallMs.toFixed(1)}]`;
+}
+
+function readCodeServerVsCodeVersion() {
+  try {
+    return JSON.parse(readFileSync(path.join(CS_PREFIX, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** One fresh code-server + browser page; resolves to the probe's result once it is valid. */
+async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mode = 'measure' }) {
+  const out = path.join(dir, 'probe.json');
+  const logFile = path.join(dir, 'code-server.log');
+  const env = serverEnv(env0, {
+    BENCH_PROBE_OUT: out,
+    BENCH_PROBE_ORDER: JSON.stringify(order),
+    BENCH_PROBE_SETTLE_MS: String(SETTLE_MS),
+    BENCH_PROBE_GAP_MS: String(GAP_MS),
+    BENCH_PROBE_MODE: mode,
+  });
+  const started = Date.now();
+  const server = await startCodeServer({ ...runtime, port: await freePort(), userDataDir: ud, extensionsDir: exts, workspace: env0.ws, env, logFile, timeoutMs: 90000 });
+  procs.servers.add(server);
+  let context;
+  try {
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const pageErrors = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(env0.ws)}`, { timeout: 90000 });
+    while (!existsSync(out)) {
+      if (Date.now() - started > RUN_TIMEOUT_MS) {
+        await page.screenshot({ path: path.join(dir, 'timeout.png') }).catch(() => {});
+        throw new Error(`no result from the probe within ${RUN_TIMEOUT_MS / 1000}s (page errors: ${pageErrors.slice(0, 3).join(' | ') || 'none'});\n` +
+          `code-server log:\n${tail(logFile, 10)}${exthostLog(ud)}`);
+      }
+      await sleep(200);
+    }
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    if (r.error) throw new Error(`the probe reported: ${r.error}${exthostLog(ud)}`);
+    if (mode === 'check') return r;
+    for (const id of order) {
+      const s = r.samples.find((x) => x.id === id);
+      if (!s) throw new Error(`the probe reported no sample for ${id}`);
+      if (s.wasActive || !s.isActive) throw new Error(`${id}: not a first activation (active before: ${s.wasActive}, after: ${s.isActive})`);
+      if (s.vscode.loadToActivatedMs === null && s.hiRes.loadToActivatedMs === null) throw new Error(`${id}: no timing recorded (marks: ${JSON.stringify(s.vscode)})`);
+    }
+    return r;
+  } finally {
+    await context?.close().catch(() => {});
+    await server.stop();
+    procs.servers.delete(server);
+  }
+}
+
+/** `{ extensionId: activationEvent }` from the extension host log's `_doActivateExtension` lines (info level). */
+function activationEvents(ud) {
+  const out = {};
+  const file = exthostLogFile(ud);
+  if (!file) return out;
+  for (const m of readFileSync(file, 'utf8').matchAll(/_doActivateExtension (\S+), startup: \w+, activationEvent: '([^']*)'/g)) out[m[1]] ??= m[2];
+  return out;
+}
+
+function exthostLogFile(ud) {
+  try {
+    const logs = path.join(ud, 'logs');
+    const found = readdirSync(logs, { recursive: true }).map(String).filter((f) => /exthost\d*[\\/](remote)?exthost\.log$/.test(f));
+    return found.length ? path.join(logs, found[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function exthostLog(ud) {
+  try {
+    const logs = path.join(ud, 'logs');
+    const found = readdirSync(logs, { recursive: true }).map(String).filter((f) => /exthost\d*[\\/]remoteexthost\.log$|exthost\d*[\\/]exthost\.log$/.test(f));
+    return found.length ? `\nextension host log (${found[0]}):\n${tail(path.join(logs, found[0]), 15)}` : '';
+  } catch {
+    return '';
+  }
+}
+
+// ------------------------------------------------------------------------------------------- CLI
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf('--runs');
+  const runs = at >= 0 ? Number(argv[at + 1]) : 5;
+  if (!Number.isInteger(runs) || runs < 1) {
+    console.error('usage: node test/bench/extensionCost.mjs [--runs N]   (N >= 1, default 5)');
+    process.exit(2);
+  }
+  measureExtensionCost({ runs })
+    .then((r) => {
+      process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    })
+    .catch((e) => {
+      console.error(`[extension cost] FAILED: ${e.stack ?? e}`);
+      process.exitCode = 1;
+    });
+}
