@@ -86,7 +86,9 @@ async function smokeCheck(url, chromium, run) {
     await page.goto(url);
     await waitForWorkbench(page, 'iou-create.commands.json');
     await openView(page, 'Canton Ledger');
-    const demo = treeItem(page, /^Demo/);
+    // Wait for the connected item: the item shown while connecting is replaced (new id, expanded), and
+    // a click on the old one could land on the new one and collapse it.
+    const demo = treeItem(page, /^Demo .*offset \d+/);
     await demo.waitFor({ timeout: 60_000 });
     if ((await demo.getAttribute('aria-expanded')) === 'false') await demo.click();
     await treeItem(page, /^Ledger end/).waitFor({ timeout: 30_000 });

@@ -31,6 +31,24 @@ export function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+/**
+ * Times `reps` runs of `once` after `warmup` untimed ones; the peak memory growth is measured from a
+ * settled heap before the timed runs.
+ */
+export async function timeRuns<T>(once: () => Promise<T>, o: { reps: number; warmup: number }): Promise<{ ms: number[]; result: T; peakRssGrowth: number }> {
+  for (let i = 0; i < o.warmup; i++) await once();
+  settledHeap();
+  const rssBefore = process.memoryUsage().rss;
+  const ms: number[] = [];
+  let result!: T;
+  for (let i = 0; i < o.reps; i++) {
+    const t0 = performance.now();
+    result = await once();
+    ms.push(performance.now() - t0);
+  }
+  return { ms, result, peakRssGrowth: Math.max(0, peakRss() - rssBefore) };
+}
+
 /** Runs `workers/<name>.ts` with `input`, resolving with the one result it sends back. */
 export function runWorker<I, O>(
   name: string,

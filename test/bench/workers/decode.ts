@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Response } from 'node-fetch';
 import { LedgerClient } from '../../../src/core/api/client';
-import { peakRss, settledHeap, workerMain } from '../lib';
+import { timeRuns, workerMain } from '../lib';
 import { BENCH_SELECTION } from '../selection';
 
 export interface DecodeInput {
@@ -47,15 +47,6 @@ workerMain<DecodeInput, DecodeOutput>(async (input) => {
     if (input.decoder === 'json') return (JSON.parse(body.toString('utf8')) as unknown[]).length;
     return (await client.listUpdates({ beginExclusive: input.beginExclusive, endInclusive: input.endInclusive }, BENCH_SELECTION)).length;
   };
-  for (let i = 0; i < input.warmup; i++) await once();
-  settledHeap();
-  const rssBefore = process.memoryUsage().rss;
-  const ms: number[] = [];
-  let elements = 0;
-  for (let i = 0; i < input.reps; i++) {
-    const t0 = performance.now();
-    elements = await once();
-    ms.push(performance.now() - t0);
-  }
-  return { ms, bytes: body.length, elements, peakRssGrowth: Math.max(0, peakRss() - rssBefore) };
+  const { ms, result: elements, peakRssGrowth } = await timeRuns(once, input);
+  return { ms, bytes: body.length, elements, peakRssGrowth };
 });

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { LedgerClient as OfficialClient } from '@canton-network/core-ledger-client';
 import { LedgerClient } from '../../../src/core/api/client';
 import { buildGetUpdatesRequest } from '../../../src/core/api/updatesRequest';
-import { peakRss, settledHeap, workerMain } from '../lib';
+import { timeRuns, workerMain } from '../lib';
 import { BENCH_SELECTION } from '../selection';
 
 export interface ListInput {
@@ -42,15 +42,6 @@ workerMain<ListInput, ListOutput>(async (input) => {
     const body = buildGetUpdatesRequest(range, BENCH_SELECTION);
     list = async () => ((await official.post('/v2/updates/flats', body as never)) as unknown as unknown[]).length;
   }
-  for (let i = 0; i < input.warmup; i++) await list();
-  settledHeap();
-  const rssBefore = process.memoryUsage().rss;
-  const ms: number[] = [];
-  let elements = 0;
-  for (let i = 0; i < input.reps; i++) {
-    const t0 = performance.now();
-    elements = await list();
-    ms.push(performance.now() - t0);
-  }
-  return { ms, elements, peakRssGrowth: Math.max(0, peakRss() - rssBefore) };
+  const { ms, result: elements, peakRssGrowth } = await timeRuns(list, input);
+  return { ms, elements, peakRssGrowth };
 });
