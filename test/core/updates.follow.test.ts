@@ -4,7 +4,7 @@ import { LedgerClient } from '../../src/core/api/client';
 import { AuthError } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import { UpdatesPager } from '../../src/core/updates/pager';
-import { followUpdates } from '../../src/core/updates/tail';
+import { followUpdates, startingPosition } from '../../src/core/updates/tail';
 import { UpdateWindow } from '../../src/core/updates/window';
 import { type DemoParticipant, startDemoParticipant } from '../../src/participant';
 
@@ -18,7 +18,7 @@ async function followUntil(client: LedgerClient, fromOffset: number, until: (got
   const stop = new AbortController();
   const done = followUpdates(client, {
     selection: ANY,
-    fromOffset,
+    from: fromOffset,
     signal: stop.signal,
     idleTimeoutMs: 100,
     retryDelayMs: () => 10,
@@ -83,7 +83,43 @@ describe('followUpdates (live tail)', function () {
     const q = await startDemoParticipant({ port: 0, seed: 3, auth: { secret: 'test-secret-follow' } });
     try {
       const bad = new LedgerClient({ baseUrl: q.url, timeoutMs: 5000, token: async () => 'not-a-token' });
-      await assert.rejects(followUpdates(bad, { selection: ANY, fromOffset: 0, signal: new AbortController().signal, idleTimeoutMs: 50, onBatch: () => undefined }), AuthError);
+      await assert.rejects(followUpdates(bad, { selection: ANY, from: 0, signal: new AbortController().signal, idleTimeoutMs: 50, onBatch: () => undefined }), AuthError);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('resumes from the position it reached when a rejected token ended it: no gap, no repeat', async () => {
+    let now = Date.now();
+    const q = await startDemoParticipant({ port: 0, seed: 3, listCap: 50, auth: { secret: 'test-secret-resume' }, clock: () => new Date(now) });
+    try {
+      let token = await q.mintToken('demo-admin', { expiresInSeconds: 60 });
+      const authed = new LedgerClient({ baseUrl: q.url, timeoutMs: 5000, token: async () => token });
+      const start = q.state.ledgerEnd;
+      q.state.appendSynthetic(20, { checkpointEvery: 3 });
+      const position = startingPosition(start);
+      const got: Update[] = [];
+      const first = followUpdates(authed, {
+        selection: ANY,
+        from: position,
+        signal: new AbortController().signal,
+        idleTimeoutMs: 50,
+        batchSize: 7,
+        onBatch: (b) => {
+          got.push(...b);
+          // The token expires while following; more is written after.
+          if (got.length >= 10 && now < Date.now() + 60_000) {
+            now += 120_000;
+            q.state.appendSynthetic(15, { seed: 8, checkpointEvery: 4 });
+          }
+        },
+      });
+      await assert.rejects(first, AuthError);
+      assert.ok(got.length >= 10 && got.length < ledgerAfter(q, start).length, `stopped part way (${got.length})`);
+      token = await q.mintToken('demo-admin', { expiresInSeconds: 240 });
+      const all = ledgerAfter(q, start);
+      const { got: rest } = await followUntil(authed, 0, (g) => got.length + g.length >= all.length, { from: position });
+      assert.deepEqual([...got, ...rest].map(key), all.map(key));
     } finally {
       await q.close();
     }
@@ -93,7 +129,7 @@ describe('followUpdates (live tail)', function () {
     const stop = new AbortController();
     const start = p.state.ledgerEnd;
     setTimeout(() => stop.abort(), 200);
-    const position = await followUpdates(client, { selection: ANY, fromOffset: start, signal: stop.signal, idleTimeoutMs: 5000, onBatch: () => assert.fail('nothing was appended') });
+    const position = await followUpdates(client, { selection: ANY, from: start, signal: stop.signal, idleTimeoutMs: 5000, onBatch: () => assert.fail('nothing was appended') });
     assert.equal(position.offset, start);
   });
 });

@@ -10,8 +10,12 @@ import type { Update } from '../models/updates';
 
 export interface FollowOptions {
   selection: UpdatesSelection;
-  /** Follow updates after this offset (exclusive); usually the ledger end when following starts. */
-  fromOffset: number;
+  /**
+   * Where to start: after this offset (exclusive; usually the ledger end when following starts), or
+   * the position an earlier follower reached, to resume it with no gap and no repeat after a failure
+   * that ended it (say, an expired token). A position is moved in place past each delivered update.
+   */
+  from: number | FollowPosition;
   signal: AbortSignal;
   /**
    * How long one read waits for more updates before the participant answers (it collects until idle):
@@ -44,8 +48,7 @@ export interface FollowPosition {
  * offset early and skips the elements at that offset it has already delivered.
  */
 export async function followUpdates(client: LedgerClient, o: FollowOptions): Promise<FollowPosition> {
-  // Nothing at the starting offset is wanted: it was there before following began.
-  const position: FollowPosition = { offset: o.fromOffset, seenAtOffset: Number.POSITIVE_INFINITY };
+  const position = typeof o.from === 'number' ? startingPosition(o.from) : o.from;
   let batchSize = Math.max(2, o.batchSize ?? 200);
   const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
   let failures = 0;
@@ -90,6 +93,12 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
     }
   }
   return position;
+}
+
+/** The position of a follower that starts after `offset`. */
+export function startingPosition(offset: number): FollowPosition {
+  // Nothing at the starting offset is wanted: it was there before following began.
+  return { offset, seenAtOffset: Number.POSITIVE_INFINITY };
 }
 
 /**

@@ -89,10 +89,7 @@ export function registerLedgerViews(
     }),
     r(ViewCommands.startLiveTail, () => void updates.startLiveTail()),
     r(ViewCommands.stopLiveTail, () => updates.stopLiveTail()),
-    r(ViewCommands.restartLiveTail, () => {
-      updates.stopLiveTail();
-      void updates.startLiveTail();
-    }),
+    r(ViewCommands.restartLiveTail, () => void updates.retryLiveTail()),
     r(Commands.revealUpdate, (target: RevealTarget) => updates.reveal(target)),
     r(Commands.showContractEvents, showContractEvents),
     r(ViewCommands.showContractEventsAtCursor, async () => showContractEvents(await contractIdSuggestion())),

@@ -5,7 +5,7 @@ import type { Redactor } from '../../core/redact';
 import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import { updateRow } from '../../core/updates/rows';
-import { followUpdates } from '../../core/updates/tail';
+import { followUpdates, startingPosition, type FollowPosition } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
@@ -50,6 +50,8 @@ interface Tail {
   controller: AbortController;
   window: UpdateWindow;
   fromOffset: number;
+  /** Where following stands once it has begun: a Retry after a failure resumes from here. */
+  position?: FollowPosition;
   status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
   nodes?: ViewNode[];
 }
@@ -92,7 +94,7 @@ export class UpdatesView extends LedgerTreeView {
         if (connections.profiles.active()?.id !== this.profileId) this.switchConnection(connections.profiles.active()?.id);
         else if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
       }),
-      filters.onDidChange((id) => id === this.profileId && this.reset()),
+      filters.onDidChange((id) => id === this.profileId && this.filterChanged()),
     );
     this.updateDescription();
   }
@@ -212,6 +214,14 @@ export class UpdatesView extends LedgerTreeView {
     this.changed.fire(undefined);
   }
 
+  /** A new filter: new pages, and a live tail follows with the new filter from now on. */
+  private filterChanged(): void {
+    this.reset();
+    if (!this.tail) return;
+    this.stopLiveTail();
+    void this.startLiveTail();
+  }
+
   /** Another connection became active: its own filter, pages and no live tail of the old one. */
   private switchConnection(profileId: string | undefined): void {
     this.stopLiveTail();
@@ -230,22 +240,48 @@ export class UpdatesView extends LedgerTreeView {
     const profile = this.connections.profiles.active();
     if (!profile || this.tail) return;
     if (profile.id !== this.profileId) this.switchConnection(profile.id);
-    const controller = new AbortController();
-    const tail: Tail = { controller, window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' } };
+    const tail: Tail = { controller: new AbortController(), window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' } };
     this.tail = tail;
     this.setLiveContext(true);
     this.updateDescription();
     this.changed.fire(undefined);
-    const client = this.connections.client(profile);
-    const filter = this.filters.get(profile.id);
     try {
-      tail.fromOffset = await client.ledgerEnd({ signal: controller.signal });
-      tail.status = { state: 'following' };
-      this.render();
-      await followUpdates(client, {
-        selection: selectionOf({ ...filter, descending: false }),
-        fromOffset: tail.fromOffset,
-        signal: controller.signal,
+      tail.fromOffset = await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal });
+      tail.position = startingPosition(tail.fromOffset);
+    } catch (e) {
+      this.tailStopped(tail, e);
+      return;
+    }
+    await this.follow(tail, profile);
+  }
+
+  /**
+   * Retry of a live tail that stopped on a failure (an expired token, say): it goes on from where it
+   * stopped, into the same window, so nothing written meanwhile is missed. Otherwise a fresh start.
+   */
+  async retryLiveTail(): Promise<void> {
+    const tail = this.tail;
+    const profile = this.connections.profiles.active();
+    if (!tail?.position || tail.status.state !== 'stopped' || !profile || profile.id !== this.profileId) {
+      this.stopLiveTail();
+      return this.startLiveTail();
+    }
+    tail.controller = new AbortController();
+    tail.status = { state: 'following' };
+    tail.nodes = undefined;
+    this.changed.fire(undefined);
+    await this.follow(tail, profile);
+  }
+
+  private async follow(tail: Tail, profile: ConnectionProfile): Promise<void> {
+    const signal = tail.controller.signal;
+    tail.status = { state: 'following' };
+    this.render();
+    try {
+      await followUpdates(this.connections.client(profile), {
+        selection: selectionOf({ ...this.filters.get(profile.id), descending: false }),
+        from: tail.position!,
+        signal,
         onBatch: (updates) => this.onLiveBatch(tail, updates),
         onStatus: (s) => {
           tail.status = s;
@@ -254,11 +290,16 @@ export class UpdatesView extends LedgerTreeView {
         },
       });
     } catch (e) {
-      if (controller.signal.aborted) return;
-      tail.status = { state: 'stopped', error: e };
-      this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
-      this.render();
+      if (!signal.aborted) this.tailStopped(tail, e);
     }
+  }
+
+  private tailStopped(tail: Tail, e: unknown): void {
+    if (tail.controller.signal.aborted) return;
+    tail.status = { state: 'stopped', error: e };
+    tail.nodes = undefined;
+    this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
+    this.render();
   }
 
   stopLiveTail(): void {

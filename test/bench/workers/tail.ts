@@ -51,7 +51,7 @@ workerMain<TailInput, TailOutput>(async (input) => {
   const t0 = performance.now();
   await followUpdates(client, {
     selection: BENCH_SELECTION,
-    fromOffset: input.fromOffset,
+    from: input.fromOffset,
     signal: controller.signal,
     onBatch: (updates) => {
       window.push(updates);

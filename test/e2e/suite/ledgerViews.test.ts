@@ -8,7 +8,7 @@ import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
 import type { ViewNode, RowNode } from '../../../src/vscode/views/rowsTree';
 import type { UpdatesViewFilter } from '../../../src/core/updates/viewFilter';
-import { activate, extension, waitFor } from './helpers';
+import { activate, extension, registerSecret, waitFor } from './helpers';
 
 const IOU = '#demo-iou:Iou:Iou';
 const ASSET = '#demo-asset:Asset:Asset';
@@ -271,6 +271,79 @@ describe('ledger views', function () {
       assert.equal(found, true, `not found in ${loaded.length} loaded (offsets ${loaded[0]?.row.offset}…${loaded[loaded.length - 1]?.row.offset}), range ${JSON.stringify(api.views.updates.range)}, target ${r.transaction.offset}`);
       const selected = api.views.updates.treeView.selection[0];
       assert.equal(selected?.type === 'row' && selected.row.updateId, r.transaction.updateId);
+    });
+  });
+
+  describe('Updates view, participant with auth: a rejected token', () => {
+    let p: DemoParticipant;
+    let profileId: string;
+    // The participant's clock: moving it on expires the token the extension holds.
+    let now = Date.now();
+    let previouslyActive: string | undefined;
+    const freshToken = async () => registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 120 }));
+    before(async () => {
+      p = await startParticipant({ seed: 13, auth: { secret: `e2e-hs256-${randomUUID()}` }, clock: () => new Date(now) });
+      extra.push(p);
+      previouslyActive = api.connections.profiles.active()?.id;
+      const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E auth', url: p.url, auth: 'jwt', userId: 'demo-admin' });
+      profileId = profile.id;
+      addedConnections.push(profileId);
+      await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+      await vscode.commands.executeCommand('cantonLedger.token.set', profileId, await freshToken());
+      await api.connections.connect(api.connections.profiles.get(profileId)!);
+      await setFilter(api, { anyParty: true, verbose: true });
+    });
+    after(async () => {
+      await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
+      await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
+    });
+    // Update Token from the item asks for the token, stores it and reconnects; here in two steps.
+    const updateToken = async () => {
+      await vscode.commands.executeCommand('cantonLedger.token.set', profileId, await freshToken());
+      await api.connections.connect(api.connections.profiles.get(profileId)!);
+    };
+
+    it('live tail: "Token rejected — Update Token" and Retry; after a new token it resumes where it stopped, missing nothing', async () => {
+      const start = p.state.ledgerEnd;
+      await vscode.commands.executeCommand('cantonLedger.updates.startLiveTail');
+      await waitFor(() => api.views.updates.liveTail.status === 'following', { what: 'live tail following' });
+      p.state.appendSynthetic(4, { seed: 21 });
+      await waitFor(() => api.views.updates.liveTail.received >= 4, { what: 'the first four updates' });
+
+      now += 10 * 60_000;
+      await waitFor(() => api.views.updates.liveTail.status === 'stopped', { what: 'the tail stopped by the expired token', timeoutMs: 15_000 });
+      // Written while the tail is stopped: a Retry must not skip them.
+      p.state.appendSynthetic(3, { seed: 22 });
+      const stopped = await api.views.updates.getChildren();
+      assert.equal(label(api, stopped[0]), 'Token rejected — Update Token');
+      const update = api.views.updates.getTreeItem(stopped[0]).command;
+      assert.equal(update?.command, 'cantonLedger.token.set');
+      assert.deepEqual(update?.arguments, [profileId]);
+      const retry = stopped.find((n) => label(api, n) === 'Retry');
+      assert.ok(retry, 'a Retry item');
+
+      await updateToken();
+      const retryCommand = api.views.updates.getTreeItem(retry).command!;
+      await vscode.commands.executeCommand(retryCommand.command, ...(retryCommand.arguments ?? []));
+      const expected = p.state.entries.filter((e) => e.offset > start).map((e) => e.offset);
+      await waitFor(() => api.views.updates.liveTail.received >= expected.length, { what: `all ${expected.length} updates after offset ${start}` });
+      const shown = rows(await api.views.updates.getChildren()).map((n) => n.row.offset);
+      assert.deepEqual(shown, [...expected].reverse(), 'every update once, newest first, none missed while stopped');
+      await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
+    });
+
+    it('pages: "Token rejected — Update Token" and Retry as items; Retry after a new token lists again', async () => {
+      now += 10 * 60_000;
+      await vscode.commands.executeCommand('cantonLedger.updates.refresh');
+      const nodes = await api.views.updates.getChildren();
+      const labels = nodes.map((n) => label(api, n));
+      assert.equal(labels[0], 'Token rejected — Update Token', labels.join(' | '));
+      assert.equal(api.views.updates.getTreeItem(nodes[0]).command?.command, 'cantonLedger.token.set');
+      assert.equal(labels[labels.length - 1], 'Retry');
+      await updateToken();
+      const retry = api.views.updates.getTreeItem(nodes[nodes.length - 1]).command!;
+      await vscode.commands.executeCommand(retry.command, ...(retry.arguments ?? []));
+      await waitFor(async () => rows(await api.views.updates.getChildren()).length > 0, { what: 'updates listed again' });
     });
   });
 
