@@ -4,7 +4,7 @@ import { decodeContractEvents, contractIdAt, looksLikeContractId } from '../../s
 import { decodeUpdate } from '../../src/core/models/updates';
 import { RequestValidationError } from '../../src/core/errors';
 import { contractEventRows, entityName, shortId, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
-import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf } from '../../src/core/updates/viewFilter';
+import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt } from '../../src/core/updates/viewFilter';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../support/wireSamples';
 
 describe('ledger view rows', () => {
@@ -129,5 +129,14 @@ describe('Updates view filter', () => {
     assert.deepEqual(q.selection.filter?.parties, [ALICE]);
     assert.ok(pageQueryOf({ anyParty: true, legacyForm: true }).selection.legacy);
     assert.equal(filterSummary({ parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], descending: true, legacyForm: true }), 'Alice · Iou:Iou · newest first · legacy form (deprecated)');
+  });
+
+  it('moves the range to begin at an update: just before it ascending, ending at it newest first, keeping who and what', () => {
+    const f = { parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], beginExclusive: 3, endInclusive: 40, pageSize: 7 };
+    assert.deepEqual(rangeStartingAt(f, 120), { ...f, beginExclusive: 119, endInclusive: undefined });
+    assert.deepEqual(rangeStartingAt({ ...f, descending: true }, 120), { ...f, descending: true, beginExclusive: 3, endInclusive: 120 });
+    assert.deepEqual(rangeStartingAt({ ...f, descending: true, beginExclusive: 200 }, 120), { ...f, descending: true, beginExclusive: undefined, endInclusive: 120 });
+    assert.throws(() => rangeStartingAt(f, 0), RequestValidationError);
+    assert.doesNotThrow(() => checkViewFilter(rangeStartingAt(f, 1)));
   });
 });

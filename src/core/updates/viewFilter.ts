@@ -59,6 +59,17 @@ export function pageQueryOf(f: UpdatesViewFilter): UpdatesPageQuery {
   return { selection: selectionOf(f), beginExclusive: f.beginExclusive, endInclusive: f.endInclusive, descending: f.descending, pageSize: f.pageSize ?? DEFAULT_PAGE_SIZE };
 }
 
+/**
+ * The filter with its range moved so that the update at `offset` is on the first page: the range
+ * starts just before it (ascending) or ends at it (newest first). Who and what are kept.
+ */
+export function rangeStartingAt(f: UpdatesViewFilter, offset: number): UpdatesViewFilter {
+  if (!Number.isSafeInteger(offset) || offset < 1) throw new RequestValidationError('offset', `An update's offset is a positive integer, not ${offset}`);
+  return f.descending
+    ? { ...f, endInclusive: offset, beginExclusive: f.beginExclusive !== undefined && f.beginExclusive < offset ? f.beginExclusive : undefined }
+    : { ...f, beginExclusive: offset - 1, endInclusive: undefined };
+}
+
 /** One line for the view's description: who, what, which order. */
 export function filterSummary(f: UpdatesViewFilter): string {
   const who = f.anyParty ? 'any party' : (f.parties ?? []).map((p) => shortParty(p).split('::')[0]).join(', ') || 'no party';

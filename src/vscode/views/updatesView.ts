@@ -6,12 +6,14 @@ import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import { updateRow } from '../../core/updates/rows';
 import { followUpdates, startingPosition, type FollowPosition } from '../../core/updates/tail';
-import { defaultViewFilter, filterSummary, pageQueryOf, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
+import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 const FILTERS_KEY = 'cantonLedger.updatesFilters';
+/** How many pages Reveal loads looking for an update before offering to move the range to it. */
+const REVEAL_PAGE_BUDGET = 40;
 const ROOT = 'updates';
 
 /** The Updates view's filter per connection, kept in global state (connections are global too). */
@@ -365,7 +367,8 @@ export class UpdatesView extends LedgerTreeView {
 
   /**
    * Selects the update with this update id (or offset) in the view, loading pages of the current range
-   * (and re-reading the range when the update is newer than its end) until it is found.
+   * (and re-reading the range when the update is newer than its end) until it is found. When it is
+   * further away than a few pages, or not in the range, offers to move the range to it.
    */
   async reveal(target: RevealTarget): Promise<boolean> {
     if (target.connectionId && target.connectionId !== this.connections.profiles.active()?.id) {
@@ -374,23 +377,51 @@ export class UpdatesView extends LedgerTreeView {
     await vscode.commands.executeCommand('cantonLedger.updates.focus');
     if (this.tail) {
       await this.getChildren();
-      const found = this.find(this.tail.nodes ?? [], target);
-      if (found) await this.treeView.reveal(found, { select: true, focus: true, expand: true });
-      return Boolean(found);
+      return this.select(this.find(this.tail.nodes ?? [], target));
     }
     await this.getChildren();
     const beyondRange = () => target.offset !== undefined && this.pager?.state.endInclusive !== undefined && target.offset > this.pager.state.endInclusive;
     if (beyondRange()) await this.refresh();
-    for (let pages = 0; pages < 200; pages++) {
+    for (let pages = 0; ; pages++) {
       const found = this.find(this.pageNodes, target);
-      if (found) {
-        await this.treeView.reveal(found, { select: true, focus: true, expand: true });
-        return true;
-      }
-      if (!this.pager || this.pager.state.complete || this.pageError || this.passed(target)) return false;
+      if (found) return this.select(found);
+      const exhausted = !this.pager || this.pager.state.complete || this.pageError || this.passed(target);
+      if (exhausted || pages >= REVEAL_PAGE_BUDGET) break;
       await this.loadMore();
     }
+    if (target.offset !== undefined && this.profileId) {
+      const offset = target.offset;
+      const action = `Show From Offset ${offset}`;
+      void vscode.window
+        .showInformationMessage(`The update at offset ${offset} is not among the ${this.pageNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
+        .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));
+    }
     return false;
+  }
+
+  /**
+   * Moves the view's range so that it begins at the target update (kept in the filter, shown in the
+   * description) and selects it; says so when the view's filter hides it.
+   */
+  async showFrom(target: RevealTarget & { offset: number }): Promise<boolean> {
+    const profileId = this.profileId;
+    if (!profileId) return false;
+    this.stopLiveTail();
+    await this.filters.set(profileId, rangeStartingAt(this.filters.get(profileId), target.offset));
+    await this.getChildren();
+    const found = this.find(this.pageNodes, target);
+    if (found) return this.select(found);
+    if (!this.pageError) {
+      void vscode.window
+        .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
+        .then((choice) => choice && vscode.commands.executeCommand('cantonLedger.updates.filter'));
+    }
+    return false;
+  }
+
+  private async select(node: RowNode | undefined): Promise<boolean> {
+    if (node) await this.treeView.reveal(node, { select: true, focus: true, expand: true });
+    return Boolean(node);
   }
 
   private find(nodes: readonly ViewNode[], target: RevealTarget): RowNode | undefined {

@@ -161,6 +161,22 @@ describe('ledger views', function () {
       assert.equal(api.views.updates.range?.endInclusive, p.state.ledgerEnd);
     });
 
+    it('reveals an update too far to page to by moving the range to it; says when the filter hides one', async () => {
+      await setFilter(api, { anyParty: true, includeReassignments: true, verbose: true, pageSize: 2 });
+      const target = p.state.entries.filter((e) => e.kind === 'transaction').at(-1)!;
+      const updateId = target.kind === 'transaction' ? target.updateId : assert.fail('a transaction');
+      assert.equal(await vscode.commands.executeCommand('cantonLedger.updates.reveal', { offset: target.offset, updateId }), false, 'not found within the page budget');
+      assert.ok(api.views.updates.loadedNodes.length < p.state.entries.length, 'did not page through the whole range');
+
+      assert.equal(await api.views.updates.showFrom({ offset: target.offset, updateId }), true);
+      const selected = api.views.updates.treeView.selection[0];
+      assert.equal(selected?.type === 'row' && selected.row.updateId, updateId);
+      assert.match(api.views.updates.treeView.description ?? '', new RegExp(`offsets ${target.offset - 1}–end`));
+
+      await setFilter(api, { parties: [dave], verbose: true, pageSize: 10 });
+      assert.equal(await api.views.updates.showFrom({ offset: target.offset, updateId }), false, 'Dave does not see it');
+    });
+
     it('ignores a second Load more while a page is loading', async () => {
       await setFilter(api, { anyParty: true, includeReassignments: true, includeTopologyEvents: true, verbose: true, pageSize: 30 });
       const first = rows(await api.views.updates.getChildren()).length;
