@@ -7,7 +7,7 @@ import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../co
 import { shortParty } from '../../core/models/users';
 import { contractEventRows, entityName, shortId } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
 const HISTORY_KEY = 'cantonLedger.contractHistory';
@@ -26,7 +26,7 @@ export interface EventFormatChoice {
   verbose?: boolean;
 }
 
-type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
+type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'not-connected' } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
 
 /**
  * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
@@ -45,6 +45,20 @@ export class ContractEventsView extends LedgerTreeView {
   ) {
     super('cantonLedger.contractEvents');
     this.updateDescription();
+    this.subscriptions.push(
+      // Lookups wait for their connection to be connected, and follow the Updates filter's parties.
+      connections.onDidChange((id) => this.forget(id, (l) => l.state === 'not-connected')),
+      filters.onDidChange((id) => !this.formatOverride && this.forget(id, () => true)),
+    );
+  }
+
+  /** Drops the lookups on this connection (or any) that `which` selects, so that they are asked again. */
+  private forget(connectionId: string | undefined, which: (l: Lookup) => boolean): void {
+    let dropped = false;
+    for (const [key, lookup] of this.lookups) {
+      if ((connectionId === undefined || key.startsWith(`${connectionId}/`)) && lookup.state !== 'loading' && which(lookup)) dropped = this.lookups.delete(key);
+    }
+    if (dropped) this.changed.fire(undefined);
   }
 
   get history(): readonly HistoryEntry[] {
@@ -124,12 +138,14 @@ export class ContractEventsView extends LedgerTreeView {
     const result = this.lookups.get(key);
     const label = result?.state === 'found' && result.events.created ? entityName(result.events.created.event.templateId) : shortId(h.contractId, 14, 6);
     const status =
-      result?.state === 'found' ? (result.events.archived ? 'archived' : result.events.created ? 'active' : 'no events') : result?.state === 'not-found' ? 'not found' : result?.state === 'error' ? 'error' : undefined;
+      result?.state === 'found'
+        ? result.events.archived ? 'archived' : result.events.created ? 'active' : 'no events'
+        : result?.state === 'not-found' ? 'not found' : result?.state === 'error' ? 'error' : result?.state === 'not-connected' ? 'not connected' : undefined;
     const connection = this.connections.profiles.lookup(h.connectionId)?.name ?? h.connectionId;
     const node = new MessageNode(`contracts/${key}`, label, {
       description: [status, shortId(h.contractId, 10, 4), connection].filter(Boolean).join(' · '),
       tooltip: new vscode.MarkdownString(`Contract \`${h.contractId}\`  \nConnection ${connection} · looked up ${h.at}`),
-      icon: status === 'archived' ? 'archive' : status === 'active' ? 'symbol-object' : status === 'not found' || status === 'error' ? 'warning' : 'loading~spin',
+      icon: status === 'archived' ? 'archive' : status === 'active' ? 'symbol-object' : status === 'not connected' ? 'plug' : status === 'not found' || status === 'error' ? 'warning' : 'loading~spin',
       contextValue: `cantonLedger:contract+contractId`,
       values: { contractId: h.contractId },
     });
@@ -145,6 +161,11 @@ export class ContractEventsView extends LedgerTreeView {
     const known = this.lookups.get(key);
     if (known) return known.state === 'loading' ? known.done : Promise.resolve();
     const profile = this.connections.profiles.lookup(entry.connectionId);
+    // Views read only from connections the user connected (asking another could prompt out of the blue).
+    if (profile && this.connections.state(profile.id).state !== 'connected') {
+      this.lookups.set(key, { state: 'not-connected' });
+      return Promise.resolve();
+    }
     const done = (async () => {
       try {
         if (!profile) throw new Error(`The connection ${entry.connectionId} no longer exists`);
@@ -163,6 +184,17 @@ export class ContractEventsView extends LedgerTreeView {
   private resultNodes(entry: HistoryEntry, parent: ViewNode): ViewNode[] {
     const result = this.lookups.get(keyOf(entry));
     if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
+    if (result.state === 'not-connected') {
+      const profile = this.connections.profiles.lookup(entry.connectionId);
+      const nodes = profile && connectionStateNodes(parent.id, profile, this.connections.state(profile.id), (s) => this.redactor.redact(s), parent);
+      // Connected meanwhile: ask now.
+      if (!nodes) {
+        this.lookups.delete(keyOf(entry));
+        void this.lookup(entry);
+        return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
+      }
+      return nodes;
+    }
     const retry = { command: 'cantonLedger.contractEvents.refresh', title: 'Retry' };
     if (result.state === 'error') return errorNodes(parent.id, result.error, { profileId: entry.connectionId, retry, parent, redact: (s) => this.redactor.redact(s) });
     if (result.state === 'not-found') {

@@ -161,17 +161,17 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
  * connections the user connected (a request could otherwise ask to trust a URL out of the blue).
  * Undefined when connected.
  */
-export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string): MessageNode[] | undefined {
+export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
   const connect = { command: Commands.connect, title: 'Connect', arguments: [profile.id] };
   switch (state.state) {
     case 'connected':
       return undefined;
     case 'connecting':
-      return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' })];
+      return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' }, parent)];
     case 'error':
-      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact });
+      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact, parent });
     default:
-      return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect })];
+      return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect }, parent)];
   }
 }
 

@@ -459,6 +459,43 @@ describe('ledger views', function () {
       assert.equal(events?.active, true);
     });
 
+    it('follows the Updates filter: after a filter change it asks again as the new parties', async () => {
+      const profile = api.connections.profiles.active()!;
+      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
+      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      await setFilter(api, { anyParty: true, verbose: true });
+      assert.ok(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId));
+      const status = async () => {
+        const node = await contractNode(contractId);
+        await api.views.contractEvents.getChildren(node);
+        return String(api.views.contractEvents.getTreeItem(await contractNode(contractId)).description);
+      };
+      assert.match(await status(), /^active/);
+      await setFilter(api, { parties: [p.parties.charlie], verbose: true });
+      assert.match(await status(), /^not found/, 'Charlie cannot see it');
+      await setFilter(api, { anyParty: true, verbose: true });
+      assert.match(await status(), /^active/);
+    });
+
+    it('asks only a connected connection: "Connect to …" until connected, then the events', async () => {
+      const profile = api.connections.profiles.active()!;
+      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
+      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      api.connections.disconnect(profile.id);
+      try {
+        assert.equal(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId), undefined);
+        const node = await contractNode(contractId);
+        assert.match(String(api.views.contractEvents.getTreeItem(node).description), /^not connected/);
+        const children = await api.views.contractEvents.getChildren(node);
+        assert.equal(String(api.views.contractEvents.getTreeItem(children[0]).label), `Connect to ${profile.name}`);
+      } finally {
+        await api.connections.connect(profile);
+      }
+      const node = await contractNode(contractId);
+      const children = (await api.views.contractEvents.getChildren(node)) as RowNode[];
+      assert.deepEqual(children.map((c) => c.row.label), ['Created Iou:Iou']);
+    });
+
     it('keeps a short history, newest first, without repeats', async () => {
       const history = api.views.contractEvents.history;
       assert.ok(history.length >= 3);
