@@ -128,6 +128,8 @@ describe('Updates view filter', () => {
     assert.equal(q.descending, true);
     assert.deepEqual(q.selection.filter?.parties, [ALICE]);
     assert.ok(pageQueryOf({ anyParty: true, legacyForm: true }).selection.legacy);
+    assert.equal(pageQueryOf({ anyParty: true }).selection.filter?.includeReassignments, true, 'reassignments unless turned off');
+    assert.equal(pageQueryOf({ anyParty: true, includeReassignments: false }).selection.filter?.includeReassignments, false);
     assert.equal(filterSummary({ parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], descending: true, legacyForm: true }), 'Alice · Iou:Iou · newest first · legacy form (deprecated)');
   });
 

@@ -46,7 +46,8 @@ export function selectionOf(f: UpdatesViewFilter): UpdatesSelection {
     interfaceIds: f.interfaceIds,
     shape: f.shape,
     includeTransactions: f.includeTransactions,
-    includeReassignments: f.includeReassignments,
+    // In the view, reassignments are shown unless turned off (the picker and the summary say so).
+    includeReassignments: f.includeReassignments !== false,
     includeTopologyEvents: f.includeTopologyEvents,
     verbose: f.verbose,
     includeInterfaceViews: f.includeInterfaceViews,

@@ -177,6 +177,27 @@ describe('ledger views', function () {
       assert.equal(await api.views.updates.showFrom({ offset: target.offset, updateId }), false, 'Dave does not see it');
     });
 
+    it('narrows by offset range, reassignments and topology events; ledger effects show the exercises', async () => {
+      const end = p.state.ledgerEnd;
+      const [begin, stop] = [Math.floor(end / 3), Math.floor((2 * end) / 3)];
+      await setFilter(api, { anyParty: true, verbose: true, includeReassignments: false, includeTopologyEvents: false, beginExclusive: begin, endInclusive: stop, pageSize: 200 });
+      const narrowed = rows(await loadAll(api));
+      assert.ok(narrowed.every((n) => n.row.offset! > begin && n.row.offset! <= stop), 'only the range');
+      assert.ok(!narrowed.some((n) => n.row.kind === 'update.reassignment' || n.row.kind === 'update.topology'), 'no reassignments, no topology events');
+      const transactions = (nodes: RowNode[]) => nodes.filter((n) => n.row.kind === 'update.transaction');
+      const expected = p.state.entries.filter((e) => e.kind === 'transaction' && e.offset > begin && e.offset <= stop).map((e) => e.offset);
+      assert.deepEqual(transactions(narrowed).map((n) => n.row.offset), expected);
+      const exercised = (nodes: RowNode[]) => transactions(nodes).flatMap((n) => n.children()).filter((c) => c.row.kind === 'event.exercised');
+      assert.equal(exercised(narrowed).length, 0, 'the ACS delta has no exercised events');
+      assert.match(api.views.updates.treeView.description ?? '', new RegExp(`−reassignments · offsets ${begin}–${stop}`));
+
+      await setFilter(api, { anyParty: true, verbose: true, shape: 'ledger-effects', includeTopologyEvents: true, pageSize: 200 });
+      const effects = rows(await loadAll(api));
+      assert.ok(exercised(effects).length > 0, 'ledger effects show the exercised events');
+      assert.ok(effects.some((n) => n.row.kind === 'update.topology') && effects.some((n) => n.row.kind === 'update.reassignment'));
+      assert.match(api.views.updates.treeView.description ?? '', /ledger effects · \+topology/);
+    });
+
     it('ignores a second Load more while a page is loading', async () => {
       await setFilter(api, { anyParty: true, includeReassignments: true, includeTopologyEvents: true, verbose: true, pageSize: 30 });
       const first = rows(await api.views.updates.getChildren()).length;
@@ -548,6 +569,18 @@ describe('ledger views', function () {
       const expected = p.state.entries.filter((e) => e.kind === 'transaction').map((e) => e.offset);
       assert.deepEqual(nodes.filter((n) => n.row.kind !== 'update.checkpoint').map((n) => n.row.offset), expected);
       assert.ok(nodes.length > 30);
+    });
+
+    it('follows a 3.6-style participant live (no /v2/updates/flats)', async () => {
+      const p = extra[extra.length - 1];
+      await vscode.commands.executeCommand('cantonLedger.updates.startLiveTail');
+      try {
+        await waitFor(() => api.views.updates.liveTail.status === 'following', { what: 'live tail following' });
+        p.state.appendSynthetic(3, { seed: 31 });
+        await waitFor(() => api.views.updates.liveTail.received >= 3, { what: 'three new updates' });
+      } finally {
+        await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
+      }
     });
   });
 });
