@@ -4,7 +4,7 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
-import { updateRow } from '../../core/updates/rows';
+import { updateRow, type LedgerRow } from '../../core/updates/rows';
 import { followUpdates, startingPosition, type FollowPosition } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
@@ -56,6 +56,8 @@ interface Tail {
   position?: FollowPosition;
   status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
   nodes?: ViewNode[];
+  /** Each update's row, built once while it is in the window (a repaint rebuilds only the list). */
+  rows: WeakMap<Update, LedgerRow>;
 }
 
 export interface RevealTarget {
@@ -242,7 +244,7 @@ export class UpdatesView extends LedgerTreeView {
     const profile = this.connections.profiles.active();
     if (!profile || this.tail) return;
     if (profile.id !== this.profileId) this.switchConnection(profile.id);
-    const tail: Tail = { controller: new AbortController(), window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' } };
+    const tail: Tail = { controller: new AbortController(), window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' }, rows: new WeakMap() };
     this.tail = tail;
     this.setLiveContext(true);
     this.updateDescription();
@@ -340,7 +342,7 @@ export class UpdatesView extends LedgerTreeView {
 
   private tailNodes(): ViewNode[] {
     const t = this.tail!;
-    t.nodes ??= uniqueNodes(t.window.newestFirst().map(updateRow), `${ROOT}/live`);
+    t.nodes ??= uniqueNodes(t.window.newestFirst().map((u) => cachedRow(t.rows, u)), `${ROOT}/live`);
     const s = t.status;
     const header =
       s.state === 'stopped'
@@ -462,4 +464,10 @@ export class UpdatesView extends LedgerTreeView {
     if (this.renderTimer) clearTimeout(this.renderTimer);
     super.dispose();
   }
+}
+
+function cachedRow(cache: WeakMap<Update, LedgerRow>, update: Update): LedgerRow {
+  let row = cache.get(update);
+  if (!row) cache.set(update, (row = updateRow(update)));
+  return row;
 }
