@@ -152,6 +152,35 @@ describe('ledger views', function () {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    it('copies an update\'s id and offset and an event\'s contract id; the context menu offers exactly those', async () => {
+      const top = rows(await api.views.updates.getChildren());
+      const tx = top.find((n) => n.row.kind === 'update.transaction')!;
+      const created = tx.children().find((c) => c.row.kind === 'event.created')!;
+      const checkpoint = top.find((n) => n.row.kind === 'update.checkpoint')!;
+      // The manifest's `view/item/context` entries, matched against each item's context value as VS Code does.
+      const menus = (extension().packageJSON.contributes.menus['view/item/context'] as { command: string; when: string }[]).filter(
+        (m) => m.when.includes('view == cantonLedger.updates') && (m.command.startsWith('cantonLedger.item.copy') || m.command === 'cantonLedger.contractEvents.show'),
+      );
+      const offered = (n: RowNode) => {
+        const contextValue = api.views.updates.getTreeItem(n).contextValue!;
+        const matching = menus.filter((m) => new RegExp(m.when.match(/viewItem =~ \/(.*)\/\s*$/)![1]).test(contextValue));
+        return [...new Set(matching.map((m) => m.command))].sort();
+      };
+      assert.deepEqual(offered(tx), ['cantonLedger.item.copyOffset', 'cantonLedger.item.copyUpdateId']);
+      assert.deepEqual(offered(checkpoint), ['cantonLedger.item.copyOffset']);
+      const onEvent = offered(created);
+      assert.ok(onEvent.includes('cantonLedger.item.copyContractId') && onEvent.includes('cantonLedger.contractEvents.show'), onEvent.join());
+      for (const [command, node, value] of [
+        ['cantonLedger.item.copyUpdateId', tx, tx.row.updateId],
+        ['cantonLedger.item.copyOffset', tx, String(tx.row.offset)],
+        ['cantonLedger.item.copyContractId', created, created.row.contractId],
+      ] as const) {
+        await vscode.env.clipboard.writeText('');
+        await vscode.commands.executeCommand(command, node);
+        assert.equal(await vscode.env.clipboard.readText(), value, command);
+      }
+    });
+
     it('keeps the loaded count on refresh, with the range end moved to the new ledger end', async () => {
       const before = rows(await api.views.updates.getChildren()).length;
       p.state.appendSynthetic(3, { seed: 6 });
