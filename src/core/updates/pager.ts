@@ -29,6 +29,11 @@ export class UpdatesPager {
     return { updates: this.loaded, ...this.range, complete: this.started && !this.next };
   }
 
+  /** The page size in use: the one asked for, or less once the participant named a smaller cap. */
+  get pageSize(): number {
+    return this.next?.pageSize ?? this.query.pageSize ?? 0;
+  }
+
   get loading(): boolean {
     return this.pending !== undefined;
   }

@@ -180,7 +180,11 @@ export class UpdatesView extends LedgerTreeView {
     } else if (state && !state.complete) {
       const loading = this.pager!.loading;
       nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
-        description: `${state.updates.length} loaded · range ends at offset ${state.endInclusive}`,
+        description: [
+          `${state.updates.length} loaded`,
+          `range ends at offset ${state.endInclusive}`,
+          this.pager!.pageSize < (this.pager!.query.pageSize ?? 0) ? `pages of ${this.pager!.pageSize} (the participant's cap)` : undefined,
+        ].filter(Boolean).join(' · '),
         icon: loading ? 'loading~spin' : 'ellipsis',
         command: { command: 'cantonLedger.updates.loadMore', title: 'Load More' },
         contextValue: 'cantonLedger:loadMore',
