@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeContractEvents, contractIdAt, looksLikeContractId } from '../../src/core/models/contracts';
 import { decodeUpdate } from '../../src/core/models/updates';
 import { RequestValidationError } from '../../src/core/errors';
+import { shortParty } from '../../src/core/models/users';
 import { contractEventRows, entityName, shortId, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
 import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt } from '../../src/core/updates/viewFilter';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../support/wireSamples';
@@ -41,6 +42,23 @@ describe('ledger view rows', () => {
     assert.deepEqual(args.map((a) => a.label), ['issuer', 'owner', 'currency', 'amount', 'observers']);
     assert.equal(args.find((a) => a.label === 'observers')!.description, '[0]');
     assert.equal(args.find((a) => a.label === 'issuer')!.copyValue, ALICE);
+  });
+
+  it('a created event with interface views: each view by interface, its value, or the error computing it', () => {
+    const views = [
+      { interfaceId: `${PKG}:Holding:Holding`, viewStatus: { code: 0, message: '' }, viewValue: { owner: ALICE, amount: '5.0' } },
+      { interfaceId: `${PKG}:Lockable:Lockable`, viewStatus: { code: 9, message: 'view failed' }, viewValue: null },
+    ];
+    const tx = decodeUpdate({ update: { Transaction: { value: transaction({ events: [{ CreatedEvent: createdEvent({ interfaceViews: views }) }] }) } } });
+    const group = updateRow(tx).children!()[1].children!().find((r) => r.label === 'Interface views')!;
+    assert.equal(group.description, '2');
+    const [holding, lockable] = group.children!();
+    assert.equal(holding.label, 'Holding:Holding');
+    assert.equal(holding.description, undefined);
+    assert.deepEqual(holding.children!().map((r) => [r.label, r.description]), [['owner', shortParty(ALICE)], ['amount', '5.0']]);
+    assert.equal(lockable.description, 'error 9: view failed');
+    const none = updateRow(decodeUpdate({ update: { Transaction: { value: transaction() } } })).children!()[1]?.children?.() ?? [];
+    assert.ok(!none.some((r) => r.label === 'Interface views'), 'no group without views');
   });
 
   it('values: nested records and lists expand; scalars show themselves', () => {
