@@ -1,8 +1,19 @@
 // Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
 import * as esbuild from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+const VSCODE_SHIM = fileURLToPath(new URL('./shims/vscode.mjs', import.meta.url));
+
+/** Resolves `vscode` to the shim, except inside the shim itself, where it is the host's module. */
+const oneVscodeImport = {
+  name: 'one-vscode-import',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.importer === VSCODE_SHIM ? { path: 'vscode', external: true } : { path: VSCODE_SHIM }));
+  },
+};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -20,6 +31,7 @@ const common = {
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
   mainFields: ['module', 'main'],
+  plugins: [oneVscodeImport],
 };
 
 const builds = [

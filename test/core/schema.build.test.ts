@@ -15,6 +15,9 @@ import { REPO_ROOT } from '../support/spec';
 type Schema = Record<string, unknown>;
 type ValidatorName = keyof typeof config.schemas;
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { withoutKeywords } = require('../../scripts/schema-transforms.cjs') as { withoutKeywords(schema: unknown, keywords: string[]): Schema };
+
 const GENERATED = join(REPO_ROOT, 'src/core/schema/generated/validators.js');
 const VALIDATOR_OF_KIND: Record<'commands' | 'vetting', ValidatorName> = { commands: 'validateCommands', vetting: 'validateVetting' };
 
@@ -22,11 +25,11 @@ const schemaText = (name: ValidatorName) => readFileSync(join(REPO_ROOT, config.
 const schemaOf = (name: ValidatorName) => JSON.parse(schemaText(name)) as Schema;
 const validatorNames = Object.keys(config.schemas) as ValidatorName[];
 
-/** Compiles the schemas now, with the options the build script uses. */
-function runtimeAjv(): Ajv {
+/** Compiles the schemas now, with the options the build script uses (`documented`: not stripped of their documentation). */
+function runtimeAjv(documented = false): Ajv {
   const ajv = new Ajv(config.options);
   ajv.addVocabulary(config.annotationKeywords);
-  for (const name of validatorNames) ajv.addSchema(schemaOf(name), name);
+  for (const name of validatorNames) ajv.addSchema(documented ? schemaOf(name) : withoutKeywords(schemaOf(name), config.documentationKeywords), name);
   return ajv;
 }
 
@@ -52,8 +55,14 @@ describe('schema: files and generated validators', () => {
       );
     });
 
+    it('carry no documentation (hovers and snippets are the editor schemas\' business)', () => {
+      const code = readFileSync(GENERATED, 'utf8');
+      for (const keyword of ['markdownDescription', 'defaultSnippets', 'enumDescriptions']) assert.ok(!code.includes(keyword), keyword);
+    });
+
     it('behave exactly like ajv compiling the schemas at run time, on every corpus file', () => {
       const ajv = runtimeAjv();
+      const documented = runtimeAjv(true);
       const generated = generatedModule();
       const files = [...validCorpus(), ...exampleRequests(), ...invalidCorpus()];
       let withErrors = 0;
@@ -69,6 +78,10 @@ describe('schema: files and generated validators', () => {
         const built = generated[name] as ValidateFunction;
         assert.equal(built(value), fresh(value), file.name);
         assert.deepEqual(comparable(built.errors), comparable(fresh.errors), file.name);
+        // Leaving the documentation out changes no verdict and no error.
+        const full = documented.getSchema(name)!;
+        assert.equal(full(value), fresh(value), file.name);
+        assert.deepEqual(comparable(full.errors).map(({ parentSchema: _, ...e }) => e), comparable(fresh.errors).map(({ parentSchema: _, ...e }) => e), file.name);
         if (fresh.errors?.length) withErrors++;
       }
       assert.ok(withErrors >= 10, `only ${withErrors} corpus files fail the schema: the comparison would prove little`);
@@ -211,3 +224,22 @@ function fillIn(body: unknown): unknown {
 function isObject(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+describe('schema transforms: withoutKeywords', () => {
+  it('drops keywords wherever a schema appears, and keeps properties and data that share their names', () => {
+    const schema = {
+      description: 'top',
+      type: 'object',
+      properties: { description: { type: 'string', description: 'a field named description' }, title: { enum: ['description'] } },
+      anyOf: [{ required: ['description'], title: 'x' }],
+      defaultSnippets: [{ body: { description: '' } }],
+      $defs: { markdownDescription: { const: { title: 1 }, markdownDescription: 'y' } },
+    };
+    assert.deepEqual(withoutKeywords(schema, ['description', 'title', 'markdownDescription', 'defaultSnippets']), {
+      type: 'object',
+      properties: { description: { type: 'string' }, title: { enum: ['description'] } },
+      anyOf: [{ required: ['description'] }],
+      $defs: { markdownDescription: { const: { title: 1 } } },
+    });
+  });
+});

@@ -72,7 +72,7 @@ try {
     vscodeExecutablePath,
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: tests.entry,
-    extensionTestsEnv: { E2E_RUN_DIR: run.dir, E2E_WORKSPACE: run.ws, ...(process.env.E2E_GREP ? { E2E_GREP: process.env.E2E_GREP } : {}) },
+    extensionTestsEnv: { E2E_RUN_DIR: run.dir, E2E_WORKSPACE: run.ws, E2E_CLI: path.join(ROOT, 'dist', 'cli.js'), ...(process.env.E2E_GREP ? { E2E_GREP: process.env.E2E_GREP } : {}) },
     launchArgs: [run.ws, '--user-data-dir', run.host.ud, '--extensions-dir', run.host.exts, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
   });
 } catch (e) {

@@ -113,6 +113,8 @@ export function serverEnv(run, extra = {}) {
     EXTENSIONS_GALLERY: '{}',
     E2E_RUN_DIR: run.dir,
     E2E_WORKSPACE: run.ws,
+    // The CLI ships in the npm package, not in the .vsix: suites that compare with it run the repo's build.
+    E2E_CLI: path.join(ROOT, 'dist', 'cli.js'),
     ...extra,
   };
 }

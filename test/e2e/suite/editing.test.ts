@@ -60,7 +60,9 @@ function corpusCopy(): { valid: string[]; invalid: string[] } {
 
 /** What `canton-ledger --json validate` prints for the files, by file. */
 function cliProblems(files: string[]): Promise<Map<string, CliProblem[]>> {
-  const cli = path.join(extension().extensionPath, 'dist/cli.js');
+  // The CLI is not in the .vsix (it ships in the npm package): the runner names the repo's build.
+  const cli = process.env.E2E_CLI;
+  if (!cli) return Promise.reject(new Error('E2E_CLI is not set: run the suites through test/e2e/run.mjs or electron.mjs'));
   return new Promise((resolve, reject) => {
     // The extension host's executable is node (code-server) or Electron run as node (desktop).
     execFile(process.execPath, [cli, '--json', 'validate', ...files], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {

@@ -1,0 +1,30 @@
+// What the extension costs to ship and to load (the "extension cost" rows of `npm run bench` measure
+// it; these checks keep the causes fixed there from coming back). Needs `npm run build` (npm test runs it).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/spec';
+
+const EXTENSION_JS = join(REPO_ROOT, 'dist', 'extension.js');
+
+describe('extension bundle', function () {
+  this.timeout(60_000);
+  before(function () {
+    if (!existsSync(EXTENSION_JS)) assert.fail('dist/extension.js is missing: run `npm run build` first');
+  });
+
+  it('ships the extension and the demo participant in the .vsix, not the CLI (the npm package has it)', () => {
+    const files = execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
+    assert.deepEqual(scripts, ['dist/extension.js', 'dist/participant.js']);
+    assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
+  });
+
+  it('imports the VS Code API once, however many modules use it', () => {
+    const imports = readFileSync(EXTENSION_JS, 'utf8').match(/require\("vscode"\)/g) ?? [];
+    assert.equal(imports.length, 1);
+  });
+});
