@@ -15,6 +15,18 @@ const oneVscodeImport = {
   },
 };
 
+/**
+ * The generated schema validators (a third of the extension's code) go to a file of their own,
+ * dist/validators.js, which src/core/schema/validate.ts requires on the first file check: activation
+ * does not parse them.
+ */
+const validatorsApart = {
+  name: 'validators-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -31,7 +43,7 @@ const common = {
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
   mainFields: ['module', 'main'],
-  plugins: [oneVscodeImport],
+  plugins: [oneVscodeImport, validatorsApart],
 };
 
 const builds = [
@@ -39,6 +51,7 @@ const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
+  { ...common, plugins: [], entryPoints: { validators: 'src/core/schema/generated/validators.js' }, outdir: 'dist' },
 ];
 
 if (watch) {

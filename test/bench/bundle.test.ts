@@ -14,13 +14,22 @@ describe('extension bundle', function () {
     if (!existsSync(EXTENSION_JS)) assert.fail('dist/extension.js is missing: run `npm run build` first');
   });
 
-  it('ships the extension and the demo participant in the .vsix, not the CLI (the npm package has it)', () => {
+  it('ships the extension, its validators and the demo participant in the .vsix, not the CLI (the npm package has it)', () => {
     const files = execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/extension.js', 'dist/participant.js']);
+    assert.deepEqual(scripts, ['dist/extension.js', 'dist/participant.js', 'dist/validators.js']);
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
+  });
+
+  it('leaves the schema validators to a file of their own, loaded on the first file check', () => {
+    const code = readFileSync(EXTENSION_JS, 'utf8');
+    assert.match(code, /require\("\.\/validators\.js"\)/);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const validators = require(join(REPO_ROOT, 'dist', 'validators.js')) as { sourceHash: string; validateCommands: unknown };
+    assert.equal(typeof validators.validateCommands, 'function');
+    assert.ok(!code.includes(validators.sourceHash) && !code.includes('sourceHash'), 'the generated module is not also in extension.js');
   });
 
   it('imports the VS Code API once, however many modules use it', () => {
