@@ -162,6 +162,15 @@ function vscodeMarks(id) {
 // (Module._load) and then calls its activate(); both are observed here, nothing is changed.
 function hiResHooks(mainPath) {
   const t = { requireStart: null, requireEnd: null, activateStart: null, activateCallEnd: null, activateResolved: null };
+  // Runs fn, noting the time before it in t[start] and after it (also on a throw) in t[end].
+  const timeInto = (start, end, fn) => {
+    t[start] = performance.now();
+    try {
+      return fn();
+    } finally {
+      t[end] = performance.now();
+    }
+  };
   const origLoad = Module._load;
   Module._load = function (request, parent, isMain) {
     // VS Code requires the main by its absolute path; nested requires are left alone (not even resolved).
@@ -173,24 +182,12 @@ function hiResHooks(mainPath) {
       resolved = undefined;
     }
     if (resolved !== mainPath) return origLoad.apply(this, arguments);
-    t.requireStart = performance.now();
-    let exp;
-    try {
-      exp = origLoad.apply(this, arguments);
-    } finally {
-      t.requireEnd = performance.now();
-    }
+    const exp = timeInto('requireStart', 'requireEnd', () => origLoad.apply(this, arguments));
     if (!exp || typeof exp.activate !== 'function') return exp;
     // activate() is read through a proxy that times the call; everything else is the module's own.
     const activate = exp.activate;
     const timed = function () {
-      t.activateStart = performance.now();
-      let r;
-      try {
-        r = activate.apply(this, arguments);
-      } finally {
-        t.activateCallEnd = performance.now();
-      }
+      const r = timeInto('activateStart', 'activateCallEnd', () => activate.apply(this, arguments));
       return Promise.resolve(r).then((v) => {
         t.activateResolved = performance.now();
         return v;

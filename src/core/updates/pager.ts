@@ -29,9 +29,10 @@ export class UpdatesPager {
     return { updates: this.loaded, ...this.range, complete: this.started && !this.next };
   }
 
-  /** The page size in use: the one asked for, or less once the participant named a smaller cap. */
-  get pageSize(): number {
-    return this.next?.pageSize ?? this.query.pageSize ?? 0;
+  /** The smaller page size in use once the participant named a cap below the one asked for. */
+  get cappedPageSize(): number | undefined {
+    const inUse = this.next?.pageSize;
+    return inUse !== undefined && this.query.pageSize !== undefined && inUse < this.query.pageSize ? inUse : undefined;
   }
 
   get loading(): boolean {

@@ -26,7 +26,7 @@ export interface EventFormatChoice {
   verbose?: boolean;
 }
 
-type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'not-connected' } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
+type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
 
 /**
  * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
@@ -46,19 +46,24 @@ export class ContractEventsView extends LedgerTreeView {
     super('cantonLedger.contractEvents');
     this.updateDescription();
     this.subscriptions.push(
-      // Lookups wait for their connection to be connected, and follow the Updates filter's parties.
-      connections.onDidChange((id) => this.forget(id, (l) => l.state === 'not-connected')),
-      filters.onDidChange((id) => !this.formatOverride && this.forget(id, () => true)),
+      // A lookup waits for its connection to be connected (the repaint asks then), and follows the
+      // Updates filter's parties.
+      connections.onDidChange(() => this.changed.fire(undefined)),
+      filters.onDidChange((id) => !this.formatOverride && this.forget(id)),
     );
   }
 
-  /** Drops the lookups on this connection (or any) that `which` selects, so that they are asked again. */
-  private forget(connectionId: string | undefined, which: (l: Lookup) => boolean): void {
-    let dropped = false;
+  /** Drops the finished lookups on this connection, so that they are asked again. */
+  private forget(connectionId: string): void {
     for (const [key, lookup] of this.lookups) {
-      if ((connectionId === undefined || key.startsWith(`${connectionId}/`)) && lookup.state !== 'loading' && which(lookup)) dropped = this.lookups.delete(key);
+      if (key.startsWith(`${connectionId}/`) && lookup.state !== 'loading') this.lookups.delete(key);
     }
-    if (dropped) this.changed.fire(undefined);
+    this.changed.fire(undefined);
+  }
+
+  /** Views read only from connections the user connected (asking another could prompt out of the blue). */
+  private waitsForConnection(h: HistoryEntry): boolean {
+    return this.connections.profiles.lookup(h.connectionId) !== undefined && this.connections.state(h.connectionId).state !== 'connected';
   }
 
   get history(): readonly HistoryEntry[] {
@@ -140,7 +145,7 @@ export class ContractEventsView extends LedgerTreeView {
     const status =
       result?.state === 'found'
         ? result.events.archived ? 'archived' : result.events.created ? 'active' : 'no events'
-        : result?.state === 'not-found' ? 'not found' : result?.state === 'error' ? 'error' : result?.state === 'not-connected' ? 'not connected' : undefined;
+        : result?.state === 'not-found' ? 'not found' : result?.state === 'error' ? 'error' : !result && this.waitsForConnection(h) ? 'not connected' : undefined;
     const connection = this.connections.profiles.lookup(h.connectionId)?.name ?? h.connectionId;
     const node = new MessageNode(`contracts/${key}`, label, {
       description: [status, shortId(h.contractId, 10, 4), connection].filter(Boolean).join(' · '),
@@ -160,12 +165,8 @@ export class ContractEventsView extends LedgerTreeView {
     const key = keyOf(entry);
     const known = this.lookups.get(key);
     if (known) return known.state === 'loading' ? known.done : Promise.resolve();
+    if (this.waitsForConnection(entry)) return Promise.resolve();
     const profile = this.connections.profiles.lookup(entry.connectionId);
-    // Views read only from connections the user connected (asking another could prompt out of the blue).
-    if (profile && this.connections.state(profile.id).state !== 'connected') {
-      this.lookups.set(key, { state: 'not-connected' });
-      return Promise.resolve();
-    }
     const done = (async () => {
       try {
         if (!profile) throw new Error(`The connection ${entry.connectionId} no longer exists`);
@@ -183,18 +184,11 @@ export class ContractEventsView extends LedgerTreeView {
 
   private resultNodes(entry: HistoryEntry, parent: ViewNode): ViewNode[] {
     const result = this.lookups.get(keyOf(entry));
-    if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
-    if (result.state === 'not-connected') {
-      const profile = this.connections.profiles.lookup(entry.connectionId);
-      const nodes = profile && connectionStateNodes(parent.id, profile, this.connections.state(profile.id), (s) => this.redactor.redact(s), parent);
-      // Connected meanwhile: ask now.
-      if (!nodes) {
-        this.lookups.delete(keyOf(entry));
-        void this.lookup(entry);
-        return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
-      }
-      return nodes;
+    const profile = this.connections.profiles.lookup(entry.connectionId);
+    if (!result && profile && this.waitsForConnection(entry)) {
+      return connectionStateNodes(parent.id, profile, this.connections.state(profile.id), (s) => this.redactor.redact(s), parent) ?? [];
     }
+    if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
     const retry = { command: 'cantonLedger.contractEvents.refresh', title: 'Retry' };
     if (result.state === 'error') return errorNodes(parent.id, result.error, { profileId: entry.connectionId, retry, parent, redact: (s) => this.redactor.redact(s) });
     if (result.state === 'not-found') {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { readableParties, shortParty } from '../../core/models/users';
-import { checkViewFilter, defaultViewFilter, filterSummary, MAX_PAGE_SIZE, type UpdatesViewFilter } from '../../core/updates/viewFilter';
+import { checkViewFilter, defaultViewFilter, filterSummary, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { RequestValidationError } from '../../core/errors';
 import type { ParticipantInfo } from '../connections/manager';
 
@@ -35,7 +35,7 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
       { label: '$(debug-step-back) Begin offset (exclusive)', description: String(draft.beginExclusive ?? '0 (ledger start)'), apply: (f) => askOffset(f, 'beginExclusive') },
       { label: '$(debug-step-over) End offset (inclusive)', description: String(draft.endInclusive ?? 'ledger end when loaded'), apply: (f) => askOffset(f, 'endInclusive') },
       { label: '$(sort-precedence) Order', description: draft.descending ? 'newest first' : 'oldest first', apply: (f) => ({ ...f, descending: !f.descending }) },
-      { label: '$(symbol-number) Page size', description: String(draft.pageSize ?? 50), detail: "At most the participant's list cap; a smaller page is used when it says so", apply: askPageSize },
+      { label: '$(symbol-number) Page size', description: String(draft.pageSize ?? DEFAULT_PAGE_SIZE), detail: "At most the participant's list cap; a smaller page is used when it says so", apply: askPageSize },
       {
         label: '$(warning) Legacy request form',
         description: `${onOff(draft.legacyForm)} — deprecated`,
@@ -102,7 +102,7 @@ async function askOffset(f: UpdatesViewFilter, field: 'beginExclusive' | 'endInc
 async function askPageSize(f: UpdatesViewFilter): Promise<UpdatesViewFilter | undefined> {
   const value = await vscode.window.showInputBox({
     title: 'Page size',
-    value: String(f.pageSize ?? 50),
+    value: String(f.pageSize ?? DEFAULT_PAGE_SIZE),
     ignoreFocusOut: true,
     validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE ? undefined : `Between 1 and ${MAX_PAGE_SIZE}`),
   });

@@ -183,7 +183,7 @@ export class UpdatesView extends LedgerTreeView {
         description: [
           `${state.updates.length} loaded`,
           `range ends at offset ${state.endInclusive}`,
-          this.pager!.pageSize < (this.pager!.query.pageSize ?? 0) ? `pages of ${this.pager!.pageSize} (the participant's cap)` : undefined,
+          this.pager!.cappedPageSize ? `pages of ${this.pager!.cappedPageSize} (the participant's cap)` : undefined,
         ].filter(Boolean).join(' · '),
         icon: loading ? 'loading~spin' : 'ellipsis',
         command: { command: 'cantonLedger.updates.loadMore', title: 'Load More' },
@@ -255,12 +255,12 @@ export class UpdatesView extends LedgerTreeView {
     this.changed.fire(undefined);
     try {
       tail.fromOffset = await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal });
-      tail.position = startingPosition(tail.fromOffset);
     } catch (e) {
       this.tailStopped(tail, e);
       return;
     }
-    await this.follow(tail, profile);
+    tail.position = startingPosition(tail.fromOffset);
+    await this.follow(tail, profile, tail.position);
   }
 
   /**
@@ -275,21 +275,17 @@ export class UpdatesView extends LedgerTreeView {
       return this.startLiveTail();
     }
     tail.controller = new AbortController();
-    tail.status = { state: 'following' };
-    tail.nodes = undefined;
-    this.changed.fire(undefined);
-    await this.follow(tail, profile);
+    await this.follow(tail, profile, tail.position);
   }
 
-  private async follow(tail: Tail, profile: ConnectionProfile): Promise<void> {
-    const signal = tail.controller.signal;
+  private async follow(tail: Tail, profile: ConnectionProfile, from: FollowPosition): Promise<void> {
     tail.status = { state: 'following' };
     this.render();
     try {
       await followUpdates(this.connections.client(profile), {
         selection: selectionOf({ ...this.filters.get(profile.id), descending: false }),
-        from: tail.position!,
-        signal,
+        from,
+        signal: tail.controller.signal,
         onBatch: (updates) => this.onLiveBatch(tail, updates),
         onStatus: (s) => {
           tail.status = s;
@@ -298,14 +294,14 @@ export class UpdatesView extends LedgerTreeView {
         },
       });
     } catch (e) {
-      if (!signal.aborted) this.tailStopped(tail, e);
+      this.tailStopped(tail, e);
     }
   }
 
+  /** A failure ended following (not a stop): shown as items with Retry, which resumes. */
   private tailStopped(tail: Tail, e: unknown): void {
     if (tail.controller.signal.aborted) return;
     tail.status = { state: 'stopped', error: e };
-    tail.nodes = undefined;
     this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
     this.render();
   }

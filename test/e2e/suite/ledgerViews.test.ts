@@ -420,6 +420,12 @@ describe('ledger views', function () {
       p = api.demo.participant!;
     });
 
+    /** A new Iou on the active connection; its contract id. */
+    async function newIouContract(): Promise<string> {
+      const r = await api.connections.client(api.connections.profiles.active()!).submitAndWaitForTransaction(iouCommands(p));
+      return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+    }
+
     async function contractNode(contractId: string) {
       const roots = await api.views.contractEvents.getChildren();
       const node = roots.find((n) => n.id.endsWith(`/${contractId}`));
@@ -429,9 +435,7 @@ describe('ledger views', function () {
     }
 
     it('shows the create event of an active contract', async () => {
-      const profile = api.connections.profiles.active()!;
-      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
-      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const contractId = await newIouContract();
       const events = await vscode.commands.executeCommand<{ active: boolean }>('cantonLedger.contractEvents.show', contractId);
       assert.equal(events?.active, true);
       const node = await contractNode(contractId);
@@ -482,9 +486,7 @@ describe('ledger views', function () {
     });
 
     it('looks up the contract id under the cursor in an editor', async () => {
-      const profile = api.connections.profiles.active()!;
-      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
-      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const contractId = await newIouContract();
       const doc = await vscode.workspace.openTextDocument({ language: 'json', content: `{\n  "contractId": "${contractId}"\n}\n` });
       const editor = await vscode.window.showTextDocument(doc);
       editor.selection = new vscode.Selection(1, 30, 1, 30);
@@ -494,9 +496,7 @@ describe('ledger views', function () {
     });
 
     it('asks with the event format chosen for the view: a party that cannot see the contract gets "not found"', async () => {
-      const profile = api.connections.profiles.active()!;
-      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
-      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const contractId = await newIouContract();
       await vscode.commands.executeCommand('cantonLedger.contractEvents.changeFormat', { parties: [p.parties.charlie], verbose: true });
       try {
         assert.match(api.views.contractEvents.treeView.description ?? '', /^as Charlie/);
@@ -511,9 +511,7 @@ describe('ledger views', function () {
     });
 
     it('follows the Updates filter: after a filter change it asks again as the new parties', async () => {
-      const profile = api.connections.profiles.active()!;
-      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
-      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const contractId = await newIouContract();
       await setFilter(api, { anyParty: true, verbose: true });
       assert.ok(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId));
       const status = async () => {
@@ -530,8 +528,7 @@ describe('ledger views', function () {
 
     it('asks only a connected connection: "Connect to …" until connected, then the events', async () => {
       const profile = api.connections.profiles.active()!;
-      const r = await api.connections.client(profile).submitAndWaitForTransaction(iouCommands(p));
-      const contractId = r.transaction.events.find((e) => e.kind === 'created')!.contractId;
+      const contractId = await newIouContract();
       api.connections.disconnect(profile.id);
       try {
         assert.equal(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId), undefined);

@@ -166,7 +166,7 @@ export class VettingController {
           action = await prompts.message('error', `The vetting state on ${profile.name} changed between the preview and the apply; nothing was applied. Look at the new diff.`, [VettingActions.tryAgain]);
           return { failure, action, next: action === VettingActions.tryAgain ? await again() : undefined };
         }
-        const current = await this.currentSerial(client, value.synchronizerId);
+        const current = await this.currentSerial(profile, client, value.synchronizerId);
         action = await prompts.message(
           'error',
           `${name} expects an older vetting state: its expectedTopologySerial is stale (the current serial is ${current}). Refresh it from the current state and review the diff again.`,
@@ -187,9 +187,10 @@ export class VettingController {
     if (!ok) throw new Error(`Could not edit ${fileName(uri)}`);
   }
 
-  /** The vetting state now, of the file's synchronizer or of all. */
-  private vettingStates(client: LedgerClient, synchronizerId: string | undefined) {
-    return client.listVettedPackages(synchronizerId ? { topologyStateFilter: { synchronizerIds: [synchronizerId] } } : {});
+  /** The vetting state now, of the file's synchronizer or of all, of one participant or of all. */
+  private vettingStates(client: LedgerClient, synchronizerId: string | undefined, participantId?: string) {
+    const filter = { ...(synchronizerId ? { synchronizerIds: [synchronizerId] } : {}), ...(participantId ? { participantIds: [participantId] } : {}) };
+    return client.listVettedPackages(Object.keys(filter).length > 0 ? { topologyStateFilter: filter } : {});
   }
 
   /** The packages vetted now, to name package ids (none when the list cannot be read: ids are shown then). */
@@ -203,10 +204,11 @@ export class VettingController {
   }
 
   /** The current vetting serial of the file's synchronizer (or the only one); 0 when there is none yet. */
-  private async currentSerial(client: LedgerClient, synchronizerId: string | undefined): Promise<number> {
-    const states = await this.vettingStates(client, synchronizerId);
-    // On a synchronizer shared with other participants the list holds their states too: take our own.
-    const own = await client.participantId().catch(() => undefined);
-    return states.find((s) => !own || s.participantId === own)?.topologySerial ?? 0;
+  private async currentSerial(profile: ConnectionProfile, client: LedgerClient, synchronizerId: string | undefined): Promise<number> {
+    // On a synchronizer shared with other participants the list holds their states too: ask for our own
+    // (the connection knows its participant id; ask the participant only when it is not connected).
+    const state = this.deps.connections.state(profile.id);
+    const own = (state.state === 'connected' ? state.info.participantId : undefined) ?? (await client.participantId().catch(() => undefined));
+    return (await this.vettingStates(client, synchronizerId, own))[0]?.topologySerial ?? 0;
   }
 }
