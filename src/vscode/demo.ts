@@ -20,6 +20,8 @@ export const DEMO_SEED = 1;
 export class DemoController implements vscode.Disposable {
   private running: DemoParticipant | undefined;
   private starting: Promise<DemoParticipant> | undefined;
+  /** A stop in progress: a start waits for it, since the stopping participant still saves the ledger. */
+  private stopping: Promise<void> | undefined;
 
   /** `statePath`: where the demo ledger is kept between sessions (absent: in memory only). */
   constructor(private readonly manager: ConnectionManager, private readonly logger: Logger, private readonly extensionPath: string, private readonly statePath?: string) {}
@@ -35,6 +37,8 @@ export class DemoController implements vscode.Disposable {
   }
 
   private async launch(): Promise<DemoParticipant> {
+    // Loading the saved ledger before the previous run has written it would lose its last updates.
+    await this.stopping;
     // A computed path keeps esbuild from inlining the participant into the extension bundle.
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
@@ -47,15 +51,24 @@ export class DemoController implements vscode.Disposable {
     return participant;
   }
 
+  /** Resolves once the participant has closed and saved its ledger; only then is "demo running" cleared. */
   async stop(): Promise<void> {
     const p = this.running;
-    if (!p) return;
+    if (!p) return this.stopping;
     this.running = undefined;
+    this.stopping = this.shutDown(p).finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  private async shutDown(p: DemoParticipant): Promise<void> {
     this.manager.disconnect(DEMO_CONNECTION_ID);
     this.manager.profiles.setDemo(undefined);
     if (this.manager.profiles.activeId() === DEMO_CONNECTION_ID) await this.manager.profiles.setActive(undefined);
-    await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', false);
-    await p.close();
+    try {
+      await p.close();
+    } finally {
+      await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', false);
+    }
     this.logger.info('Demo participant stopped');
   }
 

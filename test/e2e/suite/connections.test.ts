@@ -81,4 +81,21 @@ describe('demo participant', function () {
     assert.equal(a.connections.profiles.get('demo'), undefined);
     await assert.rejects(fetch(`${url}/livez`));
   });
+
+  it('a start right after a stop (not awaited) keeps what the stopped participant wrote last', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('cantonLedger.demo.start');
+    const before = a.demo.participant!;
+    before.state.allocateParty(`Restart${Date.now()}`);
+    const end = before.state.ledgerEnd;
+    // The stopping participant saves its ledger while the new one starts: the new one must load that save.
+    const stopping = vscode.commands.executeCommand('cantonLedger.demo.stop');
+    await vscode.commands.executeCommand('cantonLedger.demo.start');
+    await stopping;
+    const after = a.demo.participant;
+    assert.ok(after && after !== before, 'a new participant runs');
+    assert.equal(after.state.ledgerEnd, end, 'the restarted demo continues at the ledger end it had');
+    await vscode.commands.executeCommand('cantonLedger.demo.stop');
+    assert.equal(a.demo.participant, undefined);
+  });
 });

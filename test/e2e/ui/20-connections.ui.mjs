@@ -9,6 +9,7 @@
 // E2E_STRICT_KNOWN_BUGS=1 turns them into failures, for when they are fixed.
 
 import path from 'node:path';
+import { runMenuItem } from './lib.mjs';
 
 const STATUS_ITEM = '[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]';
 const SIDEBAR = '.part.sidebar';
@@ -125,9 +126,7 @@ export async function menu(row, title) {
     await row.click({ button: 'right' });
     const item = page.getByRole('menuitem', { name: title, exact: true }).first();
     if (await item.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
-      await item.hover();
-      await page.waitForTimeout(300);
-      await item.click();
+      await runMenuItem(page, title);
       return;
     }
     const shown = await page.getByRole('menuitem').allInnerTexts().catch(() => []);
@@ -263,9 +262,9 @@ export async function cleanup(t, { connections = [], stopDemo = false } = {}) {
   await step(() => dismissAll(t));
   await step(() => showConnections(t));
   for (const name of connections) await step(() => removeConnection(t, name));
-  if (stopDemo && (await connectionRow(t, 'Demo').count())) {
+  if (stopDemo) {
     await step(async () => {
-      await t.palette('Canton Ledger: Stop Demo Participant');
+      await t.stopDemo();
       await connectionRow(t, 'Demo').waitFor({ state: 'detached', timeout: 10000 });
     });
   }
@@ -334,7 +333,7 @@ export default async function (t) {
       });
       if (!(await status.getAttribute('aria-label')).includes(`version ${version.replace('Version ', '')}`)) throw new Error('status bar tooltip lacks the version');
 
-      await t.palette('Canton Ledger: Stop Demo Participant');
+      await t.stopDemo();
       await row.waitFor({ state: 'detached', timeout: 10000 });
       await status.waitFor({ state: 'hidden', timeout: 10000 });
     });

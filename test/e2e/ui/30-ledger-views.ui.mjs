@@ -24,7 +24,7 @@ export default async function (t) {
   const { page } = t;
 
   await t.check('the Updates view lists the demo participant\'s updates', async () => {
-    await t.palette('Canton Ledger: Start Demo Participant');
+    await t.startDemo();
     await t.palette('Canton Ledger: Focus on Updates View');
     // Room for the rows: a tree renders only the rows that fit in its pane.
     await setPaneExpanded(t, 'Connections', false);
@@ -82,7 +82,6 @@ export default async function (t) {
   await t.check('cleanup: filter reset, demo participant stopped', async () => {
     await setPaneExpanded(t, 'Connections', true);
     await t.palette('Canton Ledger: Reset Updates Filter');
-    await t.palette('Canton Ledger: Stop Demo Participant');
-    await page.keyboard.press('Escape');
+    await t.stopDemo();
   });
 }

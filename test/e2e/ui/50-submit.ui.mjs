@@ -18,13 +18,6 @@ async function showExplorer(t) {
   await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
 }
 
-export async function startDemoIfNeeded(t) {
-  if (await t.paletteHas('Canton Ledger: Stop Demo Participant')) return false;
-  await t.palette('Canton Ledger: Start Demo Participant');
-  await t.waitUntil(() => t.paletteHas('Canton Ledger: Stop Demo Participant'), { timeout: 20000, what: 'the demo participant to run' });
-  return true;
-}
-
 export async function closeAllEditors(t) {
   await t.palette('View: Close All Editors');
   // An unsaved editor would ask; none of these checks leaves one.
@@ -49,7 +42,7 @@ export default async function (t) {
   let startedDemo = false;
 
   await t.check('right-click a *.commands.json in the explorer: "Submit Commands to Participant" submits it; the summary toast and the result document show', async () => {
-    startedDemo = await startDemoIfNeeded(t);
+    startedDemo = await t.startDemo();
     await showExplorer(t);
     const row = explorerRow(t, FILE);
     await row.waitFor({ timeout: 15000 });
@@ -94,7 +87,7 @@ export default async function (t) {
   await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {
     await closeAllEditors(t);
     await t.palette('Notifications: Clear All Notifications');
-    if (startedDemo) await t.palette('Canton Ledger: Stop Demo Participant');
+    if (startedDemo) await t.stopDemo();
     rmSync(file, { force: true });
   });
 }

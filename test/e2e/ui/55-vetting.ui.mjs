@@ -2,7 +2,7 @@
 // explorer's context menu with its confirmation dialog showing the diff (cancelled: nothing changes).
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { closeAllEditors, codeLens, startDemoIfNeeded } from './50-submit.ui.mjs';
+import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 
 const FILE = 'ui-upgrade.vetting.json';
 
@@ -13,7 +13,7 @@ export default async function (t) {
   const row = () => t.page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${FILE}"]`).first();
 
   await t.check('the CodeLens "Dry Run on Demo" shows the vetting diff past → new as a document', async () => {
-    startedDemo = await startDemoIfNeeded(t);
+    startedDemo = await t.startDemo();
     await t.palette('View: Show Explorer');
     await row().waitFor({ timeout: 15000 });
     await row().dblclick();
@@ -45,7 +45,7 @@ export default async function (t) {
   await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {
     await closeAllEditors(t);
     await t.palette('Notifications: Clear All Notifications');
-    if (startedDemo) await t.palette('Canton Ledger: Stop Demo Participant');
+    if (startedDemo) await t.stopDemo();
     rmSync(file, { force: true });
   });
 }

@@ -154,17 +154,28 @@ export function treeItem(page, label, { exact = false } = {}) {
 }
 
 /**
- * Right-clicks `row` (a locator) and runs the context-menu entry `title`. Hovers and waits 300 ms
- * first: VS Code ignores a click that comes right after the menu opened.
+ * Runs the entry `title` of the open context menu with the keyboard: arrows down until the menu
+ * itself marks that entry focused, then Enter. (A mouse click right after the menu opened can be
+ * taken as the end of the right-click and ignored; the keyboard waits on the menu's own state.)
  */
+export async function runMenuItem(page, title) {
+  const target = page.getByRole('menuitem', { name: title, exact: true }).first();
+  await target.waitFor({ timeout: 10000 });
+  const count = await page.getByRole('menuitem').count();
+  for (let i = 0; i <= count; i++) {
+    if (await target.evaluate((a) => a.parentElement?.classList.contains('focused') && a === a.getRootNode().activeElement)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`could not focus the menu entry "${title}"`);
+}
+
+/** Right-clicks `row` (a locator) and runs the context-menu entry `title`. */
 export async function contextMenu(row, title) {
-  const page = row.page();
   await row.click({ button: 'right' });
-  const item = page.getByRole('menuitem', { name: title }).first();
-  await item.waitFor({ timeout: 10000 });
-  await item.hover();
-  await page.waitForTimeout(300);
-  await item.click();
+  await runMenuItem(row.page(), title);
 }
 
 /** The context-menu entries of `row` (opens the menu, reads the labels, closes it). */
@@ -233,4 +244,30 @@ export async function waitUntil(fn, { timeout = 10000, interval = 200, what = 'c
     }
     await new Promise((r) => setTimeout(r, interval));
   }
+}
+
+/** Whether the demo participant runs: the palette offers "Stop Demo Participant" exactly then. */
+async function demoRunning(page) {
+  return paletteHas(page, 'Canton Ledger: Stop Demo Participant', { attempts: 1 });
+}
+
+/**
+ * Starts the demo participant and waits until it runs (connected and active: the extension sets
+ * "demo running" last); returns whether it was started here (false: it already ran).
+ */
+export async function startDemo(page) {
+  if (await demoRunning(page)) return false;
+  await palette(page, 'Canton Ledger: Start Demo Participant');
+  await waitUntil(() => demoRunning(page), { timeout: 30000, what: 'the demo participant to run' });
+  return true;
+}
+
+/**
+ * Stops the demo participant and waits until it has (its ledger saved: a start right after it would
+ * otherwise race the save).
+ */
+export async function stopDemo(page) {
+  if (!(await demoRunning(page))) return;
+  await palette(page, 'Canton Ledger: Stop Demo Participant');
+  await waitUntil(async () => !(await demoRunning(page)), { timeout: 30000, what: 'the demo participant to stop' });
 }
