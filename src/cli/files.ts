@@ -24,9 +24,10 @@ export function kindOfFile(file: string, command: string): FileKind {
   return kind;
 }
 
+/** The file's text as VS Code reads it: UTF-8, a byte-order mark dropped. */
 export async function readInput(file: string, command: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return new TextDecoder().decode(await readFile(file));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, command);

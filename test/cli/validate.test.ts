@@ -41,6 +41,16 @@ describe('cli: validate', () => {
     });
   }
 
+  it('reads a file saved with a UTF-8 byte-order mark as VS Code does', async () => {
+    const [valid] = validCorpus();
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-bom-'));
+    const file = join(dir, `bom-${valid.name}`);
+    writeFileSync(file, '\ufeff' + valid.text);
+    const r = await cli(['validate', file]);
+    assert.equal(r.stdout, `${file}: ok\n`, r.stderr);
+    assert.equal(r.status, 0);
+  });
+
   it('checks every file in one run and exits with the worst status', async () => {
     const [valid] = validCorpus();
     const invalid = invalidCorpus().find((f) => f.name.startsWith('syntax-unclosed'))!;

@@ -8,6 +8,7 @@ import {
   AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, TimeoutError,
 } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
+import { validateText } from '../../src/core/schema/validate';
 import { sendJson, TestServer } from '../support/httpServer';
 import { SPEC_DIR } from '../support/spec';
 
@@ -42,6 +43,13 @@ describe('HttpTransport', () => {
     assert.ok(logger.lines.some((l) => /POST \/v2\/x 200 \d+ ms/.test(l)), logger.lines.join('\n'));
     assert.ok(logger.lines.every((l) => !l.includes(TOKEN)), 'token in log');
     assert.ok(logger.lines.some((l) => l.includes('[REDACTED]')), 'trace line with the redacted body');
+  });
+
+  it('sends the numbers of a checked file with their digits as written', async () => {
+    server.handler = (_r, res) => sendJson(res, 200, {});
+    const { value } = validateText('commands', readFileSync(join(__dirname, '../fixtures/files/valid/dedup-offset.commands.json'), 'utf8').replace('"value": 17', '"value": 9007199254740993'));
+    await transport().json({ method: 'POST', path: '/v2/commands/submit-and-wait', body: { commands: value } });
+    assert.match(server.received[0].body, /"DeduplicationOffset":\{"value":9007199254740993\}/);
   });
 
   it('maps 401/403 redacted bodies to AuthError kinds', async () => {

@@ -35,6 +35,8 @@ describe('schema: file corpus', () => {
 
   it('the invalid files exercise every problem code', () => {
     const seen = new Set(invalidCorpus().flatMap((file) => file.expected.map((p) => p.code)));
-    assert.deepEqual(PROBLEM_CODES.filter((code) => !seen.has(code)), []);
+    // Only a bug of the checks yields check-failed: no file may (schema.numbers.test.ts provokes it).
+    const noFileMay = ['check-failed'];
+    assert.deepEqual(PROBLEM_CODES.filter((code) => !seen.has(code) && !noFileMay.includes(code)), []);
   });
 });

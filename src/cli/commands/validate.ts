@@ -25,9 +25,14 @@ export const validateCommand: Command = {
       try {
         checked = await checkFile(file, NAME);
       } catch (e) {
-        if (!(e instanceof UsageError)) throw e;
-        ctx.err(`error: ${e.message}`);
-        status = EXIT_USAGE;
+        // Each file gets its own verdict: one that cannot be checked does not end the batch.
+        if (e instanceof UsageError) {
+          ctx.err(`error: ${e.message}`);
+          status = EXIT_USAGE;
+        } else {
+          ctx.err(`${file}: error: could not be checked: ${e instanceof Error ? e.message : String(e)}`);
+          if (status === EXIT_OK) status = EXIT_FAILURE;
+        }
         continue;
       }
       if (checked.hasErrors && status === EXIT_OK) status = EXIT_FAILURE;

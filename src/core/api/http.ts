@@ -21,6 +21,7 @@ import {
 } from '../errors';
 import type { JsCantonError } from '../models/wire';
 import type { TokenProvider } from '../auth/jwt';
+import { stringifyJson } from '../json';
 import { Redactor } from '../redact';
 import { Logger, silentLogger } from '../log';
 
@@ -233,7 +234,7 @@ export class HttpTransport {
     const agent = (u: URL) => (u.protocol === 'https:' ? agents.https : agents.http);
     let url = this.url(req.path, req.query);
     const origin = url.origin;
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const body = req.body === undefined ? undefined : stringifyJson(req.body);
     if (body !== undefined) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(body)}`);
     let method: string = req.method;
     for (let hop = 0; ; hop++) {

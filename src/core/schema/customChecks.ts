@@ -1,6 +1,6 @@
 /** Checks JSON Schema cannot express: duplicate keys and package-id template references. */
-import { getNodePath, type Node } from 'jsonc-parser';
-import { isJsonObject, joinPointer, rangeOf, type JsonDocument } from './jsonDocument';
+import type { Node } from 'jsonc-parser';
+import { isJsonObject, joinPointer, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { ProblemDraft } from './problems';
 
 /** Every repeated key in every object, Daml payloads included (which of the values wins depends on the parser). */
@@ -123,8 +123,4 @@ function* recordsIn(list: unknown): Generator<[number, Record<string, unknown>]>
     const item: unknown = list[index];
     if (isJsonObject(item)) yield [index, item];
   }
-}
-
-function pointerOf(node: Node): string {
-  return getNodePath(node).reduce<string>((pointer, segment) => joinPointer(pointer, segment), '');
 }

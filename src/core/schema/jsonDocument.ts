@@ -2,7 +2,7 @@
  * A parsed JSON file with the position bookkeeping diagnostics need: strict syntax errors,
  * JSON-pointer → node lookup, and offset → line/column conversion (index built once, on demand).
  */
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 export interface Range {
   offset: number;
@@ -11,7 +11,16 @@ export interface Range {
 
 export interface SyntaxProblem extends Range {
   message: string;
+  /** Set when the text is well-formed JSON that is still refused (too deeply nested). */
+  tooDeep?: true;
 }
+
+/**
+ * Objects and arrays nest at most this deep. No request needs more (Daml values nest at most 100
+ * levels), and the parser, the schema validator and JSON.stringify all recurse per level: a file
+ * nested thousands deep would exhaust the stack instead of getting a diagnostic.
+ */
+export const MAX_NESTING = 512;
 
 export interface LineColumn {
   /** 1-based. */
@@ -28,6 +37,12 @@ export class JsonDocument {
   private readonly propertyMaps = new WeakMap<Node, Map<string, Node>>();
 
   constructor(readonly text: string) {
+    const tooDeepAt = nestingLimitCrossedAt(text, MAX_NESTING);
+    if (tooDeepAt !== undefined) {
+      this.root = undefined;
+      this.syntaxProblems = [{ offset: tooDeepAt, length: 1, tooDeep: true, message: `Nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit; Daml values nest at most 100).` }];
+      return;
+    }
     const errors: ParseError[] = [];
     // Canton reads strict JSON: comments and trailing commas are errors, not conveniences.
     this.root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -92,6 +107,11 @@ export function rangeOf(node: Node): Range {
   return { offset: node.offset, length: node.length };
 }
 
+/** The JSON pointer of a node of the tree. */
+export function pointerOf(node: Node): string {
+  return getNodePath(node).reduce<string>((pointer, segment) => joinPointer(pointer, segment), '');
+}
+
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
@@ -102,6 +122,27 @@ export function pointerSegments(pointer: string): string[] {
 
 export function joinPointer(pointer: string, segment: string | number): string {
   return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** The offset of the first `{` or `[` that opens level `limit + 1` (strings skipped), or undefined. */
+export function nestingLimitCrossedAt(text: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) {
+      // Skip the string; an unterminated one ends the scan (the parser reports it).
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 92 /* \ */) i++;
+        else if (c === 34) break;
+      }
+    } else if (ch === 123 /* { */ || ch === 91 /* [ */) {
+      if (++depth > limit) return i;
+    } else if (ch === 125 /* } */ || ch === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return undefined;
 }
 
 function lineStartsOf(text: string): number[] {

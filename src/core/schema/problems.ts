@@ -6,6 +6,10 @@ export type Severity = 'error' | 'warning';
 export const PROBLEM_CODES = [
   /** Not strict JSON (includes comments and trailing commas). */
   'json-syntax',
+  /** The checks themselves failed on this file (a bug): the message says why. */
+  'check-failed',
+  /** Objects and arrays nested deeper than the limit (`MAX_NESTING`): nothing else is checked. */
+  'too-deep',
   /** Any other schema violation: wrong type, bad format, value out of range, … */
   'schema',
   /** Required fields are missing (`data.properties`), or none of a set is given (`data.oneOf`). */
@@ -28,6 +32,12 @@ export const PROBLEM_CODES = [
   'package-id-template',
   /** The same key twice in one object. */
   'duplicate-key',
+  /** An integer field given a number no 64-bit integer holds (judged on the text, not on the double). */
+  'integer-range',
+  /** An integer field given a number that is not whole as written (`1e-400`, which JSON.parse reads as 0). */
+  'not-an-integer',
+  /** A number a double cannot hold (beyond 2^53, too many digits): sent as written, but other tools would change it. */
+  'inexact-number',
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

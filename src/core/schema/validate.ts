@@ -10,6 +10,7 @@
 import type { ValidateFunction } from 'ajv';
 import { packageIdTemplateProblems, duplicateKeyProblems } from './customChecks';
 import { JsonDocument } from './jsonDocument';
+import { checkNumbers } from './numbers';
 import type { Problem, ProblemDraft } from './problems';
 import { schemaProblems } from './schemaProblems';
 
@@ -29,17 +30,32 @@ export function fileKindOf(fileName: string): FileKind | undefined {
 }
 
 export interface ValidationResult {
-  /** The parsed JSON, or undefined if the text is not valid JSON. Set even when there are schema problems. */
+  /**
+   * The parsed JSON, or undefined if the text is not valid JSON. Set even when there are schema
+   * problems. Numbers a double cannot hold are `ExactNumber`s: send it with `stringifyJson`.
+   */
   value: unknown | undefined;
   /** Sorted by position. */
   problems: Problem[];
 }
 
 export function validateText(kind: FileKind, text: string): ValidationResult {
+  try {
+    return checkText(kind, text);
+  } catch (e) {
+    // A bug of ours on some input must not end the caller's loop (the editor's diagnostics, a CLI
+    // batch): the file gets a verdict that says so.
+    if (e instanceof GeneratedValidatorsMissing) throw e;
+    const message = `The file could not be checked (${e instanceof Error ? e.message : String(e)}); please report this file.`;
+    return { value: undefined, problems: finish(new JsonDocument(''), [{ path: '', message, severity: 'error', code: 'check-failed', offset: 0, length: 0 }]) };
+  }
+}
+
+function checkText(kind: FileKind, text: string): ValidationResult {
   const doc = new JsonDocument(text);
   if (doc.syntaxProblems.length > 0 || !doc.root) {
     const drafts = doc.syntaxProblems.map(
-      (p): ProblemDraft => ({ path: '', message: p.message, severity: 'error', code: 'json-syntax', offset: p.offset, length: p.length }),
+      (p): ProblemDraft => ({ path: '', message: p.message, severity: 'error', code: p.tooDeep ? 'too-deep' : 'json-syntax', offset: p.offset, length: p.length }),
     );
     return { value: undefined, problems: finish(doc, drafts) };
   }
@@ -48,12 +64,14 @@ export function validateText(kind: FileKind, text: string): ValidationResult {
   const value: unknown = JSON.parse(text);
   const validate = validatorFor(kind);
   const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc);
+  const numbers = checkNumbers(doc, value, validate);
+  drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
   if (kind === 'commands') {
     const pathsWithProblems = new Set(drafts.map((d) => d.path));
     drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));
   }
-  return { value, problems: finish(doc, drafts) };
+  return { value: numbers.exactValue, problems: finish(doc, drafts) };
 }
 
 type GeneratedValidators = typeof import('./generated/validators');
@@ -65,13 +83,18 @@ function validatorFor(kind: FileKind): ValidateFunction {
   return kind === 'commands' ? generated.validateCommands : generated.validateVetting;
 }
 
+/** A broken build, not a property of the file: raised, never turned into a diagnostic. */
+class GeneratedValidatorsMissing extends Error {
+  constructor(cause: unknown) {
+    super('The schema validators have not been generated: run `node scripts/build-schemas.mjs` (part of `npm run build`).', { cause });
+  }
+}
+
 function loadGeneratedValidators(): GeneratedValidators {
   try {
     return require('./generated/validators') as GeneratedValidators;
   } catch (error) {
-    throw new Error('The schema validators have not been generated: run `node scripts/build-schemas.mjs` (part of `npm run build`).', {
-      cause: error,
-    });
+    throw new GeneratedValidatorsMissing(error);
   }
 }
 
