@@ -4,6 +4,7 @@
  *
  * Package ids are sha256(name + version), so they are the same on every run.
  */
+import { packageRefOf, parseIdentifier as parseDamlIdentifier } from '../core/daml/identifiers';
 import { LedgerApiError } from './errors';
 import { sha256Hex } from './ids';
 import { T, formatNumeric, parseNumeric, type DamlRecord, type DamlType } from './values';
@@ -231,12 +232,10 @@ export interface IdentifierRef {
   entityName: string;
 }
 
-const IDENTIFIER = /^(#[A-Za-z0-9._-]+|[A-Za-z0-9._-]+):([A-Za-z_][A-Za-z0-9_.]*):([A-Za-z_][A-Za-z0-9_.]*)$/;
-
 /** Parses `pkg:Module.Path:Entity`; undefined when malformed (Canton then answers 400 text/plain). */
 export function parseIdentifier(text: string): IdentifierRef | undefined {
-  const m = IDENTIFIER.exec(text);
-  return m ? { packageRef: m[1], moduleName: m[2], entityName: m[3] } : undefined;
+  const id = parseDamlIdentifier(text);
+  return id && { packageRef: packageRefOf(id), moduleName: id.moduleName, entityName: id.entityName };
 }
 
 export function isPackageNameRef(ref: IdentifierRef): boolean {
