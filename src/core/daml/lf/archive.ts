@@ -52,8 +52,17 @@ export function decodeArchivePayload(payload: Uint8Array, expectedId?: string): 
  * @throws LfDecodeError
  */
 export function decodeArchive(bytes: Uint8Array): DamlPackage {
-  const { payload, hash } = withDecodeErrors(undefined, () => readArchive(bytes));
+  const { payload, hash } = readArchiveEnvelope(bytes);
   return decodeArchivePayload(payload, hash);
+}
+
+/**
+ * The payload and hash of a serialized `Archive`, without decoding the payload (cheap: lets a cache
+ * find the package by its id first). The hash is not checked here; {@link decodeArchivePayload} checks it.
+ * @throws LfDecodeError
+ */
+export function readArchiveEnvelope(bytes: Uint8Array): { payload: Uint8Array; hash: string } {
+  return withDecodeErrors(undefined, () => readArchive(bytes));
 }
 
 function readArchive(bytes: Uint8Array): { payload: Uint8Array; hash: string } {

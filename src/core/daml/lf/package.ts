@@ -441,7 +441,9 @@ function readType(reader: Reader, end: number, tables: Tables): DamlType {
             else return false;
             return true;
           });
-          return { kind: 'forall', params, body: required(body, 'forall body') };
+          const inner = required(body, 'forall body');
+          // LF 2.2 nests `forall a. forall b.` where LF 2.1 lists `forall a b.`: keep one form.
+          return inner.kind === 'forall' ? { kind: 'forall', params: [...params, ...inner.params], body: inner.body } : { kind: 'forall', params, body: inner };
         });
         return true;
       case 5:
