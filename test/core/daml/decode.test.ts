@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { LfDecodeError } from '../../../src/core/errors';
 import { decodeArchive, decodeArchivePayload, readArchiveEnvelope, readDar } from '../../../src/core/daml/lf/archive';
 import type { DamlPackage, DamlType, DataType, QualifiedName } from '../../../src/core/daml/model';
@@ -335,8 +335,6 @@ function field(number: number, bytes: Uint8Array): number[] {
 }
 
 function zipWithout(dar: Uint8Array, path: string): Uint8Array {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { zipSync } = require('fflate') as typeof import('fflate');
   const files = unzipSync(dar);
   delete files[path];
   return zipSync(files);
