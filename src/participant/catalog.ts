@@ -5,7 +5,7 @@
  * Package ids are sha256(name + version), so they are the same on every run.
  */
 import { packageRefOf, parseIdentifier as parseDamlIdentifier } from '../core/daml/identifiers';
-import { comparePackageVersions } from '../core/daml/packageIndex';
+import { comparePackageVersions } from '../core/daml/packageVersions';
 import { LedgerApiError } from './errors';
 import { sha256Hex } from './ids';
 import { T, formatNumeric, parseNumeric, type DamlRecord, type DamlType } from './values';

@@ -3,6 +3,7 @@
  * name, and the package-name form of identifiers resolved to a package id.
  */
 import { parseIdentifier, printIdentifier, type DamlIdentifier } from './identifiers';
+import { comparePackageVersions } from './packageVersions';
 import { decodeArchivePayload, readArchiveEnvelope, readDar, type DarContents } from './lf/archive';
 import type { Choice, DamlPackage, DataType, Interface, Module, QualifiedName, Template, TypeSynonym } from './model';
 
@@ -32,21 +33,6 @@ export interface ChoiceEntry {
   /** The template, or the interface that declares the choice (exercise interface choices by the interface's id). */
   declaredBy: QualifiedName;
   declaredIn: 'template' | 'interface';
-}
-
-/**
- * Compares Daml package versions (`1.0.0`, `0.1.14`) part by part, numerically; negative when `a` is lower.
- * Parts that are not numbers compare as text.
- */
-export function comparePackageVersions(a: string, b: string): number {
-  const pa = a.split('.');
-  const pb = b.split('.');
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const [x, y] = [pa[i] ?? '0', pb[i] ?? '0'];
-    const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 export interface PackageIndexOptions {
