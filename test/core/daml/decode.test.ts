@@ -308,6 +308,13 @@ describe('daml packages: malformed input', () => {
     }
   });
 
+  it('refuses Daml-LF 1 packages as unsupported, and a payload without a package', () => {
+    // ArchivePayload { minor = 3: "14"; daml_lf_1 = 2: bytes }
+    const lf1 = Uint8Array.from([...field(3, new TextEncoder().encode('14')), ...field(2, Uint8Array.from([1, 2]))]);
+    assert.throws(() => decodeArchivePayload(lf1), (e: unknown) => e instanceof LfDecodeError && e.stage === 'unsupported-version');
+    assert.throws(() => decodeArchivePayload(new Uint8Array()), (e: unknown) => e instanceof LfDecodeError && e.stage === 'package');
+  });
+
   it('refuses an Archive with a wrong hash, and a DAR that is not a zip or lacks its manifest', function () {
     const { payload, hash } = firstArchive(this);
     const archive = encodeArchive(payload, 'f'.repeat(64));
