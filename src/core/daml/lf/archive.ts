@@ -10,7 +10,7 @@ import { unzipSync } from 'fflate';
 import { LfDecodeError } from '../../errors';
 import type { DamlPackage } from '../model';
 import { decodePackage, PackageFormatError } from './package';
-import { readFields, readInt32, Reader, WIRE_LENGTH_DELIMITED } from './wire';
+import { WireReader } from './wire';
 
 /** SHA-256 of the bytes in lowercase hex: a package's id is this hash of its ArchivePayload. */
 export function packageIdOf(payload: Uint8Array): string {
@@ -28,16 +28,19 @@ export function decodeArchivePayload(payload: Uint8Array, expectedId?: string): 
     throw new LfDecodeError('hash', `the payload's SHA-256 is ${id}, not the package id ${expectedId}`, expectedId);
   }
   return withDecodeErrors(id, () => {
-    const reader = Reader.create(payload);
     let minor = '';
     let lf2: Uint8Array | undefined;
     let hasLf1 = false;
-    readFields(reader, reader.len, (field, wireType) => {
-      if (field === 3 && wireType === WIRE_LENGTH_DELIMITED) minor = reader.string();
-      else if (field === 4 && wireType === WIRE_LENGTH_DELIMITED) lf2 = reader.bytes();
-      else if (field === 2) hasLf1 = true;
-      return field === 3 || field === 4;
-    });
+    WireReader.read(payload, (w, end) =>
+      w.fields(end, {
+        2: (wt) => {
+          w.bytes(wt);
+          hasLf1 = true;
+        },
+        3: (wt) => (minor = w.string(wt)),
+        4: (wt) => (lf2 = w.bytes(wt)),
+      }),
+    );
     if (!lf2) {
       throw hasLf1 ? new LfDecodeError('unsupported-version', `Daml-LF 1.${minor} packages are not supported`, id) : new LfDecodeError('package', 'no Daml-LF 2 package in the payload', id);
     }
@@ -66,17 +69,16 @@ export function readArchiveEnvelope(bytes: Uint8Array): { payload: Uint8Array; h
 }
 
 function readArchive(bytes: Uint8Array): { payload: Uint8Array; hash: string } {
-  const reader = Reader.create(bytes);
   let hashFunction = 0;
   let payload: Uint8Array | undefined;
   let hash: string | undefined;
-  readFields(reader, reader.len, (field, wireType) => {
-    if (field === 1) hashFunction = readInt32(reader, wireType);
-    else if (field === 3 && wireType === WIRE_LENGTH_DELIMITED) payload = reader.bytes();
-    else if (field === 4 && wireType === WIRE_LENGTH_DELIMITED) hash = reader.string();
-    else return false;
-    return true;
-  });
+  WireReader.read(bytes, (w, end) =>
+    w.fields(end, {
+      1: (wt) => (hashFunction = w.int32(wt)),
+      3: (wt) => (payload = w.bytes(wt)),
+      4: (wt) => (hash = w.string(wt)),
+    }),
+  );
   if (hashFunction !== 0) throw new LfDecodeError('archive', `unknown hash function ${hashFunction} (only SHA-256 is defined)`, hash);
   if (!payload || !hash) throw new LfDecodeError('archive', `the archive has no ${payload ? 'hash' : 'payload'}`, hash);
   return { payload, hash };

@@ -11,9 +11,7 @@
 import type {
   BuiltinTypeName, Choice, DamlType, DataType, Field, Interface, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym,
 } from '../model';
-import {
-  embeddedBytes, readEmbedded, readFields, readInt32, readRepeatedInt32, Reader, WireFormatError, WIRE_LENGTH_DELIMITED,
-} from './wire';
+import { WireFormatError, WireReader } from './wire';
 
 /** BuiltinType enum values. TEXTMAP moved from 1001 (dev, SDK 3.3/3.4 schema) to 19 (LF 2.2+); both are read. */
 const BUILTIN_BY_NUMBER: ReadonlyMap<number, BuiltinTypeName> = new Map([
@@ -63,112 +61,75 @@ function at<T>(list: readonly T[], index: number, what: string): T {
 
 /** Decodes a serialized Daml-LF 2 `Package` whose id is `packageId`. Throws PackageFormatError or WireFormatError. */
 export function decodePackage(bytes: Uint8Array, packageId: string): DecodedPackageBody {
-  const reader = Reader.create(bytes);
   const tables = new Tables(packageId);
   // Modules come first on the wire but need the tables, which come after: keep their bytes for a second pass.
   const moduleBytes: Uint8Array[] = [];
   const internedTypeBytes: Uint8Array[] = [];
   const internedKindBytes: Uint8Array[] = [];
   const dottedNameSegments: number[][] = [];
-  let metadata = { name: '', version: '' };
-  let nameIndex = -1;
-  let versionIndex = -1;
-  readFields(reader, reader.len, (field, wireType) => {
-    switch (field) {
-      case 1:
-        moduleBytes.push(embeddedBytes(reader, wireType));
-        return true;
-      case 2:
-        if (wireType !== WIRE_LENGTH_DELIMITED) return false;
-        tables.strings.push(reader.string());
-        return true;
-      case 3:
-        readEmbedded(reader, wireType, (end) => {
-          const segments: number[] = [];
-          readFields(reader, end, (f, w) => f === 1 && (readRepeatedInt32(reader, w, segments), true));
-          dottedNameSegments.push(segments); // resolved below, once the strings are known
-        });
-        return true;
-      case 4:
-        readEmbedded(reader, wireType, (end) =>
-          readFields(reader, end, (f, w) => {
-            if (f === 1) nameIndex = readInt32(reader, w);
-            else if (f === 2) versionIndex = readInt32(reader, w);
-            else return false;
-            return true;
-          }),
-        );
-        // proto3 omits zeros: a present metadata message with no name field means interned string 0.
-        nameIndex = Math.max(nameIndex, 0);
-        versionIndex = Math.max(versionIndex, 0);
-        return true;
-      case 5:
-        internedTypeBytes.push(embeddedBytes(reader, wireType));
-        return true;
-      case 6:
-        internedKindBytes.push(embeddedBytes(reader, wireType));
-        return true;
-      case 9:
-        readEmbedded(reader, wireType, (end) => {
-          const imports: string[] = [];
-          readFields(reader, end, (f, w) => f === 1 && w === WIRE_LENGTH_DELIMITED && (imports.push(reader.string()), true));
-          tables.imports = imports;
-        });
-        return true;
-      default:
-        return false;
-    }
-  });
+  // proto3 omits zeros: a metadata message without a name field means interned string 0.
+  let metadata: { name: number; version: number } | undefined;
+  WireReader.read(bytes, (w, end) =>
+    w.fields(end, {
+      1: (wt) => moduleBytes.push(w.bytes(wt)),
+      2: (wt) => tables.strings.push(w.string(wt)),
+      3: (wt) => {
+        const segments: number[] = [];
+        w.message(wt, { 1: (x) => w.repeatedInt32(x, segments) });
+        dottedNameSegments.push(segments); // resolved below, once the strings are known
+      },
+      4: (wt) => {
+        const indexes = { name: 0, version: 0 };
+        w.message(wt, { 1: (x) => (indexes.name = w.int32(x)), 2: (x) => (indexes.version = w.int32(x)) });
+        metadata = indexes;
+      },
+      5: (wt) => internedTypeBytes.push(w.bytes(wt)),
+      6: (wt) => internedKindBytes.push(w.bytes(wt)),
+      9: (wt) => {
+        const imports: string[] = [];
+        w.message(wt, { 1: (x) => imports.push(w.string(x)) });
+        tables.imports = imports;
+      },
+    }),
+  );
 
   tables.dottedNames = dottedNameSegments.map((segments) => segments.map((s) => tables.string(s)).join('.'));
-  if (nameIndex >= 0) metadata = { name: tables.string(nameIndex), version: tables.string(versionIndex) };
   // Interned kinds and types may refer only to earlier entries, so decoding them in order resolves every reference.
-  for (const kindBytes of internedKindBytes) tables.kinds.push(decodeWhole(kindBytes, (r, end) => readKind(r, end, tables)));
-  for (const typeBytes of internedTypeBytes) tables.types.push(decodeWhole(typeBytes, (r, end) => readType(r, end, tables)));
+  for (const b of internedKindBytes) tables.kinds.push(WireReader.read(b, (w, end) => readKind(w, end, tables)));
+  for (const b of internedTypeBytes) tables.types.push(WireReader.read(b, (w, end) => readType(w, end, tables)));
 
-  const modules = moduleBytes.map((b) => decodeWhole(b, (r, end) => readModule(r, end, tables)));
+  const modules = moduleBytes.map((b) => WireReader.read(b, (w, end) => readModule(w, end, tables)));
   for (const id of tables.imports ?? []) tables.referenced.add(id);
   tables.referenced.delete(packageId);
-  return { ...metadata, modules, dependencies: [...tables.referenced].sort() };
+  const named = metadata ? { name: tables.string(metadata.name), version: tables.string(metadata.version) } : { name: '', version: '' };
+  return { ...named, modules, dependencies: [...tables.referenced].sort() };
 }
 
-function decodeWhole<T>(bytes: Uint8Array, read: (reader: Reader, end: number) => T): T {
-  const reader = Reader.create(bytes);
-  return read(reader, reader.len);
-}
+/** A reader of one message kind: reads from the WireReader's position to `end`. */
+type Read<T> = (w: WireReader, end: number, tables: Tables) => T;
 
-function embedded<T>(reader: Reader, wireType: number, read: (reader: Reader, end: number) => T): T {
-  return readEmbedded(reader, wireType, (end) => read(reader, end));
+/** Reads an embedded message of kind `read`. */
+function sub<T>(w: WireReader, wireType: number, tables: Tables, read: Read<T>): T {
+  return w.embedded(wireType, (end) => read(w, end, tables));
 }
 
 // ---------------------------------------------------------------- module level
 
-function readModule(reader: Reader, end: number, tables: Tables): Module {
+function readModule(w: WireReader, end: number, tables: Tables): Module {
   const module: Module = { name: '', dataTypes: [], synonyms: [], templates: [], interfaces: [] };
   let nameIndex = 0;
   // Definitions are read after the name so that failures can say where they happened.
   const later: Array<() => void> = [];
-  const defer = <T>(wireType: number, into: T[], read: (r: Reader, e: number, t: Tables) => T) => {
-    const bytes = embeddedBytes(reader, wireType);
-    later.push(() => into.push(decodeWhole(bytes, (r, e) => read(r, e, tables))));
-    return true;
+  const defer = <T>(wireType: number, into: T[], read: Read<T>) => {
+    const bytes = w.bytes(wireType);
+    later.push(() => into.push(WireReader.read(bytes, (dw, e) => read(dw, e, tables))));
   };
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 1:
-        nameIndex = readInt32(reader, wireType);
-        return true;
-      case 3:
-        return defer(wireType, module.synonyms, readSynonym);
-      case 4:
-        return defer(wireType, module.dataTypes, readDataType);
-      case 6:
-        return defer(wireType, module.templates, readTemplate);
-      case 8:
-        return defer(wireType, module.interfaces, readInterface);
-      default:
-        return false;
-    }
+  w.fields(end, {
+    1: (wt) => (nameIndex = w.int32(wt)),
+    3: (wt) => defer(wt, module.synonyms, readSynonym),
+    4: (wt) => defer(wt, module.dataTypes, readDataType),
+    6: (wt) => defer(wt, module.templates, readTemplate),
+    8: (wt) => defer(wt, module.interfaces, readInterface),
   });
   module.name = tables.dottedName(nameIndex);
   try {
@@ -179,150 +140,103 @@ function readModule(reader: Reader, end: number, tables: Tables): Module {
   return module;
 }
 
-function readDataType(reader: Reader, end: number, tables: Tables): DataType {
+type DataCons = { kind: 'record' | 'variant'; fields: Field[] } | { kind: 'enum'; constructors: string[] } | { kind: 'interface' };
+
+function readDataType(w: WireReader, end: number, tables: Tables): DataType {
   let name = 0;
   const params: TypeParam[] = [];
   let serializable = false;
-  let cons: { kind: 'record' | 'variant'; fields: Field[] } | { kind: 'enum'; constructors: string[] } | { kind: 'interface' } | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 2:
-        name = readInt32(reader, wireType);
-        return true;
-      case 3:
-        params.push(embedded(reader, wireType, (r, e) => readTypeParam(r, e, tables)));
-        return true;
-      case 4:
-        serializable = reader.bool();
-        return true;
-      case 5:
-      case 6: {
-        const fields: Field[] = [];
-        embedded(reader, wireType, (r, e) => readFields(r, e, (f, w) => f === 1 && (fields.push(embedded(r, w, (rr, ee) => readField(rr, ee, tables))), true)));
-        cons = { kind: field === 5 ? 'record' : 'variant', fields };
-        return true;
-      }
-      case 7: {
-        const indexes: number[] = [];
-        embedded(reader, wireType, (r, e) => readFields(r, e, (f, w) => f === 2 && (readRepeatedInt32(r, w, indexes), true)));
-        cons = { kind: 'enum', constructors: indexes.map((i) => tables.string(i)) };
-        return true;
-      }
-      case 8:
-        embeddedBytes(reader, wireType);
-        cons = { kind: 'interface' };
-        return true;
-      default:
-        return false;
-    }
+  let cons: DataCons | undefined;
+  const fieldsOf = (kind: 'record' | 'variant') => (wt: number) => {
+    const fields: Field[] = [];
+    w.message(wt, { 1: (x) => fields.push(sub(w, x, tables, readField)) });
+    cons = { kind, fields };
+  };
+  w.fields(end, {
+    2: (wt) => (name = w.int32(wt)),
+    3: (wt) => params.push(sub(w, wt, tables, readTypeParam)),
+    4: (wt) => (serializable = w.bool(wt)),
+    5: fieldsOf('record'),
+    6: fieldsOf('variant'),
+    7: (wt) => {
+      const indexes: number[] = [];
+      w.message(wt, { 2: (x) => w.repeatedInt32(x, indexes) });
+      cons = { kind: 'enum', constructors: indexes.map((i) => tables.string(i)) };
+    },
+    8: (wt) => {
+      w.bytes(wt);
+      cons = { kind: 'interface' };
+    },
   });
   const base = { name: tables.dottedName(name), params, serializable };
-  if (!cons) throw new WireFormatError(`data type ${base.name} has no definition (record, variant, enum or interface)`);
-  switch (cons.kind) {
+  const defined = required(cons as DataCons | undefined, `the definition of data type ${base.name}`);
+  switch (defined.kind) {
     case 'record':
-      return { kind: 'record', ...base, fields: cons.fields };
+      return { kind: 'record', ...base, fields: defined.fields };
     case 'variant':
-      return { kind: 'variant', ...base, constructors: cons.fields };
+      return { kind: 'variant', ...base, constructors: defined.fields };
     case 'enum':
-      return { kind: 'enum', ...base, constructors: cons.constructors };
+      return { kind: 'enum', ...base, constructors: defined.constructors };
     case 'interface':
       return { kind: 'interface', ...base };
   }
 }
 
-function readSynonym(reader: Reader, end: number, tables: Tables): TypeSynonym {
+function readSynonym(w: WireReader, end: number, tables: Tables): TypeSynonym {
   let name = 0;
   const params: TypeParam[] = [];
   let type: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    if (field === 2) name = readInt32(reader, wireType);
-    else if (field === 3) params.push(embedded(reader, wireType, (r, e) => readTypeParam(r, e, tables)));
-    else if (field === 4) type = embedded(reader, wireType, (r, e) => readType(r, e, tables));
-    else return false;
-    return true;
+  w.fields(end, {
+    2: (wt) => (name = w.int32(wt)),
+    3: (wt) => params.push(sub(w, wt, tables, readTypeParam)),
+    4: (wt) => (type = sub(w, wt, tables, readType)),
   });
   return { name: tables.dottedName(name), params, type: required(type, 'type synonym body') };
 }
 
-function readTemplate(reader: Reader, end: number, tables: Tables): Template {
+function readTemplate(w: WireReader, end: number, tables: Tables): Template {
   let name = 0;
   const choices: Choice[] = [];
   const implementsList: QualifiedName[] = [];
   let keyType: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 1:
-        name = readInt32(reader, wireType);
-        return true;
-      case 6:
-        choices.push(embedded(reader, wireType, (r, e) => readChoice(r, e, tables)));
-        return true;
-      case 9:
-        // DefKey: the key's type is field 1; its expressions are skipped.
-        keyType = embedded(reader, wireType, (r, e) => {
-          let type: DamlType | undefined;
-          readFields(r, e, (f, w) => f === 1 && ((type = embedded(r, w, (rr, ee) => readType(rr, ee, tables))), true));
-          return required(type, 'contract key type');
-        });
-        return true;
-      case 10:
-        // Implements: the interface is field 1; the instance body (expressions) is skipped.
-        implementsList.push(
-          embedded(reader, wireType, (r, e) => {
-            let iface: QualifiedName | undefined;
-            readFields(r, e, (f, w) => f === 1 && ((iface = embedded(r, w, (rr, ee) => readTypeConId(rr, ee, tables))), true));
-            return required(iface, 'implemented interface');
-          }),
-        );
-        return true;
-      default:
-        return false;
-    }
+  w.fields(end, {
+    1: (wt) => (name = w.int32(wt)),
+    6: (wt) => choices.push(sub(w, wt, tables, readChoice)),
+    // DefKey: the key's type is field 1; its expressions are skipped.
+    9: (wt) => w.message(wt, { 1: (x) => (keyType = sub(w, x, tables, readType)) }),
+    // Implements: the interface is field 1; the instance body (expressions) is skipped.
+    10: (wt) => w.message(wt, { 1: (x) => implementsList.push(sub(w, x, tables, readTypeConId)) }),
   });
   const template: Template = { name: tables.dottedName(name), choices, implements: implementsList };
   if (keyType) template.keyType = keyType;
   return template;
 }
 
-function readInterface(reader: Reader, end: number, tables: Tables): Interface {
+function readInterface(w: WireReader, end: number, tables: Tables): Interface {
   let name = 0;
   const choices: Choice[] = [];
   const requires: QualifiedName[] = [];
   let viewType: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    if (field === 2) name = readInt32(reader, wireType);
-    else if (field === 5) choices.push(embedded(reader, wireType, (r, e) => readChoice(r, e, tables)));
-    else if (field === 6) viewType = embedded(reader, wireType, (r, e) => readType(r, e, tables));
-    else if (field === 7) requires.push(embedded(reader, wireType, (r, e) => readTypeConId(r, e, tables)));
-    else return false;
-    return true;
+  w.fields(end, {
+    2: (wt) => (name = w.int32(wt)),
+    5: (wt) => choices.push(sub(w, wt, tables, readChoice)),
+    6: (wt) => (viewType = sub(w, wt, tables, readType)),
+    7: (wt) => requires.push(sub(w, wt, tables, readTypeConId)),
   });
   return { name: tables.dottedName(name), viewType: required(viewType, 'interface view type'), choices, requires };
 }
 
-function readChoice(reader: Reader, end: number, tables: Tables): Choice {
+function readChoice(w: WireReader, end: number, tables: Tables): Choice {
   let name = 0;
   let consuming = false;
   let argType: DamlType | undefined;
   let returnType: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 2:
-        name = readInt32(reader, wireType);
-        return true;
-      case 3:
-        consuming = reader.bool();
-        return true;
-      case 6:
-        // arg_binder: VarWithType { var_interned_str = 3; type = 2 }
-        argType = embedded(reader, wireType, (r, e) => readField(r, e, tables).type);
-        return true;
-      case 8:
-        returnType = embedded(reader, wireType, (r, e) => readType(r, e, tables));
-        return true;
-      default:
-        return false;
-    }
+  w.fields(end, {
+    2: (wt) => (name = w.int32(wt)),
+    3: (wt) => (consuming = w.bool(wt)),
+    // arg_binder: a VarWithType, laid out like FieldWithType.
+    6: (wt) => (argType = sub(w, wt, tables, readField).type),
+    8: (wt) => (returnType = sub(w, wt, tables, readType)),
   });
   return { name: tables.string(name), consuming, argType: required(argType, 'choice argument type'), returnType: required(returnType, 'choice return type') };
 }
@@ -330,151 +244,93 @@ function readChoice(reader: Reader, end: number, tables: Tables): Choice {
 // ---------------------------------------------------------------- types
 
 /** FieldWithType and VarWithType share their layout: name (interned string) = 3, type = 2. */
-function readField(reader: Reader, end: number, tables: Tables): Field {
+function readField(w: WireReader, end: number, tables: Tables): Field {
   let name = 0;
   let type: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    if (field === 3) name = readInt32(reader, wireType);
-    else if (field === 2) type = embedded(reader, wireType, (r, e) => readType(r, e, tables));
-    else return false;
-    return true;
-  });
+  w.fields(end, { 3: (wt) => (name = w.int32(wt)), 2: (wt) => (type = sub(w, wt, tables, readType)) });
   const fieldName = tables.string(name);
   return { name: fieldName, type: required(type, `type of ${fieldName}`) };
 }
 
 /** TypeVarWithKind: name (interned string) = 3, kind = 2. */
-function readTypeParam(reader: Reader, end: number, tables: Tables): TypeParam {
+function readTypeParam(w: WireReader, end: number, tables: Tables): TypeParam {
   let name = 0;
   let kind: Kind = { kind: 'star' };
-  readFields(reader, end, (field, wireType) => {
-    if (field === 3) name = readInt32(reader, wireType);
-    else if (field === 2) kind = embedded(reader, wireType, (r, e) => readKind(r, e, tables));
-    else return false;
-    return true;
-  });
+  w.fields(end, { 3: (wt) => (name = w.int32(wt)), 2: (wt) => (kind = sub(w, wt, tables, readKind)) });
   return { name: tables.string(name), kind };
 }
 
-function readKind(reader: Reader, end: number, tables: Tables): Kind {
+function readKind(w: WireReader, end: number, tables: Tables): Kind {
   let kind: Kind | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 1:
-        embeddedBytes(reader, wireType);
-        kind = { kind: 'star' };
-        return true;
-      case 2: {
-        const params: Kind[] = [];
-        let result: Kind | undefined;
-        embedded(reader, wireType, (r, e) =>
-          readFields(r, e, (f, w) => {
-            if (f === 1) params.push(embedded(r, w, (rr, ee) => readKind(rr, ee, tables)));
-            else if (f === 2) result = embedded(r, w, (rr, ee) => readKind(rr, ee, tables));
-            else return false;
-            return true;
-          }),
-        );
-        kind = { kind: 'arrow', params, result: required(result, 'kind arrow result') };
-        return true;
-      }
-      case 3:
-        embeddedBytes(reader, wireType);
-        kind = { kind: 'nat' };
-        return true;
-      case 4:
-        kind = at(tables.kinds, readInt32(reader, wireType), 'interned kind');
-        return true;
-      default:
-        return false;
-    }
+  w.fields(end, {
+    1: (wt) => {
+      w.bytes(wt);
+      kind = { kind: 'star' };
+    },
+    2: (wt) => {
+      const params: Kind[] = [];
+      let result: Kind | undefined;
+      w.message(wt, { 1: (x) => params.push(sub(w, x, tables, readKind)), 2: (x) => (result = sub(w, x, tables, readKind)) });
+      kind = { kind: 'arrow', params, result: required(result, 'kind arrow result') };
+    },
+    3: (wt) => {
+      w.bytes(wt);
+      kind = { kind: 'nat' };
+    },
+    4: (wt) => (kind = at(tables.kinds, w.int32(wt), 'interned kind')),
   });
   return required(kind, 'kind');
 }
 
 /** Var, Con, Syn and Builtin all carry their head in one field and `repeated Type args = 2`. */
-function readApplied<H>(reader: Reader, end: number, tables: Tables, headField: number, readHead: (wireType: number) => H): [H | undefined, DamlType[]] {
+function readApplied<H>(w: WireReader, wireType: number, tables: Tables, headField: number, readHead: (wireType: number) => H): [H | undefined, DamlType[]] {
   let head: H | undefined;
   const args: DamlType[] = [];
-  readFields(reader, end, (field, wireType) => {
-    if (field === headField) head = readHead(wireType);
-    else if (field === 2) args.push(embedded(reader, wireType, (r, e) => readType(r, e, tables)));
-    else return false;
-    return true;
-  });
+  w.message(wireType, { [headField]: (wt) => (head = readHead(wt)), 2: (wt) => args.push(sub(w, wt, tables, readType)) });
   return [head, args];
 }
 
-function readType(reader: Reader, end: number, tables: Tables): DamlType {
+function readType(w: WireReader, end: number, tables: Tables): DamlType {
   let type: DamlType | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 1:
-        type = embedded(reader, wireType, (r, e) => {
-          const [name, args] = readApplied(r, e, tables, 3, (w) => readInt32(r, w));
-          return { kind: 'var', name: tables.string(name ?? 0), args };
-        });
-        return true;
-      case 2:
-      case 7:
-        type = embedded(reader, wireType, (r, e) => {
-          const [ref, args] = readApplied(r, e, tables, 1, (w) => embedded(r, w, (rr, ee) => readTypeConId(rr, ee, tables)));
-          const name = required(ref, field === 2 ? 'type constructor' : 'type synonym');
-          return field === 2 ? { kind: 'con', con: name, args } : { kind: 'syn', syn: name, args };
-        });
-        return true;
-      case 3:
-        type = embedded(reader, wireType, (r, e) => {
-          const [number, args] = readApplied(r, e, tables, 1, (w) => readInt32(r, w));
-          const builtin = BUILTIN_BY_NUMBER.get(number ?? 0);
-          if (!builtin) throw new WireFormatError(`unknown builtin type ${number}`);
-          return { kind: 'builtin', builtin, args };
-        });
-        return true;
-      case 4:
-        type = embedded(reader, wireType, (r, e) => {
-          const params: TypeParam[] = [];
-          let body: DamlType | undefined;
-          readFields(r, e, (f, w) => {
-            if (f === 1) params.push(embedded(r, w, (rr, ee) => readTypeParam(rr, ee, tables)));
-            else if (f === 2) body = embedded(r, w, (rr, ee) => readType(rr, ee, tables));
-            else return false;
-            return true;
-          });
-          const inner = required(body, 'forall body');
-          // LF 2.2 nests `forall a. forall b.` where LF 2.1 lists `forall a b.`: keep one form.
-          return inner.kind === 'forall' ? { kind: 'forall', params: [...params, ...inner.params], body: inner.body } : { kind: 'forall', params, body: inner };
-        });
-        return true;
-      case 5:
-        type = embedded(reader, wireType, (r, e) => {
-          const fields: Field[] = [];
-          readFields(r, e, (f, w) => f === 1 && (fields.push(embedded(r, w, (rr, ee) => readField(rr, ee, tables))), true));
-          return { kind: 'struct', fields };
-        });
-        return true;
-      case 6:
-        type = { kind: 'nat', value: Number(reader.sint64()) };
-        return true;
-      case 8:
-        type = at(tables.types, readInt32(reader, wireType), 'interned type');
-        return true;
-      case 9:
-        type = embedded(reader, wireType, (r, e) => {
-          let lhs: DamlType | undefined;
-          let rhs: DamlType | undefined;
-          readFields(r, e, (f, w) => {
-            if (f === 1) lhs = embedded(r, w, (rr, ee) => readType(rr, ee, tables));
-            else if (f === 2) rhs = embedded(r, w, (rr, ee) => readType(rr, ee, tables));
-            else return false;
-            return true;
-          });
-          return applyType(required(lhs, 'type application head'), required(rhs, 'type application argument'));
-        });
-        return true;
-      default:
-        return false;
-    }
+  const typeCon = (kind: 'con' | 'syn') => (wt: number) => {
+    const [ref, args] = readApplied(w, wt, tables, 1, (x) => sub(w, x, tables, readTypeConId));
+    const name = required(ref, kind === 'con' ? 'type constructor' : 'type synonym');
+    type = kind === 'con' ? { kind, con: name, args } : { kind, syn: name, args };
+  };
+  w.fields(end, {
+    1: (wt) => {
+      const [name, args] = readApplied(w, wt, tables, 3, (x) => w.int32(x));
+      type = { kind: 'var', name: tables.string(name ?? 0), args };
+    },
+    2: typeCon('con'),
+    3: (wt) => {
+      const [number, args] = readApplied(w, wt, tables, 1, (x) => w.int32(x));
+      const builtin = BUILTIN_BY_NUMBER.get(number ?? 0);
+      if (!builtin) throw new WireFormatError(`unknown builtin type ${number}`);
+      type = { kind: 'builtin', builtin, args };
+    },
+    4: (wt) => {
+      const params: TypeParam[] = [];
+      let body: DamlType | undefined;
+      w.message(wt, { 1: (x) => params.push(sub(w, x, tables, readTypeParam)), 2: (x) => (body = sub(w, x, tables, readType)) });
+      const inner = required(body, 'forall body');
+      // LF 2.2 nests `forall a. forall b.` where LF 2.1 lists `forall a b.`: keep one form.
+      type = inner.kind === 'forall' ? { kind: 'forall', params: [...params, ...inner.params], body: inner.body } : { kind: 'forall', params, body: inner };
+    },
+    5: (wt) => {
+      const fields: Field[] = [];
+      w.message(wt, { 1: (x) => fields.push(sub(w, x, tables, readField)) });
+      type = { kind: 'struct', fields };
+    },
+    6: (wt) => (type = { kind: 'nat', value: w.sint64(wt) }),
+    7: typeCon('syn'),
+    8: (wt) => (type = at(tables.types, w.int32(wt), 'interned type')),
+    9: (wt) => {
+      let lhs: DamlType | undefined;
+      let rhs: DamlType | undefined;
+      w.message(wt, { 1: (x) => (lhs = sub(w, x, tables, readType)), 2: (x) => (rhs = sub(w, x, tables, readType)) });
+      type = applyType(required(lhs, 'type application head'), required(rhs, 'type application argument'));
+    },
   });
   return required(type, 'type');
 }
@@ -492,49 +348,31 @@ function applyType(lhs: DamlType, rhs: DamlType): DamlType {
   }
 }
 
-function readTypeConId(reader: Reader, end: number, tables: Tables): QualifiedName {
-  let module: { packageId: string; moduleName: string } | undefined;
-  let name = 0;
-  readFields(reader, end, (field, wireType) => {
-    if (field === 1) module = embedded(reader, wireType, (r, e) => readModuleId(r, e, tables));
-    else if (field === 2) name = readInt32(reader, wireType);
-    else return false;
-    return true;
-  });
-  const { packageId, moduleName } = required(module, 'module of a type reference');
-  return { packageId, moduleName, name: tables.dottedName(name) };
-}
-
-function readModuleId(reader: Reader, end: number, tables: Tables): { packageId: string; moduleName: string } {
+function readTypeConId(w: WireReader, end: number, tables: Tables): QualifiedName {
   let packageId: string | undefined;
   let moduleName = 0;
-  readFields(reader, end, (field, wireType) => {
-    if (field === 1) packageId = embedded(reader, wireType, (r, e) => readPackageRef(r, e, tables));
-    else if (field === 2) moduleName = readInt32(reader, wireType);
-    else return false;
-    return true;
+  let name = 0;
+  w.fields(end, {
+    // ModuleId { package_id = 1; module_name_interned_dname = 2 }
+    1: (wt) => w.message(wt, { 1: (x) => (packageId = sub(w, x, tables, readPackageRef)), 2: (x) => (moduleName = w.int32(x)) }),
+    2: (wt) => (name = w.int32(wt)),
   });
-  return { packageId: required(packageId, 'package of a module reference'), moduleName: tables.dottedName(moduleName) };
+  return { packageId: required(packageId, 'package of a type reference'), moduleName: tables.dottedName(moduleName), name: tables.dottedName(name) };
 }
 
-function readPackageRef(reader: Reader, end: number, tables: Tables): string {
+/** SelfOrImportedPackageId: self = 1, an interned package-id string = 3 (LF 2.1), an import = 4 (LF 2.2+). */
+function readPackageRef(w: WireReader, end: number, tables: Tables): string {
   let packageId: string | undefined;
-  readFields(reader, end, (field, wireType) => {
-    switch (field) {
-      case 1:
-        embeddedBytes(reader, wireType);
-        packageId = tables.selfId;
-        return true;
-      case 3:
-        packageId = tables.string(readInt32(reader, wireType));
-        return true;
-      case 4:
-        if (!tables.imports) throw new WireFormatError('a package import reference in a package without an import table');
-        packageId = at(tables.imports, readInt32(reader, wireType), 'package import');
-        return true;
-      default:
-        return false;
-    }
+  w.fields(end, {
+    1: (wt) => {
+      w.bytes(wt);
+      packageId = tables.selfId;
+    },
+    3: (wt) => (packageId = tables.string(w.int32(wt))),
+    4: (wt) => {
+      if (!tables.imports) throw new WireFormatError('a package import reference in a package without an import table');
+      packageId = at(tables.imports, w.int32(wt), 'package import');
+    },
   });
   const id = required(packageId, 'package reference');
   tables.referenced.add(id);
