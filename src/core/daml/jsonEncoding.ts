@@ -37,6 +37,18 @@ function numericPattern(scale: number | undefined): string {
   return `^-?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
 }
 
+// The checker uses the schema's own patterns, so that both accept the same strings.
+const DATE_REGEX = new RegExp(DATE_PATTERN);
+const TIMESTAMP_REGEX = new RegExp(TIMESTAMP_PATTERN);
+const INT64_REGEX = new RegExp(INT64_PATTERN);
+const numericRegexes = new Map<number | undefined, RegExp>();
+
+function numericRegex(scale: number | undefined): RegExp {
+  let regex = numericRegexes.get(scale);
+  if (!regex) numericRegexes.set(scale, (regex = new RegExp(numericPattern(scale))));
+  return regex;
+}
+
 function isValidDate(text: string): boolean {
   const [y, m, d] = text.slice(0, 10).split('-').map(Number);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -352,11 +364,11 @@ class ValueChecker {
         return this.numeric(type, shape.builtin === 'Numeric' ? numericScale(args) : undefined, value, path);
       case 'Date':
         if (typeof value !== 'string') return this.wrongKind(type, value, path);
-        if (!new RegExp(DATE_PATTERN).test(value) || !isValidDate(value)) this.report(path, 'bad-date', `Not a Date: "${value}" (write YYYY-MM-DD, e.g. "2025-01-31").`);
+        if (!DATE_REGEX.test(value) || !isValidDate(value)) this.report(path, 'bad-date', `Not a Date: "${value}" (write YYYY-MM-DD, e.g. "2025-01-31").`);
         return;
       case 'Timestamp':
         if (typeof value !== 'string') return this.wrongKind(type, value, path);
-        if (!new RegExp(TIMESTAMP_PATTERN).test(value) || !isValidDate(value)) {
+        if (!TIMESTAMP_REGEX.test(value) || !isValidDate(value)) {
           this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone and at most microseconds, e.g. "2025-01-31T12:00:00Z").`);
         }
         return;
@@ -404,14 +416,14 @@ class ValueChecker {
       return this.report(path, 'bad-int64', `Int64 is sent as a string: write "${value}".`, 'error', Number.isSafeInteger(value) ? { suggestion: String(value) } : undefined);
     }
     if (typeof value !== 'string') return this.wrongKind(type, value, path);
-    const ok = new RegExp(INT64_PATTERN).test(value) && BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX;
+    const ok = INT64_REGEX.test(value) && BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX;
     if (!ok) this.report(path, 'bad-int64', `Not an Int64: "${value}" (a whole number from -2^63 to 2^63-1, as a string).`);
   }
 
   private numeric(type: DamlType, scale: number | undefined, value: unknown, path: string): void {
     if (typeof value !== 'string' && typeof value !== 'number') return this.wrongKind(type, value, path);
     const text = typeof value === 'number' ? numberText(value) : value;
-    if (text === undefined || !new RegExp(numericPattern(scale)).test(text)) {
+    if (text === undefined || !numericRegex(scale).test(text)) {
       this.report(path, 'bad-numeric', `Not a ${printType(type)}: ${JSON.stringify(value)}. ${numericHint(scale)}`);
     }
   }
