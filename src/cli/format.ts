@@ -1,4 +1,5 @@
 /** Human-readable output: plain lines, ids kept whole where people copy them into the next command. */
+import { parseIdentifier, printIdentifier, withPackageName } from '../core/daml/identifiers';
 import type { Problem } from '../core/schema/validate';
 import { eventCountsText as countsText, transactionSummary } from '../core/submit/outcome';
 import type { ContractEvents } from '../core/models/contracts';
@@ -20,9 +21,8 @@ export function shortId(id: string, keep = 12): string {
  * need the package-name form, so show the form people can paste back.
  */
 export function templateLabel(templateId: string, packageName?: string): string {
-  if (!packageName || templateId.startsWith('#')) return templateId;
-  const i = templateId.indexOf(':');
-  return i < 0 ? templateId : `#${packageName}${templateId.slice(i)}`;
+  const id = packageName ? parseIdentifier(templateId) : undefined;
+  return id?.form === 'package-id' && packageName ? printIdentifier(withPackageName(id, packageName)) : templateId;
 }
 
 function plural(n: number, word: string): string {

@@ -15,7 +15,8 @@ export type LedgerErrorKind =
   | 'invalid-request'
   | 'protocol'
   | 'unsupported'
-  | 'token-withheld';
+  | 'token-withheld'
+  | 'package-decode';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
 export interface RequestInfo {
@@ -274,6 +275,40 @@ export class TokenWithheldError extends LedgerError {
   }
   get hint(): string {
     return this.reason === 'untrusted-url' ? 'Confirm the URL when asked, or add the connection to your own settings.' : 'Use https for participants that are not on this machine.';
+  }
+}
+
+/** Which part of a Daml package could not be read. */
+export type LfDecodeStage =
+  /** The DAR (zip) or its manifest. */
+  | 'dar'
+  /** The `Archive` wrapper of a `.dalf`. */
+  | 'archive'
+  /** `sha256(payload)` differs from the archive's hash (or the id it was fetched by). */
+  | 'hash'
+  /** The `ArchivePayload` or the Daml-LF `Package` inside it. */
+  | 'package'
+  /** A Daml-LF major version this decoder does not read (LF 1). */
+  | 'unsupported-version';
+
+/** A Daml package (DAR, `.dalf` or the bytes `GET /v2/packages/{id}` serves) could not be decoded. */
+export class LfDecodeError extends LedgerError {
+  readonly kind = 'package-decode' as const;
+  readonly stage: LfDecodeStage;
+  /** The package concerned, when known. */
+  readonly packageId?: string;
+  /** Where in the package, e.g. `module Splice.Amulet, template Amulet`, when known. */
+  readonly location?: string;
+  constructor(stage: LfDecodeStage, detail: string, packageId?: string, location?: string, cause?: unknown) {
+    super(`Cannot read Daml package${packageId ? ` ${packageId}` : ''}${location ? ` (${location})` : ''}: ${detail}`, undefined, { cause });
+    this.stage = stage;
+    this.packageId = packageId;
+    this.location = location;
+  }
+  get hint(): string {
+    return this.stage === 'unsupported-version'
+      ? 'Only Daml-LF 2 packages (Canton 3) can be read.'
+      : 'The package bytes are damaged or not a Daml-LF package: fetch or build it again.';
   }
 }
 

@@ -4,6 +4,8 @@
  *
  * Package ids are sha256(name + version), so they are the same on every run.
  */
+import { packageRefOf, parseIdentifier as parseDamlIdentifier } from '../core/daml/identifiers';
+import { comparePackageVersions } from '../core/daml/packageVersions';
 import { LedgerApiError } from './errors';
 import { sha256Hex } from './ids';
 import { T, formatNumeric, parseNumeric, type DamlRecord, type DamlType } from './values';
@@ -197,16 +199,6 @@ export function templateById(id: string): TemplateDef | undefined {
   return templatesById.get(id);
 }
 
-function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
 /** All transitive dependencies of a package (not including itself). */
 export function transitiveDependencies(p: PackageDef): Set<string> {
   const seen = new Set<string>();
@@ -231,12 +223,10 @@ export interface IdentifierRef {
   entityName: string;
 }
 
-const IDENTIFIER = /^(#[A-Za-z0-9._-]+|[A-Za-z0-9._-]+):([A-Za-z_][A-Za-z0-9_.]*):([A-Za-z_][A-Za-z0-9_.]*)$/;
-
 /** Parses `pkg:Module.Path:Entity`; undefined when malformed (Canton then answers 400 text/plain). */
 export function parseIdentifier(text: string): IdentifierRef | undefined {
-  const m = IDENTIFIER.exec(text);
-  return m ? { packageRef: m[1], moduleName: m[2], entityName: m[3] } : undefined;
+  const id = parseDamlIdentifier(text);
+  return id && { packageRef: packageRefOf(id), moduleName: id.moduleName, entityName: id.entityName };
 }
 
 export function isPackageNameRef(ref: IdentifierRef): boolean {
@@ -270,7 +260,7 @@ export function resolveCommandTemplate(text: string, ref: IdentifierRef, vetted:
   if (isPackageNameRef(ref)) {
     const candidates = packagesNamed(ref.packageRef.slice(1), text)
       .filter((p) => vetted.has(p.id))
-      .sort((a, b) => compareVersions(b.version, a.version));
+      .sort((a, b) => comparePackageVersions(b.version, a.version));
     if (candidates.length === 0) throw noSynchronizer(`no package named ${ref.packageRef.slice(1)} is vetted on the synchronizer`);
     const found = templateIn(candidates[0], ref);
     if (!found) throw notFound(text);

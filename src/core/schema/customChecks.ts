@@ -1,5 +1,6 @@
 /** Checks JSON Schema cannot express: duplicate keys and package-id template references. */
 import type { Node } from 'jsonc-parser';
+import { isPackageHash, parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
 import { isJsonObject, joinPointer, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { ProblemDraft } from './problems';
 
@@ -34,7 +35,6 @@ export function duplicateKeyProblems(doc: JsonDocument): ProblemDraft[] {
   return problems;
 }
 
-const PACKAGE_ID_FORM = /^([0-9a-fA-F]{64}):([^:]+:[^:]+)$/;
 const COMMAND_KINDS = ['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand'] as const;
 
 /** A template or interface id in a commands file, and whether it sits in a transaction filter. */
@@ -53,9 +53,10 @@ interface IdentifierSite {
 export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, skip: ReadonlySet<string>): ProblemDraft[] {
   const problems: ProblemDraft[] = [];
   for (const site of identifierSites(value)) {
-    const match = typeof site.id === 'string' ? PACKAGE_ID_FORM.exec(site.id) : null;
-    if (!match || skip.has(site.pointer)) continue;
-    const [, packageId, qualifiedName] = match;
+    const id = typeof site.id === 'string' ? parseIdentifier(site.id) : undefined;
+    if (id?.form !== 'package-id' || !isPackageHash(id.packageId) || skip.has(site.pointer)) continue;
+    const { packageId } = id;
+    const qualifiedName = qualifiedNameOf(id);
     const node = doc.nodeAt(site.pointer);
     if (!node) continue;
     problems.push({

@@ -3,6 +3,7 @@
  * the values behind the context actions, for updates, their events, contracts and vetted packages.
  * The tree views in src/vscode map rows to TreeItems one to one.
  */
+import { parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
 import type { ContractEvents } from '../models/contracts';
 import type {
   ArchivedEvent, AssignedEvent, CreatedEvent, ExercisedEvent, OffsetCheckpoint, Reassignment, TopologyEvent, TopologyTransaction, Transaction,
@@ -59,8 +60,8 @@ export function shortId(id: string, head = 10, tail = 4): string {
 
 /** `Module:Entity` of `#pkg:Module:Entity` or `<package id>:Module:Entity`. */
 export function entityName(templateId: string): string {
-  const parts = templateId.split(':');
-  return parts.length >= 3 ? parts.slice(-2).join(':') : templateId;
+  const id = parseIdentifier(templateId);
+  return id ? qualifiedNameOf(id) : templateId;
 }
 
 /** ISO time to the second (the participant sends microseconds; a list needs less). */

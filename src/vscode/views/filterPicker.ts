@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { readableParties, shortParty } from '../../core/models/users';
+import { parseIdentifier } from '../../core/daml/identifiers';
 import { checkViewFilter, defaultViewFilter, filterSummary, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { RequestValidationError } from '../../core/errors';
 import type { ParticipantInfo } from '../connections/manager';
@@ -75,9 +76,9 @@ async function askIds(f: UpdatesViewFilter, field: 'templateIds' | 'interfaceIds
     value: (f[field] ?? []).join(', '),
     ignoreFocusOut: true,
     validateInput: (v) => {
-      const bad = splitIds(v).find((id) => !/^[^:\s]+:[^:\s]+(\.[^:\s]+)*:[^:\s]+$/.test(id));
+      const bad = splitIds(v).find((id) => !parseIdentifier(id));
       if (bad) return `Not an id of the form #package-name:Module:Entity: ${bad}`;
-      const pkgIdForm = splitIds(v).find((id) => /^[0-9a-f]{64}:/i.test(id));
+      const pkgIdForm = splitIds(v).find((id) => parseIdentifier(id)?.form === 'package-id');
       return pkgIdForm ? { message: 'Canton 3.5+ rejects the package-id form in filters: use #package-name:Module:Entity', severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
     },
   });

@@ -1,0 +1,537 @@
+/**
+ * The JSON Ledger API encoding of Daml values, from the package model: a JSON Schema (draft-07) per
+ * type, a direct value checker with Daml-aware messages, and placeholder values for snippets.
+ *
+ * The rules follow "Daml-LF JSON Encoding" (docs.digitalasset.com/build/3.5/reference/json-api/
+ * lf-value-specification.html) as Canton's JSON codec applies them in 3.3–3.5:
+ * records are objects (a missing field is None only for Optional fields); variants are
+ * `{"tag": C, "value": v}`; enums are the constructor's name; Int64 is a string (3.5 reads only
+ * strings); Numeric is a decimal string (numbers are accepted on input); Date is `YYYY-MM-DD`;
+ * Timestamp is ISO-8601 with a zone and at most microseconds; Optional is `null` or the value, and an
+ * Optional inside an Optional is `[]` / `[v]`; List is an array; TextMap an object; GenMap
+ * `[[k, v], …]`; Unit `{}`.
+ */
+import { joinPointer } from '../schema/jsonDocument';
+import { closestName } from '../schema/names';
+import type { DamlType, Field } from './model';
+import type { TypeLookup } from './packageIndex';
+import { numericScale, printType, shapeOf, type TypeShape } from './types';
+
+// ---------------------------------------------------------------- literal formats
+
+const INT64_PATTERN = '^-?[0-9]{1,19}$';
+// Months and days in range; impossible days (Feb 30) only the checker refuses.
+const DAY = '[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])';
+const DATE_PATTERN = `^${DAY}$`;
+// Canton keeps microseconds; more digits would be rounded away, so they are refused here.
+const TIMESTAMP_PATTERN = `^${DAY}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$`;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Numeric has 38 significant digits, `scale` of them after the point. */
+const NUMERIC_PRECISION = 38;
+
+/** Numeric of `scale`: at most 38 − scale digits before the point and `scale` after (trailing zeros aside). */
+function numericPattern(scale: number | undefined): string {
+  if (scale === undefined) return '^-?[0-9]+(\\.[0-9]*)?$';
+  const fraction = scale === 0 ? '(\\.0*)?' : `(\\.[0-9]{0,${scale}}0*)?`;
+  return `^-?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
+}
+
+// The checker uses the schema's own patterns, so that both accept the same strings.
+const DATE_REGEX = new RegExp(DATE_PATTERN);
+const TIMESTAMP_REGEX = new RegExp(TIMESTAMP_PATTERN);
+const INT64_REGEX = new RegExp(INT64_PATTERN);
+const numericRegexes = new Map<number | undefined, RegExp>();
+
+function numericRegex(scale: number | undefined): RegExp {
+  let regex = numericRegexes.get(scale);
+  if (!regex) numericRegexes.set(scale, (regex = new RegExp(numericPattern(scale))));
+  return regex;
+}
+
+function isValidDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return y >= 1 && daysInMonth !== undefined && d >= 1 && d <= daysInMonth;
+}
+
+
+// ---------------------------------------------------------------- JSON Schema
+
+/** A JSON Schema (draft-07) object; plain data. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface SchemaOptions {
+  /** The schema's `title` (e.g. the template id). */
+  title?: string;
+}
+
+/**
+ * A JSON Schema (draft-07) for values of `type` in the JSON Ledger API encoding. Data types go to
+ * `definitions` and are referenced with `$ref`, so recursive types end. Every node has a
+ * `description` naming the Daml type (and the field, for fields).
+ */
+export function jsonSchemaFor(type: DamlType, lookup: TypeLookup, options: SchemaOptions = {}): JsonSchema {
+  const builder = new SchemaBuilder(lookup);
+  const root = builder.schema(type, undefined);
+  const schema: JsonSchema = { $schema: 'http://json-schema.org/draft-07/schema#', ...(options.title ? { title: options.title } : {}), ...root };
+  if (Object.keys(builder.definitions).length > 0) schema.definitions = builder.definitions;
+  return schema;
+}
+
+class SchemaBuilder {
+  readonly definitions: Record<string, JsonSchema> = {};
+  private readonly names = new Map<string, string>();
+  private readonly used = new Set<string>();
+
+  constructor(private readonly lookup: TypeLookup) {}
+
+  schema(type: DamlType, label: string | undefined): JsonSchema {
+    const description = describe(type, label);
+    const shape = shapeOf(type, this.lookup);
+    if (shape.kind === 'record' || shape.kind === 'variant' || shape.kind === 'enum') {
+      return { $ref: `#/definitions/${this.define(shape)}`, description };
+    }
+    return { ...this.inline(shape), description };
+  }
+
+  /** The definition name of a data type instance, building its definition on first use. */
+  private define(shape: TypeShape & { kind: 'record' | 'variant' | 'enum' }): string {
+    const key = JSON.stringify(shape.type);
+    const known = this.names.get(key);
+    if (known) return known;
+    const name = this.freshName(printType(shape.type, { qualified: true }));
+    this.names.set(key, name);
+    // Registered before its body is built, so a recursive reference finds it.
+    this.definitions[name] = {};
+    Object.assign(this.definitions[name], this.dataSchema(shape), { description: printType(shape.type) });
+    return name;
+  }
+
+  private freshName(printed: string): string {
+    const base = printed.replace(/:/g, '.').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/_+$/, '');
+    let name = base;
+    for (let i = 2; this.used.has(name); i++) name = `${base}_${i}`;
+    this.used.add(name);
+    return name;
+  }
+
+  private dataSchema(shape: TypeShape & { kind: 'record' | 'variant' | 'enum' }): JsonSchema {
+    switch (shape.kind) {
+      case 'record':
+        return this.record(shape.fields);
+      case 'enum':
+        return { type: 'string', enum: shape.constructors };
+      case 'variant':
+        return {
+          type: 'object',
+          oneOf: shape.constructors.map((c) => ({
+            type: 'object',
+            required: ['tag', 'value'],
+            additionalProperties: false,
+            properties: { tag: { const: c.name, description: `constructor ${c.name}` }, value: this.schema(c.type, `${c.name}`) },
+            description: `${c.name} ${printType(c.type)}`,
+          })),
+        };
+    }
+  }
+
+  private record(fields: Field[]): JsonSchema {
+    const properties: Record<string, JsonSchema> = {};
+    for (const f of fields) properties[f.name] = this.schema(f.type, f.name);
+    const required = fields.filter((f) => !this.isOptional(f.type)).map((f) => f.name);
+    return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  }
+
+  private isOptional(type: DamlType): boolean {
+    const shape = shapeOf(type, this.lookup);
+    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+  }
+
+  private inline(shape: TypeShape): JsonSchema {
+    switch (shape.kind) {
+      case 'builtin':
+        return this.builtin(shape);
+      case 'unknown':
+        // The package with the definition is not known: accept anything rather than report false errors.
+        return {};
+      case 'not-serializable':
+        return { not: {} };
+      default:
+        return { $ref: `#/definitions/${this.define(shape)}` };
+    }
+  }
+
+  private builtin(shape: TypeShape & { kind: 'builtin' }): JsonSchema {
+    const [first, second] = shape.args;
+    switch (shape.builtin) {
+      case 'Unit':
+        return { type: 'object', additionalProperties: false };
+      case 'Bool':
+        return { type: 'boolean' };
+      case 'Text':
+      case 'Party':
+      case 'ContractId':
+        return { type: 'string' };
+      case 'Int64':
+        return { type: 'string', pattern: INT64_PATTERN, patternErrorMessage: 'An Int64 as a string of digits, e.g. "42".' };
+      case 'Numeric':
+      case 'BigNumeric': {
+        const scale = shape.builtin === 'Numeric' ? numericScale(shape.args) : undefined;
+        return {
+          anyOf: [{ type: 'string', pattern: numericPattern(scale), patternErrorMessage: numericHint(scale) }, { type: 'number' }],
+        };
+      }
+      case 'Date':
+        return { type: 'string', pattern: DATE_PATTERN, patternErrorMessage: 'A date as YYYY-MM-DD.' };
+      case 'Timestamp':
+        return { type: 'string', pattern: TIMESTAMP_PATTERN, patternErrorMessage: 'A timestamp as ISO-8601 with a zone, e.g. "2025-01-31T12:00:00Z".' };
+      case 'List':
+        return { type: 'array', items: first ? this.schema(first, 'element') : {} };
+      case 'TextMap':
+        return { type: 'object', additionalProperties: first ? this.schema(first, 'value') : {} };
+      case 'GenMap':
+        return {
+          type: 'array',
+          items: {
+            type: 'array',
+            items: [first ? this.schema(first, 'key') : {}, second ? this.schema(second, 'value') : {}],
+            minItems: 2,
+            additionalItems: false,
+            description: '[key, value]',
+          },
+        };
+      case 'Optional':
+        return { anyOf: [{ type: 'null' }, this.optionalContent(first)] };
+      default:
+        return { not: {} };
+    }
+  }
+
+  /** What `Some x` looks like: x itself, or for an Optional inside an Optional `[]` / `[x]`. */
+  private optionalContent(inner: DamlType | undefined): JsonSchema {
+    if (!inner) return {};
+    const shape = shapeOf(inner, this.lookup);
+    if (shape.kind === 'builtin' && shape.builtin === 'Optional') {
+      return { type: 'array', maxItems: 1, items: this.optionalContent(shape.args[0]), description: `${printType(inner)} ([] for None, [x] for Some x)` };
+    }
+    return this.schema(inner, undefined);
+  }
+}
+
+function describe(type: DamlType, label: string | undefined): string {
+  return label ? `${label}: ${printType(type)}` : printType(type);
+}
+
+function numericHint(scale: number | undefined): string {
+  return scale === undefined
+    ? 'A decimal number as a string, e.g. "1.5".'
+    : `A Numeric ${scale} as a decimal string: at most ${NUMERIC_PRECISION - scale} digits before the point and ${scale} after, e.g. "1.5".`;
+}
+
+// ---------------------------------------------------------------- checking values
+
+/** Stable ids of value problems; editors and quick fixes branch on these, never on the message. */
+export const VALUE_PROBLEM_CODES = [
+  'wrong-kind',
+  'missing-field',
+  'unknown-field',
+  'unknown-constructor',
+  'bad-int64',
+  'bad-numeric',
+  'bad-date',
+  'bad-timestamp',
+  'not-serializable',
+  /** The type refers to a package that is not known: the value could not be checked there. */
+  'unknown-type',
+] as const;
+
+export type ValueProblemCode = (typeof VALUE_PROBLEM_CODES)[number];
+
+export interface ValueProblem {
+  /** JSON pointer, relative to the checked value, of the value concerned (for missing fields: the record). */
+  path: string;
+  code: ValueProblemCode;
+  /** Names the Daml type (and the field). */
+  message: string;
+  severity: 'error' | 'warning';
+  /** Facts for quick fixes: `suggestion` (a close known name), `field`, `expected` (the Daml type printed). */
+  data?: Record<string, unknown>;
+}
+
+/** Checks a JSON value against a Daml type, as the JSON Ledger API would read it. Returns every problem found. */
+export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): ValueProblem[] {
+  const problems: ValueProblem[] = [];
+  new ValueChecker(lookup, problems).check(type, value, '');
+  return problems;
+}
+
+class ValueChecker {
+  constructor(
+    private readonly lookup: TypeLookup,
+    private readonly problems: ValueProblem[],
+  ) {}
+
+  check(type: DamlType, value: unknown, path: string): void {
+    const shape = shapeOf(type, this.lookup);
+    switch (shape.kind) {
+      case 'record':
+        return this.record(shape, value, path);
+      case 'variant':
+        return this.variant(shape, value, path);
+      case 'enum':
+        if (typeof value !== 'string') return this.wrongKind(type, value, path);
+        if (!shape.constructors.includes(value)) this.unknownConstructor(type, value, shape.constructors, path);
+        return;
+      case 'builtin':
+        return this.builtin(shape, value, path);
+      case 'not-serializable':
+        return this.report(path, 'not-serializable', `${printType(type)} has no JSON encoding: ${shape.reason}.`);
+      case 'unknown':
+        return this.report(path, 'unknown-type', `${printType(type, { qualified: true })} is defined in package ${shape.name.packageId}, which is not known: not checked.`, 'warning');
+    }
+  }
+
+  private record(shape: TypeShape & { kind: 'record' }, value: unknown, path: string): void {
+    if (!isObject(value)) return this.wrongKind(shape.type, value, path);
+    const names = shape.fields.map((f) => f.name);
+    for (const key of Object.keys(value)) {
+      if (names.includes(key)) continue;
+      const suggestion = closestName(key, names);
+      this.report(
+        joinPointer(path, key),
+        'unknown-field',
+        `${printType(shape.type)} has no field "${key}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}`,
+        // Canton accepts an unknown field whose value is null (for upgrades); anything else is refused.
+        value[key] === null ? 'warning' : 'error',
+        suggestion ? { suggestion } : undefined,
+      );
+    }
+    for (const field of shape.fields) {
+      const fieldValue = value[field.name];
+      if (fieldValue === undefined) {
+        if (!this.isOptional(field.type)) {
+          this.report(path, 'missing-field', `Missing field "${field.name}" (${printType(field.type)}) of ${printType(shape.type)}.`, 'error', {
+            field: field.name,
+            expected: printType(field.type),
+          });
+        }
+      } else {
+        this.check(field.type, fieldValue, joinPointer(path, field.name));
+      }
+    }
+  }
+
+  private variant(shape: TypeShape & { kind: 'variant' }, value: unknown, path: string): void {
+    if (!isObject(value)) return this.wrongKind(shape.type, value, path, '{"tag": …, "value": …}');
+    for (const key of Object.keys(value)) {
+      if (key !== 'tag' && key !== 'value') {
+        this.report(joinPointer(path, key), 'unknown-field', `A variant (${printType(shape.type)}) has only "tag" and "value".`);
+      }
+    }
+    for (const key of ['tag', 'value'] as const) {
+      if (!(key in value)) this.report(path, 'missing-field', `Missing "${key}" of the variant ${printType(shape.type)}.`, 'error', { field: key });
+    }
+    if (!('tag' in value)) return;
+    const names = shape.constructors.map((c) => c.name);
+    const constructor = shape.constructors.find((c) => c.name === value.tag);
+    if (typeof value.tag !== 'string') return this.report(joinPointer(path, 'tag'), 'wrong-kind', `The tag of ${printType(shape.type)} is a constructor name: one of ${names.join(', ')}.`);
+    if (!constructor) return this.unknownConstructor(shape.type, value.tag, names, joinPointer(path, 'tag'));
+    if ('value' in value) this.check(constructor.type, value.value, joinPointer(path, 'value'));
+  }
+
+  private builtin(shape: TypeShape & { kind: 'builtin' }, value: unknown, path: string): void {
+    const { type, args } = shape;
+    const [first, second] = args;
+    switch (shape.builtin) {
+      case 'Unit':
+        if (!isObject(value)) return this.wrongKind(type, value, path, '{}');
+        for (const key of Object.keys(value)) this.report(joinPointer(path, key), 'unknown-field', `() (Unit) is written {} and has no fields.`);
+        return;
+      case 'Bool':
+        if (typeof value !== 'boolean') this.wrongKind(type, value, path);
+        return;
+      case 'Text':
+      case 'Party':
+      case 'ContractId':
+        if (typeof value !== 'string') this.wrongKind(type, value, path);
+        return;
+      case 'Int64':
+        return this.int64(type, value, path);
+      case 'Numeric':
+      case 'BigNumeric':
+        return this.numeric(type, shape.builtin === 'Numeric' ? numericScale(args) : undefined, value, path);
+      case 'Date':
+        if (typeof value !== 'string') return this.wrongKind(type, value, path);
+        if (!DATE_REGEX.test(value) || !isValidDate(value)) this.report(path, 'bad-date', `Not a Date: "${value}" (write YYYY-MM-DD, e.g. "2025-01-31").`);
+        return;
+      case 'Timestamp':
+        if (typeof value !== 'string') return this.wrongKind(type, value, path);
+        if (!TIMESTAMP_REGEX.test(value) || !isValidDate(value)) {
+          this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone and at most microseconds, e.g. "2025-01-31T12:00:00Z").`);
+        }
+        return;
+      case 'List':
+        if (!Array.isArray(value)) return this.wrongKind(type, value, path, 'an array');
+        if (first) value.forEach((item, i) => this.check(first, item, joinPointer(path, i)));
+        return;
+      case 'TextMap':
+        if (!isObject(value)) return this.wrongKind(type, value, path, 'an object');
+        if (first) for (const [key, item] of Object.entries(value)) this.check(first, item, joinPointer(path, key));
+        return;
+      case 'GenMap':
+        return this.genMap(type, first, second, value, path);
+      case 'Optional':
+        if (value !== null) this.optionalContent(type, first, value, path);
+        return;
+      default:
+        this.report(path, 'not-serializable', `${printType(type)} has no JSON encoding.`);
+    }
+  }
+
+  private optionalContent(optionalType: DamlType, inner: DamlType | undefined, value: unknown, path: string): void {
+    if (!inner) return;
+    const shape = shapeOf(inner, this.lookup);
+    if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return this.check(inner, value, path);
+    // An Optional inside an Optional: None is [], Some x is [x].
+    if (!Array.isArray(value) || value.length > 1) {
+      return this.wrongKind(optionalType, value, path, `null, [] or [x] (${printType(inner)} inside an Optional)`);
+    }
+    if (value.length === 1) this.optionalContent(inner, shape.args[0], value[0], joinPointer(path, 0));
+  }
+
+  private genMap(type: DamlType, key: DamlType | undefined, item: DamlType | undefined, value: unknown, path: string): void {
+    if (!Array.isArray(value)) return this.wrongKind(type, value, path, '[[key, value], …]');
+    value.forEach((entry, i) => {
+      const at = joinPointer(path, i);
+      if (!Array.isArray(entry) || entry.length !== 2) return this.report(at, 'wrong-kind', `An entry of ${printType(type)} is a pair [key, value].`);
+      if (key) this.check(key, entry[0], joinPointer(at, 0));
+      if (item) this.check(item, entry[1], joinPointer(at, 1));
+    });
+  }
+
+  private int64(type: DamlType, value: unknown, path: string): void {
+    if (typeof value === 'number') {
+      return this.report(path, 'bad-int64', `Int64 is sent as a string: write "${value}".`, 'error', Number.isSafeInteger(value) ? { suggestion: String(value) } : undefined);
+    }
+    if (typeof value !== 'string') return this.wrongKind(type, value, path);
+    const ok = INT64_REGEX.test(value) && BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX;
+    if (!ok) this.report(path, 'bad-int64', `Not an Int64: "${value}" (a whole number from -2^63 to 2^63-1, as a string).`);
+  }
+
+  private numeric(type: DamlType, scale: number | undefined, value: unknown, path: string): void {
+    if (typeof value !== 'string' && typeof value !== 'number') return this.wrongKind(type, value, path);
+    const text = typeof value === 'number' ? numberText(value) : value;
+    if (text === undefined || !numericRegex(scale).test(text)) {
+      this.report(path, 'bad-numeric', `Not a ${printType(type)}: ${JSON.stringify(value)}. ${numericHint(scale)}`);
+    }
+  }
+
+  private isOptional(type: DamlType): boolean {
+    const shape = shapeOf(type, this.lookup);
+    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+  }
+
+  private wrongKind(type: DamlType, value: unknown, path: string, expected?: string): void {
+    const printed = printType(type);
+    this.report(path, 'wrong-kind', `Expected ${printed}${expected ? ` (${expected})` : ''}, got ${kindOf(value)}.`, 'error', { expected: printed });
+  }
+
+  private unknownConstructor(type: DamlType, name: string, names: string[], path: string): void {
+    const suggestion = closestName(name, names);
+    this.report(
+      path,
+      'unknown-constructor',
+      `${printType(type)} has no constructor "${name}"${suggestion ? `: did you mean "${suggestion}"?` : ''} (one of ${names.join(', ')}).`,
+      'error',
+      suggestion ? { suggestion } : undefined,
+    );
+  }
+
+  private report(path: string, code: ValueProblemCode, message: string, severity: 'error' | 'warning' = 'error', data?: Record<string, unknown>): void {
+    this.problems.push({ path, code, message, severity, ...(data ? { data } : {}) });
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : typeof value} ${String(value)}`;
+}
+
+/** A JSON number as plain decimal text (no exponent); undefined for numbers that cannot be written so. */
+function numberText(value: number): string | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  const text = String(value);
+  return /e/i.test(text) ? undefined : text;
+}
+
+// ---------------------------------------------------------------- placeholders
+
+/**
+ * A complete, valid placeholder value of `type` for snippets and new command files: "" for Text and
+ * Party, "0" for Int64, "0.0" for Numeric, the first enum constructor, the first variant constructor
+ * that does not recurse, null for Optional, [] / {} for collections.
+ */
+export function skeletonValue(type: DamlType, lookup: TypeLookup): unknown {
+  try {
+    return skeleton(type, lookup, new Set());
+  } catch (error) {
+    if (error instanceof RecursiveSkeleton) return {};
+    throw error;
+  }
+}
+
+/** Thrown when a placeholder would need itself (a record that contains itself without an Optional or list in between). */
+class RecursiveSkeleton extends Error {}
+
+function skeleton(type: DamlType, lookup: TypeLookup, building: ReadonlySet<string>): unknown {
+  const shape = shapeOf(type, lookup);
+  const key = JSON.stringify(shape.type);
+  if (building.has(key)) throw new RecursiveSkeleton();
+  const inner = new Set(building).add(key);
+  switch (shape.kind) {
+    case 'record':
+      return Object.fromEntries(shape.fields.map((f) => [f.name, skeleton(f.type, lookup, inner)]));
+    case 'enum':
+      return shape.constructors[0] ?? '';
+    case 'variant':
+      for (const constructor of shape.constructors) {
+        try {
+          return { tag: constructor.name, value: skeleton(constructor.type, lookup, inner) };
+        } catch (error) {
+          if (!(error instanceof RecursiveSkeleton)) throw error;
+        }
+      }
+      throw new RecursiveSkeleton();
+    case 'builtin':
+      // A copy: callers may fill the placeholder in.
+      return structuredClone(BUILTIN_SKELETONS[shape.builtin] ?? null);
+    default:
+      return null;
+  }
+}
+
+const BUILTIN_SKELETONS: Partial<Record<string, unknown>> = {
+  Unit: {},
+  Bool: false,
+  Text: '',
+  Party: '',
+  ContractId: '',
+  Int64: '0',
+  Numeric: '0.0',
+  BigNumeric: '0.0',
+  Date: '1970-01-01',
+  Timestamp: '1970-01-01T00:00:00Z',
+  List: [],
+  TextMap: {},
+  GenMap: [],
+  Optional: null,
+};

@@ -1,0 +1,199 @@
+/**
+ * Look-ups over many decoded packages: templates, choices, interfaces and data types by qualified
+ * name, and the package-name form of identifiers resolved to a package id.
+ */
+import { parseIdentifier, printIdentifier, type DamlIdentifier } from './identifiers';
+import { comparePackageVersions } from './packageVersions';
+import { decodeArchivePayload, readArchiveEnvelope, readDar, type DarContents } from './lf/archive';
+import type { Choice, DamlPackage, DataType, Interface, Module, QualifiedName, Template, TypeSynonym } from './model';
+
+/** What checking and schema generation need from an index: the definitions behind type references. */
+export interface TypeLookup {
+  dataType(name: QualifiedName): DataType | undefined;
+  synonym(name: QualifiedName): TypeSynonym | undefined;
+}
+
+/** A template with where it lives and its id in both forms. */
+export interface TemplateEntry {
+  template: Template;
+  /** The record of the template's fields (the data type of the same name). */
+  fields: DataType | undefined;
+  name: QualifiedName;
+  packageName: string;
+  packageVersion: string;
+  /** `<package id>:Module:Template`. */
+  packageIdForm: string;
+  /** `#package-name:Module:Template`. */
+  packageNameForm: string;
+}
+
+/** A choice that can be exercised on a template: its own, or one of an interface it implements. */
+export interface ChoiceEntry {
+  choice: Choice;
+  /** The template, or the interface that declares the choice (exercise interface choices by the interface's id). */
+  declaredBy: QualifiedName;
+  declaredIn: 'template' | 'interface';
+}
+
+export interface PackageIndexOptions {
+  /**
+   * Package name → the package id to use for `#name:…` identifiers (e.g. the participant's package
+   * preference). Without an entry the highest version among the indexed packages wins.
+   */
+  preferredPackageIds?: ReadonlyMap<string, string>;
+}
+
+/** An index over decoded packages. Packages are immutable, so adding one twice is harmless. */
+export class PackageIndex implements TypeLookup {
+  private readonly byId = new Map<string, DamlPackage>();
+  private readonly modulesByKey = new Map<string, Module>();
+  private readonly preferred: ReadonlyMap<string, string>;
+
+  constructor(packages: Iterable<DamlPackage> = [], options: PackageIndexOptions = {}) {
+    this.preferred = options.preferredPackageIds ?? new Map();
+    for (const p of packages) this.add(p);
+  }
+
+  add(pkg: DamlPackage): void {
+    if (this.byId.has(pkg.id)) return;
+    this.byId.set(pkg.id, pkg);
+    for (const module of pkg.modules) this.modulesByKey.set(moduleKey(pkg.id, module.name), module);
+  }
+
+  package(id: string): DamlPackage | undefined {
+    return this.byId.get(id);
+  }
+
+  packages(): DamlPackage[] {
+    return [...this.byId.values()];
+  }
+
+  /** The package id `#name` stands for: the preferred one if given and indexed, else the highest version. */
+  resolvePackageName(name: string): string | undefined {
+    const preferred = this.preferred.get(name);
+    if (preferred && this.byId.has(preferred)) return preferred;
+    let best: DamlPackage | undefined;
+    for (const p of this.byId.values()) {
+      if (p.name === name && (!best || comparePackageVersions(p.version, best.version) > 0)) best = p;
+    }
+    return best?.id;
+  }
+
+  /** The qualified name an identifier (parsed, or text in either form) refers to; undefined if the package is unknown. */
+  resolve(id: DamlIdentifier | string): QualifiedName | undefined {
+    const parsed = typeof id === 'string' ? parseIdentifier(id) : id;
+    if (!parsed) return undefined;
+    const packageId = parsed.form === 'package-name' ? this.resolvePackageName(parsed.packageName) : parsed.packageId;
+    if (!packageId || !this.byId.has(packageId)) return undefined;
+    return { packageId, moduleName: parsed.moduleName, name: parsed.entityName };
+  }
+
+  module(packageId: string, moduleName: string): Module | undefined {
+    return this.modulesByKey.get(moduleKey(packageId, moduleName));
+  }
+
+  dataType(name: QualifiedName): DataType | undefined {
+    return this.module(name.packageId, name.moduleName)?.dataTypes.find((d) => d.name === name.name);
+  }
+
+  synonym(name: QualifiedName): TypeSynonym | undefined {
+    return this.module(name.packageId, name.moduleName)?.synonyms.find((s) => s.name === name.name);
+  }
+
+  template(id: QualifiedName | DamlIdentifier | string): Template | undefined {
+    const name = this.qualified(id);
+    return name && this.module(name.packageId, name.moduleName)?.templates.find((t) => t.name === name.name);
+  }
+
+  interface(id: QualifiedName | DamlIdentifier | string): Interface | undefined {
+    const name = this.qualified(id);
+    return name && this.module(name.packageId, name.moduleName)?.interfaces.find((i) => i.name === name.name);
+  }
+
+  /** Every template of every indexed package, with its ids in both forms. */
+  templates(): TemplateEntry[] {
+    const entries: TemplateEntry[] = [];
+    for (const p of this.byId.values()) {
+      for (const module of p.modules) {
+        for (const template of module.templates) {
+          const name: QualifiedName = { packageId: p.id, moduleName: module.name, name: template.name };
+          entries.push({
+            template,
+            fields: module.dataTypes.find((d) => d.name === template.name),
+            name,
+            packageName: p.name,
+            packageVersion: p.version,
+            packageIdForm: printIdentifier({ form: 'package-id', packageId: p.id, moduleName: module.name, entityName: template.name }),
+            packageNameForm: printIdentifier({ form: 'package-name', packageName: p.name, moduleName: module.name, entityName: template.name }),
+          });
+        }
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * The choices that can be exercised on a template: its own, then those of the interfaces it implements
+   * (which carry the interface's name: exercise them with the interface id). Undefined if the template is unknown.
+   */
+  choices(templateId: QualifiedName | DamlIdentifier | string): ChoiceEntry[] | undefined {
+    const name = this.qualified(templateId);
+    const template = name && this.template(name);
+    if (!name || !template) return undefined;
+    const entries: ChoiceEntry[] = template.choices.map((choice) => ({ choice, declaredBy: name, declaredIn: 'template' }));
+    const own = new Set(template.choices.map((c) => c.name));
+    for (const ifaceName of template.implements) {
+      for (const choice of this.interface(ifaceName)?.choices ?? []) {
+        // Every interface declares `Archive` too; the template's own is the one to show.
+        if (!own.has(choice.name)) entries.push({ choice, declaredBy: ifaceName, declaredIn: 'interface' });
+      }
+    }
+    return entries;
+  }
+
+  private qualified(id: QualifiedName | DamlIdentifier | string): QualifiedName | undefined {
+    return typeof id === 'object' && 'packageId' in id && 'name' in id ? id : this.resolve(id);
+  }
+}
+
+function moduleKey(packageId: string, moduleName: string): string {
+  return `${packageId}:${moduleName}`;
+}
+
+/**
+ * Decoded packages by id. A package id is the hash of its contents, so a decoded package never goes
+ * stale: decode each at most once, whichever way it arrives (participant, .dalf, DAR).
+ */
+export class PackageCache {
+  private readonly decoded = new Map<string, DamlPackage>();
+
+  get(id: string): DamlPackage | undefined {
+    return this.decoded.get(id);
+  }
+
+  /** Adds an already decoded package (e.g. read back from a JSON cache on disk). */
+  put(pkg: DamlPackage): void {
+    this.decoded.set(pkg.id, pkg);
+  }
+
+  /** The package in `payload` (the bytes of `GET /v2/packages/{id}`), decoded once. @throws LfDecodeError */
+  fromPayload(payload: Uint8Array, id: string): DamlPackage {
+    return this.decoded.get(id) ?? this.remember(decodeArchivePayload(payload, id));
+  }
+
+  /** The package in a `.dalf`, decoded once. @throws LfDecodeError */
+  fromArchive(bytes: Uint8Array): DamlPackage {
+    const { payload, hash } = readArchiveEnvelope(bytes);
+    return this.fromPayload(payload, hash);
+  }
+
+  /** The packages of a DAR; those already decoded are not decoded again. @throws LfDecodeError */
+  fromDar(bytes: Uint8Array): DarContents {
+    return readDar(bytes, (dalf) => this.fromArchive(dalf));
+  }
+
+  private remember(pkg: DamlPackage): DamlPackage {
+    this.decoded.set(pkg.id, pkg);
+    return pkg;
+  }
+}
