@@ -73,26 +73,44 @@ export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, ski
   return problems;
 }
 
-function* identifierSites(root: unknown): Generator<IdentifierSite> {
-  // A full submit-and-wait-for-transaction request wraps the JsCommands in `commands`.
+export type CommandKind = (typeof COMMAND_KINDS)[number];
+
+/** A command of a commands file: its kind, its object, and the JSON pointer of that object. */
+export interface CommandSite {
+  kind: CommandKind;
+  command: Record<string, unknown>;
+  pointer: string;
+}
+
+/** The JsCommands of a file: the file itself, or `commands` of a full submit-and-wait-for-transaction request. */
+function jsCommandsOf(root: unknown): { jsCommands: Record<string, unknown>; base: string; isRequest: boolean } | undefined {
   const isRequest = isJsonObject(root) && isJsonObject(root.commands);
   const jsCommands = isRequest ? root.commands : root;
-  const base = isRequest ? '/commands' : '';
-  if (!isJsonObject(jsCommands)) return;
+  return isJsonObject(jsCommands) ? { jsCommands, base: isRequest ? '/commands' : '', isRequest } : undefined;
+}
 
-  for (const [index, entry] of recordsIn(jsCommands.commands)) {
+/** Every command object of a commands file. */
+export function* commandSites(root: unknown): Generator<CommandSite> {
+  const of = jsCommandsOf(root);
+  if (!of) return;
+  for (const [index, entry] of recordsIn(of.jsCommands.commands)) {
     for (const kind of COMMAND_KINDS) {
       const command = entry[kind];
-      if (isJsonObject(command)) {
-        yield { pointer: `${base}/commands/${index}/${kind}/templateId`, id: command.templateId, inFilter: false };
-      }
+      if (isJsonObject(command)) yield { kind, command, pointer: `${of.base}/commands/${index}/${kind}` };
     }
   }
+}
+
+function* identifierSites(root: unknown): Generator<IdentifierSite> {
+  for (const site of commandSites(root)) yield { pointer: `${site.pointer}/templateId`, id: site.command.templateId, inFilter: false };
+  const of = jsCommandsOf(root);
+  if (!of) return;
+  const { jsCommands, base, isRequest } = of;
   for (const [index, prefetch] of recordsIn(jsCommands.prefetchContractKeys)) {
     yield { pointer: `${base}/prefetchContractKeys/${index}/templateId`, id: prefetch.templateId, inFilter: false };
   }
 
-  if (!isRequest || !isJsonObject(root.transactionFormat) || !isJsonObject(root.transactionFormat.eventFormat)) return;
+  if (!isRequest || !isJsonObject(root) || !isJsonObject(root.transactionFormat) || !isJsonObject(root.transactionFormat.eventFormat)) return;
   const eventFormat = root.transactionFormat.eventFormat;
   const filters: Array<[string, unknown]> = [['/transactionFormat/eventFormat/filtersForAnyParty', eventFormat.filtersForAnyParty]];
   if (isJsonObject(eventFormat.filtersByParty)) {

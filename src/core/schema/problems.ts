@@ -1,6 +1,7 @@
 /** The diagnostics that validation of `*.commands.json` / `*.vetting.json` files produces. */
 
-export type Severity = 'error' | 'warning';
+/** `info`: a note on what was not checked, never a fault of the file. */
+export type Severity = 'error' | 'warning' | 'info';
 
 /** Stable ids: editors, the CLI and quick fixes branch on these, never on message text. */
 export const PROBLEM_CODES = [
@@ -20,7 +21,10 @@ export const PROBLEM_CODES = [
   'empty-act-as',
   /** Vetting `changes` is missing or empty. */
   'empty-changes',
-  /** A field Canton does not know and silently ignores; `data.suggestion` when a known name is close. */
+  /**
+   * A field Canton does not know and silently ignores; in a Daml value, a field the record does not
+   * have (an error). `data.suggestion` when a known name is close.
+   */
   'unknown-field',
   /** A pre-Canton-3 field name that is silently ignored; `data.suggestion` holds its replacement. */
   'deprecated-field',
@@ -38,6 +42,29 @@ export const PROBLEM_CODES = [
   'not-an-integer',
   /** A number a double cannot hold (beyond 2^53, too many digits): sent as written, but other tools would change it. */
   'inexact-number',
+  // Checks of Daml values against the ledger's packages (`missing-field` and `unknown-field` serve there too).
+  /** The arguments were not checked: no packages (no participant, no .dar). Severity info. */
+  'arguments-unchecked',
+  /** The template id names no package or template the packages know; `data.suggestion` when one is close. */
+  'unknown-template',
+  /** The template (or interface) has no such choice; `data.suggestion` when one is close. */
+  'unknown-choice',
+  /** A value of the wrong JSON kind for its Daml type (a number for a Text, an object for a List, …). */
+  'wrong-kind',
+  /** A variant tag or enum constructor the type does not have. */
+  'unknown-constructor',
+  /** Int64 text that is not a 64-bit integer (or a number where 3.5 reads only strings; `data.suggestion`). */
+  'bad-int64',
+  /** Numeric text that is not a decimal or has more decimals than the type's scale. */
+  'bad-numeric',
+  /** A Date that is not `YYYY-MM-DD` or does not exist. */
+  'bad-date',
+  /** A Timestamp that is not ISO-8601 with a zone, or more precise than microseconds. */
+  'bad-timestamp',
+  /** A type that has no JSON encoding (functions, Update, …). */
+  'not-serializable',
+  /** A type from a package that is not known: the value could not be checked there. */
+  'unknown-type',
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

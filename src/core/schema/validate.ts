@@ -9,6 +9,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { packageIdTemplateProblems, duplicateKeyProblems } from './customChecks';
+import { argumentProblems, type ArgumentContext } from './argumentChecks';
 import { JsonDocument } from './jsonDocument';
 import { checkNumbers } from './numbers';
 import type { Problem, ProblemDraft } from './problems';
@@ -39,9 +40,18 @@ export interface ValidationResult {
   problems: Problem[];
 }
 
-export function validateText(kind: FileKind, text: string): ValidationResult {
+export interface ValidateOptions {
+  /**
+   * The packages to check Daml arguments against (a participant's, or a .dar's); `unavailable` when
+   * there are none to be had (offline), which an `arguments-unchecked` note then says. Absent: only
+   * the envelope is checked, silently.
+   */
+  packages?: ArgumentContext | 'unavailable';
+}
+
+export function validateText(kind: FileKind, text: string, options: ValidateOptions = {}): ValidationResult {
   try {
-    return checkText(kind, text);
+    return checkText(kind, text, options);
   } catch (e) {
     // A bug of ours on some input must not end the caller's loop (the editor's diagnostics, a CLI
     // batch): the file gets a verdict that says so.
@@ -51,7 +61,7 @@ export function validateText(kind: FileKind, text: string): ValidationResult {
   }
 }
 
-function checkText(kind: FileKind, text: string): ValidationResult {
+function checkText(kind: FileKind, text: string, options: ValidateOptions): ValidationResult {
   const doc = new JsonDocument(text);
   if (doc.syntaxProblems.length > 0 || !doc.root) {
     const drafts = doc.syntaxProblems.map(
@@ -70,6 +80,7 @@ function checkText(kind: FileKind, text: string): ValidationResult {
   if (kind === 'commands') {
     const pathsWithProblems = new Set(drafts.map((d) => d.path));
     drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));
+    if (options.packages) drafts.push(...argumentProblems(value, doc, options.packages === 'unavailable' ? undefined : options.packages));
   }
   return { value: numbers.exactValue, problems: finish(doc, drafts) };
 }

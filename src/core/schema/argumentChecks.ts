@@ -1,0 +1,143 @@
+/**
+ * The part of a commands file the envelope schema leaves free: `createArguments`, `choiceArgument`
+ * and `contractKey`, checked against the Daml types of the ledger's own packages, and the template
+ * and choice names they hang on.
+ */
+import { packageRefOf, parseIdentifier, qualifiedNameOf, type DamlIdentifier } from '../daml/identifiers';
+import { checkValue, type ValueProblem } from '../daml/jsonEncoding';
+import { DamlTypes, type Choice, type DamlType, type QualifiedName } from '../daml/model';
+import type { ChoiceEntry, PackageIndex } from '../daml/packageIndex';
+import { commandSites, type CommandSite } from './customChecks';
+import { rangeOf, type JsonDocument } from './jsonDocument';
+import { closestName } from './names';
+import type { ProblemDraft } from './problems';
+
+/** The packages to check against, and where they come from (named in messages: "on Demo", "in model.dar"). */
+export interface ArgumentContext {
+  packages: PackageIndex;
+  source: string;
+}
+
+/** What a command's `templateId` names, once resolved. */
+export interface ResolvedTarget {
+  id: DamlIdentifier;
+  name: QualifiedName;
+  /** The template, or the interface an ExerciseCommand may name instead. */
+  kind: 'template' | 'interface';
+}
+
+export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined): ProblemDraft[] {
+  const sites = [...commandSites(value)];
+  if (sites.length === 0) return [];
+  if (!context) return [uncheckedNote(sites, doc)];
+  const problems: ProblemDraft[] = [];
+  for (const site of sites) problems.push(...commandProblems(site, doc, context));
+  return problems;
+}
+
+function uncheckedNote(sites: CommandSite[], doc: JsonDocument): ProblemDraft {
+  const first = sites[0];
+  const node = doc.nodeAt(`${first.pointer}/templateId`) ?? doc.nodeAt(first.pointer);
+  return {
+    path: first.pointer,
+    severity: 'info',
+    code: 'arguments-unchecked',
+    message: 'The arguments are not checked against their Daml types: that needs the packages of a participant (connect to one) or a .dar file in the workspace.',
+    ...(node ? doc.anchorOf(node) : { offset: 0, length: 0 }),
+  };
+}
+
+/** Resolves a command's template id against the packages; a problem says why when it cannot. */
+export function resolveTarget(
+  templateId: unknown,
+  context: ArgumentContext,
+  allowInterface: boolean,
+): { target: ResolvedTarget } | { problem: { message: string; suggestion?: string } } | undefined {
+  if (typeof templateId !== 'string') return undefined;
+  const id = parseIdentifier(templateId);
+  // A malformed id is the envelope schema's to report.
+  if (!id) return undefined;
+  const { packages, source } = context;
+  const packageId = id.form === 'package-id' ? id.packageId : packages.resolvePackageName(id.packageName);
+  if (!packageId || !packages.package(packageId)) {
+    return { problem: { message: `No package ${id.form === 'package-name' ? `named "${id.packageName}"` : packageRefOf(id)} is known ${source}.` } };
+  }
+  const name: QualifiedName = { packageId, moduleName: id.moduleName, name: id.entityName };
+  if (packages.template(name)) return { target: { id, name, kind: 'template' } };
+  if (allowInterface && packages.interface(name)) return { target: { id, name, kind: 'interface' } };
+  const pkg = packages.package(packageId)!;
+  const known = pkg.modules.flatMap((m) => [...m.templates, ...(allowInterface ? m.interfaces : [])].map((t) => `${m.name}:${t.name}`));
+  const suggestion = closestName(qualifiedNameOf(id), known);
+  return {
+    problem: {
+      message: `Package ${pkg.name} ${pkg.version} has no template ${qualifiedNameOf(id)}${suggestion ? `: did you mean ${suggestion}?` : '.'}`,
+      suggestion: suggestion && templateId.replace(qualifiedNameOf(id), suggestion),
+    },
+  };
+}
+
+/** The choices that can be exercised on what `target` names. */
+export function choicesOf(target: ResolvedTarget, packages: PackageIndex): ChoiceEntry[] {
+  if (target.kind === 'template') return packages.choices(target.name) ?? [];
+  return (packages.interface(target.name)?.choices ?? []).map((choice) => ({ choice, declaredBy: target.name, declaredIn: 'interface' as const }));
+}
+
+function commandProblems(site: CommandSite, doc: JsonDocument, context: ArgumentContext): ProblemDraft[] {
+  const { command, kind, pointer } = site;
+  const problems: ProblemDraft[] = [];
+  const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
+  if (!resolved) return problems;
+  if ('problem' in resolved) {
+    const node = doc.nodeAt(`${pointer}/templateId`);
+    if (node) {
+      const data = resolved.problem.suggestion ? { suggestion: resolved.problem.suggestion } : undefined;
+      problems.push({ path: `${pointer}/templateId`, severity: 'error', code: 'unknown-template', message: resolved.problem.message, ...rangeOf(node), data });
+    }
+    return problems;
+  }
+  const { target } = resolved;
+  const { packages } = context;
+  const check = (field: string, type: DamlType | undefined) => {
+    if (type && field in command) problems.push(...valueProblems(checkValue(type, command[field], packages), `${pointer}/${field}`, doc));
+  };
+  if (kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') check('createArguments', DamlTypes.con(target.name));
+  if (kind === 'ExerciseByKeyCommand') check('contractKey', packages.template(target.name)?.keyType);
+  if (kind !== 'CreateCommand') {
+    const choice = choiceProblem(command.choice, target, doc, `${pointer}/choice`, context, problems);
+    if (choice) check('choiceArgument', choice.argType);
+  }
+  return problems;
+}
+
+function choiceProblem(name: unknown, target: ResolvedTarget, doc: JsonDocument, pointer: string, context: ArgumentContext, problems: ProblemDraft[]): Choice | undefined {
+  if (typeof name !== 'string') return undefined;
+  const choices = choicesOf(target, context.packages);
+  const found = choices.find((c) => c.choice.name === name);
+  if (found) return found.choice;
+  const node = doc.nodeAt(pointer);
+  if (!node) return undefined;
+  const names = choices.map((c) => c.choice.name);
+  const suggestion = closestName(name, names);
+  problems.push({
+    path: pointer,
+    severity: 'error',
+    code: 'unknown-choice',
+    message: `${qualifiedNameOf({ moduleName: target.name.moduleName, entityName: target.name.name })} has no choice "${name}"${suggestion ? `: did you mean "${suggestion}"?` : ''} (${names.length ? `its choices: ${names.join(', ')}` : 'it has no choices'}).`,
+    ...rangeOf(node),
+    data: suggestion ? { suggestion } : undefined,
+  });
+  return undefined;
+}
+
+/** Value problems placed in the document: a field's key for unknown and missing fields, else the value. */
+function valueProblems(found: ValueProblem[], base: string, doc: JsonDocument): ProblemDraft[] {
+  const drafts: ProblemDraft[] = [];
+  for (const p of found) {
+    const pointer = p.path === '' ? base : base + p.path;
+    const node = doc.nodeAt(pointer);
+    if (!node) continue;
+    const range = p.code === 'unknown-field' || p.code === 'missing-field' ? doc.anchorOf(node) : rangeOf(node);
+    drafts.push({ path: pointer, severity: p.severity, code: p.code, message: p.message, ...range, data: p.data });
+  }
+  return drafts;
+}

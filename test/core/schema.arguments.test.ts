@@ -1,0 +1,83 @@
+// Daml arguments of commands files checked against real packages (the shared DARs): the problems,
+// their positions and codes, and that the same file without packages only gets the note.
+import assert from 'node:assert/strict';
+import { PackageIndex } from '../../src/core/daml/packageIndex';
+import type { ArgumentContext } from '../../src/core/schema/argumentChecks';
+import { validateText, type Problem } from '../../src/core/schema/validate';
+import { DARS, requireDar } from '../support/dars';
+
+const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
+const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
+
+function file(commands: unknown[]): string {
+  return JSON.stringify({ commandId: 'args-1', actAs: [ALICE], commands }, null, 2);
+}
+
+function summary(text: string, problems: Problem[]) {
+  return problems.map((p) => ({ code: p.code, severity: p.severity, at: text.slice(p.offset, p.offset + p.length) }));
+}
+
+describe('core: validate, Daml arguments against the packages', () => {
+  let context: ArgumentContext;
+  before(function () {
+    context = { packages: new PackageIndex(requireDar(this, DARS.ping).packages), source: 'in the ping DAR' };
+  });
+
+  it('accepts a create of Ping with every field right, and its choices with their arguments', () => {
+    const text = file([
+      { CreateCommand: { templateId: PING, createArguments: { id: 'p-1', initiator: ALICE, responder: ALICE } } },
+      { ExerciseCommand: { templateId: PING, contractId: '00ab', choice: 'AbortPing', choiceArgument: { anyone: ALICE } } },
+      { ExerciseCommand: { templateId: PING, contractId: '00ab', choice: 'Respond', choiceArgument: {} } },
+    ]);
+    assert.deepEqual(validateText('commands', text, { packages: context }).problems, []);
+  });
+
+  it('reports a misspelt field (with the closest name), a missing one and a wrong kind, each where it is', () => {
+    const text = file([{ CreateCommand: { templateId: PING, createArguments: { id: 7, initator: ALICE } } }]);
+    const { problems } = validateText('commands', text, { packages: context });
+    assert.deepEqual(summary(text, problems), [
+      { code: 'missing-field', severity: 'error', at: '"createArguments"' },
+      { code: 'missing-field', severity: 'error', at: '"createArguments"' },
+      { code: 'wrong-kind', severity: 'error', at: '7' },
+      { code: 'unknown-field', severity: 'error', at: '"initator"' },
+    ]);
+    const unknown = problems.find((p) => p.code === 'unknown-field')!;
+    assert.equal(unknown.data?.suggestion, 'initiator');
+    // Each names the Daml type.
+    assert.match(problems.find((p) => p.code === 'wrong-kind')!.message, /Text/);
+    assert.ok(problems.filter((p) => p.code === 'missing-field').some((p) => /Party/.test(p.message)));
+  });
+
+  it('reports an unknown template (with the closest one), an unknown package, and an unknown choice with the choices there are', () => {
+    const text = file([
+      { CreateCommand: { templateId: '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Pong', createArguments: {} } },
+      { CreateCommand: { templateId: '#no-such-package:A:B', createArguments: {} } },
+      { ExerciseCommand: { templateId: PING, contractId: '00ab', choice: 'Respnd', choiceArgument: {} } },
+    ]);
+    const { problems } = validateText('commands', text, { packages: context });
+    assert.deepEqual(summary(text, problems).map((p) => p.code), ['unknown-template', 'unknown-template', 'unknown-choice']);
+    assert.match(problems[1].message, /No package named "no-such-package" is known in the ping DAR/);
+    const choice = problems[2];
+    assert.equal(choice.data?.suggestion, 'Respond');
+    assert.match(choice.message, /its choices: .*AbortPing/);
+  });
+
+  it('without packages: the envelope only, and one note that says what was not checked', () => {
+    const text = file([{ CreateCommand: { templateId: PING, createArguments: { id: 7 } } }]);
+    const offline = validateText('commands', text, { packages: 'unavailable' });
+    assert.deepEqual(summary(text, offline.problems), [{ code: 'arguments-unchecked', severity: 'info', at: '"templateId"' }]);
+    assert.deepEqual(validateText('commands', text).problems, []);
+  });
+
+  it('checks interface choices of a template by the interface id (splice Amulet implements Holding)', function () {
+    const amulet = new PackageIndex(requireDar(this, DARS.amulet).packages);
+    const ctx = { packages: amulet, source: 'in splice-amulet' };
+    const holding = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
+    const choices = amulet.interface(holding)!.choices.map((c) => c.name);
+    assert.ok(choices.length > 0);
+    const text = file([{ ExerciseCommand: { templateId: holding, contractId: '00ab', choice: 'NoSuchChoice', choiceArgument: {} } }]);
+    const { problems } = validateText('commands', text, { packages: ctx });
+    assert.deepEqual(problems.map((p) => p.code), ['unknown-choice']);
+    for (const c of choices) assert.ok(problems[0].message.includes(c), `${c} listed`);
+  });
+});
