@@ -71,6 +71,8 @@ export interface HttpRequest extends CallOptions {
    * never retried and reuse only briefly idle connections (see `briefReuseMs`).
    */
   idempotent?: boolean;
+  /** The Accept header; default `application/json`. */
+  accept?: string;
 }
 
 /** A successful response whose body has not been read yet. */
@@ -131,6 +133,29 @@ export class HttpTransport {
     } catch (e) {
       throw e instanceof LedgerError ? e : res.mapBodyError(e);
     } finally {
+      res.done();
+    }
+  }
+
+  /**
+   * Sends a request and returns the body as bytes (for binary endpoints such as a package's
+   * archive), refusing a body larger than `limit` bytes with a ProtocolError rather than holding it.
+   */
+  async bytes(req: HttpRequest, limit: number): Promise<{ bytes: Uint8Array; headers: OpenResponse['headers'] }> {
+    const res = await this.open({ ...req, accept: req.accept ?? 'application/octet-stream' });
+    try {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > limit) throw new ProtocolError(`The response to ${req.method} ${req.path} is larger than ${limit} bytes`, info(req));
+        chunks.push(chunk as Buffer);
+      }
+      return { bytes: new Uint8Array(Buffer.concat(chunks)), headers: res.headers };
+    } catch (e) {
+      throw e instanceof LedgerError ? e : res.mapBodyError(e);
+    } finally {
+      res.body.destroy();
       res.done();
     }
   }
@@ -238,7 +263,7 @@ export class HttpTransport {
     if (body !== undefined) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(body)}`);
     let method: string = req.method;
     for (let hop = 0; ; hop++) {
-      const headers: Record<string, string> = { Accept: 'application/json', ...this.opts.headers };
+      const headers: Record<string, string> = { Accept: req.accept ?? 'application/json', ...this.opts.headers };
       if (body !== undefined && method !== 'GET') headers['Content-Type'] = 'application/json';
       // The token goes only to the origin the user configured, never to a redirect target elsewhere.
       if (token !== undefined && url.origin === origin) headers.Authorization = `Bearer ${token}`;
