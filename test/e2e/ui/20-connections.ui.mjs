@@ -142,16 +142,19 @@ export async function menu(row, title) {
  * The rendered hover of `row` (its tooltip): moves away first, so the hover is fresh. Its content may
  * lag behind the tree: retry with waitUntil when it is expected to change.
  */
-export async function hoverText(t, row, { timeout = 4000 } = {}) {
+export async function hoverText(t, row, { timeout = 8000 } = {}) {
   const hover = t.page.locator('.monaco-hover.workbench-hover').first();
-  await t.page.mouse.move(700, 300); // the editor area: no hover there
-  await hover.waitFor({ state: 'hidden', timeout: 3000 }).catch(() => {});
-  // Nudge the mouse within the row until the hover shows: a row re-rendered under a still mouse
-  // gets no new mouseover.
   const until = Date.now() + timeout;
-  for (let i = 0; ; i++) {
-    await row.hover({ position: { x: 30 + (i % 2) * 8, y: 8 } });
-    if (await hover.waitFor({ timeout: 700 }).then(() => true, () => false)) break;
+  for (;;) {
+    // Each attempt enters the row afresh (a mouseover): a row re-rendered under a still mouse gets
+    // none. Then the hover is given time to appear, however slow the machine: moving within the row
+    // meanwhile would start VS Code's hover delay over.
+    await t.page.mouse.move(700, 300); // the editor area: no hover there
+    await hover.waitFor({ state: 'hidden', timeout: 3000 }).catch(() => {});
+    // The hover belongs to the item's label: the twistie and icon beside it have none.
+    await row.locator('.monaco-icon-label').first().hover();
+    const left = until - Date.now();
+    if (await hover.waitFor({ timeout: Math.max(Math.min(left, 4000), 1000) }).then(() => true, () => false)) break;
     if (Date.now() > until) throw new Error(`no hover over the row within ${timeout}ms`);
   }
   const text = await hover.innerText();
@@ -405,10 +408,11 @@ export default async function (t) {
       const again = await t.toast(`Connecting to ${name}`).waitFor({ timeout: 3000 }).then(() => true, () => false);
       knownBug(!again, 'Add Connection with a token connects twice (Set Token reconnects, then add() connects again once the first error toast is closed)');
       await waitLabel(t, row, / error · http/);
+      let seen = '';
       const tip = await t.waitUntil(async () => {
-        const text = await hoverText(t, row, { timeout: 2500 });
-        return text.includes(`Token: sub ${sub}`) ? text : undefined;
-      }, { timeout: 15000, what: 'the tooltip to show "Token: sub <the sub claim>"' });
+        seen = await hoverText(t, row).catch((e) => `(${e.message})`);
+        return seen.includes(`Token: sub ${sub}`) ? seen : undefined;
+      }, { timeout: 25000, what: () => `the tooltip to show "Token: sub <the sub claim>" (it reads ${JSON.stringify(seen)})` });
       if (!/ · aud \S+/.test(tip)) throw new Error(`tooltip lacks the aud claim: ${tip}`);
       if (!tip.includes('Expires 2100-01-01T00:00:00.000Z')) throw new Error(`tooltip lacks the expiry: ${tip}`);
       if (tip.includes(token)) throw new Error('the tooltip shows the token');
@@ -420,9 +424,9 @@ export default async function (t) {
       await waitLabel(t, row, new RegExp(`^${name} active · http://127\\.0\\.0\\.1:9$`)); // disconnected
       let after = '';
       await t.waitUntil(async () => {
-        after = await hoverText(t, row, { timeout: 2500 });
-        return !after.includes('Token:');
-      }, { timeout: 10000, what: () => `the tooltip to drop the token after Clear Token (it reads ${JSON.stringify(after)})` });
+        after = await hoverText(t, row).catch((e) => `(${e.message})`);
+        return !after.startsWith('(') && !after.includes('Token:');
+      }, { timeout: 25000, what: () => `the tooltip to drop the token after Clear Token (it reads ${JSON.stringify(after)})` });
     });
   });
 

@@ -80,8 +80,8 @@ export default async function (t) {
         const row = connectionRow(t, name);
         await row.waitFor({ timeout: 20000 });
         let tip = '';
-        await t.waitUntil(async () => (tip = await hoverText(t, row, { timeout: 2500 })).includes('from workspace settings'), {
-          timeout: 10000,
+        await t.waitUntil(async () => (tip = await hoverText(t, row).catch((e) => `(${e.message})`)).includes('from workspace settings'), {
+          timeout: 25000,
           what: () => `the tooltip to say "from workspace settings" (it reads ${JSON.stringify(tip)})`,
         });
         const items = await t.contextMenuItems(row);
