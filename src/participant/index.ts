@@ -15,10 +15,10 @@ import { DemoLedger, newLedgerState } from './ledger';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
 import { DemoServer } from './server';
-import { VERSION_PROFILES, type ApiVersion } from './versions';
+import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
-export type { ApiVersion } from './versions';
+export { API_VERSIONS, type ApiVersion } from './versions';
 export type { Faults, SubmitFault } from './handlers/services';
 export type { SeededParties } from './seed';
 
@@ -68,7 +68,7 @@ export interface DemoParticipant {
 export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
   const clock = options.clock ?? (() => new Date());
   const log = options.logger ?? (() => undefined);
-  const profile = VERSION_PROFILES[options.apiVersion ?? '3.5'];
+  const profile = profileOf(options.apiVersion ?? '3.5');
   const seed = options.seed ?? true;
 
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
@@ -79,13 +79,11 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const faults: Faults = {};
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
   const server = new DemoServer({
-    routes: [
-      ...stateRoutes(services),
-      ...updateRoutes(services),
-      ...commandRoutes(services),
-      ...eventRoutes(services),
-      ...(profile.packageVetting ? vettingRoutes(services) : []),
-    ],
+    // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services)].filter((r) =>
+      profile.serves(r.method, r.path),
+    ),
+    version: profile.release,
     authenticator,
     participantName: ledger.participantName,
     log,

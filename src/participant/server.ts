@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPEN, bearerToken, type Authenticator, type Caller } from './auth';
+import { firstMissingField, type RequestSchemaName } from '../core/versions';
 import { parseBody } from './decode';
 import { AuthFailure, DecodeFailure, LedgerApiError, authErrorBody, cantonErrorBody, type ErrorSite } from './errors';
 
@@ -28,6 +29,8 @@ export interface Route<B = unknown> {
   method: 'GET' | 'POST';
   /** A path with `:name` segments, e.g. `/v2/users/:userId`. */
   path: string;
+  /** The spec schema of the JSON body: fields the imitated release requires are checked before decoding. */
+  body?: RequestSchemaName;
   /** Decodes the JSON body (POST); failures become 400 text/plain before the token is looked at. */
   decode?: (body: unknown) => B;
   /** `/livez` and `/readyz` answer without a token. */
@@ -44,6 +47,8 @@ export interface ServerOptions {
   authenticator?: Authenticator;
   /** The participant name for `context.participant` in errors. */
   participantName: string;
+  /** The version imitated: whose required request fields apply. */
+  version: string;
   log: (line: string) => void;
 }
 
@@ -173,7 +178,10 @@ export class DemoServer {
 
     const token = bearerToken(req.headers.authorization);
     const text = await readBody(req);
-    const body = r.decode ? r.decode(parseBody(text)) : undefined;
+    const json = r.decode ? parseBody(text) : undefined;
+    const missing = r.body && firstMissingField(r.body, json, this.options.version);
+    if (missing) throw DecodeFailure.body(`DecodingFailure at ${missing.path}.${missing.field}: Missing required field`);
+    const body = r.decode ? r.decode(json) : undefined;
     const authenticator = this.options.authenticator;
     const caller = r.public || !authenticator ? OPEN : await authenticator.authenticate(token);
     await r.handle({ req, res, url, params, body, caller, traceparent, signal });

@@ -158,7 +158,7 @@ async function scenario(p: DemoParticipant): Promise<Exchange[]> {
   await c.eventsByContractId('00' + 'b'.repeat(136), { filter: { anyParty: true } }).catch(() => undefined); // 404
   await c.listUpdates({ beginExclusive: 0, endInclusive: end + 50 }, { filter: { anyParty: true } }).catch(() => undefined); // 400
 
-  if (caps.vettingUpdate) {
+  if (caps.has('updateVettedPackages')) {
     const [state] = await c.listVettedPackages();
     await c.listVettedPackages({ packageMetadataFilter: { packageNamePrefixes: ['demo'] }, pageSize: 1 });
     const vet = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }], newValidFromInclusive: '2026-01-01T00:00:00Z' } } } }] };
@@ -191,7 +191,7 @@ describe('conformance with the official JSON Ledger API specs', function () {
           'GET /v2/version', 'GET /v2/state/ledger-end', 'GET /v2/state/latest-pruned-offsets', 'GET /v2/state/connected-synchronizers', 'GET /v2/parties',
           'GET /v2/parties/participant-id', 'GET /v2/users/{id}/rights', 'GET /v2/packages', 'POST /v2/commands/submit-and-wait-for-transaction',
           'POST /v2/events/events-by-contract-id', 'POST /v2/package-vetting/list', 'POST /v2/package-vetting/update', 'POST /v2/updates/get-updates-page',
-          mode === '3.6' ? 'POST /v2/updates' : 'POST /v2/updates/flats',
+          'POST /v2/updates',
         ];
         assert.deepEqual(expected.filter((e) => !seen.has(e)), []);
         for (const status of [200, 400, 404, 409]) assert.ok(exchanges.some((x) => x.status === status), `an exchange with status ${status}`);

@@ -6,7 +6,7 @@ import { LedgerClient } from '../../src/core/api/client';
 import { legacySelection } from '../../src/core/api/updatesRequest';
 import { cachingTokenProvider, mintSandboxToken } from '../../src/core/auth/jwt';
 import {
-  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, RequestValidationError, UnsupportedOperationError,
+  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, NotServedError, RequestValidationError, UnsupportedOperationError,
 } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
@@ -48,7 +48,7 @@ describe('LedgerClient against the demo participant', function () {
     it('reads version (cached per client), ledger end, synchronizers, parties, users, packages and health', async () => {
       const caps = await client.capabilities();
       assert.match(caps.version, /^3\.5/);
-      assert.equal(caps.updatesPage, true);
+      assert.equal(caps.has('updatesPage'), true);
       assert.equal(await client.capabilities(), caps, 'cached');
       assert.ok((await client.ledgerEnd()) > 10, 'seeded history');
       const syncs = await client.connectedSynchronizers();
@@ -119,7 +119,7 @@ describe('LedgerClient against the demo participant', function () {
       try {
         local.state.appendSynthetic(60);
         const c = new LedgerClient({ baseUrl: local.url, pageSize: 50 });
-        assert.equal((await c.capabilities()).updatesPage, false);
+        assert.equal((await c.capabilities()).has('updatesPage'), false);
         const pages: number[] = [];
         let page = await c.pageUpdates({ selection: ANY });
         for (;;) {
@@ -157,7 +157,7 @@ describe('LedgerClient against the demo participant', function () {
       const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
       try {
         const c = new LedgerClient({ baseUrl: local.url });
-        assert.equal((await c.capabilities()).flats, false);
+        assert.equal((await c.capabilities()).has('listUpdatesFlats'), false);
         const end = await c.ledgerEnd();
         assert.ok((await c.listUpdates({ beginExclusive: 0, endInclusive: end }, ANY)).length > 0);
       } finally {
@@ -165,16 +165,16 @@ describe('LedgerClient against the demo participant', function () {
       }
     });
 
-    it('falls back from /flats to /v2/updates once when the path is not served, whatever the version says', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
+    it('reports a 404 from a path the version has as not served, naming the likely cause', async () => {
+      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.5' });
       const proxy = new TestServer();
       try {
         const target = new URL(local.url);
-        // A proxy that claims 3.5 (so the client tries /flats first) in front of a participant without /flats.
+        // A proxy that passes on everything but the update list, as a wrong path prefix or a strict proxy would.
         proxy.handler = (r, res) => {
-          if (r.url === '/v2/version') {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            return res.end(JSON.stringify({ version: '3.5.10' }));
+          if (r.url.startsWith('/v2/updates')) {
+            res.writeHead(404, { 'content-type': 'text/plain' });
+            return res.end('The requested resource could not be found.');
           }
           const fwd = http.request({ host: target.hostname, port: target.port, path: r.url, method: r.method, headers: r.headers }, (up) => {
             res.writeHead(up.statusCode ?? 500, up.headers);
@@ -184,12 +184,13 @@ describe('LedgerClient against the demo participant', function () {
         };
         const c = new LedgerClient({ baseUrl: await proxy.start() });
         const end = await c.ledgerEnd();
-        const range = { beginExclusive: 0, endInclusive: end };
-        const a = await c.listUpdates(range, ANY);
-        const b = await c.listUpdates(range, ANY);
-        assert.deepEqual(offsets(a), offsets(b));
-        const flatsCalls = proxy.received.filter((r) => r.url.startsWith('/v2/updates/flats')).length;
-        assert.equal(flatsCalls, 1, 'tried /flats once, then remembered');
+        await assert.rejects(c.listUpdates({ beginExclusive: 0, endInclusive: end }, ANY), (e) => {
+          assert.ok(e instanceof NotServedError, String(e));
+          assert.equal(e.path, '/v2/updates');
+          assert.match(e.message, /does not serve POST \/v2\/updates, although Canton 3\.5\.10 has it/);
+          assert.match(e.hint, /path prefix/);
+          return true;
+        });
       } finally {
         await proxy.stop();
         await local.close();

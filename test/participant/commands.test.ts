@@ -192,9 +192,9 @@ describe('demo participant: commands', () => {
     const offsetPeriod = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationOffset: { value: first.json.completionOffset } } });
     assert.equal(offsetPeriod.status, 200);
     // So does a zero-length window.
-    const noWindow = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 0 } } } });
+    const noWindow = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 0, nanos: 0 } } } });
     assert.equal(noWindow.status, 200);
-    const tooLong = await post(p, '/v2/commands/submit-and-wait', { ...cmds, commandId: 'long', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 86400 } } } });
+    const tooLong = await post(p, '/v2/commands/submit-and-wait', { ...cmds, commandId: 'long', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 86400, nanos: 0 } } } });
     assertCantonError(tooLong, 400, 'INVALID_DEDUPLICATION_PERIOD', 9);
   });
 

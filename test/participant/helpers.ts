@@ -74,13 +74,15 @@ export function assertSpecValid(value: unknown, schema: string, version: SpecVer
 
 // ---------------------------------------------------------------- formats
 
-export const wildcard = (): wire.Filters => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] });
+// The fields that 3.3 and 3.4.0–3.4.11 require (includeCreatedEventBlob, filtersByParty, verbose) are
+// always written, so that these formats suit every version.
+export const wildcard = (): wire.Filters => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] });
 export const templates = (...templateIds: string[]): wire.Filters => ({
-  cumulative: templateIds.map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId } } } })),
+  cumulative: templateIds.map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: false } } } })),
 });
 
 export function eventFormat(parties: string[] | 'any', filters: wire.Filters = wildcard()): wire.EventFormat {
-  return parties === 'any' ? { filtersForAnyParty: filters, verbose: false } : { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: false };
+  return parties === 'any' ? { filtersByParty: {}, filtersForAnyParty: filters, verbose: false } : { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: false };
 }
 
 export function transactionsFormat(

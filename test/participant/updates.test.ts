@@ -53,7 +53,7 @@ describe('demo participant: POST /v2/updates', () => {
 
   it('renders the topology events of party allocation (added, changed, revoked)', async () => {
     const reply = await bounded({ includeTopologyEvents: { includeParticipantAuthorizationEvents: {} } });
-    const events = reply.json.flatMap((u) => (u.update && 'TopologyTransaction' in u.update ? u.update.TopologyTransaction.value.events ?? [] : []));
+    const events = reply.json.flatMap((u) => (u.update && 'TopologyTransaction' in u.update ? u.update.TopologyTransaction.value.events ?? [] : [])) as wire.WrappedTopologyEvent[];
     const cases = events.map((e) => Object.keys(e.event!)[0]);
     assert.deepEqual([...new Set(cases)].sort(), ['ParticipantAuthorizationAdded', 'ParticipantAuthorizationChanged', 'ParticipantAuthorizationRevoked']);
     const added = events.find((e) => e.event && 'ParticipantAuthorizationAdded' in e.event) as { event: { ParticipantAuthorizationAdded: { value: object } } };

@@ -11,6 +11,7 @@ export function eventRoutes(s: Services): Route[] {
     route({
       method: 'POST',
       path: '/v2/events/events-by-contract-id',
+      body: 'GetEventsByContractIdRequest',
       decode: decodeEventsByContractIdRequest,
       handle: ({ res, body, caller }) => {
         ensureCanRead(caller, body.eventFormat);
