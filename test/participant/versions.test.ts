@@ -148,6 +148,11 @@ describe('demo participant: imitating other Canton versions', () => {
     const added = topology.TopologyTransaction.value.events![0] as { ParticipantAuthorizationAdded: wire.ParticipantAuthorizationValue };
     assert.equal(added.ParticipantAuthorizationAdded.participantPermission, 1);
     assert.equal(decodeUpdate(topology).kind === 'topology' && (decodeUpdate(topology) as TopologyTransaction).events[0].permission, 'submission', 'the client reads the 3.3 shape');
+    // 3.3 finds a contract's events for `requestingParties` as well as for an event format.
+    const created = reply.json.flatMap((u) => (u.update && 'Transaction' in u.update ? (u.update.Transaction.value.events ?? []) : [])).find((e) => 'CreatedEvent' in e) as { CreatedEvent: wire.CreatedEvent };
+    const events = await post(p, '/v2/events/events-by-contract-id', { contractId: created.CreatedEvent.contractId, requestingParties: created.CreatedEvent.signatories });
+    assert.equal(events.status, 200, events.text);
+    assertSpecValid(events.json, 'JsGetEventsByContractIdResponse', '3.3');
     const version = await get(p, '/v2/version');
     assert.equal(version.json.version, '3.3.0-demo');
     assert.equal(version.json.features.packageFeature, undefined);
