@@ -247,7 +247,10 @@ export type RequiredSteps = ReadonlyArray<readonly [since: string, fields: reado
 
 /** The required fields of one object in a request body and of the objects below it. */
 export interface RequestShape {
+  /** As the release's spec says. */
   required?: RequiredSteps;
+  /** Of those, the fields the release's server does not insist on after all. */
+  lenient?: RequiredSteps;
   /** Members by name; for a variant (oneOf), its cases by name. */
   fields?: Readonly<Record<string, RequestShape>>;
   /** Array items. */
@@ -314,6 +317,8 @@ const VETTING_CHANGE_VALUE: RequestShape = { ...PACKAGE_REFS, required: [['3.3.0
 export const REQUEST_SHAPES = {
   GetUpdatesRequest: {
     required: [['3.3.0', ['beginExclusive', 'verbose']], ['3.4.12', ['updateFormat']], ['3.5.0', ['beginExclusive']]],
+    // The 3.4.12 spec requires updateFormat, yet its server still takes the deprecated filter/verbose form.
+    lenient: [['3.4.12', ['updateFormat']], ['3.5.0', []]],
     fields: { updateFormat: UPDATE_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },
   },
   GetUpdatesPageRequest: { required: [['3.5.0', ['updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
@@ -378,7 +383,8 @@ export function firstMissingField(schema: RequestSchemaName, body: unknown, vers
     if (Array.isArray(value)) return shape.items ? first(value, (item, i) => visit(shape.items!, item, `${path}[${i}]`)) : undefined;
     if (typeof value !== 'object' || value === null) return undefined;
     const json = value as Record<string, unknown>;
-    for (const field of requiredAt(shape.required, version)) {
+    const lenient = requiredAt(shape.lenient, version);
+    for (const field of requiredAt(shape.required, version).filter((f) => !lenient.includes(f))) {
       if (json[field] === undefined || json[field] === null) return { path, field };
     }
     if (shape.values) {

@@ -11,8 +11,10 @@ import {
   firstMissingField,
   lineOf,
   REQUEST_SHAPES,
+  requiredAt,
   requiredFieldsByPath,
   type RequestSchemaName,
+  type RequestShape,
 } from '../../src/core/versions';
 import { requestSchemaName, requiredFieldsByPath as specRequiredFieldsByPath, requireSpec, SPEC_OF_LINE, specEndpoints } from '../support/spec';
 
@@ -80,6 +82,22 @@ describe('version table', () => {
       });
     });
   }
+
+  it('every leniency names a field the spec requires there', () => {
+    const stale: string[] = [];
+    const walk = (shape: RequestShape, path: string) => {
+      for (const { spec: version } of API_LINES) {
+        const required = requiredAt(shape.required, version);
+        for (const field of requiredAt(shape.lenient, version)) if (!required.includes(field)) stale.push(`${path}.${field} at ${version}`);
+      }
+      for (const [name, member] of Object.entries(shape.fields ?? {})) walk(member, `${path}.${name}`);
+      if (shape.items) walk(shape.items, `${path}[]`);
+      if (shape.values) walk(shape.values, `${path}.*`);
+    };
+    for (const [name, shape] of Object.entries(REQUEST_SHAPES)) walk(shape, name);
+    assert.deepEqual(stale, []);
+    assert.equal(firstMissingField('GetUpdatesRequest', { beginExclusive: 0, filter: { filtersByParty: {} } }, '3.4.12'), undefined, 'the legacy form on 3.4.12');
+  });
 
   it('finds the first missing required field, where circe would report it', () => {
     const body = { beginExclusive: 0, verbose: false, updateFormat: { includeTransactions: { eventFormat: { filtersByParty: {}, verbose: false } } } };
