@@ -14,13 +14,14 @@ import { vettingRoutes } from './handlers/vetting';
 import { DemoLedger, newLedgerState } from './ledger';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
-import { DemoServer } from './server';
+import { DemoServer, type Exchange } from './server';
 import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
 export { API_VERSIONS, type ApiVersion } from './versions';
 export type { Faults, SubmitFault } from './handlers/services';
 export type { SeededParties } from './seed';
+export type { Exchange } from './server';
 
 export interface DemoParticipantOptions {
   /** 0 (the default) picks a free port. */
@@ -47,6 +48,8 @@ export interface DemoParticipantOptions {
   logger?: (line: string) => void;
   /** The participant's clock (record times, dedup, token expiry); default the system clock. */
   clock?: () => Date;
+  /** Every finished request with its answer, bodies included (for tests that check them against the spec). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface DemoParticipant {
@@ -87,6 +90,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     authenticator,
     participantName: ledger.participantName,
     log,
+    onExchange: options.onExchange,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const saver = options.statePath ? new StateSaver(ledger, options.statePath, log) : undefined;

@@ -10,7 +10,8 @@ import {
 } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
-import { DemoParticipant, startDemoParticipant } from '../../src/participant';
+import { DemoParticipant } from '../../src/participant';
+import { startCheckedParticipant } from '../support/specCheck';
 import { TestServer } from '../support/httpServer';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -39,7 +40,7 @@ describe('LedgerClient against the demo participant', function () {
   let client: LedgerClient;
 
   before(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 7 });
+    p = await startCheckedParticipant({ port: 0, seed: 7 });
     client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
   });
   after(() => p.close());
@@ -95,7 +96,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('walks a range larger than the server cap, ascending and descending, with no gaps or duplicates', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 3, listCap: 20 });
+      const local = await startCheckedParticipant({ port: 0, seed: 3, listCap: 20 });
       try {
         local.state.appendSynthetic(150);
         const c = new LedgerClient({ baseUrl: local.url, pageSize: 15 });
@@ -115,7 +116,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('pages with offsets and limit where get-updates-page is missing, shrinking to the cap on 413', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 4, listCap: 12, apiVersion: '3.4' });
+      const local = await startCheckedParticipant({ port: 0, seed: 4, listCap: 12, apiVersion: '3.4' });
       try {
         local.state.appendSynthetic(60);
         const c = new LedgerClient({ baseUrl: local.url, pageSize: 50 });
@@ -154,7 +155,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('uses /v2/updates on a 3.6 participant (no /flats)', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
+      const local = await startCheckedParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
       try {
         const c = new LedgerClient({ baseUrl: local.url });
         assert.equal((await c.capabilities()).has('listUpdatesFlats'), false);
@@ -166,7 +167,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('reports a 404 from a path the version has as not served, naming the likely cause', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.5' });
+      const local = await startCheckedParticipant({ port: 0, seed: 5, apiVersion: '3.5' });
       const proxy = new TestServer();
       try {
         const target = new URL(local.url);
@@ -216,7 +217,7 @@ describe('LedgerClient against the demo participant', function () {
     it('reports Canton errors for offsets beyond the end or below the pruning offset', async () => {
       const end = await client.ledgerEnd();
       await assert.rejects(client.listUpdates({ beginExclusive: 0, endInclusive: end + 100 }, ANY), (e) => e instanceof CantonApiError && e.code === 'OFFSET_AFTER_LEDGER_END' && e.retryable);
-      const local = await startDemoParticipant({ port: 0, seed: 6 });
+      const local = await startCheckedParticipant({ port: 0, seed: 6 });
       try {
         local.state.prune(5);
         const c = new LedgerClient({ baseUrl: local.url });
@@ -318,7 +319,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('names the missing dependencies, and needs a synchronizer id with two synchronizers', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 8, synchronizers: 2 });
+      const local = await startCheckedParticipant({ port: 0, seed: 8, synchronizers: 2 });
       try {
         const c = new LedgerClient({ baseUrl: local.url });
         const auto = await c.updateVettedPackages({ changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }], dryRun: true }).catch((e) => e);
@@ -339,7 +340,7 @@ describe('LedgerClient against the demo participant', function () {
   describe('auth', () => {
     let secured: DemoParticipant;
     const secret = 'demo-participant-shared-secret';
-    before(async () => (secured = await startDemoParticipant({ port: 0, seed: 9, auth: { secret } })));
+    before(async () => (secured = await startCheckedParticipant({ port: 0, seed: 9, auth: { secret } })));
     after(() => secured.close());
 
     it('works with minted sandbox tokens, renewed by the caching provider', async () => {

@@ -1,13 +1,15 @@
 /** Shared helpers for the demo participant tests: start one, call it over real loopback HTTP, build formats. */
 import assert from 'node:assert/strict';
 import type * as wire from '../../src/core/models/wire';
-import { startDemoParticipant, type DemoParticipant, type DemoParticipantOptions } from '../../src/participant/index';
+import type { DemoParticipant, DemoParticipantOptions } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { specValidator, type SpecVersion } from '../support/spec';
 
 export const FIXED_SEED = 42;
 
+/** A demo participant whose exchanges are checked against the spec of the release it imitates. */
 export function start(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
-  return startDemoParticipant({ seed: FIXED_SEED, ...options });
+  return startCheckedParticipant({ seed: FIXED_SEED, ...options });
 }
 
 export interface Reply<T = any> {
