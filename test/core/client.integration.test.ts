@@ -337,6 +337,48 @@ describe('LedgerClient against the demo participant', function () {
     });
   });
 
+  describe('older releases', () => {
+    it('3.3: the user comes from the token or the configured user id; vetting is refused before sending', async () => {
+      const secret = 'client-3-3-shared-secret';
+      const local = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.3', auth: { secret } });
+      try {
+        const withToken = new LedgerClient({ baseUrl: local.url, token: () => local.mintToken('alice') });
+        assert.equal((await withToken.authenticatedUser()).id, 'alice');
+        assert.equal((await withToken.authenticatedUser({ fallbackUserId: 'bob' })).id, 'alice', 'the token wins');
+        const open = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.3' });
+        try {
+          const c = new LedgerClient({ baseUrl: open.url });
+          assert.equal((await c.authenticatedUser({ fallbackUserId: 'bob' })).primaryParty, open.parties.bob);
+          await assert.rejects(c.authenticatedUser(), (e) => e instanceof UnsupportedOperationError && e.operationName === 'authenticatedUser' && e.version === '3.3.0-demo');
+          const vet = c.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], dryRun: true });
+          await assert.rejects(vet, (e) => e instanceof UnsupportedOperationError && e.message === 'Package vetting is not available on Canton 3.3.0');
+          await assert.rejects(c.listVettedPackages(), (e) => e instanceof UnsupportedOperationError && e.operationName === 'listVettedPackages');
+        } finally {
+          await open.close();
+        }
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('3.4.11: lists with GET /v2/package-vetting and updates with POST, filling in the fields that release requires', async () => {
+      const local = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.4.11', synchronizers: 2 });
+      try {
+        const c = new LedgerClient({ baseUrl: local.url });
+        const states = await c.listVettedPackages();
+        assert.equal(states.length, 2);
+        const change = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }], dryRun: true };
+        // No synchronizerId on a participant with two: the server's own error, not a decoding failure.
+        await assert.rejects(c.updateVettedPackages(change), (e) => e instanceof CantonApiError && e.code === 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER');
+        const r = await c.updateVettedPackages({ ...change, synchronizerId: states[0].synchronizerId });
+        assert.equal(r.dryRun, true);
+        assert.deepEqual(r.diff.added.map((x) => x.packageVersion), ['2.0.0']);
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
   describe('auth', () => {
     let secured: DemoParticipant;
     const secret = 'demo-participant-shared-secret';
