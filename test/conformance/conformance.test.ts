@@ -4,9 +4,10 @@
 //
 // - Requests: against every spec version that has the operation (3.3, 3.4.11, 3.4.12, 3.5,
 //   main-3.6), because the client must work with participants of all of them.
-// - Responses: against the spec of the release the participant imitates (3.5, and main-3.6 in
-//   its 3.6 mode). `null` values are removed first: the spec cannot say "nullable" but the real
-//   server writes null for absent optional fields (NOTES §0.3), and so does the demo participant.
+// - Responses: against the spec of the release the participant imitates (each of 3.3, 3.4.11,
+//   3.4.12, 3.5 and 3.6), with the checks every integration test gets (../support/specCheck.ts).
+//   `null` values are removed first: the spec cannot say "nullable" but the real server writes
+//   null for absent optional fields, and so does the demo participant.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LedgerClient } from '../../src/core/api/client';
@@ -22,7 +23,7 @@ type Exchange = RecordedExchange;
 /**
  * Requests that knowingly differ from a spec, each with its reason. Nothing else is excused.
  * - 3.4.12 marks `updateFormat` required on GetUpdatesRequest, yet its server still accepts the
- *   deprecated `filter`/`verbose` form (NOTES §2.1.1, §7), which the client sends only when asked.
+ *   deprecated `filter`/`verbose` form, which the client sends only when asked.
  */
 const KNOWN_REQUEST_DEVIATIONS: Array<{ version: SpecVersion; applies: (x: Exchange) => boolean }> = [
   { version: '3.4.12', applies: (x) => /^\/v2\/updates(\/flats)?$/.test(x.path) && (x.requestBody as { filter?: unknown })?.filter !== undefined },
