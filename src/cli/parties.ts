@@ -1,5 +1,5 @@
 /** Which parties to read as when the command line names none: everything the user may read. */
-import { AuthError, CantonApiError, HttpError, RequestValidationError } from '../core/errors';
+import { AuthError, CantonApiError, HttpError, RequestValidationError, UnsupportedOperationError } from '../core/errors';
 import { readableParties } from '../core/models/users';
 import { flag, stringList, type OptionSpecs, type OptionValues } from './args';
 import type { CliContext } from './context';
@@ -29,9 +29,9 @@ export async function resolveReadAs(ctx: CliContext, values: OptionValues): Prom
   try {
     userId = (await client.authenticatedUser(ctx.callOptions)).id;
   } catch (e) {
-    // Without a token, a sandbox without auth has no "authenticated user" but lets anyone read
-    // everything; if it does need auth, the read itself fails with the auth error and its hint.
-    if (ctx.token === undefined && (e instanceof CantonApiError || e instanceof AuthError || e instanceof HttpError)) {
+    // Without a token, a sandbox without auth has no "authenticated user" (and 3.3 no way to ask) but
+    // lets anyone read everything; if it does need auth, the read itself fails with the auth error and its hint.
+    if (ctx.token === undefined && (e instanceof CantonApiError || e instanceof AuthError || e instanceof HttpError || e instanceof UnsupportedOperationError)) {
       ctx.logger.info('No authenticated user (no token): reading as any party');
       return { parties: [], anyParty: true };
     }

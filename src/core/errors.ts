@@ -4,6 +4,7 @@
  */
 import type { JsCantonError } from './models/wire';
 import { ErrorCategory, hintForCode, isRetryableCategory } from './errorCatalog';
+import { shortVersion } from './versions';
 
 export type LedgerErrorKind =
   | 'canton'
@@ -15,6 +16,7 @@ export type LedgerErrorKind =
   | 'invalid-request'
   | 'protocol'
   | 'unsupported'
+  | 'not-served'
   | 'token-withheld'
   | 'package-decode';
 
@@ -246,18 +248,44 @@ export class ProtocolError extends LedgerError {
   }
 }
 
-/** The participant's version does not have this operation. */
+/** The participant's version does not have this operation: refused before sending. */
 export class UnsupportedOperationError extends LedgerError {
   readonly kind = 'unsupported' as const;
+  /** For people: "Package vetting". */
   readonly operation: string;
-  readonly version?: string;
-  constructor(operation: string, version?: string) {
-    super(`${operation} is not available on this participant${version ? ` (version ${version})` : ''}`);
+  /** The version the participant reported (`3.3.0-SNAPSHOT`). */
+  readonly version: string;
+  /** The operation's name in the version table (`updateVettedPackages`), when it has one. */
+  readonly operationName?: string;
+  constructor(operation: string, version: string, operationName?: string) {
+    super(`${operation} is not available on Canton ${shortVersion(version)}`);
     this.operation = operation;
+    this.version = version;
+    this.operationName = operationName;
+  }
+  get hint(): string {
+    return 'This Canton version does not have the operation: upgrade the participant, or use an operation this version has.';
+  }
+}
+
+/**
+ * A plain 404 from a path the participant's version has: something between the client and the
+ * participant does not pass it on. Usually the URL misses the participant's path prefix.
+ */
+export class NotServedError extends LedgerError {
+  readonly kind = 'not-served' as const;
+  readonly method: string;
+  readonly path: string;
+  /** The version the participant reported, when it got that far. */
+  readonly version?: string;
+  constructor(method: string, path: string, version?: string, cause?: unknown) {
+    super(`This participant does not serve ${method} ${path}${version ? `, although Canton ${shortVersion(version)} has it` : ''}`, { method, path }, { cause });
+    this.method = method;
+    this.path = path;
     this.version = version;
   }
   get hint(): string {
-    return 'Upgrade the participant, or use an operation this version has.';
+    return 'Check the connection URL: the usual cause is a missing or wrong path prefix (http-ledger-api.path-prefix), or a proxy that does not pass the path on.';
   }
 }
 

@@ -63,14 +63,16 @@ export interface PackageDef {
 
 // ---------------------------------------------------------------- the templates
 
-/** The implicit `Archive` choice; both built-in templates let their owner archive. */
-const ARCHIVE: ChoiceDef = {
-  name: 'Archive',
-  consuming: true,
-  argument: T.record('DA.Internal.Template:Archive', []),
-  controllers: (contract) => [String(contract.owner)],
-  body: () => ({}),
-};
+/** The implicit `Archive` choice every Daml template has: consuming, controlled by all its signatories. */
+function archiveChoice(signatories: (argument: DamlRecord) => string[]): ChoiceDef {
+  return {
+    name: 'Archive',
+    consuming: true,
+    argument: T.record('DA.Internal.Template:Archive', []),
+    controllers: (contract) => signatories(contract),
+    body: () => ({}),
+  };
+}
 
 const NUMERIC_10 = T.numeric(10);
 
@@ -97,7 +99,6 @@ function iouChoices(): ChoiceDef[] {
         return { _1: first, _2: second };
       },
     },
-    ARCHIVE,
   ];
 }
 
@@ -142,7 +143,6 @@ function assetTemplate(pkg: PackageDef): TemplateDef {
         controllers: (asset) => [String(asset.owner)],
         body: (ctx, self, asset, arg) => ctx.create(self, { ...asset, description: arg.newDescription }),
       },
-      ARCHIVE,
     ],
   });
 }
@@ -160,7 +160,7 @@ function template(
     entityName,
     id: `${pkg.id}:${moduleName}:${entityName}`,
     nameKey: `${pkg.name}:${moduleName}:${entityName}`,
-    choices: new Map(def.choices.map((c) => [c.name, c])),
+    choices: new Map([...def.choices, archiveChoice(def.signatories)].map((c) => [c.name, c])),
   };
 }
 

@@ -245,9 +245,11 @@ export function decodeGetUpdatesPageRequest(body: unknown): wire.GetUpdatesPageR
   };
 }
 
-export function decodeEventsByContractIdRequest(body: unknown): wire.GetEventsByContractIdRequest {
+/** 3.3 also took `requestingParties` instead of `eventFormat`; later releases ignore it (and need `eventFormat`). */
+export function decodeEventsByContractIdRequest(body: unknown): { contractId: string; eventFormat?: wire.EventFormat; requestingParties?: string[] } {
   const f = Fields.of(body, '');
-  return { contractId: f.str('contractId', true), eventFormat: decodeEventFormat(f.object('eventFormat', true)) };
+  const format = f.object('eventFormat');
+  return { contractId: f.str('contractId', true), eventFormat: format && decodeEventFormat(format), requestingParties: f.strings('requestingParties') };
 }
 
 // ---------------------------------------------------------------- commands

@@ -18,7 +18,7 @@ import type {
   TransactionRecord,
 } from './model';
 import { formatInstant } from './time';
-import type { WireDialect } from './versions';
+import type { WireDialect } from '../core/versions';
 
 const q = JSON.stringify;
 
@@ -160,7 +160,8 @@ function topologyJson(t: TopologyRecord, events: TopologyEventRecord[], d: WireD
   const rendered = events.map((e) => {
       const permission =
         e.permission === undefined ? '' : `,"participantPermission":${d.permissionAsInt ? PERMISSION_INTS[e.permission] : q(`PARTICIPANT_PERMISSION_${e.permission}`)}`;
-    return `{"event":{"ParticipantAuthorization${e.change}":{"value":{"partyId":${q(e.partyId)},"participantId":${q(e.participantId)}${permission}}}}}`;
+    const value = `{"partyId":${q(e.partyId)},"participantId":${q(e.participantId)}${permission}}`;
+    return d.topologyEventWrapped ? `{"event":{"ParticipantAuthorization${e.change}":{"value":${value}}}}` : `{"ParticipantAuthorization${e.change}":${value}}`;
   });
   return (
     `{"updateId":${q(t.updateId)},"offset":${t.offset},"synchronizerId":${q(t.synchronizerId)}` +

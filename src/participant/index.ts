@@ -14,13 +14,14 @@ import { vettingRoutes } from './handlers/vetting';
 import { DemoLedger, newLedgerState } from './ledger';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
-import { DemoServer } from './server';
-import { VERSION_PROFILES, type ApiVersion } from './versions';
+import { DemoServer, type Exchange } from './server';
+import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
-export type { ApiVersion } from './versions';
+export { API_VERSIONS, type ApiVersion } from './versions';
 export type { Faults, SubmitFault } from './handlers/services';
 export type { SeededParties } from './seed';
+export type { Exchange } from './server';
 
 export interface DemoParticipantOptions {
   /** 0 (the default) picks a free port. */
@@ -47,6 +48,8 @@ export interface DemoParticipantOptions {
   logger?: (line: string) => void;
   /** The participant's clock (record times, dedup, token expiry); default the system clock. */
   clock?: () => Date;
+  /** Every finished request with its answer, bodies included (for tests that check them against the spec). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface DemoParticipant {
@@ -68,7 +71,7 @@ export interface DemoParticipant {
 export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
   const clock = options.clock ?? (() => new Date());
   const log = options.logger ?? (() => undefined);
-  const profile = VERSION_PROFILES[options.apiVersion ?? '3.5'];
+  const profile = profileOf(options.apiVersion ?? '3.5');
   const seed = options.seed ?? true;
 
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
@@ -79,16 +82,15 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const faults: Faults = {};
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
   const server = new DemoServer({
-    routes: [
-      ...stateRoutes(services),
-      ...updateRoutes(services),
-      ...commandRoutes(services),
-      ...eventRoutes(services),
-      ...(profile.packageVetting ? vettingRoutes(services) : []),
-    ],
+    // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services)].filter((r) =>
+      profile.serves(r.method, r.path),
+    ),
+    version: profile.release,
     authenticator,
     participantName: ledger.participantName,
     log,
+    onExchange: options.onExchange,
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const saver = options.statePath ? new StateSaver(ledger, options.statePath, log) : undefined;

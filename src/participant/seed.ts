@@ -85,7 +85,8 @@ function writeHistory(ledger: DemoLedger, p: SeededParties, tick: () => Micros):
     'garage',
   );
   const small = createdBy(issue(p.alice, 'USD', '42'));
-  exercise(p.alice, IOU, small, 'Archive', {});
+  // Archive is the signatories' choice: the issuer archives, not the owner.
+  exercise(p.bank, IOU, small, 'Archive', {});
   run(p.bank, [
     command(IOU, {
       kind: 'createAndExercise',

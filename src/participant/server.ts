@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPEN, bearerToken, type Authenticator, type Caller } from './auth';
+import { firstMissingField, type RequestSchemaName } from '../core/versions';
 import { parseBody } from './decode';
 import { AuthFailure, DecodeFailure, LedgerApiError, authErrorBody, cantonErrorBody, type ErrorSite } from './errors';
 
@@ -28,6 +29,8 @@ export interface Route<B = unknown> {
   method: 'GET' | 'POST';
   /** A path with `:name` segments, e.g. `/v2/users/:userId`. */
   path: string;
+  /** The spec schema of the JSON body: fields the imitated release requires are checked before decoding. */
+  body?: RequestSchemaName;
   /** Decodes the JSON body (POST); failures become 400 text/plain before the token is looked at. */
   decode?: (body: unknown) => B;
   /** `/livez` and `/readyz` answer without a token. */
@@ -39,12 +42,29 @@ export function route<B>(r: Route<B>): Route {
   return r as Route;
 }
 
+/** One request and its answer, as they went over the wire (for tests that check them against a spec). */
+export interface Exchange {
+  method: string;
+  /** Without the query. */
+  path: string;
+  query: string;
+  requestHeaders: IncomingMessage['headers'];
+  requestBody: string;
+  status: number;
+  contentType: string;
+  responseBody: string;
+}
+
 export interface ServerOptions {
   routes: Route[];
   authenticator?: Authenticator;
   /** The participant name for `context.participant` in errors. */
   participantName: string;
+  /** The version imitated: whose required request fields apply. */
+  version: string;
   log: (line: string) => void;
+  /** Called with every finished exchange; costs a copy of each body, so only for tests. */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -151,8 +171,10 @@ export class DemoServer {
     res.on('close', onClose);
     this.closing.signal.addEventListener('abort', onClose);
     res.setHeader('x-demo-participant', 'true');
+    const request = { body: '' };
+    if (this.options.onExchange) this.record(req, res, url, request, this.options.onExchange);
     try {
-      await this.dispatch(req, res, url, traceparent, requestDone.signal);
+      await this.dispatch(req, res, url, request, traceparent, requestDone.signal);
     } catch (error) {
       this.fail(res, error, site);
     } finally {
@@ -161,7 +183,31 @@ export class DemoServer {
     }
   }
 
-  private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, traceparent: string | undefined, signal: AbortSignal): Promise<void> {
+  /** Copies what is written to `res` and reports the exchange when the response is complete. */
+  private record(req: IncomingMessage, res: ServerResponse, url: URL, request: { body: string }, report: (exchange: Exchange) => void): void {
+    const chunks: Buffer[] = [];
+    const keep = (chunk: unknown) => {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string | Uint8Array));
+    };
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), (write as (...a: unknown[]) => boolean)(chunk, ...rest))) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => (keep(chunk), (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest))) as typeof res.end;
+    res.on('finish', () =>
+      report({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search,
+        requestHeaders: req.headers,
+        requestBody: request.body,
+        status: res.statusCode,
+        contentType: String(res.getHeader('content-type') ?? ''),
+        responseBody: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse, url: URL, request: { body: string }, traceparent: string | undefined, signal: AbortSignal): Promise<void> {
     const matches = this.routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
     if (matches.length === 0) return sendText(res, 404, 'The requested resource could not be found.');
     const match = matches.find((x) => x.r.route.method === req.method);
@@ -173,7 +219,11 @@ export class DemoServer {
 
     const token = bearerToken(req.headers.authorization);
     const text = await readBody(req);
-    const body = r.decode ? r.decode(parseBody(text)) : undefined;
+    request.body = text;
+    const json = r.decode ? parseBody(text) : undefined;
+    const missing = r.body && firstMissingField(r.body, json, this.options.version);
+    if (missing) throw DecodeFailure.body(`DecodingFailure at ${missing.path}.${missing.field}: Missing required field`);
+    const body = r.decode ? r.decode(json) : undefined;
     const authenticator = this.options.authenticator;
     const caller = r.public || !authenticator ? OPEN : await authenticator.authenticate(token);
     await r.handle({ req, res, url, params, body, caller, traceparent, signal });

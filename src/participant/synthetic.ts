@@ -81,8 +81,8 @@ export function appendSyntheticUpdates(ledger: DemoLedger, count: number, option
     }
     written++;
   };
-  const exercise = (contract: ContractRecord, templateRef: string, choice: string, choiceArgument: unknown) =>
-    run(String(contract.argument.owner), [command(templateRef, { kind: 'exercise', contractId: contract.contractId, choice, choiceArgument })]);
+  const exercise = (contract: ContractRecord, templateRef: string, choice: string, choiceArgument: unknown, actor = String(contract.argument.owner)) =>
+    run(actor, [command(templateRef, { kind: 'exercise', contractId: contract.contractId, choice, choiceArgument })]);
 
   while (written < count) {
     const roll = random.float();
@@ -113,7 +113,9 @@ export function appendSyntheticUpdates(ledger: DemoLedger, count: number, option
       }
       exercise(contract, IOU_REF, 'Iou_Split', { splitAmount: '1.0' });
     } else if (roll < 0.88) {
-      exercise(ious.take(), IOU_REF, 'Archive', {});
+      const contract = ious.take();
+      // Archive is controlled by the signatories: the issuer.
+      exercise(contract, IOU_REF, 'Archive', {}, String(contract.argument.issuer));
     } else if (roll < 0.94 || assets.size === 0) {
       const owner = pick(traders);
       run(owner, [

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { startDemoParticipant, type DemoParticipant } from '../../src/participant/index';
+import { type DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { cli, offsetsOf } from './harness';
 
 const SECRET = 'cli-test-shared-secret-0123456789';
@@ -9,7 +10,7 @@ describe('cli: with an auth-enabled participant', () => {
   let url: string;
 
   before(async () => {
-    participant = await startDemoParticipant({ port: 0, seed: 11, auth: { secret: SECRET } });
+    participant = await startCheckedParticipant({ port: 0, seed: 11, auth: { secret: SECRET } });
     url = participant.url;
   });
   after(() => participant.close());

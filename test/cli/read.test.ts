@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { startDemoParticipant, type DemoParticipant } from '../../src/participant/index';
+import { type DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { cli, offsetsOf, summaryLines } from './harness';
 
 describe('cli: updates and events against the demo participant', () => {
@@ -9,7 +10,7 @@ describe('cli: updates and events against the demo participant', () => {
   let all: string;
 
   before(async () => {
-    participant = await startDemoParticipant({ port: 0, seed: 42 });
+    participant = await startCheckedParticipant({ port: 0, seed: 42 });
     env = { CANTON_LEDGER_URL: participant.url };
     const r = await cli(['updates'], env);
     assert.equal(r.status, 0, r.stderr);
@@ -164,7 +165,7 @@ describe('cli: updates and events against the demo participant', () => {
   describe('with two synchronizers', () => {
     let twoSync: DemoParticipant;
     before(async () => {
-      twoSync = await startDemoParticipant({ port: 0, seed: 5, synchronizers: 2 });
+      twoSync = await startCheckedParticipant({ port: 0, seed: 5, synchronizers: 2 });
     });
     after(() => twoSync.close());
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoParticipant, type DemoParticipant } from '../../src/participant/index';
+import { type DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { cli, writeJson } from './harness';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -18,7 +19,7 @@ describe('cli: submit', () => {
   let bob: string;
 
   before(async () => {
-    participant = await startDemoParticipant({ port: 0, seed: 7 });
+    participant = await startCheckedParticipant({ port: 0, seed: 7 });
     env = { CANTON_LEDGER_URL: participant.url };
     dir = mkdtempSync(join(tmpdir(), 'cli-submit-'));
     ({ bank, alice, bob } = participant.parties);

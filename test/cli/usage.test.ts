@@ -109,19 +109,22 @@ describe('cli: usage', () => {
 
   it('takes the URL from CANTON_LEDGER_URL, and --url over it', async () => {
     const server = new TestServer();
-    server.handler = (_req, res) => sendJson(res, 404, { code: 'CONTRACT_EVENTS_NOT_FOUND', cause: 'Contract events not found, or not visible.', context: {}, errorCategory: 11 });
+    server.handler = (req, res) =>
+      req.url === '/v2/version'
+        ? sendJson(res, 200, { version: '3.5.10' })
+        : sendJson(res, 404, { code: 'CONTRACT_EVENTS_NOT_FOUND', cause: 'Contract events not found, or not visible.', context: {}, errorCategory: 11 });
     const url = await server.start();
     try {
       const fromEnv = await cli(['events', 'cid', '--any-party'], { CANTON_LEDGER_URL: url });
       assert.equal(fromEnv.status, 1);
       assert.match(fromEnv.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
-      assert.equal(server.received.length, 1);
+      assert.deepEqual(server.received.map((r) => r.url), ['/v2/version', '/v2/events/events-by-contract-id']);
 
       const port = await closedPort();
       const overridden = await cli(['--url', url, 'events', 'cid', '--any-party'], { CANTON_LEDGER_URL: `http://127.0.0.1:${port}` });
       assert.match(overridden.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
-      assert.equal(server.received.length, 2);
-      assert.equal(server.received[1].url, '/v2/events/events-by-contract-id');
+      assert.equal(server.received.length, 4);
+      assert.equal(server.received[3].url, '/v2/events/events-by-contract-id');
     } finally {
       await server.stop();
     }

@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerClient } from '../../src/core/api/client';
-import { startDemoParticipant, type DemoParticipant } from '../../src/participant/index';
+import { type DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { cli, writeJson } from './harness';
 
 const IOU_V2 = { packageName: 'demo-iou', packageVersion: '2.0.0' };
@@ -16,7 +17,7 @@ describe('cli: vet', () => {
   let client: LedgerClient;
 
   before(async () => {
-    participant = await startDemoParticipant({ port: 0, seed: 3 });
+    participant = await startCheckedParticipant({ port: 0, seed: 3 });
     env = { CANTON_LEDGER_URL: participant.url };
     dir = mkdtempSync(join(tmpdir(), 'cli-vet-'));
     client = new LedgerClient({ baseUrl: participant.url });

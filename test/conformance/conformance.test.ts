@@ -4,124 +4,43 @@
 //
 // - Requests: against every spec version that has the operation (3.3, 3.4.11, 3.4.12, 3.5,
 //   main-3.6), because the client must work with participants of all of them.
-// - Responses: against the spec of the release the participant imitates (3.5, and main-3.6 in
-//   its 3.6 mode). `null` values are removed first: the spec cannot say "nullable" but the real
-//   server writes null for absent optional fields (NOTES §0.3), and so does the demo participant.
+// - Responses: against the spec of the release the participant imitates (each of 3.3, 3.4.11,
+//   3.4.12, 3.5 and 3.6), with the checks every integration test gets (../support/specCheck.ts).
+//   `null` values are removed first: the spec cannot say "nullable" but the real server writes
+//   null for absent optional fields, and so does the demo participant.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import nodeFetch, { Response } from 'node-fetch';
 import { LedgerClient } from '../../src/core/api/client';
 import { legacySelection } from '../../src/core/api/updatesRequest';
-import type { FetchLike } from '../../src/core/api/http';
 import type * as wire from '../../src/core/models/wire';
 import { DemoParticipant, startDemoParticipant } from '../../src/participant';
-import { loadSpec, requireSpec, SpecVersion, specAvailable, specValidator } from '../support/spec';
+import { requireSpec, SpecVersion, specAvailable } from '../support/spec';
+import { exchangeViolations, findOperation, type RecordedExchange, requestErrors as specRequestErrors, responseErrors, SPEC_OF_API_VERSION, toRecorded } from '../support/specCheck';
+import { endpointFor, type Endpoint, type OperationName } from '../../src/core/versions';
 
-interface Exchange {
-  method: string;
-  path: string;
-  requestBody?: unknown;
-  status: number;
-  contentType: string;
-  responseText: string;
-}
-
-/** node-fetch that records each exchange and hands the client an equivalent response. */
-function recordingFetch(log: Exchange[], base: string): FetchLike {
-  const record = async (url: string, init: Parameters<FetchLike>[1] = {}) => {
-    const res = await nodeFetch(url, init);
-    const responseText = await res.text();
-    const path = new URL(url).pathname.slice(new URL(base).pathname.replace(/\/$/, '').length);
-    log.push({
-      method: (init.method ?? 'GET').toUpperCase(),
-      path,
-      requestBody: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      status: res.status,
-      contentType: res.headers.get('content-type') ?? '',
-      responseText,
-    });
-    return new Response(responseText, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-  return record as unknown as FetchLike;
-}
-
-interface Operation {
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
-}
-interface Schema {
-  $ref?: string;
-  type?: string;
-  items?: Schema;
-}
-
-/** The spec operation for a concrete path (path templates like `/v2/users/{user-id}` match). */
-function findOperation(version: SpecVersion, method: string, path: string): Operation | undefined {
-  const paths = loadSpec(version).paths as Record<string, Record<string, Operation>>;
-  for (const [template, ops] of Object.entries(paths)) {
-    const re = new RegExp('^' + template.replace(/\{[^}]+\}/g, '[^/]+') + '$');
-    if (re.test(path)) return ops[method.toLowerCase()];
-  }
-  return undefined;
-}
-
-function componentName(ref: string | undefined): string {
-  const name = /^#\/components\/schemas\/(.+)$/.exec(ref ?? '')?.[1];
-  if (!name) throw new Error(`unsupported schema reference ${ref}`);
-  return name;
-}
-
-/** Validates a value against an operation schema: a component reference, or an array of them. */
-function check(version: SpecVersion, schema: Schema, value: unknown): string[] {
-  if (schema.type === 'array') {
-    assert.ok(Array.isArray(value), 'expected an array');
-    return value.flatMap((item, i) => check(version, schema.items!, item).map((e) => `[${i}] ${e}`));
-  }
-  if (schema.type === 'string') return typeof value === 'string' ? [] : ['expected a string'];
-  const { ok, errors } = specValidator(version, componentName(schema.$ref))(value);
-  return ok ? [] : errors.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
-}
+type Exchange = RecordedExchange;
 
 /**
  * Requests that knowingly differ from a spec, each with its reason. Nothing else is excused.
  * - 3.4.12 marks `updateFormat` required on GetUpdatesRequest, yet its server still accepts the
- *   deprecated `filter`/`verbose` form (NOTES §2.1.1, §7), which the client sends only when asked.
+ *   deprecated `filter`/`verbose` form, which the client sends only when asked.
  */
 const KNOWN_REQUEST_DEVIATIONS: Array<{ version: SpecVersion; applies: (x: Exchange) => boolean }> = [
   { version: '3.4.12', applies: (x) => /^\/v2\/updates(\/flats)?$/.test(x.path) && (x.requestBody as { filter?: unknown })?.filter !== undefined },
 ];
 
+/** The request's violations of a spec, minus the known deviations; undefined where the spec lacks the operation. */
 function requestErrors(version: SpecVersion, x: Exchange): string[] | undefined {
-  const op = findOperation(version, x.method, x.path);
-  if (!op) return undefined;
-  if (KNOWN_REQUEST_DEVIATIONS.some((d) => d.version === version && d.applies(x))) return [];
-  const schema = op.requestBody?.content?.['application/json']?.schema;
-  if (!schema) return x.requestBody === undefined ? [] : ['the spec has no JSON request body here'];
-  return check(version, schema, x.requestBody);
-}
-
-function responseErrors(version: SpecVersion, x: Exchange): string[] {
-  const op = findOperation(version, x.method, x.path);
-  if (!op) return [`${x.method} ${x.path} is not in the ${version} spec`];
-  // The spec documents 400 as the text/plain decode failure only; Canton's JSON errors with 400
-  // (OFFSET_AFTER_LEDGER_END, …) are JsCantonError bodies, which the spec lists under `default`.
-  const kind = /text\/plain/.test(x.contentType) ? 'text/plain' : 'application/json';
-  const response = [op.responses?.[String(x.status)], op.responses?.default].find((r) => r?.content?.[kind] || (r && !r.content && x.responseText === ''));
-  if (!response) return [`status ${x.status} with ${kind} is not in the spec`];
-  if (x.responseText === '' && !response.content) return [];
-  if (/text\/plain/.test(x.contentType)) return response.content?.['text/plain'] ? [] : ['text/plain body where the spec has none'];
-  const schema = response.content?.['application/json']?.schema;
-  if (!schema) return [`no JSON response schema for ${x.status}`];
-  return check(version, schema, JSON.parse(x.responseText));
+  if (KNOWN_REQUEST_DEVIATIONS.some((d) => d.version === version && d.applies(x))) return findOperation(version, x.method, x.path) ? [] : undefined;
+  return specRequestErrors(version, x);
 }
 
 const IOU = '#demo-iou:Iou:Iou';
 const ASSET = '#demo-asset:Asset:Asset';
 
 /** Drives every client operation, including error paths, and returns what went over the wire. */
-async function scenario(p: DemoParticipant): Promise<Exchange[]> {
-  const log: Exchange[] = [];
-  const c = new LedgerClient({ baseUrl: p.url, fetch: recordingFetch(log, p.url), pageSize: 7 });
+async function scenario(p: DemoParticipant): Promise<void> {
+  const c = new LedgerClient({ baseUrl: p.url, pageSize: 7 });
   const { alice, bob, bank } = p.parties;
   const caps = await c.capabilities();
   const cmds = (actAs: string, ...commands: wire.Command[]): wire.JsCommands => ({ commands, commandId: randomUUID(), actAs: [actAs], userId: 'demo-admin' });
@@ -158,7 +77,7 @@ async function scenario(p: DemoParticipant): Promise<Exchange[]> {
   await c.eventsByContractId('00' + 'b'.repeat(136), { filter: { anyParty: true } }).catch(() => undefined); // 404
   await c.listUpdates({ beginExclusive: 0, endInclusive: end + 50 }, { filter: { anyParty: true } }).catch(() => undefined); // 400
 
-  if (caps.vettingUpdate) {
+  if (caps.has('updateVettedPackages')) {
     const [state] = await c.listVettedPackages();
     await c.listVettedPackages({ packageMetadataFilter: { packageNamePrefixes: ['demo'] }, pageSize: 1 });
     const vet = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }], newValidFromInclusive: '2026-01-01T00:00:00Z' } } } }] };
@@ -167,34 +86,38 @@ async function scenario(p: DemoParticipant): Promise<Exchange[]> {
     await c.updateVettedPackages({ ...vet, expectedTopologySerial: { serial: { Prior: { value: state.topologySerial } } } }).catch(() => undefined); // stale serial
     await c.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], updateVettedPackagesForceFlags: ['UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES'], dryRun: true });
   }
-  return log;
 }
+
+/** What the scenario calls, by operation: each must have gone to the endpoint the version table names. */
+const SCENARIO_OPERATIONS: OperationName[] = [
+  'version', 'ledgerEnd', 'prunedOffsets', 'connectedSynchronizers', 'parties', 'participantId', 'userRights', 'packages',
+  'submitAndWaitForTransaction', 'eventsByContractId', 'listUpdates', 'updatesPage', 'listVettedPackages', 'updateVettedPackages',
+];
 
 describe('conformance with the official JSON Ledger API specs', function () {
   this.timeout(60_000);
 
-  for (const [mode, specVersion] of [['3.5', '3.5'], ['3.6', 'main-3.6']] as const) {
+  for (const mode of ['3.3', '3.4.11', '3.4', '3.5', '3.6'] as const) {
+    const specVersion = SPEC_OF_API_VERSION[mode];
     describe(`against the demo participant in ${mode} mode`, () => {
-      let exchanges: Exchange[] = [];
+      const exchanges: Exchange[] = [];
       let p: DemoParticipant | undefined;
       before(async function () {
         if (!specAvailable(specVersion)) return;
-        p = await startDemoParticipant({ port: 0, seed: 11, apiVersion: mode });
-        exchanges = await scenario(p);
+        p = await startDemoParticipant({ port: 0, seed: 11, apiVersion: mode, onExchange: (x) => exchanges.push(toRecorded(x)) });
+        await scenario(p);
       });
       after(() => p?.close());
 
-      it('covers every operation the client uses, including error answers', function () {
+      it('covers every operation the client uses on this version, on the endpoint the version table names, including error answers', async function () {
         requireSpec(this, specVersion);
-        const seen = new Set(exchanges.map((x) => `${x.method} ${x.path.replace(/\/v2\/users\/[^/]+\/rights/, '/v2/users/{id}/rights')}`));
-        const expected = [
-          'GET /v2/version', 'GET /v2/state/ledger-end', 'GET /v2/state/latest-pruned-offsets', 'GET /v2/state/connected-synchronizers', 'GET /v2/parties',
-          'GET /v2/parties/participant-id', 'GET /v2/users/{id}/rights', 'GET /v2/packages', 'POST /v2/commands/submit-and-wait-for-transaction',
-          'POST /v2/events/events-by-contract-id', 'POST /v2/package-vetting/list', 'POST /v2/package-vetting/update', 'POST /v2/updates/get-updates-page',
-          mode === '3.6' ? 'POST /v2/updates' : 'POST /v2/updates/flats',
-        ];
-        assert.deepEqual(expected.filter((e) => !seen.has(e)), []);
+        const release = (await new LedgerClient({ baseUrl: p!.url }).version()).version;
+        const expected = SCENARIO_OPERATIONS.flatMap((op) => endpointFor(op, release) ?? []);
+        assert.ok(expected.length >= 11, `${expected.length}`);
+        const matches = (e: Endpoint) => (x: Exchange) => x.method === e.method && new RegExp(`^${e.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(x.path);
+        assert.deepEqual(expected.filter((e) => !exchanges.some(matches(e))).map((e) => `${e.method} ${e.path}`), []);
         for (const status of [200, 400, 404, 409]) assert.ok(exchanges.some((x) => x.status === status), `an exchange with status ${status}`);
+        assert.deepEqual(exchanges.flatMap((x) => exchangeViolations(specVersion, x).map((v) => `${x.method} ${x.path}: ${v}`)), []);
       });
 
       it(`every response is valid for the ${specVersion} spec`, function () {
@@ -227,5 +150,17 @@ describe('conformance with the official JSON Ledger API specs', function () {
     assert.notDeepEqual(requestErrors('3.5', badEvents), []);
     const badUpdate: Exchange = { method: 'POST', path: '/v2/updates/flats', status: 200, contentType: 'application/json', responseText: '[{"update":{"Transaction":{"updateId":"x"}}}]' };
     assert.notDeepEqual(responseErrors('3.5', badUpdate), [], 'a Transaction without its value wrapper');
+    // The layer every integration test runs through: a spec-invalid request must be refused, a path
+    // of another release must get the plain 404, and 3.3's own shapes are 3.3's.
+    const accepted = exchangeViolations('3.5', { ...badEvents, responseText: '{"created":null,"archived":null}' });
+    assert.match(accepted.join('\n'), /accepted a request the spec rejects/);
+    assert.deepEqual(exchangeViolations('3.5', { ...badEvents, status: 400, contentType: 'text/plain', responseText: 'Invalid value for: body' }), []);
+    const vetting = { method: 'POST', path: '/v2/package-vetting/update', requestBody: { changes: [] }, status: 200, contentType: 'application/json', responseText: '{}' };
+    assert.match(exchangeViolations('3.3', vetting).join('\n'), /not in the 3.3 spec, yet answered 200/);
+    assert.deepEqual(exchangeViolations('3.3', { ...vetting, status: 404, contentType: 'text/plain; charset=UTF-8', responseText: 'The requested resource could not be found.' }), []);
+    assert.deepEqual(exchangeViolations('3.3', { method: 'GET', path: '/livez', status: 200, contentType: '', responseText: '' }), [], 'served before it was documented');
+    const wrapped = '[{"update":{"TopologyTransaction":{"value":{"updateId":"u","offset":1,"synchronizerId":"s","recordTime":"2026-01-01T00:00:00Z","events":[{"event":{"ParticipantAuthorizationAdded":{"value":{"partyId":"p","participantId":"q","participantPermission":1}}}}]}}}}]';
+    const list = { method: 'POST', path: '/v2/updates', requestBody: { beginExclusive: 0, verbose: false }, status: 200, contentType: 'application/json', responseText: wrapped };
+    assert.notDeepEqual(exchangeViolations('3.3', list), [], 'the 3.4 topology shape is not 3.3');
   });
 });

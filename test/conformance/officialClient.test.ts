@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { LedgerClient as OfficialClient } from '@canton-network/core-ledger-client';
-import { DemoParticipant, startDemoParticipant } from '../../src/participant';
+import { DemoParticipant } from '../../src/participant';
+import { startCheckedParticipant } from '../support/specCheck';
 
 describe('the official @canton-network/core-ledger-client against the demo participant', function () {
   this.timeout(30_000);
@@ -13,7 +14,7 @@ describe('the official @canton-network/core-ledger-client against the demo parti
   let official: OfficialClient;
 
   before(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 21, auth: { secret: 'official-client-shared-secret' } });
+    p = await startCheckedParticipant({ port: 0, seed: 21, auth: { secret: 'official-client-shared-secret' } });
     official = new OfficialClient({
       baseUrl: new URL(p.url),
       logger: pino({ level: 'silent' }),

@@ -6,11 +6,12 @@ import { LedgerClient } from '../../src/core/api/client';
 import { legacySelection } from '../../src/core/api/updatesRequest';
 import { cachingTokenProvider, mintSandboxToken } from '../../src/core/auth/jwt';
 import {
-  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, RequestValidationError, UnsupportedOperationError,
+  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, NotServedError, RequestValidationError, UnsupportedOperationError,
 } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
-import { DemoParticipant, startDemoParticipant } from '../../src/participant';
+import { DemoParticipant } from '../../src/participant';
+import { startCheckedParticipant } from '../support/specCheck';
 import { TestServer } from '../support/httpServer';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -39,7 +40,7 @@ describe('LedgerClient against the demo participant', function () {
   let client: LedgerClient;
 
   before(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 7 });
+    p = await startCheckedParticipant({ port: 0, seed: 7 });
     client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
   });
   after(() => p.close());
@@ -48,7 +49,7 @@ describe('LedgerClient against the demo participant', function () {
     it('reads version (cached per client), ledger end, synchronizers, parties, users, packages and health', async () => {
       const caps = await client.capabilities();
       assert.match(caps.version, /^3\.5/);
-      assert.equal(caps.updatesPage, true);
+      assert.equal(caps.has('updatesPage'), true);
       assert.equal(await client.capabilities(), caps, 'cached');
       assert.ok((await client.ledgerEnd()) > 10, 'seeded history');
       const syncs = await client.connectedSynchronizers();
@@ -95,7 +96,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('walks a range larger than the server cap, ascending and descending, with no gaps or duplicates', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 3, listCap: 20 });
+      const local = await startCheckedParticipant({ port: 0, seed: 3, listCap: 20 });
       try {
         local.state.appendSynthetic(150);
         const c = new LedgerClient({ baseUrl: local.url, pageSize: 15 });
@@ -115,11 +116,11 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('pages with offsets and limit where get-updates-page is missing, shrinking to the cap on 413', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 4, listCap: 12, apiVersion: '3.4' });
+      const local = await startCheckedParticipant({ port: 0, seed: 4, listCap: 12, apiVersion: '3.4' });
       try {
         local.state.appendSynthetic(60);
         const c = new LedgerClient({ baseUrl: local.url, pageSize: 50 });
-        assert.equal((await c.capabilities()).updatesPage, false);
+        assert.equal((await c.capabilities()).has('updatesPage'), false);
         const pages: number[] = [];
         let page = await c.pageUpdates({ selection: ANY });
         for (;;) {
@@ -154,10 +155,10 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('uses /v2/updates on a 3.6 participant (no /flats)', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
+      const local = await startCheckedParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
       try {
         const c = new LedgerClient({ baseUrl: local.url });
-        assert.equal((await c.capabilities()).flats, false);
+        assert.equal((await c.capabilities()).has('listUpdatesFlats'), false);
         const end = await c.ledgerEnd();
         assert.ok((await c.listUpdates({ beginExclusive: 0, endInclusive: end }, ANY)).length > 0);
       } finally {
@@ -165,16 +166,16 @@ describe('LedgerClient against the demo participant', function () {
       }
     });
 
-    it('falls back from /flats to /v2/updates once when the path is not served, whatever the version says', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 5, apiVersion: '3.6' });
+    it('reports a 404 from a path the version has as not served, naming the likely cause', async () => {
+      const local = await startCheckedParticipant({ port: 0, seed: 5, apiVersion: '3.5' });
       const proxy = new TestServer();
       try {
         const target = new URL(local.url);
-        // A proxy that claims 3.5 (so the client tries /flats first) in front of a participant without /flats.
+        // A proxy that passes on everything but the update list, as a wrong path prefix or a strict proxy would.
         proxy.handler = (r, res) => {
-          if (r.url === '/v2/version') {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            return res.end(JSON.stringify({ version: '3.5.10' }));
+          if (r.url.startsWith('/v2/updates')) {
+            res.writeHead(404, { 'content-type': 'text/plain' });
+            return res.end('The requested resource could not be found.');
           }
           const fwd = http.request({ host: target.hostname, port: target.port, path: r.url, method: r.method, headers: r.headers }, (up) => {
             res.writeHead(up.statusCode ?? 500, up.headers);
@@ -184,12 +185,13 @@ describe('LedgerClient against the demo participant', function () {
         };
         const c = new LedgerClient({ baseUrl: await proxy.start() });
         const end = await c.ledgerEnd();
-        const range = { beginExclusive: 0, endInclusive: end };
-        const a = await c.listUpdates(range, ANY);
-        const b = await c.listUpdates(range, ANY);
-        assert.deepEqual(offsets(a), offsets(b));
-        const flatsCalls = proxy.received.filter((r) => r.url.startsWith('/v2/updates/flats')).length;
-        assert.equal(flatsCalls, 1, 'tried /flats once, then remembered');
+        await assert.rejects(c.listUpdates({ beginExclusive: 0, endInclusive: end }, ANY), (e) => {
+          assert.ok(e instanceof NotServedError, String(e));
+          assert.equal(e.path, '/v2/updates');
+          assert.match(e.message, /does not serve POST \/v2\/updates, although Canton 3\.5\.10 has it/);
+          assert.match(e.hint, /path prefix/);
+          return true;
+        });
       } finally {
         await proxy.stop();
         await local.close();
@@ -215,7 +217,7 @@ describe('LedgerClient against the demo participant', function () {
     it('reports Canton errors for offsets beyond the end or below the pruning offset', async () => {
       const end = await client.ledgerEnd();
       await assert.rejects(client.listUpdates({ beginExclusive: 0, endInclusive: end + 100 }, ANY), (e) => e instanceof CantonApiError && e.code === 'OFFSET_AFTER_LEDGER_END' && e.retryable);
-      const local = await startDemoParticipant({ port: 0, seed: 6 });
+      const local = await startCheckedParticipant({ port: 0, seed: 6 });
       try {
         local.state.prune(5);
         const c = new LedgerClient({ baseUrl: local.url });
@@ -317,7 +319,7 @@ describe('LedgerClient against the demo participant', function () {
     });
 
     it('names the missing dependencies, and needs a synchronizer id with two synchronizers', async () => {
-      const local = await startDemoParticipant({ port: 0, seed: 8, synchronizers: 2 });
+      const local = await startCheckedParticipant({ port: 0, seed: 8, synchronizers: 2 });
       try {
         const c = new LedgerClient({ baseUrl: local.url });
         const auto = await c.updateVettedPackages({ changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }], dryRun: true }).catch((e) => e);
@@ -335,10 +337,52 @@ describe('LedgerClient against the demo participant', function () {
     });
   });
 
+  describe('older releases', () => {
+    it('3.3: the user comes from the token or the configured user id; vetting is refused before sending', async () => {
+      const secret = 'client-3-3-shared-secret';
+      const local = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.3', auth: { secret } });
+      try {
+        const withToken = new LedgerClient({ baseUrl: local.url, token: () => local.mintToken('alice') });
+        assert.equal((await withToken.authenticatedUser()).id, 'alice');
+        assert.equal((await withToken.authenticatedUser({ fallbackUserId: 'bob' })).id, 'alice', 'the token wins');
+        const open = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.3' });
+        try {
+          const c = new LedgerClient({ baseUrl: open.url });
+          assert.equal((await c.authenticatedUser({ fallbackUserId: 'bob' })).primaryParty, open.parties.bob);
+          await assert.rejects(c.authenticatedUser(), (e) => e instanceof UnsupportedOperationError && e.operationName === 'authenticatedUser' && e.version === '3.3.0-demo');
+          const vet = c.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], dryRun: true });
+          await assert.rejects(vet, (e) => e instanceof UnsupportedOperationError && e.message === 'Package vetting is not available on Canton 3.3.0');
+          await assert.rejects(c.listVettedPackages(), (e) => e instanceof UnsupportedOperationError && e.operationName === 'listVettedPackages');
+        } finally {
+          await open.close();
+        }
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('3.4.11: lists with GET /v2/package-vetting and updates with POST, filling in the fields that release requires', async () => {
+      const local = await startCheckedParticipant({ port: 0, seed: 12, apiVersion: '3.4.11', synchronizers: 2 });
+      try {
+        const c = new LedgerClient({ baseUrl: local.url });
+        const states = await c.listVettedPackages();
+        assert.equal(states.length, 2);
+        const change = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }], dryRun: true };
+        // No synchronizerId on a participant with two: the server's own error, not a decoding failure.
+        await assert.rejects(c.updateVettedPackages(change), (e) => e instanceof CantonApiError && e.code === 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER');
+        const r = await c.updateVettedPackages({ ...change, synchronizerId: states[0].synchronizerId });
+        assert.equal(r.dryRun, true);
+        assert.deepEqual(r.diff.added.map((x) => x.packageVersion), ['2.0.0']);
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
   describe('auth', () => {
     let secured: DemoParticipant;
     const secret = 'demo-participant-shared-secret';
-    before(async () => (secured = await startDemoParticipant({ port: 0, seed: 9, auth: { secret } })));
+    before(async () => (secured = await startCheckedParticipant({ port: 0, seed: 9, auth: { secret } })));
     after(() => secured.close());
 
     it('works with minted sandbox tokens, renewed by the caching provider', async () => {

@@ -1,22 +1,7 @@
 import assert from 'node:assert/strict';
-import { capabilitiesOf } from '../../src/core/models/version';
 import { describePackage, diffVettedPackages, isEmptyDiff, VettedPackagesState } from '../../src/core/models/vetting';
 import { decodeRights, readableParties } from '../../src/core/models/users';
 import { ALICE, BOB } from '../support/wireSamples';
-
-describe('participant capabilities by version', () => {
-  it('follows the version table of NOTES §7', () => {
-    const c33 = capabilitiesOf('3.3.0-SNAPSHOT');
-    assert.deepEqual([c33.flats, c33.updatesPage, c33.descendingOrder, c33.vettingUpdate], [true, false, false, false]);
-    assert.equal(capabilitiesOf('3.4.11').vettingUpdate, false);
-    assert.equal(capabilitiesOf('3.4.12').vettingUpdate, true);
-    assert.equal(capabilitiesOf('3.5.0').updatesPage, false);
-    const c35 = capabilitiesOf('3.5.10');
-    assert.deepEqual([c35.flats, c35.updatesPage, c35.descendingOrder, c35.packageNameFiltersOnly], [true, true, true, true]);
-    assert.equal(capabilitiesOf('3.6.0-SNAPSHOT').flats, false);
-    assert.equal(capabilitiesOf('main-snapshot').flats, false, 'unparsable: treated as newest');
-  });
-});
 
 describe('vetting diff', () => {
   const state = (serial: number, packages: VettedPackagesState['packages']): VettedPackagesState => ({ participantId: 'p', synchronizerId: 's', topologySerial: serial, packages });

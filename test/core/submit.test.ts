@@ -30,7 +30,8 @@ import {
   vettingFailureOf,
   withForceFlag,
 } from '../../src/core/submit/vetting';
-import { startDemoParticipant, type DemoParticipant } from '../../src/participant';
+import { type DemoParticipant } from '../../src/participant';
+import { startCheckedParticipant } from '../support/specCheck';
 
 const IOU = '#demo-iou:Iou:Iou';
 const WILDCARD = { cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] };
@@ -122,7 +123,7 @@ describe('submit: findTransactionByCommandId against the demo participant', func
   let p: DemoParticipant;
   let client: LedgerClient;
   before(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 11 });
+    p = await startCheckedParticipant({ port: 0, seed: 11 });
     client = new LedgerClient({ baseUrl: p.url, pageSize: 2 });
   });
   after(() => p.close());

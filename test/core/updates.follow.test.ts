@@ -6,7 +6,8 @@ import type { Update } from '../../src/core/models/updates';
 import { UpdatesPager } from '../../src/core/updates/pager';
 import { followUpdates, startingPosition } from '../../src/core/updates/tail';
 import { UpdateWindow } from '../../src/core/updates/window';
-import { type DemoParticipant, startDemoParticipant } from '../../src/participant';
+import { type DemoParticipant } from '../../src/participant';
+import { startCheckedParticipant } from '../support/specCheck';
 
 const ANY = { filter: { anyParty: true } } as const;
 const key = (u: { offset?: number; kind: string }) => `${u.offset}/${u.kind}`;
@@ -40,7 +41,7 @@ describe('followUpdates (live tail)', function () {
   let client: LedgerClient;
 
   beforeEach(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 3, listCap: 50 });
+    p = await startCheckedParticipant({ port: 0, seed: 3, listCap: 50 });
     client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
   });
   afterEach(() => p.close());
@@ -80,7 +81,7 @@ describe('followUpdates (live tail)', function () {
   });
 
   it('stops with an AuthError instead of retrying when the token is rejected', async () => {
-    const q = await startDemoParticipant({ port: 0, seed: 3, auth: { secret: 'test-secret-follow' } });
+    const q = await startCheckedParticipant({ port: 0, seed: 3, auth: { secret: 'test-secret-follow' } });
     try {
       const bad = new LedgerClient({ baseUrl: q.url, timeoutMs: 5000, token: async () => 'not-a-token' });
       await assert.rejects(followUpdates(bad, { selection: ANY, from: 0, signal: new AbortController().signal, idleTimeoutMs: 50, onBatch: () => undefined }), AuthError);
@@ -91,7 +92,7 @@ describe('followUpdates (live tail)', function () {
 
   it('resumes from the position it reached when a rejected token ended it: no gap, no repeat', async () => {
     let now = Date.now();
-    const q = await startDemoParticipant({ port: 0, seed: 3, listCap: 50, auth: { secret: 'test-secret-resume' }, clock: () => new Date(now) });
+    const q = await startCheckedParticipant({ port: 0, seed: 3, listCap: 50, auth: { secret: 'test-secret-resume' }, clock: () => new Date(now) });
     try {
       let token = await q.mintToken('demo-admin', { expiresInSeconds: 60 });
       const authed = new LedgerClient({ baseUrl: q.url, timeoutMs: 5000, token: async () => token });
@@ -168,7 +169,7 @@ describe('UpdatesPager', function () {
   let client: LedgerClient;
 
   before(async () => {
-    p = await startDemoParticipant({ port: 0, seed: 5, listCap: 20 });
+    p = await startCheckedParticipant({ port: 0, seed: 5, listCap: 20 });
     p.state.appendSynthetic(70);
     client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
   });

@@ -64,9 +64,25 @@ describe('demo participant: commands', () => {
     assert.equal((first.createArgument as { amount: string }).amount, '30.5000000000');
     assert.equal((second.createArgument as { amount: string }).amount, '69.5000000000');
 
-    const archived = await submit(p, [p.parties.bob], [exercise(first.contractId, 'Archive', {})]);
+    const archived = await submit(p, [p.parties.bank], [exercise(first.contractId, 'Archive', {})]);
     assert.deepEqual(Object.keys(archived.events![0]), ['ArchivedEvent']);
     assert.equal(p.state.activeContract(first.contractId), undefined);
+  });
+
+  it('authorizes as Daml does: creates by all signatories, Archive by the signatories, choices by their controllers', async () => {
+    const { alice, bank, bob } = p.parties;
+    // A create needs the authority of every signatory: Alice cannot issue an Iou in the bank's name.
+    const forged = await post(p, SUBMIT, { commands: commands([alice], [createIou(bank, alice, '5')]) });
+    assert.match(assertCantonError(forged, 400, 'DAML_AUTHORIZATION_ERROR', 8).cause, /requires authorizers .*Bank/);
+    const [iou] = createdEvents(await submit(p, [bank], [createIou(bank, alice, '5')]));
+    // The implicit Archive is controlled by the signatories (the issuer), not by the owner.
+    assertCantonError(await post(p, SUBMIT, { commands: commands([alice], [exercise(iou.contractId, 'Archive', {})]) }), 400, 'DAML_AUTHORIZATION_ERROR', 8);
+    // Iou_Transfer is the owner's choice: the issuer cannot move Alice's Iou.
+    assertCantonError(await post(p, SUBMIT, { commands: commands([bank], [exercise(iou.contractId, 'Iou_Transfer', { newOwner: bob })]) }), 400, 'DAML_AUTHORIZATION_ERROR', 8);
+    // A party that is no stakeholder does not see the contract at all.
+    assertCantonError(await post(p, SUBMIT, { commands: commands([bob], [exercise(iou.contractId, 'Iou_Transfer', { newOwner: bob })]) }), 404, 'CONTRACT_NOT_FOUND', 11);
+    const archived = await submit(p, [bank], [exercise(iou.contractId, 'Archive', {})]);
+    assert.deepEqual(Object.keys(archived.events![0]), ['ArchivedEvent']);
   });
 
   it('rejects a split of zero or of the whole amount (DAML_INTERPRETATION_ERROR), leaving the contract active', async () => {
@@ -126,8 +142,8 @@ describe('demo participant: commands', () => {
     assert.deepEqual(error.resources, [['ErrorResource(CID)', iou.contractId]]);
     assert.equal(error.cause, `Contract could not be found with id ${iou.contractId}`);
     assert.equal(error.correlationId !== null && error.correlationId !== undefined, true, 'the submission id correlates the error');
-    await submit(p, [p.parties.alice], [exercise(iou.contractId, 'Archive', {})]);
-    const again = await post(p, SUBMIT, { commands: commands([p.parties.alice], [exercise(iou.contractId, 'Archive', {})]) });
+    await submit(p, [p.parties.bank], [exercise(iou.contractId, 'Archive', {})]);
+    const again = await post(p, SUBMIT, { commands: commands([p.parties.bank], [exercise(iou.contractId, 'Archive', {})]) });
     assertCantonError(again, 404, 'CONTRACT_NOT_FOUND', 11);
   });
 
@@ -192,9 +208,9 @@ describe('demo participant: commands', () => {
     const offsetPeriod = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationOffset: { value: first.json.completionOffset } } });
     assert.equal(offsetPeriod.status, 200);
     // So does a zero-length window.
-    const noWindow = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 0 } } } });
+    const noWindow = await post(p, '/v2/commands/submit-and-wait', { ...cmds, deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 0, nanos: 0 } } } });
     assert.equal(noWindow.status, 200);
-    const tooLong = await post(p, '/v2/commands/submit-and-wait', { ...cmds, commandId: 'long', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 86400 } } } });
+    const tooLong = await post(p, '/v2/commands/submit-and-wait', { ...cmds, commandId: 'long', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 86400, nanos: 0 } } } });
     assertCantonError(tooLong, 400, 'INVALID_DEDUPLICATION_PERIOD', 9);
   });
 

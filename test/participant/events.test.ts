@@ -29,7 +29,7 @@ describe('demo participant: POST /v2/events/events-by-contract-id', () => {
 
   it('an archived contract: both events (the request body of the Canton tests works as is)', async () => {
     const [iou] = createdEvents(await submit(p, [p.parties.bank], [createIou(p.parties.bank, p.parties.alice, '13')]));
-    const archive = await submit(p, [p.parties.alice], [{ ExerciseCommand: { templateId: IOU, contractId: iou.contractId, choice: 'Archive', choiceArgument: {} } }]);
+    const archive = await submit(p, [p.parties.bank], [{ ExerciseCommand: { templateId: IOU, contractId: iou.contractId, choice: 'Archive', choiceArgument: {} } }]);
     const example = JSON.parse(readFileSync(join(SPEC_DIR, 'examples/events-by-contract-id/req-01-any-party-wildcard.json'), 'utf8'));
     const reply = await post(p, EVENTS, { ...example, contractId: iou.contractId });
     assert.equal(reply.status, 200, reply.text);
@@ -53,7 +53,7 @@ describe('demo participant: POST /v2/events/events-by-contract-id', () => {
     const [gone, kept] = createdEvents(
       await submit(p, [p.parties.bank], [createIou(p.parties.bank, p.parties.alice, '1'), createIou(p.parties.bank, p.parties.alice, '2')]),
     );
-    await submit(p, [p.parties.alice], [{ ExerciseCommand: { templateId: IOU, contractId: gone.contractId, choice: 'Archive', choiceArgument: {} } }]);
+    await submit(p, [p.parties.bank], [{ ExerciseCommand: { templateId: IOU, contractId: gone.contractId, choice: 'Archive', choiceArgument: {} } }]);
     p.state.prune(p.state.ledgerEnd);
     assertCantonError(await post(p, EVENTS, { contractId: gone.contractId, eventFormat: eventFormat('any') }), 404, 'CONTRACT_EVENTS_NOT_FOUND', 11);
     const active = await post(p, EVENTS, { contractId: kept.contractId, eventFormat: eventFormat('any') });

@@ -1,13 +1,15 @@
 /** Shared helpers for the demo participant tests: start one, call it over real loopback HTTP, build formats. */
 import assert from 'node:assert/strict';
 import type * as wire from '../../src/core/models/wire';
-import { startDemoParticipant, type DemoParticipant, type DemoParticipantOptions } from '../../src/participant/index';
+import type { DemoParticipant, DemoParticipantOptions } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 import { specValidator, type SpecVersion } from '../support/spec';
 
 export const FIXED_SEED = 42;
 
+/** A demo participant whose exchanges are checked against the spec of the release it imitates. */
 export function start(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
-  return startDemoParticipant({ seed: FIXED_SEED, ...options });
+  return startCheckedParticipant({ seed: FIXED_SEED, ...options });
 }
 
 export interface Reply<T = any> {
@@ -74,13 +76,15 @@ export function assertSpecValid(value: unknown, schema: string, version: SpecVer
 
 // ---------------------------------------------------------------- formats
 
-export const wildcard = (): wire.Filters => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: {} } } }] });
+// The fields that 3.3 and 3.4.0–3.4.11 require (includeCreatedEventBlob, filtersByParty, verbose) are
+// always written, so that these formats suit every version.
+export const wildcard = (): wire.Filters => ({ cumulative: [{ identifierFilter: { WildcardFilter: { value: { includeCreatedEventBlob: false } } } }] });
 export const templates = (...templateIds: string[]): wire.Filters => ({
-  cumulative: templateIds.map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId } } } })),
+  cumulative: templateIds.map((templateId) => ({ identifierFilter: { TemplateFilter: { value: { templateId, includeCreatedEventBlob: false } } } })),
 });
 
 export function eventFormat(parties: string[] | 'any', filters: wire.Filters = wildcard()): wire.EventFormat {
-  return parties === 'any' ? { filtersForAnyParty: filters, verbose: false } : { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: false };
+  return parties === 'any' ? { filtersByParty: {}, filtersForAnyParty: filters, verbose: false } : { filtersByParty: Object.fromEntries(parties.map((p) => [p, filters])), verbose: false };
 }
 
 export function transactionsFormat(

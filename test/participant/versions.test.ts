@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { LedgerClient } from '../../src/core/api/client';
+import { HttpError } from '../../src/core/errors';
 import type * as wire from '../../src/core/models/wire';
+import { decodeUpdate, type TopologyTransaction } from '../../src/core/models/updates';
 import { ASSET as ASSET_TEMPLATE, IOU as IOU_TEMPLATE } from '../../src/participant/catalog';
-import type { DemoParticipant } from '../../src/participant/index';
-import { assertCantonError, assertSpecValid, eventFormat, get, kinds, offsetOf, post, start, templates, transactionsFormat } from './helpers';
+import type { ApiVersion, DemoParticipant } from '../../src/participant/index';
+import { assertCantonError, assertDecodeFailure, assertSpecValid, eventFormat, get, kinds, offsetOf, post, start, templates, transactionsFormat } from './helpers';
 
 type Updates = wire.JsGetUpdatesResponse[];
 
@@ -67,7 +70,7 @@ describe('demo participant: two synchronizers', () => {
 describe('demo participant: imitating other Canton versions', () => {
   const started: DemoParticipant[] = [];
   after(() => Promise.all(started.map((p) => p.close())));
-  const startVersion = async (apiVersion: '3.3' | '3.4' | '3.6', synchronizers: 1 | 2 = 1) => {
+  const startVersion = async (apiVersion: ApiVersion, synchronizers: 1 | 2 = 1) => {
     const p = await start({ apiVersion, synchronizers });
     started.push(p);
     return p;
@@ -105,24 +108,54 @@ describe('demo participant: imitating other Canton versions', () => {
     for (const update of descending.json) assertSpecValid(update, 'JsGetUpdatesResponse', '3.4.12');
   });
 
-  it('3.3: no package vetting endpoints, the 3.3 shapes (unassignId, int permissions)', async () => {
+  it('3.4.11: vetting on GET/POST /v2/package-vetting with the strict request fields, no /list or /update', async () => {
+    const p = await startVersion('3.4.11');
+    assert.equal((await post(p, '/v2/package-vetting/list', {})).status, 404);
+    assert.equal((await post(p, '/v2/package-vetting/update', { changes: [] })).status, 404);
+    assertDecodeFailure(await get(p, '/v2/package-vetting'), 'Invalid value for: body');
+    // fetch cannot send a GET with a body; the client's transport can.
+    const client = new LedgerClient({ baseUrl: p.url });
+    assert.equal((await client.listVettedPackages()).length, 1);
+    await assert.rejects(client.http.json({ method: 'GET', path: '/v2/package-vetting', body: {} }), (e) => e instanceof HttpError && e.status === 400 && e.bodyText === 'Invalid value for: body (DecodingFailure at .pageSize: Missing required field)');
+    const vet = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] };
+    assertDecodeFailure(await post(p, '/v2/package-vetting', { ...vet, dryRun: true, synchronizerId: '' }), 'Invalid value for: body (DecodingFailure at .changes[0].operation.Vet.value.packages[0].packageId: Missing required field)');
+    assertDecodeFailure(await post(p, '/v2/package-vetting', vet), 'Invalid value for: body (DecodingFailure at .dryRun: Missing required field)');
+    const strict = { changes: [{ operation: { Vet: { value: { packages: [{ packageId: '', packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }], dryRun: true, synchronizerId: '' };
+    const dry = await post(p, '/v2/package-vetting', strict);
+    assert.equal(dry.status, 200, dry.text);
+    assertSpecValid(dry.json, 'UpdateVettedPackagesResponse', '3.4.11');
+    const version = await get(p, '/v2/version');
+    assert.equal(version.json.version, '3.4.11-demo');
+  });
+
+  it('3.3: no package vetting endpoints, the 3.3 shapes (unassignId, bare topology events with int permissions)', async () => {
     const p = await startVersion('3.3', 2);
     assert.equal((await post(p, '/v2/package-vetting/list', {})).status, 404);
     assert.equal((await post(p, '/v2/package-vetting/update', { changes: [] })).status, 404);
-    const reply = await post<Updates>(p, '/v2/updates', { beginExclusive: 0, endInclusive: p.state.ledgerEnd, updateFormat: everything() });
-    assert.equal(reply.status, 200);
+    assert.equal((await post(p, '/v2/package-vetting', { changes: [] })).status, 404);
+    assert.equal((await get(p, '/v2/authenticated-user')).status, 404, 'first in 3.4');
+    // The 3.3 decoder requires `verbose` beside `beginExclusive`.
+    const body = { beginExclusive: 0, endInclusive: p.state.ledgerEnd, updateFormat: everything() };
+    assertDecodeFailure(await post(p, '/v2/updates', body), 'Invalid value for: body (DecodingFailure at .verbose: Missing required field)');
+    const reply = await post<Updates>(p, '/v2/updates', { ...body, verbose: false });
+    assert.equal(reply.status, 200, reply.text);
     const unassigned = reply.json.find((u) => u.update && 'Reassignment' in u.update)!.update as { Reassignment: { value: wire.JsReassignment } };
     const event = (unassigned.Reassignment.value.events![0] as { JsUnassignedEvent: { value: wire.UnassignedEvent } }).JsUnassignedEvent.value;
     assert.equal(typeof event.unassignId, 'string');
     assert.equal(event.reassignmentId, undefined);
     assert.equal(unassigned.Reassignment.value.synchronizerId, undefined);
     const topology = reply.json.find((u) => u.update && 'TopologyTransaction' in u.update)!.update as { TopologyTransaction: { value: wire.JsTopologyTransaction } };
-    const added = topology.TopologyTransaction.value.events![0].event as { ParticipantAuthorizationAdded: { value: wire.ParticipantAuthorizationValue } };
-    assert.equal(added.ParticipantAuthorizationAdded.value.participantPermission, 1);
+    const added = topology.TopologyTransaction.value.events![0] as { ParticipantAuthorizationAdded: wire.ParticipantAuthorizationValue };
+    assert.equal(added.ParticipantAuthorizationAdded.participantPermission, 1);
+    assert.equal(decodeUpdate(topology).kind === 'topology' && (decodeUpdate(topology) as TopologyTransaction).events[0].permission, 'submission', 'the client reads the 3.3 shape');
+    // 3.3 finds a contract's events for `requestingParties` as well as for an event format.
+    const created = reply.json.flatMap((u) => (u.update && 'Transaction' in u.update ? (u.update.Transaction.value.events ?? []) : [])).find((e) => 'CreatedEvent' in e) as { CreatedEvent: wire.CreatedEvent };
+    const events = await post(p, '/v2/events/events-by-contract-id', { contractId: created.CreatedEvent.contractId, requestingParties: created.CreatedEvent.signatories });
+    assert.equal(events.status, 200, events.text);
+    assertSpecValid(events.json, 'JsGetEventsByContractIdResponse', '3.3');
     const version = await get(p, '/v2/version');
     assert.equal(version.json.version, '3.3.0-demo');
     assert.equal(version.json.features.packageFeature, undefined);
-    // The 3.3 spec's TopologyEvent schema is known to be wrong (NOTES §1.4), so topology updates are not checked against it.
-    for (const update of reply.json.filter((u) => !(u.update && 'TopologyTransaction' in u.update))) assertSpecValid(update, 'JsGetUpdatesResponse', '3.3');
+    for (const update of reply.json) assertSpecValid(update, 'JsGetUpdatesResponse', '3.3');
   });
 });

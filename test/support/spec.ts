@@ -170,3 +170,53 @@ function ajvFor(version: SpecVersion): Ajv {
   }
   return ajv;
 }
+
+// ---------------------------------------------------------------- derived facts: paths and required fields
+
+/** The spec versions by the release line of `src/core/versions.ts` they describe. */
+export const SPEC_OF_LINE = { '3.3': '3.3', '3.4.11': '3.4.11', '3.4.12': '3.4.12', '3.5': '3.5', '3.6': 'main-3.6' } as const satisfies Record<string, SpecVersion>;
+
+/** `METHOD /path` of every operation in a spec. */
+export function specEndpoints(version: SpecVersion): Set<string> {
+  const out = new Set<string>();
+  for (const [path, ops] of Object.entries(loadSpec(version).paths as Record<string, Record<string, unknown>>)) {
+    for (const method of Object.keys(ops)) out.add(`${method.toUpperCase()} ${path}`);
+  }
+  return out;
+}
+
+/** The component name of an operation's JSON request body, if it has one. */
+export function requestSchemaName(version: SpecVersion, method: string, path: string): string | undefined {
+  const op = (loadSpec(version).paths as Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: SpecSchema }> } }>>)[path]?.[method.toLowerCase()];
+  const ref = op?.requestBody?.content?.['application/json']?.schema?.$ref;
+  return typeof ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1] : undefined;
+}
+
+/**
+ * The required fields of every object reachable from a request schema, keyed by where the object sits
+ * in a body: `GetUpdatesRequest.updateFormat.includeTransactions`, with `[]` for array items, `*` for
+ * map values and the case name for a oneOf case (`….identifierFilter.TemplateFilter.value`). Objects
+ * that require nothing are left out.
+ */
+export function requiredFieldsByPath(version: SpecVersion, rootSchema: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const walk = (schema: SpecSchema | undefined, path: string, seen: readonly string[]): void => {
+    if (!schema) return;
+    const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+    if (ref) {
+      if (seen.includes(ref)) return; // Daml values and similar recursive shapes carry no required fields of their own
+      return walk(specSchema(version, ref), path, [...seen, ref]);
+    }
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    if (required.length > 0 && !schema.oneOf) out.set(path, [...(out.get(path) ?? []), ...required].sort());
+    for (const [name, member] of Object.entries((schema.properties ?? {}) as Record<string, SpecSchema>)) walk(member, `${path}.${name}`, seen);
+    if (schema.items) walk(schema.items as SpecSchema, `${path}[]`, seen);
+    if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties as SpecSchema, `${path}.*`, seen);
+    // A oneOf case is an object with one property named after the case: the case's content is that property.
+    for (const alternative of (schema.oneOf ?? []) as SpecSchema[]) {
+      for (const [name, member] of Object.entries((alternative.properties ?? {}) as Record<string, SpecSchema>)) walk(member, `${path}.${name}`, seen);
+    }
+  };
+  walk({ $ref: `#/components/schemas/${rootSchema}` }, rootSchema, []);
+  return out;
+}

@@ -1,5 +1,5 @@
 /** `participant`: run the demo participant (a simulator) in the foreground until Ctrl-C. */
-import { startDemoParticipant, type DemoParticipant } from '../../participant/index';
+import { API_VERSIONS, startDemoParticipant, type ApiVersion, type DemoParticipant } from '../../participant/index';
 import type { UserRecord, UserRight } from '../../participant/model';
 import { expectPositionals, integerOption, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
@@ -8,19 +8,17 @@ import { readSharedSecret, SECRET_DETAILS, SECRET_OPTIONS, type SharedSecret } f
 
 const NAME = 'participant';
 const DEFAULT_PORT = 7575;
-const API_VERSIONS = ['3.3', '3.4', '3.5', '3.6'] as const;
-type ApiVersion = (typeof API_VERSIONS)[number];
 
 export const participantCommand: Command = {
   name: NAME,
-  synopsis: 'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4|3.5|3.6] [--state FILE]',
+  synopsis: 'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE]',
   summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
   details: [
     `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,
     ...SECRET_DETAILS,
     '                       with a secret, requests need an HS256 user token (see the token command)',
     '--synchronizers 1|2    connected synchronizers (2 allows reassignments; default 1)',
-    `--api-version V        the Canton release line to imitate: ${API_VERSIONS.join(', ')} (default 3.5)`,
+    `--api-version V        the Canton release to imitate: ${API_VERSIONS.join(', ')} (3.4 is 3.4.12; default 3.5)`,
     '--state FILE           keep the ledger in FILE across restarts (default: in memory only)',
     'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
   ],

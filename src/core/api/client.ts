@@ -2,7 +2,7 @@
  * The JSON Ledger API v2 client: one object per connection. Every call takes an AbortSignal and a
  * deadline (`CallOptions`), and fails with the typed errors of `../errors`.
  */
-import { CallOptions, HttpOptions, HttpTransport } from './http';
+import { CallOptions, HttpOptions, HttpRequest, HttpTransport, OpenResponse } from './http';
 import { jsonArrayBatches, JsonStreamError } from './jsonArrayStream';
 import {
   buildEventFormat,
@@ -13,13 +13,14 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, ListTooLargeError, ProtocolError, RequestValidationError, UnsupportedOperationError } from '../errors';
+import { HttpError, ListTooLargeError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError } from '../errors';
+import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeTransaction, decodeUpdate, Transaction, Update } from '../models/updates';
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
-import { capabilitiesOf, ParticipantCapabilities } from '../models/version';
+import { capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
 
 /** The participant's default `http-list-max-elements-limit`. */
 export const DEFAULT_LIST_CAP = 200;
@@ -76,8 +77,6 @@ export class LedgerClient {
   readonly http: HttpTransport;
   readonly pageSize: number;
   private capabilitiesPromise?: Promise<ParticipantCapabilities>;
-  /** Set when `/flats` answered 404 although the version said it exists (proxies, forks). */
-  private flatsMissing = false;
 
   constructor(opts: LedgerClientOptions) {
     this.http = new HttpTransport(opts);
@@ -90,11 +89,12 @@ export class LedgerClient {
 
   // ---------------------------------------------------------------- supporting calls
 
-  version(o: CallOptions = {}): Promise<wire.GetLedgerApiVersionResponse> {
-    return this.http.json({ method: 'GET', path: '/v2/version', ...o });
+  async version(o: CallOptions = {}): Promise<wire.GetLedgerApiVersionResponse> {
+    const req: HttpRequest = { method: 'GET', path: '/v2/version', ...o };
+    return this.http.json<wire.GetLedgerApiVersionResponse>(req).catch((e) => Promise.reject(notServed(e, req)));
   }
 
-  /** What this participant supports; asked once per client (a failure is not cached). */
+  /** What this participant supports, from the version it reports; asked once per client (a failure is not cached). */
   capabilities(o: CallOptions = {}): Promise<ParticipantCapabilities> {
     this.capabilitiesPromise ??= this.version(o).then(
       (v) => capabilitiesOf(v.version),
@@ -107,22 +107,17 @@ export class LedgerClient {
   }
 
   async ledgerEnd(o: CallOptions = {}): Promise<number> {
-    const r = await this.http.json<wire.GetLedgerEndResponse>({ method: 'GET', path: '/v2/state/ledger-end', ...o });
+    const r = await this.call<wire.GetLedgerEndResponse>('ledgerEnd', {}, o);
     return r?.offset ?? 0;
   }
 
   async prunedOffsets(o: CallOptions = {}): Promise<{ participantPrunedUpToInclusive: number; allDivulgedContractsPrunedUpToInclusive: number }> {
-    const r = await this.http.json<wire.GetLatestPrunedOffsetsResponse>({ method: 'GET', path: '/v2/state/latest-pruned-offsets', ...o });
+    const r = await this.call<wire.GetLatestPrunedOffsetsResponse>('prunedOffsets', {}, o);
     return { participantPrunedUpToInclusive: r?.participantPrunedUpToInclusive ?? 0, allDivulgedContractsPrunedUpToInclusive: r?.allDivulgedContractsPrunedUpToInclusive ?? 0 };
   }
 
   async connectedSynchronizers(o: CallOptions & { party?: string; participantId?: string } = {}): Promise<wire.ConnectedSynchronizer[]> {
-    const r = await this.http.json<wire.GetConnectedSynchronizersResponse>({
-      method: 'GET',
-      path: '/v2/state/connected-synchronizers',
-      query: { party: o.party, participantId: o.participantId },
-      ...o,
-    });
+    const r = await this.call<wire.GetConnectedSynchronizersResponse>('connectedSynchronizers', { query: { party: o.party, participantId: o.participantId } }, o);
     return r?.connectedSynchronizers ?? [];
   }
 
@@ -131,12 +126,7 @@ export class LedgerClient {
     const all: wire.PartyDetails[] = [];
     let pageToken: string | undefined;
     do {
-      const r = await this.http.json<wire.ListKnownPartiesResponse>({
-        method: 'GET',
-        path: '/v2/parties',
-        query: { 'filter-party': o.filterParty, pageToken },
-        ...o,
-      });
+      const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { 'filter-party': o.filterParty, pageToken } }, o);
       all.push(...(r?.partyDetails ?? []));
       pageToken = r?.nextPageToken || undefined;
     } while (pageToken);
@@ -144,20 +134,30 @@ export class LedgerClient {
   }
 
   async participantId(o: CallOptions = {}): Promise<string> {
-    return (await this.http.json<wire.GetParticipantIdResponse>({ method: 'GET', path: '/v2/parties/participant-id', ...o })).participantId;
+    return (await this.call<wire.GetParticipantIdResponse>('participantId', {}, o)).participantId;
   }
 
-  async authenticatedUser(o: CallOptions = {}): Promise<wire.User> {
-    return (await this.http.json<wire.GetUserResponse>({ method: 'GET', path: '/v2/authenticated-user', ...o })).user;
+  /**
+   * The user the requests act as. Canton 3.3 has no `/v2/authenticated-user`: there the user is the
+   * token's subject (3.x user tokens name the participant user in `sub`), else `fallbackUserId` (the
+   * connection's configured user), read with `/v2/users/{id}`.
+   */
+  async authenticatedUser(o: CallOptions & { fallbackUserId?: string } = {}): Promise<wire.User> {
+    const caps = await this.capabilities(o);
+    if (caps.has('authenticatedUser')) return (await this.call<wire.GetUserResponse>('authenticatedUser', {}, o)).user;
+    const token = await this.http.currentToken(o.signal);
+    const userId = (token ? decodeClaims(token)?.sub : undefined) || o.fallbackUserId;
+    if (!userId) throw new UnsupportedOperationError('Finding the user without a token that names it (or a configured user id)', caps.version, 'authenticatedUser');
+    return (await this.call<wire.GetUserResponse>('user', { params: { 'user-id': userId } }, o)).user;
   }
 
   async userRights(userId: string, o: CallOptions = {}): Promise<UserRights> {
-    const r = await this.http.json<wire.ListUserRightsResponse>({ method: 'GET', path: `/v2/users/${encodeURIComponent(userId)}/rights`, ...o });
+    const r = await this.call<wire.ListUserRightsResponse>('userRights', { params: { 'user-id': userId } }, o);
     return decodeRights(r?.rights);
   }
 
   async packages(o: CallOptions = {}): Promise<string[]> {
-    return (await this.http.json<wire.ListPackagesResponse>({ method: 'GET', path: '/v2/packages', ...o }))?.packageIds ?? [];
+    return (await this.call<wire.ListPackagesResponse>('packages', {}, o))?.packageIds ?? [];
   }
 
   async livez(o: CallOptions = {}): Promise<boolean> {
@@ -170,10 +170,34 @@ export class LedgerClient {
     return { ready: r.status === 200, text: r.text };
   }
 
+  // ---------------------------------------------------------------- the version check
+
+  /** The endpoint this participant's version offers for an operation; refuses before sending when it has none. */
+  private async endpoint(operation: OperationName, o: CallOptions, what = OPERATION_TITLES[operation]): Promise<{ endpoint: Endpoint; version: string }> {
+    const caps = await this.capabilities(o);
+    const endpoint = caps.endpoint(operation);
+    if (!endpoint) throw new UnsupportedOperationError(what, caps.version, operation);
+    return { endpoint, version: caps.version };
+  }
+
+  /** Opens the request of an operation on its endpoint for this version; a plain 404 becomes {@link NotServedError}. */
+  private async open(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<OpenResponse> {
+    const { endpoint, version } = await this.endpoint(operation, o);
+    const request = toHttpRequest(endpoint, req, o);
+    return this.http.open(request).catch((e) => Promise.reject(notServed(e, request, version)));
+  }
+
+  /** {@link open}, with the JSON body read. */
+  private async call<T>(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<T> {
+    const { endpoint, version } = await this.endpoint(operation, o);
+    const request = toHttpRequest(endpoint, req, o);
+    return this.http.json<T>(request).catch((e) => Promise.reject(notServed(e, request, version)));
+  }
+
   // ---------------------------------------------------------------- updates
 
   /**
-   * One list request (`POST /v2/updates/flats`, or `/v2/updates` where flats is gone), decoded as the
+   * One list request (`POST /v2/updates`, which every version has with the same body), decoded as the
    * body streams in: yields batches of updates, holding at most one network chunk at a time.
    */
   async *streamUpdates(range: UpdatesRange, selection: UpdatesSelection, o: ListUpdatesOptions = {}): AsyncGenerator<Update[]> {
@@ -182,7 +206,7 @@ export class LedgerClient {
     if (range.descending && !caps.descendingOrder) throw new UnsupportedOperationError('Descending order', caps.version);
     if (o.limit !== undefined && (!Number.isSafeInteger(o.limit) || o.limit < 1)) throw new RequestValidationError('limit', `limit must be a positive integer, not ${o.limit}`);
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
-    const res = await this.openUpdatesList(body, query, o);
+    const res = await this.open('listUpdates', { query, body, idempotent: true }, o);
     try {
       for await (const batch of jsonArrayBatches(res.body)) {
         yield batch.map((e) => decodeUpdate(e as wire.JsGetUpdatesResponse));
@@ -203,21 +227,6 @@ export class LedgerClient {
     return all;
   }
 
-  private async openUpdatesList(body: wire.GetUpdatesRequest, query: Record<string, number | undefined>, o: CallOptions) {
-    const caps = await this.capabilities(o);
-    if (caps.flats && !this.flatsMissing) {
-      try {
-        return await this.http.open({ method: 'POST', path: '/v2/updates/flats', query, body, idempotent: true, ...o });
-      } catch (e) {
-        // A plain 404 (not a Canton error) means the path is not served: use the successor from now on.
-        if (!(e instanceof HttpError && e.status === 404)) throw e;
-        this.flatsMissing = true;
-        this.http.logger.info('/v2/updates/flats is not served here; using /v2/updates');
-      }
-    }
-    return this.http.open({ method: 'POST', path: '/v2/updates', query, body, idempotent: true, ...o });
-  }
-
   /**
    * One page of updates. The first call pins the range (the end defaults to the current ledger end),
    * so that following `next` cursors always terminates; pass the returned cursor to get the next page.
@@ -229,7 +238,7 @@ export class LedgerClient {
       return { updates: [], beginExclusive: cursor.beginExclusive, endInclusive: cursor.endInclusive };
     }
     const caps = await this.capabilities(o);
-    if (caps.updatesPage && !cursor.selection.legacy) return this.pageWithToken(cursor, o);
+    if (caps.has('updatesPage') && !cursor.selection.legacy) return this.pageWithToken(cursor, o);
     return this.pageWithOffsets(cursor, o);
   }
 
@@ -265,7 +274,7 @@ export class LedgerClient {
       ...(c.descending ? { descendingOrder: true } : {}),
       ...(c.pageToken ? { pageToken: c.pageToken } : {}),
     };
-    const r = await this.http.json<wire.JsGetUpdatesPageResponse>({ method: 'POST', path: '/v2/updates/get-updates-page', body, idempotent: true, ...o });
+    const r = await this.call<wire.JsGetUpdatesPageResponse>('updatesPage', { body, idempotent: true }, o);
     const updates = (r.updates ?? []).map((e) => decodeUpdate(e));
     const token = r.nextPageToken || undefined;
     return {
@@ -327,12 +336,7 @@ export class LedgerClient {
     if (!Array.isArray(c.commands) || c.commands.length === 0) throw new RequestValidationError('commands.commands', 'At least one command is needed.');
     if (typeof c.commandId !== 'string' || c.commandId === '') throw new RequestValidationError('commands.commandId', 'A commandId is needed (it makes retries safe).');
     if (!Array.isArray(c.actAs) || c.actAs.length === 0) throw new RequestValidationError('commands.actAs', 'At least one actAs party is needed.');
-    const raw = await this.http.json<wire.JsSubmitAndWaitForTransactionResponse>({
-      method: 'POST',
-      path: '/v2/commands/submit-and-wait-for-transaction',
-      body,
-      ...o,
-    });
+    const raw = await this.call<wire.JsSubmitAndWaitForTransactionResponse>('submitAndWaitForTransaction', { body }, o);
     if (!raw?.transaction) throw new ProtocolError('The submission response has no transaction', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction' });
     return { transaction: decodeTransaction(raw.transaction), raw };
   }
@@ -344,46 +348,83 @@ export class LedgerClient {
     if (!contractId) throw new RequestValidationError('contractId', 'A contract id is needed.');
     const eventFormat = 'eventFormat' in format ? format.eventFormat : buildEventFormat(format.filter);
     const body: wire.GetEventsByContractIdRequest = { contractId, eventFormat };
-    const r = await this.http.json<wire.JsGetEventsByContractIdResponse>({ method: 'POST', path: '/v2/events/events-by-contract-id', body, idempotent: true, ...o });
+    const r = await this.call<wire.JsGetEventsByContractIdResponse>('eventsByContractId', { body, idempotent: true }, o);
     return decodeContractEvents(contractId, r ?? {});
   }
 
   // ---------------------------------------------------------------- package vetting
 
-  /** Vetted packages per synchronizer (all pages). */
+  /**
+   * Vetted packages per synchronizer (all pages). 3.4.0–3.4.11 list with `GET /v2/package-vetting`,
+   * whose body must carry `pageToken` and `pageSize` (empty and 0 mean "first page", "server's choice").
+   */
   async listVettedPackages(req: wire.ListVettedPackagesRequest = {}, o: CallOptions = {}): Promise<VettedPackagesState[]> {
-    await this.requireVetting(o);
+    const { endpoint } = await this.endpoint('listVettedPackages', o);
+    const legacy = endpoint.method === 'GET';
     const states: VettedPackagesState[] = [];
     let pageToken = req.pageToken;
     do {
-      const r = await this.http.json<wire.ListVettedPackagesResponse>({
-        method: 'POST',
-        path: '/v2/package-vetting/list',
-        body: { ...req, ...(pageToken ? { pageToken } : {}) },
-        idempotent: true,
-        ...o,
-      });
+      const body: wire.ListVettedPackagesRequest = legacy ? { ...req, pageToken: pageToken ?? '', pageSize: req.pageSize ?? 0 } : { ...req, ...(pageToken ? { pageToken } : {}) };
+      const r = await this.call<wire.ListVettedPackagesResponse>('listVettedPackages', { body, idempotent: true }, o);
       states.push(...(r?.vettedPackages ?? []).map(decodeVettedPackages));
       pageToken = r?.nextPageToken || undefined;
     } while (pageToken);
     return states;
   }
 
-  /** `POST /v2/package-vetting/update` (dry run or apply), with the computed diff. */
+  /**
+   * Vets or unvets packages (dry run or apply), with the computed diff: `POST /v2/package-vetting/update`,
+   * or on 3.4.0–3.4.11 `POST /v2/package-vetting`.
+   */
   async updateVettedPackages(req: wire.UpdateVettedPackagesRequest, o: CallOptions = {}): Promise<VettingUpdateResult> {
     if (!Array.isArray(req.changes) || req.changes.length === 0) throw new RequestValidationError('changes', 'At least one vetting change is needed.');
-    await this.requireVetting(o);
-    const raw = await this.http.json<wire.UpdateVettedPackagesResponse>({ method: 'POST', path: '/v2/package-vetting/update', body: req, ...o });
-    if (!raw?.newVettedPackages) throw new ProtocolError('The vetting response has no newVettedPackages', { method: 'POST', path: '/v2/package-vetting/update' });
+    const { endpoint } = await this.endpoint('updateVettedPackages', o);
+    const body = endpoint.path === '/v2/package-vetting' ? strictVettingRequest(req) : req;
+    const raw = await this.call<wire.UpdateVettedPackagesResponse>('updateVettedPackages', { body }, o);
+    if (!raw?.newVettedPackages) throw new ProtocolError('The vetting response has no newVettedPackages', { method: endpoint.method, path: endpoint.path });
     const next = decodeVettedPackages(raw.newVettedPackages);
     const past = raw.pastVettedPackages ? decodeVettedPackages(raw.pastVettedPackages) : undefined;
     return { past, next, diff: diffVettedPackages(past, next), dryRun: req.dryRun === true, raw };
   }
+}
 
-  private async requireVetting(o: CallOptions): Promise<void> {
-    const caps = await this.capabilities(o);
-    if (!caps.vettingUpdate) throw new UnsupportedOperationError('Package vetting (/v2/package-vetting/update)', caps.version);
-  }
+/**
+ * The update request as 3.4.0–3.4.11 decode it: `dryRun`, `synchronizerId` and every package
+ * reference field must be present. Their proto3 defaults (false, "") mean what leaving them out
+ * means later: no dry run, the only connected synchronizer, a wildcard.
+ */
+function strictVettingRequest(req: wire.UpdateVettedPackagesRequest): wire.UpdateVettedPackagesRequest {
+  const refs = (packages: wire.VettedPackagesRef[]) => packages.map((r) => ({ packageId: r.packageId ?? '', packageName: r.packageName ?? '', packageVersion: r.packageVersion ?? '' }));
+  const changes = req.changes.map((c): wire.VettedPackagesChange => {
+    const op = c.operation;
+    if (op && 'Vet' in op) return { operation: { Vet: { value: { ...op.Vet.value, packages: refs(op.Vet.value.packages ?? []) } } } };
+    if (op && 'Unvet' in op) return { operation: { Unvet: { value: { ...op.Unvet.value, packages: refs(op.Unvet.value.packages ?? []) } } } };
+    return c;
+  });
+  return { ...req, changes, dryRun: req.dryRun ?? false, synchronizerId: req.synchronizerId ?? '' };
+}
+
+/** What an operation sends, besides the method and path its endpoint gives. */
+interface OperationRequest {
+  /** Values of the endpoint's `{name}` path parameters. */
+  params?: Record<string, string>;
+  query?: HttpRequest['query'];
+  body?: unknown;
+  idempotent?: boolean;
+}
+
+function toHttpRequest(endpoint: Endpoint, req: OperationRequest, o: CallOptions): HttpRequest {
+  const path = endpoint.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = req.params?.[name];
+    if (value === undefined) throw new RequestValidationError(name, `${name} is needed for ${endpoint.path}`);
+    return encodeURIComponent(value);
+  });
+  return { method: endpoint.method, path, query: req.query, body: req.body, idempotent: req.idempotent, signal: o.signal, timeoutMs: o.timeoutMs };
+}
+
+/** A plain 404 (not a Canton error) means the path is not served: say so, with the likely cause. */
+function notServed(e: unknown, req: HttpRequest, version?: string): unknown {
+  return e instanceof HttpError && e.status === 404 ? new NotServedError(req.method, req.path, version, e) : e;
 }
 
 /** Accepts the bare JsCommands (as `*.commands.json` may hold) and wraps it. */

@@ -338,8 +338,9 @@ function permissionName(p: wire.ParticipantAuthorizationValue['participantPermis
 export function decodeTopologyTransaction(t: wire.JsTopologyTransaction): TopologyTransaction {
   const events: TopologyEvent[] = [];
   for (const e of list(t.events)) {
-    // Note the extra `event` key around the variant; Empty and unknown cases are skipped.
-    const variant = e.event ?? undefined;
+    // From 3.4 the variant sits under an extra `event` key; 3.3 sent the variant itself. Empty and
+    // unknown cases are skipped.
+    const variant = 'event' in e ? (e.event ?? undefined) : e;
     if (!variant) continue;
     const name = Object.keys(variant)[0];
     const change = AUTHORIZATION_CHANGES[name];

@@ -232,7 +232,8 @@ export interface ParticipantAuthorizationValue {
   participantPermission?: Opt<ParticipantPermission | number>;
 }
 /** Note the extra `event` key around the variant. */
-export interface TopologyEvent {
+/** 3.4+: the variant under an `event` key, each case `value`-wrapped. */
+export interface WrappedTopologyEvent {
   event?: Opt<
     | { ParticipantAuthorizationAdded: { value: ParticipantAuthorizationValue } }
     | { ParticipantAuthorizationChanged: { value: ParticipantAuthorizationValue } }
@@ -241,6 +242,12 @@ export interface TopologyEvent {
     | { Empty: Record<string, never> }
   >;
 }
+/** 3.3: the event is the variant itself, its cases unwrapped. */
+export type BareTopologyEvent =
+  | { ParticipantAuthorizationAdded: ParticipantAuthorizationValue }
+  | { ParticipantAuthorizationChanged: ParticipantAuthorizationValue }
+  | { ParticipantAuthorizationRevoked: ParticipantAuthorizationValue };
+export type TopologyEvent = WrappedTopologyEvent | BareTopologyEvent;
 export interface JsTopologyTransaction {
   updateId: string;
   offset: number;

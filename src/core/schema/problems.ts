@@ -30,6 +30,8 @@ export const PROBLEM_CODES = [
   'deprecated-field',
   /** A variant object (`{"CreateCommand": …}`, `{"Vet": …}`, …) with an unknown or extra case key. */
   'unknown-variant',
+  /** A variant's `Empty` ("unset") case where the participant accepts it as if the field were left out: a warning. */
+  'unset-variant',
   /** Two fields that must not be set together (`data.fields`). */
   'conflicting-fields',
   /** A template/interface id in package-id form where the package-name form is preferred or required. */

@@ -17,6 +17,8 @@ interface SchemaNode {
   required?: string[];
   errorMessage?: string;
   patternErrorMessage?: string;
+  /** On variants that accept the API's `Empty` case: why it is only worth a warning there. */
+  unsetCaseMessage?: string;
 }
 
 /** Fields whose absence or emptiness gets its own code and explanation. */
@@ -306,6 +308,10 @@ function variantProblems(pointer: string, errors: ErrorObject[], doc: JsonDocume
   }
 
   const problems: ProblemDraft[] = unknownKeys.map((key) => {
+    // Some variants take the API's unset case, meaning "as if left out": legal, but better omitted.
+    if (key === 'Empty' && typeof parent.unsetCaseMessage === 'string' && knownKeys.length === 0) {
+      return { severity: 'warning' as const, path: joinPointer(pointer, key), code: 'unset-variant' as const, message: parent.unsetCaseMessage, ...keyRange(doc, pointer, key), data: { expected: cases } };
+    }
     const suggestion = knownKeys.length === 0 ? closestName(key, cases) : undefined;
     const wrapped = isJsonObject(data[key]) ? Object.keys(data[key]).find((k) => cases.includes(k)) : undefined;
     const message =

@@ -117,6 +117,7 @@ export function commandRoutes(s: Services): Route[] {
     route({
       method: 'POST',
       path: '/v2/commands/submit-and-wait-for-transaction',
+      body: 'JsSubmitAndWaitForTransactionRequest',
       decode: decodeSubmitAndWaitForTransactionRequest,
       handle: async (ctx) => {
         const { commands, transactionFormat } = ctx.body;
@@ -131,6 +132,7 @@ export function commandRoutes(s: Services): Route[] {
     route({
       method: 'POST',
       path: '/v2/commands/submit-and-wait',
+      body: 'JsCommands',
       decode: (body) => decodeCommands(body),
       handle: async (ctx) => {
         const tx = await submit(s, ctx, ctx.body);

@@ -11,11 +11,14 @@ export function eventRoutes(s: Services): Route[] {
     route({
       method: 'POST',
       path: '/v2/events/events-by-contract-id',
+      body: 'GetEventsByContractIdRequest',
       decode: decodeEventsByContractIdRequest,
       handle: ({ res, body, caller }) => {
-        ensureCanRead(caller, body.eventFormat);
+        const eventFormat = body.eventFormat ?? (s.profile.requestingParties && body.requestingParties?.length ? { filtersByParty: Object.fromEntries(body.requestingParties.map((p) => [p, {}])) } : undefined);
+        if (!eventFormat) throw missingField('event_format');
+        ensureCanRead(caller, eventFormat);
         if (!body.contractId) throw missingField('contract_id');
-        const filter = parseEventFormat(body.eventFormat, filterRules(s));
+        const filter = parseEventFormat(eventFormat, filterRules(s));
         // Archived contracts disappear with pruning; contracts created and archived in one transaction were never in an ACS.
         const contract = s.ledger.contracts.get(body.contractId);
         const match = contract && !contract.transient ? filter.match(contract.stakeholders, contract.template.nameKey) : undefined;

@@ -38,7 +38,7 @@ export interface Services {
 }
 
 export function filterRules(s: Services): FilterRules {
-  return { rejectPackageIdForm: s.profile.rejectPackageIdFilters };
+  return { rejectPackageIdForm: s.profile.packageNameFiltersOnly };
 }
 
 /**

@@ -119,6 +119,7 @@ export function stateRoutes(s: Services): Route[] {
     route({
       method: 'POST',
       path: '/v2/parties',
+      body: 'AllocatePartyRequest',
       decode: decodeAllocatePartyRequest,
       handle: ({ res, body, caller }) => {
         ensureAllowed(isAdmin(caller));

@@ -126,8 +126,8 @@ async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesReque
   ensureCanRead(ctx.caller, req.filter);
 
   const { beginExclusive: begin, endInclusive: end } = req;
-  // Before 3.5 there is no descendingOrder field: the server ignores it like any unknown field.
-  const descending = s.profile.pagesAndDescendingOrder && req.descendingOrder === true;
+  // Before 3.5.1 there is no descendingOrder field: the server ignores it like any unknown field.
+  const descending = s.profile.descendingOrder && req.descendingOrder === true;
   if (begin < 0) throw negativeOffset(begin, 'begin_exclusive');
   if (end !== undefined && end <= 0) throw nonPositiveOffset(end, 'end_inclusive');
   if (descending && end === undefined) throw invalidArgument('descending_order requires end_inclusive to be set');
@@ -263,11 +263,10 @@ async function updatesPage(s: Services, ctx: RequestContext<wire.GetUpdatesPageR
 }
 
 export function updateRoutes(s: Services): Route[] {
-  const list = (path: string) => route({ method: 'POST', path, decode: decodeGetUpdatesRequest, handle: (ctx) => listUpdates(s, ctx) });
-  const routes = [list('/v2/updates')];
-  if (s.profile.flats) routes.push(list('/v2/updates/flats'));
-  if (s.profile.pagesAndDescendingOrder) {
-    routes.push(route({ method: 'POST', path: '/v2/updates/get-updates-page', decode: decodeGetUpdatesPageRequest, handle: (ctx) => updatesPage(s, ctx) }));
-  }
-  return routes;
+  const list = (path: string) => route({ method: 'POST', path, body: 'GetUpdatesRequest', decode: decodeGetUpdatesRequest, handle: (ctx) => listUpdates(s, ctx) });
+  return [
+    list('/v2/updates'),
+    list('/v2/updates/flats'),
+    route({ method: 'POST', path: '/v2/updates/get-updates-page', body: 'GetUpdatesPageRequest', decode: decodeGetUpdatesPageRequest, handle: (ctx) => updatesPage(s, ctx) }),
+  ];
 }

@@ -1,4 +1,7 @@
-/** `POST /v2/package-vetting/list` and `/update` (3.4.12+ shapes, NOTES §2.4). */
+/**
+ * Listing and updating vetted packages: `POST /v2/package-vetting/list` and `/update` (3.4.12+), and
+ * their 3.4.0–3.4.11 forms `GET` (request in the body) and `POST /v2/package-vetting`.
+ */
 import type * as wire from '../../core/models/wire';
 import { ensureAllowed, isAdmin } from '../auth';
 import { packageById } from '../catalog';
@@ -72,10 +75,11 @@ export function vettingRoutes(s: Services): Route[] {
     return ledger.synchronizers[0].id;
   };
 
-  return [
+  const list = (method: 'GET' | 'POST', path: string) =>
     route({
-      method: 'POST',
-      path: '/v2/package-vetting/list',
+      method,
+      path,
+      body: 'ListVettedPackagesRequest',
       decode: decodeListVettedPackagesRequest,
       handle: ({ res, body }) => {
         const pageSize = body.pageSize ?? 0;
@@ -100,10 +104,12 @@ export function vettingRoutes(s: Services): Route[] {
           nextPageToken: end < all.length ? Buffer.from(String(end)).toString('base64') : '',
         });
       },
-    }),
+    });
+  const update = (path: string) =>
     route({
       method: 'POST',
-      path: '/v2/package-vetting/update',
+      path,
+      body: 'UpdateVettedPackagesRequest',
       decode: decodeUpdateVettedPackagesRequest,
       handle: ({ res, body, caller }) => {
         ensureAllowed(isAdmin(caller));
@@ -125,6 +131,6 @@ export function vettingRoutes(s: Services): Route[] {
           newVettedPackages: vettedPackagesJson(next, ledger.participantId, synchronizerId),
         });
       },
-    }),
-  ];
+    });
+  return [list('POST', '/v2/package-vetting/list'), update('/v2/package-vetting/update'), list('GET', '/v2/package-vetting'), update('/v2/package-vetting')];
 }

@@ -109,8 +109,9 @@ export class ConnectionManager implements vscode.Disposable {
       unlessForbidden(client.parties(o)),
       unlessForbidden(client.participantId(o)),
     ]);
-    // Without auth there is no authenticated user: fall back to the profile's user id.
-    const user = profile.auth !== 'none' ? await client.authenticatedUser(o) : profile.userId ? { id: profile.userId } : undefined;
+    // Without auth there is no authenticated user: fall back to the profile's user id. Canton 3.3 has
+    // no authenticated-user endpoint: the client takes the token's subject, else the profile's user id.
+    const user = profile.auth !== 'none' ? await client.authenticatedUser({ ...o, fallbackUserId: profile.userId }) : profile.userId ? { id: profile.userId } : undefined;
     const rights = user ? await unlessForbidden(client.userRights(user.id, o)) : undefined;
     const fromRights = rights ? readableParties(rights).map((party) => ({ party })) : [];
     return { version: version.version, ledgerEnd, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties };
