@@ -1,0 +1,316 @@
+/**
+ * Completions and hovers for the Daml parts of a commands file, from the ledger's own packages:
+ * template ids, choice names, record fields with their Daml types, enum constructors and variant
+ * tags, and a snippet that fills a whole value. Editor-neutral (offsets, not positions): the editor
+ * maps these to its own items.
+ */
+import { getLocation, parse, parseTree, findNodeAtOffset, type Node, type Segment } from 'jsonc-parser';
+import { skeletonValue } from '../daml/jsonEncoding';
+import type { Choice, DamlType, Field } from '../daml/model';
+import { printType, shapeOf, type TypeShape } from '../daml/types';
+import { choicesOf, resolveTarget, type ArgumentContext, type ResolvedTarget } from './argumentChecks';
+import { isJsonObject } from './jsonDocument';
+
+export type AssistKind = 'template' | 'interface' | 'choice' | 'field' | 'constructor' | 'value';
+
+export interface AssistItem {
+  label: string;
+  kind: AssistKind;
+  /** One line: the Daml type or signature. */
+  detail?: string;
+  /** Markdown. */
+  documentation?: string;
+  /** The text to insert; a snippet (`${1:…}` placeholders) when `snippet` is set. */
+  insertText: string;
+  snippet?: boolean;
+  /** The text it replaces (the string or key being typed), when not just the word at the cursor. */
+  replace?: { offset: number; length: number };
+  /** Sorts before the others (the snippet that fills everything). */
+  preferred?: boolean;
+}
+
+export interface AssistHover {
+  markdown: string;
+  offset: number;
+  length: number;
+}
+
+const COMMAND_KINDS = new Set(['CreateCommand', 'ExerciseCommand', 'CreateAndExerciseCommand', 'ExerciseByKeyCommand']);
+const VALUE_FIELDS = new Set(['createArguments', 'choiceArgument', 'contractKey']);
+
+/** Where in a command the cursor is: which command, and the path inside it. */
+interface CommandPosition {
+  kind: string;
+  command: Record<string, unknown>;
+  /** The path below the command object, e.g. `['createArguments', 'owner']`. */
+  inner: Segment[];
+}
+
+function commandPosition(path: Segment[], root: unknown): CommandPosition | undefined {
+  for (let k = path.length - 1; k >= 2; k--) {
+    const segment = path[k];
+    if (typeof segment !== 'string' || !COMMAND_KINDS.has(segment) || path[k - 2] !== 'commands' || typeof path[k - 1] !== 'number') continue;
+    const command = valueAt(root, path.slice(0, k + 1));
+    if (!isJsonObject(command)) return undefined;
+    return { kind: segment, command, inner: path.slice(k + 1) };
+  }
+  return undefined;
+}
+
+function valueAt(root: unknown, path: Segment[]): unknown {
+  let v = root;
+  for (const s of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[s];
+  }
+  return v;
+}
+
+/** The type of the value at `inner` (a path starting at createArguments/choiceArgument/contractKey). */
+function typeAt(position: CommandPosition, target: ResolvedTarget, context: ArgumentContext): DamlType | undefined {
+  const [field, ...rest] = position.inner;
+  let type = rootType(field, position.command, target, context);
+  let value = valueAt(position.command, [field]);
+  for (const segment of rest) {
+    if (!type) return undefined;
+    type = childType(type, segment, value, context);
+    value = valueAt(value, [segment]);
+  }
+  return type;
+}
+
+function rootType(field: Segment | undefined, command: Record<string, unknown>, target: ResolvedTarget, context: ArgumentContext): DamlType | undefined {
+  if (field === 'createArguments' && target.kind === 'template') return { kind: 'con', con: target.name, args: [] };
+  if (field === 'contractKey') return context.packages.template(target.name)?.keyType;
+  if (field === 'choiceArgument') return choiceOf(command, target, context)?.argType;
+  return undefined;
+}
+
+function choiceOf(command: Record<string, unknown>, target: ResolvedTarget, context: ArgumentContext): Choice | undefined {
+  return choicesOf(target, context.packages).find((c) => c.choice.name === command.choice)?.choice;
+}
+
+/**
+ * The type one step down from a value of `type`: a record's field, a list's element, a TextMap's
+ * value, a variant's `value` (by the value's own tag); an Optional is its content.
+ */
+function childType(type: DamlType, segment: Segment, value: unknown, context: ArgumentContext): DamlType | undefined {
+  const shape = shapeOf(type, context.packages);
+  if (shape.kind === 'record') return shape.fields.find((f) => f.name === segment)?.type;
+  if (shape.kind === 'variant') return segment === 'value' && isJsonObject(value) ? shape.constructors.find((c) => c.name === value.tag)?.type : undefined;
+  if (shape.kind !== 'builtin') return undefined;
+  if (shape.builtin === 'List' || shape.builtin === 'TextMap') return shape.args[0];
+  if (shape.builtin === 'Optional') return childType(shape.args[0], segment, value, context);
+  return undefined;
+}
+
+/** Completions at `offset` of `text`, or [] where the packages have nothing to say. */
+export function completionsAt(text: string, offset: number, context: ArgumentContext): AssistItem[] {
+  const location = getLocation(text, offset);
+  const root = parse(text, [], { allowTrailingComma: true });
+  const position = commandPosition(location.path, root);
+  if (!position) return [];
+  const { inner, kind, command } = position;
+  const stringNode = location.previousNode?.type === 'string' || location.previousNode?.type === 'property' ? location.previousNode : undefined;
+  const replace = stringNode ? { offset: stringNode.offset, length: stringNode.length } : undefined;
+
+  if (inner.length === 1 && inner[0] === 'templateId' && !location.isAtPropertyKey) return templateItems(context, kind === 'ExerciseCommand', replace);
+  const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
+  const target = resolved && 'target' in resolved ? resolved.target : undefined;
+  if (!target) return [];
+  if (inner.length === 1 && inner[0] === 'choice' && !location.isAtPropertyKey) return choiceItems(target, context, replace);
+  if (inner.length === 0 || !VALUE_FIELDS.has(String(inner[0]))) return [];
+
+  if (location.isAtPropertyKey) {
+    // A key inside an object: the fields of the record the object is (or `tag`/`value` of a variant).
+    const type = typeAt({ ...position, inner: inner.slice(0, -1) }, target, context);
+    if (!type) return [];
+    const present = valueAt(command, inner.slice(0, -1));
+    return keyItems(type, isJsonObject(present) ? present : {}, context, replace);
+  }
+  // The value of a variant's "tag": its constructors.
+  if (inner[inner.length - 1] === 'tag') {
+    const variant = typeAt({ ...position, inner: inner.slice(0, -1) }, target, context);
+    const shape = variant && shapeOf(variant, context.packages);
+    if (shape?.kind === 'variant') return shape.constructors.map((c) => constructorItem(c.name, printType(c.type), replace));
+  }
+  const type = typeAt(position, target, context);
+  return type ? valueItems(type, context, replace) : [];
+}
+
+function templateItems(context: ArgumentContext, withInterfaces: boolean, replace: AssistItem['replace']): AssistItem[] {
+  const items: AssistItem[] = [];
+  // One entry per package name: the package-name form lets the participant pick the version.
+  const seen = new Set<string>();
+  for (const t of context.packages.templates()) {
+    if (seen.has(t.packageNameForm)) continue;
+    seen.add(t.packageNameForm);
+    const fields = t.fields?.kind === 'record' ? t.fields.fields : [];
+    items.push({
+      label: t.packageNameForm,
+      kind: 'template',
+      detail: `template ${t.name.name} (${t.packageName} ${t.packageVersion})`,
+      documentation: templateMarkdown(t.name.moduleName, t.name.name, fields, t.template.choices, t.packageName, t.packageVersion, t.name.packageId),
+      insertText: JSON.stringify(t.packageNameForm),
+      replace,
+    });
+  }
+  if (withInterfaces) {
+    for (const p of context.packages.packages()) {
+      for (const m of p.modules) {
+        for (const i of m.interfaces) {
+          const id = `#${p.name}:${m.name}:${i.name}`;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          items.push({ label: id, kind: 'interface', detail: `interface ${i.name} (${p.name} ${p.version})`, insertText: JSON.stringify(id), replace });
+        }
+      }
+    }
+  }
+  return items;
+}
+
+function choiceItems(target: ResolvedTarget, context: ArgumentContext, replace: AssistItem['replace']): AssistItem[] {
+  return choicesOf(target, context.packages).map(({ choice, declaredIn, declaredBy }) => ({
+    label: choice.name,
+    kind: 'choice' as const,
+    detail: choiceSignature(choice),
+    documentation: declaredIn === 'interface' ? `From the interface ${declaredBy.moduleName}:${declaredBy.name}: exercise it with the interface id.` : undefined,
+    insertText: JSON.stringify(choice.name),
+    replace,
+  }));
+}
+
+function keyItems(type: DamlType, present: Record<string, unknown>, context: ArgumentContext, replace: AssistItem['replace']): AssistItem[] {
+  const shape = shapeOf(type, context.packages);
+  if (shape.kind === 'variant') {
+    return ['tag', 'value'].filter((k) => !(k in present)).map((k) => ({ label: k, kind: 'field' as const, detail: `variant ${printType(shape.type)}`, insertText: `"${k}": `, replace }));
+  }
+  if (shape.kind !== 'record') return [];
+  const missing = shape.fields.filter((f) => !(f.name in present));
+  const items: AssistItem[] = missing.map((f) => ({
+    label: f.name,
+    kind: 'field',
+    detail: printType(f.type),
+    documentation: `Field of ${printType(shape.type)}: ${printType(f.type)}`,
+    insertText: `"${f.name}": ${placeholder(f.type, context, 1)}`,
+    snippet: true,
+    replace,
+  }));
+  if (missing.length > 1) {
+    items.unshift({
+      label: `All ${missing.length} fields of ${printType(shape.type)}`,
+      kind: 'field',
+      detail: missing.map((f) => f.name).join(', '),
+      insertText: missing.map((f, i) => `"${f.name}": ${placeholder(f.type, context, i + 1)}`).join(',\n'),
+      snippet: true,
+      replace,
+      preferred: true,
+    });
+  }
+  return items;
+}
+
+function valueItems(type: DamlType, context: ArgumentContext, replace: AssistItem['replace']): AssistItem[] {
+  const shape = shapeOf(type, context.packages);
+  switch (shape.kind) {
+    case 'enum':
+      return shape.constructors.map((c) => constructorItem(c, printType(shape.type), replace));
+    case 'variant':
+      return shape.constructors.map((c) => ({
+        label: c.name,
+        kind: 'constructor' as const,
+        detail: `${printType(shape.type)}: ${printType(c.type)}`,
+        insertText: `{"tag": "${c.name}", "value": ${placeholder(c.type, context, 1)}}`,
+        snippet: true,
+        replace,
+      }));
+    case 'builtin':
+      if (shape.builtin === 'Bool') return ['true', 'false'].map((b) => ({ label: b, kind: 'value' as const, detail: 'Bool', insertText: b, replace }));
+      if (shape.builtin === 'Optional') return [{ label: 'null', kind: 'value', detail: `${printType(shape.type)}: none`, insertText: 'null', replace }, ...valueItems(shape.args[0], context, replace)];
+      break;
+    default:
+      break;
+  }
+  return [{ label: `${printType(type)} value`, kind: 'value', detail: printType(type), insertText: placeholder(type, context, 1), snippet: true, replace, preferred: true }];
+}
+
+function constructorItem(name: string, typeText: string, replace: AssistItem['replace']): AssistItem {
+  return { label: name, kind: 'constructor', detail: typeText, insertText: JSON.stringify(name), replace };
+}
+
+/** A snippet placeholder holding a complete valid value of `type` (its JSON text selected). */
+function placeholder(type: DamlType, context: ArgumentContext, index: number): string {
+  const json = JSON.stringify(skeletonValue(type, context.packages));
+  return `\${${index}:${json.replace(/[$}\\]/g, (c) => `\\${c}`)}}`;
+}
+
+function choiceSignature(choice: Choice): string {
+  return `${choice.consuming ? 'consuming' : 'nonconsuming'} choice ${choice.name} : ${printType(choice.argType)} -> ${printType(choice.returnType)}`;
+}
+
+function templateMarkdown(moduleName: string, name: string, fields: Field[], choices: Choice[], packageName: string, version: string, packageId: string): string {
+  return [
+    '```daml',
+    `template ${name}  -- ${moduleName}, ${packageName} ${version}`,
+    '  with',
+    ...fields.map((f) => `    ${f.name} : ${printType(f.type)}`),
+    ...choices.map((c) => `  ${choiceSignature(c)}`),
+    '```',
+    `Package id \`${packageId}\``,
+  ].join('\n');
+}
+
+/** The Daml type of the key or value at `offset`, or a template's or choice's signature. */
+export function hoverAt(text: string, offset: number, context: ArgumentContext): AssistHover | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && findNodeAtOffset(tree, offset);
+  if (!node || (node.type !== 'string' && node.type !== 'number' && node.type !== 'boolean' && node.type !== 'null' && node.type !== 'object' && node.type !== 'array')) return undefined;
+  const isKey = node.parent?.type === 'property' && node.parent.children?.[0] === node;
+  const valueNode = isKey ? node.parent!.children?.[1] : node;
+  const path = pathOf(isKey ? (valueNode ?? node) : node);
+  if (isKey && !valueNode) path.push(String(node.value));
+  const root = parse(text, [], { allowTrailingComma: true });
+  const position = commandPosition(path, root);
+  if (!position) return undefined;
+  const range = { offset: node.offset, length: node.length };
+  const resolved = resolveTarget(position.command.templateId, context, position.kind === 'ExerciseCommand');
+  const target = resolved && 'target' in resolved ? resolved.target : undefined;
+  if (!target) return undefined;
+  const { inner } = position;
+  if (inner.length === 1 && inner[0] === 'templateId' && !isKey) {
+    const tpl = context.packages.template(target.name);
+    if (!tpl) return { markdown: `interface ${target.name.moduleName}:${target.name.name}`, ...range };
+    const record = context.packages.dataType(target.name);
+    const pkg = context.packages.package(target.name.packageId)!;
+    return { markdown: templateMarkdown(target.name.moduleName, target.name.name, record?.kind === 'record' ? record.fields : [], tpl.choices, pkg.name, pkg.version, pkg.id), ...range };
+  }
+  if (inner.length === 1 && inner[0] === 'choice' && !isKey) {
+    const choice = choiceOf(position.command, target, context);
+    return choice ? { markdown: '```daml\n' + choiceSignature(choice) + '\n```', ...range } : undefined;
+  }
+  if (inner.length === 0 || !VALUE_FIELDS.has(String(inner[0]))) return undefined;
+  const type = typeAt(position, target, context);
+  if (!type) return undefined;
+  const parent = inner.length > 1 ? typeAt({ ...position, inner: inner.slice(0, -1) }, target, context) : undefined;
+  const parentShape: TypeShape | undefined = parent && shapeOf(parent, context.packages);
+  const where = parentShape?.kind === 'record' ? ` (field of ${printType(parentShape.type)})` : '';
+  const label = typeof inner[inner.length - 1] === 'string' ? `${String(inner[inner.length - 1])} : ` : '';
+  return { markdown: '```daml\n' + label + printType(type) + '\n```' + where, ...range };
+}
+
+function pathOf(node: Node): Segment[] {
+  const path: Segment[] = [];
+  let current: Node | undefined = node;
+  while (current?.parent) {
+    const parent: Node = current.parent;
+    if (parent.type === 'property') {
+      path.unshift(String(parent.children![0].value));
+      current = parent.parent;
+    } else if (parent.type === 'array') {
+      path.unshift(parent.children!.indexOf(current));
+      current = parent;
+    } else current = parent;
+  }
+  return path;
+}
