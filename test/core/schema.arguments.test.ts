@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
 import type { ArgumentContext } from '../../src/core/schema/argumentChecks';
+import { applyEdits, fixesFor } from '../../src/core/schema/fixes';
 import { validateText, type Problem } from '../../src/core/schema/validate';
 import { DARS, requireDar } from '../support/dars';
 
@@ -60,6 +61,25 @@ describe('core: validate, Daml arguments against the packages', () => {
     const choice = problems[2];
     assert.equal(choice.data?.suggestion, 'Respond');
     assert.match(choice.message, /its choices: .*AbortPing/);
+  });
+
+  it('quick fixes: rename a misspelt field, quote a number written for Text, take the closest choice; the result is clean', () => {
+    let text = file([
+      { CreateCommand: { templateId: PING, createArguments: { id: 7, initator: ALICE, responder: ALICE } } },
+      { ExerciseCommand: { templateId: PING, contractId: '00ab', choice: 'Respnd', choiceArgument: {} } },
+    ]);
+    for (let round = 0; round < 5; round++) {
+      const { problems } = validateText('commands', text, { packages: context });
+      if (problems.length === 0) break;
+      // A missing field has no fix of its own: renaming the misspelt one mends it.
+      const fix = problems.map((p) => fixesFor(text, p)[0]).find(Boolean);
+      assert.ok(fix, `a fix among ${problems.map((p) => p.code).join(', ')}`);
+      text = applyEdits(text, fix.edits);
+    }
+    assert.deepEqual(validateText('commands', text, { packages: context }).problems, []);
+    const value = JSON.parse(text);
+    assert.deepEqual(value.commands[0].CreateCommand.createArguments, { id: '7', initiator: ALICE, responder: ALICE });
+    assert.equal(value.commands[1].ExerciseCommand.choice, 'Respond');
   });
 
   it('without packages: the envelope only, and one note that says what was not checked', () => {

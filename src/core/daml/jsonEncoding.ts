@@ -233,6 +233,9 @@ function numericHint(scale: number | undefined): string {
 // ---------------------------------------------------------------- checking values
 
 /** Stable ids of value problems; editors and quick fixes branch on these, never on the message. */
+/** The builtin types whose JSON form is a string. */
+const STRING_BUILTINS = new Set<string>(['Text', 'Party', 'ContractId', 'Date', 'Timestamp', 'Int64', 'Numeric']);
+
 export const VALUE_PROBLEM_CODES = [
   'wrong-kind',
   'missing-field',
@@ -435,7 +438,14 @@ class ValueChecker {
 
   private wrongKind(type: DamlType, value: unknown, path: string, expected?: string): void {
     const printed = printType(type);
-    this.report(path, 'wrong-kind', `Expected ${printed}${expected ? ` (${expected})` : ''}, got ${kindOf(value)}.`, 'error', { expected: printed });
+    // A number or boolean where the JSON form is a string: quoting it is the fix.
+    const quote = (typeof value === 'number' || typeof value === 'boolean') && this.encodedAsString(type);
+    this.report(path, 'wrong-kind', `Expected ${printed}${expected ? ` (${expected})` : ''}, got ${kindOf(value)}.`, 'error', quote ? { expected: printed, suggestion: String(value) } : { expected: printed });
+  }
+
+  private encodedAsString(type: DamlType): boolean {
+    const shape = shapeOf(type, this.lookup);
+    return shape.kind === 'enum' || (shape.kind === 'builtin' && STRING_BUILTINS.has(shape.builtin));
   }
 
   private unknownConstructor(type: DamlType, name: string, names: string[], path: string): void {

@@ -220,6 +220,16 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
     return [site.fix(`Write ${node.value} as a number`, [{ offset: node.offset, length: node.length, newText: node.value }], true)];
   },
 
+  'wrong-kind': (site) => quoteValue(site),
+
+  'bad-int64': (site) => quoteValue(site),
+
+  'unknown-template': (site) => replaceString(site, 'Use'),
+
+  'unknown-choice': (site) => replaceString(site, 'Use'),
+
+  'unknown-constructor': (site) => replaceString(site, 'Use'),
+
   'json-syntax': (site) => {
     // A trailing comma: the problem points at a comma that only whitespace separates from } or ].
     const { offset, length } = site.problem;
@@ -227,6 +237,24 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
     return [site.fix('Remove the trailing comma', [{ offset, length: 1, newText: '' }], true)];
   },
 };
+
+/** A number (or boolean) where the Daml type is written as a string: `data.suggestion` is the text to quote. */
+function quoteValue(site: FixSite): Fix[] {
+  const suggestion = site.data('suggestion');
+  const node = site.doc.nodeAt(site.problem.path);
+  if (typeof suggestion !== 'string' || !node || (node.type !== 'number' && node.type !== 'boolean')) return [];
+  const raw = site.text.slice(node.offset, node.offset + node.length);
+  // As written (digits a double would change stay), in quotes.
+  return [site.fix(`Write ${raw} as a string`, [{ offset: node.offset, length: node.length, newText: JSON.stringify(raw) }], true)];
+}
+
+/** A misspelt name in a string value (template id, choice, constructor): replace it by `data.suggestion`. */
+function replaceString(site: FixSite, verb: string): Fix[] {
+  const suggestion = site.data('suggestion');
+  const node = site.doc.nodeAt(site.problem.path);
+  if (typeof suggestion !== 'string' || node?.type !== 'string') return [];
+  return [site.fix(`${verb} "${suggestion}"`, [{ offset: node.offset, length: node.length, newText: JSON.stringify(suggestion) }], true)];
+}
 
 /** Deprecated and misspelt field names: rename to the suggestion, or remove when it is already set or there is none. */
 function renameOrRemove(site: FixSite, deprecated: boolean): Fix[] {
