@@ -52,6 +52,8 @@ const builds = [
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
   { ...common, plugins: [], entryPoints: { validators: 'src/core/schema/generated/validators.js' }, outdir: 'dist' },
+  // The Daml-LF decoder and package index (protobufjs, fflate): loaded by the extension when it first reads packages.
+  { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
 ];
 
 if (watch) {

@@ -16,6 +16,7 @@ import { JsonDocuments } from './vscode/documents';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
 import { registerFileSending, type FileSending } from './vscode/files/send';
 import { registerFileEditing } from './vscode/files/editing';
+import { LedgerPackages } from './vscode/packages/ledgerPackages';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -25,6 +26,7 @@ export interface CantonLedgerApi {
   documents: JsonDocuments;
   views: LedgerViews;
   send: FileSending;
+  packages: LedgerPackages;
 }
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
@@ -42,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const connectionCommands = new ConnectionCommands(connections, errors);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
+  const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
 
   const startDemo = async () => {
     try {
@@ -69,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     vscode.commands.registerCommand(Commands.startDemo, startDemo),
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
-    ...registerFileEditing(connections, logger, errors),
+    packages,
+    ...registerFileEditing(connections, packages, logger, errors),
   );
   const views = registerLedgerViews(context, { connections, documents, logger, redactor });
   // The Updates filter shapes a submission's transaction format only where the user set one.
@@ -81,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
-  return { connections, secrets, demo, documents, views, send };
+  return { connections, secrets, demo, documents, views, send, packages };
 }
 
 export function deactivate(): void {

@@ -19,7 +19,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/extension.js', 'dist/participant.js', 'dist/validators.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/participant.js', 'dist/validators.js']);
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
   });
 

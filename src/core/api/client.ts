@@ -160,6 +160,12 @@ export class LedgerClient {
     return (await this.call<wire.ListPackagesResponse>('packages', {}, o))?.packageIds ?? [];
   }
 
+  /** A package's Daml-LF archive payload (the bytes `GET /v2/packages/{id}` serves), at most `maxBytes`. */
+  async packageArchive(packageId: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Uint8Array> {
+    const { bytes } = await this.http.bytes({ method: 'GET', path: `/v2/packages/${encodeURIComponent(packageId)}`, ...o }, o.maxBytes ?? 64 * 1024 * 1024);
+    return bytes;
+  }
+
   async livez(o: CallOptions = {}): Promise<boolean> {
     const r = await this.http.text({ method: 'GET', path: '/livez', ...o }, [503]);
     return r.status === 200;

@@ -5,9 +5,12 @@ import { waitFor } from './helpers';
 /** The `source` of the extension's diagnostics for commands and vetting files. */
 export const SOURCE = 'Canton Ledger';
 
-/** Our diagnostics of a document (not those of VS Code's own JSON support). */
+/** The note that Daml arguments were not checked (no packages): the daml suite checks it. */
+export const ARGUMENTS_UNCHECKED = 'arguments-unchecked';
+
+/** Our diagnostics of a document (not those of VS Code's own JSON support), without the arguments-unchecked note. */
 export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE && d.code !== ARGUMENTS_UNCHECKED);
 }
 
 /** Polls until `fn` returns something other than undefined. */

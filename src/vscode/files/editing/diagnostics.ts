@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/schema/validate';
+import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/schema/validate';
 import { DIAGNOSTIC_SOURCE } from './ids';
 
 /** How long typing must pause before a document is validated again. */
@@ -11,10 +11,18 @@ export function editableFileKind(document: vscode.TextDocument): FileKind | unde
   return fileKindOf(document.uri.path);
 }
 
+const SEVERITIES = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
+
+/** Where the Daml packages for argument checks come from (undefined while they load: no checks, no note yet). */
+export interface PackagesSource {
+  current(): ValidateOptions['packages'] | undefined;
+  onDidChange: vscode.Event<void>;
+}
+
 /** A diagnostic for a core problem: same range (core lines/columns are 1-based), code and severity. */
 export function toDiagnostic(problem: Problem): vscode.Diagnostic {
   const range = new vscode.Range(problem.line - 1, problem.column - 1, problem.endLine - 1, problem.endColumn - 1);
-  const severity = problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+  const severity = SEVERITIES[problem.severity];
   const diagnostic = new vscode.Diagnostic(range, problem.message, severity);
   diagnostic.source = DIAGNOSTIC_SOURCE;
   diagnostic.code = problem.code;
@@ -35,8 +43,10 @@ export class FileDiagnostics implements vscode.Disposable {
   private readonly problems = new Map<string, { version: number; problems: Problem[] }>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly packages: PackagesSource) {
     this.subscriptions = [
+      // New packages (a connection read its packages, a .dar changed): check the open files again.
+      packages.onDidChange(() => vscode.workspace.textDocuments.forEach((d) => this.validateNow(d))),
       vscode.workspace.onDidOpenTextDocument((d) => this.validateNow(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
@@ -77,7 +87,7 @@ export class FileDiagnostics implements vscode.Disposable {
   }
 
   private publish(document: vscode.TextDocument, kind: FileKind): Problem[] {
-    const { problems } = validateText(kind, document.getText());
+    const { problems } = validateText(kind, document.getText(), { packages: this.packages.current() });
     this.problems.set(document.uri.toString(), { version: document.version, problems });
     this.collection.set(document.uri, problems.map(toDiagnostic));
     return problems;

@@ -4,7 +4,9 @@ import type { ConnectionManager } from '../../connections/manager';
 import type { ErrorReporter } from '../../ui';
 import { FileQuickFixes } from './codeActions';
 import { ConnectionFacts } from './connectionFacts';
+import { DamlAssist } from './damlAssist';
 import { FileDiagnostics } from './diagnostics';
+import type { LedgerPackages } from '../../packages/ledgerPackages';
 import { NewFileCommands } from './newFile';
 
 /** The files users write, `*.commands.json` and `*.vetting.json`: diagnostics, quick fixes, New … File. */
@@ -14,14 +16,24 @@ const FILE_SELECTOR: vscode.DocumentSelector = [
   { scheme: 'vscode-remote', pattern: '**/*.{commands,vetting}.json' },
 ];
 
+const COMMANDS_SELECTOR: vscode.DocumentSelector = [
+  { scheme: 'file', pattern: '**/*.commands.json' },
+  { scheme: 'untitled', pattern: '**/*.commands.json' },
+  { scheme: 'vscode-remote', pattern: '**/*.commands.json' },
+];
+
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
-export function registerFileEditing(connections: ConnectionManager, logger: Logger, errors: ErrorReporter): vscode.Disposable[] {
-  const diagnostics = new FileDiagnostics();
+export function registerFileEditing(connections: ConnectionManager, packages: LedgerPackages, logger: Logger, errors: ErrorReporter): vscode.Disposable[] {
+  const diagnostics = new FileDiagnostics(packages);
+  const assist = new DamlAssist(packages);
   const facts = new ConnectionFacts(connections, logger);
   return [
     diagnostics,
     facts,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),
+    // Inside strings (template ids, choices, constructors) and after ':' the JSON language's own triggers do not fire.
+    vscode.languages.registerCompletionItemProvider(COMMANDS_SELECTOR, assist, '"', ':'),
+    vscode.languages.registerHoverProvider(COMMANDS_SELECTOR, assist),
     ...new NewFileCommands(facts, errors, logger).register(),
   ];
 }
