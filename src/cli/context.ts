@@ -22,6 +22,8 @@ export interface CliIo {
 
 export interface GlobalOptions {
   url: string;
+  /** The URL was given (`--url` or the environment), not the default: commands that may work offline ask the participant only then. */
+  urlGiven?: boolean;
   timeoutMs?: number;
   json: boolean;
   verbose: boolean;

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileKindOf, validateText, type FileKind, type Problem } from '../core/schema/validate';
+import type { ArgumentContext } from '../core/schema/argumentChecks';
 import { UsageError } from './args';
 import type { CliContext } from './context';
 import { formatProblem } from './format';
@@ -35,10 +36,10 @@ export async function readInput(file: string, command: string): Promise<string> 
 }
 
 /** Reads and validates a file, which must be of kind `expected`. */
-export async function checkFile(file: string, command: string, expected?: FileKind): Promise<CheckedFile> {
+export async function checkFile(file: string, command: string, expected?: FileKind, packages?: ArgumentContext): Promise<CheckedFile> {
   const kind = kindOfFile(file, command);
   if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
-  const { value, problems } = validateText(kind, await readInput(file, command));
+  const { value, problems } = validateText(kind, await readInput(file, command), { packages });
   return { kind, value, problems, hasErrors: problems.some(isError) };
 }
 

@@ -3,6 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invalidCorpus, validCorpus } from '../fixtures/files/corpus';
+import { PackageIndex } from '../../src/core/daml/packageIndex';
+import { validateText } from '../../src/core/schema/validate';
+import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { cli } from './harness';
 
 /** `file:line:col: severity: message [code]` */
@@ -90,3 +93,26 @@ describe('cli: validate', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('cli: validate, Daml arguments', () => {
+  const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
+  const PING = '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping';
+
+  it('checks the arguments against the packages of --dar files, as the editor does, and says so when there are none', async function () {
+    requireDarBytes(this, DARS.ping);
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-dar-'));
+    const file = join(dir, 'ping.commands.json');
+    const text = JSON.stringify({ commandId: 'c', actAs: [ALICE], commands: [{ CreateCommand: { templateId: PING, createArguments: { id: 7, initator: ALICE, responder: ALICE } } }] }, null, 2);
+    writeFileSync(file, text);
+    const r = await cli(['validate', '--dar', join(DAR_DIR, DARS.ping), file]);
+    assert.equal(r.status, 1, r.stderr);
+    const expected = validateText('commands', text, { packages: { packages: new PackageIndex(requireDar(this, DARS.ping).packages), source: 'x' } }).problems;
+    assert.deepEqual(problemLines(r.stdout, file).map((p) => p.code), expected.map((p) => p.code));
+    assert.ok(expected.some((p) => p.code === 'unknown-field') && expected.some((p) => p.code === 'wrong-kind'));
+    assert.doesNotMatch(r.stderr, /not checked/);
+
+    const offline = await cli(['validate', file]);
+    assert.equal(offline.status, 0);
+    assert.match(offline.stderr, /note: the Daml arguments were not checked: give --url \(a participant\) or --dar FILE/);
+  });
+});

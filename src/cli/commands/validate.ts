@@ -1,5 +1,10 @@
 /** `validate FILE…`: check commands and vetting files against their schemas, as CI would. */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { PackageCache, PackageIndex } from '../../core/daml/packageIndex';
+import type { ArgumentContext } from '../../core/schema/argumentChecks';
 import { UsageError } from '../args';
+import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
 import { checkFile } from '../files';
 import { formatProblem } from '../format';
@@ -8,22 +13,27 @@ const NAME = 'validate';
 
 export const validateCommand: Command = {
   name: NAME,
-  synopsis: 'validate FILE…',
+  synopsis: 'validate [--dar FILE]… FILE…',
   summary: 'Validate *.commands.json and *.vetting.json files',
   details: [
     'Prints file:line:col: severity: message [code] per problem.',
     'Exit 1 if any file has an error-severity problem, 2 if a file is unreadable or of unknown kind.',
+    'The Daml arguments (createArguments, choiceArgument, contractKey) are checked against the packages',
+    'of the participant at --url (or CANTON_LEDGER_URL) when one is given, else of the --dar files.',
+    '--dar FILE         a .dar whose packages to check against (repeatable)',
     '--json             one line per file: {"file", "kind", "problems"}',
   ],
-  options: {},
+  options: { dar: { type: 'string', multiple: true } },
   async run(ctx, args) {
     if (args.positionals.length === 0) throw new UsageError(`missing FILE`, NAME);
+    const packages = await packagesFor(ctx, (args.values.dar as string[] | undefined) ?? []);
     let status = EXIT_OK;
+    let sawCommands = false;
     // Every file is checked even after a failure, so that one run reports everything.
     for (const file of args.positionals) {
       let checked;
       try {
-        checked = await checkFile(file, NAME);
+        checked = await checkFile(file, NAME, undefined, packages);
       } catch (e) {
         // Each file gets its own verdict: one that cannot be checked does not end the batch.
         if (e instanceof UsageError) {
@@ -35,11 +45,37 @@ export const validateCommand: Command = {
         }
         continue;
       }
+      sawCommands ||= checked.kind === 'commands';
       if (checked.hasErrors && status === EXIT_OK) status = EXIT_FAILURE;
       if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems: checked.problems }));
       else if (checked.problems.length === 0) await ctx.out(`${file}: ok`);
       else for (const p of checked.problems) await ctx.out(formatProblem(file, p));
     }
+    if (!packages && sawCommands) ctx.err('note: the Daml arguments were not checked: give --url (a participant) or --dar FILE for their packages.');
     return status;
   },
 };
+
+/** The packages to check arguments against: the participant's (all of them), else the DARs'; undefined for none. */
+async function packagesFor(ctx: CliContext, dars: string[]): Promise<ArgumentContext | undefined> {
+  const cache = new PackageCache();
+  if (ctx.globals.urlGiven) {
+    const client = ctx.client();
+    const ids = await client.packages(ctx.callOptions);
+    const packages = [];
+    for (const id of ids) packages.push(cache.fromPayload(await client.packageArchive(id, ctx.callOptions), id));
+    return { packages: new PackageIndex(packages), source: `on ${ctx.globals.url}` };
+  }
+  if (dars.length === 0) return undefined;
+  const packages = [];
+  for (const dar of dars) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(dar);
+    } catch (e) {
+      throw new UsageError(`cannot read ${dar}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
+    }
+    packages.push(...cache.fromDar(bytes).packages);
+  }
+  return { packages: new PackageIndex(packages), source: `in ${dars.map((d) => basename(d)).join(', ')}` };
+}
