@@ -17,6 +17,7 @@ import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerView
 import { registerFileSending, type FileSending } from './vscode/files/send';
 import { registerFileEditing } from './vscode/files/editing';
 import { LedgerPackages } from './vscode/packages/ledgerPackages';
+import { registerPackagesView } from './vscode/views/packagesView';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     profiles.onDidChange(updateContext),
     packages,
     ...registerFileEditing(connections, packages, logger, errors),
+    ...registerPackagesView(connections, packages, logger, redactor),
   );
   const views = registerLedgerViews(context, { connections, documents, logger, redactor });
   // The Updates filter shapes a submission's transaction format only where the user set one.

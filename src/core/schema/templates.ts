@@ -4,10 +4,14 @@
  * validator flags, so that a file is never sent with a placeholder left in it.
  */
 import { randomUUID } from 'node:crypto';
+import { skeletonValue } from '../daml/jsonEncoding';
+import type { PackageIndex } from '../daml/packageIndex';
+import { shapeOf } from '../daml/types';
 import type { UserRights } from '../models/users';
+import { choicesOf, resolveTarget } from './argumentChecks';
 
 /** Marks every value the user still has to fill in. */
-export const PLACEHOLDER = { userId: '<user-id>', party: '<party-id::1220…>' } as const;
+export const PLACEHOLDER = { userId: '<user-id>', party: '<party-id::1220…>', contractId: '<contract-id>' } as const;
 
 /** The template id of the command in a new file: a valid form, meant to be overwritten. */
 export const TEMPLATE_ID_PLACEHOLDER = '#package-name:Module:Template';
@@ -19,13 +23,15 @@ export interface CommandsFileFacts {
   primaryParty?: string;
   synchronizerId?: string;
   commandId?: string;
+  /** The command to start from (e.g. from the Packages view); default a CreateCommand of a placeholder template. */
+  command?: Record<string, unknown>;
 }
 
-/** A JsCommands object with one CreateCommand to edit. */
+/** A JsCommands object with one command to edit. */
 export function commandsFileTemplate(facts: CommandsFileFacts): Record<string, unknown> {
   const actAs = actingParty(facts.rights, facts.primaryParty) ?? PLACEHOLDER.party;
   return {
-    commands: [{ CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }],
+    commands: [facts.command ?? { CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }],
     commandId: facts.commandId ?? randomUUID(),
     userId: facts.userId ?? PLACEHOLDER.userId,
     actAs: [actAs],
@@ -60,4 +66,36 @@ export function actingParty(rights: UserRights | undefined, primaryParty?: strin
 
 export function templateText(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
+}
+
+/**
+ * A complete command for a template (a CreateCommand with every field) or one of its choices (an
+ * ExerciseCommand with the choice's argument), values filled with valid placeholders: Party fields of
+ * the top level with `party`, the contract id marked for the user to fill in. Undefined when the
+ * packages do not know the template or choice.
+ */
+export function commandFor(packages: PackageIndex, templateId: string, choice: string | undefined, party: string): Record<string, unknown> | undefined {
+  const context = { packages, source: '' };
+  const resolved = resolveTarget(templateId, context, true);
+  if (!resolved || !('target' in resolved)) return undefined;
+  const { target } = resolved;
+  const withParties = (value: unknown, type: Parameters<typeof skeletonValue>[0]) => {
+    const shape = shapeOf(type, packages);
+    if (shape.kind !== 'record' || typeof value !== 'object' || value === null) return value;
+    const filled = { ...(value as Record<string, unknown>) };
+    for (const f of shape.fields) {
+      const fieldShape = shapeOf(f.type, packages);
+      if (fieldShape.kind === 'builtin' && fieldShape.builtin === 'Party') filled[f.name] = party;
+    }
+    return filled;
+  };
+  if (choice === undefined) {
+    if (target.kind !== 'template') return undefined;
+    const type = { kind: 'con' as const, con: target.name, args: [] };
+    return { CreateCommand: { templateId, createArguments: withParties(skeletonValue(type, packages), type) } };
+  }
+  const found = choicesOf(target, packages).find((c) => c.choice.name === choice);
+  if (!found) return undefined;
+  const argType = found.choice.argType;
+  return { ExerciseCommand: { templateId, contractId: PLACEHOLDER.contractId, choice, choiceArgument: withParties(skeletonValue(argType, packages), argType) } };
 }

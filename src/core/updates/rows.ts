@@ -16,7 +16,8 @@ import type { VettedPackage, VettedPackagesState } from '../models/vetting';
 export type RowKind =
   | 'update.transaction' | 'update.reassignment' | 'update.topology' | 'update.checkpoint' | 'update.unknown'
   | 'event.created' | 'event.archived' | 'event.exercised' | 'event.assigned' | 'event.unassigned' | 'event.topology'
-  | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value';
+  | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value'
+  | 'module' | 'template' | 'interface' | 'choice';
 
 export interface JsonView {
   /** Tab title, without `.json`. */
@@ -47,6 +48,10 @@ export interface LedgerRow {
   synchronizerId?: string;
   /** What "Copy Value" copies from a detail row. */
   copyValue?: string;
+  /** A template (or interface) id in package-name form: "Copy Template ID", "New Commands File". */
+  templateId?: string;
+  /** A choice of `templateId`: "New Commands File" writes an ExerciseCommand of it. */
+  choice?: string;
   /** What selecting the row opens. */
   json?: JsonView;
 }
@@ -75,15 +80,15 @@ function parties(list: string[]): string {
   return list.length === 0 ? '—' : list.map(shortParty).join(', ');
 }
 
-function plural(n: number, word: string): string {
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function md(s: string): string {
+export function md(s: string): string {
   return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
 }
 
-function code(s: string): string {
+export function code(s: string): string {
   return `\`${s.replace(/`/g, "'")}\``;
 }
 

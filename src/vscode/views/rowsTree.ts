@@ -51,6 +51,7 @@ export const RowCommands = {
   copyOffset: 'cantonLedger.item.copyOffset',
   copyPackageId: 'cantonLedger.item.copyPackageId',
   copyValue: 'cantonLedger.item.copyValue',
+  copyTemplateId: 'cantonLedger.item.copyTemplateId',
 } as const;
 
 /** `cantonLedger:<kind>` plus a flag per value the context actions can use (`+contractId`, …). */
@@ -63,6 +64,8 @@ export function rowContextValue(row: LedgerRow): string {
     row.json && '+json',
     row.copyValue !== undefined && '+copy',
     row.synchronizerId && '+synchronizer',
+    row.templateId && '+template',
+    row.choice && '+choice',
   ].filter(Boolean);
   return `cantonLedger:${row.kind}${flags.join('')}`;
 }
@@ -115,6 +118,7 @@ export function registerRowCommands(documents: JsonDocuments): vscode.Disposable
     vscode.commands.registerCommand(RowCommands.copyOffset, copy('offset', (r) => r.offset)),
     vscode.commands.registerCommand(RowCommands.copyPackageId, copy('package ID', (r) => r.packageId)),
     vscode.commands.registerCommand(RowCommands.copyValue, copy('value', (r) => r.copyValue)),
+    vscode.commands.registerCommand(RowCommands.copyTemplateId, copy('template ID', (r) => r.templateId)),
   ];
 }
 

@@ -34,6 +34,6 @@ export function registerFileEditing(connections: ConnectionManager, packages: Le
     // Inside strings (template ids, choices, constructors) and after ':' the JSON language's own triggers do not fire.
     vscode.languages.registerCompletionItemProvider(COMMANDS_SELECTOR, assist, '"', ':'),
     vscode.languages.registerHoverProvider(COMMANDS_SELECTOR, assist),
-    ...new NewFileCommands(facts, errors, logger).register(),
+    ...new NewFileCommands(facts, packages, errors, logger).register(),
   ];
 }

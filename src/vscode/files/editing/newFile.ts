@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../../core/log';
-import { commandsFileTemplate, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/schema/templates';
+import type { PackageIndex } from '../../../core/daml/packageIndex';
+import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/schema/templates';
+import type { LedgerPackages } from '../../packages/ledgerPackages';
 import type { FileKind } from '../../../core/schema/validate';
 import { withCancellableProgress, type ErrorReporter } from '../../ui';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
@@ -14,6 +16,15 @@ export interface NewFileTarget {
   untitled?: boolean;
   /** Where the save dialog starts (default: the first workspace folder). */
   folder?: vscode.Uri;
+}
+
+/** The argument of `cantonLedger.files.newCommands`, e.g. from the Packages view: the command to start from. */
+export interface NewCommandsFileOptions extends NewFileTarget {
+  /** A template (or interface) id: the file creates it, or exercises `choice` on it. */
+  templateId?: string;
+  choice?: string;
+  /** Ask for the template (and choice) among the participant's packages when none is given (the palette). */
+  pickTemplate?: boolean;
 }
 
 /** The argument of `cantonLedger.files.newVetting`, e.g. from the vetted-packages view. */
@@ -30,20 +41,33 @@ const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: 
  * (user, act-as party, synchronizer, topology serial), or with marked placeholders without one.
  */
 export class NewFileCommands {
-  constructor(private readonly facts: ConnectionFacts, private readonly errors: ErrorReporter, private readonly logger: Logger) {}
+  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly errors: ErrorReporter, private readonly logger: Logger) {}
 
   register(): vscode.Disposable[] {
     return [
-      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (arg?: NewFileTarget | vscode.Uri) => this.run('Creating a commands file', () => this.newCommandsFile(optionsOf(arg)))),
+      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (arg?: NewCommandsFileOptions | vscode.Uri) =>
+        // From the palette or the explorer (no options): offer the participant's templates.
+        this.run('Creating a commands file', () => this.newCommandsFile({ pickTemplate: !arg || arg instanceof vscode.Uri, ...optionsOf(arg) })),
+      ),
       vscode.commands.registerCommand(EditingCommands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.run('Creating a vetting file', () => this.newVettingFile(optionsOf(arg)))),
     ];
   }
 
   /** The created document's URI, or undefined when the user cancelled. */
-  async newCommandsFile(options: NewFileTarget = {}): Promise<vscode.Uri | undefined> {
+  async newCommandsFile(options: NewCommandsFileOptions = {}): Promise<vscode.Uri | undefined> {
     const participant = await this.participant();
     const info = participant?.info;
+    const index = participant ? this.packages.indexFor(participant.profile) : undefined;
+    let { templateId, choice } = options;
+    if (!templateId && options.pickTemplate && index) {
+      const picked = await pickTemplateAndChoice(index);
+      if (picked === null) return undefined;
+      ({ templateId, choice } = picked ?? {});
+    }
+    const party = actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
+    const command = templateId && index ? commandFor(index, templateId, choice, party) : undefined;
     const value = commandsFileTemplate({
+      command,
       userId: info?.user?.id ?? participant?.profile.userId,
       rights: info?.rights,
       primaryParty: info?.user?.primaryParty ?? undefined,
@@ -51,7 +75,7 @@ export class NewFileCommands {
       synchronizerId: info?.synchronizers.length === 1 ? info.synchronizers[0].synchronizerId : undefined,
     });
     const notice = participant ? undefined : 'No connected participant: fill in the values marked <…> (the file shows them as problems until you do).';
-    return this.create('commands', templateText(value), options, TEMPLATE_ID_PLACEHOLDER, notice);
+    return this.create('commands', templateText(value), options, command ? (choice ? PLACEHOLDER.contractId : '"createArguments"') : TEMPLATE_ID_PLACEHOLDER, notice);
   }
 
   async newVettingFile(options: NewVettingFileOptions = {}): Promise<vscode.Uri | undefined> {
@@ -144,6 +168,29 @@ export class NewFileCommands {
     });
     return picked ? withSuffix(picked, suffix) : undefined;
   }
+}
+
+/**
+ * The template to start from, among the participant's, then what to do with it (create it, or
+ * exercise one of its choices). Undefined: the user chose the blank file; null: cancelled.
+ */
+async function pickTemplateAndChoice(index: PackageIndex): Promise<{ templateId: string; choice?: string } | undefined | null> {
+  const blank = { label: '$(file) Blank commands file', description: 'a placeholder template to fill in', templateId: undefined };
+  const templates = index
+    .templates()
+    .filter((t) => !/^(daml-|ghc-)/.test(t.packageName))
+    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }));
+  const unique = [...new Map(templates.map((t) => [t.label, t])).values()].sort((a, b) => a.label.localeCompare(b.label));
+  const template = await vscode.window.showQuickPick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
+  if (!template) return null;
+  if (!template.templateId) return undefined;
+  const choices = index.choices(template.templateId) ?? [];
+  const create = { label: `$(add) Create ${template.label.split(':').pop()}`, choice: undefined as string | undefined };
+  const action = await vscode.window.showQuickPick([create, ...choices.map((c) => ({ label: `$(symbol-method) Exercise ${c.choice.name}`, description: c.declaredIn === 'interface' ? `from ${c.declaredBy.name}` : undefined, choice: c.choice.name as string | undefined }))], {
+    title: 'New Commands File (2/2): command',
+  });
+  if (!action) return null;
+  return { templateId: template.templateId, choice: action.choice };
 }
 
 /** From the explorer's context menu the argument is the folder clicked; from elsewhere, options or nothing. */

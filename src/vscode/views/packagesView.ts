@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import { packageRows } from '../../core/daml/packageRows';
+import type { Logger } from '../../core/log';
+import type { Redactor } from '../../core/redact';
+import type { ConnectionManager } from '../connections/manager';
+import type { LedgerPackages } from '../packages/ledgerPackages';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
+
+export const PackagesViewId = 'cantonLedger.packages';
+
+/**
+ * Packages view: the active participant's Daml packages (name, version, id, vetted or not) → modules →
+ * templates (fields, choices with their signatures) and interfaces. The packages come from the shared
+ * package store, so the editor and this view read each package once.
+ */
+export class PackagesView extends LedgerTreeView {
+  /** Package ids this participant vetted, per connection (read once per refresh; unknown where vetting cannot be listed). */
+  private vetted: { profileId: string; ids: Promise<ReadonlySet<string> | undefined> } | undefined;
+
+  constructor(private readonly connections: ConnectionManager, private readonly packages: LedgerPackages, private readonly logger: Logger, private readonly redactor: Redactor) {
+    super(PackagesViewId);
+    this.subscriptions.push(packages.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  refresh(): void {
+    const profile = this.connections.profiles.active();
+    this.vetted = undefined;
+    if (profile) this.packages.refresh(profile);
+    this.changed.fire(undefined);
+  }
+
+  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
+    if (node) return childrenOf(node);
+    const profile = this.connections.profiles.active();
+    if (!profile) return noActiveConnectionNodes('packages');
+    const notConnected = connectionStateNodes('packages', profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    if (notConnected) return notConnected;
+    const state = this.packages.stateOf(profile);
+    switch (state.state) {
+      case 'loading':
+      case 'none':
+        return [new MessageNode('packages/loading', 'Reading the packages…', { description: profile.name, icon: 'loading~spin' })];
+      case 'failed':
+        return errorNodes('packages', state.error, { profileId: profile.id, retry: { command: 'cantonLedger.packages.refresh', title: 'Retry' }, redact: (s) => this.redactor.redact(s) });
+      case 'ready': {
+        if (state.packageIds.length === 0) return [new MessageNode('packages/empty', 'No packages', { description: 'upload a .dar', icon: 'info' })];
+        const vetted = await this.vettedIds(profile.id);
+        return uniqueNodes(packageRows(state.context.packages, { vetted }), 'packages');
+      }
+    }
+  }
+
+  private vettedIds(profileId: string): Promise<ReadonlySet<string> | undefined> {
+    if (this.vetted?.profileId !== profileId) {
+      const profile = this.connections.profiles.get(profileId)!;
+      const client = this.connections.client(profile);
+      const ids = (async () => {
+        try {
+          const participantId = await client.participantId();
+          const states = await client.listVettedPackages({ topologyStateFilter: { participantIds: [participantId] } });
+          return new Set(states.flatMap((s) => s.packages.map((p) => p.packageId)));
+        } catch (e) {
+          // Where vetting cannot be listed (a version without it, no rights) the rows just do not say.
+          this.logger.info(`Packages view: vetted packages unknown (${this.redactor.redactError(e)})`);
+          return undefined;
+        }
+      })();
+      this.vetted = { profileId, ids };
+    }
+    return this.vetted.ids;
+  }
+}
+
+/** The Packages view and its commands. */
+export function registerPackagesView(connections: ConnectionManager, packages: LedgerPackages, logger: Logger, redactor: Redactor): vscode.Disposable[] {
+  const view = new PackagesView(connections, packages, logger, redactor);
+  return [
+    view,
+    vscode.commands.registerCommand('cantonLedger.packages.refresh', () => view.refresh()),
+    vscode.commands.registerCommand('cantonLedger.packages.newCommandsFile', (node?: ViewNode) => {
+      const row = node?.type === 'row' ? node.row : undefined;
+      if (!row?.templateId) return undefined;
+      return vscode.commands.executeCommand('cantonLedger.files.newCommands', { templateId: row.templateId, choice: row.choice });
+    }),
+  ];
+}
