@@ -97,7 +97,12 @@ export default async function (t) {
       await cursorToProblem(page, '"applicationId" is the pre-Canton-3 name');
       await quickFix(t, 'Rename "applicationId" to "userId"');
       await t.waitUntil(async () => (await editorText(page)).includes('"userId": "ui-app"'), { timeout: 10000, what: 'the field renamed' });
-      await t.waitUntil(async () => (await problemRows(page).filter({ hasText: 'Canton Ledger' }).count()) === 0, { timeout: 10000, what: 'no Canton Ledger problem left' });
+      // Left: only the note that the Daml arguments were not checked (no participant, no .dar here).
+      const ours = () => problemRows(page).filter({ hasText: 'Canton Ledger' });
+      await t.waitUntil(async () => (await ours().count()) === 1 && /arguments-unchecked/.test(await ours().first().innerText()), {
+        timeout: 10000,
+        what: async () => `only the arguments-unchecked note left (rows: ${JSON.stringify(await ours().allInnerTexts())})`,
+      });
     });
   } finally {
     // Leave the workbench as it was: the file closed without saving, and gone.
