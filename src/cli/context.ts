@@ -23,6 +23,8 @@ export interface CliIo {
 export interface GlobalOptions {
   url: string;
   timeoutMs?: number;
+  /** Largest answer held in memory, in bytes (default: the core's). */
+  maxResponseBytes?: number;
   json: boolean;
   verbose: boolean;
 }
@@ -62,6 +64,7 @@ export class CliContext {
       baseUrl: this.globals.url,
       token: token === undefined ? undefined : async () => token,
       timeoutMs: this.globals.timeoutMs,
+      maxResponseBytes: this.globals.maxResponseBytes,
       logger: this.logger,
       redactor: this.redactor,
     });

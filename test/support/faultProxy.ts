@@ -41,6 +41,8 @@ export interface FaultRule {
   fault: Fault | ((fired: number) => Fault);
   /** Fire this many times, then stop; default 1. */
   times?: number;
+  /** Let this many matching requests through untouched first (e.g. the check before a write). */
+  skip?: number;
 }
 
 export interface FaultProxyOptions {
@@ -52,6 +54,7 @@ export interface FaultProxyOptions {
 
 interface ActiveRule extends FaultRule {
   fired: number;
+  skipped: number;
 }
 
 export class FaultProxy {
@@ -88,7 +91,7 @@ export class FaultProxy {
 
   /** Adds a rule; rules are tried in the order added, the first that matches and has shots left fires. */
   add(rule: FaultRule): this {
-    this.rules.push({ ...rule, fired: 0 });
+    this.rules.push({ ...rule, fired: 0, skipped: 0 });
     return this;
   }
 
@@ -119,6 +122,10 @@ export class FaultProxy {
       if (rule.method && rule.method !== method) continue;
       if (typeof rule.path === 'string' ? rule.path !== path : !rule.path.test(path)) continue;
       if (rule.fired >= (rule.times ?? 1)) continue;
+      if (rule.skipped < (rule.skip ?? 0)) {
+        rule.skipped++;
+        return undefined;
+      }
       return { rule, fault: typeof rule.fault === 'function' ? rule.fault(rule.fired) : rule.fault };
     }
     return undefined;

@@ -1,0 +1,102 @@
+// The CLI on a hostile network: a fault-injecting proxy between it and the demo participant.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LedgerClient } from '../../src/core/api/client';
+import { type DemoParticipant } from '../../src/participant/index';
+import { repeatElements, startFaultProxy, type Fault, type FaultProxy } from '../support/faultProxy';
+import { startCheckedParticipant } from '../support/specCheck';
+import { cli, writeJson } from './harness';
+
+const IOU_V2 = { packageName: 'demo-iou', packageVersion: '2.0.0' };
+const VET = '/v2/package-vetting/update';
+
+describe('cli on a hostile network', function () {
+  this.timeout(30_000);
+  let participant: DemoParticipant;
+  let proxy: FaultProxy;
+  let client: LedgerClient;
+  let dir: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    participant = await startCheckedParticipant({ seed: 8 });
+    client = new LedgerClient({ baseUrl: participant.url });
+    dir = mkdtempSync(join(tmpdir(), 'cli-faults-'));
+  });
+  after(() => participant.close());
+  beforeEach(async () => {
+    proxy = await startFaultProxy(participant.url, { maxHangMs: 5000 });
+    env = { CANTON_LEDGER_URL: proxy.url };
+  });
+  afterEach(() => proxy.close());
+
+  const serial = async () => (await client.listVettedPackages())[0].topologySerial;
+  const v2Vetted = async () => (await client.listVettedPackages())[0].packages.some((p) => p.packageName === 'demo-iou' && p.packageVersion === '2.0.0');
+  /** A file that changes the state: vets demo-iou 2.0.0, or unvets it when it is vetted. */
+  async function changingFile(name: string): Promise<string> {
+    const op = (await v2Vetted()) ? { Unvet: { value: { packages: [IOU_V2] } } } : { Vet: { value: { packages: [IOU_V2] } } };
+    return writeJson(dir, `${name}.vetting.json`, { changes: [{ operation: op }] });
+  }
+
+  const lostAnswers: Array<[string, Fault, string[]]> = [
+    ['dropped', { kind: 'drop' }, []],
+    ['hung', { kind: 'hang' }, ['--timeout', '400']],
+    ['502', { kind: 'answer', status: 502, body: 'Bad Gateway' }, []],
+    ['504', { kind: 'answer', status: 504, body: 'Gateway Timeout' }, []],
+    ['an HTML page', { kind: 'answer', status: 200, body: '<html><body>Maintenance</body></html>', contentType: 'text/html' }, []],
+    ['cut mid-body', { kind: 'cut-body', afterBytes: 20 }, []],
+  ];
+  for (const [what, fault, extra] of lostAnswers) {
+    it(`a vetting apply whose answer is ${what} is an unknown outcome; the printed retry cannot apply twice`, async () => {
+      const file = await changingFile(`lost-${what.replace(/\W+/g, '-')}`);
+      const before = await serial();
+      // The check (a dry run) goes through; the apply's answer is lost after the participant applied it.
+      proxy.add({ method: 'POST', path: VET, fault, skip: 1 });
+      const argv = [...extra, 'vet', file];
+      const lost = await cli(argv, env);
+      assert.equal(lost.status, 1, lost.stderr);
+      assert.match(lost.stderr, /^error: outcome UNKNOWN: /m);
+      assert.match(lost.stderr, /may or may not have been applied/);
+      assert.match(lost.stderr, new RegExp(`canton-ledger vet ${file.replace(/[.]/g, '\\.')} --dry-run`));
+      assert.equal(await serial(), before + 1, 'the participant applied it');
+      const retryLine = /^ {2}canton-ledger (.*)$/m.exec(lost.stderr)![1];
+      assert.equal(retryLine, [...extra, 'vet', file, '--expected-serial', String(before)].join(' '));
+
+      const retry = await cli(retryLine.split(' '), env);
+      assert.equal(retry.status, 1);
+      assert.match(retry.stderr, /^error: TOPOLOGY_SERIAL_MISMATCH: /m);
+      assert.match(retry.stderr, /that apply went through/);
+      assert.equal(await serial(), before + 1, 'not applied twice');
+    });
+  }
+
+  it('a vetting apply cut before it reached the participant: the pinned retry applies it, once', async () => {
+    const file = await changingFile('never-arrived');
+    const before = await serial();
+    proxy.add({ method: 'POST', path: VET, fault: { kind: 'cut-request' }, skip: 1 });
+    const lost = await cli(['vet', file], env);
+    assert.match(lost.stderr, /^error: outcome UNKNOWN: /m);
+    assert.equal(await serial(), before, 'nothing applied');
+    const retryLine = /^ {2}canton-ledger (.*)$/m.exec(lost.stderr)![1];
+    const retry = await cli(retryLine.split(' '), env);
+    assert.equal(retry.status, 0, retry.stderr);
+    assert.match(retry.stdout, new RegExp(`topology serial: +${before} → ${before + 1}`));
+    assert.equal(await serial(), before + 1);
+  });
+
+  it('a file that pins expectedTopologySerial itself is retried as it is', async () => {
+    const path = await changingFile('pinned');
+    const before = await serial();
+    const file = writeJson(dir, 'pinned.vetting.json', { ...JSON.parse(readFileSync(path, 'utf8')), expectedTopologySerial: { serial: { Prior: { value: before } } } });
+    proxy.add({ method: 'POST', path: VET, fault: { kind: 'drop' } });
+    const lost = await cli(['vet', file], env);
+    assert.match(lost.stderr, /^error: outcome UNKNOWN: /m);
+    assert.equal(/^ {2}canton-ledger (.*)$/m.exec(lost.stderr)![1], `vet ${file}`);
+    assert.equal(proxy.count('POST', VET), 1, 'no check first: the file pins the serial');
+    const retry = await cli(['vet', file], env);
+    assert.match(retry.stderr, /^error: TOPOLOGY_SERIAL_MISMATCH: /m);
+    assert.equal(await serial(), before + 1);
+  });
+});
