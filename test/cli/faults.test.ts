@@ -99,4 +99,52 @@ describe('cli on a hostile network', function () {
     assert.match(retry.stderr, /^error: TOPOLOGY_SERIAL_MISMATCH: /m);
     assert.equal(await serial(), before + 1);
   });
+
+  it('updates: repeated elements are a PROTOCOL error naming the offsets (exit 1), not thousands of duplicates', async () => {
+    proxy.add({ method: 'POST', path: '/v2/updates/get-updates-page', fault: { kind: 'rewrite-json', rewrite: repeatElements(50) }, times: 1000 });
+    const r = await cli(['updates', '--any-party', '--page-size', '10'], env);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^error: PROTOCOL: The answer to POST \/v2\/updates\/get-updates-page breaks the order of offsets: offset \d+ \(element 10\) follows offset \d+ \(element 9\)/m);
+    assert.match(r.stderr, /^hint: .*broke the Ledger API protocol/m);
+    assert.equal(r.stdout, '', 'nothing of the broken page was printed');
+    assert.equal(proxy.count('POST', '/v2/updates/get-updates-page'), 1);
+  });
+
+  for (const body of ['{}', '[]', '', 'null']) {
+    it(`events: a 200 with ${JSON.stringify(body)} is a PROTOCOL error (exit 1), not "not visible"`, async () => {
+      const [contractId] = [...participant.state.contracts.keys()];
+      proxy.add({ method: 'POST', path: '/v2/events/events-by-contract-id', fault: { kind: 'answer', status: 200, body, contentType: 'application/json' } });
+      const r = await cli(['events', contractId, '--any-party'], env);
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /^error: PROTOCOL: The answer to POST \/v2\/events\/events-by-contract-id .*expected/m);
+      assert.doesNotMatch(r.stdout, /not visible/);
+    });
+  }
+
+  it('events: an answer above --max-response-mb is refused with a clear error', async () => {
+    const [contractId] = [...participant.state.contracts.keys()];
+    const big = JSON.stringify({ created: { createdEvent: { padding: 'x'.repeat(3 * 1024 * 1024) }, synchronizerId: 's' } });
+    proxy.add({ method: 'POST', path: '/v2/events/events-by-contract-id', fault: { kind: 'answer', status: 200, body: big, contentType: 'application/json' } });
+    const r = await cli(['--max-response-mb', '1', 'events', contractId, '--any-party'], env);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^error: PROTOCOL: The response to POST \/v2\/events\/events-by-contract-id is larger than 1048576 bytes$/m);
+    assert.match(r.stderr, /^hint: .*--max-response-mb/m);
+  });
+
+  it('a redirect to another origin is named, and not followed with the token', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vLWFkbWluIn0.c2lnbmF0dXJl';
+    proxy.add({ path: '/v2/version', fault: { kind: 'answer', status: 302, headers: { location: 'https://elsewhere.invalid:8443/login' } } });
+    const r = await cli(['updates', '--any-party'], { ...env, CANTON_LEDGER_TOKEN: token });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^error: REDIRECTED: The participant redirected to https:\/\/elsewhere\.invalid:8443 \(HTTP 302\); not followed with your token$/m);
+  });
+
+  it('a server that echoes the request headers never gets the token printed', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vLWFkbWluIn0.c2lnbmF0dXJl';
+    proxy.add({ path: /^\/v2\//, fault: { kind: 'echo-headers' }, times: 10 });
+    const r = await cli(['--verbose', 'events', '00' + 'ab'.repeat(33), '--any-party'], { ...env, CANTON_LEDGER_TOKEN: token });
+    assert.equal(r.status, 1);
+    assert.ok(proxy.faults > 0);
+    assert.doesNotMatch(r.stdout + r.stderr, /c2lnbmF0dXJl|eyJ/);
+  });
 });
