@@ -147,4 +147,44 @@ describe('cli on a hostile network', function () {
     assert.ok(proxy.faults > 0);
     assert.doesNotMatch(r.stdout + r.stderr, /c2lnbmF0dXJl|eyJ/);
   });
+
+  describe('a submission whose answer is lost', () => {
+    const IOU = '#demo-iou:Iou:Iou';
+    // A token the participant (without auth) ignores: it must not appear in any output all the same.
+    const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkZW1vLWFkbWluIn0.c2VjcmV0LXNpZ25hdHVyZQ';
+    const SUBMIT = '/v2/commands/submit-and-wait-for-transaction';
+    const executions = (commandId: string) => participant.state.entries.filter((e) => e.kind === 'transaction' && (e as { commandId?: string }).commandId === commandId).length;
+    const faults: Array<[string, Fault, string[]]> = [
+      ['dropped', { kind: 'drop' }, []],
+      ['hung', { kind: 'hang' }, ['--timeout', '400']],
+      ['cut mid-body', { kind: 'cut-body', afterBytes: 30 }, []],
+      ['502', { kind: 'answer', status: 502, body: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html' }, []],
+      ['504', { kind: 'answer', status: 504, body: 'upstream timed out' }, []],
+      ['an HTML page with 200', { kind: 'answer', status: 200, body: '<html>Login</html>', contentType: 'text/html' }, []],
+      ['the request headers echoed', { kind: 'echo-headers' }, []],
+    ];
+    for (const [what, fault, extra] of faults) {
+      it(`${what}: outcome UNKNOWN, executed at most once, and the printed retry answers "already executed"`, async () => {
+        const { bank, alice } = participant.parties;
+        const commandId = `cli-fault-${what.replace(/\W+/g, '-')}`;
+        const file = writeJson(dir, `${commandId}.commands.json`, {
+          commandId,
+          actAs: [bank],
+          commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '1', observers: [] } } }],
+        });
+        proxy.add({ method: 'POST', path: SUBMIT, fault });
+        const withToken = { ...env, CANTON_LEDGER_TOKEN: TOKEN };
+        const lost = await cli([...extra, '--verbose', 'submit', file], withToken);
+        assert.equal(lost.status, 1, lost.stderr);
+        assert.match(lost.stderr, /^error: outcome UNKNOWN: /m);
+        assert.ok(executions(commandId) <= 1);
+        const retryLine = /^ {2}canton-ledger (.*)$/m.exec(lost.stderr)![1];
+        const retry = await cli(retryLine.split(' '), withToken);
+        assert.equal(retry.status, 0, retry.stderr);
+        assert.equal(executions(commandId), 1, 'exactly one execution');
+        if (fault.kind !== 'echo-headers') assert.match(retry.stderr, /^Already executed: /m);
+        for (const out of [lost.stdout, lost.stderr, retry.stdout, retry.stderr]) assert.doesNotMatch(out, /c2VjcmV0LXNpZ25hdHVyZQ|eyJhbGci/);
+      });
+    }
+  });
 });
