@@ -28,6 +28,7 @@ export class UsageError extends Error {
 export const GLOBAL_OPTIONS = {
   url: { type: 'string' },
   timeout: { type: 'string' },
+  'max-response-mb': { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

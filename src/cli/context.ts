@@ -25,6 +25,8 @@ export interface GlobalOptions {
   /** The URL was given (`--url` or the environment), not the default: commands that may work offline ask the participant only then. */
   urlGiven?: boolean;
   timeoutMs?: number;
+  /** Largest answer held in memory, in bytes (default: the core's). */
+  maxResponseBytes?: number;
   json: boolean;
   verbose: boolean;
 }
@@ -64,6 +66,7 @@ export class CliContext {
       baseUrl: this.globals.url,
       token: token === undefined ? undefined : async () => token,
       timeoutMs: this.globals.timeoutMs,
+      maxResponseBytes: this.globals.maxResponseBytes,
       logger: this.logger,
       redactor: this.redactor,
     });

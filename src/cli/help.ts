@@ -6,6 +6,7 @@ import { SECRET_ENV } from './secret';
 const GLOBAL_DETAILS = [
   `--url URL          the participant's JSON Ledger API (default: $${URL_ENV}, else ${DEFAULT_URL})`,
   '--timeout MS       deadline of each request in milliseconds (default 30000)',
+  '--max-response-mb N  largest answer held in memory, in MiB (default 64; update lists stream and are not capped)',
   '--json             machine-readable output on stdout',
   '--verbose          log each request (method, path, status, time) to stderr',
   '-h, --help         show help',

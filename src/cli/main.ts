@@ -73,8 +73,15 @@ function globalOptions(values: OptionValues, env: Env): GlobalOptions {
     throw new UsageError(`not a URL: ${url}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the participant URL must be http or https, not ${parsed.protocol}`);
-  const urlGiven = stringOption(values, 'url') !== undefined || !!env[URL_ENV];
-  return { url, urlGiven, timeoutMs: integerOption(values, 'timeout', 1), json: flag(values, 'json'), verbose: flag(values, 'verbose') };
+  const maxResponseMb = integerOption(values, 'max-response-mb', 1);
+  return {
+    url,
+    urlGiven: stringOption(values, 'url') !== undefined || !!env[URL_ENV],
+    timeoutMs: integerOption(values, 'timeout', 1),
+    maxResponseBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
+    json: flag(values, 'json'),
+    verbose: flag(values, 'verbose'),
+  };
 }
 
 /** The executable: Ctrl-C/SIGTERM abort the running command (a second one exits at once). */

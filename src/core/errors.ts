@@ -18,6 +18,7 @@ export type LedgerErrorKind =
   | 'unsupported'
   | 'not-served'
   | 'token-withheld'
+  | 'redirected'
   | 'package-decode';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
@@ -237,14 +238,73 @@ export class RequestValidationError extends LedgerError {
   }
 }
 
-/** The response could not be decoded (bad JSON, unexpected shape). */
+/** What was wrong with an answer that breaks the protocol. */
+export type ProtocolProblem =
+  /** Not JSON, or not the JSON value the operation answers with (an empty body, `null`, a list for an object, …). */
+  | 'unexpected-body'
+  /** A field is missing or has the wrong type (`field` names it). */
+  | 'bad-field'
+  /** The offsets of a list do not increase (decrease when descending), or lie outside the range asked for. */
+  | 'offset-order'
+  /** The participant answered with the page token it was sent: following it would never end. */
+  | 'repeated-page-token'
+  /** The answer is larger than the client's cap for answers it holds in memory. */
+  | 'too-large';
+
+/** Data of a {@link ProtocolError}, for callers that act on it. */
+export interface ProtocolDetail {
+  problem: ProtocolProblem;
+  /** Where in the answer, as a path (`[3].update.Transaction.value.offset`), when it is one field. */
+  field?: string;
+  /** The offsets that break the order: the earlier element's and the later one's. */
+  offsets?: readonly [number, number];
+  /** The cap, for `too-large`. */
+  limitBytes?: number;
+}
+
+/** The response could not be decoded (bad JSON, unexpected shape) or breaks the protocol. */
 export class ProtocolError extends LedgerError {
   readonly kind = 'protocol' as const;
-  constructor(message: string, request?: RequestInfo, cause?: unknown) {
+  readonly problem: ProtocolProblem;
+  readonly field?: string;
+  readonly offsets?: readonly [number, number];
+  readonly limitBytes?: number;
+  constructor(message: string, request?: RequestInfo, cause?: unknown, detail: ProtocolDetail = { problem: 'unexpected-body' }) {
     super(message, request, { cause });
+    this.problem = detail.problem;
+    this.field = detail.field;
+    this.offsets = detail.offsets;
+    this.limitBytes = detail.limitBytes;
   }
   get hint(): string {
-    return 'The participant answered with something this client does not understand: is the URL a JSON Ledger API v2?';
+    switch (this.problem) {
+      case 'offset-order':
+      case 'repeated-page-token':
+        return 'The participant (or a proxy in front of it) broke the Ledger API protocol; reading stopped here rather than show repeated or missing updates. Report it to its operator.';
+      case 'too-large':
+        return 'Raise the cap on answers held in memory (CLI: --max-response-mb) if the answer is expected to be this large.';
+      default:
+        return 'The participant answered with something this client does not understand: is the URL a JSON Ledger API v2?';
+    }
+  }
+}
+
+/**
+ * The participant redirected to another origin. Not followed: the token is for the configured
+ * participant only, and a participant answers API calls itself.
+ */
+export class RedirectedError extends LedgerError {
+  readonly kind = 'redirected' as const;
+  readonly status: number;
+  /** Where it pointed (scheme, host and port only). */
+  readonly origin: string;
+  constructor(status: number, origin: string, tokenWithheld: boolean, request?: RequestInfo) {
+    super(`The participant redirected to ${origin} (HTTP ${status}); not followed${tokenWithheld ? ' with your token' : ''}`, request);
+    this.status = status;
+    this.origin = origin;
+  }
+  get hint(): string {
+    return 'If that address is the participant, use it as the connection URL; otherwise check the proxy or load balancer in front of the participant.';
   }
 }
 

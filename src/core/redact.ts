@@ -17,6 +17,8 @@ const SECRET_JSON_FIELD = new RegExp(`(["'](?:${SECRET_KEYS})["']\\s*:\\s*["'])(
 const SECRET_PAIR = new RegExp(`(\\b(?:${SECRET_KEYS})=)([^&\\s"',]+)`, 'gi');
 /** `jwt.token.<JWT>` websocket subprotocol. */
 const WS_TOKEN = /\bjwt\.token\.[^\s,"']+/g;
+/** The password of a URL's user-info: `https://user:secret@host`. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/gi;
 
 export class Redactor {
   private readonly secrets = new Set<string>();
@@ -38,6 +40,7 @@ export class Redactor {
     return out
       .replace(JWT_SHAPE, MASK)
       .replace(WS_TOKEN, `jwt.token.${MASK}`)
+      .replace(URL_PASSWORD, (_m, head: string) => `${head}:${MASK}@`)
       .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${MASK}`)
       .replace(SECRET_JSON_FIELD, (_m, key: string) => `${key}${MASK}`)
       .replace(SECRET_PAIR, (_m, key: string) => `${key}${MASK}`);

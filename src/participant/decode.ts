@@ -139,13 +139,37 @@ function readVariant<C extends string>(json: Json, path: string, cases: readonly
   return [keys[0] as C, Fields.of(json[keys[0]], `${path}.${keys[0]}`)];
 }
 
+/**
+ * How deeply arrays and objects may nest in a request body. Deeper bodies are refused (400) before
+ * any decoder walks them recursively, which would otherwise exhaust the stack (a 500).
+ */
+export const MAX_BODY_DEPTH = 1000;
+
 export function parseBody(text: string): unknown {
   if (text.trim() === '') throw DecodeFailure.body('expected json value got end of input');
+  // Counted on the text, before parsing: brackets inside strings are skipped.
+  if (nestingDepth(text) > MAX_BODY_DEPTH) throw DecodeFailure.body(`the JSON nests deeper than ${MAX_BODY_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (e) {
     throw DecodeFailure.body(`expected json value: ${(e as Error).message}`);
   }
+}
+
+/** The deepest nesting of arrays and objects in a JSON text (stops counting past the maximum). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string, honouring backslash escapes.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > MAX_BODY_DEPTH) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 // ---------------------------------------------------------------- filters and formats

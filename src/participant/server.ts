@@ -215,7 +215,7 @@ export class DemoServer {
       return sendText(res, 405, `HTTP method not allowed, supported methods: ${[...new Set(matches.map((x) => x.r.route.method))].join(', ')}`);
     }
     const { route: r, names } = match.r;
-    const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match.m![i + 1])]));
+    const params = Object.fromEntries(names.map((name, i) => [name, pathParameter(name, match.m![i + 1])]));
 
     const token = bearerToken(req.headers.authorization);
     const text = await readBody(req);
@@ -241,6 +241,15 @@ export class DemoServer {
     const internal = new LedgerApiError('LEDGER_API_INTERNAL_ERROR', `Processing the request failed due to an internal error: ${(error as Error)?.message}`);
     this.options.log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
     sendJson(res, internal.httpStatus, cantonErrorBody(internal, site));
+  }
+}
+
+/** A `%`-escaped path segment; a malformed escape is the client's error (400), as in Canton, not an internal one. */
+function pathParameter(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new DecodeFailure(`Invalid value for: path parameter ${name}`);
   }
 }
 

@@ -101,16 +101,22 @@ describe('cli: submit', () => {
     assert.equal(body.transaction.events[0].CreatedEvent.createArgument.currency, 'JPY');
   });
 
-  it('says "already submitted" for a duplicate command id (exit 1)', async () => {
+  it('answers a duplicate command id with "already executed" and the transaction it executed as (exit 0)', async () => {
     const file = commandsFile('dup', 'cli-dup-1', [bank], [{ CreateCommand: { templateId: IOU, createArguments: iou(alice, 'CAD') } }]);
-    assert.equal((await cli(['submit', file], env)).status, 0);
+    const first = await cli(['submit', file], env);
+    assert.equal(first.status, 0);
     const end = participant.state.ledgerEnd;
     const r = await cli(['submit', file], env);
-    assert.equal(r.status, 1);
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^error: DUPLICATE_COMMAND: /m);
-    assert.match(r.stderr, /Already submitted: .*"cli-dup-1"/);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`^Already executed: commandId "cli-dup-1" was executed before \\(completed at offset ${end}\\); it was not executed again\\.$`, 'm'));
+    // The transaction of the first submission, read at the offset the DUPLICATE_COMMAND error names.
+    assert.equal(TX_LINE.exec(r.stdout)![1], TX_LINE.exec(first.stdout)![1]);
+    assert.equal(TX_LINE.exec(r.stdout)![2], String(end));
     assert.equal(participant.state.ledgerEnd, end);
+
+    const json = await cli(['submit', file, '--json'], env);
+    assert.equal(json.status, 0);
+    assert.equal(JSON.parse(json.stdout).transaction.updateId, TX_LINE.exec(first.stdout)![1]);
   });
 
   it('refuses an invalid file with file:line:col lines and submits nothing', async () => {
@@ -144,15 +150,28 @@ describe('cli: submit', () => {
     assert.match(lost.stderr, /^Command "cli-lost-1" may or may not have executed/m);
     // The exact command to run again, and what the retry will answer if the first attempt went through.
     assert.match(lost.stderr, new RegExp(`^  canton-ledger submit ${file.replace(/[.]/g, '\\.')}$`, 'm'));
-    assert.match(lost.stderr, /DUPLICATE_COMMAND \(already submitted\)/);
+    assert.match(lost.stderr, /the retry answers "already executed" with its transaction/);
     // The CLI did not retry by itself: the fault dropped exactly one submission, which executed once.
     assert.equal(await transactionsWithCommandId('cli-lost-1'), 1);
 
+    // The printed retry is the answer the user waits for: executed once, here is its transaction.
     const retry = await cli(argv, env);
-    assert.equal(retry.status, 1);
-    assert.match(retry.stderr, /^error: DUPLICATE_COMMAND: /m);
-    assert.match(retry.stderr, /Already submitted/);
+    assert.equal(retry.status, 0, retry.stderr);
+    assert.match(retry.stderr, /^Already executed: commandId "cli-lost-1"/m);
+    assert.match(retry.stdout, TX_LINE);
     assert.equal(await transactionsWithCommandId('cli-lost-1'), 1);
+  });
+
+  it('never prints a password from --url, also not in the retry line', async () => {
+    const file = commandsFile('lost-url', 'cli-lost-url', [bank], [{ CreateCommand: { templateId: IOU, createArguments: iou(alice, 'XPT', '2') } }]);
+    const url = participant.url.replace('://', '://ops:pw-Secret-4711@');
+    participant.faults.submit = { dropResponse: true, times: 1 };
+    const r = await cli(['--url', url, '--verbose', 'submit', file], {});
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /outcome UNKNOWN/);
+    assert.doesNotMatch(r.stdout + r.stderr, /pw-Secret-4711/);
+    assert.match(r.stderr, /^  canton-ledger --url '?http:\/\/ops:\[REDACTED\]@127\.0\.0\.1:\d+'? --verbose submit /m);
+    assert.match(r.stderr, /put them back, or give the URL in CANTON_LEDGER_URL/);
   });
 
   it('on Ctrl-C during a submission, exits 130 and reports the outcome as unknown', async () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { HttpTransport } from '../../src/core/api/http';
 import {
-  AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, TimeoutError,
+  AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, RedirectedError, TimeoutError,
 } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
 import { validateText } from '../../src/core/schema/validate';
@@ -125,6 +125,26 @@ describe('HttpTransport', () => {
     assert.equal(isOutcomeUnknown(err), true);
   });
 
+  it('refuses an answer above the cap on answers held in memory, declared or streamed', async () => {
+    const big = JSON.stringify({ filler: 'x'.repeat(5000) });
+    for (const declared of [true, false]) {
+      server.handler = (_r, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(big.length) } : {}) });
+        // Streamed: in pieces, without a length, so only counting can tell.
+        if (declared) res.end(big);
+        else {
+          for (let i = 0; i < big.length; i += 1000) res.write(big.slice(i, i + 1000));
+          res.end();
+        }
+      };
+      const err = await transport({ maxResponseBytes: 2000 }).json({ method: 'POST', path: '/v2/events/events-by-contract-id', body: {} }).catch((e) => e);
+      assert.ok(err instanceof ProtocolError, String(err));
+      assert.equal(err.problem, 'too-large');
+      assert.equal(err.limitBytes, 2000);
+    }
+    assert.deepEqual(await transport({ maxResponseBytes: 6000 }).json({ method: 'GET', path: '/v2/x' }), JSON.parse(big));
+  });
+
   it('times out with an unknown outcome once the request is out', async () => {
     server.handler = () => {}; // never answers
     const err = await transport({ timeoutMs: 150 }).json({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', body: {} }).catch((e) => e);
@@ -167,7 +187,7 @@ describe('HttpTransport', () => {
     assert.equal(isOutcomeUnknown(err), true);
   });
 
-  it('follows a same-origin redirect with the token, and a cross-origin one without it', async () => {
+  it('follows a same-origin redirect with the token, and refuses a cross-origin one naming where it pointed', async () => {
     const other = new TestServer();
     const otherUrl = await other.start();
     try {
@@ -177,16 +197,25 @@ describe('HttpTransport', () => {
           res.writeHead(307, { location: '/prefix/v2/here' });
           res.end();
         } else if (r.url.startsWith('/prefix/v2/away')) {
-          res.writeHead(307, { location: `${otherUrl}/v2/there` });
+          res.writeHead(r.url.includes('302') ? 302 : 307, { location: `${otherUrl}/v2/there` });
           res.end();
         } else sendJson(res, 200, { from: 'same' });
       };
       assert.deepEqual(await transport().json({ method: 'POST', path: '/v2/moved', body: { a: 1 } }), { from: 'same' });
       assert.equal(server.received[1].headers.authorization, `Bearer ${TOKEN}`);
       assert.equal(server.received[1].body, '{"a":1}', '307 keeps method and body');
-      assert.deepEqual(await transport().json({ method: 'POST', path: '/v2/away', body: {} }), { from: 'other' });
-      assert.equal(other.received.length, 1);
-      assert.equal(other.received[0].headers.authorization, undefined, 'token must not cross origins');
+      for (const path of ['/v2/away', '/v2/away302']) {
+        const err = await transport().json({ method: 'POST', path, body: {} }).catch((e) => e);
+        assert.ok(err instanceof RedirectedError, String(err));
+        assert.equal(err.origin, new URL(otherUrl).origin);
+        assert.equal(err.message, `The participant redirected to ${new URL(otherUrl).origin} (HTTP ${path.endsWith('302') ? 302 : 307}); not followed with your token`);
+        assert.equal(isOutcomeUnknown(err), false, 'a redirect is an answer: nothing was done');
+      }
+      // Without a token the redirect is not followed either (a participant answers API calls itself).
+      const noToken = await transport({ token: undefined }).json({ method: 'GET', path: '/v2/away' }).catch((e) => e);
+      assert.ok(noToken instanceof RedirectedError);
+      assert.doesNotMatch(noToken.message, /token/);
+      assert.equal(other.received.length, 0, 'nothing went to the other origin');
     } finally {
       await other.stop();
     }

@@ -3,14 +3,16 @@
  * when the outcome is unknown it says so and prints the command that retries safely.
  */
 import { toSubmitRequest } from '../../core/api/client';
-import { CancelledError, CantonApiError, isOutcomeUnknown, LedgerError } from '../../core/errors';
+import { CancelledError, isOutcomeUnknown, LedgerError, type CantonApiError } from '../../core/errors';
 import type * as wire from '../../core/models/wire';
+import { duplicateLookupRange, findTransactionByCommandId, isDuplicateCommand } from '../../core/submit/outcome';
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
 import { sendableFile } from '../files';
 import { formatTransaction } from '../format';
 import { describeLedgerError } from '../report';
+import { reportOutcomeUnknown, retryCommandLines } from '../retry';
 
 const NAME = 'submit';
 
@@ -23,7 +25,8 @@ export const submitCommand: Command = {
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
     'An unknown outcome (timeout, dropped connection) is reported, never retried automatically:',
-    'run the same file again; its unchanged commandId makes the retry at most once.',
+    'run the same file again; its unchanged commandId makes the retry at most once. A commandId',
+    'that already executed is answered "already executed" with its transaction (exit 0).',
   ],
   options: { 'dry-validate': { type: 'boolean' } },
   async run(ctx, args) {
@@ -42,16 +45,15 @@ export const submitCommand: Command = {
       result = await ctx.client().submitAndWaitForTransaction(request, ctx.callOptions);
     } catch (e) {
       if (e instanceof LedgerError && isOutcomeUnknown(e)) {
-        reportUnknownOutcome(ctx, e, commandId);
+        reportOutcomeUnknown(ctx, e, [
+          `Command "${commandId}" may or may not have executed: the request may have reached the participant, but no definite answer came back.`,
+          'Do not edit the file and do not submit it under a new commandId. To retry safely, run the same command again:',
+          ...retryCommandLines(ctx),
+          'Deduplication on the unchanged commandId makes it at most once: if the first attempt went through, the retry answers "already executed" with its transaction.',
+        ]);
         return e instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
       }
-      if (e instanceof CantonApiError && e.code === 'DUPLICATE_COMMAND') {
-        const [first, ...rest] = describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t));
-        ctx.err(first);
-        ctx.err(`Already submitted: the ledger has already accepted commandId "${commandId}"; it was not executed again.`);
-        for (const line of rest) ctx.err(line);
-        return EXIT_FAILURE;
-      }
+      if (isDuplicateCommand(e)) return alreadyExecuted(ctx, e, request);
       throw e;
     }
     if (ctx.globals.json) await ctx.out(JSON.stringify(result.raw, null, 2));
@@ -60,17 +62,28 @@ export const submitCommand: Command = {
   },
 };
 
-function reportUnknownOutcome(ctx: CliContext, e: LedgerError, commandId: string): void {
-  const [first, ...rest] = describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t));
-  ctx.err(first.replace(/^error: /, 'error: outcome UNKNOWN: '));
-  ctx.err(`Command "${commandId}" may or may not have executed: the request may have reached the participant, but no definite answer came back.`);
-  ctx.err('Do not edit the file and do not submit it under a new commandId. To retry safely, run the same command again:');
-  ctx.err(`  canton-ledger ${ctx.argv.map(shellQuote).join(' ')}`);
-  ctx.err('Deduplication on the unchanged commandId makes it at most once: if the first attempt went through, the retry ends with DUPLICATE_COMMAND (already submitted).');
-  for (const line of rest) ctx.err(line);
-}
-
-/** Quotes an argument for POSIX shells when it contains anything but safe characters. */
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+/**
+ * DUPLICATE_COMMAND: the commandId executed before (once), which is what a retry after an unknown
+ * outcome wants to know. Shows that transaction, read at the completion offset the error names.
+ */
+async function alreadyExecuted(ctx: CliContext, e: CantonApiError, request: wire.JsSubmitAndWaitForTransactionRequest): Promise<number> {
+  const commandId = request.commands.commandId;
+  const range = duplicateLookupRange(e);
+  const at = range.toOffset !== undefined ? ` (completed at offset ${range.toOffset})` : '';
+  ctx.err(`Already executed: commandId "${commandId}" was executed before${at}; it was not executed again.`);
+  let found;
+  try {
+    found = await findTransactionByCommandId(ctx.client(), { commandId, parties: request.commands.actAs, ...range, signal: ctx.signal });
+  } catch (err) {
+    if (!(err instanceof LedgerError) || err instanceof CancelledError) throw err;
+    ctx.err(`Its transaction could not be read: ${describeLedgerError(err, ctx.token !== undefined, (t) => ctx.redact(t))[0].replace(/^error: /, '')}`);
+    return EXIT_OK;
+  }
+  if (!found.transaction) {
+    ctx.err(`Its transaction is not visible to ${request.commands.actAs.join(', ')} between offsets ${found.fromOffset} and ${found.toOffset} (pruned, or shown to other parties only).`);
+    return EXIT_OK;
+  }
+  if (ctx.globals.json) await ctx.out(JSON.stringify({ transaction: found.transaction.raw }, null, 2));
+  else for (const line of formatTransaction(found.transaction)) await ctx.out(line);
+  return EXIT_OK;
 }

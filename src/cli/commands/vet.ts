@@ -1,32 +1,86 @@
-/** `vet FILE.vetting.json`: validate, then vet/unvet packages (or preview it) and print the difference. */
+/**
+ * `vet FILE.vetting.json`: validate, then vet/unvet packages (or preview it) and print the difference.
+ * An apply is pinned to the topology serial it was checked against, so that when its answer is lost
+ * the printed retry fails instead of applying twice.
+ */
+import { CancelledError, isOutcomeUnknown, LedgerError } from '../../core/errors';
 import type * as wire from '../../core/models/wire';
-import { expectPositionals, flag } from '../args';
-import { EXIT_FAILURE, EXIT_OK, type Command } from '../command';
+import { expectedSerialValue, pinnedSerial, vettingFailureOf } from '../../core/submit/vetting';
+import { expectPositionals, flag, integerOption } from '../args';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
+import type { CliContext } from '../context';
 import { sendableFile } from '../files';
 import { formatVetting } from '../format';
+import { describeLedgerError } from '../report';
+import { reportOutcomeUnknown, retryCommandLines } from '../retry';
 
 const NAME = 'vet';
 
 export const vetCommand: Command = {
   name: NAME,
-  synopsis: 'vet FILE.vetting.json [--dry-run]',
+  synopsis: 'vet FILE.vetting.json [--dry-run] [--expected-serial N]',
   summary: 'Vet or unvet packages as a vetting file says, and show what changed',
   details: [
     '--dry-run          preview only: the participant checks the change but applies nothing',
+    '--expected-serial N  apply only if the topology serial is still N (0: no vetting yet), as',
+    '                   expectedTopologySerial in the file does; without either, the change is',
+    '                   checked first and applied pinned to the serial it was checked against',
     '--json             the raw response',
     'Needs participant admin rights.',
+    'An apply whose answer is lost (timeout, dropped connection) is reported as an unknown outcome,',
+    'never retried automatically; the printed retry is pinned, so it cannot apply twice.',
   ],
-  options: { 'dry-run': { type: 'boolean' } },
+  options: { 'dry-run': { type: 'boolean' }, 'expected-serial': { type: 'string' } },
   async run(ctx, args) {
     const [file] = expectPositionals(args, NAME, 'FILE.vetting.json', 1);
+    const expectedOption = integerOption(args.values, 'expected-serial', 0, NAME);
     const content = await sendableFile(ctx, file, NAME, 'vetting');
     if (content === undefined) return EXIT_FAILURE;
-    const request = content as wire.UpdateVettedPackagesRequest;
+    let body = content as wire.UpdateVettedPackagesRequest;
     // --dry-run wins over the file: a preview must never apply, whatever `dryRun` the file holds.
-    const body = flag(args.values, 'dry-run') ? { ...request, dryRun: true } : request;
-    const result = await ctx.client().updateVettedPackages(body, ctx.callOptions);
+    if (flag(args.values, 'dry-run')) body = { ...body, dryRun: true };
+    if (expectedOption !== undefined) body = { ...body, expectedTopologySerial: expectedSerialValue(expectedOption) };
+    const client = ctx.client();
+    let pinnedHere = false;
+    if (body.dryRun !== true && pinnedSerial(body.expectedTopologySerial) === undefined) {
+      // Check first and apply exactly that: the serial the check started from pins the apply.
+      const check = await client.updateVettedPackages({ ...body, dryRun: true }, ctx.callOptions);
+      body = { ...body, expectedTopologySerial: expectedSerialValue(check.past?.topologySerial ?? 0) };
+      pinnedHere = true;
+    }
+    let result;
+    try {
+      result = await client.updateVettedPackages(body, ctx.callOptions);
+    } catch (e) {
+      const serial = pinnedSerial(body.expectedTopologySerial);
+      if (body.dryRun !== true && e instanceof LedgerError && isOutcomeUnknown(e)) {
+        reportUnknownApply(ctx, e, file, serial!, pinnedHere);
+        return e instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
+      }
+      if (vettingFailureOf(e)?.kind === 'serial-mismatch' && e instanceof LedgerError) {
+        for (const line of describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))) ctx.err(line);
+        ctx.err(
+          pinnedHere
+            ? `The vetting state changed between the check (serial ${serial}) and the apply; nothing was applied. Run the command again to check against the new state.`
+            : `Nothing was applied: the topology serial is no longer ${serial}. If this retries an apply whose outcome was unknown, that apply went through; see the current state with: canton-ledger vet ${file} --dry-run`,
+        );
+        return EXIT_FAILURE;
+      }
+      throw e;
+    }
     if (ctx.globals.json) await ctx.out(JSON.stringify(result.raw, null, 2));
     else for (const line of formatVetting(result)) await ctx.out(line);
     return EXIT_OK;
   },
 };
+
+function reportUnknownApply(ctx: CliContext, e: LedgerError, file: string, serial: number, pinnedHere: boolean): void {
+  const retry = pinnedHere ? retryCommandLines(ctx, ['--expected-serial', String(serial)]) : retryCommandLines(ctx);
+  reportOutcomeUnknown(ctx, e, [
+    `The vetting change of ${file} may or may not have been applied: the request may have reached the participant, but no definite answer came back.`,
+    `To see whether it was: canton-ledger vet ${file} --dry-run  (the current topology serial; "No change to the vetted packages" means it is in place)`,
+    'To retry safely, run:',
+    ...retry,
+    `It is pinned to topology serial ${serial}, the state before this attempt: if the first attempt went through, the retry fails with TOPOLOGY_SERIAL_MISMATCH instead of applying twice.`,
+  ]);
+}

@@ -13,7 +13,8 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, ListTooLargeError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError } from '../errors';
+import { HttpError, ListTooLargeError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectObject, OffsetOrder, updateFieldProblem } from './protocol';
 import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeTransaction, decodeUpdate, Transaction, Update } from '../models/updates';
@@ -47,6 +48,10 @@ export interface UpdatesCursor {
   readonly selection: UpdatesSelection;
   /** Set when paging with `/v2/updates/get-updates-page`. */
   readonly pageToken?: string;
+  /** The page tokens sent so far in this walk: one coming back would make paging endless. */
+  readonly sentTokens?: readonly string[];
+  /** Where the previous page ended, so that the next one is checked to go on from there. */
+  readonly previousEnd?: { offset: number; update: boolean };
 }
 
 export interface UpdatesPageQuery {
@@ -125,10 +130,13 @@ export class LedgerClient {
   async parties(o: CallOptions & { filterParty?: string } = {}): Promise<wire.PartyDetails[]> {
     const all: wire.PartyDetails[] = [];
     let pageToken: string | undefined;
+    const sent: string[] = [];
     do {
+      if (pageToken) sent.push(pageToken);
       const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { 'filter-party': o.filterParty, pageToken } }, o);
       all.push(...(r?.partyDetails ?? []));
       pageToken = r?.nextPageToken || undefined;
+      checkPageToken(pageToken, sent, { method: 'GET', path: '/v2/parties' });
     } while (pageToken);
     return all;
   }
@@ -213,12 +221,19 @@ export class LedgerClient {
     if (o.limit !== undefined && (!Number.isSafeInteger(o.limit) || o.limit < 1)) throw new RequestValidationError('limit', `limit must be a positive integer, not ${o.limit}`);
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
     const res = await this.open('listUpdates', { query, body, idempotent: true }, o);
+    const req: RequestInfo = { method: 'POST', path: '/v2/updates' };
+    const order = new OffsetOrder(req, range);
+    let index = 0;
     try {
       for await (const batch of jsonArrayBatches(res.body)) {
-        yield batch.map((e) => decodeUpdate(e as wire.JsGetUpdatesResponse));
+        yield batch.map((e) => {
+          const u = decodeUpdateElement(e, index, req, decodeUpdate);
+          order.check(u, index++);
+          return u;
+        });
       }
     } catch (e) {
-      if (e instanceof JsonStreamError) throw new ProtocolError(`The updates list is not a valid JSON array: ${e.message}`, { method: 'POST', path: '/v2/updates' }, e);
+      if (e instanceof JsonStreamError) throw new ProtocolError(`The updates list is not a valid JSON array: ${e.message}`, req, e);
       throw res.mapBodyError(e);
     } finally {
       res.done();
@@ -280,12 +295,22 @@ export class LedgerClient {
       ...(c.descending ? { descendingOrder: true } : {}),
       ...(c.pageToken ? { pageToken: c.pageToken } : {}),
     };
-    const r = await this.call<wire.JsGetUpdatesPageResponse>('updatesPage', { body, idempotent: true }, o);
-    const updates = (r.updates ?? []).map((e) => decodeUpdate(e));
+    const req: RequestInfo = { method: 'POST', path: '/v2/updates/get-updates-page' };
+    // Canton always writes the `updates` list (empty or not): an answer without one is not a page.
+    const r = expectObject<wire.JsGetUpdatesPageResponse>(await this.call<unknown>('updatesPage', { body, idempotent: true }, o), req, 'a page {"updates": […], "nextPageToken": …}');
+    const elements = expectList(r as unknown as Record<string, unknown>, 'updates', req, 'the list of updates');
+    const order = new OffsetOrder(req, { beginExclusive: c.beginExclusive, endInclusive: c.endInclusive, descending: c.descending }, c.previousEnd);
+    const updates = elements.map((e, i) => {
+      const u = decodeUpdateElement(e, i, req, decodeUpdate, 'updates');
+      order.check(u, i);
+      return u;
+    });
     const token = r.nextPageToken || undefined;
+    const sentTokens = [...(c.sentTokens ?? []), ...(c.pageToken ? [c.pageToken] : [])];
+    checkPageToken(token, sentTokens, req);
     return {
       updates,
-      next: token ? { ...c, pageToken: token } : undefined,
+      next: token ? { ...c, pageToken: token, sentTokens, previousEnd: order.end ?? c.previousEnd } : undefined,
       beginExclusive: c.beginExclusive,
       endInclusive: c.endInclusive,
     };
@@ -342,9 +367,14 @@ export class LedgerClient {
     if (!Array.isArray(c.commands) || c.commands.length === 0) throw new RequestValidationError('commands.commands', 'At least one command is needed.');
     if (typeof c.commandId !== 'string' || c.commandId === '') throw new RequestValidationError('commands.commandId', 'A commandId is needed (it makes retries safe).');
     if (!Array.isArray(c.actAs) || c.actAs.length === 0) throw new RequestValidationError('commands.actAs', 'At least one actAs party is needed.');
-    const raw = await this.call<wire.JsSubmitAndWaitForTransactionResponse>('submitAndWaitForTransaction', { body }, o);
-    if (!raw?.transaction) throw new ProtocolError('The submission response has no transaction', { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction' });
-    return { transaction: decodeTransaction(raw.transaction), raw };
+    const req: RequestInfo = { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction' };
+    const raw = expectObject<wire.JsSubmitAndWaitForTransactionResponse>(await this.call<unknown>('submitAndWaitForTransaction', { body }, o), req, 'an object {"transaction": …}');
+    expectField(raw as unknown as Record<string, unknown>, 'transaction', req, 'the transaction');
+    const transaction = decodeAnswer(() => decodeTransaction(raw.transaction), req, 'transaction', () => {
+      const p = updateFieldProblem({ Transaction: raw.transaction });
+      return p && { ...p, field: p.field.replace(/^\.Transaction/, '') };
+    });
+    return { transaction, raw };
   }
 
   // ---------------------------------------------------------------- events
@@ -354,8 +384,13 @@ export class LedgerClient {
     if (!contractId) throw new RequestValidationError('contractId', 'A contract id is needed.');
     const eventFormat = 'eventFormat' in format ? format.eventFormat : buildEventFormat(format.filter);
     const body: wire.GetEventsByContractIdRequest = { contractId, eventFormat };
-    const r = await this.call<wire.JsGetEventsByContractIdResponse>('eventsByContractId', { body, idempotent: true }, o);
-    return decodeContractEvents(contractId, r ?? {});
+    const req: RequestInfo = { method: 'POST', path: '/v2/events/events-by-contract-id' };
+    // A contract the participant does not show is a 404 (CONTRACT_EVENTS_NOT_FOUND): a success always carries its create.
+    const r = expectObject<wire.JsGetEventsByContractIdResponse>(await this.call<unknown>('eventsByContractId', { body, idempotent: true }, o), req, 'an object {"created": …, "archived": …}');
+    expectField(r as unknown as Record<string, unknown>, 'created', req, 'the create of the contract {"createdEvent": …, "synchronizerId": …}');
+    expectField(r.created as unknown as Record<string, unknown>, 'createdEvent', req, 'the created event', 'created.createdEvent');
+    if (r.archived !== undefined && r.archived !== null) expectField(r.archived as unknown as Record<string, unknown>, 'archivedEvent', req, 'the archived event', 'archived.archivedEvent');
+    return decodeAnswer(() => decodeContractEvents(contractId, r), req, '');
   }
 
   // ---------------------------------------------------------------- package vetting
@@ -369,11 +404,15 @@ export class LedgerClient {
     const legacy = endpoint.method === 'GET';
     const states: VettedPackagesState[] = [];
     let pageToken = req.pageToken;
+    const sent: string[] = [];
+    const request: RequestInfo = { method: endpoint.method, path: endpoint.path };
     do {
+      if (pageToken) sent.push(pageToken);
       const body: wire.ListVettedPackagesRequest = legacy ? { ...req, pageToken: pageToken ?? '', pageSize: req.pageSize ?? 0 } : { ...req, ...(pageToken ? { pageToken } : {}) };
-      const r = await this.call<wire.ListVettedPackagesResponse>('listVettedPackages', { body, idempotent: true }, o);
-      states.push(...(r?.vettedPackages ?? []).map(decodeVettedPackages));
-      pageToken = r?.nextPageToken || undefined;
+      const r = expectObject<wire.ListVettedPackagesResponse>(await this.call<unknown>('listVettedPackages', { body, idempotent: true }, o), request, 'an object {"vettedPackages": […]}');
+      states.push(...decodeAnswer(() => (r.vettedPackages ?? []).map(decodeVettedPackages), request, 'vettedPackages'));
+      pageToken = r.nextPageToken || undefined;
+      checkPageToken(pageToken, sent, request);
     } while (pageToken);
     return states;
   }
@@ -386,10 +425,11 @@ export class LedgerClient {
     if (!Array.isArray(req.changes) || req.changes.length === 0) throw new RequestValidationError('changes', 'At least one vetting change is needed.');
     const { endpoint } = await this.endpoint('updateVettedPackages', o);
     const body = endpoint.path === '/v2/package-vetting' ? strictVettingRequest(req) : req;
-    const raw = await this.call<wire.UpdateVettedPackagesResponse>('updateVettedPackages', { body }, o);
-    if (!raw?.newVettedPackages) throw new ProtocolError('The vetting response has no newVettedPackages', { method: endpoint.method, path: endpoint.path });
-    const next = decodeVettedPackages(raw.newVettedPackages);
-    const past = raw.pastVettedPackages ? decodeVettedPackages(raw.pastVettedPackages) : undefined;
+    const request: RequestInfo = { method: endpoint.method, path: endpoint.path };
+    const raw = expectObject<wire.UpdateVettedPackagesResponse>(await this.call<unknown>('updateVettedPackages', { body }, o), request, 'an object {"newVettedPackages": …}');
+    expectField(raw as unknown as Record<string, unknown>, 'newVettedPackages', request, 'the vetting state after the change');
+    const next = decodeAnswer(() => decodeVettedPackages(raw.newVettedPackages), request, 'newVettedPackages');
+    const past = raw.pastVettedPackages ? decodeAnswer(() => decodeVettedPackages(raw.pastVettedPackages!), request, 'pastVettedPackages') : undefined;
     return { past, next, diff: diffVettedPackages(past, next), dryRun: req.dryRun === true, raw };
   }
 }

@@ -16,6 +16,7 @@ import {
   ListTooLargeError,
   NetworkError,
   ProtocolError,
+  RedirectedError,
   RequestInfo,
   TimeoutError,
 } from '../errors';
@@ -43,7 +44,15 @@ export interface HttpOptions {
    * when that connection has been idle for less than this; else over a new one. Default 2000 ms.
    */
   briefReuseMs?: number;
+  /**
+   * Largest answer held in memory whole (every answer but the streamed update lists), in bytes; a
+   * larger one fails with a ProtocolError (`too-large`) instead of exhausting memory. Default 64 MiB.
+   */
+  maxResponseBytes?: number;
 }
+
+/** The default of {@link HttpOptions.maxResponseBytes}. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Servers close idle connections after a while (Node 5 s, pekko-http 60 s). A request written just as
@@ -95,6 +104,7 @@ export class HttpTransport {
   readonly logger: Logger;
   readonly redactor: Redactor;
   private readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   private readonly agents: Record<'reads' | 'writes', { http: http.Agent; https: https.Agent }>;
 
   constructor(private readonly opts: HttpOptions) {
@@ -109,6 +119,7 @@ export class HttpTransport {
     this.logger = opts.logger ?? silentLogger;
     this.redactor = opts.redactor ?? new Redactor();
     this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** The absolute URL of an API path, keeping the base URL's path prefix. */
@@ -123,7 +134,7 @@ export class HttpTransport {
   async json<T>(req: HttpRequest): Promise<T> {
     const res = await this.open(req);
     try {
-      const text = await readText(res.body);
+      const text = await this.readCapped(res, req);
       if (!text) return undefined as T;
       try {
         return JSON.parse(text) as T;
@@ -164,12 +175,31 @@ export class HttpTransport {
   async text(req: HttpRequest, acceptStatuses: number[] = []): Promise<{ status: number; text: string }> {
     const res = await this.open(req, acceptStatuses);
     try {
-      return { status: res.status, text: await readText(res.body) };
+      return { status: res.status, text: await this.readCapped(res, req) };
     } catch (e) {
       throw res.mapBodyError(e);
     } finally {
       res.done();
     }
+  }
+
+  /** The whole body as text, refusing (and dropping the connection of) one above `maxResponseBytes`. */
+  private async readCapped(res: OpenResponse, req: HttpRequest): Promise<string> {
+    const limit = this.maxResponseBytes;
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const tooLarge = () => {
+      res.body.destroy();
+      return new ProtocolError(`The response to ${req.method} ${req.path} is larger than ${limit} bytes`, info(req), undefined, { problem: 'too-large', limitBytes: limit });
+    };
+    if (declared > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /**
@@ -280,7 +310,10 @@ export class HttpTransport {
       if (hop >= MAX_REDIRECTS) return res;
       res.body?.resume?.();
       url = new URL(location, url);
-      this.logger.debug(`${req.method} ${req.path} redirected (${res.status}) to ${url.origin === origin ? 'the same origin' : 'another origin, without the token'}`);
+      // Another origin is not the participant the user configured: say where it pointed rather than
+      // follow it (without the token, the answer would only be a confusing 401 or 405).
+      if (url.origin !== origin) throw new RedirectedError(res.status, url.origin, token !== undefined, info(req));
+      this.logger.debug(`${req.method} ${req.path} redirected (${res.status}) within the same origin`);
       // 303 (and 301/302 on POST, as browsers do) turn into GET; 307/308 keep method and body.
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) method = 'GET';
     }

@@ -4,6 +4,7 @@
  */
 import { modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import { CantonApiError } from '../errors';
+import type * as wire from '../models/wire';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingDiff, type VettingUpdateResult } from '../models/vetting';
 
 export const ALLOW_UNVETTED_DEPENDENCIES_FLAG = 'UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES';
@@ -119,8 +120,17 @@ export function setJsonValueEdits(text: string, path: JSONPath, value: unknown):
   return modify(text, path, value, { formattingOptions: formattingOf(text) });
 }
 
+/** The serial an `expectedTopologySerial` pins (0 for NoPrior), or undefined when it pins none. */
+export function pinnedSerial(expected: unknown): number | undefined {
+  const serial = (expected as { serial?: { Prior?: { value?: unknown }; NoPrior?: unknown } } | undefined)?.serial;
+  if (!serial || typeof serial !== 'object') return undefined;
+  if ('NoPrior' in serial) return 0;
+  const value = serial.Prior?.value;
+  return typeof value === 'number' ? value : undefined;
+}
+
 /** `expectedTopologySerial` for the current serial (0: no vetting transaction yet). */
-export function expectedSerialValue(serial: number): unknown {
+export function expectedSerialValue(serial: number): wire.PriorTopologySerial {
   return serial > 0 ? { serial: { Prior: { value: serial } } } : { serial: { NoPrior: {} } };
 }
 

@@ -49,7 +49,7 @@ export interface FollowPosition {
  */
 export async function followUpdates(client: LedgerClient, o: FollowOptions): Promise<FollowPosition> {
   const position = typeof o.from === 'number' ? startingPosition(o.from) : o.from;
-  let batchSize = Math.max(2, o.batchSize ?? 200);
+  let batchSize = Math.max(MIN_BATCH, o.batchSize ?? 200);
   const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
   let failures = 0;
   const recovered = () => {
@@ -76,8 +76,17 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
       recovered();
     } catch (e) {
       if (e instanceof CancelledError || o.signal.aborted) break;
-      if (e instanceof ListTooLargeError && e.cap && e.cap < batchSize) {
-        batchSize = Math.max(2, e.cap);
+      if (e instanceof ListTooLargeError) {
+        // Smaller reads: to the cap the participant names, else half. Below the smallest read that
+        // can hold an update and its checkpoint no size can succeed: stop with the error instead of
+        // asking again and again.
+        const smaller = e.cap !== undefined && e.cap < batchSize ? e.cap : Math.floor(batchSize / 2);
+        if (smaller < MIN_BATCH) throw e;
+        batchSize = smaller;
+        failures++;
+        const delayMs = (o.retryDelayMs ?? backoff)(failures);
+        o.onStatus?.({ state: 'reconnecting', error: e, delayMs });
+        await sleep(delayMs, o.signal);
         continue;
       }
       // Reading one offset early reached into pruned history: resume exactly at the offset instead.
@@ -94,6 +103,9 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
   }
   return position;
 }
+
+/** The smallest read: an update and the checkpoint sharing its offset must fit in one. */
+const MIN_BATCH = 2;
 
 /** The position of a follower that starts after `offset`. */
 export function startingPosition(offset: number): FollowPosition {

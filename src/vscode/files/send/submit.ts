@@ -257,6 +257,10 @@ export class SubmitController {
     return { record: unknown, action, next };
   }
 
+  /**
+   * DUPLICATE_COMMAND: the commandId executed before, once — the answer a retry after an unknown
+   * outcome waits for. Reads that transaction (at the completion offset Canton names) and shows it.
+   */
   private async duplicate(record: SubmissionRecord, e: CantonApiError): Promise<SubmitOutcome> {
     const range = duplicateLookupRange(e);
     // Without the completion offset in the error: after an unknown first attempt its transaction is past
@@ -265,11 +269,29 @@ export class SubmitController {
     const duplicate: SubmissionRecord = { ...record, outcome: 'duplicate', errorCode: e.code, lookUpFrom };
     await this.history.put(duplicate);
     const at = range.toOffset ? ` (completed at offset ${range.toOffset})` : '';
-    const action = await this.prompts().message(
-      'info',
-      `Already submitted: commandId "${record.commandId}" was accepted before${at} and was not executed again. Change the commandId in the file to run the commands once more.`,
-      [SubmitActions.lookItUp],
-    );
+    const executed = `Already executed: commandId "${record.commandId}" was accepted before${at} and was not executed again.`;
+    const profile = this.deps.connections.profiles.get(record.connectionId);
+    let transaction: Transaction | undefined;
+    if (profile) {
+      const client = this.deps.connections.client(profile);
+      try {
+        const found = await this.prompts().progress(`Reading the transaction of commandId ${record.commandId}`, (signal) =>
+          findTransactionByCommandId(client, { commandId: record.commandId, parties: record.request.commands.actAs, fromOffset: lookUpFrom, toOffset: range.toOffset, signal }),
+        );
+        transaction = found.transaction;
+      } catch (err) {
+        if (!(err instanceof LedgerError)) throw err;
+        if (!(err instanceof CancelledError)) this.deps.logger.warn(`Reading the transaction of commandId ${record.commandId}: ${this.deps.redactor.redactError(err)}`);
+      }
+    }
+    if (transaction) {
+      const t = transaction;
+      const shown: SubmissionRecord = { ...duplicate, updateId: t.updateId, offset: t.offset, transaction: t.raw };
+      await this.history.put(shown);
+      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t)}`);
+    }
+    // Not readable now (pruned, not visible to the actAs parties, or the read failed): offer the search.
+    const action = await this.prompts().message('info', `${executed} Change the commandId in the file to run the commands once more.`, [SubmitActions.lookItUp]);
     return { record: duplicate, action, next: action === SubmitActions.lookItUp ? await this.lookUp(duplicate) : undefined };
   }
 

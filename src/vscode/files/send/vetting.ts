@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
-import { CancelledError, LedgerError } from '../../../core/errors';
+import { CancelledError, isOutcomeUnknown, LedgerError } from '../../../core/errors';
 import { isEmptyDiff, type VettingUpdateResult } from '../../../core/models/vetting';
 import type * as wire from '../../../core/models/wire';
 import {
@@ -10,6 +10,7 @@ import {
   diffSummary,
   expectedSerialValue,
   namePackages,
+  pinnedSerial,
   setJsonValueEdits,
   vettingDiffMarkdown,
   vettingFailureOf,
@@ -28,6 +29,8 @@ export const VettingActions = {
   pickSynchronizer: 'Choose a Synchronizer',
   refreshSerial: 'Refresh the Serial',
   tryAgain: 'Try Again',
+  retryPinned: 'Retry (Pinned to the Serial)',
+  checkState: 'Check the Current State',
   showLog: SHOW_LOG,
 } as const;
 
@@ -39,6 +42,8 @@ export interface VettingOutcome {
   failure?: VettingFailure;
   /** True when the change was applied (not only previewed). */
   applied?: boolean;
+  /** True when an apply was sent and no definite answer came back: it may or may not have been applied. */
+  unknown?: boolean;
   action?: string;
   /** What the chosen action led to (a fix runs the same operation again). */
   next?: VettingOutcome;
@@ -111,18 +116,60 @@ export class VettingController {
     return { source, profile, client: this.deps.connections.client(profile) };
   }
 
-  /** One update call (dry run or apply), its report, and the fix of a failure. `original`: the file as written (before pinning). */
-  private async update(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, original = source): Promise<VettingOutcome> {
+  /**
+   * One update call (dry run or apply), its report, and the fix of a failure. `original`: the file as
+   * written (before pinning); `retry`: this apply retries one whose outcome was unknown.
+   */
+  private async update(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, original = source, retry = false): Promise<VettingOutcome> {
     const name = fileName(source.uri);
     const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
     let result: VettingUpdateResult;
     try {
       result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
     } catch (e) {
+      if (mode === 'apply' && isOutcomeUnknown(e)) return this.unknownApply(source, original, profile, client, e);
+      if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, e);
     }
     const editor = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri: editor.document.uri };
+  }
+
+  /**
+   * An apply that got no definite answer: say so, and offer what is safe — a look at the current
+   * state (a dry run), and the same request again, pinned to the serial the preview saw, so that it
+   * fails rather than applies twice. Never re-sent without being asked.
+   */
+  private async unknownApply(pinned: CheckedSource, original: CheckedSource, profile: ConnectionProfile, client: LedgerClient, e: unknown): Promise<VettingOutcome> {
+    const name = fileName(original.uri);
+    const serial = pinnedSerial((pinned.value as wire.UpdateVettedPackagesRequest).expectedTopologySerial);
+    this.deps.logger.warn(`Applying ${name} on ${profile.name}: outcome unknown: ${this.deps.redactor.redactError(e)}`);
+    const why = e instanceof CancelledError ? 'cancelled after sending' : e instanceof LedgerError ? e.message : String(e);
+    const pin = serial === undefined ? "the file's expectedTopologySerial" : `topology serial ${serial}`;
+    const action = await this.prompts().message(
+      'warning',
+      `Outcome unknown: the vetting changes of ${name} may or may not have been applied on ${profile.name} (${why}). ` +
+        `Check the current state to see. Retrying is safe: it is pinned to ${pin}, so if the first attempt went through the retry fails instead of applying twice.`,
+      [VettingActions.checkState, VettingActions.retryPinned],
+    );
+    const next =
+      action === VettingActions.retryPinned
+        ? await this.update(pinned, profile, client, 'apply', original, true)
+        : action === VettingActions.checkState
+          ? await this.update(original, profile, client, 'dry-run')
+          : undefined;
+    return { unknown: true, action, next };
+  }
+
+  /** The pinned retry of an unknown apply found the serial moved on: the first attempt was applied. */
+  private async retryRefused(original: CheckedSource, profile: ConnectionProfile, client: LedgerClient, body: wire.UpdateVettedPackagesRequest): Promise<VettingOutcome> {
+    const serial = pinnedSerial(body.expectedTopologySerial);
+    const action = await this.prompts().message(
+      'info',
+      `The retry was refused: the topology serial on ${profile.name} is no longer ${serial ?? 'the one pinned'}, so the first attempt (or another change) was applied meanwhile. Nothing was applied twice; check the current state.`,
+      [VettingActions.checkState],
+    );
+    return { failure: { kind: 'serial-mismatch' }, action, next: action === VettingActions.checkState ? await this.update(original, profile, client, 'dry-run') : undefined };
   }
 
   private async failed(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, e: unknown): Promise<VettingOutcome> {
