@@ -195,7 +195,7 @@ describe('submit: history', () => {
   it('labels each outcome', () => {
     assert.deepEqual(
       [rec('a'), rec('b', { outcome: 'failed', errorCode: 'CONTRACT_NOT_FOUND' }), rec('c', { outcome: 'unknown' }), rec('d', { outcome: 'duplicate' })].map(outcomeLabel),
-      ['succeeded', 'failed (CONTRACT_NOT_FOUND)', 'outcome unknown', 'already submitted'],
+      ['succeeded', 'failed (CONTRACT_NOT_FOUND)', 'outcome unknown', 'already executed'],
     );
   });
 });

@@ -42,7 +42,7 @@ export function recordSubmission(history: readonly SubmissionRecord[], record: S
   return [kept, ...history.filter((r) => r.id !== record.id)].slice(0, limit);
 }
 
-/** "succeeded", "failed (CONTRACT_NOT_FOUND)", "outcome unknown", "already submitted". */
+/** "succeeded", "failed (CONTRACT_NOT_FOUND)", "outcome unknown", "already executed". */
 export function outcomeLabel(r: Pick<SubmissionRecord, 'outcome' | 'errorCode'>): string {
   switch (r.outcome) {
     case 'succeeded':
@@ -52,6 +52,6 @@ export function outcomeLabel(r: Pick<SubmissionRecord, 'outcome' | 'errorCode'>)
     case 'unknown':
       return 'outcome unknown';
     case 'duplicate':
-      return 'already submitted';
+      return 'already executed';
   }
 }

@@ -151,21 +151,19 @@ describe('submit commands files', function () {
     assert.equal(api.send.history.all().length, historyBefore);
   });
 
-  it('reports DUPLICATE_COMMAND as already submitted, and Look it up opens the first transaction', async () => {
+  it('reports DUPLICATE_COMMAND as already executed and shows the first transaction (read at the completion offset)', async () => {
     const { prompts } = await scripted();
     const { uri, commandId } = commandsFile('duplicate', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.charlie) } }], p.parties.bank);
     const first = await submit(uri);
     assert.equal(first.record?.outcome, 'succeeded');
-    prompts.answer('Look it up');
     const second = await submit(uri);
     assert.equal(second.record?.outcome, 'duplicate');
     assert.equal(second.record?.errorCode, 'DUPLICATE_COMMAND');
-    const already = prompts.messages.find((m) => m.text.startsWith('Already submitted'));
+    const already = prompts.messages.find((m) => m.text.startsWith('Already executed'));
     assert.ok(already, prompts.messages.map((m) => m.text).join('\n'));
-    assert.match(already.text, new RegExp(`commandId "${commandId}" was accepted before \\(completed at offset ${first.record?.offset}\\)`));
-    assert.equal(second.action, 'Look it up');
-    assert.equal(second.next?.record?.updateId, first.record?.updateId);
-    assert.equal((await documentJson(second.next?.resultUri)).updateId, first.record?.updateId);
+    assert.match(already.text, new RegExp(`commandId "${commandId}" was accepted before \\(completed at offset ${first.record?.offset}\\) and was not executed again`));
+    assert.equal(second.record?.updateId, first.record?.updateId);
+    assert.equal((await documentJson(second.resultUri)).updateId, first.record?.updateId);
     assert.equal(executions(p, commandId), 1);
   });
 
@@ -173,7 +171,7 @@ describe('submit commands files', function () {
     const { api, prompts } = await scripted();
     const { uri, commandId } = commandsFile('dropped', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.alice, '5.00') } }], p.parties.bank);
     p.faults.submit = { dropResponse: true, times: 1 };
-    // Retry; the retry is told "already submitted" (dismissed).
+    // Retry; the retry is told "already executed" (dismissed).
     prompts.answer('Retry with the same commandId');
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'unknown');

@@ -66,21 +66,21 @@ export default async function (t) {
     if (!own.includes('Submit Commands to Participant')) throw new Error(`${FILE} lacks submit: ${own.join(', ')}`);
   });
 
-  await t.check('the CodeLens "Submit to Demo" at the top of the file submits again: "Already submitted" (same commandId)', async () => {
+  await t.check('the CodeLens "Submit to Demo" at the top of the file submits again: "Already executed" (same commandId), with the first transaction', async () => {
     await closeAllEditors(t);
     await explorerRow(t, FILE).dblclick();
     const lens = codeLens(t, 'Submit to Demo');
     await lens.waitFor({ timeout: 15000 });
     await t.screenshot('50-submit-codelens');
     await lens.click();
-    await t.toast(`Already submitted: commandId "${commandId}"`).waitFor({ timeout: 20000 });
+    await t.toast(`Already executed: commandId "${commandId}"`).waitFor({ timeout: 20000 });
   });
 
   await t.check('the Submissions view lists the submissions with their outcomes', async () => {
     await t.palette('Canton Ledger: Focus on Submissions View');
     const item = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
     await item.waitFor({ timeout: 10000 });
-    await t.page.locator('.part.sidebar [role="treeitem"]', { hasText: 'already submitted' }).first().waitFor({ timeout: 10000 });
+    await t.page.locator('.part.sidebar [role="treeitem"]', { hasText: 'already executed' }).first().waitFor({ timeout: 10000 });
     await t.screenshot('50-submit-submissions-view');
   });
 

@@ -111,7 +111,7 @@ export class SubmitController {
       'warning',
       `Submit ${record.fileName} again?`,
       [SubmitActions.submitAgain],
-      { modal: true, detail: 'Its current text is sent to the active connection. With an unchanged commandId the participant refuses it as already submitted (deduplication); change the commandId to run the commands once more.' },
+      { modal: true, detail: 'Its current text is sent to the active connection. With an unchanged commandId the participant does not execute it again (deduplication: already executed); change the commandId to run the commands once more.' },
     );
     if (choice !== SubmitActions.submitAgain) return { action: choice };
     return this.submitFile(vscode.Uri.parse(record.fileUri));
