@@ -4,14 +4,17 @@
  * and every test has a participant. It is a SIMULATOR: the built-in templates' choices are
  * TypeScript functions, there is no Daml interpretation.
  */
+import { readFile } from 'node:fs/promises';
 import { Authenticator, type AuthConfig } from './auth';
 import { commandRoutes } from './handlers/commands';
 import { eventRoutes } from './handlers/events';
+import { packageRoutes } from './handlers/packages';
 import type { Faults, Services } from './handlers/services';
 import { stateRoutes } from './handlers/state';
 import { updateRoutes } from './handlers/updates';
 import { vettingRoutes } from './handlers/vetting';
 import { DemoLedger, newLedgerState } from './ledger';
+import { packagesOfDar, type PackageDef } from './packages';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
 import { DemoServer, type Exchange } from './server';
@@ -43,6 +46,12 @@ export interface DemoParticipantOptions {
    * A number: the same, with deterministic ids. false: only the parties and users.
    */
   seed?: boolean | number;
+  /**
+   * DARs to load at the start (their bytes, or file paths to read): their packages are served, listed
+   * and vetted on every synchronizer (packages that are new to the participant), and their templates
+   * accept creates and `Archive`.
+   */
+  dars?: ReadonlyArray<Uint8Array | string>;
   /** Keep the state in this JSON file: loaded at start when it exists, saved after changes. */
   statePath?: string;
   logger?: (line: string) => void;
@@ -77,13 +86,17 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
   const ledger = new DemoLedger(loaded ?? newLedgerState(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
   if (!loaded) seedLedger(ledger, seed !== false);
+  for (const dar of options.dars ?? []) {
+    const { packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
+    vetNew(ledger, packages);
+  }
 
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
   const faults: Faults = {};
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
-    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services)].filter((r) =>
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services), ...packageRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
     ),
     version: profile.release,
@@ -114,4 +127,10 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
       await saver?.close();
     },
   };
+}
+
+/** Adds a DAR's packages; those new to the participant are vetted on every synchronizer. */
+function vetNew(ledger: DemoLedger, packages: PackageDef[]): void {
+  const added = ledger.addPackages(packages);
+  ledger.vetPackages(added, ledger.synchronizers.map((s) => s.id));
 }
