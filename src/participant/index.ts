@@ -67,6 +67,8 @@ export interface DemoParticipant {
   readonly participantId: string;
   /** The seeded parties' full ids (`Alice::1220…`). */
   readonly parties: SeededParties;
+  /** The main packages of the DARs loaded at the start (`dars`). */
+  readonly dars: readonly LoadedDar[];
   /** Direct access to the ledger, for tests and benchmarks. */
   readonly state: DemoLedger;
   /** Arm a fault, e.g. `faults.submit = { dropResponse: true, times: 1 }`. */
@@ -75,6 +77,15 @@ export interface DemoParticipant {
   mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number }): Promise<string>;
   /** Stops the server, ends waiting requests, and saves the state (with `statePath`). */
   close(): Promise<void>;
+}
+
+/** The main package of a DAR loaded at the start. */
+export interface LoadedDar {
+  packageId: string;
+  name: string;
+  version: string;
+  /** `Module:Template` of each template in the main package. */
+  templates: string[];
 }
 
 export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
@@ -86,9 +97,11 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
   const ledger = new DemoLedger(loaded ?? newLedgerState(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
   if (!loaded) seedLedger(ledger, seed !== false);
+  const dars: LoadedDar[] = [];
   for (const dar of options.dars ?? []) {
-    const { packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
+    const { main, packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
     vetNew(ledger, packages);
+    dars.push({ packageId: main.id, name: main.name, version: main.version, templates: main.templates.map((t) => t.nameKey.slice(t.nameKey.indexOf(':') + 1)) });
   }
 
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
@@ -116,6 +129,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     url,
     participantId: ledger.participantId,
     parties: seededParties(ledger),
+    dars,
     state: ledger,
     faults,
     async mintToken(userId, opts = {}) {
