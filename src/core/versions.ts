@@ -100,7 +100,11 @@ export const OPERATIONS = {
   userRights: [ep('GET', '/v2/users/{user-id}/rights')],
   authenticatedUser: [ep('GET', '/v2/authenticated-user', { since: '3.4.0' })],
   packages: [ep('GET', '/v2/packages')],
+  packageArchive: [ep('GET', '/v2/packages/{package-id}')],
   packageStatus: [ep('GET', '/v2/packages/{package-id}/status')],
+  // 3.4 added `/v2/dars` (and the vetAllPackages and synchronizerId parameters); `/v2/packages` stays as its alias.
+  uploadDar: [ep('POST', '/v2/dars', { since: '3.4.0' }), ep('POST', '/v2/packages')],
+  validateDar: [ep('POST', '/v2/dars/validate', { since: '3.4.0' })],
   // `/v2/updates` takes the same body in every version, and `/flats` is gone in 3.6: the client
   // always uses the former; the participant serves the alias where the release has it.
   listUpdates: [ep('POST', '/v2/updates')],
@@ -134,7 +138,10 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   userRights: 'User rights',
   authenticatedUser: 'The authenticated user',
   packages: 'Listing packages',
+  packageArchive: 'Downloading a package',
   packageStatus: 'Package status',
+  uploadDar: 'Uploading a DAR',
+  validateDar: 'Validating a DAR',
   listUpdates: 'Listing updates',
   listUpdatesFlats: 'Listing flat updates',
   updatesPage: 'Paged updates (get-updates-page)',

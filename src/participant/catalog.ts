@@ -1,95 +1,122 @@
 /**
- * The built-in packages and templates of the demo participant. There is no Daml engine: each
- * choice is a small TypeScript function with the effect the Daml code would have.
+ * The built-in packages of the demo participant, as real Daml-LF: their signatures (modules, data
+ * types, templates with their choices and Asset's key) are encoded as LF 2 ArchivePayloads when this
+ * module loads, so the bytes `/v2/packages/{id}` serves decode back to these signatures and every
+ * package id is the SHA-256 of its bytes. The encoding is deterministic: the ids are the same on every
+ * run and in every build.
  *
- * Package ids are sha256(name + version), so they are the same on every run.
+ * There is no Daml engine: what the Daml code of the templates would do (signatories, observers,
+ * ensure, key, choice bodies) is written here in TypeScript, next to the template's LF signature.
  */
-import { packageRefOf, parseIdentifier as parseDamlIdentifier } from '../core/daml/identifiers';
-import { comparePackageVersions } from '../core/daml/packageVersions';
-import { LedgerApiError } from './errors';
+import { packageIdOf } from '../core/daml/lf/archive';
+import { SELF_PACKAGE, encodeArchivePayload, type PackageSource } from '../core/daml/lf/encode';
+import { DamlTypes as T, type DamlType, type Module, type QualifiedName } from '../core/daml/model';
 import { sha256Hex } from './ids';
-import { T, formatNumeric, parseNumeric, type DamlRecord, type DamlType } from './values';
+import { PackageDef, type TemplateBehaviour } from './packages';
+import { formatNumeric, parseNumeric, type DamlRecord } from './values';
 
-type RecordType = DamlType & { kind: 'Record' };
+// ---------------------------------------------------------------- signatures
 
-/** What a choice body may do: create contracts (as the exercise's consequences) or abort. */
-export interface ChoiceContext {
-  /** Creates a contract of `template`; returns its contract id. */
-  create(template: TemplateDef, argument: DamlRecord): string;
-  /** Daml `assert`/`abort`: the whole submission fails with DAML_INTERPRETATION_ERROR. */
-  fail(message: string): never;
-}
+const local = (moduleName: string, name: string): QualifiedName => ({ packageId: SELF_PACKAGE, moduleName, name });
+const party = T.builtin('Party');
+const text = T.builtin('Text');
+const unit = T.builtin('Unit');
+const NUMERIC_10 = T.numeric(10);
+const contractIdOf = (moduleName: string, name: string): DamlType => T.builtin('ContractId', T.con(local(moduleName, name)));
 
-export interface ChoiceDef {
-  name: string;
-  consuming: boolean;
-  argument: RecordType;
-  controllers(contract: DamlRecord, argument: DamlRecord): string[];
-  /** Runs the choice on a contract of `self`; returns the exercise result (a Daml value). */
-  body(ctx: ChoiceContext, self: TemplateDef, contract: DamlRecord, argument: DamlRecord): unknown;
-}
-
-export interface KeyDef {
-  type: DamlType;
-  of(argument: DamlRecord): unknown;
-  maintainers(key: unknown): string[];
-}
-
-export interface TemplateDef {
-  pkg: PackageDef;
-  moduleName: string;
-  entityName: string;
-  /** Package-id form, as responses carry it. */
-  id: string;
-  /** `packageName:Module:Entity`: what name-form filters match on, across package versions. */
-  nameKey: string;
-  fields: RecordType;
-  signatories(argument: DamlRecord): string[];
-  observers(argument: DamlRecord): string[];
-  /** The template's `ensure`: a failure message, or undefined when it holds. */
-  ensure?(argument: DamlRecord): string | undefined;
-  key?: KeyDef;
-  choices: ReadonlyMap<string, ChoiceDef>;
-}
-
-export interface PackageDef {
-  id: string;
-  name: string;
-  version: string;
-  /** Direct dependencies, by package id. */
-  dependencies: string[];
-  templates: TemplateDef[];
-}
-
-// ---------------------------------------------------------------- the templates
-
-/** The implicit `Archive` choice every Daml template has: consuming, controlled by all its signatories. */
-function archiveChoice(signatories: (argument: DamlRecord) => string[]): ChoiceDef {
+function record(name: string, fields: Array<[string, DamlType]>, params: string[] = []): Module['dataTypes'][number] {
   return {
-    name: 'Archive',
-    consuming: true,
-    argument: T.record('DA.Internal.Template:Archive', []),
-    controllers: (contract) => signatories(contract),
-    body: () => ({}),
+    kind: 'record',
+    name,
+    params: params.map((p) => ({ name: p, kind: { kind: 'star' } })),
+    serializable: true,
+    fields: fields.map(([fieldName, type]) => ({ name: fieldName, type })),
   };
 }
 
-const NUMERIC_10 = T.numeric(10);
+function module(name: string, parts: Partial<Omit<Module, 'name'>>): Module {
+  return { name, dataTypes: [], synonyms: [], templates: [], interfaces: [], ...parts };
+}
 
-function iouChoices(): ChoiceDef[] {
-  return [
-    {
-      name: 'Iou_Transfer',
-      consuming: true,
-      argument: T.record('Iou:Iou_Transfer', [['newOwner', T.party]]),
-      controllers: (contract) => [String(contract.owner)],
+const DAML_PRIM: PackageSource = {
+  name: 'daml-prim',
+  version: '3.5.0',
+  lfMinor: '1',
+  modules: [module('DA.Types', { dataTypes: [record('Tuple2', [['_1', T.variable('a')], ['_2', T.variable('b')]], ['a', 'b'])] })],
+};
+const DAML_STDLIB: PackageSource = {
+  name: 'daml-stdlib',
+  version: '3.5.0',
+  lfMinor: '1',
+  modules: [module('DA.Internal.Template', { dataTypes: [record('Archive', [])] })],
+};
+const PRIM_ID = packageIdOf(encodeArchivePayload(DAML_PRIM));
+const STDLIB_ID = packageIdOf(encodeArchivePayload(DAML_STDLIB));
+const tuple2 = (a: DamlType, b: DamlType) => T.con({ packageId: PRIM_ID, moduleName: 'DA.Types', name: 'Tuple2' }, a, b);
+const archive = { name: 'Archive', consuming: true, argType: T.con({ packageId: STDLIB_ID, moduleName: 'DA.Internal.Template', name: 'Archive' }), returnType: unit };
+
+function iouPackage(version: string): PackageSource {
+  const cid = contractIdOf('Iou', 'Iou');
+  return {
+    name: 'demo-iou',
+    version,
+    lfMinor: '1',
+    modules: [
+      module('Iou', {
+        dataTypes: [
+          record('Iou', [['issuer', party], ['owner', party], ['currency', text], ['amount', NUMERIC_10], ['observers', T.builtin('List', party)]]),
+          record('Iou_Transfer', [['newOwner', party]]),
+          record('Iou_Split', [['splitAmount', NUMERIC_10]]),
+        ],
+        templates: [
+          {
+            name: 'Iou',
+            implements: [],
+            choices: [
+              { name: 'Iou_Transfer', consuming: true, argType: T.con(local('Iou', 'Iou_Transfer')), returnType: cid },
+              { name: 'Iou_Split', consuming: true, argType: T.con(local('Iou', 'Iou_Split')), returnType: tuple2(cid, cid) },
+              archive,
+            ],
+          },
+        ],
+      }),
+    ],
+  };
+}
+
+// Contract keys are an LF 2.dev feature in the releases imitated (they arrive with LF 2.3).
+const ASSET_SOURCE: PackageSource = {
+  name: 'demo-asset',
+  version: '1.0.0',
+  lfMinor: 'dev',
+  modules: [
+    module('Asset', {
+      dataTypes: [record('Asset', [['owner', party], ['id', text], ['description', text]]), record('Asset_Rename', [['newDescription', text]])],
+      templates: [
+        {
+          name: 'Asset',
+          implements: [],
+          keyType: tuple2(party, text),
+          choices: [{ name: 'Asset_Rename', consuming: true, argType: T.con(local('Asset', 'Asset_Rename')), returnType: contractIdOf('Asset', 'Asset') }, archive],
+        },
+      ],
+    }),
+  ],
+};
+
+// ---------------------------------------------------------------- behaviour
+
+const iouBehaviour: TemplateBehaviour = {
+  signatories: (iou) => [String(iou.issuer)],
+  observers: (iou) => [String(iou.owner), ...(iou.observers as string[])],
+  ensure: (iou) => ((parseNumeric(iou.amount, 10) ?? 0n) > 0n ? undefined : 'Template precondition violated in Iou:Iou: amount must be positive'),
+  choices: {
+    Iou_Transfer: {
+      controllers: (iou) => [String(iou.owner)],
       body: (ctx, self, iou, arg) => ctx.create(self, { ...iou, owner: arg.newOwner }),
     },
-    {
-      name: 'Iou_Split',
-      consuming: true,
-      argument: T.record('Iou:Iou_Split', [['splitAmount', NUMERIC_10]]),
-      controllers: (contract) => [String(contract.owner)],
+    Iou_Split: {
+      controllers: (iou) => [String(iou.owner)],
       body: (ctx, self, iou, arg) => {
         const amount = parseNumeric(iou.amount, 10) ?? 0n;
         const split = parseNumeric(arg.splitAmount, 10) ?? 0n;
@@ -99,193 +126,56 @@ function iouChoices(): ChoiceDef[] {
         return { _1: first, _2: second };
       },
     },
-  ];
-}
+  },
+};
 
-function iouTemplate(pkg: PackageDef): TemplateDef {
-  return template(pkg, 'Iou', 'Iou', {
-    fields: T.record('Iou:Iou', [
-      ['issuer', T.party],
-      ['owner', T.party],
-      ['currency', T.text],
-      ['amount', NUMERIC_10],
-      ['observers', T.list(T.party)],
-    ]),
-    signatories: (iou) => [String(iou.issuer)],
-    observers: (iou) => [String(iou.owner), ...(iou.observers as string[])],
-    ensure: (iou) => ((parseNumeric(iou.amount, 10) ?? 0n) > 0n ? undefined : 'Template precondition violated in Iou:Iou: amount must be positive'),
-    choices: iouChoices(),
-  });
-}
-
-function assetTemplate(pkg: PackageDef): TemplateDef {
-  return template(pkg, 'Asset', 'Asset', {
-    fields: T.record('Asset:Asset', [
-      ['owner', T.party],
-      ['id', T.text],
-      ['description', T.text],
-    ]),
-    signatories: (asset) => [String(asset.owner)],
-    observers: () => [],
-    key: {
-      type: T.record('DA.Types:Tuple2', [
-        ['_1', T.party],
-        ['_2', T.text],
-      ]),
-      of: (asset) => ({ _1: asset.owner, _2: asset.id }),
-      maintainers: (key) => [String((key as DamlRecord)._1)],
+const assetBehaviour: TemplateBehaviour = {
+  signatories: (asset) => [String(asset.owner)],
+  observers: () => [],
+  key: {
+    of: (asset) => ({ _1: asset.owner, _2: asset.id }),
+    maintainers: (key) => [String((key as DamlRecord)._1)],
+  },
+  choices: {
+    Asset_Rename: {
+      controllers: (asset) => [String(asset.owner)],
+      body: (ctx, self, asset, arg) => ctx.create(self, { ...asset, description: arg.newDescription }),
     },
-    choices: [
-      {
-        name: 'Asset_Rename',
-        consuming: true,
-        argument: T.record('Asset:Asset_Rename', [['newDescription', T.text]]),
-        controllers: (asset) => [String(asset.owner)],
-        body: (ctx, self, asset, arg) => ctx.create(self, { ...asset, description: arg.newDescription }),
-      },
-    ],
-  });
-}
-
-function template(
-  pkg: PackageDef,
-  moduleName: string,
-  entityName: string,
-  def: Omit<TemplateDef, 'pkg' | 'moduleName' | 'entityName' | 'id' | 'nameKey' | 'choices'> & { choices: ChoiceDef[] },
-): TemplateDef {
-  return {
-    ...def,
-    pkg,
-    moduleName,
-    entityName,
-    id: `${pkg.id}:${moduleName}:${entityName}`,
-    nameKey: `${pkg.name}:${moduleName}:${entityName}`,
-    choices: new Map([...def.choices, archiveChoice(def.signatories)].map((c) => [c.name, c])),
-  };
-}
+  },
+};
 
 // ---------------------------------------------------------------- the packages
 
-function pkg(name: string, version: string, dependencies: PackageDef[], templates: (p: PackageDef) => TemplateDef[] = () => []): PackageDef {
-  const p: PackageDef = { id: sha256Hex(name + version), name, version, dependencies: dependencies.map((d) => d.id), templates: [] };
-  p.templates = templates(p);
-  return p;
+const behaviours = new Map<string, TemplateBehaviour>([
+  ['demo-iou:Iou:Iou', iouBehaviour],
+  ['demo-asset:Asset:Asset', assetBehaviour],
+]);
+
+/** The TypeScript behaviour of a built-in template (by `packageName:Module:Entity`), if it is one. */
+export function builtinBehaviour(nameKey: string): TemplateBehaviour | undefined {
+  return behaviours.get(nameKey);
 }
 
-const DAML_PRIM = pkg('daml-prim', '3.5.0', []);
-const DAML_STDLIB = pkg('daml-stdlib', '3.5.0', [DAML_PRIM]);
-const IOU_V1 = pkg('demo-iou', '1.0.0', [DAML_STDLIB, DAML_PRIM], (p) => [iouTemplate(p)]);
-const ASSET_V1 = pkg('demo-asset', '1.0.0', [IOU_V1, DAML_STDLIB, DAML_PRIM], (p) => [assetTemplate(p)]);
-/** An upgrade of demo-iou: uploaded, but not vetted on a fresh participant. */
-const IOU_V2 = pkg('demo-iou', '2.0.0', [DAML_STDLIB, DAML_PRIM], (p) => [iouTemplate(p)]);
+const build = (source: PackageSource) => PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour);
 
-/** Every package uploaded to the demo participant. */
-export const PACKAGES: readonly PackageDef[] = [DAML_PRIM, DAML_STDLIB, IOU_V1, ASSET_V1, IOU_V2];
+const PRIM = build(DAML_PRIM);
+const STDLIB = build(DAML_STDLIB);
+const IOU_V1 = build(iouPackage('1.0.0'));
+const ASSET_V1 = build(ASSET_SOURCE);
+/** An upgrade of demo-iou: uploaded, but not vetted on a fresh participant. */
+const IOU_V2 = build(iouPackage('2.0.0'));
+
+/** The packages every demo participant starts with. */
+export const CATALOG: readonly PackageDef[] = [PRIM, STDLIB, IOU_V1, ASSET_V1, IOU_V2];
 /** Vetted on every synchronizer at the start. */
-export const INITIALLY_VETTED: readonly PackageDef[] = [DAML_PRIM, DAML_STDLIB, IOU_V1, ASSET_V1];
+export const INITIALLY_VETTED: readonly PackageDef[] = [PRIM, STDLIB, IOU_V1, ASSET_V1];
 
 export const IOU = IOU_V1.templates[0];
 export const ASSET = ASSET_V1.templates[0];
 export const IOU_V2_TEMPLATE = IOU_V2.templates[0];
 
-const packagesById = new Map(PACKAGES.map((p) => [p.id, p]));
-const templatesById = new Map(PACKAGES.flatMap((p) => p.templates).map((t) => [t.id, t]));
-
-export function packageById(id: string): PackageDef | undefined {
-  return packagesById.get(id);
-}
-
-export function templateById(id: string): TemplateDef | undefined {
-  return templatesById.get(id);
-}
-
-/** All transitive dependencies of a package (not including itself). */
-export function transitiveDependencies(p: PackageDef): Set<string> {
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    for (const dep of packagesById.get(id)?.dependencies ?? []) {
-      if (!seen.has(dep)) {
-        seen.add(dep);
-        visit(dep);
-      }
-    }
-  };
-  visit(p.id);
-  return seen;
-}
-
-// ---------------------------------------------------------------- identifiers
-
-export interface IdentifierRef {
-  /** `#name` or a package id. */
-  packageRef: string;
-  moduleName: string;
-  entityName: string;
-}
-
-/** Parses `pkg:Module.Path:Entity`; undefined when malformed (Canton then answers 400 text/plain). */
-export function parseIdentifier(text: string): IdentifierRef | undefined {
-  const id = parseDamlIdentifier(text);
-  return id && { packageRef: packageRefOf(id), moduleName: id.moduleName, entityName: id.entityName };
-}
-
-export function isPackageNameRef(ref: IdentifierRef): boolean {
-  return ref.packageRef.startsWith('#');
-}
-
-function notFound(text: string): LedgerApiError {
-  return new LedgerApiError('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following templates or interfaces do not exist: ${text}`);
-}
-
-function packagesNamed(name: string, text: string): PackageDef[] {
-  const found = PACKAGES.filter((p) => p.name === name);
-  if (found.length === 0) {
-    throw new LedgerApiError(
-      'PACKAGE_NAMES_NOT_FOUND',
-      `The following package names do not match upgradable packages uploaded on this participant: [${name}] (in ${text})`,
-    );
-  }
-  return found;
-}
-
-function templateIn(p: PackageDef, ref: IdentifierRef): TemplateDef | undefined {
-  return p.templates.find((t) => t.moduleName === ref.moduleName && t.entityName === ref.entityName);
-}
-
 /**
- * The template a command refers to. The package-name form picks the highest version vetted on the
- * synchronizer (Canton's package preference); the package-id form takes that package, if vetted.
+ * The ids the catalog's packages had before they were real Daml-LF (SHA-256 of name and version),
+ * mapped to the real ones: state files saved by earlier versions name them.
  */
-export function resolveCommandTemplate(text: string, ref: IdentifierRef, vetted: ReadonlySet<string>): TemplateDef {
-  if (isPackageNameRef(ref)) {
-    const candidates = packagesNamed(ref.packageRef.slice(1), text)
-      .filter((p) => vetted.has(p.id))
-      .sort((a, b) => comparePackageVersions(b.version, a.version));
-    if (candidates.length === 0) throw noSynchronizer(`no package named ${ref.packageRef.slice(1)} is vetted on the synchronizer`);
-    const found = templateIn(candidates[0], ref);
-    if (!found) throw notFound(text);
-    return found;
-  }
-  const p = packagesById.get(ref.packageRef);
-  const found = p && templateIn(p, ref);
-  if (!found) throw notFound(text);
-  if (!vetted.has(found.pkg.id)) throw noSynchronizer(`package ${found.pkg.id} is not vetted on the synchronizer`);
-  return found;
-}
-
-/** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */
-export function resolveFilterTemplate(text: string, ref: IdentifierRef): string {
-  const nameKey = (name: string) => `${name}:${ref.moduleName}:${ref.entityName}`;
-  if (isPackageNameRef(ref)) {
-    const found = packagesNamed(ref.packageRef.slice(1), text).some((p) => templateIn(p, ref));
-    if (!found) throw notFound(text);
-    return nameKey(ref.packageRef.slice(1));
-  }
-  const p = packagesById.get(ref.packageRef);
-  if (!p || !templateIn(p, ref)) throw notFound(text);
-  return nameKey(p.name);
-}
-
-export function noSynchronizer(reason: string): LedgerApiError {
-  return new LedgerApiError('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission found: ${reason}`);
-}
+export const LEGACY_CATALOG_IDS: ReadonlyMap<string, string> = new Map(CATALOG.map((p) => [sha256Hex(p.name + p.version), p.id]));

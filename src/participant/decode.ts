@@ -5,7 +5,7 @@
  * (`strictDecoding = false`), null counts as absent, and int64 fields also accept numeric strings.
  */
 import type * as wire from '../core/models/wire';
-import { parseIdentifier } from './catalog';
+import { parseIdentifier } from './packages';
 import { DecodeFailure } from './errors';
 import type { ParsedCommand } from './interpreter';
 import { parseInstant } from './time';

@@ -3,12 +3,14 @@
  * turned into matchers that decide, per event, which requesting parties see it.
  */
 import type * as wire from '../core/models/wire';
-import { isPackageNameRef, parseIdentifier, resolveFilterTemplate } from './catalog';
 import { DecodeFailure, LedgerApiError, invalidArgument } from './errors';
+import { isPackageNameRef, parseIdentifier, type PackageStore } from './packages';
 
 export interface FilterRules {
   /** 3.5+ rejects template ids of the package-id form in filters (NOTES gotcha 6). */
   rejectPackageIdForm: boolean;
+  /** The packages template ids are resolved in. */
+  packages: PackageStore;
 }
 
 export interface Match {
@@ -98,10 +100,10 @@ function templateKey(templateId: string, rules: FilterRules, field: 'templateId'
     );
   }
   if (field === 'interfaceId') {
-    // The built-in packages define no interfaces.
+    // The simulator computes no interface views: interface filters are refused as unknown.
     throw new LedgerApiError('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following templates or interfaces do not exist: ${templateId}`);
   }
-  return resolveFilterTemplate(templateId, ref);
+  return rules.packages.resolveFilterTemplate(templateId, ref);
 }
 
 function partyFilter(filters: wire.Filters | undefined, rules: FilterRules): PartyFilter {

@@ -4,14 +4,17 @@
  * and every test has a participant. It is a SIMULATOR: the built-in templates' choices are
  * TypeScript functions, there is no Daml interpretation.
  */
+import { readFile } from 'node:fs/promises';
 import { Authenticator, type AuthConfig } from './auth';
 import { commandRoutes } from './handlers/commands';
 import { eventRoutes } from './handlers/events';
+import { packageRoutes } from './handlers/packages';
 import type { Faults, Services } from './handlers/services';
 import { stateRoutes } from './handlers/state';
 import { updateRoutes } from './handlers/updates';
 import { vettingRoutes } from './handlers/vetting';
 import { DemoLedger, newLedgerState } from './ledger';
+import { packagesOfDar, type PackageDef } from './packages';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
 import { DemoServer, type Exchange } from './server';
@@ -43,6 +46,12 @@ export interface DemoParticipantOptions {
    * A number: the same, with deterministic ids. false: only the parties and users.
    */
   seed?: boolean | number;
+  /**
+   * DARs to load at the start (their bytes, or file paths to read): their packages are served, listed
+   * and vetted on every synchronizer (packages that are new to the participant), and their templates
+   * accept creates and `Archive`.
+   */
+  dars?: ReadonlyArray<Uint8Array | string>;
   /** Keep the state in this JSON file: loaded at start when it exists, saved after changes. */
   statePath?: string;
   logger?: (line: string) => void;
@@ -58,6 +67,8 @@ export interface DemoParticipant {
   readonly participantId: string;
   /** The seeded parties' full ids (`Alice::1220…`). */
   readonly parties: SeededParties;
+  /** The main packages of the DARs loaded at the start (`dars`). */
+  readonly dars: readonly LoadedDar[];
   /** Direct access to the ledger, for tests and benchmarks. */
   readonly state: DemoLedger;
   /** Arm a fault, e.g. `faults.submit = { dropResponse: true, times: 1 }`. */
@@ -66,6 +77,15 @@ export interface DemoParticipant {
   mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number }): Promise<string>;
   /** Stops the server, ends waiting requests, and saves the state (with `statePath`). */
   close(): Promise<void>;
+}
+
+/** The main package of a DAR loaded at the start. */
+export interface LoadedDar {
+  packageId: string;
+  name: string;
+  version: string;
+  /** `Module:Template` of each template in the main package. */
+  templates: string[];
 }
 
 export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
@@ -77,13 +97,19 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
   const ledger = new DemoLedger(loaded ?? newLedgerState(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
   if (!loaded) seedLedger(ledger, seed !== false);
+  const dars: LoadedDar[] = [];
+  for (const dar of options.dars ?? []) {
+    const { main, packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
+    vetNew(ledger, packages);
+    dars.push({ packageId: main.id, name: main.name, version: main.version, templates: main.templates.map((t) => t.nameKey.slice(t.nameKey.indexOf(':') + 1)) });
+  }
 
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
   const faults: Faults = {};
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
-    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services)].filter((r) =>
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services), ...packageRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
     ),
     version: profile.release,
@@ -103,6 +129,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     url,
     participantId: ledger.participantId,
     parties: seededParties(ledger),
+    dars,
     state: ledger,
     faults,
     async mintToken(userId, opts = {}) {
@@ -114,4 +141,10 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
       await saver?.close();
     },
   };
+}
+
+/** Adds a DAR's packages; those new to the participant are vetted on every synchronizer. */
+function vetNew(ledger: DemoLedger, packages: PackageDef[]): void {
+  const added = ledger.addPackages(packages);
+  ledger.vetPackages(added, ledger.synchronizers.map((s) => s.id));
 }

@@ -3,17 +3,11 @@
  * run in order against an overlay of the ledger, so a submission is atomic: it either yields a
  * whole transaction or throws the error Canton would give, and the ledger is not touched.
  */
-import {
-  noSynchronizer,
-  resolveCommandTemplate,
-  type ChoiceContext,
-  type IdentifierRef,
-  type TemplateDef,
-} from './catalog';
 import { LedgerApiError } from './errors';
 import type { ContractRecord, CreatedNode, ExercisedNode, TransactionNode } from './model';
+import { beyondTheSimulator, noSynchronizer, type ChoiceContext, type IdentifierRef, type PackageStore, type TemplateDef } from './packages';
 import type { Micros } from './time';
-import { checkRecord, checkValue } from './values';
+import { checkRecord, checkValue, type DamlRecord } from './values';
 
 export type ParsedCommand =
   | { kind: 'create'; templateId: string; ref: IdentifierRef; createArguments: unknown }
@@ -26,6 +20,8 @@ export interface LedgerView {
   activeContract(contractId: string): ContractRecord | undefined;
   contractIdByKey(keyId: string): string | undefined;
   vettedOn(synchronizerId: string): ReadonlySet<string>;
+  /** The packages: templates by id, and the types their values are checked against. */
+  packages: PackageStore;
   synchronizerIds: readonly string[];
   newContractId(): string;
   /** Sorted, de-duplicated and shared party lists. */
@@ -89,7 +85,7 @@ class Interpretation {
   run(): PreparedTransaction {
     const actAs = new Set(this.submission.actAs);
     for (const command of this.submission.commands) {
-      const template = resolveCommandTemplate(command.templateId, command.ref, this.vetted);
+      const template = this.view.packages.resolveCommandTemplate(command.templateId, command.ref, this.vetted);
       switch (command.kind) {
         case 'create':
           this.create(template, command.createArguments, actAs, []);
@@ -135,12 +131,12 @@ class Interpretation {
   }
 
   private create(template: TemplateDef, argument: unknown, authorizers: ReadonlySet<string>, parentWitnesses: readonly string[]): string {
-    const normalised = checkRecord(template.fields, argument);
+    const normalised = checkRecord(template.type, argument, this.view.packages);
     const failure = template.ensure?.(normalised);
     if (failure) throw interpretationError(failure);
     const signatories = this.view.parties(template.signatories(normalised));
     this.requireAuthorization(template, signatories, authorizers);
-    const key = template.key ? checkValue(template.key.type, template.key.of(normalised)) : null;
+    const key = template.key ? checkValue(template.key.type, template.key.of(normalised), this.view.packages) : null;
     if (template.key && this.activeIdForKey(keyId(template, key))) {
       throw new LedgerApiError('DUPLICATE_CONTRACT_KEY', `Interpretation error: Error: contract key is not unique: ${JSON.stringify(key)}`);
     }
@@ -183,8 +179,12 @@ class Interpretation {
     if (!choice) {
       throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for template ${template.id}`);
     }
-    const argument = checkRecord(choice.argument, choiceArgument);
-    const actors = this.view.parties(choice.controllers(contract.argument, argument));
+    const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
+    const behaviour = choice.behaviour;
+    if (!behaviour) {
+      throw beyondTheSimulator(`choice ${choiceName} of ${template.id} runs Daml code; on templates loaded from DARs only creates and Archive work`);
+    }
+    const actors = this.view.parties(behaviour.controllers(contract.argument, argument, contract.signatories));
     this.requireAuthorization(template, actors, authorizers);
 
     const informees = choice.consuming ? [...contract.stakeholders, ...actors] : [...contract.signatories, ...actors];
@@ -212,7 +212,7 @@ class Interpretation {
         throw interpretationError(`Unhandled Daml exception: ${message}`);
       },
     };
-    node.exerciseResult = choice.body(context, template, contract.argument, argument);
+    node.exerciseResult = behaviour.body(context, template, contract.argument, argument);
     node.lastDescendantNodeId = this.nodes.length - 1;
   }
 
@@ -241,7 +241,7 @@ class Interpretation {
     if (!template.key) {
       throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Template ${template.id} does not have a contract key`);
     }
-    const normalised = checkValue(template.key.type, key);
+    const normalised = checkValue(template.key.type, key, this.view.packages);
     const contractId = this.activeIdForKey(keyId(template, normalised));
     const contract = contractId === undefined ? undefined : this.created.get(contractId) ?? this.view.activeContract(contractId);
     if (!contract || !contract.stakeholders.some((p) => this.readers.has(p))) {

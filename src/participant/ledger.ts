@@ -5,7 +5,7 @@
  * when the log grows (open-ended update requests wait on that).
  */
 import { EventEmitter } from 'node:events';
-import { INITIALLY_VETTED } from './catalog';
+import { CATALOG, INITIALLY_VETTED } from './catalog';
 import { LedgerApiError, invalidArgument } from './errors';
 import { IdSource } from './ids';
 import { interpret, keyId, type LedgerView, type ParsedCommand } from './interpreter';
@@ -26,6 +26,7 @@ import {
 } from './model';
 import { microsOf, type Micros } from './time';
 import { applyVettingUpdate, type VettingState, type VettingUpdate } from './vetting';
+import { PackageStore, type PackageDef } from './packages';
 import { appendSyntheticUpdates, type SyntheticOptions } from './synthetic';
 
 /** Everything the ledger knows; plain data, so that `persistence.ts` can save and restore it. */
@@ -42,6 +43,8 @@ export interface LedgerState {
   users: Map<string, UserRecord>;
   dedup: Map<string, DedupRecord>;
   vetting: Map<string, VettingState>;
+  /** The catalog and the packages loaded from DARs or uploaded. */
+  packages: PackageStore;
   ledgerEnd: number;
   prunedUpTo: number;
   /** Latest record time per synchronizer (for checkpoints) and overall (to keep record times increasing). */
@@ -106,6 +109,7 @@ export function newLedgerState(seed: number | undefined, synchronizerCount: 1 | 
     users: new Map(),
     dedup: new Map(),
     vetting,
+    packages: new PackageStore(CATALOG),
     ledgerEnd: 0,
     prunedUpTo: 0,
     recordTimes: new Map(),
@@ -185,6 +189,10 @@ export class DemoLedger {
   activeContract(contractId: string): ContractRecord | undefined {
     const c = this.s.contracts.get(contractId);
     return c && c.archivedOffset === undefined ? c : undefined;
+  }
+
+  get packages(): PackageStore {
+    return this.s.packages;
   }
 
   vetting(synchronizerId: string): VettingState | undefined {
@@ -346,6 +354,7 @@ export class DemoLedger {
       activeContract: (id) => this.activeContract(id),
       contractIdByKey: (id) => this.activeKeys.get(id),
       vettedOn: (syncId) => new Set(this.s.vetting.get(syncId)?.packages.keys() ?? []),
+      packages: this.s.packages,
       synchronizerIds: this.s.synchronizers.map((s) => s.id),
       newContractId: () => this.ids.contractId(),
       parties: (list) => this.partyList(list),
@@ -426,12 +435,32 @@ export class DemoLedger {
   /** Applies a vetting update to one synchronizer (unless `dryRun`); returns the states before and after. */
   updateVetting(synchronizerId: string, update: VettingUpdate, dryRun: boolean): { past: VettingState; next: VettingState } {
     const past = this.s.vetting.get(synchronizerId) ?? { serial: 0, packages: new Map() };
-    const { next, changed } = applyVettingUpdate(past, update);
+    const { next, changed } = applyVettingUpdate(past, update, this.s.packages);
     if (changed && !dryRun) {
       this.s.vetting.set(synchronizerId, next);
       this.changed();
     }
     return { past, next };
+  }
+
+  /** Adds packages (from a DAR); returns those that were new. */
+  addPackages(packages: readonly PackageDef[]): PackageDef[] {
+    const added = packages.filter((p) => this.s.packages.add(p));
+    if (added.length > 0) this.changed();
+    return added;
+  }
+
+  /** Vets packages on synchronizers where they are not vetted yet: one vetting transaction per synchronizer, as an upload does. */
+  vetPackages(packages: readonly PackageDef[], synchronizerIds: readonly string[]): void {
+    for (const synchronizerId of synchronizerIds) {
+      const current = this.s.vetting.get(synchronizerId) ?? { serial: 0, packages: new Map() };
+      const unvetted = packages.filter((p) => !current.packages.has(p.id));
+      if (unvetted.length === 0) continue;
+      const vetted = new Map(current.packages);
+      for (const p of unvetted) vetted.set(p.id, { validFrom: null, validUntil: null });
+      this.s.vetting.set(synchronizerId, { serial: current.serial + 1, packages: vetted });
+      this.changed();
+    }
   }
 
   // ---------------------------------------------------------------- bulk data

@@ -3,7 +3,7 @@
  * instead of copying the payload, and party lists are interned, so 100k updates stay small.
  * Rendering to the wire format happens on the way out (`encode.ts`), per request.
  */
-import type { TemplateDef } from './catalog';
+import type { TemplateDef } from './packages';
 import type { Micros } from './time';
 import type { DamlRecord } from './values';
 

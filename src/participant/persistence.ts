@@ -5,13 +5,15 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { templateById, type TemplateDef } from './catalog';
+import { CATALOG, LEGACY_CATALOG_IDS } from './catalog';
 import type { DemoLedger, DedupRecord, LedgerState } from './ledger';
 import type { ContractRecord, LogEntry, PartyRecord, SynchronizerInfo, TransactionNode, UserRecord } from './model';
+import { PackageDef, PackageStore, type PackageOrigin, type TemplateDef } from './packages';
 import type { Micros } from './time';
 import type { VettingBounds } from './vetting';
 
-const FORMAT_VERSION = 1;
+/** 2: the catalog's packages are real Daml-LF (other ids), and packages from DARs are saved. */
+const FORMAT_VERSION = 2;
 
 type StoredContract = Omit<ContractRecord, 'template'> & { templateId: string };
 type StoredNode =
@@ -38,6 +40,8 @@ interface StoredState {
   vetting: [string, { serial: number; packages: [string, VettingBounds][] }][];
   contracts: StoredContract[];
   entries: StoredEntry[];
+  /** Packages beyond the catalog (loaded from DARs or uploaded): their ArchivePayloads in base64. */
+  packages?: { payload: string; origin: PackageOrigin }[];
 }
 
 function toStored(s: LedgerState): StoredState {
@@ -56,6 +60,10 @@ function toStored(s: LedgerState): StoredState {
     dedup: [...s.dedup],
     vetting: [...s.vetting].map(([id, v]) => [id, { serial: v.serial, packages: [...v.packages] }]),
     contracts: [...s.contracts.values()].map(({ template, ...rest }) => ({ ...rest, templateId: template.id })),
+    packages: s.packages
+      .all()
+      .filter((p) => p.origin !== 'catalog')
+      .map((p) => ({ payload: Buffer.from(p.payload).toString('base64'), origin: p.origin })),
     entries: s.entries.map((entry): StoredEntry => {
       if (entry.kind === 'reassignment') {
         const { contract, ...rest } = entry;
@@ -78,9 +86,14 @@ function toStored(s: LedgerState): StoredState {
 }
 
 function fromStored(stored: StoredState, path: string): LedgerState {
-  if (stored.format !== FORMAT_VERSION) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
+  if (stored.format !== FORMAT_VERSION && stored.format !== 1) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
+  // Format 1 names the catalog's packages by the ids they had before they were real Daml-LF.
+  const packageId = (id: string) => (stored.format === 1 ? (LEGACY_CATALOG_IDS.get(id) ?? id) : id);
+  const packages = new PackageStore(CATALOG);
+  for (const p of stored.packages ?? []) packages.add(PackageDef.fromPayload(Buffer.from(p.payload, 'base64'), p.origin));
   const template = (id: string): TemplateDef => {
-    const found = templateById(id);
+    const separator = id.indexOf(':');
+    const found = packages.template(`${packageId(id.slice(0, separator))}${id.slice(separator)}`);
     if (!found) throw new Error(`${path}: unknown template ${id}`);
     return found;
   };
@@ -131,7 +144,8 @@ function fromStored(stored: StoredState, path: string): LedgerState {
     parties: new Map(stored.parties.map((p) => [p.party, p])),
     users: new Map(stored.users.map((u) => [u.id, u])),
     dedup: new Map(stored.dedup),
-    vetting: new Map(stored.vetting.map(([id, v]) => [id, { serial: v.serial, packages: new Map(v.packages) }])),
+    vetting: new Map(stored.vetting.map(([id, v]) => [id, { serial: v.serial, packages: new Map(v.packages.map(([p, bounds]) => [packageId(p), bounds])) }])),
+    packages,
     ledgerEnd: stored.ledgerEnd,
     prunedUpTo: stored.prunedUpTo,
     recordTimes: new Map(stored.recordTimes),

@@ -4,7 +4,7 @@
  * renamed by key, party topology changes, offset checkpoints, and with two synchronizers a
  * reassignment), all backdated so the record times look like a real ledger's.
  */
-import { parseIdentifier } from './catalog';
+import { parseIdentifier } from './packages';
 import type { ParsedCommand } from './interpreter';
 import type { DemoLedger } from './ledger';
 import type { UserRight } from './model';

@@ -18,6 +18,8 @@ export interface RequestContext<B = unknown> {
   /** Path parameters (`:name` segments), decoded. */
   readonly params: Record<string, string>;
   readonly body: B;
+  /** The request body as it came (binary bodies: DAR uploads). */
+  readonly rawBody: Buffer;
   readonly caller: Caller;
   /** The W3C traceparent of the request, if it sent one. */
   readonly traceparent?: string;
@@ -99,6 +101,10 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
 
 export function sendRawJson(res: ServerResponse, status: number, json: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(json);
+}
+
+export function sendBytes(res: ServerResponse, bytes: Uint8Array, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': 'application/octet-stream', ...headers }).end(bytes);
 }
 
 export function sendText(res: ServerResponse, status: number, text: string): void {
@@ -218,7 +224,8 @@ export class DemoServer {
     const params = Object.fromEntries(names.map((name, i) => [name, pathParameter(name, match.m![i + 1])]));
 
     const token = bearerToken(req.headers.authorization);
-    const text = await readBody(req);
+    const rawBody = await readBody(req);
+    const text = rawBody.toString('utf8');
     request.body = text;
     const json = r.decode ? parseBody(text) : undefined;
     const missing = r.body && firstMissingField(r.body, json, this.options.version);
@@ -226,7 +233,7 @@ export class DemoServer {
     const body = r.decode ? r.decode(json) : undefined;
     const authenticator = this.options.authenticator;
     const caller = r.public || !authenticator ? OPEN : await authenticator.authenticate(token);
-    await r.handle({ req, res, url, params, body, caller, traceparent, signal });
+    await r.handle({ req, res, url, params, body, rawBody, caller, traceparent, signal });
   }
 
   private fail(res: ServerResponse, error: unknown, site: ErrorSite): void {
@@ -259,7 +266,7 @@ class BodyTooLarge extends Error {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -267,5 +274,5 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

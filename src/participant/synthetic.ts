@@ -3,7 +3,8 @@
  * creations and renames, offset checkpoints, and (with two synchronizers) reassignments. Every
  * transaction goes through the interpreter, so the data is as consistent as a submitted one.
  */
-import { ASSET, IOU, parseIdentifier } from './catalog';
+import { ASSET, IOU } from './catalog';
+import { parseIdentifier } from './packages';
 import { IdSource } from './ids';
 import type { ParsedCommand } from './interpreter';
 import type { DemoLedger } from './ledger';

@@ -1,114 +1,124 @@
 /**
- * Daml-LF JSON values (NOTES §1.3) for the few types the built-in templates use: checking a
- * submitted value against its type and normalising it the way Canton echoes it back
- * (Numerics padded to their scale, Int64 as strings).
+ * Daml values in the participant: a submitted value is checked against its Daml-LF type with the
+ * core's checker and refused with the error Canton gives, then normalised the way Canton echoes it
+ * back (Numerics padded to their scale, Int64 as strings, absent Optional fields as null).
  */
+import { pointerSegments } from '../core/schema/jsonDocument';
+import { checkValue as problemsOf, type ValueProblem } from '../core/daml/jsonEncoding';
+import type { DamlType } from '../core/daml/model';
+import type { TypeLookup } from '../core/daml/packageIndex';
+import { numericScale, printType, shapeOf } from '../core/daml/types';
 import { LedgerApiError, invalidArgument } from './errors';
 
-export type DamlType =
-  | { kind: 'Party' }
-  | { kind: 'Text' }
-  | { kind: 'Bool' }
-  | { kind: 'Int64' }
-  | { kind: 'Numeric'; scale: number }
-  | { kind: 'ContractId' }
-  | { kind: 'List'; of: DamlType }
-  | { kind: 'Record'; name: string; fields: ReadonlyArray<readonly [string, DamlType]> };
-
 export type DamlRecord = Record<string, unknown>;
-
-export const T = {
-  party: { kind: 'Party' } as DamlType,
-  text: { kind: 'Text' } as DamlType,
-  bool: { kind: 'Bool' } as DamlType,
-  int64: { kind: 'Int64' } as DamlType,
-  contractId: { kind: 'ContractId' } as DamlType,
-  numeric: (scale: number): DamlType => ({ kind: 'Numeric', scale }),
-  list: (of: DamlType): DamlType => ({ kind: 'List', of }),
-  record: (name: string, fields: ReadonlyArray<readonly [string, DamlType]>): DamlType & { kind: 'Record' } => ({
-    kind: 'Record',
-    name,
-    fields,
-  }),
-};
-
-function typeName(type: DamlType): string {
-  switch (type.kind) {
-    case 'Numeric':
-      return `Numeric ${type.scale}`;
-    case 'List':
-      return `[${typeName(type.of)}]`;
-    case 'Record':
-      return type.name;
-    default:
-      return type.kind;
-  }
-}
-
-/** Unexpected record fields are INVALID_ARGUMENT; everything else is a preprocessing failure (as Canton's JSON layer does). */
-function preprocessingFailed(reason: string): LedgerApiError {
-  return new LedgerApiError('COMMAND_PREPROCESSING_FAILED', reason);
-}
-
-function mismatch(type: DamlType, value: unknown): LedgerApiError {
-  return preprocessingFailed(`mismatching type: ${typeName(type)} and value: ${JSON.stringify(value)}`);
-}
 
 /** Party literals: the PartyIdString alphabet, at most 255 characters. */
 const PARTY = /^[A-Za-z0-9:\-_ ]{1,255}$/;
 const CONTRACT_ID = /^[0-9a-f]{2,}$/;
-const INT64 = /^-?\d{1,19}$/;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d*))?$/;
 
 /** Checks `value` against `type` and returns it normalised; throws the error Canton would give. */
-export function checkValue(type: DamlType, value: unknown): unknown {
-  switch (type.kind) {
-    case 'Party':
-      if (typeof value !== 'string' || !PARTY.test(value)) throw mismatch(type, value);
-      return value;
-    case 'Text':
-      if (typeof value !== 'string') throw mismatch(type, value);
-      return value;
-    case 'Bool':
-      if (typeof value !== 'boolean') throw mismatch(type, value);
-      return value;
-    case 'ContractId':
-      if (typeof value !== 'string' || !CONTRACT_ID.test(value)) throw mismatch(type, value);
-      return value;
-    case 'Int64': {
-      const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-      if (typeof text !== 'string' || !INT64.test(text) || BigInt(text) > 2n ** 63n - 1n || BigInt(text) < -(2n ** 63n)) {
-        throw mismatch(type, value);
-      }
-      return BigInt(text).toString();
+export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): unknown {
+  const errors = problemsOf(type, value, lookup).filter((p) => p.severity === 'error');
+  if (errors.length > 0) throw refusal(errors, value);
+  return normalise(type, value, lookup);
+}
+
+/** A record value (a template's or a choice's argument), checked and normalised. */
+export function checkRecord(type: DamlType, value: unknown, lookup: TypeLookup): DamlRecord {
+  return checkValue(type, value, lookup) as DamlRecord;
+}
+
+/**
+ * Unexpected record fields are INVALID_ARGUMENT; everything else is a preprocessing failure (as Canton's
+ * JSON layer does). The first problem decides, unexpected fields first.
+ */
+function refusal(problems: ValueProblem[], value: unknown): LedgerApiError {
+  const unknown = problems.find((p) => p.code === 'unknown-field');
+  if (unknown) {
+    const record = parentPointer(unknown.path);
+    const names = problems.filter((p) => p.code === 'unknown-field' && parentPointer(p.path) === record).map((p) => pointerSegments(p.path).at(-1));
+    return invalidArgument(`Unexpected fields: ${names.join(', ')}`);
+  }
+  const first = problems[0];
+  if (first.code === 'missing-field') return preprocessingFailed(`Missing non-optional field: ${String(first.data?.field)}`);
+  if (typeof first.data?.expected === 'string') return mismatch(first.data.expected, valueAt(value, first.path));
+  return preprocessingFailed(first.message);
+}
+
+function parentPointer(pointer: string): string {
+  return pointer.slice(0, pointer.lastIndexOf('/'));
+}
+
+function valueAt(value: unknown, pointer: string): unknown {
+  let current = value;
+  for (const segment of pointerSegments(pointer)) current = (current as Record<string, unknown> | undefined)?.[segment];
+  return current;
+}
+
+function preprocessingFailed(reason: string): LedgerApiError {
+  return new LedgerApiError('COMMAND_PREPROCESSING_FAILED', reason);
+}
+
+function mismatch(expected: string, value: unknown): LedgerApiError {
+  return preprocessingFailed(`mismatching type: ${expected} and value: ${JSON.stringify(value)}`);
+}
+
+/** The value as Canton stores and echoes it; `value` has passed the checker. */
+function normalise(type: DamlType, value: unknown, lookup: TypeLookup): unknown {
+  const shape = shapeOf(type, lookup);
+  switch (shape.kind) {
+    case 'record': {
+      const input = value as DamlRecord;
+      // Fields in their declared order; unknown fields (only null ones pass the checker) are dropped.
+      return Object.fromEntries(shape.fields.map((f) => [f.name, input[f.name] === undefined ? null : normalise(f.type, input[f.name], lookup)]));
     }
-    case 'Numeric': {
-      const scaled = parseNumeric(value, type.scale);
-      if (scaled === undefined) throw mismatch(type, value);
-      return formatNumeric(scaled, type.scale);
+    case 'variant': {
+      const input = value as { tag: string; value: unknown };
+      const constructor = shape.constructors.find((c) => c.name === input.tag)!;
+      return { tag: input.tag, value: normalise(constructor.type, input.value, lookup) };
     }
-    case 'List':
-      if (!Array.isArray(value)) throw mismatch(type, value);
-      return value.map((item) => checkValue(type.of, item));
-    case 'Record':
-      return checkRecord(type, value);
+    case 'builtin':
+      return normaliseBuiltin(shape.builtin, shape.type, shape.args, value, lookup);
+    default:
+      // Enums, and types of packages the participant lacks: as they are.
+      return value;
   }
 }
 
-export function checkRecord(type: DamlType & { kind: 'Record' }, value: unknown): DamlRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw mismatch(type, value);
-  const input = value as Record<string, unknown>;
-  const known = new Set(type.fields.map(([name]) => name));
-  const unexpected = Object.keys(input).filter((k) => !known.has(k));
-  if (unexpected.length > 0) throw invalidArgument(`Unexpected fields: ${unexpected.join(', ')}`);
-  const out: DamlRecord = {};
-  for (const [name, fieldType] of type.fields) {
-    if (input[name] === undefined || input[name] === null) {
-      throw preprocessingFailed(`Missing non-optional field: ${name}`);
+function normaliseBuiltin(builtin: string, type: DamlType, args: DamlType[], value: unknown, lookup: TypeLookup): unknown {
+  const [first, second] = args;
+  switch (builtin) {
+    case 'Party':
+      if (!PARTY.test(value as string)) throw mismatch('Party', value);
+      return value;
+    case 'ContractId':
+      if (!CONTRACT_ID.test(value as string)) throw mismatch(printType(type), value);
+      return value;
+    case 'Int64':
+      return BigInt(value as string).toString();
+    case 'Numeric': {
+      const scale = numericScale(args) ?? 10;
+      return formatNumeric(parseNumeric(value, scale)!, scale);
     }
-    out[name] = checkValue(fieldType, input[name]);
+    case 'List':
+      return (value as unknown[]).map((item) => normalise(first, item, lookup));
+    case 'TextMap':
+      return Object.fromEntries(Object.entries(value as DamlRecord).map(([k, v]) => [k, normalise(first, v, lookup)]));
+    case 'GenMap':
+      return (value as [unknown, unknown][]).map(([k, v]) => [normalise(first, k, lookup), normalise(second, v, lookup)]);
+    case 'Optional':
+      return value === null ? null : normaliseOptionalContent(first, value, lookup);
+    default:
+      return value;
   }
-  return out;
+}
+
+/** `Some x`: x itself, or for an Optional inside an Optional `[]` / `[x]`. */
+function normaliseOptionalContent(inner: DamlType, value: unknown, lookup: TypeLookup): unknown {
+  const shape = shapeOf(inner, lookup);
+  if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return normalise(inner, value, lookup);
+  return (value as unknown[]).map((item) => normaliseOptionalContent(shape.args[0], item, lookup));
 }
 
 /** A Numeric as an integer count of 10^-scale units; undefined if it is not a valid Numeric of that scale. */

@@ -3,8 +3,8 @@
  * the optimistic-concurrency serial, and the dependency check Canton runs before it signs a new
  * vetting topology transaction.
  */
-import { PACKAGES, transitiveDependencies, type PackageDef } from './catalog';
 import { LedgerApiError, invalidArgument } from './errors';
+import type { PackageDef, PackageStore } from './packages';
 import type { Micros } from './time';
 
 export interface VettingBounds {
@@ -44,11 +44,11 @@ function describeRef(ref: PackageRef): string {
 }
 
 /** Empty fields are wildcards; at least an id or a name must be given. */
-function matchRef(ref: PackageRef): PackageDef[] {
+function matchRef(ref: PackageRef, packages: PackageStore): PackageDef[] {
   if (!ref.packageId && !ref.packageName) {
     throw invalidArgument(`${describeRef(ref)}: a package reference needs a package id or a package name`);
   }
-  return PACKAGES.filter(
+  return packages.all().filter(
     (p) =>
       (!ref.packageId || p.id === ref.packageId) &&
       (!ref.packageName || p.name === ref.packageName) &&
@@ -73,13 +73,13 @@ function sameBounds(a: VettingBounds | undefined, b: VettingBounds | undefined):
 }
 
 /** The state after applying `update` to `current` (which is left unchanged), and whether anything changed. */
-export function applyVettingUpdate(current: VettingState, update: VettingUpdate): { next: VettingState; changed: boolean } {
+export function applyVettingUpdate(current: VettingState, update: VettingUpdate, uploaded: PackageStore): { next: VettingState; changed: boolean } {
   checkSerial(current, update.expectedSerial);
   const packages = new Map(current.packages);
   const touched = new Set<string>();
   for (const change of update.changes) {
     for (const ref of change.refs) {
-      const matches = matchRef(ref);
+      const matches = matchRef(ref, uploaded);
       if (matches.length === 0) throw invalidArgument(`${describeRef(ref)} does not match any package uploaded to the participant`);
       if (change.operation === 'vet') {
         if (matches.length > 1) {
@@ -96,8 +96,8 @@ export function applyVettingUpdate(current: VettingState, update: VettingUpdate)
     const unvetted = new Set<string>();
     for (const id of packages.keys()) {
       if (update.checkOnlyChangedPackages && !touched.has(id)) continue;
-      const p = PACKAGES.find((q) => q.id === id);
-      for (const dep of p ? transitiveDependencies(p) : []) if (!packages.has(dep)) unvetted.add(dep);
+      const p = uploaded.get(id);
+      for (const dep of p ? uploaded.transitiveDependencies(p) : []) if (!packages.has(dep)) unvetted.add(dep);
     }
     if (unvetted.size > 0) {
       throw new LedgerApiError('TOPOLOGY_DEPENDENCIES_NOT_VETTED', 'Package vetting failed due to dependencies not being vetted', {

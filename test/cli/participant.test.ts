@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/main';
+import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { Capture, cli, offsetsOf, type CliResult } from './harness';
 
 /** Starts `canton-ledger participant …` in-process; resolves once its banner is out. */
@@ -90,6 +91,43 @@ describe('cli: participant command', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal((await p.stop()).status, 0);
     assert.ok(existsSync(statePath));
+  });
+
+  it('loads DARs with --dar (repeatable): their packages are served and vetted, their templates take creates', async function () {
+    const pingFile = join(DAR_DIR, DARS.ping);
+    const holdingFile = join(DAR_DIR, DARS.holding);
+    requireDarBytes(this, DARS.ping);
+    const ping = requireDar(this, DARS.ping);
+    const p = await startParticipantCommand(['--dar', pingFile, '--dar', holdingFile]);
+    try {
+      assert.match(p.banner, new RegExp(`^ {2}DAR: +canton-builtin-admin-workflow-ping 3\\.4\\.0 \\(${ping.mainPackageId}\\): Canton\\.Internal\\.Ping:Ping, `, 'm'));
+      assert.match(p.banner, /^ {2}DAR: +splice-api-token-holding-v1 1\.0\.0 \([0-9a-f]{64}\): no templates$/m);
+      const listed = (await (await fetch(`${p.url}/v2/packages`)).json()) as { packageIds: string[] };
+      assert.ok(listed.packageIds.includes(ping.mainPackageId));
+      const parties = /^ {2}(Alice::1220[0-9a-f]{64})$/m.exec(p.banner)![1];
+      const create = { CreateCommand: { templateId: '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping', createArguments: { id: 'cli', initiator: parties, responder: parties } } };
+      const reply = await fetch(`${p.url}/v2/commands/submit-and-wait`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ commandId: 'cli-dar', actAs: [parties], commands: [create] }),
+      });
+      assert.equal(reply.status, 200, await reply.text());
+    } finally {
+      assert.equal((await p.stop()).status, 0);
+    }
+  });
+
+  it('refuses a --dar that cannot be read (exit 2) or is not a DAR (exit 1)', async () => {
+    const missing = await cli(['participant', '--port', '0', '--dar', '/nonexistent/x.dar']);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /cannot read the DAR \/nonexistent\/x\.dar: no such file/);
+    const dir = mkdtempSync(join(tmpdir(), 'cli-dar-'));
+    const notADar = join(dir, 'not.dar');
+    writeFileSync(notADar, 'hello');
+    const bad = await cli(['participant', '--port', '0', '--dar', notADar]);
+    assert.equal(bad.status, 1, bad.stderr);
+    assert.match(bad.stderr, /not a zip file/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('exits 2 when the secret source is unusable', async () => {

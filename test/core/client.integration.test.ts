@@ -6,13 +6,15 @@ import { LedgerClient } from '../../src/core/api/client';
 import { legacySelection } from '../../src/core/api/updatesRequest';
 import { cachingTokenProvider, mintSandboxToken } from '../../src/core/auth/jwt';
 import {
-  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, NotServedError, RequestValidationError, UnsupportedOperationError,
+  AuthError, CantonApiError, isOutcomeUnknown, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError,
 } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
 import { DemoParticipant } from '../../src/participant';
 import { startCheckedParticipant } from '../support/specCheck';
-import { TestServer } from '../support/httpServer';
+import { decodeArchivePayload } from '../../src/core/daml/lf/archive';
+import { DARS, requireDar, requireDarBytes } from '../support/dars';
+import { TestServer, sendJson } from '../support/httpServer';
 
 const IOU = '#demo-iou:Iou:Iou';
 const ASSET = '#demo-asset:Asset:Asset';
@@ -326,13 +328,67 @@ describe('LedgerClient against the demo participant', function () {
         assert.ok(auto instanceof CantonApiError && auto.code === 'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER', String(auto));
         const [sync] = await c.connectedSynchronizers();
         const unvetIou = await c.updateVettedPackages({ synchronizerId: sync.synchronizerId, changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '1.0.0' }] } } } }] }).catch((e) => e);
-        // Unvetting a dependency of a vetted package, or vetting without dependencies, is refused with the unvetted ids.
+        // Unvetting a dependency of a vetted package, or vetting without dependencies, is refused with the unvetted ids
+        // (demo-asset's key type is daml-prim's DA.Types:Tuple2).
         if (unvetIou instanceof CantonApiError) assert.equal(unvetIou.code, 'TOPOLOGY_DEPENDENCIES_NOT_VETTED');
-        const deps = await c.updateVettedPackages({ synchronizerId: sync.synchronizerId, dryRun: true, changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }, { operation: { Vet: { value: { packages: [{ packageName: 'demo-asset', packageVersion: '1.0.0' }] } } } }] }).catch((e) => e);
+        const deps = await c.updateVettedPackages({ synchronizerId: sync.synchronizerId, dryRun: true, changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'daml-prim' }] } } } }, { operation: { Vet: { value: { packages: [{ packageName: 'demo-asset', packageVersion: '1.0.0' }] } } } }] }).catch((e) => e);
         assert.ok(deps instanceof CantonApiError && deps.code === 'TOPOLOGY_DEPENDENCIES_NOT_VETTED', String(deps));
         assert.match(Object.values(deps.context).join(' '), /[0-9a-f]{64}/, 'names the unvetted package ids');
       } finally {
         await local.close();
+      }
+    });
+  });
+
+  describe('packages', () => {
+    it('downloads package archives (checked against Canton-Package-Hash) and reads their status', async () => {
+      const ids = await client.packages();
+      for (const id of ids) assert.equal(decodeArchivePayload(await client.packageArchive(id), id).id, id);
+      assert.equal(await client.packageStatus(ids[0]), 'PACKAGE_STATUS_REGISTERED');
+      assert.equal(await client.packageStatus('0'.repeat(64)), 'PACKAGE_STATUS_UNSPECIFIED');
+      await assert.rejects(client.packageArchive('0'.repeat(64)), (e) => e instanceof CantonApiError && e.status === 404 && e.code === 'PACKAGE_NOT_FOUND');
+      await assert.rejects(client.packageArchive(ids[0], { maxBytes: 10 }), ProtocolError);
+    });
+
+    it('refuses an archive whose Canton-Package-Hash names another package', async () => {
+      const server = new TestServer();
+      try {
+        server.handler = (r, res) => {
+          if (r.url === '/v2/version') return sendJson(res, 200, { version: '3.5.10' });
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'canton-package-hash': 'b'.repeat(64) }).end(Buffer.from([1, 2, 3]));
+        };
+        const c = new LedgerClient({ baseUrl: await server.start() });
+        await assert.rejects(c.packageArchive('a'.repeat(64)), (e) => e instanceof ProtocolError && /says its hash is b{64}/.test(e.message));
+      } finally {
+        await server.stop();
+      }
+    });
+
+    it('uploads and validates DARs: POST /v2/dars with its options on 3.5, POST /v2/packages on 3.3', async function () {
+      const ping = requireDarBytes(this, DARS.ping);
+      const holding = requireDarBytes(this, DARS.holding);
+      const pingId = requireDar(this, DARS.ping).mainPackageId;
+      const holdingId = requireDar(this, DARS.holding).mainPackageId;
+      const local = await startCheckedParticipant({ port: 0, seed: 13 });
+      const old = await startCheckedParticipant({ port: 0, seed: 13, apiVersion: '3.3' });
+      try {
+        const c = new LedgerClient({ baseUrl: local.url });
+        await c.validateDar(ping);
+        assert.equal(await c.packageStatus(pingId), 'PACKAGE_STATUS_UNSPECIFIED', 'validating uploads nothing');
+        await assert.rejects(c.validateDar(new Uint8Array([1, 2, 3])), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
+        await c.uploadDar(holding, { vetAllPackages: false });
+        await c.uploadDar(ping);
+        const vetted = (await c.listVettedPackages())[0].packages.map((x) => x.packageId);
+        assert.ok(vetted.includes(pingId) && !vetted.includes(holdingId));
+        assert.equal(decodeArchivePayload(await c.packageArchive(holdingId), holdingId).name, 'splice-api-token-holding-v1');
+
+        const c33 = new LedgerClient({ baseUrl: old.url });
+        await assert.rejects(c33.validateDar(ping), (e) => e instanceof UnsupportedOperationError && e.operationName === 'validateDar');
+        await assert.rejects(c33.uploadDar(ping, { vetAllPackages: false }), (e) => e instanceof UnsupportedOperationError && e.operationName === 'uploadDar');
+        await c33.uploadDar(ping);
+        assert.equal(await c33.packageStatus(pingId), 'PACKAGE_STATUS_REGISTERED');
+      } finally {
+        await Promise.all([local.close(), old.close()]);
       }
     });
   });

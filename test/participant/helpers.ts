@@ -30,11 +30,12 @@ async function call<T>(p: { url: string }, method: string, path: string, body: u
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const binary = body instanceof Uint8Array;
+  if (body !== undefined) headers['content-type'] = binary ? 'application/octet-stream' : 'application/json';
   const res = await fetch(`${p.url}${path}${query}`, {
     method,
     headers,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : binary ? Buffer.from(body as Uint8Array) : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
   const json = res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined;
@@ -47,6 +48,17 @@ export function get<T = any>(p: { url: string }, path: string, options: CallOpti
 
 export function post<T = any>(p: { url: string }, path: string, body: unknown, options: CallOptions = {}): Promise<Reply<T>> {
   return call<T>(p, 'POST', path, body, options);
+}
+
+/** POSTs binary bytes (a DAR) as application/octet-stream. */
+export function postBytes<T = any>(p: { url: string }, path: string, bytes: Uint8Array, options: CallOptions = {}): Promise<Reply<T>> {
+  return call<T>(p, 'POST', path, bytes, options);
+}
+
+/** GETs a binary body (a package's ArchivePayload). */
+export async function getBytes(p: { url: string }, path: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {
+  const res = await fetch(`${p.url}${path}`);
+  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
 /** Asserts a JsCantonError with this status, code and category (and grpc code matching the category). */

@@ -4,7 +4,9 @@ import { DemoLedger, newLedgerState } from '../../src/participant/ledger';
 import { entryKey, type UpdateRecord } from '../../src/participant/model';
 import { seedLedger, seededParties } from '../../src/participant/seed';
 import { formatInstant, parseInstant } from '../../src/participant/time';
-import { T, checkValue, formatNumeric, parseNumeric } from '../../src/participant/values';
+import { DamlTypes as T } from '../../src/core/daml/model';
+import { PackageStore } from '../../src/participant/packages';
+import { checkValue, formatNumeric, parseNumeric } from '../../src/participant/values';
 import { post, start, transactionsFormat } from './helpers';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
@@ -26,15 +28,19 @@ describe('demo participant: ledger internals', () => {
     assert.equal(parseInstant('2025-01-27T15:30:36+01:00'), undefined);
   });
 
-  it('normalises Daml values: Numerics padded to their scale, Int64 as strings', () => {
-    assert.equal(checkValue(T.numeric(10), '999.99'), '999.9900000000');
-    assert.equal(checkValue(T.numeric(10), 5), '5.0000000000');
-    assert.equal(checkValue(T.numeric(10), '-0.5'), '-0.5000000000');
-    assert.equal(checkValue(T.int64, 7), '7');
+  it('normalises Daml values: Numerics padded to their scale, Int64 as strings, nested Optionals', () => {
+    const types = new PackageStore();
+    assert.equal(checkValue(T.numeric(10), '999.99', types), '999.9900000000');
+    assert.equal(checkValue(T.numeric(10), 5, types), '5.0000000000');
+    assert.equal(checkValue(T.numeric(10), '-0.5', types), '-0.5000000000');
+    assert.equal(checkValue(T.builtin('Int64'), '007', types), '7');
+    assert.deepEqual(checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), ['1'], types), ['1.00']);
+    assert.deepEqual(checkValue(T.builtin('GenMap', T.builtin('Int64'), T.numeric(1)), [['-0', 2]], types), [['0', '2.0']]);
     assert.equal(formatNumeric(parseNumeric('1.5', 10)! - parseNumeric('2', 10)!, 10), '-0.5000000000');
     assert.equal(parseNumeric('1e5', 10), undefined);
-    assert.throws(() => checkValue(T.int64, '9223372036854775808'), /COMMAND_PREPROCESSING_FAILED/);
-    assert.throws(() => checkValue(T.party, 'no/slashes'), /COMMAND_PREPROCESSING_FAILED/);
+    assert.throws(() => checkValue(T.builtin('Int64'), '9223372036854775808', types), /COMMAND_PREPROCESSING_FAILED/);
+    assert.throws(() => checkValue(T.builtin('Int64'), 7, types), /COMMAND_PREPROCESSING_FAILED: mismatching type: Int64 and value: 7/);
+    assert.throws(() => checkValue(T.builtin('Party'), 'no/slashes', types), /COMMAND_PREPROCESSING_FAILED/);
   });
 
   it('makes ids in Canton shapes', () => {

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoParticipant } from '../../src/participant/index';
-import { createIou, createdEvents, eventFormat, post, start, submit, transactionsFormat } from './helpers';
+import { IOU, LEGACY_CATALOG_IDS } from '../../src/participant/catalog';
+import { DARS, requireDar, requireDarBytes } from '../support/dars';
+import { createIou, createdEvents, eventFormat, get, post, postBytes, start, submit, transactionsFormat } from './helpers';
 
 describe('demo participant: persistence', () => {
   let dir: string;
@@ -41,6 +43,46 @@ describe('demo participant: persistence', () => {
       const fresh = await submit(second, [second.parties.bank], [createIou(second.parties.bank, second.parties.alice)]);
       assert.ok(!second.state.entries.slice(0, -1).some((e) => e.kind === 'transaction' && e.updateId === fresh.updateId));
       assert.equal(fresh.offset, first.state.ledgerEnd + 1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps uploaded packages, and contracts of their templates, across a restart', async function () {
+    const statePath = join(dir, 'state.json');
+    const ping = requireDar(this, DARS.ping);
+    const first = await start({ statePath });
+    assert.equal((await postBytes(first, '/v2/dars', requireDarBytes(this, DARS.ping))).status, 200);
+    const args = { id: 'kept', initiator: first.parties.alice, responder: first.parties.alice };
+    const [created] = createdEvents(await submit(first, [first.parties.alice], [{ CreateCommand: { templateId: '#canton-builtin-admin-workflow-ping:Canton.Internal.Ping:Ping', createArguments: args } }]));
+    await first.close();
+    const second = await startDemoParticipant({ statePath });
+    try {
+      assert.ok((await get(second, '/v2/packages')).json.packageIds.includes(ping.mainPackageId));
+      const events = await post(second, '/v2/events/events-by-contract-id', { contractId: created.contractId, eventFormat: eventFormat('any') });
+      assert.deepEqual(events.json.created.createdEvent.createArgument, args);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('reads state files of the previous format, whose catalog package ids were not yet real', async () => {
+    const statePath = join(dir, 'state.json');
+    const first = await start({ statePath });
+    const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice)]));
+    await first.close();
+    // What an earlier version wrote: format 1, the catalog named by sha256(name + version).
+    let text = readFileSync(statePath, 'utf8');
+    for (const [legacy, real] of LEGACY_CATALOG_IDS) text = text.split(real).join(legacy);
+    const legacyState = { ...JSON.parse(text), format: 1 };
+    delete legacyState.packages;
+    writeFileSync(statePath, JSON.stringify(legacyState));
+    assert.ok(!readFileSync(statePath, 'utf8').includes(IOU.pkg.id));
+    const second = await startDemoParticipant({ statePath });
+    try {
+      const events = await post(second, '/v2/events/events-by-contract-id', { contractId: iou.contractId, eventFormat: eventFormat('any') });
+      assert.equal(events.json.created.createdEvent.templateId, IOU.id);
+      assert.ok(second.state.vetting(second.state.synchronizers[0].id)!.packages.has(IOU.pkg.id));
     } finally {
       await second.close();
     }

@@ -3,7 +3,7 @@ import { LedgerClient } from '../../src/core/api/client';
 import { HttpError } from '../../src/core/errors';
 import type * as wire from '../../src/core/models/wire';
 import { decodeUpdate, type TopologyTransaction } from '../../src/core/models/updates';
-import { ASSET as ASSET_TEMPLATE, IOU as IOU_TEMPLATE } from '../../src/participant/catalog';
+import { ASSET as ASSET_TEMPLATE, CATALOG } from '../../src/participant/catalog';
 import type { ApiVersion, DemoParticipant } from '../../src/participant/index';
 import { assertCantonError, assertDecodeFailure, assertSpecValid, eventFormat, get, kinds, offsetOf, post, start, templates, transactionsFormat } from './helpers';
 
@@ -103,7 +103,7 @@ describe('demo participant: imitating other Canton versions', () => {
     });
     assert.equal(byId.status, 200, byId.text);
     assert.ok(byId.json.some((u) => u.update && 'Transaction' in u.update));
-    const unvet = await post(p, '/v2/package-vetting/update', { changes: [{ operation: { Unvet: { value: { packages: [{ packageId: IOU_TEMPLATE.pkg.id }] } } } }] });
+    const unvet = await post(p, '/v2/package-vetting/update', { changes: [{ operation: { Unvet: { value: { packages: [{ packageId: CATALOG.find((x) => x.name === 'daml-prim')!.id }] } } } }] });
     assertCantonError(unvet, 400, 'TOPOLOGY_DEPENDENCIES_NOT_VETTED', 9);
     for (const update of descending.json) assertSpecValid(update, 'JsGetUpdatesResponse', '3.4.12');
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type * as wire from '../../src/core/models/wire';
-import { ASSET as ASSET_TEMPLATE, IOU as IOU_TEMPLATE, IOU_V2_TEMPLATE } from '../../src/participant/catalog';
+import { ASSET as ASSET_TEMPLATE, CATALOG, IOU as IOU_TEMPLATE, IOU_V2_TEMPLATE } from '../../src/participant/catalog';
 import type { DemoParticipant } from '../../src/participant/index';
 import { assertCantonError, assertDecodeFailure, assertSpecValid, createIou, createdEvents, post, start, submit } from './helpers';
 
@@ -9,6 +9,7 @@ const UPDATE = '/v2/package-vetting/update';
 const IOU_V1 = IOU_TEMPLATE.pkg.id;
 const IOU_V2 = IOU_V2_TEMPLATE.pkg.id;
 const ASSET_V1 = ASSET_TEMPLATE.pkg.id;
+const PRIM = CATALOG.find((x) => x.name === 'daml-prim')!.id;
 
 const vet = (...packages: wire.VettedPackagesRef[]): wire.VettedPackagesChange => ({ operation: { Vet: { value: { packages } } } });
 const unvet = (...packages: wire.VettedPackagesRef[]): wire.VettedPackagesChange => ({ operation: { Unvet: { value: { packages } } } });
@@ -101,17 +102,18 @@ describe('demo participant: package vetting', () => {
   });
 
   it('TOPOLOGY_DEPENDENCIES_NOT_VETTED names the missing dependencies, unless forced; changes apply in order', async () => {
-    await post(p, UPDATE, { changes: [unvet({ packageId: ASSET_V1 }), unvet({ packageId: IOU_V1 })] });
-    const missing = await post(p, UPDATE, { changes: [vet({ packageId: ASSET_V1 })], dryRun: true });
+    // demo-iou refers to daml-prim's DA.Types:Tuple2 (Iou_Split's result): a dependency read from its Daml-LF.
+    await post(p, UPDATE, { changes: [unvet({ packageId: ASSET_V1 }), unvet({ packageId: IOU_V1 }), unvet({ packageId: PRIM })] });
+    const missing = await post(p, UPDATE, { changes: [vet({ packageId: IOU_V1 })], dryRun: true });
     const error = assertCantonError(missing, 400, 'TOPOLOGY_DEPENDENCIES_NOT_VETTED', 9);
-    assert.equal(error.context!.unvetted, `Set(${IOU_V1})`);
+    assert.equal(error.context!.unvetted, `Set(${PRIM})`);
     assert.equal(error.cause, 'Package vetting failed due to dependencies not being vetted');
-    const forced = await post(p, UPDATE, { changes: [vet({ packageId: ASSET_V1 })], updateVettedPackagesForceFlags: ['UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES'], dryRun: true });
+    const forced = await post(p, UPDATE, { changes: [vet({ packageId: IOU_V1 })], updateVettedPackagesForceFlags: ['UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES'], dryRun: true });
     assert.equal(forced.status, 200, forced.text);
-    const inOrder = await post(p, UPDATE, { changes: [vet({ packageId: IOU_V1 }), vet({ packageId: ASSET_V1 })] });
+    const inOrder = await post(p, UPDATE, { changes: [vet({ packageId: PRIM }), vet({ packageId: IOU_V1 })] });
     assert.equal(inOrder.status, 200, inOrder.text);
     // 3.5.5+: unvetting a dependency of a vetted package needs no force flag.
-    const dependency = await post(p, UPDATE, { changes: [unvet({ packageId: IOU_V1 })] });
+    const dependency = await post(p, UPDATE, { changes: [unvet({ packageId: PRIM })] });
     assert.equal(dependency.status, 200, dependency.text);
   });
 

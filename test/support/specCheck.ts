@@ -89,6 +89,8 @@ export interface RecordedExchange {
 export function requestErrors(version: SpecVersion, x: RecordedExchange, o: { enforced?: boolean } = {}): string[] | undefined {
   const op = findOperation(version, x.method, x.path);
   if (!op) return undefined;
+  // Binary bodies (DAR uploads) have no schema to check.
+  if (op.requestBody?.content?.['application/octet-stream']) return [];
   const schema = op.requestBody?.content?.['application/json']?.schema;
   if (!schema) return x.requestBody === undefined ? [] : ['the spec has no JSON request body here'];
   if (x.requestBody === undefined) return ['no JSON request body'];
@@ -102,11 +104,11 @@ export function responseErrors(version: SpecVersion, x: RecordedExchange): strin
   if (!op) return [`${x.method} ${x.path} is not in the ${version} spec`];
   // The spec documents 400 as the text/plain decode failure only; Canton's JSON errors with 400
   // (OFFSET_AFTER_LEDGER_END, …) are JsCantonError bodies, which the spec lists under `default`.
-  const kind = /text\/plain/.test(x.contentType) ? 'text/plain' : 'application/json';
+  const kind = /text\/plain/.test(x.contentType) ? 'text/plain' : /application\/octet-stream/.test(x.contentType) ? 'application/octet-stream' : 'application/json';
   const response = [op.responses?.[String(x.status)], op.responses?.default].find((r) => r?.content?.[kind] || (r && !r.content && x.responseText === ''));
   if (!response) return [`status ${x.status} with ${kind} is not in the spec`];
   if (x.responseText === '' && !response.content) return [];
-  if (/text\/plain/.test(x.contentType)) return response.content?.['text/plain'] ? [] : ['text/plain body where the spec has none'];
+  if (kind !== 'application/json') return [];
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return [`no JSON response schema for ${x.status}`];
   return check(version, schema, JSON.parse(x.responseText));

@@ -1,7 +1,8 @@
 /** `participant`: run the demo participant (a simulator) in the foreground until Ctrl-C. */
 import { API_VERSIONS, startDemoParticipant, type ApiVersion, type DemoParticipant } from '../../participant/index';
 import type { UserRecord, UserRight } from '../../participant/model';
-import { expectPositionals, integerOption, stringOption, UsageError, type OptionValues } from '../args';
+import { readFile } from 'node:fs/promises';
+import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { TOKEN_ENV, URL_ENV, type CliContext } from '../context';
 import { readSharedSecret, SECRET_DETAILS, SECRET_OPTIONS, type SharedSecret } from '../secret';
@@ -11,7 +12,8 @@ const DEFAULT_PORT = 7575;
 
 export const participantCommand: Command = {
   name: NAME,
-  synopsis: 'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE]',
+  synopsis:
+    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]…',
   summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
   details: [
     `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,
@@ -20,6 +22,9 @@ export const participantCommand: Command = {
     '--synchronizers 1|2    connected synchronizers (2 allows reassignments; default 1)',
     `--api-version V        the Canton release to imitate: ${API_VERSIONS.join(', ')} (3.4 is 3.4.12; default 3.5)`,
     '--state FILE           keep the ledger in FILE across restarts (default: in memory only)',
+    '--dar FILE             load a DAR (repeatable): its packages are served and vetted; its templates take',
+    '                       creates and Archive (the simulator interprets no Daml: it takes a template\'s',
+    '                       top-level Party fields as its signatories, and refuses its other choices)',
     'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
   ],
   options: {
@@ -28,6 +33,7 @@ export const participantCommand: Command = {
     synchronizers: { type: 'string' },
     'api-version': { type: 'string' },
     state: { type: 'string' },
+    dar: { type: 'string', multiple: true },
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
@@ -38,6 +44,7 @@ export const participantCommand: Command = {
     const apiVersion = apiVersionOf(v);
     const statePath = stringOption(v, 'state');
     const shared = await readSharedSecret(ctx, v, NAME);
+    const dars = await Promise.all(stringList(v, 'dar').map((file) => readDarFile(file)));
 
     const participant = await startDemoParticipant({
       port,
@@ -45,6 +52,7 @@ export const participantCommand: Command = {
       synchronizers,
       apiVersion,
       statePath,
+      dars,
       // A foreground server: its request log is what people watch, so it always goes to stderr.
       logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
     });
@@ -58,6 +66,15 @@ export const participantCommand: Command = {
     return EXIT_OK;
   },
 };
+
+async function readDarFile(file: string): Promise<Uint8Array> {
+  try {
+    return await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`cannot read the DAR ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, NAME);
+  }
+}
 
 function synchronizersOf(v: OptionValues): 1 | 2 | undefined {
   const n = integerOption(v, 'synchronizers', 1, NAME);
@@ -80,6 +97,7 @@ function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath:
     `  participant id:  ${p.participantId}`,
     `  auth:            ${shared ? `HS256 user tokens, shared secret from ${shared.source}` : 'none: every request is accepted'}`,
     `  state:           ${statePath ? `kept in ${statePath}` : 'in memory, lost on exit'}`,
+    ...p.dars.map((d) => `  DAR:             ${d.name} ${d.version} (${d.packageId}): ${d.templates.join(', ') || 'no templates'}`),
     '',
     'Parties:',
     ...Object.values(p.parties).map((party) => `  ${party}`),

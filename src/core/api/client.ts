@@ -168,10 +168,43 @@ export class LedgerClient {
     return (await this.call<wire.ListPackagesResponse>('packages', {}, o))?.packageIds ?? [];
   }
 
-  /** A package's Daml-LF archive payload (the bytes `GET /v2/packages/{id}` serves), at most `maxBytes`. */
+  /**
+   * A package's ArchivePayload bytes (decode them with `decodeArchivePayload`). The participant's
+   * `Canton-Package-Hash` header must name the package asked for.
+   */
   async packageArchive(packageId: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Uint8Array> {
-    const { bytes } = await this.http.bytes({ method: 'GET', path: `/v2/packages/${encodeURIComponent(packageId)}`, ...o }, o.maxBytes ?? 64 * 1024 * 1024);
+    const { endpoint, version } = await this.endpoint('packageArchive', o);
+    const request = toHttpRequest(endpoint, { params: { 'package-id': packageId } }, o);
+    const { bytes, headers } = await this.http.bytes(request, o.maxBytes ?? MAX_PACKAGE_BYTES).catch((e) => Promise.reject(notServed(e, request, version)));
+    const hash = headers.get('canton-package-hash');
+    if (hash !== packageId) {
+      throw new ProtocolError(`The package served for ${packageId} says its hash is ${hash ?? '(no Canton-Package-Hash header)'}`, { method: request.method, path: request.path });
+    }
     return bytes;
+  }
+
+  /** Whether a package is uploaded: `PACKAGE_STATUS_REGISTERED`, or `PACKAGE_STATUS_UNSPECIFIED` when it is not. */
+  async packageStatus(packageId: string, o: CallOptions = {}): Promise<string> {
+    const r = await this.call<wire.GetPackageStatusResponse>('packageStatus', { params: { 'package-id': packageId } }, o);
+    return r?.packageStatus ?? 'PACKAGE_STATUS_UNSPECIFIED';
+  }
+
+  /**
+   * Uploads a DAR (`POST /v2/dars`, or `/v2/packages` before 3.4). By default its packages are vetted
+   * (on `synchronizerId`, or the only synchronizer); 3.3 always vets them everywhere, so asking 3.3
+   * not to vet, or to vet on one synchronizer, is refused before sending.
+   */
+  async uploadDar(dar: Uint8Array, o: CallOptions & { vetAllPackages?: boolean; synchronizerId?: string } = {}): Promise<void> {
+    const { endpoint, version } = await this.endpoint('uploadDar', o);
+    const vettingOptions = o.vetAllPackages !== undefined || o.synchronizerId !== undefined;
+    if (vettingOptions && endpoint.path === '/v2/packages') throw new UnsupportedOperationError('Choosing where an uploaded DAR is vetted', version, 'uploadDar');
+    const query = { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId };
+    await this.call<wire.UploadDarFileResponse>('uploadDar', { query, bytes: dar }, o);
+  }
+
+  /** Checks a DAR as an upload would, without uploading it (3.4+). */
+  async validateDar(dar: Uint8Array, o: CallOptions & { synchronizerId?: string } = {}): Promise<void> {
+    await this.call<unknown>('validateDar', { query: { synchronizerId: o.synchronizerId }, bytes: dar }, o);
   }
 
   async livez(o: CallOptions = {}): Promise<boolean> {
@@ -450,12 +483,16 @@ function strictVettingRequest(req: wire.UpdateVettedPackagesRequest): wire.Updat
   return { ...req, changes, dryRun: req.dryRun ?? false, synchronizerId: req.synchronizerId ?? '' };
 }
 
+/** The largest package archive the client reads (the largest real packages are a few MB). */
+const MAX_PACKAGE_BYTES = 64 * 1024 * 1024;
+
 /** What an operation sends, besides the method and path its endpoint gives. */
 interface OperationRequest {
   /** Values of the endpoint's `{name}` path parameters. */
   params?: Record<string, string>;
   query?: HttpRequest['query'];
   body?: unknown;
+  bytes?: Uint8Array;
   idempotent?: boolean;
 }
 
@@ -465,7 +502,7 @@ function toHttpRequest(endpoint: Endpoint, req: OperationRequest, o: CallOptions
     if (value === undefined) throw new RequestValidationError(name, `${name} is needed for ${endpoint.path}`);
     return encodeURIComponent(value);
   });
-  return { method: endpoint.method, path, query: req.query, body: req.body, idempotent: req.idempotent, signal: o.signal, timeoutMs: o.timeoutMs };
+  return { method: endpoint.method, path, query: req.query, body: req.body, bytes: req.bytes, idempotent: req.idempotent, signal: o.signal, timeoutMs: o.timeoutMs };
 }
 
 /** A plain 404 (not a Canton error) means the path is not served: say so, with the likely cause. */

@@ -74,6 +74,8 @@ export interface HttpRequest extends CallOptions {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A binary body, sent as application/octet-stream instead of `body` (a DAR upload). */
+  bytes?: Uint8Array;
   /**
    * Safe to send twice (reads). Default: true for GET only. Idempotent requests share kept-alive
    * connections and are retried once when such a connection turns out to be dead; the others are
@@ -294,16 +296,17 @@ export class HttpTransport {
     const agent = (u: URL) => (u.protocol === 'https:' ? agents.https : agents.http);
     let url = this.url(req.path, req.query);
     const origin = url.origin;
-    const body = req.body === undefined ? undefined : stringifyJson(req.body);
-    if (body !== undefined) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(body)}`);
+    const json = req.body === undefined ? undefined : stringifyJson(req.body);
+    if (json !== undefined) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(json)}`);
+    const body = req.bytes === undefined ? json : Buffer.from(req.bytes);
     let method: string = req.method;
     for (let hop = 0; ; hop++) {
       const headers: Record<string, string> = { Accept: req.accept ?? 'application/json', ...this.opts.headers };
-      if (body !== undefined && method !== 'GET') headers['Content-Type'] = 'application/json';
+      if (body !== undefined && method !== 'GET') headers['Content-Type'] = req.bytes === undefined ? 'application/json' : 'application/octet-stream';
       // The token goes only to the origin the user configured, never to a redirect target elsewhere.
       if (token !== undefined && url.origin === origin) headers.Authorization = `Bearer ${token}`;
       // node-fetch refuses a GET with a body, which one endpoint has (3.4's vetting list): node:http sends it.
-      const fetchImpl = method === 'GET' && body !== undefined ? getWithBody : this.fetchImpl;
+      const fetchImpl = method === 'GET' && json !== undefined ? getWithBody : this.fetchImpl;
       const res = await fetchImpl(url.href, { method, headers, body, redirect: 'manual', signal: signal as never, agent });
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || !location) return res;

@@ -7,6 +7,7 @@ export * from './identifiers';
 export * from './model';
 export * from './packageVersions';
 export { decodeArchive, decodeArchivePayload, packageIdOf, readArchiveEnvelope, readDar, type DarContents } from './lf/archive';
+export { SELF_PACKAGE, encodeArchive, encodeArchivePayload, type PackageSource } from './lf/encode';
 export { PackageCache, PackageIndex, type ChoiceEntry, type PackageIndexOptions, type TemplateEntry, type TypeLookup } from './packageIndex';
 export { numericScale, printType, shapeOf, substitute, type PrintOptions, type TypeShape } from './types';
 export {

@@ -259,7 +259,7 @@ export interface ValueProblem {
   /** Names the Daml type (and the field). */
   message: string;
   severity: 'error' | 'warning';
-  /** Facts for quick fixes: `suggestion` (a close known name), `field`, `expected` (the Daml type printed). */
+  /** Facts for quick fixes: `suggestion` (a close known name), `field`, `expected` (the Daml type printed; on every problem with the value's kind or literal). */
   data?: Record<string, unknown>;
 }
 
@@ -367,12 +367,12 @@ class ValueChecker {
         return this.numeric(type, shape.builtin === 'Numeric' ? numericScale(args) : undefined, value, path);
       case 'Date':
         if (typeof value !== 'string') return this.wrongKind(type, value, path);
-        if (!DATE_REGEX.test(value) || !isValidDate(value)) this.report(path, 'bad-date', `Not a Date: "${value}" (write YYYY-MM-DD, e.g. "2025-01-31").`);
+        if (!DATE_REGEX.test(value) || !isValidDate(value)) this.report(path, 'bad-date', `Not a Date: "${value}" (write YYYY-MM-DD, e.g. "2025-01-31").`, 'error', { expected: 'Date' });
         return;
       case 'Timestamp':
         if (typeof value !== 'string') return this.wrongKind(type, value, path);
         if (!TIMESTAMP_REGEX.test(value) || !isValidDate(value)) {
-          this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone and at most microseconds, e.g. "2025-01-31T12:00:00Z").`);
+          this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone and at most microseconds, e.g. "2025-01-31T12:00:00Z").`, 'error', { expected: 'Timestamp' });
         }
         return;
       case 'List':
@@ -416,18 +416,18 @@ class ValueChecker {
 
   private int64(type: DamlType, value: unknown, path: string): void {
     if (typeof value === 'number') {
-      return this.report(path, 'bad-int64', `Int64 is sent as a string: write "${value}".`, 'error', Number.isSafeInteger(value) ? { suggestion: String(value) } : undefined);
+      return this.report(path, 'bad-int64', `Int64 is sent as a string: write "${value}".`, 'error', { expected: 'Int64', ...(Number.isSafeInteger(value) ? { suggestion: String(value) } : {}) });
     }
     if (typeof value !== 'string') return this.wrongKind(type, value, path);
     const ok = INT64_REGEX.test(value) && BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX;
-    if (!ok) this.report(path, 'bad-int64', `Not an Int64: "${value}" (a whole number from -2^63 to 2^63-1, as a string).`);
+    if (!ok) this.report(path, 'bad-int64', `Not an Int64: "${value}" (a whole number from -2^63 to 2^63-1, as a string).`, 'error', { expected: 'Int64' });
   }
 
   private numeric(type: DamlType, scale: number | undefined, value: unknown, path: string): void {
     if (typeof value !== 'string' && typeof value !== 'number') return this.wrongKind(type, value, path);
     const text = typeof value === 'number' ? numberText(value) : value;
     if (text === undefined || !numericRegex(scale).test(text)) {
-      this.report(path, 'bad-numeric', `Not a ${printType(type)}: ${JSON.stringify(value)}. ${numericHint(scale)}`);
+      this.report(path, 'bad-numeric', `Not a ${printType(type)}: ${JSON.stringify(value)}. ${numericHint(scale)}`, 'error', { expected: printType(type) });
     }
   }
 
@@ -455,7 +455,7 @@ class ValueChecker {
       'unknown-constructor',
       `${printType(type)} has no constructor "${name}"${suggestion ? `: did you mean "${suggestion}"?` : ''} (one of ${names.join(', ')}).`,
       'error',
-      suggestion ? { suggestion } : undefined,
+      { expected: printType(type), ...(suggestion ? { suggestion } : {}) },
     );
   }
 

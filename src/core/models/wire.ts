@@ -484,6 +484,12 @@ export interface ListUserRightsResponse {
 export interface ListPackagesResponse {
   packageIds?: Opt<string[]>;
 }
+export interface GetPackageStatusResponse {
+  /** `PACKAGE_STATUS_REGISTERED` or `PACKAGE_STATUS_UNSPECIFIED`. */
+  packageStatus?: Opt<string>;
+}
+/** An upload answers with an empty object. */
+export type UploadDarFileResponse = Record<string, never>;
 
 // ---------------------------------------------------------------- errors
 

@@ -1,5 +1,6 @@
 /** What the request handlers share: the ledger, the imitated version and the list settings. */
 import { canReadAs, canReadAsAnyParty, ensureAllowed, type Caller } from '../auth';
+import { LedgerApiError, invalidArgument } from '../errors';
 import type { FilterRules } from '../filters';
 import type { DemoLedger } from '../ledger';
 import type { VersionProfile } from '../versions';
@@ -38,7 +39,7 @@ export interface Services {
 }
 
 export function filterRules(s: Services): FilterRules {
-  return { rejectPackageIdForm: s.profile.packageNameFiltersOnly };
+  return { rejectPackageIdForm: s.profile.packageNameFiltersOnly, packages: s.ledger.packages };
 }
 
 /**
@@ -60,4 +61,19 @@ export function ensureCanReadUpdates(caller: Caller, format: wire.UpdateFormat |
     if (parties.length === 0) ensureAllowed(canReadAsAnyParty(caller));
     for (const party of parties) ensureAllowed(canReadAs(caller, party));
   }
+}
+
+/** The synchronizer a vetting change goes to: the requested one, or the only connected one. */
+export function vettingSynchronizer(ledger: DemoLedger, requested: string | undefined): string {
+  if (requested) {
+    if (!ledger.synchronizers.some((sync) => sync.id === requested)) throw invalidArgument(`The participant is not connected to synchronizer ${requested}`);
+    return requested;
+  }
+  if (ledger.synchronizers.length > 1) {
+    throw new LedgerApiError(
+      'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER',
+      `Cannot autodetect the synchronizer: the participant is connected to ${ledger.synchronizers.length} synchronizers (${ledger.synchronizers.map((x) => x.id).join(', ')}); set synchronizer_id`,
+    );
+  }
+  return ledger.synchronizers[0].id;
 }

@@ -1,10 +1,9 @@
 /**
  * The supporting read endpoints (NOTES §5): version, ledger end, pruning, synchronizers,
- * parties, users and their rights, packages, and the health checks.
+ * parties, users and their rights, and the health checks.
  */
 import type * as wire from '../../core/models/wire';
 import { canReadAs, ensureAllowed, isAdmin } from '../auth';
-import { PACKAGES, packageById } from '../catalog';
 import { decodeAllocatePartyRequest } from '../decode';
 import { LedgerApiError, invalidArgument } from '../errors';
 import type { PartyRecord, UserRecord, UserRight } from '../model';
@@ -172,13 +171,6 @@ export function stateRoutes(s: Services): Route[] {
         ensureSelfOrAdmin(ctx, ctx.params.userId);
         sendJson(ctx.res, 200, { rights: knownUser(ctx.params.userId).rights.map(rightJson) });
       },
-    }),
-    route({ method: 'GET', path: '/v2/packages', handle: ({ res }) => sendJson(res, 200, { packageIds: PACKAGES.map((p) => p.id) }) }),
-    route({
-      method: 'GET',
-      path: '/v2/packages/:packageId/status',
-      handle: ({ res, params }) =>
-        sendJson(res, 200, { packageStatus: packageById(params.packageId) ? 'PACKAGE_STATUS_REGISTERED' : 'PACKAGE_STATUS_UNSPECIFIED' }),
     }),
   ];
 }

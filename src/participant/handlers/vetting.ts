@@ -4,22 +4,28 @@
  */
 import type * as wire from '../../core/models/wire';
 import { ensureAllowed, isAdmin } from '../auth';
-import { packageById } from '../catalog';
 import { decodeListVettedPackagesRequest, decodeUpdateVettedPackagesRequest } from '../decode';
 import { LedgerApiError, invalidArgument, missingField } from '../errors';
 import { route, sendJson, type Route } from '../server';
 import { formatInstant, parseInstant } from '../time';
+import type { PackageStore } from '../packages';
 import type { ExpectedSerial, PackageRef, VettingChange, VettingState } from '../vetting';
-import type { Services } from './services';
+import { vettingSynchronizer, type Services } from './services';
 
 const MAX_PAGE_SIZE = 100;
 const ALLOW_UNVETTED_DEPENDENCIES = 'UPDATE_VETTED_PACKAGES_FORCE_FLAG_ALLOW_UNVETTED_DEPENDENCIES';
 
-function vettedPackagesJson(state: VettingState, participantId: string, synchronizerId: string, include: (id: string) => boolean = () => true): wire.VettedPackages {
+function vettedPackagesJson(
+  state: VettingState,
+  uploaded: PackageStore,
+  participantId: string,
+  synchronizerId: string,
+  include: (id: string) => boolean = () => true,
+): wire.VettedPackages {
   const packages = [...state.packages]
     .filter(([id]) => include(id))
     .map(([id, bounds]) => {
-      const p = packageById(id);
+      const p = uploaded.get(id);
       return {
         packageId: id,
         validFromInclusive: bounds.validFrom === null ? null : formatInstant(bounds.validFrom),
@@ -60,21 +66,6 @@ function expectedSerial(expected: wire.PriorTopologySerial | undefined): Expecte
 export function vettingRoutes(s: Services): Route[] {
   const { ledger } = s;
 
-  /** The requested synchronizer, or the only connected one. */
-  const targetSynchronizer = (requested: string | undefined): string => {
-    if (requested) {
-      if (!ledger.synchronizers.some((sync) => sync.id === requested)) throw invalidArgument(`The participant is not connected to synchronizer ${requested}`);
-      return requested;
-    }
-    if (ledger.synchronizers.length > 1) {
-      throw new LedgerApiError(
-        'PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER',
-        `Cannot autodetect the synchronizer: the participant is connected to ${ledger.synchronizers.length} synchronizers (${ledger.synchronizers.map((x) => x.id).join(', ')}); set synchronizer_id`,
-      );
-    }
-    return ledger.synchronizers[0].id;
-  };
-
   const list = (method: 'GET' | 'POST', path: string) =>
     route({
       method,
@@ -87,13 +78,13 @@ export function vettingRoutes(s: Services): Route[] {
         const ids = body.packageMetadataFilter?.packageIds ?? [];
         const prefixes = body.packageMetadataFilter?.packageNamePrefixes ?? [];
         const filtered = ids.length > 0 || prefixes.length > 0;
-        const include = (id: string) => !filtered || ids.includes(id) || prefixes.some((prefix) => packageById(id)?.name.startsWith(prefix));
+        const include = (id: string) => !filtered || ids.includes(id) || prefixes.some((prefix) => ledger.packages.get(id)?.name.startsWith(prefix));
         const participants = body.topologyStateFilter?.participantIds ?? [];
         const synchronizers = body.topologyStateFilter?.synchronizerIds ?? [];
         const all = (participants.length === 0 || participants.includes(ledger.participantId) ? [...ledger.synchronizers] : [])
           .filter((sync) => synchronizers.length === 0 || synchronizers.includes(sync.id))
           .sort((a, b) => (a.id < b.id ? -1 : 1))
-          .map((sync) => vettedPackagesJson(ledger.vetting(sync.id)!, ledger.participantId, sync.id, include))
+          .map((sync) => vettedPackagesJson(ledger.vetting(sync.id)!, ledger.packages, ledger.participantId, sync.id, include))
           .filter((v) => !filtered || (v.packages?.length ?? 0) > 0);
         const start = body.pageToken ? Number(Buffer.from(body.pageToken, 'base64').toString('utf8')) : 0;
         if (!Number.isSafeInteger(start) || start < 0) throw invalidArgument('Invalid page token');
@@ -115,7 +106,7 @@ export function vettingRoutes(s: Services): Route[] {
         ensureAllowed(isAdmin(caller));
         if (body.changes.length === 0) throw missingField('changes');
         const changes = body.changes.map(vettingChange);
-        const synchronizerId = targetSynchronizer(body.synchronizerId);
+        const synchronizerId = vettingSynchronizer(ledger, body.synchronizerId);
         const { past, next } = ledger.updateVetting(
           synchronizerId,
           {
@@ -127,8 +118,8 @@ export function vettingRoutes(s: Services): Route[] {
           body.dryRun === true,
         );
         sendJson(res, 200, {
-          pastVettedPackages: past.serial === 0 ? null : vettedPackagesJson(past, ledger.participantId, synchronizerId),
-          newVettedPackages: vettedPackagesJson(next, ledger.participantId, synchronizerId),
+          pastVettedPackages: past.serial === 0 ? null : vettedPackagesJson(past, ledger.packages, ledger.participantId, synchronizerId),
+          newVettedPackages: vettedPackagesJson(next, ledger.packages, ledger.participantId, synchronizerId),
         });
       },
     });

@@ -21,6 +21,11 @@ const BUILTIN_BY_NUMBER: ReadonlyMap<number, BuiltinTypeName> = new Map([
   [1003, 'RoundingMode'], [1004, 'Scenario'],
 ]);
 
+/** The enum number of each builtin type, for encoding (TextMap as LF 2.2+ numbers it). */
+export const BUILTIN_NUMBERS: ReadonlyMap<BuiltinTypeName, number> = new Map(
+  [...BUILTIN_BY_NUMBER].filter(([number]) => number !== 1001).map(([number, name]) => [name, number]),
+);
+
 /** What the payload decoder returns besides the modules. */
 export interface DecodedPackageBody {
   name: string;

@@ -1,10 +1,10 @@
 /**
- * The few protobuf wire-format helpers the Daml-LF decoder needs, on protobufjs's minimal Reader
+ * The few protobuf wire-format helpers the Daml-LF decoder (and the encoder) need, on protobufjs's minimal Reader
  * (no reflection, no generated code: the bundle stays small). Messages are read field by field and
  * every field without a handler is skipped as bytes, so the expression trees of a package are never
  * descended into (which is what makes deep LF 2.1 expressions harmless).
  */
-import { Reader } from 'protobufjs/minimal';
+import { Reader, Writer } from 'protobufjs/minimal';
 
 export const WIRE_VARINT = 0;
 export const WIRE_LENGTH_DELIMITED = 2;
@@ -98,4 +98,60 @@ export class WireReader {
 
 function expectWireType(actual: number, expected: number): void {
   if (actual !== expected) throw new WireFormatError(`wire type ${actual} where ${expected} was expected`);
+}
+
+/**
+ * Writes messages field by field on protobufjs's minimal Writer: the encoding side of
+ * {@link WireReader}, for building Daml-LF packages (the demo participant's catalog). Proto3 rules:
+ * scalar fields that hold their default are left out, except members of a oneof.
+ */
+export class WireWriter {
+  private readonly writer = Writer.create();
+
+  /** The bytes of one message written by `write`. */
+  static message(write: (w: WireWriter) => void): Uint8Array {
+    const w = new WireWriter();
+    write(w);
+    return w.writer.finish();
+  }
+
+  int32(field: number, value: number, inOneof = false): this {
+    if (value !== 0 || inOneof) this.writer.uint32((field << 3) | WIRE_VARINT).int32(value);
+    return this;
+  }
+
+  bool(field: number, value: boolean): this {
+    if (value) this.writer.uint32((field << 3) | WIRE_VARINT).bool(true);
+    return this;
+  }
+
+  sint64(field: number, value: number, inOneof = false): this {
+    if (value !== 0 || inOneof) this.writer.uint32((field << 3) | WIRE_VARINT).sint64(value);
+    return this;
+  }
+
+  string(field: number, value: string, inOneof = false): this {
+    if (value !== '' || inOneof) this.writer.uint32((field << 3) | WIRE_LENGTH_DELIMITED).string(value);
+    return this;
+  }
+
+  /** A bytes field, or an embedded message already encoded. */
+  bytes(field: number, value: Uint8Array): this {
+    this.writer.uint32((field << 3) | WIRE_LENGTH_DELIMITED).bytes(value);
+    return this;
+  }
+
+  /** An embedded message (written even when empty: message fields have presence). */
+  embedded(field: number, write: (w: WireWriter) => void): this {
+    return this.bytes(field, WireWriter.message(write));
+  }
+
+  /** A repeated int32, packed (proto3's default). */
+  packedInt32(field: number, values: readonly number[]): this {
+    if (values.length === 0) return this;
+    this.writer.uint32((field << 3) | WIRE_LENGTH_DELIMITED).fork();
+    for (const v of values) this.writer.int32(v);
+    this.writer.ldelim();
+    return this;
+  }
 }

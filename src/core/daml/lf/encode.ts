@@ -1,0 +1,236 @@
+/**
+ * Encodes package signatures as Daml-LF 2 `ArchivePayload` bytes, with the field numbers the decoder
+ * (package.ts, archive.ts) reads, following the LF 2.1 conventions: names, dotted names and types are
+ * interned (every type outside the table is a reference into it), type applications are flat `args`
+ * lists, and other packages are named by interned package-id strings.
+ *
+ * Only signatures are written: data types, synonyms, templates with their choices (names, consuming,
+ * argument and return types) and keys. Expressions (choice bodies, signatories, preconditions) are
+ * left out, so these packages describe templates without the code a Daml engine would run. The demo
+ * participant, which interprets no Daml, serves its catalog this way.
+ */
+import type { DamlType, DataType, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym } from '../model';
+import { BUILTIN_NUMBERS } from './package';
+import { WireWriter } from './wire';
+
+/** In a {@link PackageSource}, the package id of references to the package itself (its id is the hash of the result). */
+export const SELF_PACKAGE = '';
+
+export interface PackageSource {
+  name: string;
+  version: string;
+  /** The Daml-LF 2 minor version written in the payload: `1`, `dev`, … */
+  lfMinor: string;
+  /** Interfaces are not supported (the catalog has none). */
+  modules: Module[];
+}
+
+/** The `ArchivePayload` bytes of a package; its id is their SHA-256 (`packageIdOf`). */
+export function encodeArchivePayload(source: PackageSource): Uint8Array {
+  const tables = new InternTables();
+  // Encoding the modules fills the interning tables, which are written after them.
+  const modules = source.modules.map((m) => encodeModule(m, tables));
+  const metadata = { name: tables.string(source.name), version: tables.string(source.version) };
+  const pkg = WireWriter.message((w) => {
+    for (const m of modules) w.bytes(1, m);
+    for (const s of tables.strings) w.string(2, s, true);
+    for (const segments of tables.dottedNames) w.embedded(3, (d) => d.packedInt32(1, segments));
+    w.embedded(4, (m) => m.int32(1, metadata.name).int32(2, metadata.version));
+    for (const t of tables.types) w.bytes(5, t);
+  });
+  return WireWriter.message((w) => w.string(3, source.lfMinor).bytes(4, pkg));
+}
+
+/** A serialized `Archive` (the content of a `.dalf`): SHA-256 as hash function, the payload and its hash. */
+export function encodeArchive(payload: Uint8Array, packageId: string): Uint8Array {
+  return WireWriter.message((w) => w.int32(1, 0).bytes(3, payload).string(4, packageId));
+}
+
+class InternTables {
+  readonly strings: string[] = [];
+  readonly dottedNames: number[][] = [];
+  readonly types: Uint8Array[] = [];
+  private readonly stringIndex = new Map<string, number>();
+  private readonly dottedIndex = new Map<string, number>();
+  private readonly typeIndex = new Map<string, number>();
+
+  string(s: string): number {
+    let i = this.stringIndex.get(s);
+    if (i === undefined) {
+      i = this.strings.push(s) - 1;
+      this.stringIndex.set(s, i);
+    }
+    return i;
+  }
+
+  dottedName(name: string): number {
+    let i = this.dottedIndex.get(name);
+    if (i === undefined) {
+      const segments = name.split('.').map((s) => this.string(s));
+      i = this.dottedNames.push(segments) - 1;
+      this.dottedIndex.set(name, i);
+    }
+    return i;
+  }
+
+  /** The index of `type` in the type table; its parts are interned first, so entries refer only to earlier ones. */
+  type(type: DamlType): number {
+    const key = JSON.stringify(type);
+    let i = this.typeIndex.get(key);
+    if (i === undefined) {
+      const bytes = WireWriter.message((w) => writeTypeBody(w, type, this));
+      i = this.types.push(bytes) - 1;
+      this.typeIndex.set(key, i);
+    }
+    return i;
+  }
+}
+
+/** A `Type` outside the table: a reference to the interned entry. */
+function writeType(w: WireWriter, field: number, type: DamlType, tables: InternTables): void {
+  const index = tables.type(type);
+  w.embedded(field, (t) => t.int32(8, index, true));
+}
+
+function writeTypeBody(w: WireWriter, type: DamlType, tables: InternTables): void {
+  const args = (a: WireWriter, list: DamlType[]) => {
+    for (const arg of list) writeType(a, 2, arg, tables);
+  };
+  switch (type.kind) {
+    case 'var':
+      w.embedded(1, (v) => {
+        v.int32(3, tables.string(type.name));
+        args(v, type.args);
+      });
+      return;
+    case 'con':
+      w.embedded(2, (c) => {
+        c.embedded(1, (id) => writeTypeConId(id, type.con, tables));
+        args(c, type.args);
+      });
+      return;
+    case 'builtin': {
+      const number = BUILTIN_NUMBERS.get(type.builtin);
+      if (number === undefined) throw new Error(`no builtin type number for ${type.builtin}`);
+      w.embedded(3, (b) => {
+        b.int32(1, number);
+        args(b, type.args);
+      });
+      return;
+    }
+    case 'forall':
+      w.embedded(4, (f) => {
+        for (const p of type.params) f.embedded(1, (v) => writeTypeParam(v, p, tables));
+        writeType(f, 2, type.body, tables);
+      });
+      return;
+    case 'struct':
+      w.embedded(5, (s) => {
+        for (const field of type.fields) s.embedded(1, (f) => writeField(f, field.name, field.type, tables));
+      });
+      return;
+    case 'nat':
+      w.sint64(6, type.value, true);
+      return;
+    case 'syn':
+      w.embedded(7, (s) => {
+        s.embedded(1, (id) => writeTypeConId(id, type.syn, tables));
+        args(s, type.args);
+      });
+      return;
+  }
+}
+
+function writeTypeConId(w: WireWriter, name: QualifiedName, tables: InternTables): void {
+  w.embedded(1, (module) => {
+    module.embedded(1, (ref) => {
+      if (name.packageId === SELF_PACKAGE) ref.embedded(1, () => undefined);
+      else ref.int32(3, tables.string(name.packageId), true);
+    });
+    module.int32(2, tables.dottedName(name.moduleName));
+  });
+  w.int32(2, tables.dottedName(name.name));
+}
+
+/** FieldWithType and VarWithType: name = 3, type = 2. */
+function writeField(w: WireWriter, name: string, type: DamlType, tables: InternTables): void {
+  writeType(w, 2, type, tables);
+  w.int32(3, tables.string(name));
+}
+
+function writeTypeParam(w: WireWriter, param: TypeParam, tables: InternTables): void {
+  w.embedded(2, (k) => writeKind(k, param.kind));
+  w.int32(3, tables.string(param.name));
+}
+
+function writeKind(w: WireWriter, kind: Kind): void {
+  switch (kind.kind) {
+    case 'star':
+      w.embedded(1, () => undefined);
+      return;
+    case 'nat':
+      w.embedded(3, () => undefined);
+      return;
+    case 'arrow':
+      w.embedded(2, (a) => {
+        for (const p of kind.params) a.embedded(1, (k) => writeKind(k, p));
+        a.embedded(2, (k) => writeKind(k, kind.result));
+      });
+      return;
+  }
+}
+
+function encodeModule(module: Module, tables: InternTables): Uint8Array {
+  if (module.interfaces.length > 0) throw new Error(`module ${module.name}: encoding interfaces is not supported`);
+  return WireWriter.message((w) => {
+    w.int32(1, tables.dottedName(module.name));
+    for (const s of module.synonyms) w.embedded(3, (x) => writeSynonym(x, s, tables));
+    for (const d of module.dataTypes) w.embedded(4, (x) => writeDataType(x, d, tables));
+    for (const t of module.templates) w.embedded(6, (x) => writeTemplate(x, t, tables));
+  });
+}
+
+function writeSynonym(w: WireWriter, synonym: TypeSynonym, tables: InternTables): void {
+  w.int32(2, tables.dottedName(synonym.name));
+  for (const p of synonym.params) w.embedded(3, (v) => writeTypeParam(v, p, tables));
+  writeType(w, 4, synonym.type, tables);
+}
+
+function writeDataType(w: WireWriter, data: DataType, tables: InternTables): void {
+  w.int32(2, tables.dottedName(data.name));
+  for (const p of data.params) w.embedded(3, (v) => writeTypeParam(v, p, tables));
+  w.bool(4, data.serializable);
+  switch (data.kind) {
+    case 'record':
+    case 'variant': {
+      const fields = data.kind === 'record' ? data.fields : data.constructors;
+      w.embedded(data.kind === 'record' ? 5 : 6, (f) => {
+        for (const field of fields) f.embedded(1, (x) => writeField(x, field.name, field.type, tables));
+      });
+      return;
+    }
+    case 'enum':
+      w.embedded(7, (e) => e.packedInt32(2, data.constructors.map((c) => tables.string(c))));
+      return;
+    case 'interface':
+      w.embedded(8, () => undefined);
+      return;
+  }
+}
+
+function writeTemplate(w: WireWriter, template: Template, tables: InternTables): void {
+  if (template.implements.length > 0) throw new Error(`template ${template.name}: encoding interface instances is not supported`);
+  w.int32(1, tables.dottedName(template.name));
+  // The binder of the contract in the template's expressions, as the compiler names it.
+  w.int32(2, tables.string('this'));
+  for (const choice of template.choices) {
+    w.embedded(6, (c) => {
+      c.int32(2, tables.string(choice.name));
+      c.bool(3, choice.consuming);
+      c.embedded(6, (arg) => writeField(arg, 'arg', choice.argType, tables));
+      writeType(c, 8, choice.returnType, tables);
+    });
+  }
+  const keyType = template.keyType;
+  if (keyType) w.embedded(9, (k) => writeType(k, 1, keyType, tables));
+}

@@ -1,0 +1,303 @@
+/**
+ * The packages a demo participant knows: its built-in catalog, and packages from DARs (`--dar`, or
+ * uploaded). Each is kept as its ArchivePayload bytes (served as they are) and its decoded signature.
+ * A template is its LF signature plus behaviour: the catalog's choices are TypeScript functions; for
+ * templates from DARs the simulator, which interprets no Daml, offers only what needs no Daml code:
+ * creates and `Archive` (see {@link darTemplateBehaviour}).
+ */
+import { comparePackageVersions } from '../core/daml/packageVersions';
+import { packageRefOf, parseIdentifier as parseDamlIdentifier } from '../core/daml/identifiers';
+import { decodeArchivePayload, readArchiveEnvelope, readDar } from '../core/daml/lf/archive';
+import { PackageIndex, type TypeLookup } from '../core/daml/packageIndex';
+import type { DamlPackage, DamlType, DataType, QualifiedName, TypeSynonym } from '../core/daml/model';
+import { LedgerApiError } from './errors';
+import type { DamlRecord } from './values';
+
+/** What a choice body may do: create contracts (as the exercise's consequences) or abort. */
+export interface ChoiceContext {
+  /** Creates a contract of `template`; returns its contract id. */
+  create(template: TemplateDef, argument: DamlRecord): string;
+  /** Daml `assert`/`abort`: the whole submission fails with DAML_INTERPRETATION_ERROR. */
+  fail(message: string): never;
+}
+
+export interface ChoiceBehaviour {
+  controllers(contract: DamlRecord, argument: DamlRecord, signatories: readonly string[]): string[];
+  /** Runs the choice on a contract of `self`; returns the exercise result (a Daml value). */
+  body(ctx: ChoiceContext, self: TemplateDef, contract: DamlRecord, argument: DamlRecord): unknown;
+}
+
+/** What the Daml code of a template would do, written in TypeScript. */
+export interface TemplateBehaviour {
+  signatories(argument: DamlRecord): string[];
+  observers(argument: DamlRecord): string[];
+  /** The template's `ensure`: a failure message, or undefined when it holds. */
+  ensure?(argument: DamlRecord): string | undefined;
+  key?: { of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
+  /** By choice name; `Archive` need not be given. */
+  choices: Record<string, ChoiceBehaviour>;
+}
+
+export interface ChoiceDef {
+  name: string;
+  consuming: boolean;
+  argType: DamlType;
+  /** Undefined when the simulator cannot run the choice (choices of templates from DARs, but Archive). */
+  behaviour?: ChoiceBehaviour;
+}
+
+export interface TemplateDef {
+  pkg: PackageDef;
+  moduleName: string;
+  entityName: string;
+  /** Package-id form, as responses carry it. */
+  id: string;
+  /** `packageName:Module:Entity`: what name-form filters match on, across package versions. */
+  nameKey: string;
+  /** The contract's type: the record of the template's name. */
+  type: DamlType;
+  signatories(argument: DamlRecord): string[];
+  observers(argument: DamlRecord): string[];
+  ensure?(argument: DamlRecord): string | undefined;
+  key?: { type: DamlType; of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
+  choices: ReadonlyMap<string, ChoiceDef>;
+}
+
+/** Where a package came from: the built-in catalog, `--dar` at start, or an upload. */
+export type PackageOrigin = 'catalog' | 'dar' | 'upload';
+
+/** The implicit `Archive` every template has: consuming, controlled by the contract's signatories, returns (). */
+const ARCHIVE: ChoiceBehaviour = { controllers: (_contract, _argument, signatories) => [...signatories], body: () => ({}) };
+
+export class PackageDef {
+  readonly id: string;
+  readonly name: string;
+  readonly version: string;
+  /** Direct dependencies, by package id. */
+  readonly dependencies: readonly string[];
+  readonly templates: readonly TemplateDef[];
+
+  private constructor(
+    readonly payload: Uint8Array,
+    readonly signature: DamlPackage,
+    readonly origin: PackageOrigin,
+    behaviourOf: (nameKey: string) => TemplateBehaviour | undefined,
+  ) {
+    this.id = signature.id;
+    this.name = signature.name;
+    this.version = signature.version;
+    this.dependencies = signature.dependencies;
+    this.templates = signature.modules.flatMap((m) =>
+      m.templates.map((t) => {
+        const nameKey = `${signature.name}:${m.name}:${t.name}`;
+        const fields = m.dataTypes.find((d) => d.name === t.name);
+        return templateDef(this, m.name, t, behaviourOf(nameKey) ?? darTemplateBehaviour(`${signature.id}:${m.name}:${t.name}`, fields));
+      }),
+    );
+  }
+
+  /**
+   * A package from its ArchivePayload bytes; templates with a behaviour from `behaviourOf` run it,
+   * the others get what the simulator can do for any template.
+   * @throws LfDecodeError
+   */
+  static fromPayload(payload: Uint8Array, origin: PackageOrigin, behaviourOf: (nameKey: string) => TemplateBehaviour | undefined = () => undefined): PackageDef {
+    return new PackageDef(payload, decodeArchivePayload(payload), origin, behaviourOf);
+  }
+}
+
+function templateDef(pkg: PackageDef, moduleName: string, template: DamlPackage['modules'][number]['templates'][number], behaviour: TemplateBehaviour): TemplateDef {
+  const name: QualifiedName = { packageId: pkg.id, moduleName, name: template.name };
+  const key = behaviour.key;
+  const keyType = template.keyType;
+  return {
+    pkg,
+    moduleName,
+    entityName: template.name,
+    id: `${pkg.id}:${moduleName}:${template.name}`,
+    nameKey: `${pkg.name}:${moduleName}:${template.name}`,
+    type: { kind: 'con', con: name, args: [] },
+    signatories: behaviour.signatories,
+    observers: behaviour.observers,
+    ensure: behaviour.ensure,
+    key: key && keyType ? { type: keyType, of: key.of, maintainers: key.maintainers } : undefined,
+    choices: new Map(
+      template.choices.map((c) => [
+        c.name,
+        { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour.choices[c.name] ?? (c.name === 'Archive' ? ARCHIVE : undefined) },
+      ]),
+    ),
+  };
+}
+
+/** Refusals of what the simulator cannot do without interpreting Daml. */
+export function beyondTheSimulator(reason: string): LedgerApiError {
+  return new LedgerApiError('UNSUPPORTED_BY_DEMO_PARTICIPANT', `The demo participant is a simulator and does not interpret Daml: ${reason}`);
+}
+
+/**
+ * What the simulator does for a template from a DAR. It cannot evaluate the template's signatory
+ * expression, so it assumes that the parties in the contract's top-level `Party` fields are its
+ * signatories (a create needs all of them in actAs, and they alone see the contract); a template
+ * without such a field cannot be created. There are no observers, no key and no `ensure`.
+ */
+export function darTemplateBehaviour(templateId: string, fields: DataType | undefined): TemplateBehaviour {
+  const partyFields = fields?.kind === 'record' ? fields.fields.filter((f) => f.type.kind === 'builtin' && f.type.builtin === 'Party').map((f) => f.name) : [];
+  return {
+    signatories: (argument) => {
+      if (partyFields.length === 0) {
+        throw beyondTheSimulator(`it takes the signatories of ${templateId} to be the parties in its top-level Party fields, and it has none`);
+      }
+      return partyFields.map((f) => String(argument[f]));
+    },
+    observers: () => [],
+    choices: {},
+  };
+}
+
+/** The packages of a DAR (main package first). @throws LfDecodeError */
+export function packagesOfDar(bytes: Uint8Array, origin: PackageOrigin): { main: PackageDef; packages: PackageDef[] } {
+  const payloads = new Map<string, Uint8Array>();
+  const contents = readDar(bytes, (dalf) => {
+    const { payload, hash } = readArchiveEnvelope(dalf);
+    const pkg = decodeArchivePayload(payload, hash);
+    payloads.set(pkg.id, payload);
+    return pkg;
+  });
+  const packages = contents.packages.map((p) => PackageDef.fromPayload(payloads.get(p.id)!, origin));
+  const main = packages.find((p) => p.id === contents.mainPackageId)!;
+  return { main, packages: [main, ...packages.filter((p) => p !== main)] };
+}
+
+// ---------------------------------------------------------------- identifiers
+
+export interface IdentifierRef {
+  /** `#name` or a package id. */
+  packageRef: string;
+  moduleName: string;
+  entityName: string;
+}
+
+/** Parses `pkg:Module.Path:Entity`; undefined when malformed (Canton then answers 400 text/plain). */
+export function parseIdentifier(text: string): IdentifierRef | undefined {
+  const id = parseDamlIdentifier(text);
+  return id && { packageRef: packageRefOf(id), moduleName: id.moduleName, entityName: id.entityName };
+}
+
+export function isPackageNameRef(ref: IdentifierRef): boolean {
+  return ref.packageRef.startsWith('#');
+}
+
+export function noSynchronizer(reason: string): LedgerApiError {
+  return new LedgerApiError('NO_SYNCHRONIZER_FOR_SUBMISSION', `No valid synchronizer for submission found: ${reason}`);
+}
+
+function notFound(text: string): LedgerApiError {
+  return new LedgerApiError('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following templates or interfaces do not exist: ${text}`);
+}
+
+// ---------------------------------------------------------------- the store
+
+/** The participant's packages, by id, in the order they were added; also the type lookup for Daml values. */
+export class PackageStore implements TypeLookup {
+  private readonly byId = new Map<string, PackageDef>();
+  private readonly templatesById = new Map<string, TemplateDef>();
+  private readonly index = new PackageIndex();
+
+  constructor(packages: Iterable<PackageDef> = []) {
+    for (const p of packages) this.add(p);
+  }
+
+  /** Adds a package; false when it was there already (a package id names its contents, so nothing changes). */
+  add(p: PackageDef): boolean {
+    if (this.byId.has(p.id)) return false;
+    this.byId.set(p.id, p);
+    this.index.add(p.signature);
+    for (const t of p.templates) this.templatesById.set(t.id, t);
+    return true;
+  }
+
+  get(id: string): PackageDef | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): PackageDef[] {
+    return [...this.byId.values()];
+  }
+
+  template(id: string): TemplateDef | undefined {
+    return this.templatesById.get(id);
+  }
+
+  dataType(name: QualifiedName): DataType | undefined {
+    return this.index.dataType(name);
+  }
+
+  synonym(name: QualifiedName): TypeSynonym | undefined {
+    return this.index.synonym(name);
+  }
+
+  /** All transitive dependencies of a package (not including itself). */
+  transitiveDependencies(p: PackageDef): Set<string> {
+    const seen = new Set<string>();
+    const visit = (id: string) => {
+      for (const dep of this.byId.get(id)?.dependencies ?? []) {
+        if (!seen.has(dep)) {
+          seen.add(dep);
+          visit(dep);
+        }
+      }
+    };
+    visit(p.id);
+    return seen;
+  }
+
+  private named(name: string, text: string): PackageDef[] {
+    const found = this.all().filter((p) => p.name === name);
+    if (found.length === 0) {
+      throw new LedgerApiError(
+        'PACKAGE_NAMES_NOT_FOUND',
+        `The following package names do not match upgradable packages uploaded on this participant: [${name}] (in ${text})`,
+      );
+    }
+    return found;
+  }
+
+  /**
+   * The template a command refers to. The package-name form picks the highest version vetted on the
+   * synchronizer (Canton's package preference); the package-id form takes that package, if vetted.
+   */
+  resolveCommandTemplate(text: string, ref: IdentifierRef, vetted: ReadonlySet<string>): TemplateDef {
+    if (isPackageNameRef(ref)) {
+      const candidates = this.named(ref.packageRef.slice(1), text)
+        .filter((p) => vetted.has(p.id))
+        .sort((a, b) => comparePackageVersions(b.version, a.version));
+      if (candidates.length === 0) throw noSynchronizer(`no package named ${ref.packageRef.slice(1)} is vetted on the synchronizer`);
+      const found = templateIn(candidates[0], ref);
+      if (!found) throw notFound(text);
+      return found;
+    }
+    const p = this.byId.get(ref.packageRef);
+    const found = p && templateIn(p, ref);
+    if (!found) throw notFound(text);
+    if (!vetted.has(found.pkg.id)) throw noSynchronizer(`package ${found.pkg.id} is not vetted on the synchronizer`);
+    return found;
+  }
+
+  /** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */
+  resolveFilterTemplate(text: string, ref: IdentifierRef): string {
+    const nameKey = (name: string) => `${name}:${ref.moduleName}:${ref.entityName}`;
+    if (isPackageNameRef(ref)) {
+      const found = this.named(ref.packageRef.slice(1), text).some((p) => templateIn(p, ref));
+      if (!found) throw notFound(text);
+      return nameKey(ref.packageRef.slice(1));
+    }
+    const p = this.byId.get(ref.packageRef);
+    if (!p || !templateIn(p, ref)) throw notFound(text);
+    return nameKey(p.name);
+  }
+}
+
+function templateIn(p: PackageDef, ref: IdentifierRef): TemplateDef | undefined {
+  return p.templates.find((t) => t.moduleName === ref.moduleName && t.entityName === ref.entityName);
+}
