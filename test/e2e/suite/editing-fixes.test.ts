@@ -10,7 +10,8 @@ import { activate, waitFor, workspaceDir } from './helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
-const CREATE = '{"CreateCommand": {"templateId": "#demo-iou:Iou:Iou", "createArguments": {}}}';
+// Complete arguments: the demo participant's packages check them too.
+const CREATE = `{"CreateCommand": {"templateId": "#demo-iou:Iou:Iou", "createArguments": {"issuer": "${ALICE}", "owner": "${ALICE}", "currency": "USD", "amount": "1.0", "observers": []}}}`;
 
 let api: CantonLedgerApi;
 let startedDemo = false;
@@ -154,7 +155,7 @@ describe('editing: New Commands File / New Vetting File', function () {
     if (startedDemo) await vscode.commands.executeCommand('cantonLedger.demo.stop');
   });
 
-  it('creates a commands file filled from the demo connection, valid as it is', async () => {
+  it('creates a commands file filled from the demo connection; its placeholder template id is a problem until replaced', async () => {
     const target = vscode.Uri.file(path.join(workspaceDir(), 'created.commands.json'));
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.files.newCommands', { uri: target });
     assert.equal(uri?.toString(), target.toString());
@@ -167,11 +168,33 @@ describe('editing: New Commands File / New Vetting File', function () {
     assert.match(String(value.commandId), UUID);
     assert.equal(value.synchronizerId, state.info.synchronizers[0].synchronizerId);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), target.toString(), 'opened');
-    await new Promise((r) => setTimeout(r, 400));
-    assert.deepEqual(ourDiagnostics(target), []);
+    const problems = await waitForValue(() => {
+      const d = ourDiagnostics(target);
+      return d.length > 0 ? d : undefined;
+    }, { what: 'the placeholder flagged' });
+    assert.deepEqual(problems.map((d) => d.code), ['unknown-template']);
 
     const again = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.files.newCommands', { uri: vscode.Uri.file(path.join(workspaceDir(), 'created-2.commands.json')) });
     assert.notEqual((JSON.parse(fs.readFileSync(again.fsPath, 'utf8')) as { commandId: string }).commandId, value.commandId, 'a fresh commandId');
+  });
+
+  it('creates a complete command for a template or choice of the participant (as the Packages view asks), valid but for the contract id', async () => {
+    await waitFor(() => api.packages.indexFor(api.connections.profiles.active()!), { what: 'the demo packages read' });
+    const create = vscode.Uri.file(path.join(workspaceDir(), 'create-iou.commands.json'));
+    await vscode.commands.executeCommand('cantonLedger.files.newCommands', { uri: create, templateId: '#demo-iou:Iou:Iou' });
+    const value = JSON.parse(fs.readFileSync(create.fsPath, 'utf8')) as { commands: Array<{ CreateCommand: { createArguments: Record<string, unknown> } }>; actAs: string[] };
+    assert.deepEqual(Object.keys(value.commands[0].CreateCommand.createArguments).sort(), ['amount', 'currency', 'issuer', 'observers', 'owner']);
+    assert.equal(value.commands[0].CreateCommand.createArguments.issuer, value.actAs[0]);
+    await new Promise((r) => setTimeout(r, 400));
+    assert.deepEqual(ourDiagnostics(create).map((d) => d.code), []);
+
+    const exercise = vscode.Uri.file(path.join(workspaceDir(), 'transfer-iou.commands.json'));
+    await vscode.commands.executeCommand('cantonLedger.files.newCommands', { uri: exercise, templateId: '#demo-iou:Iou:Iou', choice: 'Iou_Transfer' });
+    const problems = await waitForValue(() => {
+      const d = ourDiagnostics(exercise);
+      return d.length > 0 ? d : undefined;
+    }, { what: 'the contract id placeholder flagged' });
+    assert.ok(problems.every((d) => vscode.window.activeTextEditor!.document.getText(d.range).includes('<contract-id>')), problems.map((d) => d.message).join('; '));
   });
 
   it('creates a vetting file with the synchronizer and current topology serial of the demo participant', async () => {
