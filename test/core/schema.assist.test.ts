@@ -78,7 +78,7 @@ describe('core: Daml completions and hovers', () => {
     const field = hoverAt(text, text.indexOf('"anyone"') + 2, ping);
     assert.ok(field);
     assert.match(field.markdown, /anyone : Party/);
-    assert.match(field.markdown, /field of AbortPing/);
+    assert.match(field.markdown, /\n```\n\nA field of the record `AbortPing`$/);
     assert.match(hoverAt(text, text.indexOf(PING) + 3, ping)!.markdown, /template Ping[\s\S]*responder : Party[\s\S]*choice Respond/);
     assert.match(hoverAt(text, text.indexOf('"AbortPing"') + 3, ping)!.markdown, /consuming choice AbortPing : AbortPing -> \(\)/);
     assert.equal(hoverAt(text, text.indexOf('"commandId"') + 2, ping), undefined, 'the envelope is the schema\'s to explain');

@@ -294,8 +294,9 @@ export function hoverAt(text: string, offset: number, context: ArgumentContext):
   if (!type) return undefined;
   const parent = inner.length > 1 ? typeAt({ ...position, inner: inner.slice(0, -1) }, target, context) : undefined;
   const parentShape: TypeShape | undefined = parent && shapeOf(parent, context.packages);
-  const where = parentShape?.kind === 'record' ? ` (field of ${printType(parentShape.type)})` : '';
+  const where = parentShape?.kind === 'record' ? `\n\nA field of the record \`${printType(parentShape.type)}\`` : '';
   const label = typeof inner[inner.length - 1] === 'string' ? `${String(inner[inner.length - 1])} : ` : '';
+  // The closing fence on a line of its own, or the rest would render as code.
   return { markdown: '```daml\n' + label + printType(type) + '\n```' + where, ...range };
 }
 

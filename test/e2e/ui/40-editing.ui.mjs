@@ -2,6 +2,7 @@
 // "Canton Ledger", and the quick fix from Ctrl+. (the light bulb's menu) repairs it.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inputBox, palette, waitUntil } from './lib.mjs';
 
 const FILE = 'ui-editing.commands.json';
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
@@ -15,28 +16,37 @@ const TEXT = `{
 `;
 
 /** The text of the active editor as rendered (monaco renders spaces as non-breaking ones). */
-async function editorText(page) {
+export async function editorText(page) {
   const text = await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
   return text.replace(/\u00a0/g, ' ');
 }
 
 /** The rows of the Problems panel. */
-function problemRows(page) {
+export function problemRows(page) {
   return page.locator('.markers-panel .monaco-list-row');
 }
 
-/** Puts the editor's cursor on a problem: a click on its Problems row selects it, Ctrl+1 focuses the editor. */
-async function cursorToProblem(page, text) {
-  await problemRows(page).filter({ hasText: text }).first().click();
-  await page.keyboard.press('ControlOrMeta+1');
-  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 5000 });
+/**
+ * Puts the editor's cursor on a problem: reads its position from the Problems row ("[Ln 3, Col 3]") and
+ * goes there with Go to Line/Column (a click on the row can land while the list re-renders), then
+ * waits until the status bar shows the cursor there.
+ */
+export async function cursorToProblem(page, text) {
+  const row = problemRows(page).filter({ hasText: text }).first();
+  await row.waitFor({ timeout: 15000 });
+  const m = /\[Ln (\d+), Col (\d+)\]/.exec(await row.innerText());
+  if (!m) throw new Error(`no position in the Problems row "${await row.innerText()}"`);
+  await palette(page, 'Go to Line/Column...');
+  await inputBox(page, `:${m[1]}:${m[2]}`);
+  const selection = page.locator('.statusbar-item[id="status.editor.selection"]');
+  await waitUntil(async () => (await selection.innerText()).startsWith(`Ln ${m[1]}, Col ${m[2]}`), { timeout: 10000, what: async () => `the cursor at Ln ${m[1]}, Col ${m[2]} (status: ${await selection.innerText().catch(() => '')})` });
 }
 
 /**
  * Opens the editor's code action menu (Ctrl+., as the light bulb does) at the cursor and picks `title`.
  * On a busy machine the actions may not be computed at the first press: it tries a few times.
  */
-async function quickFix(t, title) {
+export async function quickFix(t, title) {
   const item = t.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
   for (let attempt = 1; ; attempt++) {
     await t.page.keyboard.press('ControlOrMeta+.');

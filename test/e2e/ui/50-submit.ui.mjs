@@ -9,11 +9,11 @@ const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396b
 const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const FILE = 'ui-submit.commands.json';
 
-function explorerRow(t, name) {
+export function explorerRow(t, name) {
   return t.page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${name}"]`).first();
 }
 
-async function showExplorer(t) {
+export async function showExplorer(t) {
   await t.palette('View: Show Explorer');
   await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
 }

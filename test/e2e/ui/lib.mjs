@@ -182,10 +182,12 @@ export async function contextMenu(row, title) {
 export async function contextMenuItems(row) {
   const page = row.page();
   await row.click({ button: 'right' });
-  const items = page.getByRole('menuitem');
+  // The open menu's entries once rendered with their labels (a menu just closed may linger, hidden and empty).
+  const items = page.locator('.context-view .monaco-menu [role="menuitem"]').filter({ hasText: /\S/ });
   await items.first().waitFor({ timeout: 10000 });
   const labels = (await items.allInnerTexts()).map((s) => s.split('\n')[0].trim()).filter(Boolean);
   await page.keyboard.press('Escape');
+  await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   return labels;
 }
 
