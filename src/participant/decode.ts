@@ -343,6 +343,20 @@ export function decodeCommands(value: unknown, path = ''): DecodedCommands {
   };
 }
 
+/** `JsPrepareSubmissionRequest`: the commands and the parties; the hashing options are not simulated. */
+export function decodePrepareSubmissionRequest(body: unknown): Pick<DecodedCommands, 'commands' | 'commandId' | 'actAs' | 'readAs' | 'userId' | 'synchronizerId'> & { verboseHashing?: boolean } {
+  const f = Fields.of(body, '');
+  return {
+    commands: f.list('commands', decodeCommand, true)!,
+    commandId: f.str('commandId', true),
+    actAs: f.strings('actAs', true)!,
+    readAs: f.strings('readAs'),
+    userId: f.str('userId'),
+    synchronizerId: f.str('synchronizerId'),
+    verboseHashing: f.bool('verboseHashing'),
+  };
+}
+
 export function decodeSubmitAndWaitForTransactionRequest(body: unknown): { commands: DecodedCommands; transactionFormat?: wire.TransactionFormat } {
   const f = Fields.of(body, '');
   const format = f.object('transactionFormat');

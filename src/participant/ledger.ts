@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { CATALOG, INITIALLY_VETTED } from './catalog';
 import { LedgerApiError, invalidArgument } from './errors';
 import { IdSource } from './ids';
-import { interpret, keyId, type LedgerView, type ParsedCommand } from './interpreter';
+import { interpret, keyId, type LedgerView, type ParsedCommand, type PreparedTransaction } from './interpreter';
 import {
   entryKey,
   type CheckpointRecord,
@@ -77,6 +77,14 @@ export interface SubmitRequest extends ExecuteRequest {
   userId: string;
   submissionId: string;
   deduplication?: DeduplicationPeriod;
+}
+
+/** What a submission would do, computed without committing it. */
+export interface PreviewedTransaction {
+  prepared: PreparedTransaction;
+  effectiveAt: Micros;
+  /** Contracts of the ledger the transaction reads (exercises or fetches). */
+  inputs: ContractRecord[];
 }
 
 export interface LedgerOptions {
@@ -329,6 +337,22 @@ export class DemoLedger {
     }
     this.append(tx);
     return tx;
+  }
+
+  /**
+   * Interprets commands as `execute` would and commits nothing: no update, no contract, and the id
+   * generator does not move (a copy of it names the new contracts; like Canton's, those ids are not
+   * the ones a later submission gets).
+   */
+  preview(request: Pick<ExecuteRequest, 'actAs' | 'readAs' | 'commands' | 'synchronizerId'>): PreviewedTransaction {
+    const effectiveAt = Math.max(this.now(), this.s.lastRecordTime + 1) - 1234;
+    const ids = new IdSource(this.ids.state);
+    const view: LedgerView = { ...this.interpreterView, newContractId: () => ids.contractId() };
+    const prepared = interpret(view, { commands: request.commands, actAs: request.actAs, readAs: request.readAs, synchronizerId: request.synchronizerId, effectiveAt });
+    const created = new Set(prepared.created.map((c) => c.contractId));
+    const inputs = new Map<string, ContractRecord>();
+    for (const node of prepared.nodes) if (node.kind === 'exercised' && !created.has(node.contract.contractId)) inputs.set(node.contract.contractId, node.contract);
+    return { prepared, effectiveAt, inputs: [...inputs.values()] };
   }
 
   private checkDuplicate(changeId: string, period: DeduplicationPeriod): void {

@@ -21,6 +21,7 @@ import { decodeTransaction, decodeUpdate, Transaction, Update } from '../models/
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
+import { buildPrepareRequest } from '../submit/prepare';
 import { capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
 
 /** The participant's default `http-list-max-elements-limit`. */
@@ -71,6 +72,12 @@ export interface UpdatesPage {
   /** The pinned range this page belongs to. */
   beginExclusive: number;
   endInclusive: number;
+}
+
+export interface PrepareResult {
+  /** The body sent. */
+  request: wire.JsPrepareSubmissionRequest;
+  raw: wire.JsPrepareSubmissionResponse;
 }
 
 export interface SubmitResult {
@@ -408,6 +415,27 @@ export class LedgerClient {
       return p && { ...p, field: p.field.replace(/^\.Transaction/, '') };
     });
     return { transaction, raw };
+  }
+
+  // ---------------------------------------------------------------- preview
+
+  /**
+   * Prepares the file's commands without submitting them (`POST /v2/interactive-submission/prepare`):
+   * the participant interprets them and answers with the transaction they would make. Nothing is
+   * written to the ledger; ReadAs rights for the actAs and readAs parties suffice.
+   */
+  async prepare(file: wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest, o: CallOptions = {}): Promise<PrepareResult> {
+    const { version } = await this.endpoint('prepare', o);
+    const body = buildPrepareRequest(file, version);
+    const req: RequestInfo = { method: 'POST', path: '/v2/interactive-submission/prepare' };
+    // Prepare changes nothing, so sending it again is safe.
+    const raw = expectObject<wire.JsPrepareSubmissionResponse>(await this.call<unknown>('prepare', { body, idempotent: true }, o), req, 'an object {"preparedTransaction": …}');
+    for (const field of ['preparedTransaction', 'preparedTransactionHash'] as const) {
+      if (typeof raw[field] !== 'string' || raw[field] === '') {
+        throw new ProtocolError(`The answer to POST ${req.path} has no ${field}`, req, undefined, { problem: 'bad-field', field });
+      }
+    }
+    return { request: body, raw };
   }
 
   // ---------------------------------------------------------------- events
