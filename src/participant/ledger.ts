@@ -131,6 +131,8 @@ export class DemoLedger {
   private readonly events = new EventEmitter();
   private readonly activeKeys = new Map<string, string>();
   private readonly partyLists = new Map<string, readonly string[]>();
+  /** Contract ids in creation order: the active contract set is read in pages from a position in it. */
+  private readonly contractOrder: string[];
   private readonly maxDeduplicationMicros: Micros;
   private batchDepth = 0;
 
@@ -142,6 +144,7 @@ export class DemoLedger {
     this.participantId = `${s.participantName}::1220${s.namespace}`;
     this.maxDeduplicationMicros = options.maxDeduplicationMicros ?? TEN_MINUTES;
     this.events.setMaxListeners(0);
+    this.contractOrder = [...s.contracts.keys()];
     for (const c of s.contracts.values()) {
       if (c.archivedOffset === undefined && c.key !== null) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
     }
@@ -197,6 +200,26 @@ export class DemoLedger {
   activeContract(contractId: string): ContractRecord | undefined {
     const c = this.s.contracts.get(contractId);
     return c && c.archivedOffset === undefined ? c : undefined;
+  }
+
+  /**
+   * Contracts active at `offset` that `accept` takes, in creation order, from position `from`: at
+   * most `max`, and where the next page starts. The cost is that of the page (plus the contracts
+   * skipped on the way), not of the whole set.
+   */
+  activeContractsAt(offset: number, from: number, max: number, accept: (c: ContractRecord) => boolean): { contracts: ContractRecord[]; positions: number[]; next?: number } {
+    const contracts: ContractRecord[] = [];
+    const positions: number[] = [];
+    let i = from;
+    for (; i < this.contractOrder.length && contracts.length < max; i++) {
+      const c = this.s.contracts.get(this.contractOrder[i]);
+      if (!c || c.transient || c.createdOffset > offset) continue;
+      if (c.archivedOffset !== undefined && c.archivedOffset <= offset) continue;
+      if (!accept(c)) continue;
+      contracts.push(c);
+      positions.push(i);
+    }
+    return { contracts, positions, next: i < this.contractOrder.length ? i : undefined };
   }
 
   get packages(): PackageStore {
@@ -333,6 +356,7 @@ export class DemoLedger {
     for (const c of prepared.created) {
       c.createdOffset = tx.offset;
       this.s.contracts.set(c.contractId, c);
+      this.contractOrder.push(c.contractId);
       if (c.key !== null && c.archivedOffset === undefined) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
     }
     this.append(tx);

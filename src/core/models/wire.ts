@@ -350,6 +350,38 @@ export interface JsSubmitAndWaitForTransactionResponse {
   transaction: JsTransaction;
 }
 
+// ---------------------------------------------------------------- active contracts
+
+export interface GetActiveContractsRequest {
+  activeAtOffset: number;
+  eventFormat?: EventFormat;
+  verbose?: boolean;
+  streamContinuationToken?: string;
+}
+export interface GetActiveContractsPageRequest {
+  activeAtOffset?: number;
+  eventFormat: EventFormat;
+  maxPageSize?: number;
+  pageToken?: string;
+}
+export interface JsActiveContract {
+  createdEvent: CreatedEvent;
+  synchronizerId: string;
+  reassignmentCounter: number;
+}
+/** Incomplete (un)assignments are other cases of the variant; this client shows active contracts only. */
+export type JsContractEntry = { JsActiveContract: JsActiveContract } | { [other: string]: unknown };
+export interface JsGetActiveContractsResponse {
+  contractEntry?: JsContractEntry | null;
+  workflowId?: string;
+  streamContinuationToken?: string;
+}
+export interface JsGetActiveContractsPageResponse {
+  activeAtOffset: number;
+  activeContracts: JsGetActiveContractsResponse[];
+  nextPageToken?: string;
+}
+
 // ---------------------------------------------------------------- interactive submission (prepare)
 
 export type MinLedgerTime = { time: { MinLedgerTimeAbs: { value: Timestamp } } | { MinLedgerTimeRel: { value: Duration } } };
