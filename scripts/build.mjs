@@ -54,6 +54,8 @@ const builds = [
   { ...common, plugins: [], entryPoints: { validators: 'src/core/schema/generated/validators.js' }, outdir: 'dist' },
   // The Daml-LF decoder and package index (protobufjs, fflate): loaded by the extension when it first reads packages.
   { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
+  // The PreparedTransaction decoder (the generated Ledger API protobuf code): loaded by the extension on the first preview.
+  { ...common, entryPoints: { preview: 'src/core/preview/index.ts' }, outdir: 'dist' },
 ];
 
 if (watch) {

@@ -9,6 +9,7 @@ import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type Command } from './command';
 import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, type Env, type GlobalOptions } from './context';
 import { commandHelp, overview } from './help';
 import { reportError, type ErrorSink } from './report';
+import { acsCommand } from './commands/acs';
 import { eventsCommand } from './commands/events';
 import { participantCommand } from './commands/participant';
 import { submitCommand } from './commands/submit';
@@ -17,7 +18,7 @@ import { updatesCommand } from './commands/updates';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, eventsCommand, submitCommand, vetCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, submitCommand, vetCommand, validateCommand];
 
 export type { CliIo, Env };
 

@@ -147,6 +147,7 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   TOPOLOGY_DEPENDENCIES_NOT_VETTED: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'Vet the missing dependencies first (or in the same request), or set the ALLOW_UNVETTED_DEPENDENCIES force flag.' },
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The participant is connected to several synchronizers: set synchronizerId in the request.' },
   TOPOLOGY_SERIAL_MISMATCH: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The vetting state changed since expectedTopologySerial was read: refresh the serial from the current state and review the change again.' },
+  FAILED_TO_PREPARE_TRANSACTION: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The participant would not prepare this transaction (the cause says why). From Canton 3.4 it prepares one command at a time by default: preview each command alone.' },
   LOCAL_VERDICT_LOCKED_CONTRACTS: { category: ErrorCategory.ContentionOnSharedResources, hint: 'Another transaction is using the same contracts: retry shortly.' },
   REQUEST_DEADLINE_EXCEEDED: { category: ErrorCategory.DeadlineExceededRequestStateUnknown, hint: 'The participant gave up waiting: the outcome is unknown; look the command up before retrying.' },
   LEDGER_API_INTERNAL_ERROR: { category: ErrorCategory.SystemInternalAssumptionViolated, hint: 'The participant failed internally: see its log for the trace id.' },

@@ -113,6 +113,9 @@ export const OPERATIONS = {
   submitAndWaitForTransaction: [ep('POST', '/v2/commands/submit-and-wait-for-transaction')],
   submitAndWait: [ep('POST', '/v2/commands/submit-and-wait')],
   eventsByContractId: [ep('POST', '/v2/events/events-by-contract-id')],
+  prepare: [ep('POST', '/v2/interactive-submission/prepare')],
+  activeContracts: [ep('POST', '/v2/state/active-contracts')],
+  activeContractsPage: [ep('POST', '/v2/state/active-contracts-page', { since: '3.5.1' })],
   // 3.4.0–3.4.11 list with a GET that carries its request in the body, and update with a POST on the
   // same path; 3.4.12 added `/list` and `/update`; 3.6 dropped the old pair.
   listVettedPackages: [ep('POST', '/v2/package-vetting/list', { since: '3.4.12' }), ep('GET', '/v2/package-vetting', { since: '3.4.0', until: '3.6.0' })],
@@ -148,6 +151,9 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   submitAndWaitForTransaction: 'Submitting commands',
   submitAndWait: 'Submitting commands',
   eventsByContractId: 'Events by contract id',
+  prepare: 'Preview (interactive-submission prepare)',
+  activeContracts: 'Active contracts',
+  activeContractsPage: 'Paged active contracts (active-contracts-page)',
   listVettedPackages: 'Listing vetted packages',
   updateVettedPackages: 'Package vetting',
 };
@@ -175,6 +181,8 @@ export interface VersionFacts {
   unvetDependenciesOfVetted: boolean;
   /** 3.3's events-by-contract-id takes `requestingParties` as well as `eventFormat`. */
   requestingParties: boolean;
+  /** Prepare refuses more than one command by default (3.4+: `enforce-single-root-node`). */
+  prepareSingleCommand: boolean;
   wire: WireDialect;
 }
 
@@ -210,6 +218,7 @@ export function factsOf(version: string): VersionFacts {
     packageNameFiltersOnly: since('3.5.0'),
     unvetDependenciesOfVetted: since('3.5.5'),
     requestingParties: !since('3.4.0'),
+    prepareSingleCommand: since('3.4.0'),
     wire: {
       acsDeltaFields: since('3.4.0'),
       contractKeyHash: since('3.5.0'),
@@ -317,6 +326,20 @@ const JS_COMMANDS: RequestShape = {
     prefetchContractKeys: { items: { required: [['3.3.0', []], ['3.4.0', ['contractKey']], ['3.4.12', ['contractKey', 'templateId']]] } },
   },
 };
+const MIN_LEDGER_TIME: RequestShape = {
+  required: STRICT_UNTIL_3_4_12(['time']),
+  fields: { time: { fields: { MinLedgerTimeAbs: { required: [['3.3.0', ['value']]] }, MinLedgerTimeRel: VALUE_CASE(DURATION) } } },
+};
+const PREPARE_REQUEST: RequestShape = {
+  required: [['3.3.0', ['commandId', 'synchronizerId', 'userId', 'verboseHashing']], ['3.4.12', ['actAs', 'commandId', 'commands']]],
+  fields: {
+    commands: JS_COMMANDS.fields!.commands,
+    minLedgerTime: MIN_LEDGER_TIME,
+    disclosedContracts: JS_COMMANDS.fields!.disclosedContracts,
+    prefetchContractKeys: JS_COMMANDS.fields!.prefetchContractKeys,
+    estimateTrafficCost: { required: [['3.3.0', []], ['3.4.0', ['disabled']], ['3.4.12', []]] },
+  },
+};
 const PACKAGE_REFS: RequestShape = { fields: { packages: { items: { required: [['3.3.0', []], ['3.4.0', ['packageId', 'packageName', 'packageVersion']], ['3.4.12', []]] } } } };
 const VETTING_CHANGE_VALUE: RequestShape = { ...PACKAGE_REFS, required: [['3.3.0', []], ['3.5.0', ['packages']]] };
 
@@ -329,6 +352,12 @@ export const REQUEST_SHAPES = {
     fields: { updateFormat: UPDATE_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },
   },
   GetUpdatesPageRequest: { required: [['3.5.0', ['updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
+  GetActiveContractsRequest: {
+    required: [['3.3.0', ['activeAtOffset', 'verbose']], ['3.4.12', ['activeAtOffset', 'eventFormat']], ['3.5.0', ['activeAtOffset']]],
+    fields: { eventFormat: EVENT_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },
+  },
+  GetActiveContractsPageRequest: { required: [['3.5.0', ['eventFormat']]], fields: { eventFormat: EVENT_FORMAT } },
+  JsPrepareSubmissionRequest: PREPARE_REQUEST,
   JsCommands: JS_COMMANDS,
   JsSubmitAndWaitForTransactionRequest: { required: [['3.3.0', ['commands']]], fields: { commands: JS_COMMANDS, transactionFormat: TRANSACTION_FORMAT } },
   GetEventsByContractIdRequest: { required: STRICT_UNTIL_3_4_12(['contractId'], ['contractId', 'eventFormat']), fields: { eventFormat: EVENT_FORMAT } },

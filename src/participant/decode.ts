@@ -343,6 +343,45 @@ export function decodeCommands(value: unknown, path = ''): DecodedCommands {
   };
 }
 
+/** `JsPrepareSubmissionRequest`: the commands and the parties; the hashing options are not simulated. */
+export function decodePrepareSubmissionRequest(body: unknown): Pick<DecodedCommands, 'commands' | 'commandId' | 'actAs' | 'readAs' | 'userId' | 'synchronizerId'> & { verboseHashing?: boolean } {
+  const f = Fields.of(body, '');
+  return {
+    commands: f.list('commands', decodeCommand, true)!,
+    commandId: f.str('commandId', true),
+    actAs: f.strings('actAs', true)!,
+    readAs: f.strings('readAs'),
+    userId: f.str('userId'),
+    synchronizerId: f.str('synchronizerId'),
+    verboseHashing: f.bool('verboseHashing'),
+  };
+}
+
+export interface DecodedActiveContractsRequest {
+  activeAtOffset?: number;
+  eventFormat?: wire.EventFormat;
+  filter?: wire.LegacyTransactionFilter;
+  verbose?: boolean;
+  /** The list's `streamContinuationToken`, or the page's `pageToken`. */
+  token?: string;
+  maxPageSize?: number;
+}
+
+/** `GetActiveContractsRequest` (the list) and `GetActiveContractsPageRequest`. */
+export function decodeActiveContractsRequest(body: unknown): DecodedActiveContractsRequest {
+  const f = Fields.of(body, '');
+  const format = f.object('eventFormat');
+  const legacy = f.object('filter');
+  return {
+    activeAtOffset: f.int('activeAtOffset'),
+    eventFormat: format && decodeEventFormat(format),
+    filter: legacy && decodeFilterFields(legacy),
+    verbose: f.bool('verbose'),
+    token: f.str('streamContinuationToken') || f.str('pageToken') || undefined,
+    maxPageSize: f.int('maxPageSize'),
+  };
+}
+
 export function decodeSubmitAndWaitForTransactionRequest(body: unknown): { commands: DecodedCommands; transactionFormat?: wire.TransactionFormat } {
   const f = Fields.of(body, '');
   const format = f.object('transactionFormat');

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Authenticator, type AuthConfig } from './auth';
+import { acsRoutes } from './handlers/acs';
 import { commandRoutes } from './handlers/commands';
 import { eventRoutes } from './handlers/events';
 import { packageRoutes } from './handlers/packages';
@@ -109,7 +110,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
-    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services), ...packageRoutes(services)].filter((r) =>
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
     ),
     version: profile.release,

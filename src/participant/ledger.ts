@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { CATALOG, INITIALLY_VETTED } from './catalog';
 import { LedgerApiError, invalidArgument } from './errors';
 import { IdSource } from './ids';
-import { interpret, keyId, type LedgerView, type ParsedCommand } from './interpreter';
+import { interpret, keyId, type LedgerView, type ParsedCommand, type PreparedTransaction } from './interpreter';
 import {
   entryKey,
   type CheckpointRecord,
@@ -79,6 +79,14 @@ export interface SubmitRequest extends ExecuteRequest {
   deduplication?: DeduplicationPeriod;
 }
 
+/** What a submission would do, computed without committing it. */
+export interface PreviewedTransaction {
+  prepared: PreparedTransaction;
+  effectiveAt: Micros;
+  /** Contracts of the ledger the transaction reads (exercises or fetches). */
+  inputs: ContractRecord[];
+}
+
 export interface LedgerOptions {
   clock: () => Date;
   /** Longest deduplication period, and the default one. */
@@ -123,6 +131,8 @@ export class DemoLedger {
   private readonly events = new EventEmitter();
   private readonly activeKeys = new Map<string, string>();
   private readonly partyLists = new Map<string, readonly string[]>();
+  /** Contract ids in creation order: the active contract set is read in pages from a position in it. */
+  private readonly contractOrder: string[];
   private readonly maxDeduplicationMicros: Micros;
   private batchDepth = 0;
 
@@ -134,6 +144,7 @@ export class DemoLedger {
     this.participantId = `${s.participantName}::1220${s.namespace}`;
     this.maxDeduplicationMicros = options.maxDeduplicationMicros ?? TEN_MINUTES;
     this.events.setMaxListeners(0);
+    this.contractOrder = [...s.contracts.keys()];
     for (const c of s.contracts.values()) {
       if (c.archivedOffset === undefined && c.key !== null) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
     }
@@ -189,6 +200,26 @@ export class DemoLedger {
   activeContract(contractId: string): ContractRecord | undefined {
     const c = this.s.contracts.get(contractId);
     return c && c.archivedOffset === undefined ? c : undefined;
+  }
+
+  /**
+   * Contracts active at `offset` that `accept` takes, in creation order, from position `from`: at
+   * most `max`, and where the next page starts. The cost is that of the page (plus the contracts
+   * skipped on the way), not of the whole set.
+   */
+  activeContractsAt(offset: number, from: number, max: number, accept: (c: ContractRecord) => boolean): { contracts: ContractRecord[]; positions: number[]; next?: number } {
+    const contracts: ContractRecord[] = [];
+    const positions: number[] = [];
+    let i = from;
+    for (; i < this.contractOrder.length && contracts.length < max; i++) {
+      const c = this.s.contracts.get(this.contractOrder[i]);
+      if (!c || c.transient || c.createdOffset > offset) continue;
+      if (c.archivedOffset !== undefined && c.archivedOffset <= offset) continue;
+      if (!accept(c)) continue;
+      contracts.push(c);
+      positions.push(i);
+    }
+    return { contracts, positions, next: i < this.contractOrder.length ? i : undefined };
   }
 
   get packages(): PackageStore {
@@ -325,10 +356,27 @@ export class DemoLedger {
     for (const c of prepared.created) {
       c.createdOffset = tx.offset;
       this.s.contracts.set(c.contractId, c);
+      this.contractOrder.push(c.contractId);
       if (c.key !== null && c.archivedOffset === undefined) this.activeKeys.set(keyId(c.template, c.key), c.contractId);
     }
     this.append(tx);
     return tx;
+  }
+
+  /**
+   * Interprets commands as `execute` would and commits nothing: no update, no contract, and the id
+   * generator does not move (a copy of it names the new contracts; like Canton's, those ids are not
+   * the ones a later submission gets).
+   */
+  preview(request: Pick<ExecuteRequest, 'actAs' | 'readAs' | 'commands' | 'synchronizerId'>): PreviewedTransaction {
+    const effectiveAt = Math.max(this.now(), this.s.lastRecordTime + 1) - 1234;
+    const ids = new IdSource(this.ids.state);
+    const view: LedgerView = { ...this.interpreterView, newContractId: () => ids.contractId() };
+    const prepared = interpret(view, { commands: request.commands, actAs: request.actAs, readAs: request.readAs, synchronizerId: request.synchronizerId, effectiveAt });
+    const created = new Set(prepared.created.map((c) => c.contractId));
+    const inputs = new Map<string, ContractRecord>();
+    for (const node of prepared.nodes) if (node.kind === 'exercised' && !created.has(node.contract.contractId)) inputs.set(node.contract.contractId, node.contract);
+    return { prepared, effectiveAt, inputs: [...inputs.values()] };
   }
 
   private checkDuplicate(changeId: string, period: DeduplicationPeriod): void {

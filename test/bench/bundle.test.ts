@@ -19,7 +19,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/participant.js', 'dist/validators.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js']);
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
   });
 
@@ -30,6 +30,12 @@ describe('extension bundle', function () {
     const validators = require(join(REPO_ROOT, 'dist', 'validators.js')) as { sourceHash: string; validateCommands: unknown };
     assert.equal(typeof validators.validateCommands, 'function');
     assert.ok(!code.includes(validators.sourceHash) && !code.includes('sourceHash'), 'the generated module is not also in extension.js');
+  });
+
+  it('leaves the PreparedTransaction decoder (generated protobuf code) to dist/preview.js, loaded on the first preview', () => {
+    const code = readFileSync(EXTENSION_JS, 'utf8');
+    assert.ok(!code.includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'), 'the protobuf types are not in extension.js');
+    assert.ok(readFileSync(join(REPO_ROOT, 'dist', 'preview.js'), 'utf8').includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'));
   });
 
   it('imports the VS Code API once, however many modules use it', () => {

@@ -41,6 +41,11 @@ describe('version table', () => {
     assert.equal(endpointFor('updatesPage', '3.5.0'), undefined);
     assert.equal(endpointFor('updatesPage', '3.5.1')?.path, '/v2/updates/get-updates-page');
     assert.equal(endpointFor('listUpdatesFlats', '3.6.0'), undefined);
+    assert.equal(endpointFor('prepare', '3.3.0')?.path, '/v2/interactive-submission/prepare');
+    assert.equal(endpointFor('activeContractsPage', '3.5.0'), undefined);
+    assert.equal(endpointFor('activeContractsPage', '3.5.1')?.path, '/v2/state/active-contracts-page');
+    assert.equal(factsOf('3.3.0').prepareSingleCommand, false);
+    assert.equal(factsOf('3.4.0').prepareSingleCommand, true);
     assert.equal(factsOf('3.3.0').wire.topologyEventWrapped, false);
     assert.equal(factsOf('3.4.0').wire.topologyEventWrapped, true);
   });

@@ -6,6 +6,9 @@ import { toSubmitRequest } from '../../core/api/client';
 import { CancelledError, isOutcomeUnknown, LedgerError, type CantonApiError } from '../../core/errors';
 import type * as wire from '../../core/models/wire';
 import { duplicateLookupRange, findTransactionByCommandId, isDuplicateCommand } from '../../core/submit/outcome';
+import { previewFailureAdvice } from '../../core/submit/prepare';
+import { decodePreparedTransaction } from '../../core/preview/decode';
+import { previewDocument, previewText } from '../../core/preview/render';
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
@@ -18,17 +21,19 @@ const NAME = 'submit';
 
 export const submitCommand: Command = {
   name: NAME,
-  synopsis: 'submit FILE.commands.json [--dry-validate]',
+  synopsis: 'submit FILE.commands.json [--dry-validate | --preview]',
   summary: 'Validate a commands file, submit it and print the resulting transaction',
   details: [
     '--dry-validate     validate the file only; do not submit',
+    '--preview          show what the commands would do (interactive-submission prepare); nothing is',
+    '                   submitted. Needs only ReadAs rights for the actAs and readAs parties.',
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
     'An unknown outcome (timeout, dropped connection) is reported, never retried automatically:',
     'run the same file again; its unchanged commandId makes the retry at most once. A commandId',
     'that already executed is answered "already executed" with its transaction (exit 0).',
   ],
-  options: { 'dry-validate': { type: 'boolean' } },
+  options: { 'dry-validate': { type: 'boolean' }, preview: { type: 'boolean' } },
   async run(ctx, args) {
     const [file] = expectPositionals(args, NAME, 'FILE.commands.json', 1);
     const content = await sendableFile(ctx, file, NAME, 'commands', 'not submitted');
@@ -39,6 +44,7 @@ export const submitCommand: Command = {
     }
 
     const request = toSubmitRequest(content as wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest);
+    if (flag(args.values, 'preview')) return preview(ctx, file, request);
     const commandId = request.commands.commandId;
     let result;
     try {
@@ -85,5 +91,24 @@ async function alreadyExecuted(ctx: CliContext, e: CantonApiError, request: wire
   }
   if (ctx.globals.json) await ctx.out(JSON.stringify({ transaction: found.transaction.raw }, null, 2));
   else for (const line of formatTransaction(found.transaction)) await ctx.out(line);
+  return EXIT_OK;
+}
+
+/** `--preview`: prepares the commands and prints the transaction they would make; submits nothing. */
+async function preview(ctx: CliContext, file: string, request: wire.JsSubmitAndWaitForTransactionRequest): Promise<number> {
+  let result;
+  try {
+    result = await ctx.client().prepare(request, ctx.callOptions);
+  } catch (e) {
+    const advice = previewFailureAdvice(e, request.commands);
+    if (!advice || !(e instanceof LedgerError)) throw e;
+    for (const line of describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))) ctx.err(line);
+    ctx.err(`why: ${advice.why}`);
+    ctx.err(`to do: ${advice.todo}`);
+    return EXIT_FAILURE;
+  }
+  const input = { preview: decodePreparedTransaction(result.raw.preparedTransaction), raw: result.raw, participant: ctx.client().baseUrl, file };
+  if (ctx.globals.json) await ctx.out(JSON.stringify({ ...previewDocument(input), prepareResponse: result.raw }, null, 2));
+  else await ctx.out(previewText(input).trimEnd());
   return EXIT_OK;
 }

@@ -17,10 +17,11 @@ import { HttpError, ListTooLargeError, NotServedError, ProtocolError, RequestVal
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectObject, OffsetOrder, updateFieldProblem } from './protocol';
 import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
-import { decodeTransaction, decodeUpdate, Transaction, Update } from '../models/updates';
+import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent, Transaction, Update } from '../models/updates';
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
+import { buildPrepareRequest } from '../submit/prepare';
 import { capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
 
 /** The participant's default `http-list-max-elements-limit`. */
@@ -71,6 +72,43 @@ export interface UpdatesPage {
   /** The pinned range this page belongs to. */
   beginExclusive: number;
   endInclusive: number;
+}
+
+/** What to read of the active contract set. */
+export interface ActiveContractsQuery {
+  filter: UpdateFilter;
+  /** Default: the ledger end (read now, or chosen by the participant on 3.5.1+). */
+  activeAtOffset?: number;
+  pageSize?: number;
+}
+
+/** Where the next page of a snapshot starts; keeps the offset and format, as the participant requires. */
+export interface ActiveContractsCursor {
+  readonly kind: 'acs-cursor';
+  readonly activeAtOffset: number;
+  readonly eventFormat: wire.EventFormat;
+  readonly pageSize: number;
+  readonly token: string;
+  readonly sentTokens: readonly string[];
+}
+
+export interface ActiveContract {
+  event: CreatedEvent;
+  synchronizerId: string;
+  reassignmentCounter: number;
+}
+
+export interface ActiveContractsPage {
+  contracts: ActiveContract[];
+  activeAtOffset: number;
+  /** Absent on the last page. */
+  next?: ActiveContractsCursor;
+}
+
+export interface PrepareResult {
+  /** The body sent. */
+  request: wire.JsPrepareSubmissionRequest;
+  raw: wire.JsPrepareSubmissionResponse;
 }
 
 export interface SubmitResult {
@@ -408,6 +446,94 @@ export class LedgerClient {
       return p && { ...p, field: p.field.replace(/^\.Transaction/, '') };
     });
     return { transaction, raw };
+  }
+
+  // ---------------------------------------------------------------- active contracts
+
+  /**
+   * One page of the active contract set at an offset: `/v2/state/active-contracts-page` on 3.5.1+,
+   * else the list `/v2/state/active-contracts` cut with `limit` and resumed with the continuation
+   * token of its last element. Pass the returned cursor for the next page.
+   */
+  async pageActiveContracts(query: ActiveContractsQuery | ActiveContractsCursor, o: CallOptions = {}): Promise<ActiveContractsPage> {
+    const caps = await this.capabilities(o);
+    const cursor =
+      'kind' in query
+        ? query
+        : {
+            kind: 'acs-cursor' as const,
+            activeAtOffset: query.activeAtOffset ?? (caps.has('activeContractsPage') ? -1 : await this.ledgerEnd(o)),
+            eventFormat: buildEventFormat(query.filter),
+            pageSize: Math.max(1, Math.min(query.pageSize ?? this.pageSize, DEFAULT_LIST_CAP)),
+            token: '',
+            sentTokens: [],
+          };
+    if (cursor.activeAtOffset !== -1 && (!Number.isSafeInteger(cursor.activeAtOffset) || cursor.activeAtOffset < 0)) {
+      throw new RequestValidationError('activeAtOffset', `activeAtOffset must be an integer ≥ 0, not ${cursor.activeAtOffset}`);
+    }
+    const decode = (entries: wire.JsGetActiveContractsResponse[] | undefined, req: RequestInfo): ActiveContract[] =>
+      decodeAnswer(
+        () =>
+          (entries ?? []).flatMap((e) => {
+            const entry = e.contractEntry as { JsActiveContract?: wire.JsActiveContract } | null | undefined;
+            const active = entry?.JsActiveContract;
+            return active ? [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }] : [];
+          }),
+        req,
+        'activeContracts',
+      );
+    const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo): ActiveContractsCursor | undefined => {
+      if (!token) return undefined;
+      checkPageToken(token, cursor.sentTokens, req);
+      return { ...cursor, activeAtOffset, token, sentTokens: [...cursor.sentTokens, token] };
+    };
+    if (caps.has('activeContractsPage')) {
+      const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts-page' };
+      const body: wire.GetActiveContractsPageRequest = {
+        ...(cursor.activeAtOffset >= 0 ? { activeAtOffset: cursor.activeAtOffset } : {}),
+        eventFormat: cursor.eventFormat,
+        maxPageSize: cursor.pageSize,
+        ...(cursor.token ? { pageToken: cursor.token } : {}),
+      };
+      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
+      const contracts = decode(r.activeContracts, req);
+      return { contracts, activeAtOffset: r.activeAtOffset, next: advance(r.activeAtOffset, r.nextPageToken || undefined, req) };
+    }
+    const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts' };
+    const body: wire.GetActiveContractsRequest = {
+      activeAtOffset: cursor.activeAtOffset,
+      eventFormat: cursor.eventFormat,
+      // 3.3–3.4.11 decoders insist on verbose; false goes with eventFormat.
+      ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
+      ...(cursor.token ? { streamContinuationToken: cursor.token } : {}),
+    };
+    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: cursor.pageSize }, idempotent: true }, o);
+    if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
+    const list = answer as wire.JsGetActiveContractsResponse[];
+    const contracts = decode(list, req);
+    const full = list.length >= cursor.pageSize;
+    return { contracts, activeAtOffset: cursor.activeAtOffset, next: full ? advance(cursor.activeAtOffset, list[list.length - 1]?.streamContinuationToken, req) : undefined };
+  }
+
+  // ---------------------------------------------------------------- preview
+
+  /**
+   * Prepares the file's commands without submitting them (`POST /v2/interactive-submission/prepare`):
+   * the participant interprets them and answers with the transaction they would make. Nothing is
+   * written to the ledger; ReadAs rights for the actAs and readAs parties suffice.
+   */
+  async prepare(file: wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest, o: CallOptions = {}): Promise<PrepareResult> {
+    const { version } = await this.endpoint('prepare', o);
+    const body = buildPrepareRequest(file, version);
+    const req: RequestInfo = { method: 'POST', path: '/v2/interactive-submission/prepare' };
+    // Prepare changes nothing, so sending it again is safe.
+    const raw = expectObject<wire.JsPrepareSubmissionResponse>(await this.call<unknown>('prepare', { body, idempotent: true }, o), req, 'an object {"preparedTransaction": …}');
+    for (const field of ['preparedTransaction', 'preparedTransactionHash'] as const) {
+      if (typeof raw[field] !== 'string' || raw[field] === '') {
+        throw new ProtocolError(`The answer to POST ${req.path} has no ${field}`, req, undefined, { problem: 'bad-field', field });
+      }
+    }
+    return { request: body, raw };
   }
 
   // ---------------------------------------------------------------- events

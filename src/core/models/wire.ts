@@ -350,6 +350,75 @@ export interface JsSubmitAndWaitForTransactionResponse {
   transaction: JsTransaction;
 }
 
+// ---------------------------------------------------------------- active contracts
+
+export interface GetActiveContractsRequest {
+  activeAtOffset: number;
+  eventFormat?: EventFormat;
+  verbose?: boolean;
+  streamContinuationToken?: string;
+}
+export interface GetActiveContractsPageRequest {
+  activeAtOffset?: number;
+  eventFormat: EventFormat;
+  maxPageSize?: number;
+  pageToken?: string;
+}
+export interface JsActiveContract {
+  createdEvent: CreatedEvent;
+  synchronizerId: string;
+  reassignmentCounter: number;
+}
+/** Incomplete (un)assignments are other cases of the variant; this client shows active contracts only. */
+export type JsContractEntry = { JsActiveContract: JsActiveContract } | { [other: string]: unknown };
+export interface JsGetActiveContractsResponse {
+  contractEntry?: JsContractEntry | null;
+  workflowId?: string;
+  streamContinuationToken?: string;
+}
+export interface JsGetActiveContractsPageResponse {
+  activeAtOffset: number;
+  activeContracts: JsGetActiveContractsResponse[];
+  nextPageToken?: string;
+}
+
+// ---------------------------------------------------------------- interactive submission (prepare)
+
+export type MinLedgerTime = { time: { MinLedgerTimeAbs: { value: Timestamp } } | { MinLedgerTimeRel: { value: Duration } } };
+export type HashingSchemeVersion = 'HASHING_SCHEME_VERSION_UNSPECIFIED' | 'HASHING_SCHEME_VERSION_V2' | 'HASHING_SCHEME_VERSION_V3';
+export interface JsPrepareSubmissionRequest {
+  userId?: string;
+  commandId: string;
+  commands: Command[];
+  minLedgerTime?: MinLedgerTime;
+  actAs: string[];
+  readAs?: string[];
+  disclosedContracts?: DisclosedContract[];
+  synchronizerId?: string;
+  packageIdSelectionPreference?: string[];
+  verboseHashing?: boolean;
+  prefetchContractKeys?: PrefetchContractKey[];
+  maxRecordTime?: Timestamp;
+  estimateTrafficCost?: { disabled?: boolean; expectedSignatures?: string[] };
+  hashingSchemeVersion?: HashingSchemeVersion;
+  tapsMaxPasses?: number;
+}
+export interface CostEstimation {
+  confirmationRequestTrafficCostEstimation: number;
+  confirmationResponseTrafficCostEstimation: number;
+  totalTrafficCostEstimation: number;
+  estimationTimestamp: Timestamp;
+}
+export interface JsPrepareSubmissionResponse {
+  /** Base64 of the `PreparedTransaction` protobuf. */
+  preparedTransaction: string;
+  /** Base64 of the hash bytes. */
+  preparedTransactionHash: string;
+  hashingSchemeVersion: HashingSchemeVersion;
+  hashingDetails?: string | null;
+  costEstimation?: CostEstimation | null;
+}
+
 // ---------------------------------------------------------------- events by contract id
 
 export interface GetEventsByContractIdRequest {

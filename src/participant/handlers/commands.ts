@@ -5,12 +5,13 @@
  */
 import type * as wire from '../../core/models/wire';
 import { canActAs, canReadAs, ensureAllowed } from '../auth';
-import { decodeCommands, decodeSubmitAndWaitForTransactionRequest, type DecodedCommands } from '../decode';
+import { decodeCommands, decodePrepareSubmissionRequest, decodeSubmitAndWaitForTransactionRequest, type DecodedCommands } from '../decode';
 import { filteredTransactionJson } from '../encode';
 import { LedgerApiError, missingField } from '../errors';
 import { EventFilter, PartyFilter, checkParty, parseTransactionFormat, type TransactionFilter } from '../filters';
 import type { DeduplicationPeriod } from '../ledger';
 import type { TransactionRecord } from '../model';
+import { preparedAnswer } from '../prepared';
 import { route, sendJson, sendRawJson, type RequestContext, type Route } from '../server';
 import { ensureCanRead, filterRules, type Services } from './services';
 
@@ -76,19 +77,23 @@ async function submit(s: Services, ctx: RequestContext, commands: DecodedCommand
   return result.tx;
 }
 
+/** The user a request acts for: the token's (naming another in the body is not allowed), else the body's or the default. */
+function requestUser(s: Services, ctx: RequestContext, named: string | undefined, doing: string): string {
+  const { caller } = ctx;
+  if (caller.kind === 'user') {
+    ensureAllowed(!named || named === caller.user.id);
+    return caller.user.id;
+  }
+  const userId = named || DEFAULT_USER;
+  if (!s.ledger.users.has(userId)) {
+    throw new LedgerApiError('USER_NOT_FOUND', `${doing} failed for unknown user "${userId}"`, { resources: [['ErrorResource(USER_ID)', userId]] });
+  }
+  return userId;
+}
+
 function execute(s: Services, ctx: RequestContext, commands: DecodedCommands, submissionId: string): TransactionRecord {
   const { caller } = ctx;
-  let userId: string;
-  if (caller.kind === 'user') {
-    // The token's user submits; naming another user in the body is not allowed.
-    ensureAllowed(!commands.userId || commands.userId === caller.user.id);
-    userId = caller.user.id;
-  } else {
-    userId = commands.userId || DEFAULT_USER;
-    if (!s.ledger.users.has(userId)) {
-      throw new LedgerApiError('USER_NOT_FOUND', `submitting commands failed for unknown user "${userId}"`, { resources: [['ErrorResource(USER_ID)', userId]] });
-    }
-  }
+  const userId = requestUser(s, ctx, commands.userId, 'submitting commands');
   const readAs = commands.readAs ?? [];
   for (const party of commands.actAs) ensureAllowed(canActAs(caller, party));
   for (const party of readAs) ensureAllowed(canReadAs(caller, party));
@@ -127,6 +132,28 @@ export function commandRoutes(s: Services): Route[] {
           : defaultTransactionFilter([...commands.actAs, ...(commands.readAs ?? [])]);
         const tx = await submit(s, ctx, commands);
         if (tx) sendRawJson(ctx.res, 200, `{"transaction":${filteredTransactionJson(tx, filter, s.profile.wire)}}`);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/v2/interactive-submission/prepare',
+      body: 'JsPrepareSubmissionRequest',
+      decode: decodePrepareSubmissionRequest,
+      handle: (ctx) => {
+        const { res, body, caller } = ctx;
+        requestUser(s, ctx, body.userId, 'preparing commands');
+        const readAs = body.readAs ?? [];
+        // Preparing executes nothing: reading rights suffice, also for the actAs parties.
+        for (const party of [...body.actAs, ...readAs]) ensureAllowed(canReadAs(caller, party));
+        if (!body.commandId) throw missingField('command_id');
+        if (body.actAs.length === 0) throw missingField('act_as');
+        if (body.commands.length === 0) throw missingField('commands');
+        [...body.actAs, ...readAs].forEach(checkParty);
+        if (s.profile.prepareSingleCommand && body.commands.length > 1) {
+          throw new LedgerApiError('FAILED_TO_PREPARE_TRANSACTION', 'Preparing multiple commands is currently not supported');
+        }
+        const previewed = s.ledger.preview({ actAs: body.actAs, readAs, commands: body.commands, synchronizerId: body.synchronizerId || undefined });
+        sendJson(res, 200, preparedAnswer(previewed, { actAs: body.actAs, commandId: body.commandId, preparationTime: s.ledger.now() }, s.ledger.packages));
       },
     }),
     route({

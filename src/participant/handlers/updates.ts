@@ -18,7 +18,7 @@ const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
 
 
-function negativeOffset(offset: number, field: string): LedgerApiError {
+export function negativeOffset(offset: number, field: string): LedgerApiError {
   return new LedgerApiError(
     'NEGATIVE_OFFSET',
     `Offset ${offset} in ${field} is a negative integer: the offset in ${field} field has to be a non-negative integer (>=0)`,
@@ -32,7 +32,7 @@ function nonPositiveOffset(offset: number, field: string): LedgerApiError {
   );
 }
 
-function prunedDataAccessed(from: number, to: number, prunedUpTo: number): LedgerApiError {
+export function prunedDataAccessed(from: number, to: number, prunedUpTo: number): LedgerApiError {
   return new LedgerApiError('PARTICIPANT_PRUNED_DATA_ACCESSED', `Transactions request from ${from} to ${to} precedes pruned offset ${prunedUpTo}`, {
     context: { earliest_offset: String(prunedUpTo) },
   });

@@ -22,7 +22,10 @@ export class SendCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
     const target = this.connections.profiles.active()?.name;
     const args = [document.uri];
     if (kind === 'commands') {
-      return [new vscode.CodeLens(top, { title: target ? `$(play) Submit to ${target}` : '$(play) Submit (choose a connection)', command: SendCommands.submit, arguments: args })];
+      return [
+        new vscode.CodeLens(top, { title: target ? `$(play) Submit to ${target}` : '$(play) Submit (choose a connection)', command: SendCommands.submit, arguments: args }),
+        new vscode.CodeLens(top, { title: '$(eye) Preview', tooltip: 'What the commands would do, without submitting them (interactive-submission prepare)', command: SendCommands.preview, arguments: args }),
+      ];
     }
     const on = target ? ` on ${target}` : '';
     return [

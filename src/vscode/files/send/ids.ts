@@ -1,6 +1,8 @@
 /** Command and view ids of sending files (submit, vetting, submissions history); package.json lists the same. */
 export const SendCommands = {
   submit: 'cantonLedger.files.submit',
+  preview: 'cantonLedger.files.preview',
+  submitPreviewed: 'cantonLedger.files.submitPreviewed',
   vettingDryRun: 'cantonLedger.files.vettingDryRun',
   vettingApply: 'cantonLedger.files.vettingApply',
   openSubmissionResult: 'cantonLedger.submissions.openResult',

@@ -1,10 +1,12 @@
 /** Sending files to the participant: submitting commands, vetting changes, and the Submissions history. */
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../../core/submit/history';
+import { DOCUMENT_SCHEME } from '../../documents';
 import { SendCodeLensProvider } from './codeLens';
 import { SubmissionHistory, SubmissionsTreeProvider } from './history';
 import { SendCommands, SUBMISSIONS_VIEW } from './ids';
 import { windowPrompts, type SendPrompts } from './prompts';
+import { bundledPreviewDecoder, PreviewCodeLensProvider, PreviewController } from './preview';
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
@@ -15,6 +17,7 @@ export type { SendDeps } from './submit';
 /** The handles the end-to-end tests use; `prompts` can be replaced to answer questions. */
 export interface FileSending {
   submit: SubmitController;
+  preview: PreviewController;
   vetting: VettingController;
   history: SubmissionHistory;
   prompts: SendPrompts;
@@ -25,8 +28,10 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
   const reports = new MarkdownReports();
   let current: SendPrompts = windowPrompts;
   const prompts = () => current;
+  const submit = new SubmitController(deps, history, prompts, deps.showLog);
   const sending: FileSending = {
-    submit: new SubmitController(deps, history, prompts, deps.showLog),
+    submit,
+    preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewDecoder(context.extensionPath)),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
     history,
     get prompts() {
@@ -49,6 +54,9 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     codeLenses,
     vscode.languages.registerCodeLensProvider(files, codeLenses),
     vscode.commands.registerCommand(SendCommands.submit, (uri?: unknown) => sending.submit.submitFile(uri)),
+    vscode.commands.registerCommand(SendCommands.preview, (uri?: unknown) => sending.preview.previewFile(uri)),
+    vscode.commands.registerCommand(SendCommands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri)),
+    vscode.languages.registerCodeLensProvider({ scheme: DOCUMENT_SCHEME }, new PreviewCodeLensProvider(sending.preview)),
     vscode.commands.registerCommand(SendCommands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri)),
     vscode.commands.registerCommand(SendCommands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri)),
     vscode.commands.registerCommand(SendCommands.openSubmissionResult, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.openResult(x))),

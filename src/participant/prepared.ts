@@ -1,0 +1,183 @@
+/**
+ * What `prepare` answers: the interpreted transaction as the Ledger API's `PreparedTransaction`
+ * protobuf (the real message, so any client's decoder reads it), and its hash.
+ *
+ * The hash is SHA-256 of the serialized message: a stand-in, not Canton's hashing scheme (the demo
+ * never executes prepared transactions, so nothing checks a signature against it).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { PreparedTransaction, type Create, type DamlTransaction_Node, type Exercise, type Identifier, type Value } from '@canton-network/core-ledger-proto';
+import type { TypeLookup } from '../core/daml/packageIndex';
+import type { DamlType } from '../core/daml/model';
+import { shapeOf } from '../core/daml/types';
+import type { PreviewedTransaction } from './ledger';
+import type { ContractRecord, TransactionNode } from './model';
+import type { TemplateDef } from './packages';
+import type { Micros } from './time';
+
+const LF_VERSION = '2.1';
+
+export interface PrepareMetadata {
+  actAs: readonly string[];
+  commandId: string;
+  preparationTime: Micros;
+}
+
+export interface PreparedAnswer {
+  /** Base64 of the PreparedTransaction message. */
+  preparedTransaction: string;
+  preparedTransactionHash: string;
+  hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2';
+}
+
+export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: TypeLookup): PreparedAnswer {
+  const bytes = PreparedTransaction.toBinary(preparedMessage(previewed, meta, lookup));
+  return {
+    preparedTransaction: Buffer.from(bytes).toString('base64'),
+    preparedTransactionHash: createHash('sha256').update(bytes).digest('base64'),
+    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+  };
+}
+
+export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: TypeLookup): PreparedTransaction {
+  const { prepared, inputs } = previewed;
+  // The interpreter's nodes are flat, in execution order; an exercise owns the nodes up to its last descendant.
+  const roots: string[] = [];
+  const children = new Map<number, string[]>();
+  const open: { nodeId: number; last: number }[] = [];
+  for (const node of prepared.nodes) {
+    while (open.length > 0 && open[open.length - 1].last < node.nodeId) open.pop();
+    const parent = open[open.length - 1];
+    (parent ? children.get(parent.nodeId)! : roots).push(String(node.nodeId));
+    if (node.kind === 'exercised') {
+      children.set(node.nodeId, []);
+      open.push({ nodeId: node.nodeId, last: node.lastDescendantNodeId });
+    }
+  }
+  const nodes = prepared.nodes.map((node): DamlTransaction_Node => ({ nodeId: String(node.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: nodeType(node, children.get(node.nodeId) ?? [], lookup) } } }));
+  return PreparedTransaction.create({
+    transaction: { version: LF_VERSION, roots, nodes, nodeSeeds: [] },
+    metadata: {
+      submitterInfo: { actAs: [...meta.actAs], commandId: meta.commandId },
+      synchronizerId: prepared.synchronizerId,
+      mediatorGroup: 0,
+      transactionUuid: randomUUID(),
+      preparationTime: BigInt(meta.preparationTime),
+      inputContracts: inputs.map((c) => ({ contract: { oneofKind: 'v1', v1: createOf(c, lookup) }, createdAt: BigInt(c.createdAt), eventBlob: new Uint8Array() })),
+      globalKeyMapping: [],
+    },
+  });
+}
+
+function identifier(t: TemplateDef): Identifier {
+  return { packageId: t.pkg.id, moduleName: t.moduleName, entityName: t.entityName };
+}
+
+function createOf(c: ContractRecord, lookup: TypeLookup): Create {
+  return {
+    lfVersion: LF_VERSION,
+    contractId: c.contractId,
+    packageName: c.template.pkg.name,
+    templateId: identifier(c.template),
+    argument: toValue(c.argument, c.template.type, lookup),
+    signatories: [...c.signatories],
+    stakeholders: [...c.stakeholders],
+  };
+}
+
+function nodeType(node: TransactionNode, children: string[], lookup: TypeLookup): { oneofKind: 'create'; create: Create } | { oneofKind: 'exercise'; exercise: Exercise } {
+  if (node.kind === 'created') return { oneofKind: 'create', create: createOf(node.contract, lookup) };
+  const c = node.contract;
+  const choice = node.template.choices.get(node.choice);
+  return {
+    oneofKind: 'exercise',
+    exercise: {
+      lfVersion: LF_VERSION,
+      contractId: c.contractId,
+      packageName: node.template.pkg.name,
+      templateId: identifier(node.template),
+      signatories: [...c.signatories],
+      stakeholders: [...c.stakeholders],
+      actingParties: [...node.actingParties],
+      choiceId: node.choice,
+      chosenValue: toValue(node.choiceArgument, choice?.argType, lookup),
+      consuming: node.consuming,
+      children,
+      exerciseResult: toValue(node.exerciseResult, undefined, lookup),
+      choiceObservers: [],
+    },
+  };
+}
+
+/**
+ * A Daml-LF JSON value as a protobuf Value, guided by its type where it is known (Party, Numeric and
+ * Text are all strings in JSON); without a type (choice results), by the JSON's own shape.
+ */
+export function toValue(json: unknown, type: DamlType | undefined, lookup: TypeLookup): Value {
+  const shape = type ? shapeOf(type, lookup) : undefined;
+  const v = (sum: Value['sum']): Value => ({ sum });
+  if (shape?.kind === 'record' && json && typeof json === 'object') {
+    const record = json as Record<string, unknown>;
+    return v({ oneofKind: 'record', record: { fields: shape.fields.map((f) => ({ label: f.name, value: toValue(record[f.name] ?? null, f.type, lookup) })) } });
+  }
+  if (shape?.kind === 'variant' && json && typeof json === 'object') {
+    const { tag, value } = json as { tag: string; value: unknown };
+    const ctor = shape.constructors.find((c) => c.name === tag);
+    return v({ oneofKind: 'variant', variant: { constructor: tag, value: toValue(value, ctor?.type, lookup) } });
+  }
+  if (shape?.kind === 'enum' && typeof json === 'string') return v({ oneofKind: 'enum', enum: { constructor: json } });
+  if (shape?.kind === 'builtin') {
+    const [first, second] = shape.args;
+    switch (shape.builtin) {
+      case 'Party':
+        return v({ oneofKind: 'party', party: String(json) });
+      case 'ContractId':
+        return v({ oneofKind: 'contractId', contractId: String(json) });
+      case 'Int64':
+        return v({ oneofKind: 'int64', int64: String(json) });
+      case 'Numeric':
+        return v({ oneofKind: 'numeric', numeric: String(json) });
+      case 'Text':
+        return v({ oneofKind: 'text', text: String(json) });
+      case 'Bool':
+        return v({ oneofKind: 'bool', bool: json === true });
+      case 'Unit':
+        return v({ oneofKind: 'unit', unit: {} });
+      case 'Date':
+        return v({ oneofKind: 'date', date: Math.round(Date.parse(`${String(json)}T00:00:00Z`) / 86_400_000) });
+      case 'Timestamp':
+        return v({ oneofKind: 'timestamp', timestamp: String(BigInt(Date.parse(String(json))) * 1000n + BigInt(Number(/\.\d{3}(\d{3})/.exec(String(json))?.[1] ?? 0))) });
+      case 'List':
+        return v({ oneofKind: 'list', list: { elements: (json as unknown[]).map((x) => toValue(x, first, lookup)) } });
+      case 'TextMap':
+        return v({ oneofKind: 'textMap', textMap: { entries: Object.entries(json as Record<string, unknown>).map(([key, x]) => ({ key, value: toValue(x, first, lookup) })) } });
+      case 'GenMap':
+        return v({ oneofKind: 'genMap', genMap: { entries: (json as [unknown, unknown][]).map(([k, x]) => ({ key: toValue(k, first, lookup), value: toValue(x, second, lookup) })) } });
+      case 'Optional': {
+        if (json === null) return v({ oneofKind: 'optional', optional: {} });
+        const inner = shapeOf(first, lookup);
+        // Optional (Optional a) is written [] / [x].
+        if (inner.kind === 'builtin' && inner.builtin === 'Optional') {
+          const items = json as unknown[];
+          return v({ oneofKind: 'optional', optional: { value: items.length === 0 ? v({ oneofKind: 'optional', optional: {} }) : toValue(items[0], first, lookup) } });
+        }
+        return v({ oneofKind: 'optional', optional: { value: toValue(json, first, lookup) } });
+      }
+    }
+  }
+  return untyped(json);
+}
+
+function untyped(json: unknown): Value {
+  const v = (sum: Value['sum']): Value => ({ sum });
+  if (json === null || json === undefined) return v({ oneofKind: 'optional', optional: {} });
+  if (typeof json === 'boolean') return v({ oneofKind: 'bool', bool: json });
+  if (typeof json === 'number') return v({ oneofKind: 'int64', int64: String(json) });
+  if (typeof json === 'string') return v({ oneofKind: 'text', text: json });
+  if (Array.isArray(json)) return v({ oneofKind: 'list', list: { elements: json.map(untyped) } });
+  const record = json as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length === 0) return v({ oneofKind: 'unit', unit: {} });
+  if (keys.length === 2 && 'tag' in record && 'value' in record) return v({ oneofKind: 'variant', variant: { constructor: String(record.tag), value: untyped(record.value) } });
+  return v({ oneofKind: 'record', record: { fields: keys.map((label) => ({ label, value: untyped(record[label]) })) } });
+}
