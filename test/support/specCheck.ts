@@ -116,7 +116,7 @@ export function responseErrors(version: SpecVersion, x: RecordedExchange): strin
 
 /** Served by every release, documented only from some: absent from older specs, and that is right. */
 function undocumentedButServed(version: SpecVersion, x: RecordedExchange): boolean {
-  return allEndpoints().some((e) => e.documentedSince && !atLeast(SPEC_RELEASE[version], e.documentedSince) && e.method === x.method && pathShape(e.path) === pathShape(x.path));
+  return allEndpoints().some((e) => !e.websocket && e.documentedSince && !atLeast(SPEC_RELEASE[version], e.documentedSince) && e.method === x.method && pathShape(e.path) === pathShape(x.path));
 }
 
 /** Everything wrong with one exchange, for a participant imitating the release of `version`. */
