@@ -19,6 +19,7 @@ export type LedgerErrorKind =
   | 'not-served'
   | 'token-withheld'
   | 'redirected'
+  | 'websocket-unavailable'
   | 'package-decode';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
@@ -305,6 +306,30 @@ export class RedirectedError extends LedgerError {
   }
   get hint(): string {
     return 'If that address is the participant, use it as the connection URL; otherwise check the proxy or load balancer in front of the participant.';
+  }
+}
+
+/**
+ * A websocket could not be opened: the participant (or a proxy in front of it) answered the upgrade
+ * with something else, dropped the connection during the handshake, or did not answer in time. Not
+ * an auth failure: a refused token is an {@link AuthError}.
+ */
+export class WebSocketUnavailableError extends LedgerError {
+  readonly kind = 'websocket-unavailable' as const;
+  /** The HTTP status answered instead of the upgrade (101), when there was an answer. */
+  readonly status?: number;
+  /** The system error code, when the connection failed during the handshake. */
+  readonly code?: string;
+  readonly timedOut: boolean;
+  constructor(detail: { status?: number; code?: string; timedOut?: boolean }, request?: RequestInfo, cause?: unknown) {
+    const why = detail.timedOut ? 'no answer to the upgrade in time' : detail.status !== undefined ? `HTTP ${detail.status} instead of the upgrade` : `the connection failed during the handshake${detail.code ? ` (${detail.code})` : ''}`;
+    super(`The websocket could not be opened: ${why}`, request, { cause });
+    this.status = detail.status;
+    this.code = detail.code;
+    this.timedOut = detail.timedOut ?? false;
+  }
+  get hint(): string {
+    return 'The participant or a proxy in front of it does not pass websockets on (the Upgrade request): reads go over HTTP instead.';
   }
 }
 

@@ -70,6 +70,11 @@ export interface Endpoint {
   until?: string;
   /** Served by every version in range, but missing from the specs before this version. */
   documentedSince?: string;
+  /**
+   * A websocket channel (the asyncapi spec) rather than an HTTP operation (the openapi spec): opened
+   * with a GET upgrade, the request sent as the first frame.
+   */
+  websocket?: true;
 }
 
 function ep(method: HttpMethod, path: string, range: Omit<Endpoint, 'method' | 'path'> = {}): Endpoint {
@@ -110,6 +115,8 @@ export const OPERATIONS = {
   listUpdates: [ep('POST', '/v2/updates')],
   listUpdatesFlats: [ep('POST', '/v2/updates/flats', { until: '3.6.0' })],
   updatesPage: [ep('POST', '/v2/updates/get-updates-page', { since: '3.5.1' })],
+  // The same GetUpdatesRequest as the list, as the first frame; each update then comes as a frame.
+  subscribeUpdates: [ep('GET', '/v2/updates', { websocket: true })],
   submitAndWaitForTransaction: [ep('POST', '/v2/commands/submit-and-wait-for-transaction')],
   submitAndWait: [ep('POST', '/v2/commands/submit-and-wait')],
   eventsByContractId: [ep('POST', '/v2/events/events-by-contract-id')],
@@ -148,6 +155,7 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   listUpdates: 'Listing updates',
   listUpdatesFlats: 'Listing flat updates',
   updatesPage: 'Paged updates (get-updates-page)',
+  subscribeUpdates: 'The update stream over a websocket',
   submitAndWaitForTransaction: 'Submitting commands',
   submitAndWait: 'Submitting commands',
   eventsByContractId: 'Events by contract id',

@@ -12,7 +12,7 @@ import { eventRoutes } from './handlers/events';
 import { packageRoutes } from './handlers/packages';
 import type { Faults, Services } from './handlers/services';
 import { stateRoutes } from './handlers/state';
-import { updateRoutes } from './handlers/updates';
+import { updateChannels, updateRoutes } from './handlers/updates';
 import { vettingRoutes } from './handlers/vetting';
 import { DemoLedger, newLedgerState } from './ledger';
 import { packagesOfDar, type PackageDef } from './packages';
@@ -42,6 +42,13 @@ export interface DemoParticipantOptions {
   listCap?: number;
   /** `http-list-wait-time` in ms. Default 500. */
   listWaitMs?: number;
+  /**
+   * false: the release's websocket channels are not served (upgrades get a plain 404), as behind a
+   * proxy that does not pass websockets on. Default true.
+   */
+  websockets?: boolean;
+  /** An idle update stream over the websocket sends an offset checkpoint after this long. Default 60 s. */
+  idleCheckpointMs?: number;
   /**
    * true (default): a fresh ledger with a couple of hours of demo history, random ids.
    * A number: the same, with deterministic ids. false: only the parties and users.
@@ -107,12 +114,13 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
 
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
   const faults: Faults = {};
-  const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, faults };
+  const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
     routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
     ),
+    channels: options.websockets === false ? [] : updateChannels(services).filter((c) => profile.servesChannel(c.path)),
     version: profile.release,
     authenticator,
     participantName: ledger.participantName,

@@ -4,12 +4,14 @@
  * live in `handlers/`; they throw the participant's errors and write their answers with `send*`.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { OPEN, bearerToken, type Authenticator, type Caller } from './auth';
 import { firstMissingField, type RequestSchemaName } from '../core/versions';
 import { parseBody } from './decode';
-import { AuthFailure, DecodeFailure, LedgerApiError, authErrorBody, cantonErrorBody, type ErrorSite } from './errors';
+import { AuthFailure, DecodeFailure, LedgerApiError, authErrorBody, cantonErrorBody, invalidArgument, type ErrorSite } from './errors';
+import type { JsCantonError } from '../core/models/wire';
 
 export interface RequestContext<B = unknown> {
   readonly req: IncomingMessage;
@@ -44,6 +46,41 @@ export function route<B>(r: Route<B>): Route {
   return r as Route;
 }
 
+/** What a websocket channel's handler gets once the first frame is decoded and the caller known. */
+export interface ChannelContext<B = unknown> {
+  readonly url: URL;
+  readonly body: B;
+  readonly caller: Caller;
+  /** Aborted when the client goes away or the participant closes. */
+  readonly signal: AbortSignal;
+  /** Sends one text frame; resolves when the socket can take more (backpressure). */
+  send(json: string): Promise<void>;
+  /** Ends the socket with a normal close, as Canton does after the last element or an error frame. */
+  close(): void;
+  /** Drops the connection without a close frame (a fault: a cut network). */
+  cut(): void;
+}
+
+/**
+ * A websocket channel (the asyncapi spec): a GET upgrade, then one text frame with the request; every
+ * later frame from the participant is one element or one JsCantonError, after which the stream ends.
+ */
+export interface Channel<B = unknown> {
+  path: string;
+  /** The spec schema of the first frame: fields the imitated release requires are checked. */
+  body: RequestSchemaName;
+  decode: (body: unknown) => B;
+  handle(ctx: ChannelContext<B>): Promise<void>;
+}
+
+export function channel<B>(c: Channel<B>): Channel {
+  return c as Channel;
+}
+
+/** Canton's subprotocol that marks a Ledger API websocket; the token travels beside it as `jwt.token.<JWT>`. */
+export const WS_AUTH_PROTOCOL = 'daml.ws.auth';
+const WS_TOKEN_PREFIX = 'jwt.token.';
+
 /** One request and its answer, as they went over the wire (for tests that check them against a spec). */
 export interface Exchange {
   method: string;
@@ -55,10 +92,14 @@ export interface Exchange {
   status: number;
   contentType: string;
   responseBody: string;
+  /** For a websocket channel (status 101): the frames each way, text as sent (the first received one is also `requestBody`). */
+  frames?: { received: string[]; sent: string[] };
 }
 
 export interface ServerOptions {
   routes: Route[];
+  /** The websocket channels the imitated release has. */
+  channels?: Channel[];
   authenticator?: Authenticator;
   /** The participant name for `context.participant` in errors. */
   participantName: string;
@@ -137,10 +178,16 @@ export class DemoServer {
   private readonly server: Server;
   private readonly routes: CompiledRoute[];
   private readonly closing = new AbortController();
+  private readonly sockets = new WebSocketServer({
+    noServer: true,
+    // Canton answers with the marker protocol only: the token is never echoed.
+    handleProtocols: (offered) => (offered.has(WS_AUTH_PROTOCOL) ? WS_AUTH_PROTOCOL : false),
+  });
 
   constructor(private readonly options: ServerOptions) {
     this.routes = options.routes.map(compile);
     this.server = createServer((req, res) => void this.serve(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.upgrade(req, socket, head));
   }
 
   async listen(port: number, host: string): Promise<string> {
@@ -158,9 +205,96 @@ export class DemoServer {
   /** Stops listening, ends waiting requests and drops open connections. */
   async close(): Promise<void> {
     this.closing.abort();
+    // Upgraded sockets are no longer the HTTP server's: close them with "going away".
+    for (const ws of this.sockets.clients) ws.close(1001, 'participant shutting down');
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    for (const ws of this.sockets.clients) ws.terminate();
+    this.sockets.close();
     await closed;
+  }
+
+  // ---------------------------------------------------------------- websockets
+
+  /** An upgrade request: a channel of the release gets a websocket, anything else the plain 404 of HTTP. */
+  private upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://participant');
+    const found = (this.options.channels ?? []).find((c) => c.path === url.pathname);
+    if (!found || req.method !== 'GET') {
+      this.options.log(`websocket ${url.pathname} -> 404`);
+      return refuseUpgrade(socket, 404, 'The requested resource could not be found.');
+    }
+    this.sockets.handleUpgrade(req, socket, head, (ws) => void this.serveChannel(found, req, url, ws));
+  }
+
+  private async serveChannel(c: Channel, req: IncomingMessage, url: URL, ws: WebSocket): Promise<void> {
+    const started = Date.now();
+    const site = this.site(req);
+    const done = new AbortController();
+    const onClose = () => done.abort();
+    ws.on('close', onClose);
+    ws.on('error', onClose);
+    this.closing.signal.addEventListener('abort', onClose);
+    const frames = { received: [] as string[], sent: [] as string[] };
+    const record = this.options.onExchange;
+    const send = (json: string): Promise<void> => {
+      if (ws.readyState !== ws.OPEN) return Promise.resolve();
+      if (record) frames.sent.push(json);
+      return new Promise((resolve) => {
+        ws.send(json, () => resolve());
+        // Waiting for every write would crawl: wait only while the socket has a backlog.
+        if (ws.bufferedAmount < 1024 * 1024) resolve();
+      });
+    };
+    const first = await firstFrame(ws, done.signal);
+    try {
+      if (first === undefined) return;
+      if (record) frames.received.push(first);
+      const json = parseFrame(first);
+      const missing = firstMissingField(c.body, json, this.options.version);
+      if (missing) throw DecodeFailure.body(`DecodingFailure at ${missing.path}.${missing.field}: Missing required field`);
+      const body = c.decode(json);
+      const token = channelToken(req);
+      const authenticator = this.options.authenticator;
+      const caller = authenticator ? await authenticator.authenticate(token) : OPEN;
+      await c.handle({ url, body, caller, signal: done.signal, send, close: () => ws.close(1000), cut: () => ws.terminate() });
+    } catch (error) {
+      // Errors travel as a frame; then the stream ends (a close frame carries no error).
+      await send(JSON.stringify(this.errorBody(error, site)));
+      ws.close(1000);
+    } finally {
+      this.closing.signal.removeEventListener('abort', onClose);
+      this.options.log(`websocket ${url.pathname}: ${frames.sent.length || 'some'} frames sent, open ${Date.now() - started} ms`);
+      const report = () =>
+        record?.({
+          method: 'GET',
+          path: url.pathname,
+          query: url.search,
+          requestHeaders: req.headers,
+          requestBody: frames.received[0] ?? '',
+          status: 101,
+          contentType: '',
+          responseBody: '',
+          frames,
+        });
+      if (ws.readyState === ws.CLOSED) report();
+      else ws.once('close', report);
+    }
+  }
+
+  private errorBody(error: unknown, site: ErrorSite): JsCantonError {
+    if (error instanceof AuthFailure) return authErrorBody(error, site);
+    if (error instanceof LedgerApiError) return cantonErrorBody(error, site);
+    // Over a websocket a request that cannot be decoded is an error frame, not a text/plain 400.
+    if (error instanceof DecodeFailure) return cantonErrorBody(invalidArgument(error.text), site);
+    this.options.log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
+    return cantonErrorBody(new LedgerApiError('LEDGER_API_INTERNAL_ERROR', `Processing the request failed due to an internal error: ${(error as Error)?.message}`), site);
+  }
+
+  private site(req: IncomingMessage): ErrorSite {
+    const header = req.headers.traceparent;
+    const traceparent = typeof header === 'string' && TRACEPARENT.test(header) ? header : undefined;
+    return { traceId: traceparent ? traceparent.slice(3, 35) : randomBytes(16).toString('hex'), participant: `'${this.options.participantName}'` };
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -168,10 +302,7 @@ export class DemoServer {
     const url = new URL(req.url ?? '/', 'http://participant');
     const header = req.headers.traceparent;
     const traceparent = typeof header === 'string' && TRACEPARENT.test(header) ? header : undefined;
-    const site: ErrorSite = {
-      traceId: traceparent ? traceparent.slice(3, 35) : randomBytes(16).toString('hex'),
-      participant: `'${this.options.participantName}'`,
-    };
+    const site = this.site(req);
     const requestDone = new AbortController();
     const onClose = () => requestDone.abort();
     res.on('close', onClose);
@@ -249,6 +380,49 @@ export class DemoServer {
     this.options.log(`internal error: ${(error as Error)?.stack ?? String(error)}`);
     sendJson(res, internal.httpStatus, cantonErrorBody(internal, site));
   }
+}
+
+/** The token of a websocket: the `jwt.token.<JWT>` subprotocol, else the Authorization header (Canton reads both). */
+function channelToken(req: IncomingMessage): string | undefined {
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  const fromProtocol = offered.find((p) => p.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
+  if (fromProtocol) return fromProtocol;
+  try {
+    return bearerToken(req.headers.authorization);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first text frame, or undefined when the socket closes (or the participant stops) before one came. */
+function firstFrame(ws: WebSocket, signal: AbortSignal): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(undefined);
+    const finish = (frame: string | undefined) => {
+      ws.off('message', onMessage);
+      signal.removeEventListener('abort', onAbort);
+      resolve(frame);
+    };
+    const onMessage = (data: Buffer | ArrayBuffer | Buffer[]) => finish(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+    const onAbort = () => finish(undefined);
+    ws.on('message', onMessage);
+    signal.addEventListener('abort', onAbort);
+  });
+}
+
+function parseFrame(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DecodeFailure('Cannot decode frame: not JSON');
+  }
+}
+
+/** Answers an upgrade request with a plain HTTP response and drops the connection. */
+function refuseUpgrade(socket: Socket, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: text/plain; charset=UTF-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 /** A `%`-escaped path segment; a malformed escape is the client's error (400), as in Canton, not an internal one. */

@@ -23,6 +23,8 @@ export interface VersionProfile extends VersionFacts {
   release: string;
   /** Whether the release has this endpoint (`:name` or `{name}` path parameters). */
   serves(method: string, path: string): boolean;
+  /** Whether the release has this websocket channel. */
+  servesChannel(path: string): boolean;
 }
 
 /** A path with its parameters blanked, so that `/v2/users/:userId` and `/v2/users/{user-id}` compare equal. */
@@ -38,9 +40,14 @@ export function profileOf(apiVersion: ApiVersion): VersionProfile {
     release,
     serves(method, path) {
       const shape = pathShape(path);
-      const matching = endpoints.filter((e) => e.method === method && pathShape(e.path) === shape);
+      const matching = endpoints.filter((e) => !e.websocket && e.method === method && pathShape(e.path) === shape);
       // A route the table does not know would escape the comparison with the specs.
       if (matching.length === 0) throw new Error(`demo participant: ${method} ${path} is not in the version table`);
+      return matching.some((e) => endpointExists(e, release));
+    },
+    servesChannel(path) {
+      const matching = endpoints.filter((e) => e.websocket && e.path === path);
+      if (matching.length === 0) throw new Error(`demo participant: the websocket channel ${path} is not in the version table`);
       return matching.some((e) => endpointExists(e, release));
     },
   };

@@ -13,7 +13,7 @@ const ANY = { filter: { anyParty: true } } as const;
 const key = (u: { offset?: number; kind: string }) => `${u.offset}/${u.kind}`;
 
 for (const apiVersion of ['3.4', '3.5'] as const) {
-  describe(`live tail through connection cuts (${apiVersion})`, function () {
+  describe(`live tail through connection cuts (polling, ${apiVersion})`, function () {
     this.timeout(120_000);
     let p: DemoParticipant;
     let proxy: FaultProxy;
@@ -46,6 +46,7 @@ for (const apiVersion of ['3.4', '3.5'] as const) {
       }, 5);
       const expected = () => p.state.entries.filter((e) => e.offset > start).map(key);
       const done = followUpdates(client, {
+        source: 'polling',
         selection: ANY,
         from: start,
         signal: stop.signal,
@@ -86,7 +87,7 @@ describe('live tail and 413', function () {
       p.state.appendSynthetic(10);
       const stop = new AbortController();
       const guard = setTimeout(() => stop.abort(), 10_000);
-      const err = await followUpdates(client, { selection: ANY, from: start, signal: stop.signal, idleTimeoutMs: 50, retryDelayMs: () => 1, onBatch: () => {} })
+      const err = await followUpdates(client, { source: 'polling', selection: ANY, from: start, signal: stop.signal, idleTimeoutMs: 50, retryDelayMs: () => 1, onBatch: () => {} })
         .catch((e) => e)
         .finally(() => clearTimeout(guard));
       assert.ok(err instanceof ListTooLargeError, String(err));
@@ -108,6 +109,7 @@ describe('live tail and 413', function () {
       const stop = new AbortController();
       const guard = setTimeout(() => stop.abort(), 10_000);
       const err = await followUpdates(client, {
+        source: 'polling',
         selection: ANY,
         from: p.state.ledgerEnd,
         signal: stop.signal,

@@ -16,7 +16,7 @@ import {
   type RequestSchemaName,
   type RequestShape,
 } from '../../src/core/versions';
-import { requestSchemaName, requiredFieldsByPath as specRequiredFieldsByPath, requireSpec, SPEC_OF_LINE, specEndpoints } from '../support/spec';
+import { channelSchemaName, requestSchemaName, requiredFieldsByPath as specRequiredFieldsByPath, requireSpec, SPEC_OF_LINE, specChannels, specEndpoints } from '../support/spec';
 
 describe('version table', () => {
   it('places versions in their release line; unknown versions are the newest', () => {
@@ -46,6 +46,7 @@ describe('version table', () => {
     assert.equal(endpointFor('activeContractsPage', '3.5.1')?.path, '/v2/state/active-contracts-page');
     assert.equal(factsOf('3.3.0').prepareSingleCommand, false);
     assert.equal(factsOf('3.4.0').prepareSingleCommand, true);
+    assert.deepEqual(endpointFor('subscribeUpdates', '3.3.0'), { method: 'GET', path: '/v2/updates', websocket: true });
     assert.equal(factsOf('3.3.0').wire.topologyEventWrapped, false);
     assert.equal(factsOf('3.4.0').wire.topologyEventWrapped, true);
   });
@@ -53,21 +54,23 @@ describe('version table', () => {
   for (const { line, spec: version } of API_LINES) {
     const spec = SPEC_OF_LINE[line];
     describe(`against the ${line} spec`, () => {
-      it('every endpoint of the table exists in the spec exactly when the table says so', function () {
+      it('every endpoint of the table exists in the spec exactly when the table says so (websocket channels in the asyncapi spec)', function () {
         requireSpec(this, spec);
         const inSpec = specEndpoints(spec);
+        const channels = specChannels(spec);
         const wrong = allEndpoints()
           .filter((e) => !(e.documentedSince && !atLeast(version, e.documentedSince)))
-          .filter((e) => endpointExists(e, version) !== inSpec.has(`${e.method} ${e.path}`))
-          .map((e) => `${e.method} ${e.path}: table ${endpointExists(e, version) ? 'has' : 'lacks'} it`);
+          .filter((e) => endpointExists(e, version) !== (e.websocket ? channels : inSpec).has(`${e.method} ${e.path}`))
+          .map((e) => `${e.websocket ? 'websocket ' : ''}${e.method} ${e.path}: table ${endpointExists(e, version) ? 'has' : 'lacks'} it`);
         assert.deepEqual(wrong, []);
+        assert.ok(channels.has("GET /v2/updates") && channels.size >= 4, `the asyncapi spec was read (${channels.size} channels)`);
       });
 
-      it('every request body of those endpoints has a shape in the table', function () {
+      it('every request body of those endpoints (and first frame of those channels) has a shape in the table', function () {
         requireSpec(this, spec);
         const missing = allEndpoints()
           .filter((e) => endpointExists(e, version))
-          .map((e) => requestSchemaName(spec, e.method, e.path))
+          .map((e) => (e.websocket ? channelSchemaName(spec, e.path, 'publish') : requestSchemaName(spec, e.method, e.path)))
           .filter((name): name is string => name !== undefined && !(name in REQUEST_SHAPES));
         assert.deepEqual(missing, []);
       });

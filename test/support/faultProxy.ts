@@ -13,8 +13,8 @@
  * `maxFaults` faults in all, a hung answer is released after `maxHangMs`, and `close()` ends every
  * connection. It listens on 127.0.0.1 only and forwards to loopback targets only.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import net, { type AddressInfo, type Socket } from 'node:net';
 
 export type Fault =
   /** Destroy the connection before forwarding: the participant never sees the request. */
@@ -30,10 +30,14 @@ export type Fault =
   /** Forward, then answer the participant's status with its JSON body rewritten (`request`: the request's JSON body). */
   | { kind: 'rewrite-json'; rewrite: (body: unknown, request: unknown) => unknown }
   /** Answer 200 with the request's headers as JSON, without forwarding (a server that echoes the Authorization header). */
-  | { kind: 'echo-headers' };
+  | { kind: 'echo-headers' }
+  /** A websocket upgrade: pass the first `afterBytes` the participant sends (its 101 answer included), then destroy both connections. Counts only when it did cut. */
+  | { kind: 'cut-socket'; afterBytes: number }
+  /** A websocket upgrade: answer this status instead, without forwarding (a proxy that does not pass websockets on). */
+  | { kind: 'refuse-upgrade'; status: number };
 
 export interface FaultRule {
-  /** The request method; any when unset. */
+  /** The request method (`WS` for a websocket upgrade); any when unset. */
   method?: string;
   /** The path (without query) exactly, or a pattern. */
   path: string | RegExp;
@@ -77,10 +81,51 @@ export class FaultProxy {
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(this.target.hostname)) throw new Error(`The fault proxy forwards to loopback only, not to ${this.target.hostname}`);
     this.maxFaults = o.maxFaults ?? 1000;
     this.maxHangMs = o.maxHangMs ?? 30_000;
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
+    this.server.on('connection', (s) => this.track(s));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  private track(s: Socket): void {
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
+  }
+
+  /** Websockets: the upgrade request goes on as it came, then bytes both ways, unless a rule cuts or refuses. */
+  private upgrade(req: IncomingMessage, client: Socket, head: Buffer): void {
+    const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+    this.requests.set(`WS ${path}`, this.count('WS', path) + 1);
+    const chosen = this.pick('WS', path);
+    const fault = chosen?.fault;
+    if (fault?.kind === 'refuse-upgrade') {
+      this.count_(chosen!.rule, fault.kind);
+      const text = 'websockets are not passed on here';
+      return void client.end(`HTTP/1.1 ${fault.status} ${STATUS_CODES[fault.status]}\r\ncontent-type: text/plain\r\ncontent-length: ${text.length}\r\nconnection: close\r\n\r\n${text}`);
+    }
+    const upstream = net.connect(Number(this.target.port), this.target.hostname);
+    this.track(upstream);
+    const headers = Object.entries({ ...req.headers, host: this.target.host }).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : v === undefined ? [] : [`${k}: ${v}`]));
+    upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    client.pipe(upstream);
+    let cut = fault?.kind === 'cut-socket' ? fault : undefined;
+    let sent = 0;
+    upstream.on('data', (chunk: Buffer) => {
+      if (cut && sent + chunk.length > cut.afterBytes) {
+        client.write(chunk.subarray(0, Math.max(0, cut.afterBytes - sent)));
+        this.count_(chosen!.rule, cut.kind);
+        cut = undefined;
+        upstream.destroy();
+        // Let the partial write go out before the cut.
+        setImmediate(() => client.destroy());
+        return;
+      }
+      sent += chunk.length;
+      client.write(chunk);
     });
+    upstream.on('end', () => client.end());
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
   }
 
   async start(): Promise<string> {
@@ -144,8 +189,10 @@ export class FaultProxy {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const requestBody = Buffer.concat(chunks);
-    const chosen = this.pick(method, path);
-    const fault = chosen?.fault;
+    const picked = this.pick(method, path);
+    // Websocket faults are for upgrades (rules with method `WS`); a plain request passes.
+    const chosen = picked && (picked.fault.kind === 'cut-socket' || picked.fault.kind === 'refuse-upgrade') ? undefined : picked;
+    const fault = chosen?.fault as Exclude<Fault, { kind: 'cut-socket' | 'refuse-upgrade' }> | undefined;
     const fire = () => chosen && this.count_(chosen.rule, fault!.kind);
 
     if (fault?.kind === 'cut-request') {

@@ -40,6 +40,17 @@ export function specPath(version: SpecVersion): string {
   return join(SPEC_DIR, SPEC_FILES[version]);
 }
 
+/** The websocket spec (AsyncAPI 2.6) beside each OpenAPI file. */
+export function asyncSpecPath(version: SpecVersion): string {
+  return join(SPEC_DIR, SPEC_FILES[version].replace(/openapi\.yaml$/, 'asyncapi.yaml'));
+}
+
+export interface AsyncApiDocument {
+  asyncapi: string;
+  channels: Record<string, { publish?: { message?: { $ref?: string } }; subscribe?: { message?: { $ref?: string } }; bindings?: { ws?: { method?: string } } }>;
+  components: { schemas: Record<string, SpecSchema>; messages: Record<string, { payload?: SpecSchema }> };
+}
+
 /** True when the primary (3.5) spec is present. */
 export function specAvailable(version: SpecVersion = '3.5'): boolean {
   return existsSync(specPath(version));
@@ -77,6 +88,19 @@ export function loadSpec(version: SpecVersion): OpenApiDocument {
   return document;
 }
 
+const asyncDocuments = new Map<SpecVersion, AsyncApiDocument>();
+
+export function loadAsyncSpec(version: SpecVersion): AsyncApiDocument {
+  let document = asyncDocuments.get(version);
+  if (!document) {
+    const path = asyncSpecPath(version);
+    if (!existsSync(path)) throw new Error(`Canton AsyncAPI spec ${version} not found at ${path}`);
+    document = parseYaml(readFileSync(path, 'utf8')) as AsyncApiDocument;
+    asyncDocuments.set(version, document);
+  }
+  return document;
+}
+
 /** `#/components/schemas/<name>` of a spec version, or undefined if that version has no such schema. */
 export function specSchema(version: SpecVersion, name: string): SpecSchema | undefined {
   return loadSpec(version).components.schemas[name];
@@ -109,7 +133,7 @@ export interface SpecValidatorOptions {
   stripNulls?: boolean;
 }
 
-const ajvs = new Map<SpecVersion, Ajv>();
+const ajvs = new Map<string, Ajv>();
 const validators = new Map<string, ValidateFunction>();
 
 /**
@@ -123,10 +147,23 @@ export function specValidator(
   options: SpecValidatorOptions = {},
 ): (value: unknown) => SpecValidationResult {
   if (!specSchema(version, schemaName)) throw new Error(`Spec ${version} has no schema ${schemaName}`);
-  const key = `${version}#${schemaName}`;
+  return validatorOf(version, 'openapi', schemaName, options);
+}
+
+/**
+ * A validator for `#/components/schemas/<schemaName>` of a version's websocket (AsyncAPI) spec, for
+ * the frames of a channel; the same rules as {@link specValidator}.
+ */
+export function asyncSpecValidator(version: SpecVersion, schemaName: string, options: SpecValidatorOptions = {}): (value: unknown) => SpecValidationResult {
+  if (!loadAsyncSpec(version).components.schemas[schemaName]) throw new Error(`AsyncAPI spec ${version} has no schema ${schemaName}`);
+  return validatorOf(version, 'asyncapi', schemaName, options);
+}
+
+function validatorOf(version: SpecVersion, kind: 'openapi' | 'asyncapi', schemaName: string, options: SpecValidatorOptions): (value: unknown) => SpecValidationResult {
+  const key = `${kind}-${version}#${schemaName}`;
   let validate = validators.get(key);
   if (!validate) {
-    const compiled = ajvFor(version).getSchema(`${specId(version)}#/components/schemas/${schemaName}`);
+    const compiled = ajvFor(version, kind).getSchema(`${specId(version, kind)}#/components/schemas/${schemaName}`);
     if (!compiled) throw new Error(`Cannot compile ${schemaName} of spec ${version}`);
     validate = compiled;
     validators.set(key, validate);
@@ -152,12 +189,12 @@ export function stripNulls(value: unknown): unknown {
   return value;
 }
 
-function specId(version: SpecVersion): string {
-  return `canton-openapi-${version}`;
+function specId(version: SpecVersion, kind: 'openapi' | 'asyncapi' = 'openapi'): string {
+  return `canton-${kind}-${version}`;
 }
 
-function ajvFor(version: SpecVersion): Ajv {
-  let ajv = ajvs.get(version);
+function ajvFor(version: SpecVersion, kind: 'openapi' | 'asyncapi'): Ajv {
+  let ajv = ajvs.get(`${kind}-${version}`);
   if (!ajv) {
     ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
@@ -165,8 +202,9 @@ function ajvFor(version: SpecVersion): Ajv {
     ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
     ajv.addFormat('binary', { type: 'string', validate: () => true });
     // Only the components: `$ref`s in the spec are all `#/components/schemas/…`, resolved against this root.
-    ajv.addSchema({ components: loadSpec(version).components }, specId(version));
-    ajvs.set(version, ajv);
+    const components = kind === 'openapi' ? loadSpec(version).components : { schemas: loadAsyncSpec(version).components.schemas };
+    ajv.addSchema({ components }, specId(version, kind));
+    ajvs.set(`${kind}-${version}`, ajv);
   }
   return ajv;
 }
@@ -183,6 +221,21 @@ export function specEndpoints(version: SpecVersion): Set<string> {
     for (const method of Object.keys(ops)) out.add(`${method.toUpperCase()} ${path}`);
   }
   return out;
+}
+
+/** `GET /path` of every websocket channel in a version's AsyncAPI spec (the upgrade is a GET). */
+export function specChannels(version: SpecVersion): Set<string> {
+  const out = new Set<string>();
+  for (const [path, channel] of Object.entries(loadAsyncSpec(version).channels)) out.add(`${(channel.bindings?.ws?.method ?? 'GET').toUpperCase()} ${path}`);
+  return out;
+}
+
+/** The schema of a channel's messages: `publish` (what the client sends) or `subscribe` (what it receives). */
+export function channelSchemaName(version: SpecVersion, path: string, direction: 'publish' | 'subscribe'): string | undefined {
+  const document = loadAsyncSpec(version);
+  const message = /^#\/components\/messages\/(.+)$/.exec(document.channels[path]?.[direction]?.message?.$ref ?? '')?.[1];
+  const ref = message === undefined ? undefined : document.components.messages[message]?.payload?.$ref;
+  return typeof ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1] : undefined;
 }
 
 /** The component name of an operation's JSON request body, if it has one. */

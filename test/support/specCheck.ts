@@ -9,13 +9,15 @@
  *   is the one relaxation.
  * - A request body the spec rejects must be refused with a 4xx, as Canton's decoder would.
  * - A path the spec does not have must get the plain 404 of a real participant.
+ * - A websocket (status 101) must be a channel of the release's asyncapi spec; its first frame is
+ *   checked as a request body, and every frame the participant sent against the channel's message.
  */
 import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv';
 import { allEndpoints, atLeast, firstMissingField, REQUEST_SHAPES, type RequestSchemaName } from '../../src/core/versions';
 import { startDemoParticipant, type ApiVersion, type DemoParticipant, type DemoParticipantOptions, type Exchange } from '../../src/participant/index';
 import { pathShape } from '../../src/participant/versions';
-import { loadSpec, specAvailable, specValidator, type SpecVersion } from './spec';
+import { asyncSpecValidator, channelSchemaName, loadAsyncSpec, loadSpec, specAvailable, specValidator, type SpecVersion } from './spec';
 
 /** The spec of the release each `apiVersion` imitates. */
 export const SPEC_OF_API_VERSION: Record<ApiVersion, SpecVersion> = {
@@ -79,6 +81,8 @@ export interface RecordedExchange {
   status: number;
   contentType: string;
   responseText: string;
+  /** A websocket's frames, each way. */
+  frames?: { received: string[]; sent: string[] };
 }
 
 /**
@@ -116,11 +120,46 @@ export function responseErrors(version: SpecVersion, x: RecordedExchange): strin
 
 /** Served by every release, documented only from some: absent from older specs, and that is right. */
 function undocumentedButServed(version: SpecVersion, x: RecordedExchange): boolean {
-  return allEndpoints().some((e) => e.documentedSince && !atLeast(SPEC_RELEASE[version], e.documentedSince) && e.method === x.method && pathShape(e.path) === pathShape(x.path));
+  return allEndpoints().some((e) => !e.websocket && e.documentedSince && !atLeast(SPEC_RELEASE[version], e.documentedSince) && e.method === x.method && pathShape(e.path) === pathShape(x.path));
+}
+
+/**
+ * Everything wrong with a websocket: the channel must be in the asyncapi spec; the first frame must
+ * be a request the spec accepts unless the participant refused it; each frame sent must be one of
+ * the channel's messages. Those are `Either_JsCantonError_X` (a oneOf), and since the relaxed specs
+ * make every field of `X` optional an error frame matches both members: a frame with a code and a
+ * cause is checked as the JsCantonError, any other as `X`.
+ */
+export function channelViolations(version: SpecVersion, x: RecordedExchange): string[] {
+  const channel = loadAsyncSpec(version).channels[x.path];
+  if (!channel) return [`websocket ${x.path} is not in the ${version} asyncapi spec`];
+  const sent = x.frames?.sent ?? [];
+  const problems: string[] = [];
+  const parsed = sent.map((f) => JSON.parse(f) as Record<string, unknown>);
+  const isError = (f: Record<string, unknown>) => typeof f?.code === 'string' && typeof f?.cause === 'string';
+  const requestSchema = channelSchemaName(version, x.path, 'publish');
+  if (!requestSchema) problems.push(`no request message for ${x.path}`);
+  else if (x.requestBody !== undefined && !(parsed[0] && isError(parsed[0]))) {
+    const accepted = requestSchema in REQUEST_SHAPES && firstMissingField(requestSchema as RequestSchemaName, x.requestBody, SPEC_RELEASE[version]) === undefined;
+    const { errors } = asyncSpecValidator(version, requestSchema, { stripNulls: false })(x.requestBody);
+    problems.push(...errors.filter((e) => !(accepted && e.keyword === 'required')).map((e) => `accepted a first frame the spec rejects: ${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+  }
+  const either = channelSchemaName(version, x.path, 'subscribe');
+  const members = ((loadAsyncSpec(version).components.schemas[either ?? ''] as { oneOf?: { $ref?: string }[] } | undefined)?.oneOf ?? []).map((m) => m.$ref?.split('/').pop() ?? '');
+  const element = members.find((m) => m !== 'JsCantonError');
+  if (!element || !members.includes('JsCantonError')) return [...problems, `the ${x.path} channel's message is not Either_JsCantonError_X`];
+  const checkError = asyncSpecValidator(version, 'JsCantonError');
+  const checkElement = asyncSpecValidator(version, element);
+  parsed.forEach((frame, i) => {
+    const { errors } = (isError(frame) ? checkError : checkElement)(frame);
+    problems.push(...errors.map((e) => `frame ${i}: ${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+  });
+  return problems;
 }
 
 /** Everything wrong with one exchange, for a participant imitating the release of `version`. */
 export function exchangeViolations(version: SpecVersion, x: RecordedExchange): string[] {
+  if (x.status === 101) return channelViolations(version, x);
   if (undocumentedButServed(version, x)) return [];
   if (!findOperation(version, x.method, x.path)) {
     // Not in this release: a real participant answers with its plain 404 (405 for a known path and another method).
@@ -141,7 +180,7 @@ export function toRecorded(x: Exchange): RecordedExchange {
     requestBody = x.requestBody; // not JSON: the spec check reports it, unless the participant refused it
   }
   const offSpec = x.requestHeaders[OFF_SPEC_HEADER];
-  return { offSpec: typeof offSpec === 'string' ? offSpec : undefined, method: x.method, path: x.path, requestBody, status: x.status, contentType: x.contentType, responseText: x.responseBody };
+  return { offSpec: typeof offSpec === 'string' ? offSpec : undefined, method: x.method, path: x.path, requestBody, status: x.status, contentType: x.contentType, responseText: x.responseBody, frames: x.frames };
 }
 
 // ---------------------------------------------------------------- the checked participants

@@ -2,7 +2,7 @@
  * The JSON Ledger API v2 client: one object per connection. Every call takes an AbortSignal and a
  * deadline (`CallOptions`), and fails with the typed errors of `../errors`.
  */
-import { CallOptions, HttpOptions, HttpRequest, HttpTransport, OpenResponse } from './http';
+import { asCantonError, CallOptions, errorOfStatus, HttpOptions, HttpRequest, HttpTransport, OpenResponse } from './http';
 import { jsonArrayBatches, JsonStreamError } from './jsonArrayStream';
 import {
   buildEventFormat,
@@ -13,7 +13,9 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, ListTooLargeError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { HttpError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
+import { socketFrames } from './websocket';
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectObject, OffsetOrder, updateFieldProblem } from './protocol';
 import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
@@ -30,6 +32,13 @@ export const DEFAULT_LIST_CAP = 200;
 export interface LedgerClientOptions extends HttpOptions {
   /** Updates per page for paged reads (at most the participant's list cap; at least 2). Default 100. */
   pageSize?: number;
+}
+
+export interface SubscribeUpdatesOptions extends CallOptions {
+  /** How long opening the websocket may take; default `timeoutMs`, else 10 s. */
+  connectTimeoutMs?: number;
+  /** How often the open socket is pinged to find a dead connection. Default 30 s. */
+  pingIntervalMs?: number;
 }
 
 export interface ListUpdatesOptions extends CallOptions {
@@ -310,6 +319,39 @@ export class LedgerClient {
       res.done();
       res.body.destroy();
     }
+  }
+
+  /**
+   * The update stream over the participant's websocket (`/v2/updates` channel): the same request as
+   * the list, then batches of updates as they are written, until `endInclusive` (then it returns) or
+   * for ever. An error frame becomes the typed error of its gRPC code's status (an AuthError for a
+   * rejected token); an open-ended stream that ends is a NetworkError, to be resumed.
+   */
+  async *subscribeUpdates(range: UpdatesRange, selection: UpdatesSelection, o: SubscribeUpdatesOptions = {}): AsyncGenerator<Update[]> {
+    const { endpoint } = await this.endpoint('subscribeUpdates', o);
+    const body = buildGetUpdatesRequest(range, selection);
+    const req: RequestInfo = { method: 'GET', path: endpoint.path };
+    const order = new OffsetOrder(req, range);
+    let index = 0;
+    for await (const frames of socketFrames(this.http, { path: endpoint.path, firstFrame: body, signal: o.signal, connectTimeoutMs: o.connectTimeoutMs ?? o.timeoutMs, pingIntervalMs: o.pingIntervalMs })) {
+      const batch: Update[] = [];
+      let failure: LedgerError | undefined;
+      for (const text of frames) {
+        const element = parseFrame(text, req);
+        const error = asCantonError(element);
+        if (error) {
+          // The stream ends after an error frame: what came before it still counts.
+          failure = errorOfStatus(error.grpcCodeValue ? httpStatusForGrpc(error.grpcCodeValue as GrpcCode) : 500, error, req);
+          break;
+        }
+        const u = decodeUpdateElement(element, index, req, decodeUpdate);
+        order.check(u, index++);
+        batch.push(u);
+      }
+      if (batch.length > 0) yield batch;
+      if (failure) throw failure;
+    }
+    if (range.endInclusive === undefined) throw new NetworkError('The participant ended the update stream', 'WS_ENDED', true, req);
   }
 
   /** {@link streamUpdates}, collected. */
@@ -634,6 +676,14 @@ function toHttpRequest(endpoint: Endpoint, req: OperationRequest, o: CallOptions
 /** A plain 404 (not a Canton error) means the path is not served: say so, with the likely cause. */
 function notServed(e: unknown, req: HttpRequest, version?: string): unknown {
   return e instanceof HttpError && e.status === 404 ? new NotServedError(req.method, req.path, version, e) : e;
+}
+
+function parseFrame(text: string, req: RequestInfo): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ProtocolError(`A frame of ${req.method} ${req.path} is not JSON`, req, e);
+  }
 }
 
 /** Accepts the bare JsCommands (as `*.commands.json` may hold) and wraps it. */

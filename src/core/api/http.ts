@@ -322,18 +322,28 @@ export class HttpTransport {
     }
   }
 
-  private errorFromResponse(status: number, contentType: string | undefined, text: string, req: HttpRequest): LedgerError {
+  /** The typed error of a failed answer (websocket refusals included). */
+  errorFromResponse(status: number, contentType: string | undefined, text: string, req: RequestInfo): LedgerError {
     const body = parseCantonError(contentType, text);
-    if (status === 401 || status === 403) {
-      const unknownUser = status === 403 && body?.context?.ledger_api_error === 'invalid token';
-      return new AuthError(status, status === 401 ? 'unauthenticated' : unknownUser ? 'unknown-user' : 'permission-denied', body, info(req));
-    }
-    if (body) {
-      if (status === 413) return new ListTooLargeError(status, body, info(req));
-      return new CantonApiError(status, body, info(req));
-    }
+    if (body || status === 401 || status === 403) return errorOfStatus(status, body, req);
     return new HttpError(status, this.redactor.redact(text.slice(0, 2000)), contentType, info(req));
   }
+
+  /** Extra headers every request carries (no credentials). */
+  get extraHeaders(): Readonly<Record<string, string>> {
+    return this.opts.headers ?? {};
+  }
+}
+
+/** The typed error of a status with its JsCantonError body (an error frame of a websocket has its gRPC code's status). */
+export function errorOfStatus(status: number, body: JsCantonError | undefined, req: RequestInfo): LedgerError {
+  if (status === 401 || status === 403) {
+    const unknownUser = status === 403 && body?.context?.ledger_api_error === 'invalid token';
+    return new AuthError(status, status === 401 ? 'unauthenticated' : unknownUser ? 'unknown-user' : 'permission-denied', body, info(req));
+  }
+  if (!body) return new HttpError(status, '', undefined, info(req));
+  if (status === 413) return new ListTooLargeError(status, body, info(req));
+  return new CantonApiError(status, body, info(req));
 }
 
 /** A GET that carries a JSON body, over node:http, answered as a fetch Response. */
@@ -365,12 +375,17 @@ function parseBaseUrl(raw: string): URL {
 function parseCantonError(contentType: string | undefined, text: string): JsCantonError | undefined {
   if (!text || (contentType && !/json/i.test(contentType) && !text.startsWith('{'))) return undefined;
   try {
-    const v = JSON.parse(text);
-    if (v && typeof v === 'object' && typeof v.code === 'string' && typeof v.cause === 'string') {
-      return { ...v, errorCategory: typeof v.errorCategory === 'number' ? v.errorCategory : -1 };
-    }
+    return asCantonError(JSON.parse(text));
   } catch {
-    /* not JSON: the caller makes an HttpError of it */
+    return undefined; // not JSON: the caller makes an HttpError of it
+  }
+}
+
+/** A parsed value that is a JsCantonError (it has a code and a cause), normalised; else undefined. */
+export function asCantonError(v: unknown): JsCantonError | undefined {
+  const o = v as Partial<JsCantonError> | null;
+  if (o && typeof o === 'object' && typeof o.code === 'string' && typeof o.cause === 'string') {
+    return { ...(o as JsCantonError), errorCategory: typeof o.errorCategory === 'number' ? o.errorCategory : -1 };
   }
   return undefined;
 }
@@ -389,7 +404,7 @@ function toNetworkError(err: unknown, requestSent: boolean, req: HttpRequest): N
   return new NetworkError(`Could not reach the participant${code ? ` (${code})` : ''}`, code, requestSent && !NEVER_CONNECTED.has(code ?? ''), info(req), err);
 }
 
-function info(req: HttpRequest): RequestInfo {
+function info(req: RequestInfo): RequestInfo {
   return { method: req.method, path: req.path };
 }
 

@@ -1,12 +1,75 @@
 /**
- * Following the update stream: repeated open-ended list reads (`stream_idle_timeout_ms` + `limit`),
- * each resuming where the last one stopped, so that a dropped connection loses nothing and repeats
- * nothing; and a bounded window of the newest updates for a view to show.
+ * Following the update stream: reads from a source (the participant's websocket where it has one,
+ * else repeated open-ended list reads), each resuming where the last one stopped, so that a dropped
+ * connection loses nothing and repeats nothing, whichever source delivered.
  */
 import type { LedgerClient } from '../api/client';
 import type { UpdatesSelection } from '../api/updatesRequest';
-import { AuthError, CancelledError, CantonApiError, HttpError, ListTooLargeError, NetworkError, ProtocolError, TimeoutError } from '../errors';
+import { AuthError, CancelledError, CantonApiError, HttpError, ListTooLargeError, NetworkError, ProtocolError, TimeoutError, UnsupportedOperationError, WebSocketUnavailableError } from '../errors';
 import type { Update } from '../models/updates';
+import { OPERATION_TITLES, shortVersion } from '../versions';
+
+export type UpdateSourceKind = 'websocket' | 'polling';
+
+/** Where the updates of a follower come from; the resume and dedup logic of {@link followUpdates} sits above it. */
+export interface UpdateSource {
+  readonly kind: UpdateSourceKind;
+  /**
+   * One read of the elements after `beginExclusive`, in ledger order, until it ends: a list read
+   * when no new update came for a while, a websocket when the socket goes. Failures are the typed
+   * errors of the client.
+   */
+  read(beginExclusive: number, o: { signal: AbortSignal; batchSize: number }): AsyncIterable<Update[]>;
+}
+
+/** Polling: open-ended list reads (`stream_idle_timeout_ms` + `limit`). */
+export function pollingSource(client: LedgerClient, selection: UpdatesSelection, idleTimeoutMs: number): UpdateSource {
+  return {
+    kind: 'polling',
+    read: (beginExclusive, o) =>
+      client.streamUpdates({ beginExclusive }, selection, {
+        signal: o.signal,
+        limit: o.batchSize,
+        idleTimeoutMs,
+        // The participant holds the read open up to the idle time; the deadline must outlast it.
+        timeoutMs: idleTimeoutMs + 30_000,
+      }),
+  };
+}
+
+/** The participant's websocket stream: one socket per read, open until it fails or is aborted. */
+export function websocketSource(client: LedgerClient, selection: UpdatesSelection, o: { connectTimeoutMs?: number } = {}): UpdateSource {
+  return {
+    kind: 'websocket',
+    read: (beginExclusive, r) => client.subscribeUpdates({ beginExclusive }, selection, { signal: r.signal, connectTimeoutMs: o.connectTimeoutMs }),
+  };
+}
+
+/** Which source to read: the websocket where the participant offers it, else polling (`auto`); or one of them only. */
+export type SourcePreference = 'auto' | UpdateSourceKind;
+
+/** The source a follower reads, and why it polls when it does. */
+export type FollowSource =
+  | { kind: 'websocket' }
+  /** Polling was asked for. */
+  | { kind: 'polling'; reason: 'chosen' }
+  /** The participant's version has no update stream over a websocket. */
+  | { kind: 'polling'; reason: 'not-offered'; version: string }
+  /** The socket could not be opened (a proxy that does not pass websockets on, say). */
+  | { kind: 'polling'; reason: 'refused'; error: WebSocketUnavailableError };
+
+/** For people: "websocket", "polling (the websocket could not be opened: HTTP 404 instead of the upgrade)". */
+export function describeSource(s: FollowSource): string {
+  if (s.kind === 'websocket') return 'websocket';
+  switch (s.reason) {
+    case 'chosen':
+      return 'polling';
+    case 'not-offered':
+      return `polling (Canton ${shortVersion(s.version)} has no websocket stream)`;
+    case 'refused':
+      return `polling (${s.error.message.charAt(0).toLowerCase()}${s.error.message.slice(1)})`;
+  }
+}
 
 export interface FollowOptions {
   selection: UpdatesSelection;
@@ -18,11 +81,11 @@ export interface FollowOptions {
   from: number | FollowPosition;
   signal: AbortSignal;
   /**
-   * How long one read waits for more updates before the participant answers (it collects until idle):
-   * the latency of the tail. Default 1 s.
+   * Polling: how long one read waits for more updates before the participant answers (it collects
+   * until idle): the latency of the tail. Default 1 s.
    */
   idleTimeoutMs?: number;
-  /** Updates per read (at least 2; shrunk to the participant's cap on 413). Default 200. */
+  /** Polling: updates per read (at least 2; shrunk to the participant's cap on 413). Default 200. */
   batchSize?: number;
   /** Called with each new batch, in ledger order, never with an update seen before. */
   onBatch(updates: Update[]): void;
@@ -30,6 +93,16 @@ export interface FollowOptions {
   onStatus?(status: { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number }): void;
   /** Delay before the n-th retry in a row (1-based). Default: 0.5 s doubling up to 15 s. */
   retryDelayMs?(attempt: number): number;
+  /**
+   * `auto` (default): the websocket where the participant's version has it, falling back to polling
+   * when the socket cannot be opened; `websocket`: only the websocket (a socket that cannot be
+   * opened ends following with the error); `polling`: only polling.
+   */
+  source?: SourcePreference;
+  /** How long opening the websocket may take. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Called with the source once it is chosen, and again when following falls back to polling. */
+  onSource?(source: FollowSource): void;
 }
 
 /** Where a follower stands: after `offset`, having seen `seenAtOffset` elements carrying that offset. */
@@ -50,32 +123,59 @@ export interface FollowPosition {
 export async function followUpdates(client: LedgerClient, o: FollowOptions): Promise<FollowPosition> {
   const position = typeof o.from === 'number' ? startingPosition(o.from) : o.from;
   let batchSize = Math.max(MIN_BATCH, o.batchSize ?? 200);
-  const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
+  const preference = o.source ?? 'auto';
+  let source: UpdateSource | undefined;
+  const use = (next: UpdateSource, why: FollowSource) => {
+    source = next;
+    o.onSource?.(why);
+    return next;
+  };
+  const polling = () => pollingSource(client, o.selection, o.idleTimeoutMs ?? 1000);
+  const choose = async (): Promise<UpdateSource> => {
+    if (source) return source;
+    if (preference === 'polling') return use(polling(), { kind: 'polling', reason: 'chosen' });
+    const caps = await client.capabilities({ signal: o.signal });
+    if (caps.has('subscribeUpdates')) return use(websocketSource(client, o.selection, { connectTimeoutMs: o.connectTimeoutMs }), { kind: 'websocket' });
+    if (preference === 'websocket') throw new UnsupportedOperationError(OPERATION_TITLES.subscribeUpdates, caps.version, 'subscribeUpdates');
+    return use(polling(), { kind: 'polling', reason: 'not-offered', version: caps.version });
+  };
   let failures = 0;
+  let socketWorked = false;
   const recovered = () => {
     if (failures === 0) return;
     failures = 0;
     o.onStatus?.({ state: 'following' });
   };
+  const retryAfter = async (e: Error) => {
+    failures++;
+    const delayMs = (o.retryDelayMs ?? backoff)(failures);
+    o.onStatus?.({ state: 'reconnecting', error: e, delayMs });
+    await sleep(delayMs, o.signal);
+  };
   while (!o.signal.aborted) {
     const overlap = Number.isFinite(position.seenAtOffset) && position.offset > 0;
     try {
+      const from = await choose();
       const read = startRead(position);
-      const stream = client.streamUpdates({ beginExclusive: overlap ? position.offset - 1 : position.offset }, o.selection, {
-        signal: o.signal,
-        limit: batchSize,
-        idleTimeoutMs,
-        // The participant holds the read open up to the idle time; the deadline must outlast it.
-        timeoutMs: idleTimeoutMs + 30_000,
-      });
-      for await (const batch of stream) {
+      for await (const batch of from.read(overlap ? position.offset - 1 : position.offset, { signal: o.signal, batchSize })) {
         const fresh = batch.filter(read);
+        if (from.kind === 'websocket') socketWorked = true;
         if (fresh.length > 0) o.onBatch(fresh);
         recovered();
       }
       recovered();
     } catch (e) {
       if (e instanceof CancelledError || o.signal.aborted) break;
+      if (e instanceof WebSocketUnavailableError && !refusal(e, socketWorked)) {
+        // A handshake dropped after sockets have worked here: the network, not the participant's choice.
+        await retryAfter(e);
+        continue;
+      }
+      // The participant has the stream, but no socket gets through to it: poll, from where we are.
+      if (e instanceof WebSocketUnavailableError && preference === 'auto') {
+        use(polling(), { kind: 'polling', reason: 'refused', error: e });
+        continue;
+      }
       if (e instanceof ListTooLargeError) {
         // Smaller reads: to the cap the participant names, else half. Below the smallest read that
         // can hold an update and its checkpoint no size can succeed: stop with the error instead of
@@ -83,10 +183,7 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
         const smaller = e.cap !== undefined && e.cap < batchSize ? e.cap : Math.floor(batchSize / 2);
         if (smaller < MIN_BATCH) throw e;
         batchSize = smaller;
-        failures++;
-        const delayMs = (o.retryDelayMs ?? backoff)(failures);
-        o.onStatus?.({ state: 'reconnecting', error: e, delayMs });
-        await sleep(delayMs, o.signal);
+        await retryAfter(e);
         continue;
       }
       // Reading one offset early reached into pruned history: resume exactly at the offset instead.
@@ -95,10 +192,7 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
         continue;
       }
       if (!isTransient(e)) throw e;
-      failures++;
-      const delayMs = (o.retryDelayMs ?? backoff)(failures);
-      o.onStatus?.({ state: 'reconnecting', error: e as Error, delayMs });
-      await sleep(delayMs, o.signal);
+      await retryAfter(e as Error);
     }
   }
   return position;
@@ -137,6 +231,14 @@ function startRead(position: FollowPosition): (u: Update) => boolean {
     }
     return true;
   };
+}
+
+/**
+ * Whether a socket that could not be opened means "no websockets here": an HTTP answer instead of
+ * the upgrade always does; a dropped or unanswered handshake does only until a socket has worked.
+ */
+function refusal(e: WebSocketUnavailableError, socketWorked: boolean): boolean {
+  return e.status !== undefined || !socketWorked;
 }
 
 function isTransient(e: unknown): boolean {

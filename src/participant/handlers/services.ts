@@ -23,9 +23,18 @@ export interface UpdatesListFault {
   times?: number;
 }
 
+/** Cuts update streams over the websocket: the connection drops without a close frame. */
+export interface UpdatesSocketFault {
+  /** Send this many frames, then drop the connection. */
+  cutAfterFrames: number;
+  /** Apply to this many streams, then clear itself; unset: until cleared. */
+  times?: number;
+}
+
 export interface Faults {
   submit?: SubmitFault;
   updatesList?: UpdatesListFault;
+  updatesSocket?: UpdatesSocketFault;
 }
 
 export interface Services {
@@ -35,6 +44,8 @@ export interface Services {
   listCap: number;
   /** `http-list-wait-time` in ms. */
   listWaitMs: number;
+  /** An open-ended update stream that has sent nothing for this long sends an offset checkpoint (`idle-stream-offset-checkpoint-timeout`). */
+  idleCheckpointMs: number;
   faults: Faults;
 }
 

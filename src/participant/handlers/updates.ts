@@ -1,7 +1,8 @@
 /**
  * `POST /v2/updates` (and its 3.5 alias `/flats`) and `POST /v2/updates/get-updates-page`,
- * including the HTTP list rules of NOTES §2.1.4: the element cap (413), `limit`, and the idle
- * timeout that ends open-ended requests (updates committed while waiting are included).
+ * including the HTTP list rules: the element cap (413), `limit`, and the idle timeout that ends
+ * open-ended requests (updates committed while waiting are included); and the `/v2/updates`
+ * websocket channel, which has none of those rules.
  */
 import { createHash } from 'node:crypto';
 import type * as wire from '../../core/models/wire';
@@ -10,8 +11,9 @@ import { isVisible, updateJson } from '../encode';
 import { LedgerApiError, invalidArgument, offsetAfterLedgerEnd } from '../errors';
 import { parseLegacyFilter, parseUpdateFormat, type UpdateFilter } from '../filters';
 import type { DemoLedger } from '../ledger';
-import { entryKey, type LogEntry } from '../model';
-import { queryInt, route, sendRawJson, streamJsonArray, type RequestContext, type Route } from '../server';
+import type { Caller } from '../auth';
+import { entryKey, type CheckpointRecord, type LogEntry } from '../model';
+import { channel, queryInt, route, sendRawJson, streamJsonArray, type Channel, type ChannelContext, type RequestContext, type Route } from '../server';
 import { ensureCanRead, ensureCanReadUpdates, filterRules, type Services } from './services';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -117,14 +119,11 @@ function appendedWithin(ledger: DemoLedger, ms: number, signal: AbortSignal): Pr
   });
 }
 
-async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesRequest>): Promise<void> {
+/** The checks a GetUpdatesRequest passes before anything is read, list or stream alike. */
+function checkedUpdatesRequest(s: Services, req: wire.GetUpdatesRequest, caller: Caller): { begin: number; end?: number; descending: boolean; filter: UpdateFilter } {
   const { ledger } = s;
-  const req = ctx.body;
-  const limit = queryInt(ctx.url, 'limit');
-  const idleParam = queryInt(ctx.url, 'stream_idle_timeout_ms');
-  ensureCanReadUpdates(ctx.caller, req.updateFormat);
-  ensureCanRead(ctx.caller, req.filter);
-
+  ensureCanReadUpdates(caller, req.updateFormat);
+  ensureCanRead(caller, req.filter);
   const { beginExclusive: begin, endInclusive: end } = req;
   // Before 3.5.1 there is no descendingOrder field: the server ignores it like any unknown field.
   const descending = s.profile.descendingOrder && req.descendingOrder === true;
@@ -138,6 +137,14 @@ async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesReque
   }
   const filter = updateFilterOf(s, req);
   if (begin < ledger.prunedUpTo) throw prunedDataAccessed(begin + 1, end ?? ledger.ledgerEnd, ledger.prunedUpTo);
+  return { begin, end, descending, filter };
+}
+
+async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesRequest>): Promise<void> {
+  const { ledger } = s;
+  const limit = queryInt(ctx.url, 'limit');
+  const idleParam = queryInt(ctx.url, 'stream_idle_timeout_ms');
+  const { begin, end, descending, filter } = checkedUpdatesRequest(s, ctx.body, ctx.caller);
 
   // Canton collects up to cap+1 elements: more than the cap is an error, not a truncated list.
   const max = limit === undefined || limit > s.listCap ? s.listCap + 1 : Math.max(0, limit);
@@ -161,6 +168,57 @@ async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesReque
   }
   await streamJsonArray(ctx.res, entries, render, ctx.signal);
 }
+
+// ---------------------------------------------------------------- the websocket stream
+
+/**
+ * The `/v2/updates` channel: every visible element after `beginExclusive` as a frame, then the new
+ * ones as they are written; with `endInclusive` the socket closes after that offset. An idle stream
+ * sends an offset checkpoint at the ledger end now and then, so clients see that it is alive. No cap
+ * and no `limit`: those are HTTP list rules.
+ */
+async function streamUpdates(s: Services, ctx: ChannelContext<wire.GetUpdatesRequest>): Promise<void> {
+  const { ledger } = s;
+  const { begin, end, descending, filter } = checkedUpdatesRequest(s, ctx.body, ctx.caller);
+  const render = (entry: LogEntry) => updateJson(entry, filter, s.profile.wire);
+  const fault = s.faults.updatesSocket;
+  if (fault && fault.times !== undefined && --fault.times <= 0) delete s.faults.updatesSocket;
+  let sent = 0;
+  const send = async (json: string): Promise<boolean> => {
+    if (fault && sent >= fault.cutAfterFrames) {
+      ctx.cut();
+      return false;
+    }
+    sent++;
+    await ctx.send(json);
+    return !ctx.signal.aborted;
+  };
+  if (descending) {
+    for (const entry of collectDescending(ledger, filter, begin, end!, Number.MAX_SAFE_INTEGER)) if (!(await send(render(entry)))) return;
+    return ctx.close();
+  }
+  const lastKey = end === undefined ? Infinity : end * 2 + 1;
+  let cursor = begin * 2 + 1;
+  while (!ctx.signal.aborted) {
+    // Looked up again after every frame: pruning may have shifted the entries meanwhile.
+    for (let i = ledger.indexAfterKey(cursor); i < ledger.entries.length; i = ledger.indexAfterKey(cursor)) {
+      const entry = ledger.entries[i];
+      if (entryKey(entry) > lastKey) break;
+      cursor = entryKey(entry);
+      if (isVisible(entry, filter, true) && !(await send(render(entry)))) return;
+    }
+    // The end was at most the ledger end when the request came: everything up to it has been sent.
+    if (end !== undefined) return ctx.close();
+    const grew = await appendedWithin(ledger, s.idleCheckpointMs, ctx.signal);
+    if (!grew && !ctx.signal.aborted && isVisible(IDLE_CHECKPOINT, filter, true)) {
+      const now = ledger.now();
+      const checkpoint: CheckpointRecord = { kind: 'checkpoint', offset: ledger.ledgerEnd, synchronizerTimes: ledger.synchronizers.map((x) => ({ synchronizerId: x.id, recordTime: now })) };
+      if (!(await send(render(checkpoint)))) return;
+    }
+  }
+}
+
+const IDLE_CHECKPOINT: CheckpointRecord = { kind: 'checkpoint', offset: 0, synchronizerTimes: [] };
 
 // ---------------------------------------------------------------- pages
 
@@ -260,6 +318,10 @@ async function updatesPage(s: Services, ctx: RequestContext<wire.GetUpdatesPageR
     200,
     `{"updates":[${rendered}],"lowestPageOffsetExclusive":${lowest},"highestPageOffsetInclusive":${highest},"nextPageToken":${JSON.stringify(token)}}`,
   );
+}
+
+export function updateChannels(s: Services): Channel[] {
+  return [channel({ path: '/v2/updates', body: 'GetUpdatesRequest', decode: decodeGetUpdatesRequest, handle: (ctx) => streamUpdates(s, ctx) })];
 }
 
 export function updateRoutes(s: Services): Route[] {

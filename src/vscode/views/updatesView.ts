@@ -5,7 +5,7 @@ import type { Redactor } from '../../core/redact';
 import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import { updateRow, type LedgerRow } from '../../core/updates/rows';
-import { followUpdates, startingPosition, type FollowPosition } from '../../core/updates/tail';
+import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
@@ -55,6 +55,8 @@ interface Tail {
   /** Where following stands once it has begun: a Retry after a failure resumes from here. */
   position?: FollowPosition;
   status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
+  /** The websocket, or polling and why: shown in the status item and the view's description. */
+  source?: FollowSource;
   nodes?: ViewNode[];
   /** Each update's row, built once while it is in the window (a repaint rebuilds only the list). */
   rows: WeakMap<Update, LedgerRow>;
@@ -239,9 +241,9 @@ export class UpdatesView extends LedgerTreeView {
 
   // ---------------------------------------------------------------- live tail
 
-  get liveTail(): { active: boolean; received: number; newCount: number; size: number; status?: string } {
+  get liveTail(): { active: boolean; received: number; newCount: number; size: number; status?: string; source?: FollowSource } {
     const t = this.tail;
-    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t?.status.state };
+    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t?.status.state, source: t?.source };
   }
 
   async startLiveTail(): Promise<void> {
@@ -287,6 +289,12 @@ export class UpdatesView extends LedgerTreeView {
         from,
         signal: tail.controller.signal,
         onBatch: (updates) => this.onLiveBatch(tail, updates),
+        onSource: (source) => {
+          tail.source = source;
+          this.logger.info(`Live tail reads over ${this.redactor.redact(describeSource(source))}`);
+          this.updateDescription();
+          this.render();
+        },
         onStatus: (s) => {
           tail.status = s;
           this.logger.info(s.state === 'reconnecting' ? `Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms` : 'Live tail: following again');
@@ -355,7 +363,7 @@ export class UpdatesView extends LedgerTreeView {
                   : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
               command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
-              tooltip: 'Live tail: new updates appear at the top. Click to stop.',
+              tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear at the top. Click to stop.`,
             }),
           ];
     return [...header, ...t.nodes];
@@ -455,7 +463,8 @@ export class UpdatesView extends LedgerTreeView {
   private updateDescription(): void {
     const filter = this.profileId ? this.filters.get(this.profileId) : undefined;
     const summary = filter ? filterSummary(filter) : undefined;
-    this.treeView.description = [this.tail ? '● live' : undefined, summary].filter(Boolean).join(' · ') || undefined;
+    const live = this.tail && `● live${this.tail.source ? ` (${this.tail.source.kind})` : ''}`;
+    this.treeView.description = [live, summary].filter(Boolean).join(' · ') || undefined;
   }
 
   override dispose(): void {
