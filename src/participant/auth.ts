@@ -3,7 +3,7 @@
  * §6): HS256 user tokens in the audience or the scope form, the 5-minute maximum token lifetime,
  * then the user's rights from user management. With auth off every request is allowed.
  */
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { AuthFailure, DecodeFailure } from './errors';
 import type { UserRecord, UserRight } from './model';
 
@@ -64,6 +64,16 @@ export class Authenticator {
     const user = this.users.get(payload.sub);
     if (!user || user.isDeactivated) throw AuthFailure.invalidToken();
     return { kind: 'user', user };
+  }
+
+  /**
+   * Whether a token that `authenticate` accepted has expired since, on the participant's clock (no
+   * signature check: it was checked when the stream started).
+   */
+  expired(token: string | undefined): boolean {
+    if (token === undefined) return true;
+    const exp = decodeJwt(token).exp;
+    return exp !== undefined && this.clock().getTime() / 1000 >= exp;
   }
 
   private hasAudienceOrScope(payload: JWTPayload): boolean {

@@ -77,6 +77,9 @@ export function channel<B>(c: Channel<B>): Channel {
   return c as Channel;
 }
 
+/** How often a running stream's token is checked again. */
+const TOKEN_RECHECK_MS = 1000;
+
 /** Canton's subprotocol that marks a Ledger API websocket; the token travels beside it as `jwt.token.<JWT>`. */
 export const WS_AUTH_PROTOCOL = 'daml.ws.auth';
 const WS_TOKEN_PREFIX = 'jwt.token.';
@@ -257,7 +260,34 @@ export class DemoServer {
       const token = channelToken(req);
       const authenticator = this.options.authenticator;
       const caller = authenticator ? await authenticator.authenticate(token) : OPEN;
-      await c.handle({ url, body, caller, signal: done.signal, send, close: () => ws.close(1000), cut: () => ws.terminate() });
+      // Canton ends a running stream once its token expires (or its user goes): the token is checked
+      // again while the stream runs, on the participant's own clock.
+      let revoked: unknown;
+      const stream = new AbortController();
+      const onDone = () => stream.abort();
+      done.signal.addEventListener('abort', onDone, { once: true });
+      const recheck = authenticator
+        ? setInterval(() => authenticator.authenticate(token).catch((e: unknown) => ((revoked ??= e), stream.abort())), TOKEN_RECHECK_MS)
+        : undefined;
+      recheck?.unref();
+      // And before each frame: what the client reads after the expiry is the error, not more updates.
+      const sendWhileValid = async (json: string) => {
+        if (authenticator?.expired(token)) {
+          revoked ??= AuthFailure.unauthenticated();
+          stream.abort();
+          return;
+        }
+        await send(json);
+      };
+      try {
+        await c.handle({ url, body, caller, signal: stream.signal, send: sendWhileValid, close: () => ws.close(1000), cut: () => ws.terminate() });
+      } catch (e) {
+        if (!revoked) throw e;
+      } finally {
+        clearInterval(recheck);
+        done.signal.removeEventListener('abort', onDone);
+      }
+      if (revoked) throw revoked;
     } catch (error) {
       // Errors travel as a frame; then the stream ends (a close frame carries no error).
       await send(JSON.stringify(this.errorBody(error, site)));
