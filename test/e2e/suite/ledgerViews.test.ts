@@ -306,8 +306,11 @@ describe('ledger views', function () {
     it('live tail picks up a newly submitted transaction, across a dropped connection, once, with a badge', async () => {
       await setFilter(api, { anyParty: true, verbose: true });
       await vscode.commands.executeCommand('workbench.view.explorer');
+      // The participant's websocket stream is cut after its first frame: the tail reconnects, missing nothing.
+      p.faults.updatesSocket = { cutAfterFrames: 1, times: 1 };
       await vscode.commands.executeCommand('cantonLedger.updates.startLiveTail');
       await waitFor(() => api.views.updates.liveTail.status === 'following', { what: 'live tail following' });
+      await waitFor(() => api.views.updates.liveTail.source?.kind === 'websocket', { what: 'the tail reading the websocket stream' });
       const client = api.connections.client(api.connections.profiles.get(profileId)!);
       const first = await client.submitAndWaitForTransaction(iouCommands(p));
       const liveIds = async () => rows(await api.views.updates.getChildren()).map((n) => n.row.updateId).filter(Boolean);
@@ -323,7 +326,7 @@ describe('ledger views', function () {
       await waitFor(() => api.views.updates.liveTail.received >= 5, { what: 'all five new updates' });
       assert.ok(api.views.updates.liveTail.newCount >= 2, 'new updates counted while the view is hidden');
       await waitFor(() => api.views.updates.treeView.badge?.value === api.views.updates.liveTail.newCount, { what: 'the badge showing the new count' });
-      assert.match(api.views.updates.treeView.description ?? '', /● live/);
+      assert.match(api.views.updates.treeView.description ?? '', /● live \(websocket\)/);
       await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
       assert.equal(api.views.updates.liveTail.active, false);
       assert.equal(api.views.updates.treeView.badge, undefined);
