@@ -14,7 +14,7 @@
 // Everything of the run is kept in test-results/e2e/<timestamp>/ (test-results/e2e/latest).
 //
 // Environment: E2E_GREP (mocha grep), E2E_EXTENSION_ROOT (another extension folder, to debug the
-// harness), E2E_CHROMIUM (browser binary), E2E_TIMEOUT_S (whole-run watchdog, default 600).
+// harness), E2E_CHROMIUM (browser binary), E2E_TIMEOUT_S (whole-run watchdog, default 1500).
 import { chromium } from 'playwright-core';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,7 +40,7 @@ const phases = argv.filter((a, i) => !a.startsWith('--') && (grepIdx < 0 || i !=
 const RUN_HOST = !phases.length || phases.includes('host');
 const RUN_UI = !phases.length || phases.includes('ui');
 const EXT_ROOT = path.resolve(process.env.E2E_EXTENSION_ROOT || ROOT);
-const WATCHDOG_S = Number(process.env.E2E_TIMEOUT_S) || 600;
+const WATCHDOG_S = Number(process.env.E2E_TIMEOUT_S) || 1500;
 
 const T0 = Date.now();
 const results = []; // { kind: 'host'|'ui'|'scan'|'harness', name, state: 'passed'|'failed'|'pending', ms?, error? }
@@ -163,7 +163,7 @@ async function runInHost(context, runtime, testsEntry) {
   ];
   const t0 = Date.now();
   await page.goto(`${server.url}/?folder=${encodeURIComponent(run.ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-  const limit = Number(process.env.E2E_HOST_TIMEOUT_S) || 180;
+  const limit = Number(process.env.E2E_HOST_TIMEOUT_S) || 480;
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), limit * 1000).unref())]);
   lap(`in-host mocha finished: exit code ${code} after ${secs(Date.now() - t0)}; console: ${path.relative(process.cwd(), consoleLog)}`);
   await page.screenshot({ path: path.join(run.dir, 'host-final.png') }).catch(() => {});
