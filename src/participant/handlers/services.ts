@@ -31,8 +31,17 @@ export interface UpdatesSocketFault {
   times?: number;
 }
 
+/** Loses the answer to an applied (not dry-run) vetting change: an unknown outcome for the client. */
+export interface VettingFault {
+  /** Apply the change, then destroy the socket without answering. */
+  dropResponse: true;
+  /** Apply to this many updates, then clear itself; unset: until cleared. */
+  times?: number;
+}
+
 export interface Faults {
   submit?: SubmitFault;
+  vettingUpdate?: VettingFault;
   updatesList?: UpdatesListFault;
   updatesSocket?: UpdatesSocketFault;
 }

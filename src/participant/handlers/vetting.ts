@@ -102,7 +102,7 @@ export function vettingRoutes(s: Services): Route[] {
       path,
       body: 'UpdateVettedPackagesRequest',
       decode: decodeUpdateVettedPackagesRequest,
-      handle: ({ res, body, caller }) => {
+      handle: ({ req, res, body, caller }) => {
         ensureAllowed(isAdmin(caller));
         if (body.changes.length === 0) throw missingField('changes');
         const changes = body.changes.map(vettingChange);
@@ -117,6 +117,12 @@ export function vettingRoutes(s: Services): Route[] {
           },
           body.dryRun === true,
         );
+        const fault = body.dryRun === true ? undefined : s.faults.vettingUpdate;
+        if (fault) {
+          if (fault.times !== undefined && --fault.times <= 0) delete s.faults.vettingUpdate;
+          req.socket.destroy();
+          return;
+        }
         sendJson(res, 200, {
           pastVettedPackages: past.serial === 0 ? null : vettedPackagesJson(past, ledger.packages, ledger.participantId, synchronizerId),
           newVettedPackages: vettedPackagesJson(next, ledger.packages, ledger.participantId, synchronizerId),
