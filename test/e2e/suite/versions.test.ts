@@ -1,0 +1,126 @@
+// Every Canton release line the product supports, from the extension: a demo participant imitating
+// each one (with HS256 auth: 3.3 has no /v2/authenticated-user), connected with a token; list updates,
+// a contract's events, submit a create and an exercise, vetting dry run and apply — or, where the
+// release lacks the operation, a plain "not available on Canton X.Y", never a 404. In-host.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CantonLedgerApi } from '../../../src/extension';
+import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
+import type { SubmitOutcome } from '../../../src/vscode/files/send/submit';
+import type { VettingOutcome } from '../../../src/vscode/files/send/vetting';
+import type { RowNode } from '../../../src/vscode/views/rowsTree';
+import { extension, registerSecret } from './helpers';
+import { closeEditors, scripted, writeWorkspaceJson } from './sendHelpers';
+
+type ParticipantModule = typeof import('../../../src/participant');
+
+function startParticipant(o: DemoParticipantOptions): Promise<DemoParticipant> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(path.join(extension().extensionPath, 'dist', 'participant.js')) as ParticipantModule;
+  return mod.startDemoParticipant({ port: 0, ...o });
+}
+
+const IOU = '#demo-iou:Iou:Iou';
+const VERSIONS = [
+  { apiVersion: '3.3', vetting: false },
+  { apiVersion: '3.4.11', vetting: true },
+  { apiVersion: '3.4', vetting: true },
+  { apiVersion: '3.5', vetting: true },
+  { apiVersion: '3.6', vetting: true },
+] as const;
+
+describe('every supported Canton version, from the extension', function () {
+  this.timeout(60_000);
+  let previouslyActive: string | undefined;
+  const added: string[] = [];
+  const started: DemoParticipant[] = [];
+
+  before(async () => {
+    const { api } = await scripted();
+    previouslyActive = api.connections.profiles.active()?.id;
+  });
+  after(async () => {
+    await closeEditors();
+    const { api } = await scripted();
+    for (const id of added) await api.connections.profiles.remove(id);
+    await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
+    for (const p of started) await p.close();
+  });
+
+  for (const { apiVersion, vetting } of VERSIONS) {
+    describe(`Canton ${apiVersion}`, () => {
+      let api: CantonLedgerApi;
+      let p: DemoParticipant;
+      let profileId: string;
+
+      before(async () => {
+        ({ api } = await scripted());
+        p = await startParticipant({ seed: 17, apiVersion, auth: { secret: `e2e-versions-${randomUUID()}` } });
+        started.push(p);
+        const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `E2E ${apiVersion}`, url: p.url, auth: 'jwt', userId: 'demo-admin' });
+        profileId = profile.id;
+        added.push(profileId);
+        await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+        await vscode.commands.executeCommand('cantonLedger.token.set', profileId, registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 })));
+        await api.connections.connect(api.connections.profiles.get(profileId)!);
+      });
+
+      it('connects with a token and reads who the user is', () => {
+        const s = api.connections.state(profileId);
+        assert.equal(s.state, 'connected', JSON.stringify(s));
+        if (s.state === 'connected') {
+          assert.equal(s.info.user?.id, 'demo-admin');
+          assert.match(s.info.version, new RegExp(`^${apiVersion.replace('.', '\\.')}`));
+        }
+      });
+
+      it('lists updates, submits a create and an exercise, and shows the contract\'s events', async () => {
+        await vscode.commands.executeCommand('cantonLedger.updates.filter', { anyParty: true, verbose: true });
+        const listed = (await api.views.updates.getChildren()) as RowNode[];
+        assert.ok(listed.some((n) => n.row?.kind === 'update.transaction'), listed.map((n) => ('row' in n ? n.row.label : String(n))).join(' | '));
+
+        const { prompts } = await scripted();
+        const create = writeWorkspaceJson(`v${apiVersion}-create.commands.json`, {
+          commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '3.00', observers: [] } } }],
+          commandId: randomUUID(),
+          actAs: [p.parties.bank],
+          userId: 'demo-admin',
+        });
+        const created = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.files.submit', create);
+        assert.equal(created.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
+        const contractId = (created.record?.transaction as { events: Array<Record<string, { contractId: string }>> }).events[0].CreatedEvent.contractId;
+
+        const exercise = writeWorkspaceJson(`v${apiVersion}-transfer.commands.json`, {
+          commands: [{ ExerciseCommand: { templateId: IOU, contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.bob } } }],
+          commandId: randomUUID(),
+          actAs: [p.parties.alice],
+          userId: 'demo-admin',
+        });
+        const exercised = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.files.submit', exercise);
+        assert.equal(exercised.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
+
+        const events = await vscode.commands.executeCommand<{ active: boolean }>('cantonLedger.contractEvents.show', contractId);
+        assert.equal(events?.active, false, 'the transfer archived it');
+      });
+
+      it(vetting ? 'dry-runs and applies a vetting change' : 'says vetting is not available on this version (nothing sent, no 404)', async () => {
+        const { prompts } = await scripted();
+        const uri = writeWorkspaceJson(`v${apiVersion}.vetting.json`, { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] });
+        const dry = await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingDryRun', uri);
+        if (!vetting) {
+          assert.equal(dry.result, undefined);
+          const said = prompts.messages.map((m) => m.text).join('\n');
+          assert.match(said, /not available on Canton 3\.3/);
+          assert.doesNotMatch(said, /404|does not serve/);
+          return;
+        }
+        assert.equal(dry.result?.dryRun, true, prompts.messages.map((m) => m.text).join('\n'));
+        prompts.answer('Apply');
+        const applied = await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingApply', uri);
+        assert.equal(applied.applied, true, prompts.messages.map((m) => m.text).join('\n'));
+      });
+    });
+  }
+});
