@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthError, CantonApiError, LedgerError, TokenWithheldError } from '../../core/errors';
+import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldError, UnsupportedOperationError } from '../../core/errors';
 import type { LedgerRow } from '../../core/updates/rows';
 import { Commands } from '../commands/ids';
 import type { ConnectionProfile } from '../../core/connections';
@@ -132,7 +132,15 @@ export function childrenOf(node: ViewNode): ViewNode[] {
  * hint, "Token rejected — Update Token" for auth failures, and "Retry".
  */
 export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: string; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+  // Not a failure: this release has no such operation, and asking again would not change that.
+  if (err instanceof UnsupportedOperationError) {
+    return [new MessageNode(`${idPrefix}/unsupported`, err.message, { description: '', tooltip: err.hint, icon: 'info' }, o.parent)];
+  }
   const nodes: MessageNode[] = [];
+  // The usual cause is the URL (a path prefix the participant is not served under): offer to edit it.
+  if (err instanceof NotServedError && o.profileId) {
+    nodes.push(new MessageNode(`${idPrefix}/edit`, 'Edit Connection URL', { description: o.redact(err.message), tooltip: o.redact(`${err.message}\n\n${err.hint}`), icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [o.profileId] } }, o.parent));
+  }
   if (err instanceof AuthError || err instanceof TokenWithheldError) {
     nodes.push(
       new MessageNode(`${idPrefix}/auth`, err instanceof AuthError && err.status === 403 ? 'Permission denied — Update Token' : 'Token rejected — Update Token', {

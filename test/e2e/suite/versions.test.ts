@@ -114,6 +114,11 @@ describe('every supported Canton version, from the extension', function () {
           const said = prompts.messages.map((m) => m.text).join('\n');
           assert.match(said, /not available on Canton 3\.3/);
           assert.doesNotMatch(said, /404|does not serve/);
+          // The Vetted Packages view says so too, as a fact of the release: no error, no Retry.
+          api.views.vettedPackages.refresh();
+          const shown = await api.views.vettedPackages.getChildren();
+          const labels = shown.map((n) => String(api.views.vettedPackages.getTreeItem(n).label));
+          assert.deepEqual(labels, ['Listing vetted packages is not available on Canton 3.3.0']);
           return;
         }
         assert.equal(dry.result?.dryRun, true, prompts.messages.map((m) => m.text).join('\n'));
