@@ -26,6 +26,15 @@ export interface ErrorActions {
 export class ErrorReporter {
   constructor(private readonly logger: Logger, private readonly redactor: Redactor, private readonly showLog: () => void) {}
 
+  /**
+   * A failure of background work whose result the views show already (a connection's item carries
+   * its error): logged in one line, no message.
+   */
+  record(context: string, err: unknown): void {
+    if (err instanceof CancelledError) return;
+    this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
+  }
+
   async report(context: string, err: unknown, actions: ErrorActions = {}): Promise<void> {
     if (err instanceof CancelledError) {
       this.logger.info(`${context}: cancelled`);

@@ -103,9 +103,12 @@ export class ConnectionCommands {
     }
   }
 
+  /** Asks every connection in use again; a failure shows on its item (its state), not as a message each. */
   private async refresh(): Promise<void> {
-    const connected = this.manager.profiles.all().filter((p) => this.manager.state(p.id).state !== 'disconnected');
-    await Promise.all(connected.map((p) => this.connect(p)));
+    const inUse = this.manager.profiles.all().filter((p) => this.manager.state(p.id).state !== 'disconnected');
+    await vscode.window.withProgress({ location: { viewId: 'cantonLedger.connections' } }, () =>
+      Promise.all(inUse.map((p) => this.manager.connect(p).catch((e: unknown) => this.errors.record(`Refreshing ${p.name}`, e)))),
+    );
   }
 }
 
