@@ -18,6 +18,8 @@ export interface FileSending {
   vetting: VettingController;
   history: SubmissionHistory;
   prompts: SendPrompts;
+  /** The vetting reports shown as read-only Markdown documents. */
+  reports: MarkdownReports;
 }
 
 export function registerFileSending(context: vscode.ExtensionContext, deps: SendDeps & { showLog: () => void }): FileSending {
@@ -29,6 +31,7 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     submit: new SubmitController(deps, history, prompts, deps.showLog),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
     history,
+    reports,
     get prompts() {
       return current;
     },
