@@ -1,7 +1,8 @@
-// The extension's entry, dist/extension.js. VS Code activates it for any JSON file (onLanguage:json,
-// which VS Code's own JSON files fire at startup), so it is kept tiny: it imports no feature code, puts
-// stand-ins in place and loads the features (src/features.ts, dist/features.js) on the first Canton
-// file, view or command (src/vscode/deferred.ts).
+// The extension's entry, dist/extension.js. VS Code activates it in a folder with a Canton file
+// (workspaceContains), which the user may not touch in that window, and on the first use of a view or
+// command; so it is kept tiny: it imports no feature code, puts stand-ins in place and loads the
+// features (src/features.ts, dist/features.js) on the first Canton file, view or command
+// (src/vscode/deferred.ts). No activation event fires for an unrelated JSON file (docs/performance.md).
 import vscode = require('vscode');
 import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';

@@ -1,6 +1,6 @@
 // What the entry (src/extension.ts) does in a window: load the features at once when Canton is in use,
-// otherwise put stand-ins in place and load them on the first use. VS Code activates the extension for
-// any JSON file (onLanguage:json), so most activations are in windows that never use Canton.
+// otherwise put stand-ins in place and load them on the first use (a folder that contains a Canton
+// file activates the extension whether or not the user touches it).
 //
 // Only types come from 'vscode' here: the API is passed in, so that this runs in unit tests with a fake.
 import type * as vscode from 'vscode';

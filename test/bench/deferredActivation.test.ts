@@ -9,6 +9,8 @@ import { activateDeferred, isCantonFile, type DeferHost, type Loaded } from '../
 import { ROOT } from './lib';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  engines: { vscode: string };
+  activationEvents: string[];
   contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
 };
 const COMMANDS = MANIFEST.contributes.commands.map((c) => c.command);
@@ -185,6 +187,13 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.equal(fake.views.size, 0);
     assert.equal(fake.openListeners.size, 0);
     assert.equal(a.loads(), 0);
+  });
+
+  it('is activated by no event that fires for an unrelated JSON file or in every window: only by a folder with a Canton file, and by its views and commands', () => {
+    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['workspaceContains:**/*.commands.json', 'workspaceContains:**/*.vetting.json']);
+    // From VS Code 1.74 on, contributed views and commands activate their extension on use (onView:, onCommand:).
+    const [major, minor] = /(\d+)\.(\d+)/.exec(MANIFEST.engines.vscode)!.slice(1).map(Number);
+    assert.ok(major > 1 || minor >= 74, `engines.vscode ${MANIFEST.engines.vscode}`);
   });
 
   it('knows a Canton file by its name, whatever the case', () => {
