@@ -1,3 +1,6 @@
+// Everything the extension does, loaded by the entry (src/extension.ts) from dist/features.js on the
+// first Canton file, view or command of a window, so that a window that never uses Canton does not pay
+// for parsing it.
 import * as vscode from 'vscode';
 import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/log';
@@ -19,12 +22,6 @@ import { registerFileSending, type FileSending } from './vscode/files/send';
 import { registerFileEditing } from './vscode/files/editing';
 import { LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
-
-/**
- * Everything the extension does, loaded by the entry (src/extension.ts) from dist/features.js on the
- * first Canton file, view or command of a window, so that a window that never uses Canton does not pay
- * for parsing it.
- */
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {

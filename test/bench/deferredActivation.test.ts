@@ -35,41 +35,41 @@ class FakeVsCode {
   textDocuments: ReturnType<typeof doc>[] = [];
   settings: Record<string, unknown> = {};
 
-  readonly host = {
+  readonly host = ((self: FakeVsCode) => ({
     commands: {
       registerCommand: (id: string, fn: Fn) => {
-        if (this.commands.has(id)) throw new Error(`command '${id}' already exists`);
-        this.commands.set(id, fn);
-        return { dispose: () => this.commands.delete(id) };
+        if (self.commands.has(id)) throw new Error(`command '${id}' already exists`);
+        self.commands.set(id, fn);
+        return { dispose: () => self.commands.delete(id) };
       },
       executeCommand: async (id: string, ...args: unknown[]) => {
-        const fn = this.commands.get(id);
+        const fn = self.commands.get(id);
         if (!fn) throw new Error(`command '${id}' not found`);
         return fn(...args);
       },
     },
     window: {
       registerTreeDataProvider: (id: string, p: Provider) => {
-        this.views.set(id, p);
-        return { dispose: () => this.views.get(id) === p && this.views.delete(id) };
+        self.views.set(id, p);
+        return { dispose: () => self.views.get(id) === p && self.views.delete(id) };
       },
-      showErrorMessage: async (m: string) => void this.errors.push(m),
+      showErrorMessage: async (m: string) => void self.errors.push(m),
     },
     workspace: {
       get textDocuments() {
-        return fake.textDocuments;
+        return self.textDocuments;
       },
       onDidOpenTextDocument: (l: (d: ReturnType<typeof doc>) => void) => {
-        this.openListeners.add(l);
-        return { dispose: () => this.openListeners.delete(l) };
+        self.openListeners.add(l);
+        return { dispose: () => self.openListeners.delete(l) };
       },
       registerTextDocumentContentProvider: (scheme: string, p: ContentProvider) => {
-        this.contents.set(scheme, [...(this.contents.get(scheme) ?? []), p]);
-        return { dispose: () => this.contents.set(scheme, (this.contents.get(scheme) ?? []).filter((x) => x !== p)) };
+        self.contents.set(scheme, [...(self.contents.get(scheme) ?? []), p]);
+        return { dispose: () => self.contents.set(scheme, (self.contents.get(scheme) ?? []).filter((x) => x !== p)) };
       },
-      getConfiguration: (section: string) => ({ get: (key: string) => fake.settings[`${section}.${key}`] }),
+      getConfiguration: (section: string) => ({ get: (key: string) => self.settings[`${section}.${key}`] }),
     },
-  };
+  }))(this);
 
   open(p: string): void {
     const d = doc(p);
