@@ -1,93 +1,26 @@
-import * as vscode from 'vscode';
-import { Redactor } from './core/redact';
-import { channelLogger } from './vscode/log';
-import { SecretStore } from './vscode/secrets';
-import { ProfileStore } from './vscode/connections/profiles';
-import { TokenProviders } from './vscode/connections/tokens';
-import { ConnectionManager } from './vscode/connections/manager';
-import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
-import { ConnectionStatusBar } from './vscode/statusBar';
-import { ConnectionCommands } from './vscode/commands/connections';
-import { TokenCommands } from './vscode/commands/tokens';
-import { Commands } from './vscode/commands/ids';
-import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
-import { ErrorReporter } from './vscode/ui';
-import { JsonDocuments } from './vscode/documents';
-import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
-import { registerFileSending, type FileSending } from './vscode/files/send';
-import { registerFileEditing } from './vscode/files/editing';
-import { LedgerPackages } from './vscode/packages/ledgerPackages';
-import { registerPackagesView } from './vscode/views/packagesView';
+// The extension's entry, dist/extension.js. VS Code activates it in a folder with a Canton file
+// (workspaceContains), which the user may not touch in that window, and on the first use of a view or
+// command; so it is kept tiny: it imports no feature code, puts stand-ins in place and loads the
+// features (src/features.ts, dist/features.js) on the first Canton file, view or command
+// (src/vscode/deferred.ts). No activation event fires for an unrelated JSON file (docs/performance.md).
+import vscode = require('vscode');
+import path = require('node:path');
+import type { CantonLedgerApi, Features } from './features';
+import { activateDeferred } from './vscode/deferred';
+import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
 
-/** What activate() returns: used by the end-to-end tests running in the extension host. */
-export interface CantonLedgerApi {
-  connections: ConnectionManager;
-  secrets: SecretStore;
-  demo: DemoController;
-  documents: JsonDocuments;
-  views: LedgerViews;
-  send: FileSending;
-  packages: LedgerPackages;
-}
+export type { CantonLedgerApi } from './features';
+
+/** Every key of the API (checked against the type), so that the entry's API can stand in for it. */
+const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, packages: true } satisfies Record<keyof CantonLedgerApi, true>;
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
-  const redactor = new Redactor();
-  const channel = vscode.window.createOutputChannel('Canton Ledger', { log: true });
-  const logger = channelLogger(channel, redactor);
-  const secrets = new SecretStore(context.secrets, redactor);
-  const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles);
-  const connections = new ConnectionManager(profiles, tokens, logger, redactor);
-  const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
-  const tree = new ConnectionsTreeProvider(connections);
-  const documents = new JsonDocuments();
-  const connectionsView = vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true });
-  const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
-  const connectionCommands = new ConnectionCommands(connections, errors);
-  const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
-  const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
-
-  const startDemo = async () => {
-    try {
-      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-      await demo.start();
-      await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
-    } catch (e) {
-      await errors.report('Starting the demo participant', e);
-    }
-  };
-  const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
-  context.subscriptions.push(
-    channel,
-    secrets,
-    profiles,
-    connections,
-    tree,
-    demo,
-    documents,
-    connectionsView,
-    new ConnectionStatusBar(connections),
-    ...connectionCommands.register(),
-    ...tokenCommands.register(),
-    vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
-    vscode.commands.registerCommand(Commands.startDemo, startDemo),
-    vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
-    profiles.onDidChange(updateContext),
-    packages,
-    ...registerFileEditing(connections, packages, logger, errors),
-    ...registerPackagesView(connections, packages, logger, redactor),
-  );
-  const views = registerLedgerViews(context, { connections, documents, logger, redactor });
-  // The Updates filter shapes a submission's transaction format only where the user set one.
-  const activeFilter = () => {
-    const id = connections.profiles.active()?.id;
-    return id ? views.filters.explicit(id) : undefined;
-  };
-  const send = registerFileSending(context, { connections, documents, logger, redactor, activeFilter, showLog: () => channel.show(true) });
-  void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
-  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
-  logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
-  return { connections, secrets, demo, documents, views, send, packages };
+  return activateDeferred<CantonLedgerApi>(vscode, context, {
+    // A computed path, so that esbuild leaves the features to their own bundle.
+    load: (): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).activateFeatures(context),
+    apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
+    schemes: [DOCUMENT_SCHEME, REPORT_SCHEME],
+  });
 }
 
 export function deactivate(): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
+import { DOCUMENT_SCHEME } from './schemes';
 
-/** The scheme of the read-only JSON documents the extension shows (updates, events, submit results). */
-export const DOCUMENT_SCHEME = 'canton-ledger';
+export { DOCUMENT_SCHEME } from './schemes';
 
 /**
  * Read-only, formatted JSON documents held in memory (virtual documents, never temp files). Each

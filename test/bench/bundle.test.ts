@@ -3,10 +3,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import Module from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/spec';
 
 const EXTENSION_JS = join(REPO_ROOT, 'dist', 'extension.js');
+const FEATURES_JS = join(REPO_ROOT, 'dist', 'features.js');
 
 describe('extension bundle', function () {
   this.timeout(60_000);
@@ -19,27 +21,75 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js']);
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
   });
 
+  it('has an entry of a few KB with no feature code, which requires dist/features.js by a computed path', () => {
+    const code = readFileSync(EXTENSION_JS, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '');
+    assert.ok(code.length < 8 * 1024, `dist/extension.js is ${code.length} bytes`);
+    for (const feature of ['createTreeView', 'createOutputChannel', 'createStatusBarItem', 'registerCodeActionsProvider', 'LedgerClient', 'validators.js', 'daml.js']) {
+      assert.ok(!code.includes(feature), `dist/extension.js contains ${feature}`);
+    }
+    assert.match(code, /require\(\w+\.join\(\w+\.extensionPath,\s*"dist",\s*"features\.js"\)\)/);
+    const features = readFileSync(FEATURES_JS, 'utf8');
+    assert.match(features, /activateFeatures/);
+    assert.match(features, /createTreeView/);
+  });
+
+  it('activated for an unrelated JSON file, the entry does not load the features', () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+    const registered: string[] = [];
+    const disposable = { dispose: () => undefined };
+    const fakeVscode = {
+      commands: { registerCommand: (id: string) => (registered.push(id), disposable), executeCommand: async () => undefined },
+      window: { registerTreeDataProvider: (id: string) => (registered.push(id), disposable), showErrorMessage: async () => undefined },
+      workspace: {
+        textDocuments: [{ uri: { scheme: 'file', path: '/u/.config/Code/User/chatLanguageModels.json' } }],
+        onDidOpenTextDocument: () => disposable,
+        registerTextDocumentContentProvider: (scheme: string) => (registered.push(scheme), disposable),
+        getConfiguration: () => ({ get: () => undefined }),
+      },
+    };
+    const loaded = () => Object.keys(require.cache).filter((f) => f === FEATURES_JS);
+    const m = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+    const load = m._load;
+    m._load = function (request: string, ...rest: unknown[]) {
+      return request === 'vscode' ? fakeVscode : load.call(this, request, ...rest);
+    };
+    try {
+      delete require.cache[EXTENSION_JS];
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const entry = require(EXTENSION_JS) as { activate(context: unknown): object };
+      const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
+      assert.deepEqual(loaded(), []);
+      assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger'));
+      assert.deepEqual(Object.keys(api).sort(), ['connections', 'demo', 'documents', 'packages', 'secrets', 'send', 'views']);
+    } finally {
+      m._load = load;
+      delete require.cache[EXTENSION_JS];
+    }
+  });
+
   it('leaves the schema validators to a file of their own, loaded on the first file check', () => {
-    const code = readFileSync(EXTENSION_JS, 'utf8');
+    const code = readFileSync(FEATURES_JS, 'utf8');
     assert.match(code, /require\("\.\/validators\.js"\)/);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const validators = require(join(REPO_ROOT, 'dist', 'validators.js')) as { sourceHash: string; validateCommands: unknown };
     assert.equal(typeof validators.validateCommands, 'function');
-    assert.ok(!code.includes(validators.sourceHash) && !code.includes('sourceHash'), 'the generated module is not also in extension.js');
+    assert.ok(!code.includes(validators.sourceHash) && !code.includes('sourceHash'), 'the generated module is not also in features.js');
   });
 
   it('leaves the PreparedTransaction decoder (generated protobuf code) to dist/preview.js, loaded on the first preview', () => {
-    const code = readFileSync(EXTENSION_JS, 'utf8');
-    assert.ok(!code.includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'), 'the protobuf types are not in extension.js');
+    const code = readFileSync(EXTENSION_JS, 'utf8') + readFileSync(FEATURES_JS, 'utf8');
+    assert.ok(!code.includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'), 'the protobuf types are not in extension.js or features.js');
     assert.ok(readFileSync(join(REPO_ROOT, 'dist', 'preview.js'), 'utf8').includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'));
   });
 
-  it('imports the VS Code API once, however many modules use it', () => {
-    const imports = readFileSync(EXTENSION_JS, 'utf8').match(/require\("vscode"\)/g) ?? [];
-    assert.equal(imports.length, 1);
+  it('imports the VS Code API once per bundle, however many modules use it', () => {
+    for (const file of [EXTENSION_JS, FEATURES_JS]) {
+      const imports = readFileSync(file, 'utf8').match(/require\("vscode"\)/g) ?? [];
+      assert.equal(imports.length, 1, file);
+    }
   });
 });

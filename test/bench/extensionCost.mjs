@@ -19,8 +19,11 @@
 //    extension host's own calls. Alongside, per sample: VS Code's own marks of the same phases
 //    (code/extHost/{will,did}LoadExtensionCode/<id>, {will,did}ActivateExtension/<id>; 1 ms resolution), the
 //    time to activated including the extension context, and the wall time of the activate() call.
+//    After both activations, the probe reads one property of our API (FIRST_USE): our first use, which
+//    loads the features (dist/features.js), timed the same way (`firstUse`).
 //    A last window with the default settings records whether either extension is activated by itself
-//    at startup (`startupCheck`; see MEASURE_SETTINGS for why the measured windows differ).
+//    at startup, and VS Code's marks of that activation (`startupCheck`; see MEASURE_SETTINGS for why
+//    the measured windows differ).
 //
 // Work files and logs: test-results/bench/extension-cost/ ($BENCH_RESULTS_DIR/extension-cost/), replaced
 // on every measurement. code-server and Chromium are always stopped, also on errors and Ctrl-C.
@@ -48,6 +51,11 @@ const GAP_MS = Number(process.env.BENCH_ACTIVATION_GAP_MS ?? 1000);
 /** Per attempt: until the probe has written its result (code-server start, workbench, ext host, measurement). */
 const RUN_TIMEOUT_MS = Number(process.env.BENCH_ACTIVATION_TIMEOUT_S ?? 150) * 1000;
 const ATTEMPTS = 3;
+/**
+ * Our first use, timed after both activations: reading a property of the API the entry returns loads
+ * the features (dist/features.js) and activates them, as the first Canton file, view or command does.
+ */
+const FIRST_USE = { id: OURS_ID, property: 'connections' };
 
 /**
  * VS Code 1.139 opens User/chatLanguageModels.json as a text model (language json) when the workbench
@@ -215,7 +223,8 @@ async function measure() {
       if (!ext) throw new Error(id + ' is not installed in this extension host');
       result.activeBefore[id] = ext.isActive;
     }
-    // "check": only whether they got activated by themselves during startup.
+    // "check": only whether they got activated by themselves during startup, and VS Code's marks of it.
+    if (process.env.BENCH_PROBE_MODE === 'check') result.marks = Object.fromEntries(order.map((id) => [id, vscodeMarks(id)]));
     const early = order.filter((id) => result.activeBefore[id]);
     if (early.length && process.env.BENCH_PROBE_MODE !== 'check') {
       throw new Error('already active before the measurement (not a first activation): ' + early.join(', '));
@@ -254,6 +263,16 @@ async function measure() {
           beforeLoadMs: h.requireStart === null ? null : h.requireStart - t0,
         },
       });
+    }
+    // After both activations: the first read of one property of an extension's API, which for ours is
+    // its first use (it loads the features then).
+    const firstUse = process.env.BENCH_PROBE_FIRST_USE ? JSON.parse(process.env.BENCH_PROBE_FIRST_USE) : undefined;
+    if (firstUse && process.env.BENCH_PROBE_MODE !== 'check') {
+      await sleep(Number(process.env.BENCH_PROBE_GAP_MS || 1000));
+      const api = vscode.extensions.getExtension(firstUse.id).exports;
+      const t0 = performance.now();
+      const value = api[firstUse.property];
+      result.firstUse = { id: firstUse.id, property: firstUse.property, ms: performance.now() - t0, ok: value !== undefined };
     }
   } catch (e) {
     result.error = String((e && e.stack) || e);
@@ -422,7 +441,7 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
           const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order });
           vscodeVersion ??= r.vscodeVersion;
           const by = Object.fromEntries(r.samples.map((s) => [s.id, s]));
-          samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], attempt });
+          samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], firstUseMs: r.firstUse?.ms ?? null, attempt });
           lap(`run ${i + 1}/${runs} (${order[0] === OURS_ID ? 'ours' : 'hello-world'} first): ours ${describe(by[OURS_ID])} | hello-world ${describe(by[HELLO_ID])}`);
           lastError = undefined;
           break;
@@ -440,10 +459,11 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
       const ud = newUserDataDir(dir, QUIET_SETTINGS);
       const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud, order: [OURS_ID, HELLO_ID], mode: 'check' });
       const events = activationEvents(ud);
+      const marks = (id) => (r.activeBefore[id] ? r.marks?.[id] ?? null : null);
       startupCheck = {
         settings: 'the quiet e2e settings (test/e2e/lib/runDir.mjs), empty workspace, no file opened',
-        ours: { activatedAtStartup: r.activeBefore[OURS_ID], activationEvent: events[OURS_ID] ?? null },
-        hello: { activatedAtStartup: r.activeBefore[HELLO_ID], activationEvent: events[HELLO_ID] ?? null },
+        ours: { activatedAtStartup: r.activeBefore[OURS_ID], activationEvent: events[OURS_ID] ?? null, vscodeMarks: marks(OURS_ID) },
+        hello: { activatedAtStartup: r.activeBefore[HELLO_ID], activationEvent: events[HELLO_ID] ?? null, vscodeMarks: marks(HELLO_ID) },
       };
       lap(`startup check (default settings, empty workspace): ours ${startupCheck.ours.activatedAtStartup ? `activated at startup by ${startupCheck.ours.activationEvent}` : 'not activated'}, ` +
         `hello-world ${startupCheck.hello.activatedAtStartup ? `activated at startup by ${startupCheck.hello.activationEvent}` : 'not activated'}`);
@@ -498,6 +518,11 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         hello: medians(samples.map((s) => flat(s.hello))),
       },
     },
+    // Our first use, after the activation: loading the features (see FIRST_USE).
+    firstUse: (() => {
+      const ms = samples.map((s) => s.firstUseMs).filter((x) => typeof x === 'number');
+      return { ms: ms.map((x) => round(x)), medianMs: ms.length ? round(median(ms)) : null, what: `the first read of api.${FIRST_USE.property} (loads dist/features.js and activates the features)` };
+    })(),
     startupCheck,
     vscodeVersion,
   };
@@ -540,6 +565,7 @@ async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mod
     BENCH_PROBE_SETTLE_MS: String(SETTLE_MS),
     BENCH_PROBE_GAP_MS: String(GAP_MS),
     BENCH_PROBE_MODE: mode,
+    BENCH_PROBE_FIRST_USE: JSON.stringify(FIRST_USE),
   });
   const started = Date.now();
   const server = await startCodeServer({ ...runtime, port: await freePort(), userDataDir: ud, extensionsDir: exts, workspace: env0.ws, env, logFile, timeoutMs: 90000 });

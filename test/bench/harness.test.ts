@@ -3,10 +3,11 @@
 // what `npm run bench` reports, as ratios measured in one run.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { DAR_DIR } from '../support/dars';
 import { ROOT } from './lib';
 
 interface Results {
@@ -20,8 +21,11 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
   before(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('measures decoding, listing, paging, submissions, the live tail and validation, each against its baseline', async () => {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', 'decode,list,paging,submit,tail,validate'], {
+  it('measures decoding, listing, paging, submissions, the live tail, validation and Daml packages, each against its baseline', async () => {
+    // The Daml part reads a shared DAR beside the repository (test/support/dars.ts); without it, it is left out.
+    const daml = existsSync(DAR_DIR);
+    if (!daml) console.warn(`    (the Daml packages part is left out: ${DAR_DIR} is missing)`);
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', `decode,list,paging,submit,tail,validate${daml ? ',daml' : ''}`], {
       cwd: ROOT,
       env: { ...process.env, BENCH_RESULTS_DIR: dir },
       maxBuffer: 16 * 1024 * 1024,
@@ -29,8 +33,9 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
     const results = JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as Results;
     assert.deepEqual(results.failures, []);
     const sections = new Set(results.rows.map((r) => r.section));
-    assert.deepEqual([...sections].sort(), ['Live tail', 'Paging', 'Submit-and-wait', 'Update decoding', 'Validation']);
-    assert.equal(results.rows.filter((r) => r.what.startsWith('decode ')).length, 4, 'throughput and memory for 1k and 10k');
+    assert.deepEqual([...sections].sort(), [...(daml ? ['Daml packages'] : []), 'Live tail', 'Paging', 'Submit-and-wait', 'Update decoding', 'Validation']);
+    if (daml) assert.equal(results.rows.filter((r) => r.section === 'Daml packages').length, 2, 'decoding and schemas; argument diagnostics');
+    assert.equal(results.rows.filter((r) => r.section === 'Update decoding' && r.what.startsWith('decode ')).length, 4, 'throughput and memory for 1k and 10k');
     assert.equal(results.rows.filter((r) => r.what.startsWith('list ')).length, 4);
     for (const r of results.rows) {
       assert.ok(Number.isFinite(r.ours) && r.ours > 0, `${r.what}: ours = ${r.ours}`);

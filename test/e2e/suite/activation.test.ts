@@ -1,6 +1,7 @@
 import * as assert from 'assert';
+import * as path from 'path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, extension } from './helpers';
+import { EXTENSION_ID, extension, workspaceDir } from './helpers';
 
 interface ManifestCommand {
   command: string;
@@ -18,6 +19,28 @@ describe('activation', () => {
     const ext = extension();
     await ext.activate();
     assert.ok(ext.isActive, 'isActive is false after activate()');
+  });
+
+  // This suite runs first: no Canton file, view or command has been used in this window yet.
+  // The features (dist/features.js) load on the first use, not at activation.
+  const featuresLoaded = () => path.join(extension().extensionPath, 'dist', 'features.js') in require.cache;
+
+  it('has not loaded its features while no Canton file, view or command is in use, also with an unrelated JSON file open', async () => {
+    await extension().activate();
+    const other = await vscode.workspace.openTextDocument(path.join(workspaceDir(), 'other.json'));
+    await vscode.window.showTextDocument(other);
+    assert.strictEqual(other.languageId, 'json');
+    assert.strictEqual(featuresLoaded(), false, 'dist/features.js is loaded');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a command run before anything else loads the features and runs (its stand-in hands over)', async () => {
+    assert.strictEqual(featuresLoaded(), false);
+    await vscode.commands.executeCommand('cantonLedger.showLog');
+    assert.strictEqual(featuresLoaded(), true);
+    // The real command now answers under the same id; running it again loads nothing more.
+    await vscode.commands.executeCommand('cantonLedger.showLog');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
   });
 
   it('registers every command contributed in package.json', async () => {

@@ -6,6 +6,9 @@ export default async function (t) {
     await t.openView('Canton Ledger');
     // A container with a single view hides that view's header (the side bar title reads "Canton Ledger: Connections"): attached, not visible.
     await t.viewPane('Connections').waitFor({ state: 'attached', timeout: 15000 });
+    // Opening the view is this window's first use of the extension: its stand-in view loads the
+    // features, whose view takes over and shows the welcome (no connection yet).
+    await page.locator('.part.sidebar').getByText('No participant connection yet.').waitFor({ timeout: 15000 });
   });
 
   await t.check('command palette lists "Canton Ledger: Show Log"', async () => {

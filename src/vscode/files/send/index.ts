@@ -21,6 +21,8 @@ export interface FileSending {
   vetting: VettingController;
   history: SubmissionHistory;
   prompts: SendPrompts;
+  /** The vetting reports shown as read-only Markdown documents. */
+  reports: MarkdownReports;
 }
 
 export function registerFileSending(context: vscode.ExtensionContext, deps: SendDeps & { showLog: () => void }): FileSending {
@@ -34,6 +36,7 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewDecoder(context.extensionPath)),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
     history,
+    reports,
     get prompts() {
       return current;
     },

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
+import { REPORT_SCHEME } from '../../schemes';
 import { resultColumn } from './sourceFile';
 
-/** The scheme of the read-only Markdown reports (vetting diffs). */
-export const REPORT_SCHEME = 'canton-ledger-report';
+export { REPORT_SCHEME } from '../../schemes';
 
 /**
  * Read-only Markdown documents held in memory, like JsonDocuments for JSON: a stable path per report,

@@ -1,0 +1,111 @@
+// What the entry (src/extension.ts) does in a window: load the features at once when Canton is in use,
+// otherwise put stand-ins in place and load them on the first use (a folder that contains a Canton
+// file activates the extension whether or not the user touches it).
+//
+// Only types come from 'vscode' here: the API is passed in, so that this runs in unit tests with a fake.
+import type * as vscode from 'vscode';
+
+/** The part of the VS Code API the stand-ins use. */
+export interface DeferHost {
+  commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
+  window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage'>;
+  workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
+}
+
+/** The loaded features: the API activate() returns, and the content of the read-only documents. */
+export interface Loaded<A> {
+  api: A;
+  provideContent(uri: vscode.Uri): string | undefined;
+}
+
+export interface DeferOptions<A> {
+  /** Loads and activates the features; called at most once. */
+  load(): Loaded<A>;
+  /** Every key of the API: the returned API has a getter for each that loads the features. */
+  apiKeys: readonly (keyof A)[];
+  /** The schemes of the read-only documents, whose tabs VS Code may restore before anything else is used. */
+  schemes: readonly string[];
+}
+
+/** A `*.commands.json` or `*.vetting.json` file, by name (any scheme: loading for one more is harmless). */
+export function isCantonFile(uri: { path: string }): boolean {
+  return /\.(commands|vetting)\.json$/i.test(uri.path);
+}
+
+interface ContributedView {
+  id: string;
+}
+
+/**
+ * Loads the features now if a Canton file is open or the demo participant starts with the folder;
+ * otherwise registers a stand-in for every contributed command and view, for the read-only document
+ * schemes and for opening a Canton file, each of which loads the features (disposing the stand-ins
+ * first, since the features register the same ids) and hands over. Returns the API, whose properties
+ * load the features when read.
+ */
+export function activateDeferred<A extends object>(
+  host: DeferHost,
+  context: Pick<vscode.ExtensionContext, 'subscriptions' | 'extension'>,
+  options: DeferOptions<A>,
+): A {
+  let loaded: Loaded<A> | undefined;
+  let standIns: vscode.Disposable[] = [];
+  const disposeStandIns = () => {
+    const all = standIns;
+    standIns = [];
+    all.forEach((d) => d.dispose());
+  };
+  const load = (): Loaded<A> => {
+    if (!loaded) {
+      disposeStandIns();
+      loaded = options.load();
+    }
+    return loaded;
+  };
+  const api = {} as A;
+  for (const key of options.apiKeys) Object.defineProperty(api, key, { enumerable: true, get: () => load().api[key] });
+  context.subscriptions.push({ dispose: disposeStandIns });
+
+  const inUse =
+    host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) || host.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') === true;
+  if (inUse) {
+    load();
+    return api;
+  }
+
+  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]> } }).contributes ?? {};
+  for (const { command } of contributes.commands ?? []) {
+    standIns.push(
+      host.commands.registerCommand(command, (...args: unknown[]) => {
+        load();
+        return host.commands.executeCommand(command, ...args);
+      }),
+    );
+  }
+  // A view's first request for its items loads the features, whose own view then takes its place. The
+  // load waits until this empty answer has gone out, so that the answer cannot land after the real one.
+  const loadSoon = () =>
+    setTimeout(() => {
+      try {
+        load();
+      } catch (e) {
+        void host.window.showErrorMessage(`Canton Ledger Explorer could not load: ${(e as Error)?.message ?? e}`);
+      }
+    }, 0);
+  for (const view of Object.values(contributes.views ?? {}).flat()) {
+    standIns.push(
+      host.window.registerTreeDataProvider<never>(view.id, {
+        getTreeItem: (element) => element,
+        getChildren: () => {
+          loadSoon();
+          return [];
+        },
+      }),
+    );
+  }
+  for (const scheme of options.schemes) {
+    standIns.push(host.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => load().provideContent(uri) }));
+  }
+  standIns.push(host.workspace.onDidOpenTextDocument((d) => isCantonFile(d.uri) && load()));
+  return api;
+}

@@ -1,0 +1,203 @@
+// What the entry does in a window (src/vscode/deferred.ts), against a fake of the VS Code API that, like
+// VS Code, refuses a second registration of a command id: the features load only on the first Canton
+// file, view or command, and then take over from the stand-ins. (The in-host suite test/e2e/suite/activation.test.ts
+// checks the same in VS Code, with the real bundles.)
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { activateDeferred, isCantonFile, type DeferHost, type Loaded } from '../../src/vscode/deferred';
+import { ROOT } from './lib';
+
+const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  engines: { vscode: string };
+  activationEvents: string[];
+  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+};
+const COMMANDS = MANIFEST.contributes.commands.map((c) => c.command);
+const VIEWS = Object.values(MANIFEST.contributes.views).flat().map((v) => v.id);
+
+type Fn = (...args: unknown[]) => unknown;
+interface Provider {
+  getChildren(): unknown;
+}
+interface ContentProvider {
+  provideTextDocumentContent(uri: { scheme: string; path: string }): unknown;
+}
+const doc = (p: string) => ({ uri: { scheme: 'file', path: p } });
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+class FakeVsCode {
+  readonly commands = new Map<string, Fn>();
+  readonly views = new Map<string, Provider>();
+  readonly contents = new Map<string, ContentProvider[]>();
+  readonly openListeners = new Set<(d: ReturnType<typeof doc>) => void>();
+  readonly errors: string[] = [];
+  textDocuments: ReturnType<typeof doc>[] = [];
+  settings: Record<string, unknown> = {};
+
+  readonly host = ((self: FakeVsCode) => ({
+    commands: {
+      registerCommand: (id: string, fn: Fn) => {
+        if (self.commands.has(id)) throw new Error(`command '${id}' already exists`);
+        self.commands.set(id, fn);
+        return { dispose: () => self.commands.delete(id) };
+      },
+      executeCommand: async (id: string, ...args: unknown[]) => {
+        const fn = self.commands.get(id);
+        if (!fn) throw new Error(`command '${id}' not found`);
+        return fn(...args);
+      },
+    },
+    window: {
+      registerTreeDataProvider: (id: string, p: Provider) => {
+        self.views.set(id, p);
+        return { dispose: () => self.views.get(id) === p && self.views.delete(id) };
+      },
+      showErrorMessage: async (m: string) => void self.errors.push(m),
+    },
+    workspace: {
+      get textDocuments() {
+        return self.textDocuments;
+      },
+      onDidOpenTextDocument: (l: (d: ReturnType<typeof doc>) => void) => {
+        self.openListeners.add(l);
+        return { dispose: () => self.openListeners.delete(l) };
+      },
+      registerTextDocumentContentProvider: (scheme: string, p: ContentProvider) => {
+        self.contents.set(scheme, [...(self.contents.get(scheme) ?? []), p]);
+        return { dispose: () => self.contents.set(scheme, (self.contents.get(scheme) ?? []).filter((x) => x !== p)) };
+      },
+      getConfiguration: (section: string) => ({ get: (key: string) => self.settings[`${section}.${key}`] }),
+    },
+  }))(this);
+
+  open(p: string): void {
+    const d = doc(p);
+    this.textDocuments.push(d);
+    this.openListeners.forEach((l) => l(d));
+  }
+}
+let fake: FakeVsCode;
+
+interface Api {
+  connections: string;
+  views: string;
+}
+
+/** Activates the entry's logic with features that register every contributed command and view, as the real ones do. */
+function activate() {
+  const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST } };
+  const ran: Array<[string, unknown[]]> = [];
+  let loads = 0;
+  const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
+    load: (): Loaded<Api> => {
+      loads++;
+      for (const id of COMMANDS) fake.host.commands.registerCommand(id, (...args: unknown[]) => void ran.push([id, args]));
+      for (const id of VIEWS) fake.host.window.registerTreeDataProvider(id, { getChildren: () => ['real'] });
+      fake.host.workspace.registerTextDocumentContentProvider('canton-ledger', { provideTextDocumentContent: () => 'real' });
+      return { api: { connections: 'the connections', views: 'the views' }, provideContent: (uri) => `content of ${uri.path}` };
+    },
+    apiKeys: ['connections', 'views'],
+    schemes: ['canton-ledger', 'canton-ledger-report'],
+  });
+  return { api, context, ran, loads: () => loads };
+}
+
+describe('deferred activation (the entry, in a window that may never use Canton)', () => {
+  beforeEach(() => (fake = new FakeVsCode()));
+
+  it('does not load the features in a window without a Canton file, and stands in for every contributed command and view', () => {
+    fake.textDocuments = [doc('/home/u/.config/Code/User/chatLanguageModels.json'), doc('/w/package.json')];
+    const a = activate();
+    assert.equal(a.loads(), 0);
+    assert.deepEqual([...fake.commands.keys()].sort(), [...COMMANDS].sort());
+    assert.deepEqual([...fake.views.keys()].sort(), [...VIEWS].sort());
+    assert.deepEqual([...fake.contents.keys()].sort(), ['canton-ledger', 'canton-ledger-report']);
+    assert.ok(COMMANDS.length > 40 && VIEWS.length === 6, 'the manifest lists them');
+  });
+
+  it('opening an unrelated JSON file keeps it so; opening a commands or vetting file loads the features once, after the stand-ins are gone', () => {
+    const a = activate();
+    fake.open('/w/tsconfig.json');
+    fake.open('/w/settings.json');
+    assert.equal(a.loads(), 0);
+    fake.open('/w/transfer.commands.json');
+    assert.equal(a.loads(), 1, 'loaded, and the real commands could be registered (the fake refuses duplicates)');
+    assert.equal(fake.openListeners.size, 0, 'the watch for Canton files is gone');
+    fake.open('/w/other.vetting.json');
+    assert.equal(a.loads(), 1);
+  });
+
+  it('a command loads the features and runs the real command with the same arguments', async () => {
+    const a = activate();
+    const uri = { scheme: 'file', path: '/w/x.commands.json' };
+    await fake.host.commands.executeCommand('cantonLedger.files.submit', uri);
+    assert.equal(a.loads(), 1);
+    assert.deepEqual(a.ran, [['cantonLedger.files.submit', [uri]]]);
+    await fake.host.commands.executeCommand('cantonLedger.demo.start');
+    assert.equal(a.loads(), 1);
+    assert.deepEqual(a.ran.map(([id]) => id), ['cantonLedger.files.submit', 'cantonLedger.demo.start']);
+  });
+
+  it('a view asking for its items gets an empty answer, then the features load and their view takes over', async () => {
+    const a = activate();
+    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), []);
+    assert.equal(a.loads(), 0, 'not while answering');
+    await tick();
+    assert.equal(a.loads(), 1);
+    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), ['real']);
+    assert.deepEqual(fake.errors, []);
+  });
+
+  it('a read-only document restored before anything else gets its content from the features', () => {
+    const a = activate();
+    const [standIn] = fake.contents.get('canton-ledger')!;
+    assert.equal(standIn.provideTextDocumentContent({ scheme: 'canton-ledger', path: '/updates/42.json' }), 'content of /updates/42.json');
+    assert.equal(a.loads(), 1);
+    assert.equal(fake.contents.get('canton-ledger')!.length, 1, 'only the real provider is left');
+  });
+
+  it('loads the features at activation when a Canton file is open, or the demo participant starts with the folder', () => {
+    fake.textDocuments = [doc('/w/a.json'), doc('/w/Demo.Commands.json')];
+    let a = activate();
+    assert.equal(a.loads(), 1);
+    assert.equal(fake.openListeners.size, 0, 'no stand-ins');
+
+    fake = new FakeVsCode();
+    fake.settings['cantonLedger.demo.startOnOpen'] = true;
+    a = activate();
+    assert.equal(a.loads(), 1);
+  });
+
+  it('its API loads the features when read, and is not a thenable (VS Code resolves what activate returns)', async () => {
+    const a = activate();
+    assert.equal('then' in a.api, false);
+    await Promise.resolve(a.api);
+    assert.equal(a.loads(), 0);
+    assert.deepEqual(Object.keys(a.api), ['connections', 'views']);
+    assert.equal(a.api.connections, 'the connections');
+    assert.equal(a.api.views, 'the views');
+    assert.equal(a.loads(), 1);
+  });
+
+  it('disposes the stand-ins left when the extension is deactivated', () => {
+    const a = activate();
+    a.context.subscriptions.forEach((d) => d.dispose());
+    assert.equal(fake.commands.size, 0);
+    assert.equal(fake.views.size, 0);
+    assert.equal(fake.openListeners.size, 0);
+    assert.equal(a.loads(), 0);
+  });
+
+  it('is activated by no event that fires for an unrelated JSON file or in every window: only by a folder with a Canton file, and by its views and commands', () => {
+    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['workspaceContains:**/*.commands.json', 'workspaceContains:**/*.vetting.json']);
+    // From VS Code 1.74 on, contributed views and commands activate their extension on use (onView:, onCommand:).
+    const [major, minor] = /(\d+)\.(\d+)/.exec(MANIFEST.engines.vscode)!.slice(1).map(Number);
+    assert.ok(major > 1 || minor >= 74, `engines.vscode ${MANIFEST.engines.vscode}`);
+  });
+
+  it('knows a Canton file by its name, whatever the case', () => {
+    for (const p of ['/a/b.commands.json', '/a/B.VETTING.JSON', '/x.Commands.json']) assert.ok(isCantonFile({ path: p }), p);
+    for (const p of ['/a/commands.json', '/a/b.commands.jsonc', '/a/b.commands.json.bak', '/a/vetting.json']) assert.ok(!isCantonFile({ path: p }), p);
+  });
+});
