@@ -12,7 +12,8 @@ import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
-export const SPEC_DIR = resolve(REPO_ROOT, '../shared/canton-api');
+/** Beside the repository; the in-host suites (bundled elsewhere) are told where by the environment. */
+export const SPEC_DIR = process.env.CANTON_SPEC_DIR ?? resolve(REPO_ROOT, '../shared/canton-api');
 
 export type SpecVersion = '3.5' | '3.3' | '3.4.11' | '3.4.12' | 'main-3.6';
 export const SPEC_VERSIONS: readonly SpecVersion[] = ['3.3', '3.4.11', '3.4.12', '3.5', 'main-3.6'];

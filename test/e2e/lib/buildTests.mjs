@@ -35,6 +35,8 @@ export async function buildInHostTests() {
     sourcemap: 'inline',
     sourcesContent: false,
     external: ['vscode', 'mocha'],
+    // ESM builds first: jsonc-parser's UMD `main` requires files esbuild cannot follow (as in scripts/build.mjs).
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
   return { entry: TESTS_ENTRY, suites: suites.map((s) => path.relative(ROOT, s)) };

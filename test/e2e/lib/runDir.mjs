@@ -115,6 +115,8 @@ export function serverEnv(run, extra = {}) {
     E2E_WORKSPACE: run.ws,
     // The CLI ships in the npm package, not in the .vsix: suites that compare with it run the repo's build.
     E2E_CLI: path.join(ROOT, 'dist', 'cli.js'),
+    // The in-host suites check the demo participants' exchanges against the official specs beside the repo.
+    CANTON_SPEC_DIR: path.resolve(ROOT, '../shared/canton-api'),
     ...extra,
   };
 }

@@ -11,6 +11,8 @@ import type { DemoParticipant, DemoParticipantOptions } from '../../../src/parti
 import type { SubmitOutcome } from '../../../src/vscode/files/send/submit';
 import type { VettingOutcome } from '../../../src/vscode/files/send/vetting';
 import type { RowNode } from '../../../src/vscode/views/rowsTree';
+import { exchangeViolations, SPEC_OF_API_VERSION, toRecorded, type RecordedExchange } from '../../support/specCheck';
+import { specAvailable } from '../../support/spec';
 import { extension, registerSecret } from './helpers';
 import { closeEditors, scripted, writeWorkspaceJson } from './sendHelpers';
 
@@ -54,10 +56,13 @@ describe('every supported Canton version, from the extension', function () {
       let api: CantonLedgerApi;
       let p: DemoParticipant;
       let profileId: string;
+      // Every exchange of the extension with this participant, checked against the release's own spec.
+      const exchanges: RecordedExchange[] = [];
+      const spec = SPEC_OF_API_VERSION[apiVersion];
 
       before(async () => {
         ({ api } = await scripted());
-        p = await startParticipant({ seed: 17, apiVersion, auth: { secret: `e2e-versions-${randomUUID()}` } });
+        p = await startParticipant({ seed: 17, apiVersion, auth: { secret: `e2e-versions-${randomUUID()}` }, onExchange: (x) => exchanges.push(toRecorded(x)) });
         started.push(p);
         const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `E2E ${apiVersion}`, url: p.url, auth: 'jwt', userId: 'demo-admin' });
         profileId = profile.id;
@@ -65,6 +70,17 @@ describe('every supported Canton version, from the extension', function () {
         await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
         await vscode.commands.executeCommand('cantonLedger.token.set', profileId, registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 })));
         await api.connections.connect(api.connections.profiles.get(profileId)!);
+      });
+
+      afterEach(function () {
+        if (!specAvailable(spec)) {
+          console.warn(`!!! the ${spec} spec is missing beside the repository: exchanges NOT checked`);
+          return;
+        }
+        const taken = exchanges.splice(0);
+        assert.ok(taken.length > 0, 'the test talked to the participant');
+        const violations = taken.flatMap((x) => exchangeViolations(spec, x).map((v) => `${x.method} ${x.path}: ${v}`));
+        assert.deepEqual(violations, [], `exchanges the ${spec} spec does not allow`);
       });
 
       it('connects with a token and reads who the user is', () => {
