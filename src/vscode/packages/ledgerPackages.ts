@@ -36,7 +36,8 @@ export class LedgerPackages implements vscode.Disposable {
   private dars: PackagesState = { state: 'none' };
   private darUris: vscode.Uri[] = [];
   private darScan: Promise<void> | undefined;
-  private readonly cacheDir: vscode.Uri;
+  /** Decoded packages by id, as JSON files: shared by every window and connection. */
+  readonly cacheDir: vscode.Uri;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -187,6 +188,11 @@ export class LedgerPackages implements vscode.Disposable {
   private packageCache(lib: DamlModule): PackageCache {
     this.cache ??= new lib.PackageCache();
     return this.cache;
+  }
+
+  /** Forgets what this window decoded, as a new window starts: the disk cache then serves (tests). */
+  forgetDecoded(): void {
+    this.cache = undefined;
   }
 
   /** The index for a connection, when ready (for views and new files). */

@@ -121,3 +121,63 @@ describe('Daml types from a workspace .dar', function () {
     assert.match(note.message, /connect to one|\.dar/);
   });
 });
+
+describe('Daml packages from a participant: each read once', function () {
+  this.timeout(60_000);
+  type ParticipantModule = typeof import('../../../src/participant');
+  let api: CantonLedgerApi;
+  let previouslyActive: string | undefined;
+  let profileId = '';
+  let p: import('../../../src/participant').DemoParticipant;
+  const archiveReads: string[] = [];
+
+  before(async () => {
+    api = await activate<CantonLedgerApi>();
+    previouslyActive = api.connections.profiles.active()?.id;
+    // Earlier suites read the same (deterministic) demo packages: start from nothing known.
+    api.packages.forgetDecoded();
+    fs.rmSync(api.packages.cacheDir.fsPath, { recursive: true, force: true });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require(path.join(extension().extensionPath, 'dist', 'participant.js')) as ParticipantModule;
+    p = await mod.startDemoParticipant({
+      port: 0,
+      seed: 19,
+      onExchange: (x) => {
+        if (x.method === 'GET' && /^\/v2\/packages\/[0-9a-f]{64}$/.test(x.path)) archiveReads.push(x.path);
+      },
+    });
+    const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E packages', url: p.url, auth: 'none', userId: 'demo-admin' });
+    profileId = profile.id;
+    await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+    await api.connections.connect(api.connections.profiles.get(profileId)!);
+  });
+  after(async () => {
+    await api.connections.profiles.remove(profileId);
+    await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
+    await p.close();
+  });
+
+  const ready = async () => (await waitFor(() => api.packages.indexFor(api.connections.profiles.get(profileId)!), { timeoutMs: 20_000, what: 'the packages read' }))!;
+
+  it('fetches and decodes each package once, keeps it on disk by id, and a new window reads it from there', async () => {
+    const index = await ready();
+    const ids = index.packages().map((x) => x.id);
+    assert.ok(ids.length >= 4, `the demo's packages (${ids.length})`);
+    assert.ok(index.templates().some((t) => t.packageNameForm === '#demo-iou:Iou:Iou'));
+    const firstReads = archiveReads.length;
+    assert.equal(firstReads, ids.length, 'each package fetched once');
+    for (const id of ids) assert.ok(fs.existsSync(path.join(api.packages.cacheDir.fsPath, `${id}.json`)), `${id} on disk`);
+
+    // Read again in this window: nothing fetched (decoded packages are kept by id).
+    api.packages.refresh(api.connections.profiles.get(profileId)!);
+    await ready();
+    assert.equal(archiveReads.length, firstReads);
+
+    // A new window: nothing in memory, the disk cache serves; still nothing fetched.
+    api.packages.forgetDecoded();
+    api.packages.refresh(api.connections.profiles.get(profileId)!);
+    const again = await ready();
+    assert.equal(archiveReads.length, firstReads);
+    assert.deepEqual(again.templates().map((t) => t.packageIdForm).sort(), index.templates().map((t) => t.packageIdForm).sort());
+  });
+});
