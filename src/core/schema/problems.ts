@@ -1,10 +1,12 @@
 /** The diagnostics that validation of `*.commands.json` / `*.vetting.json` files produces. */
+import { VALUE_PROBLEM_CODES, type ValueProblemCode } from '../daml/jsonEncoding';
+
 
 /** `info`: a note on what was not checked, never a fault of the file. */
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Stable ids: editors, the CLI and quick fixes branch on these, never on message text. */
-export const PROBLEM_CODES = [
+const FILE_PROBLEM_CODES = [
   /** Not strict JSON (includes comments and trailing commas). */
   'json-syntax',
   /** The checks themselves failed on this file (a bug): the message says why. */
@@ -51,25 +53,14 @@ export const PROBLEM_CODES = [
   'unknown-template',
   /** The template (or interface) has no such choice; `data.suggestion` when one is close. */
   'unknown-choice',
-  /** A value of the wrong JSON kind for its Daml type (a number for a Text, an object for a List, …). */
-  'wrong-kind',
-  /** A variant tag or enum constructor the type does not have. */
-  'unknown-constructor',
-  /** Int64 text that is not a 64-bit integer (or a number where 3.5 reads only strings; `data.suggestion`). */
-  'bad-int64',
-  /** Numeric text that is not a decimal or has more decimals than the type's scale. */
-  'bad-numeric',
-  /** A Date that is not `YYYY-MM-DD` or does not exist. */
-  'bad-date',
-  /** A Timestamp that is not ISO-8601 with a zone, or more precise than microseconds. */
-  'bad-timestamp',
-  /** A type that has no JSON encoding (functions, Update, …). */
-  'not-serializable',
-  /** A type from a package that is not known: the value could not be checked there. */
-  'unknown-type',
+  // The codes of a Daml value checked against its type: declared once, with the checker.
+  ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field'),
 ] as const;
 
-export type ProblemCode = (typeof PROBLEM_CODES)[number];
+export type ProblemCode = (typeof FILE_PROBLEM_CODES)[number] | ValueProblemCode;
+
+/** Every code a file problem can have. */
+export const PROBLEM_CODES: readonly ProblemCode[] = FILE_PROBLEM_CODES;
 
 export interface Problem {
   /** JSON pointer of the value concerned, e.g. `/commands/0/CreateCommand/templateId`; for missing fields, the object that lacks them. */
