@@ -39,7 +39,7 @@ const common = {
   logLevel: 'warning',
   // vscode is provided by the host at run time.
   external: ['vscode'],
-  alias: { 'whatwg-url': './scripts/shims/whatwg-url.cjs' },
+  alias: { 'whatwg-url': './scripts/shims/whatwg-url.cjs', '@canton-network/core-ledger-proto': './scripts/shims/ledger-proto.mjs' },
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
   mainFields: ['module', 'main'],
