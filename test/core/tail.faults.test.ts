@@ -3,14 +3,11 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../src/core/api/client';
 import { ListTooLargeError } from '../../src/core/errors';
-import type { Update } from '../../src/core/models/updates';
 import { followUpdates } from '../../src/core/updates/tail';
 import { type DemoParticipant } from '../../src/participant';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
-
-const ANY = { filter: { anyParty: true } } as const;
-const key = (u: { offset?: number; kind: string }) => `${u.offset}/${u.kind}`;
+import { ANY, followThroughCuts } from '../support/tailScenario';
 
 for (const apiVersion of ['3.4', '3.5'] as const) {
   describe(`live tail through connection cuts (polling, ${apiVersion})`, function () {
@@ -28,49 +25,10 @@ for (const apiVersion of ['3.4', '3.5'] as const) {
     });
 
     it('100 cuts while 2,000 transactions are written: no gap, no duplicate', async () => {
-      const CUTS = 100;
-      const WRITES = 2000;
       // Cut after a varying number of bytes: inside an element, between elements, between an update
       // and the checkpoint that shares its offset.
-      proxy.add({ method: 'POST', path: '/v2/updates', fault: (n) => ({ kind: 'cut-body', afterBytes: 40 + ((n * 733) % 2500) }), times: CUTS });
-      const client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 10_000 });
-      const start = p.state.ledgerEnd;
-      const got: Update[] = [];
-      let reconnects = 0;
-      const stop = new AbortController();
-      let written = 0;
-      const writer = setInterval(() => {
-        if (written >= WRITES) return clearInterval(writer);
-        p.state.appendSynthetic(25, { checkpointEvery: 4 });
-        written += 25;
-      }, 5);
-      const expected = () => p.state.entries.filter((e) => e.offset > start).map(key);
-      const done = followUpdates(client, {
-        source: 'polling',
-        selection: ANY,
-        from: start,
-        signal: stop.signal,
-        idleTimeoutMs: 50,
-        batchSize: 60,
-        retryDelayMs: () => 1,
-        onStatus: (s) => s.state === 'reconnecting' && reconnects++,
-        onBatch: (b) => {
-          got.push(...b);
-          if (written >= WRITES && proxy.fired['cut-body'] === CUTS && got.length >= expected().length) stop.abort();
-        },
-      });
-      const guard = setTimeout(() => stop.abort(), 100_000);
-      await done.finally(() => {
-        clearTimeout(guard);
-        clearInterval(writer);
-      });
-      const transactions = got.filter((u) => u.kind === 'transaction').length;
-      assert.equal(proxy.fired['cut-body'], CUTS, 'every cut was injected');
-      assert.ok(reconnects >= CUTS, `each cut was noticed (${reconnects})`);
-      assert.ok(transactions >= WRITES * 0.7, `${transactions} transactions followed`);
-      const keys = got.map(key);
-      assert.equal(new Set(keys).size, keys.length, '0 duplicates');
-      assert.deepEqual(keys, expected(), '0 gaps, in ledger order');
+      proxy.add({ method: 'POST', path: '/v2/updates', fault: (n) => ({ kind: 'cut-body', afterBytes: 40 + ((n * 733) % 2500) }), times: 100 });
+      await followThroughCuts({ participant: p, proxy, source: 'polling', cutKind: 'cut-body', cuts: 100, writes: 2000, follow: { batchSize: 60 } });
     });
   });
 }

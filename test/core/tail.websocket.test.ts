@@ -7,42 +7,12 @@ import { LedgerClient } from '../../src/core/api/client';
 import { AuthError, CantonApiError, UnsupportedOperationError, WebSocketUnavailableError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
 import type { Update } from '../../src/core/models/updates';
-import { followUpdates, type FollowOptions, type FollowSource } from '../../src/core/updates/tail';
 import { capabilitiesOf } from '../../src/core/versions';
 import { type DemoParticipant } from '../../src/participant';
 import { startFaultProxy, type FaultProxy } from '../support/faultProxy';
 import { assertNoSpecViolations, startCheckedParticipant } from '../support/specCheck';
-
-const ANY = { filter: { anyParty: true } } as const;
-const key = (u: { offset?: number; kind: string }) => `${u.offset}/${u.kind}`;
-const ledgerAfter = (p: DemoParticipant, after: number) => p.state.entries.filter((e) => e.offset > after).map(key);
-
-/** Follows until `until` holds (or the guard, default 15 s, passes); what was delivered and the sources reported. */
-async function follow(client: LedgerClient, o: Partial<FollowOptions> & { from: number; until: (got: Update[]) => boolean; guardMs?: number }) {
-  const got: Update[] = [];
-  const sources: FollowSource[] = [];
-  const stop = new AbortController();
-  const { until, guardMs, ...rest } = o;
-  const guard = setTimeout(() => stop.abort(), guardMs ?? 15_000);
-  const done = followUpdates(client, {
-    selection: ANY,
-    signal: stop.signal,
-    idleTimeoutMs: 50,
-    retryDelayMs: () => 1,
-    onSource: (s) => sources.push(s),
-    onBatch: (b) => {
-      got.push(...b);
-      if (until(got)) stop.abort();
-    },
-    ...rest,
-  });
-  try {
-    const position = await done;
-    return { got, sources, position };
-  } finally {
-    clearTimeout(guard);
-  }
-}
+import { ANY, follow, followThroughCuts, ledgerAfter, updateKey as key } from '../support/tailScenario';
+import { followUpdates, type FollowSource } from '../../src/core/updates/tail';
 
 for (const apiVersion of ['3.4', '3.5'] as const) {
   describe(`live tail over the websocket through connection cuts (${apiVersion})`, function () {
@@ -60,48 +30,14 @@ for (const apiVersion of ['3.4', '3.5'] as const) {
     });
 
     it('100 cuts while 2,000 transactions are written: no gap, no duplicate', async () => {
-      const CUTS = 100;
-      const WRITES = 2000;
       // Cut the socket after a varying number of bytes, always past the 101 answer (about 150
       // bytes): inside a frame, between frames, between an update and its checkpoint.
-      proxy.add({ method: 'WS', path: '/v2/updates', fault: (n) => ({ kind: 'cut-socket', afterBytes: 300 + ((n * 733) % 1500) }), times: CUTS });
-      const client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 10_000 });
-      const start = p.state.ledgerEnd;
-      let written = 0;
-      const cutsDone = () => proxy.fired['cut-socket'] === CUTS;
-      // Twenty transactions per cut, so that the cuts fall while writing whatever the machine's
-      // speed; past the 2,000 only while cuts are due (a cut needs bytes to cut), and bounded.
-      const writer = setInterval(() => {
-        if ((written >= WRITES && cutsDone()) || written >= 2 * WRITES) return clearInterval(writer);
-        if (written >= WRITES || written < ((proxy.fired['cut-socket'] ?? 0) + 1) * 20) {
-          p.state.appendSynthetic(20, { checkpointEvery: 4 });
-          written += 20;
-        }
-      }, 5);
-      let reconnects = 0;
-      try {
-        const { got, sources } = await follow(client, {
-          from: start,
-          source: 'websocket',
-          guardMs: 100_000,
-          onStatus: (s) => s.state === 'reconnecting' && reconnects++,
-          until: (g) => written >= WRITES && cutsDone() && g.length >= ledgerAfter(p, start).length,
-        });
-        assert.deepEqual(sources, [{ kind: 'websocket' }]);
-        assert.equal(proxy.fired['cut-socket'], CUTS, 'every cut was injected');
-        assert.ok(reconnects >= CUTS, `each cut was noticed (${reconnects})`);
-        assert.equal(proxy.count('POST', '/v2/updates'), 0, 'no polling');
-        const keys = got.map(key);
-        assert.ok(got.filter((u) => u.kind === 'transaction').length >= WRITES, `the transactions were followed (${written} written)`);
-        assert.equal(new Set(keys).size, keys.length, '0 duplicates');
-        const want = ledgerAfter(p, start);
-        const at = want.findIndex((k, i) => keys[i] !== k);
-        assert.deepEqual(keys, want, `0 gaps, in ledger order (first difference at ${at}: ${keys.slice(at - 2, at + 3)} vs ${want.slice(at - 2, at + 3)}; ${keys.length} vs ${want.length})`);
-        // Every frame against the asyncapi spec here, in this test's time, rather than in the hook.
-        assertNoSpecViolations();
-      } finally {
-        clearInterval(writer);
-      }
+      proxy.add({ method: 'WS', path: '/v2/updates', fault: (n) => ({ kind: 'cut-socket', afterBytes: 300 + ((n * 733) % 1500) }), times: 100 });
+      const { sources } = await followThroughCuts({ participant: p, proxy, source: 'websocket', cutKind: 'cut-socket', cuts: 100, writes: 2000 });
+      assert.deepEqual(sources, [{ kind: 'websocket' }]);
+      assert.equal(proxy.count('POST', '/v2/updates'), 0, 'no polling');
+      // Every frame against the asyncapi spec here, in this test's time, rather than in the hook.
+      assertNoSpecViolations();
     });
   });
 }
