@@ -88,10 +88,12 @@ describe('preview (interactive-submission prepare)', function () {
     assert.equal(doc.preview, PREVIEW_CAVEAT);
     assert.equal(doc.hash, Buffer.from(raw.preparedTransactionHash, 'base64').toString('hex'));
     assert.match(String(doc.hash), /^[0-9a-f]{64}$/);
-    assert.deepEqual((doc.transaction as Record<string, unknown>[]).map((n) => n.create), [preview.roots[0].templateId]);
+    // The template as the file names it, and the exact package id beside it.
+    assert.deepEqual((doc.transaction as Record<string, unknown>[]).map((n) => [n.create, n.templateId]), [['#demo-iou:Iou:Iou', preview.roots[0].templateId]]);
+    assert.match(String(preview.roots[0].templateId), /^[0-9a-f]{64}:Iou:Iou$/);
     assert.equal(previewSummary(preview), 'Would create 1 contract, archive 0, exercise 0 choices; depends on 0 input contracts');
     const text = previewText({ preview, raw, participant: 'demo' });
-    assert.match(text, /create [0-9a-f]{64}:Iou:Iou/);
+    assert.match(text, /create #demo-iou:Iou:Iou /);
     assert.ok(text.includes(`seen by ${[p.parties.bank, p.parties.charlie].sort().join(', ')}`));
     assert.ok(text.trimEnd().endsWith(PREVIEW_CAVEAT));
   });

@@ -3,6 +3,7 @@
  * the CLI's text. Both say plainly that nothing was submitted and that the ledger may move on.
  */
 import type * as wire from '../models/wire';
+import { parseIdentifier, printIdentifier, withPackageName } from '../daml/identifiers';
 import { walkNodes, type PreparedPreview, type PreviewNode } from './model';
 
 export const PREVIEW_CAVEAT =
@@ -49,18 +50,28 @@ export function hashHex(raw: wire.JsPrepareSubmissionResponse): string {
   return Buffer.from(raw.preparedTransactionHash, 'base64').toString('hex');
 }
 
+/**
+ * A node's template as the commands file names it, `#package-name:Module:Entity` (the prepared
+ * transaction names it by package id, 64 hex digits that say nothing to a reader).
+ */
+function readableTemplate(n: { templateId?: string; packageName?: string }): string | undefined {
+  const id = n.templateId ? parseIdentifier(n.templateId) : undefined;
+  return id && n.packageName ? printIdentifier(withPackageName(id, n.packageName)) : n.templateId;
+}
+
 /** The tree of one node for the JSON document: what it is first, then who sees it, then its children. */
 function nodeDocument(n: PreviewNode): Record<string, unknown> {
   const head: Record<string, unknown> =
     n.kind === 'create'
-      ? { create: n.templateId, contractId: n.contractId, arguments: n.argument }
+      ? { create: readableTemplate(n), contractId: n.contractId, arguments: n.argument }
       : n.kind === 'exercise'
-        ? { exercise: n.choice, on: n.templateId, contractId: n.contractId, consuming: n.consuming, archives: n.consuming ? n.contractId : undefined, actingParties: n.actingParties, choiceArgument: n.choiceArgument, result: n.exerciseResult }
+        ? { exercise: n.choice, on: readableTemplate(n), contractId: n.contractId, consuming: n.consuming, archives: n.consuming ? n.contractId : undefined, actingParties: n.actingParties, choiceArgument: n.choiceArgument, result: n.exerciseResult }
         : n.kind === 'fetch'
-          ? { fetch: n.templateId, contractId: n.contractId, actingParties: n.actingParties }
+          ? { fetch: readableTemplate(n), contractId: n.contractId, actingParties: n.actingParties }
           : { rollback: `node ${n.nodeId}: its children's effects are rolled back` };
   return {
     ...head,
+    ...(n.kind === 'rollback' ? {} : { templateId: n.templateId }),
     ...(n.interfaceId ? { interfaceId: n.interfaceId } : {}),
     nodeId: n.nodeId,
     informees: n.informees,
@@ -115,10 +126,10 @@ export function previewText(input: PreviewDocumentInput): string {
   const line = (n: PreviewNode, depth: number) => {
     const pad = '  '.repeat(depth + 1);
     const seen = `seen by ${n.informees.join(', ') || 'nobody'}`;
-    if (n.kind === 'create') lines.push(`${pad}create ${n.templateId} ${n.contractId} ${JSON.stringify(n.argument)} (${seen})`);
+    if (n.kind === 'create') lines.push(`${pad}create ${readableTemplate(n)} ${n.contractId} ${JSON.stringify(n.argument)} (${seen})`);
     else if (n.kind === 'exercise')
-      lines.push(`${pad}exercise ${n.choice} on ${n.contractId}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
-    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${n.templateId} ${n.contractId} (${seen})`);
+      lines.push(`${pad}exercise ${n.choice} on ${readableTemplate(n)} ${n.contractId}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
+    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${readableTemplate(n)} ${n.contractId} (${seen})`);
     else lines.push(`${pad}rollback (its children's effects are undone)`);
     for (const c of n.children) line(c, depth + 1);
   };
