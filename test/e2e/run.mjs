@@ -13,7 +13,7 @@
 // Each in-host test, UI check and the scan count once in the last line, `N passed, N failed[, N skipped]`.
 // Everything of the run is kept in test-results/e2e/<timestamp>/ (test-results/e2e/latest).
 //
-// Environment: E2E_GREP (mocha grep), E2E_EXTENSION_ROOT (another extension folder, to debug the
+// Environment: E2E_GREP (mocha grep; in the ui phase it picks the check files by name), E2E_EXTENSION_ROOT (another extension folder, to debug the
 // harness), E2E_CHROMIUM (browser binary), E2E_TIMEOUT_S (whole-run watchdog, default 1500).
 import { chromium } from 'playwright-core';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -241,7 +241,9 @@ async function runUi(context, runtime, vsix) {
     t.waitUntil = ui.waitUntil;
 
     const dir = path.join(ROOT, 'test', 'e2e', 'ui');
-    for (const f of readdirSync(dir).filter((f) => f.endsWith('.ui.mjs')).sort()) {
+    // --grep also picks UI check files by name (a check file is one flow; its checks share state).
+    const wanted = (f) => !GREP || new RegExp(GREP).test(f);
+    for (const f of readdirSync(dir).filter((f) => f.endsWith('.ui.mjs') && wanted(f)).sort()) {
       lap(`UI checks: ${f}`);
       try {
         const mod = await import(pathToFileURL(path.join(dir, f)).href);

@@ -1,0 +1,73 @@
+// Previewing a commands file like a user: the "Preview" CodeLens, the read-only preview document (what
+// would be created, exercised and archived, with informees), nothing on the ledger until "Submit now",
+// and a refusal that says why and what to do. Runs against the demo participant.
+import { writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { codeLens, closeAllEditors, explorerRow, showExplorer } from './50-submit.ui.mjs';
+
+// The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
+const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+const FILE = 'ui-preview.commands.json';
+const TWO_COMMANDS_FILE = 'ui-preview-two.commands.json';
+
+const iou = (currency) => ({ issuer: BANK, owner: BANK, currency, amount: '7.25', observers: [] });
+
+async function visibleEditorText(t) {
+  return (await t.page.locator('.editor-group-container .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+}
+
+export default async function (t) {
+  const commandId = `ui-preview-${Date.now()}`;
+  const write = (name, commands, id) =>
+    writeFileSync(path.join(t.workspace, name), JSON.stringify({ commands, commandId: id, actAs: [BANK], userId: 'demo-admin' }, null, 2) + '\n');
+  write(FILE, [{ CreateAndExerciseCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: iou('JPY'), choice: 'Iou_Transfer', choiceArgument: { newOwner: ALICE } } }], commandId);
+  write(TWO_COMMANDS_FILE, [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: iou('SEK') } }, { CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: iou('NOK') } }], `${commandId}-two`);
+  let startedDemo = false;
+  const commandIdInResult = (text) => text.includes(commandId);
+
+  try {
+    await t.check('the "Preview" CodeLens prepares the file: the preview document shows the exercise, the archive and the child create with their informees; nothing submitted', async () => {
+      startedDemo = await t.startDemo();
+      await showExplorer(t);
+      await closeAllEditors(t);
+      await explorerRow(t, FILE).waitFor({ timeout: 15000 });
+      await explorerRow(t, FILE).dblclick();
+      const lens = codeLens(t, 'Preview');
+      await lens.waitFor({ timeout: 15000 });
+      await lens.click();
+      await t.toast(/^Preview of ui-preview\.commands\.json \(nothing submitted\): Would create 2 contracts, archive 1, exercise 1 choice \(Iou_Transfer\)/).waitFor({ timeout: 20000 });
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `preview ${commandId}` }).first().waitFor({ timeout: 10000 });
+      await t.waitUntil(async () => {
+        const text = await visibleEditorText(t);
+        return /"exercise": "Iou_Transfer"/.test(text) && /"archives":/.test(text) && /"informees":/.test(text) && /Nothing was submitted/.test(text);
+      }, { timeout: 10000, what: 'the preview document to show the exercise, what it archives, the informees and the caveat' });
+      await t.screenshot('58-preview-document');
+    });
+
+    await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing)', async () => {
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `preview ${commandId}` }).first().click();
+      const lens = codeLens(t, 'Submit now');
+      await lens.waitFor({ timeout: 15000 });
+      await t.screenshot('58-preview-submit-now-lens');
+      await lens.click();
+      await t.toast(/^Transaction \S+ at offset \d+/).waitFor({ timeout: 20000 });
+      await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: 10000, what: `the submission result of ${commandId}` });
+    });
+
+    await t.check('a file of two commands on a participant that prepares one at a time: the error says why and to preview each command alone', async () => {
+      await closeAllEditors(t);
+      await explorerRow(t, TWO_COMMANDS_FILE).dblclick();
+      const lens = codeLens(t, 'Preview');
+      await lens.waitFor({ timeout: 15000 });
+      await lens.click();
+      await t.toast(/could not be previewed: the participant prepares one command at a time .* To do: preview each command alone/).waitFor({ timeout: 20000 });
+      await t.screenshot('58-preview-refusal');
+    });
+  } finally {
+    await closeAllEditors(t).catch(() => {});
+    rmSync(path.join(t.workspace, FILE), { force: true });
+    rmSync(path.join(t.workspace, TWO_COMMANDS_FILE), { force: true });
+    if (startedDemo) await t.stopDemo();
+  }
+}
