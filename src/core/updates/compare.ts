@@ -304,3 +304,51 @@ export const SEEN_AS_MEANING: Record<SeenAs, string> = {
   witness: 'not a stakeholder: sees it only as an informee of an enclosing exercise (divulgence) or as a choice observer',
   informee: "an informee of the exercise (the contract's create is before the range, so its stakeholders are not known here)",
 };
+
+/** A party's value of a field, or null where it does not see it. */
+function byParty<T>(parties: readonly string[], values: readonly (T | undefined)[]): Record<string, T | null> {
+  return Object.fromEntries(parties.map((p, i) => [p, values[i] ?? null]));
+}
+
+/** The comparison as plain JSON keyed by party id (the CLI's `--json`): counts, and per update and event who sees it as what. */
+export function comparisonJson(c: PartyComparison): unknown {
+  const differences = (ds: FieldDifference[]) => ds.map((d) => ({ field: d.field, values: byParty(c.parties, d.values) }));
+  return {
+    parties: c.parties,
+    beginExclusive: c.beginExclusive,
+    endInclusive: c.endInclusive,
+    transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
+    summary: { total: c.summary.total, seenBy: byParty(c.parties, c.summary.seenBy), seenByAll: c.summary.seenByAll, text: comparisonSummaryText(c) },
+    updates: c.updates.map((u) => ({
+      offset: u.offset,
+      updateId: u.updateId,
+      seenBy: c.parties.filter((_, i) => u.views[i] !== undefined),
+      differences: differences(u.differences),
+      events: u.events.map((e) => ({
+        nodeId: e.nodeId,
+        kind: e.kind,
+        contractId: e.contractId,
+        templateId: e.templateId,
+        ...(e.choice ? { choice: e.choice } : {}),
+        seenAs: byParty(c.parties, e.views.map((v) => v?.seenAs)),
+        differences: differences(e.differences),
+      })),
+    })),
+  };
+}
+
+/**
+ * Party ids for what people type: a full id (`Alice::1220…`) as it is, a bare hint (`Alice`) as the
+ * one known party with that hint. Unknown or ambiguous hints are refused, naming the candidates.
+ */
+export function resolvePartyNames(names: readonly string[], known: readonly string[]): string[] {
+  return names.map((name) => {
+    if (name.includes('::')) return name;
+    const matches = known.filter((p) => p.slice(0, p.indexOf('::')) === name);
+    if (matches.length === 1) return matches[0];
+    throw new RequestValidationError(
+      'parties',
+      matches.length === 0 ? `No known party is called ${name}: give its full id (${name}::…)` : `${matches.length} known parties are called ${name}: give the full id of one of ${matches.join(', ')}`,
+    );
+  });
+}
