@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../src/core/api/client';
 import {
-  buildComparison, checkCompareParties, compareParties, comparisonSummaryText, isUniform, partyNames, readAsEachParty, type PartyRead,
+  buildComparison, checkCompareParties, compareParties, comparisonSummaryText, isUniform, parseOffsetRange, partyNames, readAsEachParty, resolvePartyNames, type PartyRead,
 } from '../../src/core/updates/compare';
 import { comparisonRows } from '../../src/core/updates/compareRows';
 import { CancelledError, RequestValidationError } from '../../src/core/errors';
@@ -210,5 +210,26 @@ describe('compare parties: the comparison model', () => {
     const c = buildComparison([ALICE, BOB], [{ party: ALICE, transactions: [] }, { party: BOB, transactions: [] }], { beginExclusive: 10, endInclusive: 20 });
     assert.equal(comparisonSummaryText(c), 'No transactions for Alice, Bob in offsets 11–20');
     assert.equal(comparisonRows(c).length, 1);
+  });
+});
+
+describe('compare parties: offset ranges as typed', () => {
+  it('reads both ends included, and says what is wrong', () => {
+    assert.deepEqual(parseOffsetRange('10-42', 50), { beginExclusive: 9, endInclusive: 42 });
+    assert.deepEqual(parseOffsetRange(' 3 .. 4 ', 50), { beginExclusive: 2, endInclusive: 4 });
+    assert.deepEqual(parseOffsetRange('7', 50), { beginExclusive: 6, endInclusive: 7 });
+    assert.deepEqual(parseOffsetRange('0-5', 50), { problem: 'Offsets start at 1' });
+    assert.deepEqual(parseOffsetRange('9-3', 50), { problem: 'The last offset (3) is before the first (9)' });
+    assert.deepEqual(parseOffsetRange('1-51', 50), { problem: 'The ledger ends at offset 50' });
+    assert.ok('problem' in parseOffsetRange('ten', 50));
+  });
+});
+
+describe('compare parties: party names as typed', () => {
+  const known = ['Alice::1220aa', 'Bob::1220bb', 'Bob::1220cc'];
+  it('takes full ids as they are and unique hints as their party; refuses unknown and ambiguous hints', () => {
+    assert.deepEqual(resolvePartyNames(['Alice', 'Zed::1220dd'], known), ['Alice::1220aa', 'Zed::1220dd']);
+    assert.throws(() => resolvePartyNames(['Carol'], known), (e: RequestValidationError) => e instanceof RequestValidationError && /No known party is called Carol/.test(e.message));
+    assert.throws(() => resolvePartyNames(['Bob'], known), (e: RequestValidationError) => /2 known parties are called Bob/.test(e.message));
   });
 });

@@ -352,3 +352,18 @@ export function resolvePartyNames(names: readonly string[], known: readonly stri
     );
   });
 }
+
+/**
+ * An offset range as people type it, `10-42` (also `10..42`, `10–42`, or one offset `42`), both ends
+ * included, within 1 and the ledger end: the query's range, or what is wrong with the text.
+ */
+export function parseOffsetRange(text: string, ledgerEnd: number): { beginExclusive: number; endInclusive: number } | { problem: string } {
+  const m = /^\s*(\d+)\s*(?:(?:-|–|\.\.)\s*(\d+)\s*)?$/.exec(text);
+  if (!m) return { problem: 'Give the first and last offset, e.g. 10-42' };
+  const first = Number(m[1]);
+  const last = m[2] === undefined ? first : Number(m[2]);
+  if (first < 1) return { problem: 'Offsets start at 1' };
+  if (last < first) return { problem: `The last offset (${last}) is before the first (${first})` };
+  if (last > ledgerEnd) return { problem: `The ledger ends at offset ${ledgerEnd}` };
+  return { beginExclusive: first - 1, endInclusive: last };
+}

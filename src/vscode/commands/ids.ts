@@ -18,4 +18,7 @@ export const Commands = {
   // Ledger views (issue 4)
   revealUpdate: 'cantonLedger.updates.reveal',
   showContractEvents: 'cantonLedger.contractEvents.show',
+  // Compare Parties
+  compareParties: 'cantonLedger.updates.compareParties',
+  rerunComparison: 'cantonLedger.compareParties.refresh',
 } as const;
