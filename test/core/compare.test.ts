@@ -157,6 +157,7 @@ describe('compare parties: the comparison model', () => {
     assert.equal(rows[0].label, comparisonSummaryText(c));
     assert.deepEqual(rows.slice(1).map((r) => r.description), ['Alice ✓ · Bob — · Charlie —', 'Alice ✓ · Bob ✓ · Charlie ✓', 'Alice — · Bob ✓ · Charlie —']);
     assert.equal(rows[2].iconColor, undefined, 'nothing differs in a transaction all see alike');
+    assert.deepEqual([rows[1].icon, rows[1].iconColor], ['git-commit', undefined], 'who sees a transaction is in the columns: one seen by Alice alone is not marked');
     assert.equal(rows[0].children!().map((r) => r.description).join(' | '), 'sees 2 of 3 · 1 only Alice sees | sees 2 of 3 · 1 only Bob sees | sees 1 of 3 · 0 only Charlie sees');
   });
 

@@ -4,7 +4,7 @@
  * and the fields that differ between the parties' views, marked.
  */
 import {
-  comparisonSummaryText, isUniform, isUniformEvent, partyNames, presenceText, rolesText, SEEN_AS_MEANING,
+  comparisonSummaryText, isUniformEvent, partyNames, presenceText, rolesText, SEEN_AS_MEANING,
   type EventComparison, type FieldDifference, type PartyComparison, type UpdateComparison,
 } from './compare';
 import { code, md, plural, transactionEventRow, withoutRaw, type LedgerRow } from './rows';
@@ -76,9 +76,10 @@ function eventRow(e: EventComparison, u: UpdateComparison, names: readonly strin
 }
 
 function updateRow(u: UpdateComparison, names: readonly string[], parties: readonly string[]): LedgerRow {
-  const uniform = isUniform(u);
   const presence = presenceText(u.views, names);
+  // Marked when the parties that see it see it differently; who sees it at all is in the columns.
   const differing = [...u.differences.map((d) => d.field), ...(u.events.some((e) => !isUniformEvent(e, u)) ? ['event views'] : [])];
+  const uniform = differing.length === 0;
   return {
     key: `update-${u.offset}`,
     kind: 'compare.update',
