@@ -21,4 +21,5 @@ export const Commands = {
   // Compare Parties
   compareParties: 'cantonLedger.updates.compareParties',
   rerunComparison: 'cantonLedger.compareParties.refresh',
+  closeComparison: 'cantonLedger.compareParties.close',
 } as const;

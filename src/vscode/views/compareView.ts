@@ -67,6 +67,12 @@ export class CompareView extends LedgerTreeView {
     }
   }
 
+  /** Forgets the comparison and hides the view until the next one. */
+  close(): void {
+    this.show({ state: 'none' });
+    void vscode.commands.executeCommand('setContext', SHOWN_KEY, false);
+  }
+
   /** Runs the shown comparison again (same parties and range). */
   async rerun(signal?: AbortSignal): Promise<PartyComparison | undefined> {
     const s = this.current;
@@ -210,6 +216,7 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
       connections.onDidChange(updateConnected),
       vscode.commands.registerCommand(Commands.compareParties, compare),
       vscode.commands.registerCommand(Commands.rerunComparison, rerun),
+      vscode.commands.registerCommand(Commands.closeComparison, () => view.close()),
     ],
   };
 }

@@ -25,8 +25,9 @@ describe('Compare Parties', function () {
     p = api.demo.participant!;
     assert.ok(p, 'demo participant running');
   });
-  // Later suites expect the demo as they found it.
+  // Later suites expect the demo as they found it, and no comparison view.
   after(async () => {
+    await vscode.commands.executeCommand('cantonLedger.compareParties.close');
     if (startedDemo) await vscode.commands.executeCommand('cantonLedger.demo.stop');
   });
 
@@ -97,5 +98,12 @@ describe('Compare Parties', function () {
     await vscode.commands.executeCommand(retry.opts.command!.command);
     assert.notEqual(api.compare.view.state, failed, 'read again');
     assert.deepEqual(api.compare.view.state.state === 'failed' && api.compare.view.state.query.parties, [p.parties.alice, 'not a party!']);
+  });
+
+  it('Close Comparison forgets the result; the view offers to compare again', async () => {
+    await vscode.commands.executeCommand('cantonLedger.compareParties.close');
+    assert.equal(api.compare.view.state.state, 'none');
+    const [node] = (await api.compare.view.getChildren()) as MessageNode[];
+    assert.equal(node.opts.command?.command, 'cantonLedger.updates.compareParties');
   });
 });

@@ -95,8 +95,10 @@ export default async function (t) {
     await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l) && l.includes('offsets 2–12')), { timeout: 30000, what: 'the summary of offsets 2–12' });
   });
 
-  await t.check('cleanup: editors closed, panes back, toasts cleared', async () => {
+  await t.check('Close Comparison hides the view; cleanup: editors closed, panes back, toasts cleared', async () => {
     await closeAllEditors(t);
+    await t.palette('Canton Ledger: Close Comparison');
+    await t.viewPane('Compare Parties').waitFor({ state: 'detached', timeout: 10000 });
     await t.palette('Canton Ledger: Focus on Connections View');
     for (const name of ['Connections', 'Updates']) {
       const header = t.viewPane(name);
