@@ -103,6 +103,13 @@ for (const apiVersion of ['3.5', '3.3'] as ApiVersion[]) {
       assert.ok(r.reads[1].transactions.every((t) => t.offset <= end));
     });
 
+    it('refuses a range holding more transactions for a party than it keeps, naming the party', async () => {
+      await assert.rejects(
+        compareParties(client, { parties: [p.parties.alice, p.parties.bob], maxTransactionsPerParty: 3 }),
+        (e: RequestValidationError) => e instanceof RequestValidationError && /hold more than 3 transactions for Alice::.*: compare a narrower range$/.test(e.message),
+      );
+    });
+
     it('stops reading when aborted', async () => {
       const controller = new AbortController();
       controller.abort();

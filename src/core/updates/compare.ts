@@ -18,7 +18,11 @@ export interface ComparePartiesQuery {
   endInclusive?: number;
   /** Updates per request. */
   pageSize?: number;
+  /** Every party's transactions are held for the comparison: a range with more for one party is refused. Default 10,000. */
+  maxTransactionsPerParty?: number;
 }
+
+export const DEFAULT_MAX_TRANSACTIONS_PER_PARTY = 10_000;
 
 export interface CompareProgress {
   party: string;
@@ -127,6 +131,7 @@ export async function readAsEachParty(
   if (!Number.isSafeInteger(endInclusive) || endInclusive < beginExclusive) {
     throw new RequestValidationError('endInclusive', `The range must end at or after its start (${beginExclusive}), not at ${endInclusive}`);
   }
+  const max = query.maxTransactionsPerParty ?? DEFAULT_MAX_TRANSACTIONS_PER_PARTY;
   const reads: PartyRead[] = [];
   for (const [index, party] of parties.entries()) {
     const transactions: Transaction[] = [];
@@ -135,6 +140,9 @@ export async function readAsEachParty(
       const selection = { filter: { parties: [party], shape: 'ledger-effects' as const } };
       for await (const page of client.walkUpdates({ selection, beginExclusive, endInclusive, pageSize: query.pageSize }, o)) {
         for (const u of page) if (u.kind === 'transaction') transactions.push(u);
+        if (transactions.length > max) {
+          throw new RequestValidationError('endInclusive', `Offsets ${beginExclusive + 1}–${endInclusive} hold more than ${max} transactions for ${party}: compare a narrower range`);
+        }
         o.onProgress?.({ party, index, transactions: transactions.length });
       }
     }
