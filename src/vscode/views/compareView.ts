@@ -12,7 +12,7 @@ import { withCancellableProgress } from '../ui';
 import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 export const CompareViewId = 'cantonLedger.compareParties';
-/** True once a comparison was started in this window: the view is shown from then on. */
+/** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
 const SHOWN_KEY = 'cantonLedger.compareParties.shown';
 /** True while the active connection is connected: commands that read the ledger are offered only then. */
 const CONNECTED_KEY = 'cantonLedger.activeConnected';
@@ -30,6 +30,8 @@ type CompareState =
  */
 export class CompareView extends LedgerTreeView {
   private current: CompareState = { state: 'none' };
+  /** Counts the runs: a run that a later one overtook shows nothing when it ends. */
+  private runs = 0;
 
   constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
     super(CompareViewId);
@@ -45,24 +47,27 @@ export class CompareView extends LedgerTreeView {
    */
   async run(profile: ConnectionProfile, query: ComparePartiesQuery, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<PartyComparison | undefined> {
     const previous = this.current;
+    const run = ++this.runs;
+    const latest = () => run === this.runs;
     this.show({ state: 'running', profile, query });
     void vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     const names = partyNames(query.parties);
+    const nameOf = (party: string) => names[query.parties.indexOf(party)] ?? party;
     try {
       const comparison = await compareParties(this.connections.client(profile), query, {
         signal,
-        onProgress: (p) => onProgress?.(`reading as ${names[p.index]} (${p.index + 1} of ${names.length}): ${p.transactions} transactions`),
+        onProgress: (p) => onProgress?.(`reading as ${nameOf(p.party)} (${p.index + 1} of ${names.length}): ${p.transactions} transactions`),
       });
-      this.show({ state: 'ready', profile, query, comparison });
+      if (latest()) this.show({ state: 'ready', profile, query, comparison });
       return comparison;
     } catch (e) {
       if (e instanceof CancelledError) {
         this.logger.info('Compare Parties: cancelled');
-        this.show(previous);
+        if (latest()) this.show(previous);
         return undefined;
       }
       this.logger.warn(`Compare Parties: ${this.redactor.redactError(e)}`);
-      this.show({ state: 'failed', profile, query, error: e });
+      if (latest()) this.show({ state: 'failed', profile, query, error: e });
       throw e;
     }
   }

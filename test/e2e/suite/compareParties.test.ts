@@ -87,6 +87,18 @@ describe('Compare Parties', function () {
     assert.equal(api.compare.view.state, before);
   });
 
+  it('shows the latest comparison when an earlier one ends after it', async () => {
+    const profile = api.connections.profiles.active()!;
+    const controller = new AbortController();
+    const earlier = api.compare.view.run(profile, { parties: [p.parties.alice, p.parties.charlie] }, controller.signal);
+    const later = await api.compare.view.run(profile, { parties: [p.parties.alice, p.parties.bob] });
+    controller.abort();
+    await earlier;
+    const s = api.compare.view.state;
+    assert.equal(s.state, 'ready');
+    assert.equal(s.state === 'ready' && s.comparison, later);
+  });
+
   it('shows a failure in the view with Retry, and Retry runs the same comparison again', async () => {
     const c = await vscode.commands.executeCommand<PartyComparison | undefined>('cantonLedger.updates.compareParties', { parties: [p.parties.alice, 'not a party!'] });
     assert.equal(c, undefined);
