@@ -110,10 +110,23 @@ for (const apiVersion of ['3.5', '3.3'] as ApiVersion[]) {
       );
     });
 
-    it('stops reading when aborted', async () => {
+    it('stops reading when aborted, before the first request or in the middle of a read', async () => {
       const controller = new AbortController();
       controller.abort();
       await assert.rejects(compareParties(client, { parties: [p.parties.alice, p.parties.bob] }, { signal: controller.signal }), CancelledError);
+
+      const midway = new AbortController();
+      const seen: number[] = [];
+      const reading = compareParties(client, { parties: [p.parties.alice, p.parties.bob], pageSize: 2 }, {
+        signal: midway.signal,
+        onProgress: (progress) => {
+          seen.push(progress.index);
+          // After Alice's first page: the next page request is not answered, Bob is never read.
+          if (progress.transactions > 0) midway.abort();
+        },
+      });
+      await assert.rejects(reading, CancelledError);
+      assert.ok(!seen.includes(1), `read as Bob after the abort: ${seen}`);
     });
   });
 }
