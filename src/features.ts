@@ -22,6 +22,7 @@ import { registerFileSending, type FileSending } from './vscode/files/send';
 import { registerFileEditing } from './vscode/files/editing';
 import { LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
+import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -32,6 +33,7 @@ export interface CantonLedgerApi {
   views: LedgerViews;
   send: FileSending;
   packages: LedgerPackages;
+  compare: CompareFeature;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -88,6 +90,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     ...registerPackagesView(connections, packages, logger, redactor),
   );
   const views = registerLedgerViews(context, { connections, documents, logger, redactor });
+  const compare = registerComparePartiesView(connections, logger, redactor, (what, e) => errors.report(what, e));
+  context.subscriptions.push(...compare.disposables);
   // The Updates filter shapes a submission's transaction format only where the user set one.
   const activeFilter = () => {
     const id = connections.profiles.active()?.id;
@@ -99,5 +103,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
-  return { api: { connections, secrets, demo, documents, views, send, packages }, provideContent };
+  return { api: { connections, secrets, demo, documents, views, send, packages, compare: compare.feature }, provideContent };
 }

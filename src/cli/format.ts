@@ -6,6 +6,7 @@ import type { ContractEvents } from '../core/models/contracts';
 import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
+import { comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
 
 /** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
 export function formatProblem(file: string, p: Problem): string {
@@ -124,6 +125,38 @@ export function formatVetting(r: VettingUpdateResult): string[] {
   if (d.removed.length > 0) lines.push('Removed:', ...d.removed.map((p) => `  - ${describePackage(p)}`));
   if (d.validityChanged.length > 0) {
     lines.push('Validity changed:', ...d.validityChanged.map((c) => `  ~ ${describePackage(c.after)}  ${validity(c.before)} → ${validity(c.after)}`));
+  }
+  return lines;
+}
+
+/**
+ * A comparison of parties: the summary line, which name is which party, then a table with a column
+ * per party ("✓ 3 events" or "—") and the fields that differ, and under each transaction its events
+ * with how each party sees them.
+ */
+export function formatComparison(c: PartyComparison): string[] {
+  const names = partyNames(c.parties);
+  const nameWidth = Math.max(...names.map((n) => n.length));
+  const lines = [
+    comparisonSummaryText(c, names),
+    ...c.parties.map((p, i) => `  ${names[i].padEnd(nameWidth)}  ${p}`),
+    `Offsets ${c.beginExclusive + 1}–${c.endInclusive}, read once per party, ledger-effects shape.`,
+  ];
+  if (c.updates.length === 0) return lines;
+  const cell = (i: number, u: PartyComparison['updates'][number]) => (u.views[i] ? `✓ ${plural(u.views[i]!.events.length, 'event')}` : '—');
+  const widths = names.map((n, i) => Math.max(n.length, ...c.updates.map((u) => cell(i, u).length)));
+  const offsetWidth = Math.max('offset'.length, ...c.updates.map((u) => String(u.offset).length));
+  const row = (offset: string, update: string, cells: string[], differs: string) => `${offset.padEnd(offsetWidth)}  ${update.padEnd(13)}  ${cells.map((x, i) => x.padEnd(widths[i])).join('  ')}  ${differs}`.trimEnd();
+  lines.push('', row('offset', 'update', names, 'differs'));
+  for (const u of c.updates) {
+    const differs = [...u.differences.map((d) => d.field), ...(u.events.some((e) => !isUniformEvent(e, u)) ? ['events seen differently'] : [])];
+    lines.push(row(String(u.offset), shortId(u.updateId), names.map((_, i) => cell(i, u)), differs.join(', ')));
+    for (const e of u.events) {
+      const what = e.kind === 'exercised' ? `exercised ${e.choice}` : e.kind;
+      const roles = names.map((n, i) => `${n} ${e.views[i]?.seenAs ?? '—'}`).join(', ');
+      const fields = e.differences.length ? `  differs: ${e.differences.map((d) => d.field).join(', ')}` : '';
+      lines.push(`    ${what}  ${templateLabel(e.templateId, e.views.find((v) => v)?.event.packageName)}  ${e.contractId}  [${roles}]${fields}`);
+    }
   }
   return lines;
 }

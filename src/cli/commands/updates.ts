@@ -6,6 +6,7 @@ import { EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
 import { formatUpdate, type ListedUpdate } from '../format';
 import { PARTY_DETAILS, PARTY_OPTIONS, resolveReadAs } from '../parties';
+import { compareUpdates, wantsCompare } from './updatesCompare';
 
 const NAME = 'updates';
 const SHAPES = ['acs-delta', 'ledger-effects'] as const;
@@ -14,7 +15,7 @@ export const updatesCommand: Command = {
   name: NAME,
   synopsis:
     'updates [--begin N] [--end N] [--party P]… [--any-party] [--template T]… [--shape acs-delta|ledger-effects] ' +
-    '[--reassignments] [--topology] [--descending] [--limit N] [--page-size N] [--legacy]',
+    '[--reassignments] [--topology] [--descending] [--limit N] [--page-size N] [--legacy] [--compare-parties A,B[,C]]',
   summary: 'List updates (transactions, reassignments, topology) in an offset range',
   details: [
     '--begin N          start after offset N (default 0, the ledger start)',
@@ -29,6 +30,9 @@ export const updatesCommand: Command = {
     '--page-size N      updates per request (default 100; the participant caps it, usually at 200)',
     '--legacy           use the deprecated filter/verbose request form (transactions and reassignments)',
     '--json             one raw update per line (NDJSON, as on the wire), for jq',
+    '--compare-parties A,B[,C]  read the range once as each party (ledger effects) and show who sees',
+    '                   which transaction and event, as stakeholder, actor or witness, and what differs;',
+    '                   a party is its full id or, when unique, its hint (Alice). With --json: one JSON object',
   ],
   options: {
     begin: { type: 'string' },
@@ -42,6 +46,7 @@ export const updatesCommand: Command = {
     limit: { type: 'string' },
     'page-size': { type: 'string' },
     legacy: { type: 'boolean' },
+    'compare-parties': { type: 'string', multiple: true },
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
@@ -49,6 +54,7 @@ export const updatesCommand: Command = {
     const range = rangeOf(v);
     const limit = integerOption(v, 'limit', 1, NAME);
     const pageSizeOption = integerOption(v, 'page-size', 1, NAME);
+    if (wantsCompare(v)) return compareUpdates(ctx, v, range, pageSizeOption, NAME);
     const filterOptions = filterOptionsOf(v);
     const legacy = flag(v, 'legacy');
     if (legacy && (filterOptions.includeTopologyEvents || filterOptions.shape === 'ledger-effects')) {

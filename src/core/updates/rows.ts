@@ -17,7 +17,8 @@ export type RowKind =
   | 'update.transaction' | 'update.reassignment' | 'update.topology' | 'update.checkpoint' | 'update.unknown'
   | 'event.created' | 'event.archived' | 'event.exercised' | 'event.assigned' | 'event.unassigned' | 'event.topology'
   | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value'
-  | 'module' | 'template' | 'interface' | 'choice';
+  | 'module' | 'template' | 'interface' | 'choice'
+  | 'compare.update' | 'compare.event';
 
 export interface JsonView {
   /** Tab title, without `.json`. */
@@ -38,6 +39,8 @@ export interface LedgerRow {
   tooltip?: string;
   /** A codicon id. */
   icon?: string;
+  /** A theme colour id for the icon (what differs, in Compare Parties). */
+  iconColor?: string;
   /** Lazily built: a view with thousands of updates builds event rows only when expanded. */
   children?: () => LedgerRow[];
   expanded?: boolean;

@@ -18,4 +18,8 @@ export const Commands = {
   // Ledger views (issue 4)
   revealUpdate: 'cantonLedger.updates.reveal',
   showContractEvents: 'cantonLedger.contractEvents.show',
+  // Compare Parties
+  compareParties: 'cantonLedger.updates.compareParties',
+  rerunComparison: 'cantonLedger.compareParties.refresh',
+  closeComparison: 'cantonLedger.compareParties.close',
 } as const;

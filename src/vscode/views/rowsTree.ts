@@ -89,7 +89,7 @@ export function treeItemFor(node: ViewNode): vscode.TreeItem {
   item.id = node.id;
   item.description = row.description;
   if (row.tooltip) item.tooltip = new vscode.MarkdownString(row.tooltip);
-  item.iconPath = row.icon ? new vscode.ThemeIcon(row.icon) : undefined;
+  item.iconPath = row.icon ? new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined) : undefined;
   item.contextValue = rowContextValue(row);
   // Selecting an update or event opens its JSON; detail rows only select (their value is one copy away).
   if (row.json) item.command = { command: RowCommands.open, title: 'Open JSON', arguments: [node] };
