@@ -87,7 +87,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     ...registerFileEditing(connections, packages, logger, errors),
     ...registerPackagesView(connections, packages, logger, redactor),
   );
-  const views = registerLedgerViews(context, { connections, documents, logger, redactor });
+  const views = registerLedgerViews(context, { connections, documents, logger, redactor, packages });
   // The Updates filter shapes a submission's transaction format only where the user set one.
   const activeFilter = () => {
     const id = connections.profiles.active()?.id;

@@ -1,5 +1,6 @@
 import type { ActiveContract, ActiveContractsCursor, ActiveContractsQuery, LedgerClient } from '../api/client';
 import type { CallOptions } from '../api/http';
+import { OnDemandPages, type ReadPage } from '../paging';
 import { checkViewFilter, DEFAULT_PAGE_SIZE, type UpdatesViewFilter } from '../updates/viewFilter';
 import type { ActiveContractsSnapshot } from './rows';
 
@@ -26,39 +27,17 @@ export function activeContractsQueryOf(f: UpdatesViewFilter, activeAtOffset?: nu
 
 /**
  * The pages of one snapshot of the active contract set, loaded on demand ("Load more"). The first page
- * fixes the offset (the ledger end when none is asked for), so every further page reads the same
- * snapshot; a load while one is running joins it instead of reading the same page twice.
+ * fixes the offset (the ledger end when none is asked for), so every further page reads the same snapshot.
  */
-export class ActiveContractsPager {
-  private readonly loaded: ActiveContract[] = [];
-  private next: ActiveContractsCursor | undefined;
-  private started = false;
+export class ActiveContractsPager extends OnDemandPages<ActiveContract, ActiveContractsCursor> {
   private offset: number | undefined;
-  private pending: Promise<number> | undefined;
 
-  constructor(private readonly client: Pick<LedgerClient, 'pageActiveContracts'>, readonly query: ActiveContractsQuery) {}
+  constructor(private readonly client: Pick<LedgerClient, 'pageActiveContracts'>, readonly query: ActiveContractsQuery) {
+    super();
+  }
 
   get state(): ActiveContractsSnapshot {
-    return { contracts: this.loaded, activeAtOffset: this.offset, complete: this.started && !this.next };
-  }
-
-  get loading(): boolean {
-    return this.pending !== undefined;
-  }
-
-  /** Loads the next page; resolves with the number of contracts added (0 when complete). */
-  loadMore(o: CallOptions = {}): Promise<number> {
-    if (this.pending) return this.pending;
-    if (this.started && !this.next) return Promise.resolve(0);
-    this.pending = this.readPage(o).finally(() => (this.pending = undefined));
-    return this.pending;
-  }
-
-  /** Loads pages until at least `count` contracts are loaded or the snapshot is complete. */
-  async loadAtLeast(count: number, o: CallOptions = {}): Promise<void> {
-    do {
-      await this.loadMore(o);
-    } while (this.loaded.length < count && this.next);
+    return { contracts: this.loaded, activeAtOffset: this.offset, complete: this.complete };
   }
 
   /** A loaded contract by id (for the context actions of its row). */
@@ -66,12 +45,9 @@ export class ActiveContractsPager {
     return this.loaded.find((c) => c.event.contractId === contractId);
   }
 
-  private async readPage(o: CallOptions): Promise<number> {
-    const page = await this.client.pageActiveContracts(this.next ?? this.query, o);
-    this.started = true;
+  protected async readPage(cursor: ActiveContractsCursor | undefined, o: CallOptions): Promise<ReadPage<ActiveContract, ActiveContractsCursor>> {
+    const page = await this.client.pageActiveContracts(cursor ?? this.query, o);
     this.offset = page.activeAtOffset;
-    this.next = page.next;
-    this.loaded.push(...page.contracts);
-    return page.contracts.length;
+    return { items: page.contracts, next: page.next };
   }
 }

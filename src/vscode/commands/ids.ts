@@ -19,3 +19,12 @@ export const Commands = {
   revealUpdate: 'cantonLedger.updates.reveal',
   showContractEvents: 'cantonLedger.contractEvents.show',
 } as const;
+
+/** The Active Contracts view's own commands (Filter, Copy Contract ID and Show Contract Events are shared with the other views). */
+export const ActiveContractsCommands = {
+  refresh: 'cantonLedger.activeContracts.refresh',
+  loadMore: 'cantonLedger.activeContracts.loadMore',
+  showAtOffset: 'cantonLedger.activeContracts.showAtOffset',
+  showAtLedgerEnd: 'cantonLedger.activeContracts.showAtLedgerEnd',
+  exercise: 'cantonLedger.activeContracts.exercise',
+} as const;
