@@ -36,6 +36,8 @@ export class ActiveContractsView extends LedgerTreeView {
   private pager: ActiveContractsPager | undefined;
   private groupNodes: ViewNode[] = [];
   private error: unknown;
+  /** How many contracts the next first load reads (pages up to it), so that a re-read keeps what was loaded. */
+  private keepCount = 0;
   private firstLoad: Promise<void> | undefined;
   private loadAbort = new AbortController();
 
@@ -45,8 +47,8 @@ export class ActiveContractsView extends LedgerTreeView {
       connections.onDidChange((id) => {
         const active = connections.profiles.active()?.id;
         if (active !== this.profileId) this.switchConnection(active);
-        // Connected, reconnected or disconnected: read again (a new connection may see another ledger).
-        else if (id === undefined || id === this.profileId) this.reset();
+        // Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded.
+        else if (id === undefined || id === this.profileId) this.reset(true);
       }),
       filters.onDidChange((id) => id === this.profileId && this.reset()),
     );
@@ -63,7 +65,7 @@ export class ActiveContractsView extends LedgerTreeView {
     const notConnected = connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
     if (notConnected) return notConnected;
     if (!this.pager && !this.error) {
-      this.firstLoad ??= this.loadFirstPage(profile);
+      this.firstLoad ??= this.loadFirstPage(profile, this.keepCount);
       await this.firstLoad;
     }
     return this.rootNodes(profile);
@@ -144,12 +146,11 @@ export class ActiveContractsView extends LedgerTreeView {
 
   /** Reads the snapshot again (at the new ledger end unless an offset is chosen), keeping as many contracts loaded. */
   async refresh(): Promise<void> {
-    const keep = this.pager?.state.contracts.length ?? 0;
     const profile = this.connections.profiles.active();
     if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    else this.reset();
+    else this.reset(true);
     if (!profile || this.connections.state(profile.id).state !== 'connected') return;
-    this.firstLoad = this.loadFirstPage(profile, keep);
+    this.firstLoad = this.loadFirstPage(profile, this.keepCount);
     this.changed.fire(undefined);
     await this.firstLoad;
   }
@@ -158,10 +159,14 @@ export class ActiveContractsView extends LedgerTreeView {
   async showAt(offset: number | undefined): Promise<void> {
     this.chosenOffset = offset;
     void vscode.commands.executeCommand('setContext', AT_OFFSET_CONTEXT, offset !== undefined);
+    // Another snapshot: from its first page.
+    this.reset();
     await this.refresh();
   }
 
-  private reset(): void {
+  /** Forgets the pages (and errors); `keepLoaded`: the next read loads as many contracts again. */
+  private reset(keepLoaded = false): void {
+    this.keepCount = keepLoaded ? (this.pager?.state.contracts.length ?? this.keepCount) : 0;
     this.loadAbort.abort();
     this.loadAbort = new AbortController();
     this.pager = undefined;
@@ -187,7 +192,7 @@ export class ActiveContractsView extends LedgerTreeView {
     return id ? this.pager?.contract(id) : undefined;
   }
 
-  /** The root nodes as last built (groups, then Load more or an error). */
+  /** What is loaded: the snapshot's offset, whether every page is, how many contracts, the offset chosen (if any). */
   get snapshot(): { activeAtOffset?: number; complete: boolean; loaded: number; chosenOffset?: number } | undefined {
     const s = this.pager?.state;
     return s && { activeAtOffset: s.activeAtOffset, complete: s.complete, loaded: s.contracts.length, chosenOffset: this.chosenOffset };

@@ -41,8 +41,11 @@ describe('Active Contracts view', function () {
 
   const counted = (groups: RowNode[]) => new Map(groups.map((g) => [g.row.label, g.children().length]));
 
+  let startedDemo = false;
+
   before(async () => {
     ({ api } = await scripted());
+    startedDemo = !api.demo.participant;
     p = await demoParticipant(api);
     await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3 });
   });
@@ -51,6 +54,8 @@ describe('Active Contracts view', function () {
     await view().showAt(undefined);
     await closeEditors();
     fs.rmSync(path.join(workspaceDir(), 'acs-e2e'), { recursive: true, force: true });
+    // Later suites start the demo participant themselves and expect it to become the active connection then.
+    if (startedDemo) await vscode.commands.executeCommand('cantonLedger.demo.stop');
   });
 
   it('shows the first page grouped by template with "N+" counts, then Load more reaches the ledger\'s set', async () => {
