@@ -88,6 +88,18 @@ describe('Active Contracts view', function () {
     assert.equal(view().snapshot?.chosenOffset, undefined);
   });
 
+  it('an offset after the ledger end is refused inside the view (the Canton code, Retry), not as a pop-up', async () => {
+    const beyond = p.state.ledgerEnd + 1000;
+    await vscode.commands.executeCommand('cantonLedger.activeContracts.showAtOffset', beyond);
+    const nodes = await view().getChildren();
+    assert.equal(view().snapshot, undefined);
+    assert.deepEqual(nodes.map(label), ['OFFSET_AFTER_LEDGER_END', 'Retry']);
+    assert.match(String(view().getTreeItem(nodes[0]).description), new RegExp(`Active at offset \\(${beyond}\\) is after ledger end`));
+    assert.equal(view().getTreeItem(nodes[1]).command?.command, 'cantonLedger.activeContracts.refresh');
+    await vscode.commands.executeCommand('cantonLedger.activeContracts.showAtLedgerEnd');
+    assert.ok(rows(await view().getChildren()).length > 0);
+  });
+
   it('a contract expands to its create arguments; selecting it opens its create event as read-only JSON', async () => {
     const iou = (await loadAll()).find((g) => g.row.label === 'demo-iou:Iou:Iou')!;
     const contract = iou.children()[0];
