@@ -78,7 +78,7 @@ export class ActiveContractsView extends LedgerTreeView {
       nodes.push(new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${state.activeAtOffset}`, {
         description: this.who(profile.id),
         icon: 'info',
-        command: { command: 'cantonLedger.updates.filter', title: 'Change Filter' },
+        command: { command: ActiveContractsCommands.filter, title: 'Change Filter' },
       }));
     }
     if (this.error) {
@@ -114,7 +114,8 @@ export class ActiveContractsView extends LedgerTreeView {
       this.error = e;
       this.logger.warn(`Active Contracts view: ${this.redactor.redactError(e)}`);
     } finally {
-      this.firstLoad = undefined;
+      // An aborted load was replaced by reset(): the newer load's promise is not this one's to clear.
+      if (!signal.aborted) this.firstLoad = undefined;
     }
   }
 
@@ -222,12 +223,13 @@ export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'u
   actAs?: string;
 }
 
-/** The view's commands: Refresh, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
+/** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
 export function registerActiveContractsCommands(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): vscode.Disposable[] {
   const r = vscode.commands.registerCommand;
   return [
     r(ActiveContractsCommands.refresh, () => view.refresh()),
     r(ActiveContractsCommands.loadMore, () => view.loadMore()),
+    r(ActiveContractsCommands.filter, () => vscode.commands.executeCommand('cantonLedger.updates.filter')),
     r(ActiveContractsCommands.showAtOffset, async (offset?: number) => {
       const picked = offset ?? (await askOffset(connections));
       if (picked !== null) await view.showAt(picked);

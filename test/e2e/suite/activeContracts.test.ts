@@ -88,6 +88,15 @@ describe('Active Contracts view', function () {
     assert.equal(view().snapshot?.chosenOffset, undefined);
   });
 
+  it('reads as the Updates filter: a template set there leaves only its group, and the description says so', async () => {
+    await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3, templateIds: ['#demo-asset:Asset:Asset'] });
+    const groups = await loadAll();
+    assert.deepEqual(groups.map((g) => g.row.label), ['demo-asset:Asset:Asset']);
+    assert.equal(groups[0].children().length, expectedGroups(p.state.ledgerEnd).get('demo-asset:Asset:Asset'));
+    assert.match(String(view().treeView.description), / · any party · Asset:Asset$/);
+    await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3 });
+  });
+
   it('an offset after the ledger end is refused inside the view (the Canton code, Retry), not as a pop-up', async () => {
     const beyond = p.state.ledgerEnd + 1000;
     await vscode.commands.executeCommand('cantonLedger.activeContracts.showAtOffset', beyond);

@@ -1,7 +1,7 @@
 // The Active Contracts view as a person uses it against the demo participant: contracts grouped by
 // template with counts, a contract expanded to its arguments, its context menu, the set at an earlier
 // offset and back, and Exercise… (choice and party picked) opening a commands file with the command.
-import { expand, menu } from './20-connections.ui.mjs';
+import { expand, menu, shot } from './20-connections.ui.mjs';
 import { closeAllEditors } from './50-submit.ui.mjs';
 import { editorText, problemRows } from './40-editing.ui.mjs';
 
@@ -64,7 +64,15 @@ export default async function (t) {
       for (const want of ['Exercise…', 'Show Contract Events…', 'Copy Contract ID', 'Open JSON']) {
         if (!shown.includes(want)) throw new Error(`the menu lacks "${want}": ${JSON.stringify(shown)}`);
       }
-      await t.screenshot('60-acs-context-menu');
+      // Animations off: the menu fades in.
+      await shot(t, '60-acs-context-menu');
+      await page.keyboard.press('Escape');
+    });
+
+    await t.check('the view\'s Filter is the Updates filter', async () => {
+      await t.palette('Canton Ledger: Filter Active Contracts (Shared with Updates)…');
+      await page.locator('.quick-input-widget', { hasText: 'Updates Filter' }).first().waitFor({ timeout: 10000 });
+      await page.locator('#quickInput_list [role="option"]', { hasText: 'Templates' }).first().waitFor({ timeout: 10000 });
       await page.keyboard.press('Escape');
     });
 
