@@ -89,7 +89,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     ...registerFileEditing(connections, packages, logger, errors),
     ...registerPackagesView(connections, packages, logger, redactor),
   );
-  const views = registerLedgerViews(context, { connections, documents, logger, redactor });
+  const views = registerLedgerViews(context, { connections, documents, logger, redactor, packages });
   const compare = registerComparePartiesView(connections, logger, redactor, (what, e) => errors.report(what, e));
   context.subscriptions.push(...compare.disposables);
   // The Updates filter shapes a submission's transaction format only where the user set one.

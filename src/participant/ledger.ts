@@ -213,7 +213,9 @@ export class DemoLedger {
     let i = from;
     for (; i < this.contractOrder.length && contracts.length < max; i++) {
       const c = this.s.contracts.get(this.contractOrder[i]);
-      if (!c || c.transient || c.createdOffset > offset) continue;
+      // Creation order is offset order: past the snapshot's offset nothing further can be active in it.
+      if (c && c.createdOffset > offset) return { contracts, positions, next: undefined };
+      if (!c || c.transient) continue;
       if (c.archivedOffset !== undefined && c.archivedOffset <= offset) continue;
       if (!accept(c)) continue;
       contracts.push(c);

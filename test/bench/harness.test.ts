@@ -25,7 +25,7 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
     // The Daml part reads a shared DAR beside the repository (test/support/dars.ts); without it, it is left out.
     const daml = existsSync(DAR_DIR);
     if (!daml) console.warn(`    (the Daml packages part is left out: ${DAR_DIR} is missing)`);
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', `decode,list,paging,submit,tail,validate${daml ? ',daml' : ''}`], {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', `decode,list,paging,acs,submit,tail,validate${daml ? ',daml' : ''}`], {
       cwd: ROOT,
       env: { ...process.env, BENCH_RESULTS_DIR: dir },
       maxBuffer: 16 * 1024 * 1024,

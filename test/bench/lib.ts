@@ -136,6 +136,8 @@ export interface ParticipantSetup {
   listCap?: number;
   /** Synthetic updates written before it answers ready. */
   updates?: number;
+  /** Active Ious created directly on the ledger (no HTTP) before it answers ready. */
+  activeContracts?: number;
 }
 
 export interface ParticipantInfo {

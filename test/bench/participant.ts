@@ -2,7 +2,8 @@
  * The benchmark's demo participant, in a process of its own so that its work and memory stay out of
  * the measured client's figures. Started by `ParticipantProcess.start` (lib.ts).
  */
-import { startDemoParticipant } from '../../src/participant';
+import { startDemoParticipant, type DemoParticipant } from '../../src/participant';
+import { parseIdentifier } from '../../src/participant/packages';
 import type { ParticipantInfo, ParticipantRequest, ParticipantSetup } from './lib';
 
 process.once('message', async (setup: ParticipantSetup) => {
@@ -22,6 +23,7 @@ process.once('message', async (setup: ParticipantSetup) => {
     },
   });
   if (setup.updates) p.state.appendSynthetic(setup.updates, { seed: 7 });
+  if (setup.activeContracts) createIous(p, setup.activeContracts);
   const info: ParticipantInfo = { url: p.url, ledgerEnd: p.state.ledgerEnd, parties: { ...p.parties } };
   process.send!(info);
 
@@ -53,3 +55,23 @@ process.once('message', async (setup: ParticipantSetup) => {
   });
   process.on('SIGTERM', () => void p.close().finally(() => process.exit(0)));
 });
+
+/** `count` Ious that stay active, 100 per transaction, written on the ledger itself. */
+function createIous(p: DemoParticipant, count: number): void {
+  const templateId = '#demo-iou:Iou:Iou';
+  const ref = parseIdentifier(templateId)!;
+  const owners = [p.parties.alice, p.parties.bob, p.parties.charlie];
+  p.state.batch(() => {
+    for (let made = 0, tx = 0; made < count; tx++) {
+      const n = Math.min(100, count - made);
+      const commands = Array.from({ length: n }, (_, i) => ({
+        kind: 'create' as const,
+        templateId,
+        ref,
+        createArguments: { issuer: p.parties.bank, owner: owners[(made + i) % owners.length], currency: 'USD', amount: String(1 + ((made + i) % 1000)), observers: [] },
+      }));
+      p.state.execute({ commandId: `bench-acs-${tx}`, workflowId: '', actAs: [p.parties.bank], readAs: [], commands });
+      made += n;
+    }
+  });
+}

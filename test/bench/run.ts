@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,acs,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -19,6 +19,7 @@ import { BENCH_SELECTION } from './selection';
 import type { DecodeInput, DecodeOutput } from './workers/decode';
 import type { ListInput, ListOutput } from './workers/list';
 import type { PagingInput, PagingOutput } from './workers/paging';
+import type { AcsInput, AcsOutput } from './workers/acs';
 import type { SubmitInput, SubmitOutput } from './workers/submit';
 import type { TailInput, TailOutput, TailProgress } from './workers/tail';
 import type { DamlInput, DamlOutput } from './workers/daml';
@@ -221,6 +222,37 @@ async function updatesBenchmarks(): Promise<void> {
     await p.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------- 1b. the active contract set
+
+async function acsBenchmark(): Promise<void> {
+  if (!wanted('acs')) return;
+  await step('Paging: time to the first page of the Active Contracts view, a small set vs a large one', async () => {
+    const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
+    const participants = [await ParticipantProcess.start({ activeContracts: small }), await ParticipantProcess.start({ activeContracts: large })];
+    try {
+      for (const p of participants) await p.call({ op: 'requests', reset: true });
+      const reps = QUICK ? 10 : 30;
+      const r = await runWorker<AcsInput, AcsOutput>('acs', { urls: participants.map((p) => p.info.url), reps });
+      const served = await Promise.all(participants.map((p) => p.call<Record<string, number>>({ op: 'requests' })));
+      const pageRequests = served.map((s) => s['POST /v2/state/active-contracts-page'] ?? 0);
+      const [smallSet, largeSet] = r.sets;
+      const warm = (ms: number[]) => median(ms.slice(2));
+      addRow({
+        section: 'Paging',
+        what: `first page of active contracts (${largeSet.loaded} contracts, grouped) with ${sizeName(large)} active vs ${sizeName(small)}`,
+        ours: warm(largeSet.ms),
+        baseline: warm(smallSet.ms),
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 1.5 },
+        note: `${pageRequests.join(' + ')} page requests for ${reps} first pages each; set complete after one page: ${largeSet.complete}`,
+      });
+      if (pageRequests.some((n) => n !== reps)) throw new Error(`expected one page request per first page (${reps} each), the participants served ${pageRequests.join(', ')}`);
+    } finally {
+      await Promise.all(participants.map((p) => p.stop()));
+    }
+  });
 }
 
 // ---------------------------------------------------------------- 2. submit-and-wait
@@ -475,6 +507,7 @@ function updateDocs(table: string): void {
 async function main(): Promise<void> {
   console.log(`Benchmark on ${machine()}${QUICK ? ' (quick)' : ''}`);
   await updatesBenchmarks().catch((e) => failures.push(`updates: ${(e as Error).stack ?? e}`));
+  await acsBenchmark();
   await submitBenchmark();
   await tailBenchmark();
   await validateBenchmark();

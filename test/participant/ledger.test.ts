@@ -5,7 +5,7 @@ import { entryKey, type UpdateRecord } from '../../src/participant/model';
 import { seedLedger, seededParties } from '../../src/participant/seed';
 import { formatInstant, parseInstant } from '../../src/participant/time';
 import { DamlTypes as T } from '../../src/core/daml/model';
-import { PackageStore } from '../../src/participant/packages';
+import { PackageStore, parseIdentifier } from '../../src/participant/packages';
 import { checkValue, formatNumeric, parseNumeric } from '../../src/participant/values';
 import { post, start, transactionsFormat } from './helpers';
 
@@ -18,6 +18,22 @@ function seededLedger(seed = 1, synchronizers: 1 | 2 = 1): DemoLedger {
 }
 
 describe('demo participant: ledger internals', () => {
+  it('reads the active contract set at an earlier offset page by page: contracts created after it are not in it', () => {
+    const ledger = seededLedger(3);
+    const p = seededParties(ledger);
+    const at = ledger.ledgerEnd;
+    for (let i = 0; i < 50; i++) {
+      ledger.execute({ commandId: `later-${i}`, workflowId: '', actAs: [p.bank], readAs: [], commands: [{ kind: 'create', templateId: '#demo-iou:Iou:Iou', ref: parseIdentifier('#demo-iou:Iou:Iou')!, createArguments: { issuer: p.bank, owner: p.alice, currency: 'USD', amount: '1', observers: [] } }] });
+    }
+    const active = [...ledger.contracts.values()].filter((c) => !c.transient && c.createdOffset <= at && (c.archivedOffset === undefined || c.archivedOffset > at));
+    const first = ledger.activeContractsAt(at, 0, 2, () => true);
+    assert.equal(first.contracts.length, 2);
+    const rest = ledger.activeContractsAt(at, first.next!, 1000, () => true);
+    assert.deepEqual([...first.contracts, ...rest.contracts].map((c) => c.contractId), active.map((c) => c.contractId));
+    assert.equal(rest.next, undefined, 'no further page to read');
+    assert.equal(ledger.activeContractsAt(ledger.ledgerEnd, 0, 1000, () => true).contracts.length, active.length + 50);
+  });
+
   it('formats instants like Java (0, 3 or 6 digits) and parses them back', () => {
     assert.equal(formatInstant(0), '1970-01-01T00:00:00Z');
     assert.equal(formatInstant(42), '1970-01-01T00:00:00.000042Z');

@@ -1,16 +1,11 @@
 /** `acs`: the active contract set at the ledger end or an offset, page by page, grouped by template. */
 import type { ActiveContract, ActiveContractsCursor, ActiveContractsQuery } from '../../core/api/client';
+import { templateGroup } from '../../core/acs/rows';
 import { expectPositionals, integerOption, stringList } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import { PARTY_DETAILS, PARTY_OPTIONS, resolveReadAs } from '../parties';
 
 const NAME = 'acs';
-
-/** `package-name:Module:Entity`: the same template across package versions, as the views group it. */
-export function templateGroup(c: ActiveContract): string {
-  const [, module, entity] = c.event.templateId.split(':');
-  return `${c.event.packageName}:${module}:${entity}`;
-}
 
 export const acsCommand: Command = {
   name: NAME,

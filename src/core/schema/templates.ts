@@ -25,11 +25,13 @@ export interface CommandsFileFacts {
   commandId?: string;
   /** The command to start from (e.g. from the Packages view); default a CreateCommand of a placeholder template. */
   command?: Record<string, unknown>;
+  /** The party to act as, when the caller knows better than the rights (a stakeholder of the contract exercised). */
+  actAs?: string;
 }
 
 /** A JsCommands object with one command to edit. */
 export function commandsFileTemplate(facts: CommandsFileFacts): Record<string, unknown> {
-  const actAs = actingParty(facts.rights, facts.primaryParty) ?? PLACEHOLDER.party;
+  const actAs = facts.actAs ?? actingParty(facts.rights, facts.primaryParty) ?? PLACEHOLDER.party;
   return {
     commands: [facts.command ?? { CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }],
     commandId: facts.commandId ?? randomUUID(),

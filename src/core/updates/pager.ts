@@ -1,6 +1,7 @@
 import type { LedgerClient, UpdatesCursor, UpdatesPageQuery } from '../api/client';
 import type { CallOptions } from '../api/http';
 import type { Update } from '../models/updates';
+import { OnDemandPages, type ReadPage } from '../paging';
 
 export interface PagerState {
   updates: readonly Update[];
@@ -13,20 +14,17 @@ export interface PagerState {
 
 /**
  * The pages of one pinned range, loaded on demand ("Load more"). The first page fixes the end of the
- * range, so loading more always terminates; a load while one is running joins it instead of reading
- * the same page twice.
+ * range, so loading more always terminates.
  */
-export class UpdatesPager {
-  private loaded: Update[] = [];
-  private next: UpdatesCursor | undefined;
-  private started = false;
+export class UpdatesPager extends OnDemandPages<Update, UpdatesCursor> {
   private range: { beginExclusive: number; endInclusive: number } | undefined;
-  private pending: Promise<number> | undefined;
 
-  constructor(private readonly client: LedgerClient, readonly query: UpdatesPageQuery) {}
+  constructor(private readonly client: LedgerClient, readonly query: UpdatesPageQuery) {
+    super();
+  }
 
   get state(): PagerState {
-    return { updates: this.loaded, ...this.range, complete: this.started && !this.next };
+    return { updates: this.loaded, ...this.range, complete: this.complete };
   }
 
   /** The smaller page size in use once the participant named a cap below the one asked for. */
@@ -35,31 +33,9 @@ export class UpdatesPager {
     return inUse !== undefined && this.query.pageSize !== undefined && inUse < this.query.pageSize ? inUse : undefined;
   }
 
-  get loading(): boolean {
-    return this.pending !== undefined;
-  }
-
-  /** Loads the next page; resolves with the number of updates added (0 when complete). */
-  loadMore(o: CallOptions = {}): Promise<number> {
-    if (this.pending) return this.pending;
-    if (this.started && !this.next) return Promise.resolve(0);
-    this.pending = this.readPage(o).finally(() => (this.pending = undefined));
-    return this.pending;
-  }
-
-  /** Loads pages until at least `count` updates are loaded or the range is complete. */
-  async loadAtLeast(count: number, o: CallOptions = {}): Promise<void> {
-    do {
-      await this.loadMore(o);
-    } while (this.loaded.length < count && this.next);
-  }
-
-  private async readPage(o: CallOptions): Promise<number> {
-    const page = await this.client.pageUpdates(this.next ?? this.query, o);
-    this.started = true;
+  protected async readPage(cursor: UpdatesCursor | undefined, o: CallOptions): Promise<ReadPage<Update, UpdatesCursor>> {
+    const page = await this.client.pageUpdates(cursor ?? this.query, o);
     this.range = { beginExclusive: page.beginExclusive, endInclusive: page.endInclusive };
-    this.next = page.next;
-    this.loaded.push(...page.updates);
-    return page.updates.length;
+    return { items: page.updates, next: page.next };
   }
 }

@@ -23,3 +23,14 @@ export const Commands = {
   rerunComparison: 'cantonLedger.compareParties.refresh',
   closeComparison: 'cantonLedger.compareParties.close',
 } as const;
+
+/** The Active Contracts view's own commands (Copy Contract ID and Show Contract Events are shared with the other views). */
+export const ActiveContractsCommands = {
+  refresh: 'cantonLedger.activeContracts.refresh',
+  /** The Updates filter (one filter for both views), offered in this view's title. */
+  filter: 'cantonLedger.activeContracts.filter',
+  loadMore: 'cantonLedger.activeContracts.loadMore',
+  showAtOffset: 'cantonLedger.activeContracts.showAtOffset',
+  showAtLedgerEnd: 'cantonLedger.activeContracts.showAtLedgerEnd',
+  exercise: 'cantonLedger.activeContracts.exercise',
+} as const;

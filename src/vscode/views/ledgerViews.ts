@@ -11,6 +11,8 @@ import { editUpdatesFilter } from './filterPicker';
 import { registerRowCommands, type ViewNode } from './rowsTree';
 import { type RevealTarget, UpdatesFilterStore, UpdatesView } from './updatesView';
 import { VettedPackagesView } from './vettedPackagesView';
+import { ActiveContractsView, registerActiveContractsCommands } from './activeContractsView';
+import type { LedgerPackages } from '../packages/ledgerPackages';
 
 export const ViewCommands = {
   refreshUpdates: 'cantonLedger.updates.refresh',
@@ -36,12 +38,13 @@ export interface LedgerViews {
   contractEvents: ContractEventsView;
   vettedPackages: VettedPackagesView;
   filters: UpdatesFilterStore;
+  activeContracts: ActiveContractsView;
 }
 
-/** The three ledger views (Updates, Contract Events, Vetted Packages) and their commands. */
+/** The ledger views (Updates, Contract Events, Vetted Packages, Active Contracts) and their commands. */
 export function registerLedgerViews(
   context: vscode.ExtensionContext,
-  deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor },
+  deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor; packages: LedgerPackages },
 ): LedgerViews {
   const { connections, logger, redactor } = deps;
   const filters = new UpdatesFilterStore(context.globalState, connections);
@@ -49,6 +52,7 @@ export function registerLedgerViews(
   const updates = new UpdatesView(connections, filters, logger, redactor, liveWindow);
   const contractEvents = new ContractEventsView(connections, filters, context.workspaceState, logger, redactor);
   const vettedPackages = new VettedPackagesView(connections, logger, redactor);
+  const activeContracts = new ActiveContractsView(connections, filters, logger, redactor);
   const info = () => {
     const id = connections.profiles.active()?.id;
     const s = id ? connections.state(id) : undefined;
@@ -103,6 +107,8 @@ export function registerLedgerViews(
     r(ViewCommands.clearContractHistory, () => contractEvents.clearHistory()),
     r(ViewCommands.refreshVetting, () => vettedPackages.refresh()),
     r(ViewCommands.newVettingFileFor, newVettingFile),
+    activeContracts,
+    ...registerActiveContractsCommands(activeContracts, connections, deps.packages),
   );
-  return { updates, contractEvents, vettedPackages, filters };
+  return { updates, contractEvents, vettedPackages, filters, activeContracts };
 }

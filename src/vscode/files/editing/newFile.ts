@@ -25,6 +25,10 @@ export interface NewCommandsFileOptions extends NewFileTarget {
   choice?: string;
   /** Ask for the template (and choice) among the participant's packages when none is given (the palette). */
   pickTemplate?: boolean;
+  /** A complete command to write (e.g. an ExerciseCommand of a contract from the Active Contracts view), instead of `templateId`/`choice`. */
+  command?: Record<string, unknown>;
+  /** The party to act as (default: from the user's rights). */
+  actAs?: string;
 }
 
 /** The argument of `cantonLedger.files.newVetting`, e.g. from the vetted-packages view. */
@@ -64,10 +68,11 @@ export class NewFileCommands {
       if (picked === null) return undefined;
       ({ templateId, choice } = picked ?? {});
     }
-    const party = actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
-    const command = templateId && index ? commandFor(index, templateId, choice, party) : undefined;
+    const party = options.actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
+    const command = options.command ?? (templateId && index ? commandFor(index, templateId, choice, party) : undefined);
     const value = commandsFileTemplate({
       command,
+      actAs: options.actAs,
       userId: info?.user?.id ?? participant?.profile.userId,
       rights: info?.rights,
       primaryParty: info?.user?.primaryParty ?? undefined,
@@ -75,7 +80,8 @@ export class NewFileCommands {
       synchronizerId: info?.synchronizers.length === 1 ? info.synchronizers[0].synchronizerId : undefined,
     });
     const notice = participant ? undefined : 'No connected participant: fill in the values marked <…> (the file shows them as problems until you do).';
-    return this.create('commands', templateText(value), options, command ? (choice ? PLACEHOLDER.contractId : '"createArguments"') : TEMPLATE_ID_PLACEHOLDER, notice);
+    const selectText = options.command ? '"choiceArgument"' : command ? (choice ? PLACEHOLDER.contractId : '"createArguments"') : TEMPLATE_ID_PLACEHOLDER;
+    return this.create('commands', templateText(value), options, selectText, notice);
   }
 
   async newVettingFile(options: NewVettingFileOptions = {}): Promise<vscode.Uri | undefined> {

@@ -1,0 +1,71 @@
+/**
+ * "Exercise…" on an active contract: the choices its template offers (from the packages, when known),
+ * the stakeholders the user may act as, and the ExerciseCommand for a new commands file.
+ */
+import type { ActiveContract } from '../api/client';
+import type { PackageIndex } from '../daml/packageIndex';
+import { printType } from '../daml/types';
+import type { UserRights } from '../models/users';
+import { commandFor } from '../schema/templates';
+import { templateGroup } from './rows';
+
+export interface ExerciseChoice {
+  name: string;
+  /** `Arg → Result`. */
+  signature: string;
+  consuming: boolean;
+  /** The id to exercise it by, package-name form: the template's, or the interface's that declares it. */
+  templateId: string;
+  /** The interface that declares it, if not the template. */
+  fromInterface?: string;
+}
+
+/** The template id of the contract in package-name form, as commands files write it. */
+export function packageNameTemplateId(c: ActiveContract): string {
+  return `#${templateGroup(c)}`;
+}
+
+/** The choices of the contract's template (its own, then its interfaces'); undefined when the packages do not know it. */
+export function exerciseChoices(c: ActiveContract, packages: PackageIndex): ExerciseChoice[] | undefined {
+  const templateId = packageNameTemplateId(c);
+  const entries = packages.choices(templateId);
+  return entries?.map(({ choice, declaredBy, declaredIn }) => ({
+    name: choice.name,
+    signature: `${printType(choice.argType)} → ${printType(choice.returnType)}`,
+    consuming: choice.consuming,
+    templateId: declaredIn === 'interface' ? `#${packages.package(declaredBy.packageId)?.name ?? declaredBy.packageId}:${declaredBy.moduleName}:${declaredBy.name}` : templateId,
+    fromInterface: declaredIn === 'interface' ? declaredBy.name : undefined,
+  }));
+}
+
+export interface ActingCandidate {
+  party: string;
+  role: 'signatory' | 'observer';
+}
+
+/**
+ * The contract's stakeholders the user may act as: the primary party first, then signatories, then
+ * observers. Which of them controls a choice is in the Daml code, which the packages' signatures do
+ * not hold, so the user picks when there are several.
+ */
+export function actingCandidates(c: ActiveContract, rights: UserRights | undefined, primaryParty?: string): ActingCandidate[] {
+  const mayAct = new Set(rights?.actAs ?? []);
+  const all: ActingCandidate[] = [
+    ...c.event.signatories.map((party) => ({ party, role: 'signatory' as const })),
+    ...c.event.observers.map((party) => ({ party, role: 'observer' as const })),
+  ];
+  const seen = new Set<string>();
+  const candidates = all.filter((x) => mayAct.has(x.party) && !seen.has(x.party) && seen.add(x.party));
+  return [...candidates.filter((x) => x.party === primaryParty), ...candidates.filter((x) => x.party !== primaryParty)];
+}
+
+/**
+ * An ExerciseCommand of `choice` on this contract. With packages that know the choice, its argument is
+ * complete (valid placeholders, Party fields set to `party`); without, the argument is left empty to fill in.
+ */
+export function exerciseCommand(c: ActiveContract, choice: string, packages: PackageIndex | undefined, party: string): Record<string, unknown> {
+  const known = packages && exerciseChoices(c, packages)?.find((x) => x.name === choice);
+  const templateId = known ? known.templateId : packageNameTemplateId(c);
+  const built = known && packages ? (commandFor(packages, templateId, choice, party)?.ExerciseCommand as Record<string, unknown> | undefined) : undefined;
+  return { ExerciseCommand: { templateId, contractId: c.event.contractId, choice, choiceArgument: built?.choiceArgument ?? {} } };
+}

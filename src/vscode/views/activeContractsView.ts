@@ -1,0 +1,322 @@
+import * as vscode from 'vscode';
+import type { ActiveContract } from '../../core/api/client';
+import { actingCandidates, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
+import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
+import { activeContractRows } from '../../core/acs/rows';
+import { shortId } from '../../core/updates/rows';
+import type { ConnectionProfile } from '../../core/connections';
+import type { PackageIndex } from '../../core/daml/packageIndex';
+import type { Logger } from '../../core/log';
+import { shortParty } from '../../core/models/users';
+import type { Redactor } from '../../core/redact';
+import { actingParty, PLACEHOLDER } from '../../core/schema/templates';
+import { filterSummary } from '../../core/updates/viewFilter';
+import { ActiveContractsCommands } from '../commands/ids';
+import type { ConnectionManager } from '../connections/manager';
+import { EditingCommands } from '../files/editing/ids';
+import type { NewCommandsFileOptions } from '../files/editing/newFile';
+import type { LedgerPackages } from '../packages/ledgerPackages';
+import { withCancellableProgress } from '../ui';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
+import type { UpdatesFilterStore } from './updatesView';
+
+export const ActiveContractsViewId = 'cantonLedger.activeContracts';
+const ROOT = 'acs';
+const AT_OFFSET_CONTEXT = 'cantonLedger.activeContracts.atOffset';
+
+/**
+ * Active Contracts view: the active connection's active contract set at the ledger end (or a chosen
+ * offset), read as the Updates filter's parties and templates, grouped by template. The first page only,
+ * then "Load more"; every page reads the same snapshot (the first page's offset).
+ */
+export class ActiveContractsView extends LedgerTreeView {
+  private profileId: string | undefined;
+  /** The offset chosen with "Show at Offset…"; undefined: the ledger end. Kept for the connection it was chosen on. */
+  private chosenOffset: number | undefined;
+  private pager: ActiveContractsPager | undefined;
+  private groupNodes: ViewNode[] = [];
+  private error: unknown;
+  /** How many contracts the next first load reads (pages up to it), so that a re-read keeps what was loaded. */
+  private keepCount = 0;
+  private firstLoad: Promise<void> | undefined;
+  private loadAbort = new AbortController();
+
+  constructor(private readonly connections: ConnectionManager, private readonly filters: UpdatesFilterStore, private readonly logger: Logger, private readonly redactor: Redactor) {
+    super(ActiveContractsViewId);
+    this.subscriptions.push(
+      connections.onDidChange((id) => {
+        const active = connections.profiles.active()?.id;
+        if (active !== this.profileId) this.switchConnection(active);
+        // Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded.
+        else if (id === undefined || id === this.profileId) this.reset(true);
+      }),
+      filters.onDidChange((id) => id === this.profileId && this.reset()),
+    );
+    this.updateDescription();
+  }
+
+  // ---------------------------------------------------------------- tree data
+
+  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
+    if (node) return childrenOf(node);
+    const profile = this.connections.profiles.active();
+    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
+    if (!profile) return noActiveConnectionNodes(ROOT);
+    const notConnected = connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    if (notConnected) return notConnected;
+    if (!this.pager && !this.error) {
+      this.firstLoad ??= this.loadFirstPage(profile, this.keepCount);
+      await this.firstLoad;
+    }
+    return this.rootNodes(profile);
+  }
+
+  private rootNodes(profile: ConnectionProfile): ViewNode[] {
+    const state = this.pager?.state;
+    const nodes = [...this.groupNodes];
+    if (state?.complete && state.contracts.length === 0 && !this.error) {
+      nodes.push(new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${state.activeAtOffset}`, {
+        description: this.who(profile.id),
+        icon: 'info',
+        command: { command: ActiveContractsCommands.filter, title: 'Change Filter' },
+      }));
+    }
+    if (this.error) {
+      const retry = { command: this.pager ? ActiveContractsCommands.loadMore : ActiveContractsCommands.refresh, title: 'Retry' };
+      nodes.push(...errorNodes(ROOT, this.error, { profileId: profile.id, retry, redact: (s) => this.redactor.redact(s) }));
+    } else if (state && !state.complete) {
+      const loading = this.pager!.loading;
+      nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
+        description: `${state.contracts.length} loaded · at offset ${state.activeAtOffset}`,
+        icon: loading ? 'loading~spin' : 'ellipsis',
+        command: { command: ActiveContractsCommands.loadMore, title: 'Load More' },
+        contextValue: 'cantonLedger:loadMore',
+      }));
+    }
+    return nodes;
+  }
+
+  // ---------------------------------------------------------------- paging
+
+  private async loadFirstPage(profile: ConnectionProfile, keepCount = 0): Promise<void> {
+    const signal = this.loadAbort.signal;
+    try {
+      const pager = new ActiveContractsPager(this.connections.client(profile), activeContractsQueryOf(this.filters.get(profile.id), this.chosenOffset));
+      await vscode.window.withProgress({ location: { viewId: ActiveContractsViewId } }, async () => {
+        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
+      });
+      if (signal.aborted) return;
+      this.pager = pager;
+      this.error = undefined;
+      this.rebuild();
+    } catch (e) {
+      if (signal.aborted) return;
+      this.error = e;
+      this.logger.warn(`Active Contracts view: ${this.redactor.redactError(e)}`);
+    } finally {
+      // An aborted load was replaced by reset(): the newer load's promise is not this one's to clear.
+      if (!signal.aborted) this.firstLoad = undefined;
+    }
+  }
+
+  /** "Load more": the next page of the same snapshot. A click while a page is loading does nothing. */
+  async loadMore(): Promise<void> {
+    const pager = this.pager;
+    if (!pager || pager.loading || pager.state.complete) return;
+    const signal = this.loadAbort.signal;
+    const loading = pager.loadMore({ signal });
+    this.changed.fire(undefined);
+    try {
+      await vscode.window.withProgress({ location: { viewId: ActiveContractsViewId } }, () => loading);
+      this.error = undefined;
+    } catch (e) {
+      if (signal.aborted) return;
+      this.error = e;
+      this.logger.warn(`Active Contracts view, loading more: ${this.redactor.redactError(e)}`);
+    }
+    if (pager !== this.pager) return;
+    this.rebuild();
+  }
+
+  /** Groups are rebuilt from every loaded contract (a page adds to groups already shown); ids stay stable, so does expansion. */
+  private rebuild(): void {
+    this.groupNodes = this.pager ? uniqueNodes(activeContractRows(this.pager.state), ROOT) : [];
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  /** Reads the snapshot again (at the new ledger end unless an offset is chosen), keeping as many contracts loaded. */
+  async refresh(): Promise<void> {
+    const profile = this.connections.profiles.active();
+    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
+    else this.reset(true);
+    if (!profile || this.connections.state(profile.id).state !== 'connected') return;
+    this.firstLoad = this.loadFirstPage(profile, this.keepCount);
+    this.changed.fire(undefined);
+    await this.firstLoad;
+  }
+
+  /** The snapshot at `offset`, or at the ledger end when undefined. */
+  async showAt(offset: number | undefined): Promise<void> {
+    this.chosenOffset = offset;
+    void vscode.commands.executeCommand('setContext', AT_OFFSET_CONTEXT, offset !== undefined);
+    // Another snapshot: from its first page.
+    this.reset();
+    await this.refresh();
+  }
+
+  /** Forgets the pages (and errors); `keepLoaded`: the next read loads as many contracts again. */
+  private reset(keepLoaded = false): void {
+    this.keepCount = keepLoaded ? (this.pager?.state.contracts.length ?? this.keepCount) : 0;
+    this.loadAbort.abort();
+    this.loadAbort = new AbortController();
+    this.pager = undefined;
+    this.groupNodes = [];
+    this.error = undefined;
+    this.firstLoad = undefined;
+    this.updateDescription();
+    this.changed.fire(undefined);
+  }
+
+  private switchConnection(profileId: string | undefined): void {
+    this.profileId = profileId;
+    this.chosenOffset = undefined;
+    void vscode.commands.executeCommand('setContext', AT_OFFSET_CONTEXT, false);
+    this.reset();
+  }
+
+  // ---------------------------------------------------------------- for commands and tests
+
+  /** The loaded contract behind a contract row. */
+  contractOf(node: ViewNode | undefined): ActiveContract | undefined {
+    const id = node?.type === 'row' ? node.row.contractId : undefined;
+    return id ? this.pager?.contract(id) : undefined;
+  }
+
+  /** What is loaded: the snapshot's offset, whether every page is, how many contracts, the offset chosen (if any). */
+  get snapshot(): { activeAtOffset?: number; complete: boolean; loaded: number; chosenOffset?: number } | undefined {
+    const s = this.pager?.state;
+    return s && { activeAtOffset: s.activeAtOffset, complete: s.complete, loaded: s.contracts.length, chosenOffset: this.chosenOffset };
+  }
+
+  private who(profileId: string): string {
+    return filterSummary({ ...this.filters.get(profileId), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
+  }
+
+  private updateDescription(): void {
+    const offset = this.pager?.state.activeAtOffset ?? this.chosenOffset;
+    const at = offset === undefined ? undefined : `at offset ${offset}${this.chosenOffset === undefined ? ' (ledger end)' : ''}`;
+    this.treeView.description = [at, this.profileId ? this.who(this.profileId) : undefined].filter(Boolean).join(' · ') || undefined;
+  }
+
+  override dispose(): void {
+    this.loadAbort.abort();
+    super.dispose();
+  }
+}
+
+// ---------------------------------------------------------------- commands
+
+/** Arguments of Exercise… for callers that know the answers (tests); otherwise the user is asked. */
+export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'untitled'> {
+  choice?: string;
+  actAs?: string;
+}
+
+/** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
+export function registerActiveContractsCommands(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): vscode.Disposable[] {
+  const r = vscode.commands.registerCommand;
+  return [
+    r(ActiveContractsCommands.refresh, () => view.refresh()),
+    r(ActiveContractsCommands.loadMore, () => view.loadMore()),
+    r(ActiveContractsCommands.filter, () => vscode.commands.executeCommand('cantonLedger.updates.filter')),
+    r(ActiveContractsCommands.showAtOffset, async (offset?: number) => {
+      const picked = offset ?? (await askOffset(connections));
+      if (picked !== null) await view.showAt(picked);
+    }),
+    r(ActiveContractsCommands.showAtLedgerEnd, () => view.showAt(undefined)),
+    r(ActiveContractsCommands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options)),
+  ];
+}
+
+/** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
+async function askOffset(connections: ConnectionManager): Promise<number | undefined | null> {
+  const id = connections.profiles.active()?.id;
+  const s = id ? connections.state(id) : undefined;
+  const end = s?.state === 'connected' ? s.info.ledgerEnd : undefined;
+  const value = await vscode.window.showInputBox({
+    title: 'Active Contracts at Offset',
+    prompt: `The offset to show the active contracts at${end !== undefined ? ` (the ledger end was ${end} when connected)` : ''}; empty: the ledger end`,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' || /^\d+$/.test(v.trim()) ? undefined : 'An offset is a non-negative integer'),
+  });
+  if (value === undefined) return null;
+  return value.trim() === '' ? undefined : Number(value.trim());
+}
+
+/**
+ * Exercise… on a contract: a choice of its template (picked from the packages, with signatures; typed
+ * without them), a stakeholder to act as, then a new commands file with the ExerciseCommand.
+ */
+async function exercise(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
+  const contract = view.contractOf(node);
+  const profile = connections.profiles.active();
+  if (!contract || !profile) return undefined;
+  const state = connections.state(profile.id);
+  const info = state.state === 'connected' ? state.info : undefined;
+  const index = await packageIndex(packages, profile);
+  const choice = options.choice ?? (await pickChoice(contract, index && exerciseChoices(contract, index)));
+  if (!choice) return undefined;
+  const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined);
+  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice) : candidates[0]?.party);
+  if (candidates.length > 1 && !actAs) return undefined;
+  // No stakeholder the user may act as: the choice's controller may be another party; the user's own is the best guess.
+  const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
+  const command = exerciseCommand(contract, choice, index, party);
+  const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
+  return vscode.commands.executeCommand<vscode.Uri | undefined>(EditingCommands.newCommandsFile, target);
+}
+
+/** The connection's packages, waiting for them while they load; undefined where they cannot be read. */
+async function packageIndex(packages: LedgerPackages, profile: ConnectionProfile): Promise<PackageIndex | undefined> {
+  if (packages.stateOf(profile).state !== 'loading') return packages.indexFor(profile);
+  return withCancellableProgress('Reading the packages', (signal) => new Promise<PackageIndex | undefined>((resolve) => {
+    const done = () => {
+      sub.dispose();
+      resolve(packages.indexFor(profile));
+    };
+    const sub = packages.onDidChange(() => packages.stateOf(profile).state !== 'loading' && done());
+    signal.addEventListener('abort', done);
+  }));
+}
+
+async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | undefined): Promise<string | undefined> {
+  const title = `Exercise on ${shortId(contract.event.contractId)}`;
+  if (!choices) {
+    const value = await vscode.window.showInputBox({
+      title,
+      prompt: "The choice to exercise (the contract's template is not among the packages read from this participant)",
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_']*$/.test(v.trim()) ? undefined : 'A Daml choice name, e.g. Archive'),
+    });
+    return value?.trim() || undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    choices.map((c) => ({
+      label: `$(symbol-method) ${c.name}`,
+      description: c.signature,
+      detail: [c.consuming ? 'consuming' : 'nonconsuming', c.fromInterface ? `from interface ${c.fromInterface}` : undefined].filter(Boolean).join(' · '),
+      name: c.name,
+    })),
+    { title, placeHolder: 'The choice to exercise', matchOnDescription: true },
+  );
+  return picked?.name;
+}
+
+async function pickParty(candidates: ActingCandidate[], choice: string): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.role, detail: c.party, party: c.party })),
+    { title: `Exercise ${choice}: act as`, placeHolder: "The choice's controller (the packages do not say which stakeholder it is)", matchOnDetail: true },
+  );
+  return picked?.party;
+}

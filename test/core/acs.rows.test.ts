@@ -1,0 +1,157 @@
+// The Active Contracts view's rows and its "Exercise…" command, built in the core: against the demo
+// participant (groups and counts equal to the ledger's active set, paging, an earlier offset) and on
+// decoded samples (labels, the contract's children, what it opens).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { LedgerClient, type ActiveContract } from '../../src/core/api/client';
+import { actingCandidates, exerciseChoices, exerciseCommand } from '../../src/core/acs/exercise';
+import { ActiveContractsPager, activeContractsQueryOf } from '../../src/core/acs/pager';
+import { activeContractRow, activeContractRows, countText, templateGroup } from '../../src/core/acs/rows';
+import { PackageIndex } from '../../src/core/daml/packageIndex';
+import { RequestValidationError } from '../../src/core/errors';
+import { decodeCreatedEvent } from '../../src/core/models/updates';
+import { decodeRights } from '../../src/core/models/users';
+import { validateText } from '../../src/core/schema/validate';
+import { commandsFileTemplate, templateText } from '../../src/core/schema/templates';
+import type { DemoParticipant } from '../../src/participant';
+import { CATALOG } from '../../src/participant/catalog';
+import { startCheckedParticipant } from '../support/specCheck';
+import { ALICE, BOB, CID, PKG, SYNC, createdEvent } from '../support/wireSamples';
+
+const sample = (over: Parameters<typeof createdEvent>[0] = {}): ActiveContract => ({ event: decodeCreatedEvent(createdEvent(over)), synchronizerId: SYNC, reassignmentCounter: 0 });
+
+describe('core: the Active Contracts rows', () => {
+  it('groups by package-name:Module:Entity across package versions, sorted, with honest counts', () => {
+    const other = 'b'.repeat(64);
+    const contracts = [
+      sample({ contractId: `00${'1'.repeat(64)}` }),
+      sample({ contractId: `00${'2'.repeat(64)}`, templateId: `${other}:Iou:Iou` }),
+      sample({ contractId: `00${'3'.repeat(64)}`, templateId: `${PKG}:Asset.Car:Car`, packageName: 'demo-asset' }),
+    ];
+    assert.equal(templateGroup(contracts[2]), 'demo-asset:Asset.Car:Car');
+    const partial = activeContractRows({ contracts, activeAtOffset: 9, complete: false });
+    assert.deepEqual(partial.map((r) => [r.label, r.description]), [
+      ['demo-asset:Asset.Car:Car', '1+ active'],
+      ['demo-iou:Iou:Iou', '2+ active · 2 package versions'],
+    ]);
+    assert.match(partial[1].tooltip!, /loaded so far; Load more reads the rest/);
+    const complete = activeContractRows({ contracts, activeAtOffset: 9, complete: true });
+    assert.deepEqual(complete.map((r) => r.description), ['1 active', '2 active · 2 package versions']);
+    assert.equal(complete[1].templateId, '#demo-iou:Iou:Iou');
+    assert.deepEqual(complete[1].children!().map((r) => r.contractId), [contracts[0].event.contractId, contracts[1].event.contractId]);
+    assert.deepEqual(activeContractRows({ contracts: [], complete: true }), []);
+    assert.equal(countText(3, false), '3+');
+  });
+
+  it('a contract: short id, stakeholders and offset; expands to its arguments and details; opens its create event', () => {
+    const row = activeContractRow(sample({ signatories: [ALICE], observers: [BOB], offset: 12 }));
+    assert.equal(row.kind, 'contract');
+    assert.equal(row.contractId, CID);
+    assert.equal(row.label, `${CID.slice(0, 10)}…${CID.slice(-4)}`);
+    assert.equal(row.description, 'signatories Alice · observers Bob · offset 12');
+    assert.equal(row.offset, 12);
+    assert.equal(row.templateId, '#demo-iou:Iou:Iou');
+    const children = row.children!();
+    assert.deepEqual(children.map((r) => r.label), ['issuer', 'owner', 'currency', 'amount', 'observers', 'Details']);
+    assert.equal(children[3].description, '999.9900000000');
+    const details = children[5].children!().map((r) => r.label);
+    assert.deepEqual(details, ['Template', 'Contract ID', 'Package', 'Created at', 'Offset', 'Signatories', 'Observers', 'Witnesses', 'Synchronizer', 'Reassignment counter']);
+    const json = row.json!;
+    assert.equal((json.value as { contractId: string }).contractId, CID);
+    assert.equal((json.value as { raw?: unknown }).raw, undefined);
+    assert.equal((json.raw as { contractId: string }).contractId, CID);
+  });
+
+  it('reads the shared view filter: parties, templates, page size; not an offset range', () => {
+    const q = activeContractsQueryOf({ parties: [ALICE], templateIds: ['#demo-iou:Iou:Iou'], pageSize: 7, beginExclusive: 3, shape: 'ledger-effects' }, 5);
+    assert.deepEqual(q, { filter: { parties: [ALICE], anyParty: undefined, templateIds: ['#demo-iou:Iou:Iou'], interfaceIds: undefined, verbose: true, includeInterfaceViews: undefined }, activeAtOffset: 5, pageSize: 7 });
+    assert.equal(activeContractsQueryOf({ anyParty: true, parties: [ALICE] }).filter.parties, undefined);
+    assert.throws(() => activeContractsQueryOf({ parties: [] }), RequestValidationError);
+  });
+
+  it('acting candidates: stakeholders the user may act as, primary party first, each once', () => {
+    const c = sample({ signatories: [ALICE], observers: [BOB, ALICE] });
+    const rights = decodeRights([{ kind: { CanActAs: { value: { party: ALICE } } } }, { kind: { CanActAs: { value: { party: BOB } } } }]);
+    assert.deepEqual(actingCandidates(c, rights), [{ party: ALICE, role: 'signatory' }, { party: BOB, role: 'observer' }]);
+    assert.deepEqual(actingCandidates(c, rights, BOB).map((x) => x.party), [BOB, ALICE]);
+    assert.deepEqual(actingCandidates(c, decodeRights([])), []);
+    assert.deepEqual(actingCandidates(c, undefined), []);
+  });
+});
+
+describe('core: Active Contracts against the demo participant', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let client: LedgerClient;
+  const packages = new PackageIndex(CATALOG.map((x) => x.signature));
+  before(async () => {
+    p = await startCheckedParticipant({ port: 0, seed: 23, apiVersion: '3.5' });
+    client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+  });
+  after(() => p.close());
+
+  /** The ledger's own count per group at `offset`, for one party (or anyone). */
+  function expectedGroups(offset: number, party?: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const c of p.state.contracts.values()) {
+      if (c.transient || c.createdOffset > offset || (c.archivedOffset !== undefined && c.archivedOffset <= offset)) continue;
+      if (party && !c.stakeholders.includes(party)) continue;
+      counts.set(c.template.nameKey, (counts.get(c.template.nameKey) ?? 0) + 1);
+    }
+    return counts;
+  }
+  const counted = (rows: ReturnType<typeof activeContractRows>) => new Map(rows.map((r) => [r.label, r.children!().length]));
+
+  it('the first page only, then page by page to the ledger\'s set, counts "N+" until complete', async () => {
+    const pager = new ActiveContractsPager(client, activeContractsQueryOf({ anyParty: true, pageSize: 3 }));
+    await pager.loadMore();
+    assert.equal(pager.state.contracts.length, 3);
+    assert.equal(pager.state.activeAtOffset, p.state.ledgerEnd);
+    assert.equal(pager.state.complete, false);
+    assert.ok(activeContractRows(pager.state).every((r) => r.description!.includes('+ active')));
+    while (!pager.state.complete) await pager.loadMore();
+    const rows = activeContractRows(pager.state);
+    assert.deepEqual(counted(rows), expectedGroups(p.state.ledgerEnd));
+    assert.ok(rows.every((r) => !r.description!.includes('+')));
+    assert.equal(await pager.loadMore(), 0, 'nothing after the last page');
+  });
+
+  it('as one party, at an earlier offset: the ledger\'s set then; new contracts do not join the snapshot', async () => {
+    const archived = [...p.state.contracts.values()].find((c) => c.archivedOffset !== undefined && !c.transient && c.stakeholders.includes(p.parties.alice))!;
+    const at = archived.archivedOffset! - 1;
+    const pager = new ActiveContractsPager(client, activeContractsQueryOf({ parties: [p.parties.alice], pageSize: 2 }, at));
+    await pager.loadMore();
+    // Written after the first page: not part of the snapshot at `at`.
+    await client.submitAndWaitForTransaction({ commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: randomUUID(), actAs: [p.parties.bank], userId: 'demo-admin' });
+    await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
+    assert.equal(pager.state.activeAtOffset, at);
+    assert.ok(pager.contract(archived.contractId), 'archived later, active then');
+    assert.deepEqual(counted(activeContractRows(pager.state)), expectedGroups(at, p.parties.alice));
+  });
+
+  it('Exercise: the template\'s choices with signatures; the command file validates against the packages and submits', async () => {
+    const pager = new ActiveContractsPager(client, activeContractsQueryOf({ anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] }));
+    await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
+    const contract = pager.state.contracts.find((c) => c.event.observers.length > 0)!;
+    const choices = exerciseChoices(contract, packages)!;
+    assert.deepEqual(choices.map((c) => c.name).sort(), ['Archive', 'Iou_Split', 'Iou_Transfer']);
+    const transfer = choices.find((c) => c.name === 'Iou_Transfer')!;
+    assert.equal(transfer.signature, 'Iou_Transfer → ContractId Iou');
+    assert.equal(transfer.consuming, true);
+    assert.equal(exerciseChoices(sample({ templateId: `${PKG}:No:Such`, packageName: 'nothing' }), packages), undefined);
+
+    const owner = String((contract.event.createArgument as { owner: string }).owner);
+    const command = exerciseCommand(contract, 'Iou_Transfer', packages, owner);
+    assert.deepEqual(command, { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.event.contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: owner } } });
+    const file = commandsFileTemplate({ command, actAs: owner, userId: 'demo-admin' });
+    const text = templateText(file);
+    const problems = validateText('commands', text, { packages: { packages, source: 'in the demo catalog' } }).problems;
+    assert.deepEqual(problems.filter((x) => x.severity === 'error'), []);
+    const result = await client.submitAndWaitForTransaction(JSON.parse(text));
+    assert.ok(result.transaction.events.some((e) => e.kind === 'archived' && e.contractId === contract.event.contractId));
+    assert.equal(p.state.activeContract(contract.event.contractId), undefined);
+
+    // Without packages: the choice as typed, its argument to fill in.
+    assert.deepEqual(exerciseCommand(contract, 'Whatever', undefined, owner), { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.event.contractId, choice: 'Whatever', choiceArgument: {} } });
+  });
+});
