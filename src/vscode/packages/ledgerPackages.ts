@@ -36,6 +36,7 @@ export class LedgerPackages implements vscode.Disposable {
   private dars: PackagesState = { state: 'none' };
   private darUris: vscode.Uri[] = [];
   private darScan: Promise<void> | undefined;
+  private darScans = 0;
   /** Decoded packages by id, as JSON files: shared by every window and connection. */
   readonly cacheDir: vscode.Uri;
 
@@ -151,13 +152,22 @@ export class LedgerPackages implements vscode.Disposable {
   }
 
   private rescanDars(): void {
-    this.darScan = this.scanDars().then(() => this.changed.fire());
+    const scan = ++this.darScans;
+    this.darScan = this.scanDars(scan).then(() => {
+      if (scan === this.darScans) this.changed.fire();
+    });
   }
 
-  private async scanDars(): Promise<void> {
+  /**
+   * Scans run concurrently (a watcher event during a scan starts another); only the latest may set
+   * the result, or a scan that listed the folder before a .dar arrived could answer last and hide it.
+   */
+  private async scanDars(scan: number): Promise<void> {
+    const latest = () => scan === this.darScans;
     const globs = vscode.workspace.getConfiguration('cantonLedger').get<string[]>(DAR_GLOBS_SETTING, ['**/*.dar', '.daml/dist/*.dar']);
     const uris = new Map<string, vscode.Uri>();
     for (const glob of globs) for (const uri of await vscode.workspace.findFiles(glob, '**/node_modules/**')) uris.set(uri.toString(), uri);
+    if (!latest()) return;
     this.darUris = [...uris.values()];
     if (uris.size === 0) {
       this.dars = { state: 'none' };
@@ -166,16 +176,18 @@ export class LedgerPackages implements vscode.Disposable {
     const names = [...uris.values()].map((u) => path.posix.basename(u.path));
     const source = `in ${names.length === 1 ? names[0] : `${names.length} .dar files`}`;
     this.dars = { state: 'loading', source };
+    let result: PackagesState;
     try {
       const lib = this.library();
       const cache = this.packageCache(lib);
       const packages: DamlPackage[] = [];
       for (const uri of uris.values()) packages.push(...cache.fromDar(await vscode.workspace.fs.readFile(uri)).packages);
-      this.dars = { state: 'ready', context: { packages: new lib.PackageIndex(packages), source }, packageIds: packages.map((p) => p.id) };
+      result = { state: 'ready', context: { packages: new lib.PackageIndex(packages), source }, packageIds: packages.map((p) => p.id) };
     } catch (e) {
-      this.dars = { state: 'failed', source, error: e as Error };
-      this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
+      result = { state: 'failed', source, error: e as Error };
+      if (latest()) this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
     }
+    if (latest()) this.dars = result;
   }
 
   /** The decoder is a bundle of its own (dist/daml.js), loaded when packages are first read. */
