@@ -14,7 +14,7 @@ export interface PagerState {
 /**
  * The pages of one pinned range, loaded on demand ("Load more"). The first page fixes the end of the
  * range, so loading more always terminates; a load while one is running joins it instead of reading
- * the same page twice.
+ * the same page twice. `extendTo` moves the end on to a newer ledger end, keeping what is loaded.
  */
 export class UpdatesPager {
   private loaded: Update[] = [];
@@ -22,6 +22,9 @@ export class UpdatesPager {
   private started = false;
   private range: { beginExclusive: number; endInclusive: number } | undefined;
   private pending: Promise<number> | undefined;
+  /** Updates after the first pinned end, oldest first, waiting for the pages before them (ascending order only). */
+  private held: Update[] = [];
+  private extending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly client: LedgerClient, readonly query: UpdatesPageQuery) {}
 
@@ -57,9 +60,49 @@ export class UpdatesPager {
   private async readPage(o: CallOptions): Promise<number> {
     const page = await this.client.pageUpdates(this.next ?? this.query, o);
     this.started = true;
-    this.range = { beginExclusive: page.beginExclusive, endInclusive: page.endInclusive };
+    this.range = { beginExclusive: page.beginExclusive, endInclusive: Math.max(page.endInclusive, this.range?.endInclusive ?? 0) };
     this.next = page.next;
     this.loaded.push(...page.updates);
-    return page.updates.length;
+    if (this.next || this.held.length === 0) return page.updates.length;
+    // The last page of the first range: the newer updates read meanwhile follow it.
+    const held = this.held;
+    this.held = [];
+    this.loaded.push(...held);
+    return page.updates.length + held.length;
+  }
+
+  /**
+   * Moves the end of the range on to `endInclusive` (a newer ledger end), reading the updates in between
+   * at once and keeping everything loaded. They go where the order puts them: first when newest first;
+   * last when oldest first — once the pages before them are loaded, until then they wait. Resolves with
+   * the updates added to `state.updates` now and where. Calls run one after the other.
+   */
+  extendTo(endInclusive: number, o: CallOptions = {}): Promise<{ added: Update[]; at: 'start' | 'end' }> {
+    const run = this.extending.then(() => this.readNewer(endInclusive, o));
+    this.extending = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readNewer(endInclusive: number, o: CallOptions): Promise<{ added: Update[]; at: 'start' | 'end' }> {
+    const from = this.range?.endInclusive;
+    const descending = this.query.descending ?? false;
+    const at = descending ? 'start' : 'end';
+    if (!this.started || from === undefined || endInclusive <= from) return { added: [], at };
+    const newer: Update[] = [];
+    const query = { selection: this.query.selection, beginExclusive: from, endInclusive, pageSize: this.query.pageSize };
+    for await (const batch of this.client.walkUpdates(query, o)) newer.push(...batch);
+    if (this.range && this.range.endInclusive >= endInclusive) return { added: [], at };
+    this.range = { beginExclusive: this.range?.beginExclusive ?? 0, endInclusive };
+    if (descending) {
+      newer.reverse();
+      this.loaded.unshift(...newer);
+      return { added: newer, at };
+    }
+    if (this.next) {
+      this.held.push(...newer);
+      return { added: [], at };
+    }
+    this.loaded.push(...newer);
+    return { added: newer, at };
   }
 }

@@ -58,6 +58,11 @@ export class LedgerPackages implements vscode.Disposable {
       deletions.onDidDelete((uri) => this.darUris.some((d) => d.path === uri.path || d.path.startsWith(`${uri.path}/`)) && this.rescanDars()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`cantonLedger.${DAR_GLOBS_SETTING}`) && this.rescanDars()),
       connections.onDidChange((id) => this.connectionChanged(id)),
+      // A write that added packages (a DAR upload, through the connection's afterWrite): read them.
+      connections.onDidChangeLedger((e) => {
+        const profile = e.change.packages && this.byConnection.has(e.connectionId) ? connections.profiles.get(e.connectionId) : undefined;
+        if (profile) this.refresh(profile);
+      }),
     );
   }
 

@@ -67,8 +67,9 @@ describe('every supported Canton version, from the extension', function () {
         const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `E2E ${apiVersion}`, url: p.url, auth: 'jwt', userId: 'demo-admin' });
         profileId = profile.id;
         added.push(profileId);
-        await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+        // The token first: a connection becomes active once it answers.
         await vscode.commands.executeCommand('cantonLedger.token.set', profileId, registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 })));
+        await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
         await api.connections.connect(api.connections.profiles.get(profileId)!);
       });
 
