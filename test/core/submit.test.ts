@@ -109,7 +109,8 @@ describe('submit: outcome texts and data', () => {
     const t = decodeTransaction(raw([created('c1'), archived('c0'), created('c2')] as unknown as wire.Event[]));
     assert.equal(transactionSummary(t), 'Transaction upd-1 at offset 42: 2 created, 1 archived');
     const long = decodeTransaction({ ...raw([created('c1')] as unknown as wire.Event[]), updateId: `1220${'ab'.repeat(32)}` });
-    assert.equal(transactionSummary(long), 'Transaction 1220ababab…abab at offset 42: 1 created', 'the 68-character id is shortened (the result document has it in full)');
+    assert.equal(transactionSummary(long, true), 'Transaction 1220ababab…abab at offset 42: 1 created', 'the 68-character id shortened for a message (the result document has it in full)');
+    assert.match(transactionSummary(long), /^Transaction 1220(ab){32} at offset 42/);
     assert.deepEqual(touchedContracts(t).map((c) => [c.contractId, c.kinds.join()]), [['c1', 'created'], ['c0', 'archived'], ['c2', 'created']]);
   });
 

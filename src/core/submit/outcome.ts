@@ -11,9 +11,12 @@ export function eventCountsText(t: Transaction): string {
   return parts.length > 0 ? parts.join(', ') : 'no events';
 }
 
-/** "Transaction 1220abcdef…89ab at offset N: 2 created, 1 archived" (the full id is in the result document). */
-export function transactionSummary(t: Transaction): string {
-  return `Transaction ${shortId(t.updateId)} at offset ${t.offset}: ${eventCountsText(t)}`;
+/**
+ * "Transaction <updateId> at offset N: 2 created, 1 archived"; `short` names the id as `1220abcdef…89ab`
+ * (for a message beside the result document, which has it in full; the CLI prints it whole).
+ */
+export function transactionSummary(t: Transaction, short = false): string {
+  return `Transaction ${short ? shortId(t.updateId) : t.updateId} at offset ${t.offset}: ${eventCountsText(t)}`;
 }
 
 /**

@@ -144,7 +144,9 @@ export class ConnectionManager implements vscode.Disposable {
     const key = clientKey(profile);
     const known = this.ledgers.get(profile.id);
     if (known?.key === key) {
+      // Connected again (a Refresh): what the state had read is read again too.
       known.state.advanceTo(ledgerEnd);
+      if (known.state.vetting.state !== 'unknown') known.state.refreshVetting().catch(() => undefined);
     } else {
       this.dropLedger(profile.id);
       const client = this.client(profile);

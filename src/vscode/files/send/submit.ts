@@ -150,7 +150,7 @@ export class SubmitController {
     const t = found.transaction;
     const updated: SubmissionRecord = { ...record, outcome: record.outcome === 'duplicate' ? 'duplicate' : 'succeeded', errorCode: record.outcome === 'duplicate' ? record.errorCode : undefined, updateId: t.updateId, offset: t.offset, transaction: t.raw };
     await this.history.put(updated);
-    return this.showTransaction(updated, t, `Found commandId "${record.commandId}" (executed once): ${transactionSummary(t)}`);
+    return this.showTransaction(updated, t, `Found commandId "${record.commandId}" (executed once): ${transactionSummary(t, true)}`);
   }
 
   /** Re-opens the result document kept with a record. */
@@ -209,7 +209,7 @@ export class SubmitController {
     const t = result.transaction;
     const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: result.raw.transaction };
     await this.history.put(done);
-    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t) : emptyTransactionExplanation(t));
+    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
   }
 
   /** Opens the result document (it stays open: no "Open Result" on the summary) and the summary with its actions. */
@@ -318,7 +318,7 @@ export class SubmitController {
       const t = transaction;
       const shown: SubmissionRecord = { ...duplicate, updateId: t.updateId, offset: t.offset, transaction: t.raw };
       await this.history.put(shown);
-      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t)}`);
+      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t, true)}`);
     }
     // Not readable now (pruned, not visible to the actAs parties, or the read failed): offer the search.
     const action = await this.prompts().message('info', `${executed} Change the commandId in the file to run the commands once more.`, [SubmitActions.lookItUp]);
