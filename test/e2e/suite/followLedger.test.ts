@@ -40,7 +40,11 @@ describe('the editor follows the ledger', function () {
     ({ api } = await scripted());
     p = await demoParticipant(api);
   });
-  after(closeEditors);
+  after(async () => {
+    await closeEditors();
+    // The suites after this one start the demo participant themselves (and make it active then).
+    await vscode.commands.executeCommand('cantonLedger.demo.stop');
+  });
 
   it('a submission from a commands file: the status bar, Connections and Updates show the new ledger end without a refresh', async () => {
     const { prompts } = await scripted();

@@ -90,7 +90,7 @@ describe('submit commands files', function () {
     assert.equal(p.state.activeContract(iouId), undefined);
   });
 
-  it('submits a CreateAndExerciseCommand (create, then Iou_Split): 2 created', async () => {
+  it('submits a CreateAndExerciseCommand (create, then Iou_Split): the create, the exercise on it and its two halves', async () => {
     const { prompts } = await scripted();
     const { uri } = commandsFile(
       'create-and-exercise',
@@ -100,9 +100,10 @@ describe('submit commands files', function () {
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const tx = await documentJson(outcome.resultUri);
-    // ACS delta: the Iou created and consumed in the same transaction is not shown; the two halves are.
-    assert.deepEqual(eventsOf(tx, 'CreatedEvent').map((e) => e.createArgument.amount).sort(), ['3.0000000000', '7.0000000000']);
-    assert.match(prompts.last().text, /: 2 created$/);
+    // Ledger effects: also the Iou created and consumed within the transaction (an ACS delta hides it).
+    assert.deepEqual(eventsOf(tx, 'CreatedEvent').map((e) => e.createArgument.amount).sort(), ['10.0000000000', '3.0000000000', '7.0000000000']);
+    assert.equal(eventsOf(tx, 'ExercisedEvent')[0].choice, 'Iou_Split');
+    assert.match(prompts.last().text, /: 3 created, 1 exercised$/);
   });
 
   it('submits an ExerciseByKeyCommand (Asset_Rename by owner and id)', async () => {

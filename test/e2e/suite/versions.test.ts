@@ -73,13 +73,17 @@ describe('every supported Canton version, from the extension', function () {
         await api.connections.connect(api.connections.profiles.get(profileId)!);
       });
 
+      /** Set by a test that must send nothing (the release lacks the endpoint). */
+      let sendsNothing = false;
       afterEach(function () {
         if (!specAvailable(spec)) {
           console.warn(`!!! the ${spec} spec is missing beside the repository: exchanges NOT checked`);
           return;
         }
         const taken = exchanges.splice(0);
-        assert.ok(taken.length > 0, 'the test talked to the participant');
+        if (sendsNothing) assert.deepEqual(taken.map((x) => `${x.method} ${x.path}`), [], 'nothing sent');
+        else assert.ok(taken.length > 0, 'the test talked to the participant');
+        sendsNothing = false;
         const violations = taken.flatMap((x) => exchangeViolations(spec, x).map((v) => `${x.method} ${x.path}: ${v}`));
         assert.deepEqual(violations, [], `exchanges the ${spec} spec does not allow`);
       });
@@ -127,6 +131,7 @@ describe('every supported Canton version, from the extension', function () {
         const uri = writeWorkspaceJson(`v${apiVersion}.vetting.json`, { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] });
         const dry = await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingDryRun', uri);
         if (!vetting) {
+          sendsNothing = true;
           assert.equal(dry.result, undefined);
           const said = prompts.messages.map((m) => m.text).join('\n');
           assert.match(said, /not available on Canton 3\.3/);
