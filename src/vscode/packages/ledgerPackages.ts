@@ -61,7 +61,7 @@ export class LedgerPackages implements vscode.Disposable {
       // A write that added packages (a DAR upload, through the connection's afterWrite): read them.
       connections.onDidChangeLedger((e) => {
         const profile = e.change.packages && this.byConnection.has(e.connectionId) ? connections.profiles.get(e.connectionId) : undefined;
-        if (profile) this.refresh(profile);
+        if (profile) this.reload(profile);
       }),
     );
   }
@@ -93,8 +93,16 @@ export class LedgerPackages implements vscode.Disposable {
     return entry.state;
   }
 
-  /** Reads the connection's packages again (after an upload, say): new ids are fetched, the rest come from the cache. */
+  /**
+   * Reads the connection's packages again (after an upload, say): new ids are fetched, the rest come
+   * from the cache. The connection's vetting state is read again too (an upload may vet).
+   */
   refresh(profile: ConnectionProfile): void {
+    this.connections.ledger(profile.id)?.refreshVetting().catch(() => undefined);
+    this.reload(profile);
+  }
+
+  private reload(profile: ConnectionProfile): void {
     this.byConnection.get(profile.id)?.abort.abort();
     this.byConnection.delete(profile.id);
     this.stateOf(profile);

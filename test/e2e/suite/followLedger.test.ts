@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/features';
+import type * as wire from '../../../src/core/models/wire';
 import type { SubmitOutcome } from '../../../src/vscode/files/send/submit';
 import type { VettingOutcome } from '../../../src/vscode/files/send/vetting';
 import { ConnectionNode, type ConnectionsNode, type DetailNode } from '../../../src/vscode/views/connectionsTree';
@@ -116,6 +117,22 @@ describe('the editor follows the ledger', function () {
     // Back to the start, for the suites that follow.
     prompts.answer('Apply');
     await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingApply', writeWorkspaceJson('follow-back.vetting.json', vet('2.0.0', 'Unvet')));
+  });
+
+  it("a write reported through the test API's afterLedgerWrite (a DAR upload, say) re-reads the vetting state", async () => {
+    const sync = p.state.synchronizers[0].id;
+    const ledger = api.connections.ledger('demo')!;
+    const before = (await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial;
+    // Written with the client directly, as another command would: the state does not know yet.
+    const client = api.connections.client(api.connections.profiles.get('demo')!);
+    const change = (op: 'Vet' | 'Unvet') => ({ synchronizerId: sync, changes: [{ operation: { [op]: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] }) as unknown as wire.UpdateVettedPackagesRequest;
+    await client.updateVettedPackages(change('Vet'));
+    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before, 'not read again by itself');
+    await api.afterLedgerWrite('demo', { packages: true });
+    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 1);
+    await client.updateVettedPackages(change('Unvet'));
+    await api.afterLedgerWrite('demo', { vetting: true });
+    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 2);
   });
 
   describe('a new active connection', () => {
