@@ -220,6 +220,7 @@ describe('UpdatesPager', function () {
         assert.deepEqual(pager.state.updates.map(key), [...[...newer].reverse(), ...loaded]);
       } else {
         assert.deepEqual(added, [], 'held back: the pages before them are not loaded yet');
+        assert.equal(pager.state.newerWaiting, newer.length, 'and counted, for the view to say so');
         assert.deepEqual(pager.state.updates.map(key), loaded);
       }
       while (!pager.state.complete) await pager.loadMore();

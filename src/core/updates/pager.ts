@@ -9,6 +9,8 @@ export interface PagerState {
   endInclusive?: number;
   /** True once the last page of the range is loaded. */
   complete: boolean;
+  /** Newer updates read after the range moved on, waiting for the pages before them (oldest first). */
+  newerWaiting: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export class UpdatesPager {
   constructor(private readonly client: LedgerClient, readonly query: UpdatesPageQuery) {}
 
   get state(): PagerState {
-    return { updates: this.loaded, ...this.range, complete: this.started && !this.next };
+    return { updates: this.loaded, ...this.range, complete: this.started && !this.next, newerWaiting: this.held.length };
   }
 
   /** The smaller page size in use once the participant named a cap below the one asked for. */

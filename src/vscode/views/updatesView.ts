@@ -221,6 +221,7 @@ export class UpdatesView extends LedgerTreeView {
         description: [
           `${state.updates.length} loaded`,
           `range ends at offset ${state.endInclusive}`,
+          state.newerWaiting > 0 ? `${state.newerWaiting} newer after these` : undefined,
           this.pager!.cappedPageSize ? `pages of ${this.pager!.cappedPageSize} (the participant's cap)` : undefined,
         ].filter(Boolean).join(' · '),
         icon: loading ? 'loading~spin' : 'ellipsis',
