@@ -5,6 +5,7 @@
 // fails. The helpers below are exported for 25-trust.ui.mjs (named exports; the runner only calls
 // the default export).
 
+import net from 'node:net';
 import path from 'node:path';
 import { runMenuItem } from './lib.mjs';
 
@@ -267,7 +268,7 @@ export async function cleanup(t, { connections = [], stopDemo = false } = {}) {
 }
 
 /** Names of the connections these checks add: `<prefix> <6 random characters>`. */
-const OURS = /^UI (Sandbox|JWT|Menu|Team|Remote) [a-z0-9]{6}$/;
+const OURS = /^UI (Sandbox|JWT|Menu|Team|Remote|Silent) [a-z0-9]{6}$/;
 
 /** Removes connections a failed check of ours left behind (none, normally: one quick look). */
 async function sweepLeftovers(t) {
@@ -419,6 +420,43 @@ export default async function (t) {
         return !after.startsWith('(') && !after.includes('Token:');
       }, { timeout: 25000, what: () => `the tooltip to drop the token after Clear Token (it reads ${JSON.stringify(after)})` });
     });
+  });
+
+  await t.check('a participant that does not answer: its row says "connecting…" with Cancel, which stops the connect; the active connection stays active', async () => {
+    const name = `UI Silent ${rand()}`;
+    // Accepts connections and never answers (it reads what comes, so it sees the other end close).
+    const sockets = new Set();
+    const closed = new Set();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => closed.add(socket));
+      socket.resume();
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${server.address().port}`;
+    try {
+      await withCleanup(t, { connections: [name], stopDemo: true }, async () => {
+        await showConnections(t);
+        await t.palette('Canton Ledger: Start Demo Participant');
+        const demo = connectionRow(t, 'Demo');
+        await waitLabel(t, demo, /^Demo active · offset \d+/, 20000);
+        await addConnection(t, { name, url, auth: 'No token' });
+        const row = connectionRow(t, name);
+        await waitLabel(t, row, new RegExp(`^${name} connecting… · `));
+        await waitForChild(t, name, /^Cancel stop connecting$/);
+        await waitLabel(t, demo, /^Demo active · offset \d+/);
+        await shot(t, '20-connecting-cancel');
+        await page.locator(`${SIDEBAR} [role="treeitem"][aria-level="2"][aria-label="Cancel stop connecting"]`).click();
+        // Back to not connected, not active; the demo is still the active connection.
+        await waitLabel(t, row, new RegExp(`^${name} http://127\\.0\\.0\\.1:\\d+$`));
+        await waitLabel(t, demo, /^Demo active · offset \d+/);
+        await t.waitUntil(async () => /^Demo @\d+$/.test((await statusItem(t).innerText()).trim()), { what: 'the status bar to still show the demo' });
+        await t.waitUntil(async () => sockets.size > 0 && closed.size === sockets.size, { what: () => `the requests aborted (${closed.size} of ${sockets.size} connections closed)` });
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   await t.check('a new connection that cannot connect does not take over from the active one; context menus offer Connect/Disconnect/Make Active/Copy URL/Edit/Remove as fits; "Remove Connection" asks first', async () => {
