@@ -92,6 +92,8 @@ export class ConnectionManager implements vscode.Disposable {
     // Each connect asks anew where the token may go (a refusal holds for this attempt only).
     this.tokens.newAttempt(profile.id);
     this.setState(profile.id, { state: 'connecting' });
+    // A disconnect meanwhile takes the connection over: this attempt then leaves its state alone.
+    const current = () => this.connecting.get(profile.id)?.controller === controller;
     const done = (async () => {
       try {
         const { info, ledgerEnd } = await this.readInfo(profile, controller.signal);
@@ -100,15 +102,17 @@ export class ConnectionManager implements vscode.Disposable {
         return info;
       } catch (e) {
         if (controller.signal.aborted) {
-          this.setState(profile.id, before.state === 'connecting' ? { state: 'disconnected' } : before);
+          if (current()) this.setState(profile.id, before.state === 'connecting' ? { state: 'disconnected' } : before);
           throw e instanceof CancelledError ? e : new CancelledError(true);
         }
-        this.dropLedger(profile.id);
-        this.setState(profile.id, { state: 'error', error: e as Error });
+        if (current()) {
+          this.dropLedger(profile.id);
+          this.setState(profile.id, { state: 'error', error: e as Error });
+        }
         throw e;
       } finally {
         signal?.removeEventListener('abort', onAbort);
-        this.connecting.delete(profile.id);
+        if (current()) this.connecting.delete(profile.id);
       }
     })();
     this.connecting.set(profile.id, { controller, done });
@@ -123,7 +127,9 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   disconnect(id: string): void {
-    this.connecting.get(id)?.controller.abort();
+    const running = this.connecting.get(id);
+    this.connecting.delete(id);
+    running?.controller.abort();
     this.clients.delete(id);
     this.tokens.invalidate(id);
     this.dropLedger(id);

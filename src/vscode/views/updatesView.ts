@@ -144,6 +144,8 @@ export class UpdatesView extends LedgerTreeView {
       this.pageKeys = new Map();
       this.pageNodes = uniqueNodes(pager.state.updates.map(updateRow), ROOT, undefined, this.pageKeys);
       this.pageError = undefined;
+      // The ledger may have moved while the first page was read.
+      if (!this.tail) void this.followLedgerEnd();
     } catch (e) {
       if (signal.aborted) return;
       this.pageError = e;
@@ -295,9 +297,11 @@ export class UpdatesView extends LedgerTreeView {
     try {
       // Right after what is loaded, so that the live updates continue the history without a gap;
       // else from the connection's ledger end.
+      // A range the filter ends in the past is not continued: the tail starts at the ledger end then.
       const ledger = this.connections.ledger(profile.id);
+      const loadedEnd = this.filters.get(profile.id).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
       tail.fromOffset =
-        this.pager?.state.endInclusive ?? (ledger ? await ledger.refreshLedgerEnd(tail.controller.signal) : await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal }));
+        loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(tail.controller.signal) : await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal }));
     } catch (e) {
       this.tailStopped(tail, e);
       return;
@@ -369,7 +373,7 @@ export class UpdatesView extends LedgerTreeView {
 
   private onLiveBatch(tail: Tail, updates: Update[]): void {
     // What the tail sees moves the connection's ledger end (the status bar and Connections follow).
-    const newest = Math.max(...updates.map((u) => u.offset ?? 0));
+    const newest = updates.reduce((max, u) => Math.max(max, u.offset ?? 0), 0);
     if (this.profileId && newest > 0) this.connections.ledger(this.profileId)?.advanceTo(newest);
     tail.window.push(updates);
     tail.nodes = undefined;

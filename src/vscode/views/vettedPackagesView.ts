@@ -16,7 +16,6 @@ export class VettedPackagesView extends LedgerTreeView {
     this.subscriptions.push(
       connections.onDidChange((id) => (id === undefined || id === connections.profiles.active()?.id) && this.changed.fire(undefined)),
       connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
-      connections.profiles.onDidChange(() => this.changed.fire(undefined)),
     );
   }
 
