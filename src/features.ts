@@ -23,6 +23,7 @@ import { registerFileEditing } from './vscode/files/editing';
 import { LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
+import type { LedgerWrite } from './core/ledger/state';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -34,6 +35,13 @@ export interface CantonLedgerApi {
   send: FileSending;
   packages: LedgerPackages;
   compare: CompareFeature;
+  /**
+   * Tells a connection's ledger state about a write made on it (`packages: true` for a DAR upload,
+   * `vetting: true` when it vetted): the status bar and every view follow without a manual refresh.
+   */
+  afterLedgerWrite(connectionId: string, write?: LedgerWrite): Promise<void>;
+  statusBar: ConnectionStatusBar;
+  connectionsTree: ConnectionsTreeProvider;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -55,6 +63,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const documents = new JsonDocuments();
   const connectionsView = vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true });
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
+  const statusBar = new ConnectionStatusBar(connections);
   const connectionCommands = new ConnectionCommands(connections, errors);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
   const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
@@ -78,7 +87,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     demo,
     documents,
     connectionsView,
-    new ConnectionStatusBar(connections),
+    statusBar,
     ...connectionCommands.register(),
     ...tokenCommands.register(),
     vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
@@ -103,5 +112,6 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
-  return { api: { connections, secrets, demo, documents, views, send, packages, compare: compare.feature }, provideContent };
+  const afterLedgerWrite = (connectionId: string, write?: LedgerWrite) => connections.afterWrite(connectionId, write);
+  return { api: { connections, secrets, demo, documents, views, send, packages, afterLedgerWrite, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
 }

@@ -1,3 +1,5 @@
+import { LedgerError, type LedgerErrorKind } from './errors';
+
 /**
  * Keeps tokens and secrets out of logs and error messages. Known secrets are registered when they are
  * read (tokens, shared secrets, client secrets); anything shaped like a JWT or a bearer/basic credential
@@ -5,6 +7,9 @@
  */
 
 const MASK = '[REDACTED]';
+
+/** Failures that are answers (of the participant, the network, the user), not bugs: logged without a stack. */
+const EXPECTED_KINDS: ReadonlySet<LedgerErrorKind> = new Set(['canton', 'auth', 'http', 'network', 'timeout', 'cancelled', 'not-served', 'token-withheld', 'redirected', 'websocket-unavailable']);
 
 /** Three base64url segments, the first a JSON object header (`eyJ` = `{"`). */
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
@@ -46,8 +51,16 @@ export class Redactor {
       .replace(SECRET_PAIR, (_m, key: string) => `${key}${MASK}`);
   }
 
-  /** Redacts an error for logging: message, hint and stack, never the raw object. */
+  /**
+   * Redacts an error for logging, never the raw object: a failure the participant or the network
+   * answered with (refused, 401, a Canton error, a timeout) in one line with its code and hint; any
+   * other error with its stack (that is where a stack helps).
+   */
   redactError(err: unknown): string {
+    if (err instanceof LedgerError && EXPECTED_KINDS.has(err.kind)) {
+      const code = (err as { code?: unknown }).code;
+      return this.redact(`${err.name}${typeof code === 'string' ? ` ${code}` : ''}: ${err.message} (hint: ${err.hint})`);
+    }
     if (err instanceof Error) return this.redact(err.stack ?? `${err.name}: ${err.message}`);
     return this.redact(String(err));
   }

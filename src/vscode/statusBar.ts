@@ -13,15 +13,23 @@ export class ConnectionStatusBar implements vscode.Disposable {
   constructor(private readonly manager: ConnectionManager) {
     this.item.name = 'Canton Ledger Connection';
     this.item.command = 'cantonLedger.connections.select';
-    this.subscriptions = [manager.onDidChange(() => this.update())];
+    this.subscriptions = [manager.onDidChange(() => this.update()), manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connectionId === manager.profiles.active()?.id && this.update())];
     // Token expiry moves with the clock, not with events.
     this.timer = setInterval(() => this.update(), 15_000);
     this.update();
   }
 
+  /** What the item shows (for tests). */
+  get shown(): { text: string; tooltip: string; visible: boolean } {
+    return { text: this.item.text, tooltip: String(this.item.tooltip ?? ''), visible: this.visible };
+  }
+
+  private visible = false;
+
   update(): void {
     const p = this.manager.profiles.active();
     if (!p) {
+      this.visible = false;
       this.item.hide();
       return;
     }
@@ -31,14 +39,16 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
     const rejected = this.manager.tokenRejected(p.id);
     if (claims?.expiresAt && (token === 'expiring' || token === 'expired')) this.warnExpiry(p.id, p.name, claims.expiresAt, token);
+    const end = this.manager.ledger(p.id)?.ledgerEnd;
     const parts = [`$(${s.state === 'connected' ? 'database' : s.state === 'error' ? 'error' : 'debug-disconnect'}) ${p.name}`];
-    if (s.state === 'connected') parts.push(`@${s.info.ledgerEnd}`);
+    if (s.state === 'connected' && end !== undefined) parts.push(`@${end}`);
     if (rejected) parts.push('$(key) token rejected');
     else if (token === 'expired') parts.push('$(key) token expired');
     else if (token === 'expiring') parts.push('$(key) token expiring');
     this.item.text = parts.join(' ');
-    this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${s.info.ledgerEnd}, version ${s.info.version}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
+    this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${end ?? '?'}, version ${s.info.version}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
     this.item.backgroundColor = rejected || token === 'expired' ? new vscode.ThemeColor('statusBarItem.errorBackground') : token === 'expiring' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.visible = true;
     this.item.show();
   }
 

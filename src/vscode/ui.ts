@@ -40,7 +40,10 @@ export class ErrorReporter {
       this.logger.info(`${context}: cancelled`);
       return;
     }
-    this.logger.error(`${context}: ${this.redactor.redactError(err)}${err instanceof LedgerError ? `\n  hint: ${err.hint}` : ''}`);
+    // An answer (refused, 401, a timeout) in one line with its code and hint; anything else with its stack.
+    const line = `${context}: ${this.redactor.redactError(err)}`;
+    if (err instanceof LedgerError) this.logger.warn(line);
+    else this.logger.error(line);
     const message = this.redactor.redact(`${context}: ${summary(err)}`);
     const buttons: string[] = [];
     if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push('Update Token');

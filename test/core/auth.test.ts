@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { jwtVerify } from 'jose';
 import { cachingTokenProvider, decodeClaims, mintSandboxToken, PARTICIPANT_AUDIENCE_PREFIX, tokenState } from '../../src/core/auth/jwt';
 import { Redactor, redactUrl, REDACTION_MASK } from '../../src/core/redact';
+import { AuthError, NetworkError } from '../../src/core/errors';
 
 const SECRET = 'a-shared-secret-of-some-length';
 
@@ -57,6 +58,18 @@ describe('sandbox tokens', () => {
 });
 
 describe('Redactor', () => {
+  it('logs an expected failure (refused, 401) in one line with its code and hint; an unexpected error with its stack', () => {
+    const r = new Redactor();
+    const refused = r.redactError(new NetworkError('Could not reach the participant (ECONNREFUSED)', 'ECONNREFUSED', false));
+    assert.equal(refused.split('\n').length, 1, refused);
+    assert.match(refused, /^NetworkError ECONNREFUSED: Could not reach the participant \(ECONNREFUSED\) \(hint: Nothing listens at that address/);
+    const unauthorized = r.redactError(new AuthError(401, 'unauthenticated'));
+    assert.equal(unauthorized.split('\n').length, 1, unauthorized);
+    assert.match(unauthorized, /\(hint: .+\)$/);
+    const bug = r.redactError(new TypeError('x is undefined'));
+    assert.match(bug, /^TypeError: x is undefined\n\s+at /);
+  });
+
   it('masks registered secrets, JWTs, bearer credentials and secret fields', async () => {
     const r = new Redactor();
     const token = await mintSandboxToken({ secret: SECRET, userId: 'alice', form: 'scope' });

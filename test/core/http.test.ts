@@ -52,6 +52,18 @@ describe('HttpTransport', () => {
     assert.match(server.received[0].body, /"DeduplicationOffset":\{"value":9007199254740993\}/);
   });
 
+  it('logs a status the caller expects (a 403 where a right may be missing) at debug level, not as a failure', async () => {
+    const levels: string[] = [];
+    const logger: Logger = { trace: () => {}, debug: (l) => levels.push(`debug ${l}`), info: (l) => levels.push(`info ${l}`), warn: (l) => levels.push(`warn ${l}`), error: (l) => levels.push(`error ${l}`) };
+    server.handler = (_r, res) => sendJson(res, 403, { ...NA, grpcCodeValue: 7 });
+    await assert.rejects(transport({ logger }).json({ method: 'GET', path: '/v2/parties', expectedStatuses: [403] }), AuthError);
+    assert.deepEqual(levels.filter((l) => l.includes('/v2/parties 403')).map((l) => l.split(' ')[0]), ['debug']);
+    assert.match(levels.find((l) => l.includes('/v2/parties 403'))!, /\(expected\)$/);
+    levels.length = 0;
+    await assert.rejects(transport({ logger }).json({ method: 'GET', path: '/v2/parties' }), AuthError);
+    assert.deepEqual(levels.filter((l) => l.includes('/v2/parties 403')).map((l) => l.split(' ')[0]), ['info'], 'unexpected: logged as before');
+  });
+
   it('maps 401/403 redacted bodies to AuthError kinds', async () => {
     server.handler = (_r, res) => sendJson(res, 401, NA);
     await assert.rejects(transport().json({ method: 'GET', path: '/v2/version' }), (e) => e instanceof AuthError && e.failure === 'unauthenticated' && e.status === 401);

@@ -17,7 +17,7 @@ import {
   touchedContracts,
   transactionSummary,
 } from '../../src/core/submit/outcome';
-import { prepareSubmission, submittingParties } from '../../src/core/submit/transactionFormat';
+import { leavesOutEffects, prepareSubmission, submittingParties } from '../../src/core/submit/transactionFormat';
 import {
   ALLOW_UNVETTED_DEPENDENCIES_FLAG,
   diffLines,
@@ -45,11 +45,12 @@ function cantonError(code: string, context: Record<string, string> = {}): Canton
 }
 
 describe('submit: the transaction format sent', () => {
-  it('defaults to the Ledger API default: ACS delta, a verbose wildcard for actAs and readAs (each once)', () => {
+  it('defaults to the ledger-effects tree (the exercise and its consequences), a verbose wildcard for actAs and readAs (each once)', () => {
     const { request, formatSource } = prepareSubmission(jsCommands(['Alice::1', 'Bob::1'], ['Bob::1', 'Carol::1']));
     assert.equal(formatSource, 'default');
+    assert.equal(leavesOutEffects(request.transactionFormat), false);
     assert.deepEqual(request.transactionFormat, {
-      transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA',
+      transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
       eventFormat: { verbose: true, filtersByParty: { 'Alice::1': WILDCARD, 'Bob::1': WILDCARD, 'Carol::1': WILDCARD } },
     });
     assert.deepEqual(submittingParties(request.commands), ['Alice::1', 'Bob::1', 'Carol::1']);
@@ -71,6 +72,14 @@ describe('submit: the transaction format sent', () => {
       { identifierFilter: { TemplateFilter: { value: { templateId: IOU, includeCreatedEventBlob: false } } } },
     ]);
     assert.equal(request.transactionFormat!.eventFormat.verbose, true, 'results are verbose unless the filter says not');
+  });
+
+  it("takes the active filter's parties and templates but not its ACS delta shape: only the file chooses that", () => {
+    const { request } = prepareSubmission(jsCommands(['Alice::1']), { parties: ['Bob::1'], shape: 'acs-delta' });
+    assert.equal(request.transactionFormat?.transactionShape, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
+    const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: true } };
+    const fromFile = prepareSubmission({ commands: jsCommands(['Alice::1']), transactionFormat: own });
+    assert.equal(leavesOutEffects(fromFile.request.transactionFormat), true, 'the file asked for the ACS delta: the result says what is left out');
   });
 
   it('applies a filter without parties to the submitting parties; any-party filters stay any-party', () => {
@@ -99,6 +108,9 @@ describe('submit: outcome texts and data', () => {
   it('summarises "Transaction <updateId> at offset N: 2 created, 1 archived"', () => {
     const t = decodeTransaction(raw([created('c1'), archived('c0'), created('c2')] as unknown as wire.Event[]));
     assert.equal(transactionSummary(t), 'Transaction upd-1 at offset 42: 2 created, 1 archived');
+    const long = decodeTransaction({ ...raw([created('c1')] as unknown as wire.Event[]), updateId: `1220${'ab'.repeat(32)}` });
+    assert.equal(transactionSummary(long, true), 'Transaction 1220ababab…abab at offset 42: 1 created', 'the 68-character id shortened for a message (the result document has it in full)');
+    assert.match(transactionSummary(long), /^Transaction 1220(ab){32} at offset 42/);
     assert.deepEqual(touchedContracts(t).map((c) => [c.contractId, c.kinds.join()]), [['c1', 'created'], ['c0', 'archived'], ['c2', 'created']]);
   });
 

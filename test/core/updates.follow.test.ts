@@ -202,6 +202,34 @@ describe('UpdatesPager', function () {
     });
   }
 
+  for (const descending of [false, true]) {
+    it(`extendTo moves the pinned end on to a newer ledger end, keeping what is loaded (${descending ? 'newest first: added first' : 'oldest first: added last, after the pages before them'})`, async () => {
+      const pager = new UpdatesPager(client, { selection: ANY, pageSize: 15, descending });
+      await pager.loadMore();
+      const end = pager.state.endInclusive!;
+      const loaded = pager.state.updates.map(key);
+      p.state.appendSynthetic(4, { seed: 11 });
+      const newEnd = p.state.ledgerEnd;
+      const { added, at } = await pager.extendTo(newEnd);
+      assert.equal(pager.state.endInclusive, newEnd);
+      const newer = (await client.listUpdates({ beginExclusive: end, endInclusive: newEnd }, ANY, { limit: 100 })).map(key);
+      assert.ok(newer.length >= 4);
+      if (descending) {
+        assert.equal(at, 'start');
+        assert.deepEqual(added.map(key), [...newer].reverse());
+        assert.deepEqual(pager.state.updates.map(key), [...[...newer].reverse(), ...loaded]);
+      } else {
+        assert.deepEqual(added, [], 'held back: the pages before them are not loaded yet');
+        assert.equal(pager.state.newerWaiting, newer.length, 'and counted, for the view to say so');
+        assert.deepEqual(pager.state.updates.map(key), loaded);
+      }
+      while (!pager.state.complete) await pager.loadMore();
+      const all = await collectRange(client, newEnd);
+      assert.deepEqual(pager.state.updates.map(key), (descending ? [...all].reverse() : all).map(key), 'every update once, in order');
+      assert.deepEqual((await pager.extendTo(newEnd)).added, [], 'nothing newer: nothing added');
+    });
+  }
+
   it('joins a second load while one is running instead of reading the page twice', async () => {
     const pager = new UpdatesPager(client, { selection: ANY, pageSize: 10 });
     const [a, b] = await Promise.all([pager.loadMore(), pager.loadMore()]);

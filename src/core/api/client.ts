@@ -670,7 +670,7 @@ function toHttpRequest(endpoint: Endpoint, req: OperationRequest, o: CallOptions
     if (value === undefined) throw new RequestValidationError(name, `${name} is needed for ${endpoint.path}`);
     return encodeURIComponent(value);
   });
-  return { method: endpoint.method, path, query: req.query, body: req.body, bytes: req.bytes, idempotent: req.idempotent, signal: o.signal, timeoutMs: o.timeoutMs };
+  return { method: endpoint.method, path, query: req.query, body: req.body, bytes: req.bytes, idempotent: req.idempotent, signal: o.signal, timeoutMs: o.timeoutMs, expectedStatuses: o.expectedStatuses };
 }
 
 /** A plain 404 (not a Canton error) means the path is not served: say so, with the likely cause. */

@@ -67,6 +67,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's default deadline for this call. */
   timeoutMs?: number;
+  /**
+   * Statuses that are an answer the caller expects and handles (a 403 where a right may be missing):
+   * still thrown as typed errors, but logged at debug level rather than as a failure.
+   */
+  expectedStatuses?: readonly number[];
 }
 
 export interface HttpRequest extends CallOptions {
@@ -276,7 +281,9 @@ export class HttpTransport {
     }
     done();
     const err = this.errorFromResponse(status, res.headers.get('content-type') ?? undefined, text, req);
-    this.logger.info(`${req.method} ${req.path} ${status} ${Date.now() - started} ms${describeFailure(err)}`);
+    const line = `${req.method} ${req.path} ${status} ${Date.now() - started} ms${describeFailure(err)}`;
+    if (req.expectedStatuses?.includes(status)) this.logger.debug(`${line} (expected)`);
+    else this.logger.info(line);
     this.logger.trace(`${req.method} ${req.path} error body: ${this.redactor.redact(text)}`);
     throw err;
   }

@@ -2,6 +2,7 @@
 import type { LedgerClient } from '../api/client';
 import { CantonApiError } from '../errors';
 import { eventCounts, type Transaction } from '../models/updates';
+import { shortId } from '../updates/rows';
 
 /** "2 created, 1 archived"; "no events" when the transaction format left none. */
 export function eventCountsText(t: Transaction): string {
@@ -10,9 +11,12 @@ export function eventCountsText(t: Transaction): string {
   return parts.length > 0 ? parts.join(', ') : 'no events';
 }
 
-/** "Transaction <updateId> at offset N: 2 created, 1 archived". */
-export function transactionSummary(t: Transaction): string {
-  return `Transaction ${t.updateId} at offset ${t.offset}: ${eventCountsText(t)}`;
+/**
+ * "Transaction <updateId> at offset N: 2 created, 1 archived"; `short` names the id as `1220abcdef…89ab`
+ * (for a message beside the result document, which has it in full; the CLI prints it whole).
+ */
+export function transactionSummary(t: Transaction, short = false): string {
+  return `Transaction ${short ? shortId(t.updateId) : t.updateId} at offset ${t.offset}: ${eventCountsText(t)}`;
 }
 
 /**
@@ -21,7 +25,7 @@ export function transactionSummary(t: Transaction): string {
  */
 export function emptyTransactionExplanation(t: Transaction): string {
   return (
-    `The command succeeded (transaction ${t.updateId} at offset ${t.offset}), but no event passed the transaction format: ` +
+    `The command succeeded (transaction ${shortId(t.updateId)} at offset ${t.offset}), but no event passed the transaction format: ` +
     'its filter may leave out these parties or templates, or, with the ACS delta shape, contracts created and archived within the same transaction are not shown. ' +
     'Ask for TRANSACTION_SHAPE_LEDGER_EFFECTS or a wider filter in the file to see them.'
   );

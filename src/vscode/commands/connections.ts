@@ -4,13 +4,18 @@ import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile } from '..
 import type { ConnectionManager } from '../connections/manager';
 import { ConnectionNode, DetailNode } from '../views/connectionsTree';
 import type { ErrorReporter } from '../ui';
-import { withCancellableProgress } from '../ui';
 import { Commands } from './ids';
 
 /** A profile given to the command directly (walkthrough links, tests) instead of through prompts. */
 export type ProfileInput = Partial<Omit<ConnectionProfile, 'source'>> & { name: string; url: string };
 
 export class ConnectionCommands {
+  /**
+   * The connection the user asked to make active (added, picked, Make Active) that has not answered
+   * yet: it becomes active when a connect of it succeeds; until then the previous one stays active.
+   */
+  private wantsActive: string | undefined;
+
   constructor(private readonly manager: ConnectionManager, private readonly errors: ErrorReporter) {}
 
   register(): vscode.Disposable[] {
@@ -25,6 +30,10 @@ export class ConnectionCommands {
         if (profile) await this.activate(profile);
       }),
       r(Commands.connect, (node?: ConnectionNode | string) => this.connect(this.resolve(node))),
+      r(Commands.cancelConnect, (node?: ConnectionNode | string) => {
+        const p = this.resolve(node);
+        if (p) this.manager.cancelConnect(p.id);
+      }),
       r(Commands.disconnect, (node?: ConnectionNode) => node && this.manager.disconnect(node.profile.id)),
       r(Commands.refreshConnections, () => this.refresh()),
       r(Commands.copyUrl, (node?: ConnectionNode) => node && vscode.env.clipboard.writeText(node.profile.url)),
@@ -46,10 +55,16 @@ export class ConnectionCommands {
       return undefined;
     }
     await this.manager.profiles.save(profile);
-    await this.manager.profiles.setActive(profile.id);
-    // Set Token connects by itself once a secret is stored; otherwise connect here.
-    if (!input && profile.auth !== 'none') await vscode.commands.executeCommand(Commands.setToken, profile.id);
-    else if (!input) void this.connect(profile);
+    if (input) {
+      // Given directly (walkthrough links, tests): the caller connects when it wants to.
+      await this.manager.profiles.setActive(profile.id);
+      return profile;
+    }
+    // Active once it answers: until then the views keep showing the previous active connection.
+    this.wantsActive = profile.id;
+    // Set Token connects by itself once a secret is stored (and only then: Escape leaves it unconnected).
+    if (profile.auth !== 'none') await vscode.commands.executeCommand(Commands.setToken, profile.id);
+    else await this.connect(profile);
     return profile;
   }
 
@@ -89,15 +104,26 @@ export class ConnectionCommands {
     if (pick) await this.activate(pick.profile);
   }
 
+  /** Makes `p` active: at once when it is connected, else once it answers (the previous one stays active meanwhile). */
   private async activate(p: ConnectionProfile): Promise<void> {
-    await this.manager.profiles.setActive(p.id);
-    if (this.manager.state(p.id).state !== 'connected') await this.connect(p);
+    if (this.manager.state(p.id).state === 'connected') {
+      this.wantsActive = undefined;
+      await this.manager.profiles.setActive(p.id);
+      return;
+    }
+    this.wantsActive = p.id;
+    await this.connect(p);
   }
 
+  /** Connects `p` (the "connecting…" row offers Cancel); a failure is reported with Retry / Update Token. */
   async connect(p: ConnectionProfile | undefined): Promise<void> {
     if (!p) return;
     try {
-      await withCancellableProgress(`Connecting to ${p.name}`, (signal) => this.manager.connect(p, signal), { viewId: 'cantonLedger.connections' });
+      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.connections' } }, () => this.manager.connect(p));
+      if (this.wantsActive === p.id) {
+        this.wantsActive = undefined;
+        await this.manager.profiles.setActive(p.id);
+      }
     } catch (e) {
       void this.errors.report(`Connecting to ${p.name}`, e, { updateToken: () => vscode.commands.executeCommand(Commands.setToken, p.id), retry: () => this.connect(p) });
     }

@@ -4,6 +4,7 @@ export const Commands = {
   selectConnection: 'cantonLedger.connections.select',
   refreshConnections: 'cantonLedger.connections.refresh',
   connect: 'cantonLedger.connections.connect',
+  cancelConnect: 'cantonLedger.connections.cancelConnect',
   disconnect: 'cantonLedger.connections.disconnect',
   setActive: 'cantonLedger.connections.setActive',
   editConnection: 'cantonLedger.connections.edit',

@@ -15,14 +15,23 @@ export class TokenProviders {
   /** The last token each connection used, only to show its claims (never logged). */
   private readonly lastToken = new Map<string, string>();
   private readonly cached = new Map<string, ReturnType<typeof cachingTokenProvider>>();
-  /** One pending destination check per connection and URL: concurrent requests wait for one answer. */
-  private readonly checking = new Map<string, Promise<void>>();
+  /**
+   * The destination check of each connection's current connect attempt: every request of the attempt
+   * (a connect sends several at once) waits for the one answer, and a refusal holds until the next attempt.
+   */
+  private readonly checking = new Map<string, { url: string; check: Promise<void> }>();
 
   constructor(private readonly secrets: SecretStore, private readonly profiles: ProfileStore) {
     secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId));
   }
 
+  /** A new connect attempt: the next request asks again where the token may go (if it still needs to). */
+  newAttempt(connectionId: string): void {
+    this.checking.delete(connectionId);
+  }
+
   invalidate(connectionId: string): void {
+    this.checking.delete(connectionId);
     this.cached.get(connectionId)?.invalidate();
     this.cached.delete(connectionId);
     this.lastToken.delete(connectionId);
@@ -37,13 +46,14 @@ export class TokenProviders {
   providerFor(profile: ConnectionProfile): TokenProvider | undefined {
     if (profile.auth === 'none') return undefined;
     return async (signal) => {
-      const key = `${profile.id} ${profile.url}`;
-      let check = this.checking.get(key);
-      if (!check) {
-        check = this.checkDestination(profile).finally(() => this.checking.delete(key));
-        this.checking.set(key, check);
+      let pending = this.checking.get(profile.id);
+      if (pending?.url !== profile.url) {
+        pending = { url: profile.url, check: this.checkDestination(profile) };
+        // Waited for by whoever needs the token; kept so that a refusal is not asked again in this attempt.
+        pending.check.catch(() => undefined);
+        this.checking.set(profile.id, pending);
       }
-      await check;
+      await pending.check;
       const token = await this.source(profile)(signal);
       if (!token) throw new AuthError(0, 'empty-token');
       this.lastToken.set(profile.id, token);

@@ -59,6 +59,11 @@ export class LedgerPackages implements vscode.Disposable {
       deletions.onDidDelete((uri) => this.darUris.some((d) => d.path === uri.path || d.path.startsWith(`${uri.path}/`)) && this.rescanDars()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`cantonLedger.${DAR_GLOBS_SETTING}`) && this.rescanDars()),
       connections.onDidChange((id) => this.connectionChanged(id)),
+      // A write that added packages (a DAR upload, through the connection's afterWrite): read them.
+      connections.onDidChangeLedger((e) => {
+        const profile = e.change.packages && this.byConnection.has(e.connectionId) ? connections.profiles.get(e.connectionId) : undefined;
+        if (profile) this.reload(profile);
+      }),
     );
   }
 
@@ -89,8 +94,16 @@ export class LedgerPackages implements vscode.Disposable {
     return entry.state;
   }
 
-  /** Reads the connection's packages again (after an upload, say): new ids are fetched, the rest come from the cache. */
+  /**
+   * Reads the connection's packages again (after an upload, say): new ids are fetched, the rest come
+   * from the cache. The connection's vetting state is read again too (an upload may vet).
+   */
   refresh(profile: ConnectionProfile): void {
+    this.connections.ledger(profile.id)?.refreshVetting().catch(() => undefined);
+    this.reload(profile);
+  }
+
+  private reload(profile: ConnectionProfile): void {
     this.byConnection.get(profile.id)?.abort.abort();
     this.byConnection.delete(profile.id);
     this.stateOf(profile);

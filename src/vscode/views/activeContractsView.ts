@@ -51,6 +51,13 @@ export class ActiveContractsView extends LedgerTreeView {
         else if (id === undefined || id === this.profileId) this.reset(true);
       }),
       filters.onDidChange((id) => id === this.profileId && this.reset()),
+      // The set at the ledger end follows writes (ours and those the live tail sees): read it again
+      // when next shown. A snapshot at a chosen offset does not change.
+      connections.onDidChangeLedger((e) => {
+        if (e.connectionId !== this.profileId || !e.change.ledgerEnd || this.chosenOffset !== undefined || (!this.pager && !this.error)) return;
+        this.reset(true);
+        this.changed.fire(undefined);
+      }),
     );
     this.updateDescription();
   }
@@ -242,11 +249,10 @@ export function registerActiveContractsCommands(view: ActiveContractsView, conne
 /** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
 async function askOffset(connections: ConnectionManager): Promise<number | undefined | null> {
   const id = connections.profiles.active()?.id;
-  const s = id ? connections.state(id) : undefined;
-  const end = s?.state === 'connected' ? s.info.ledgerEnd : undefined;
+  const end = id ? connections.ledger(id)?.ledgerEnd : undefined;
   const value = await vscode.window.showInputBox({
     title: 'Active Contracts at Offset',
-    prompt: `The offset to show the active contracts at${end !== undefined ? ` (the ledger end was ${end} when connected)` : ''}; empty: the ledger end`,
+    prompt: `The offset to show the active contracts at${end !== undefined ? ` (the ledger end is ${end})` : ''}; empty: the ledger end`,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' || /^\d+$/.test(v.trim()) ? undefined : 'An offset is a non-negative integer'),
   });

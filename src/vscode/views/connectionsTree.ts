@@ -3,6 +3,7 @@ import type { ConnectionProfile } from '../../core/connections';
 import { tokenState } from '../../core/auth/jwt';
 import { AuthError, LedgerError } from '../../core/errors';
 import { readableParties, shortParty } from '../../core/models/users';
+import { Commands } from '../commands/ids';
 import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
@@ -28,8 +29,11 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
+  private readonly ledgerSubscription: vscode.Disposable;
+
   constructor(private readonly manager: ConnectionManager) {
     this.subscription = manager.onDidChange(() => this.changed.fire(undefined));
+    this.ledgerSubscription = manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.changed.fire(undefined));
   }
 
   refresh(): void {
@@ -58,14 +62,15 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     const inUse = s.state !== 'disconnected';
     const item = new vscode.TreeItem(p.name, inUse ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `connection:${p.id}:${inUse ? 'in-use' : 'idle'}`;
-    item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${s.info.ledgerEnd}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
+    const end = this.manager.ledger(p.id)?.ledgerEnd;
+    item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${end ?? '?'}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = new vscode.ThemeIcon(
       s.state === 'connected' ? 'vm-active' : s.state === 'error' ? 'error' : s.state === 'connecting' ? 'loading~spin' : 'vm-outline',
       s.state === 'error' ? new vscode.ThemeColor('list.errorForeground') : undefined,
     );
-    const flags = [s.state === 'connected' && '+connected', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
+    const flags = [s.state === 'connected' && '+connected', s.state === 'connecting' && '+connecting', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
     item.tooltip = this.tooltip(p);
     item.accessibilityInformation = { label: `${p.name} ${item.description}` };
@@ -91,13 +96,19 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     if (s.state === 'disconnected') {
       return [new DetailNode(`${p.id}:connect`, 'Not connected', { description: 'click to connect', icon: 'plug', command: { command: 'cantonLedger.connections.connect', title: 'Connect', arguments: [new ConnectionNode(p)] } })];
     }
-    if (s.state === 'connecting') return [new DetailNode(`${p.id}:connecting`, 'Connecting…', { icon: 'loading~spin' })];
+    if (s.state === 'connecting') {
+      return [
+        new DetailNode(`${p.id}:connecting`, 'Connecting…', { icon: 'loading~spin' }),
+        new DetailNode(`${p.id}:cancel`, 'Cancel', { description: 'stop connecting', icon: 'close', command: { command: Commands.cancelConnect, title: 'Cancel', arguments: [new ConnectionNode(p)] } }),
+      ];
+    }
     if (s.state === 'error') return errorNodes(p, s.error);
-    return infoNodes(p, s.info);
+    return infoNodes(p, s.info, this.manager.ledger(p.id)?.ledgerEnd);
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.ledgerSubscription.dispose();
     this.changed.dispose();
   }
 }
@@ -111,12 +122,12 @@ function errorNodes(p: ConnectionProfile, error: Error): DetailNode[] {
   return nodes;
 }
 
-function infoNodes(p: ConnectionProfile, info: ParticipantInfo): DetailNode[] {
+function infoNodes(p: ConnectionProfile, info: ParticipantInfo, ledgerEnd: number | undefined): DetailNode[] {
   const id = (s: string) => `${p.id}:${s}`;
   const party = (party: string, role: string) => new DetailNode(id(`${role}:${party}`), shortParty(party), { tooltip: party, icon: 'person', copyValue: party, contextValue: 'cantonLedger:value:party' });
   const nodes = [
     new DetailNode(id('version'), 'Version', { description: info.version, icon: 'versions', copyValue: info.version }),
-    new DetailNode(id('ledger-end'), 'Ledger end', { description: String(info.ledgerEnd), icon: 'arrow-down', copyValue: String(info.ledgerEnd) }),
+    new DetailNode(id('ledger-end'), 'Ledger end', { description: String(ledgerEnd ?? '?'), icon: 'arrow-down', copyValue: String(ledgerEnd ?? '') }),
   ];
   if (info.participantId) nodes.push(new DetailNode(id('participant'), 'Participant', { description: info.participantId, tooltip: info.participantId, icon: 'server', copyValue: info.participantId }));
   nodes.push(

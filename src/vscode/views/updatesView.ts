@@ -101,6 +101,8 @@ export class UpdatesView extends LedgerTreeView {
         else if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
       }),
       filters.onDidChange((id) => id === this.profileId && this.filterChanged()),
+      // The ledger moved (a write of ours, a refresh): the loaded range follows (the live tail brings its own).
+      connections.onDidChangeLedger((e) => e.connectionId === this.profileId && e.change.ledgerEnd && !this.tail && void this.followLedgerEnd()),
     );
     this.updateDescription();
   }
@@ -112,14 +114,13 @@ export class UpdatesView extends LedgerTreeView {
     const profile = this.connections.profiles.active();
     if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
     if (!profile) return noActiveConnectionNodes(ROOT);
-    if (this.tail) return this.tailNodes();
-    const notConnected = !this.pager && connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    const notConnected = !this.pager && !this.tail && connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
     if (notConnected) return notConnected;
     if (!this.pager && !this.pageError) {
       this.firstLoad ??= this.loadFirstPage(profile);
       await this.firstLoad;
     }
-    return this.pageNodesWithState(profile);
+    return this.tail ? this.tailNodes(profile) : this.pageNodesWithState(profile);
   }
 
   // ---------------------------------------------------------------- paging
@@ -128,7 +129,13 @@ export class UpdatesView extends LedgerTreeView {
     const signal = this.loadAbort.signal;
     try {
       const filter = this.filters.get(profile.id);
-      const pager = new UpdatesPager(this.connections.client(profile), pageQueryOf(filter));
+      const query = pageQueryOf(filter);
+      // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
+      // While a live tail runs, up to where it started: the history and the live updates do not overlap.
+      const ledger = this.connections.ledger(profile.id);
+      const tailStart = this.tail?.position ? this.tail.fromOffset : undefined;
+      if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
+      const pager = new UpdatesPager(this.connections.client(profile), query);
       await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, async () => {
         await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
       });
@@ -137,6 +144,8 @@ export class UpdatesView extends LedgerTreeView {
       this.pageKeys = new Map();
       this.pageNodes = uniqueNodes(pager.state.updates.map(updateRow), ROOT, undefined, this.pageKeys);
       this.pageError = undefined;
+      // The ledger may have moved while the first page was read.
+      if (!this.tail) void this.followLedgerEnd();
     } catch (e) {
       if (signal.aborted) return;
       this.pageError = e;
@@ -151,11 +160,11 @@ export class UpdatesView extends LedgerTreeView {
     const pager = this.pager;
     if (!pager || pager.loading || pager.state.complete) return;
     const signal = this.loadAbort.signal;
-    const before = pager.state.updates.length;
     const loading = pager.loadMore({ signal });
     this.changed.fire(undefined);
+    let added = 0;
     try {
-      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, () => loading);
+      added = await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, () => loading);
       this.pageError = undefined;
     } catch (e) {
       if (signal.aborted) return;
@@ -163,8 +172,37 @@ export class UpdatesView extends LedgerTreeView {
       this.logger.warn(`Updates view, loading more: ${this.redactor.redactError(e)}`);
     }
     if (pager !== this.pager) return;
-    this.pageNodes.push(...uniqueNodes(pager.state.updates.slice(before).map(updateRow), ROOT, undefined, this.pageKeys));
+    // A page (and the newer updates held back for it) lands at the end of the list.
+    const updates = pager.state.updates;
+    this.pageNodes.push(...uniqueNodes(updates.slice(updates.length - added).map(updateRow), ROOT, undefined, this.pageKeys));
     this.changed.fire(undefined);
+  }
+
+  /**
+   * Moves the loaded range on to the connection's ledger end (after a write, say), keeping what is
+   * loaded: the new updates appear where the order puts them (first when newest first, last when
+   * oldest first). A range the filter pins does not move.
+   */
+  private async followLedgerEnd(): Promise<void> {
+    const pager = this.pager;
+    const end = this.profileId ? this.connections.ledger(this.profileId)?.ledgerEnd : undefined;
+    if (!pager || end === undefined || this.filters.get(this.profileId!).endInclusive !== undefined) return;
+    if (pager.state.endInclusive === undefined || end <= pager.state.endInclusive) return;
+    const signal = this.loadAbort.signal;
+    try {
+      const { added, at } = await pager.extendTo(end, { signal });
+      if (pager !== this.pager || added.length === 0) {
+        this.changed.fire(undefined);
+        return;
+      }
+      const nodes = uniqueNodes(added.map(updateRow), ROOT, undefined, this.pageKeys);
+      if (at === 'start') this.pageNodes.unshift(...nodes);
+      else this.pageNodes.push(...nodes);
+      this.changed.fire(undefined);
+    } catch (e) {
+      if (signal.aborted) return;
+      this.logger.warn(`Updates view, following the ledger end: ${this.redactor.redactError(e)}`);
+    }
   }
 
   private pageNodesWithState(profile: ConnectionProfile): ViewNode[] {
@@ -185,6 +223,7 @@ export class UpdatesView extends LedgerTreeView {
         description: [
           `${state.updates.length} loaded`,
           `range ends at offset ${state.endInclusive}`,
+          state.newerWaiting > 0 ? `${state.newerWaiting} newer after these` : undefined,
           this.pager!.cappedPageSize ? `pages of ${this.pager!.cappedPageSize} (the participant's cap)` : undefined,
         ].filter(Boolean).join(' · '),
         icon: loading ? 'loading~spin' : 'ellipsis',
@@ -256,7 +295,13 @@ export class UpdatesView extends LedgerTreeView {
     this.updateDescription();
     this.changed.fire(undefined);
     try {
-      tail.fromOffset = await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal });
+      // Right after what is loaded, so that the live updates continue the history without a gap;
+      // else from the connection's ledger end.
+      // A range the filter ends in the past is not continued: the tail starts at the ledger end then.
+      const ledger = this.connections.ledger(profile.id);
+      const loadedEnd = this.filters.get(profile.id).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
+      tail.fromOffset =
+        loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(tail.controller.signal) : await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal }));
     } catch (e) {
       this.tailStopped(tail, e);
       return;
@@ -322,9 +367,14 @@ export class UpdatesView extends LedgerTreeView {
     this.setLiveContext(false);
     this.updateDescription();
     this.changed.fire(undefined);
+    // What the tail showed stays: the loaded range moves on to where the ledger is now.
+    void this.followLedgerEnd();
   }
 
   private onLiveBatch(tail: Tail, updates: Update[]): void {
+    // What the tail sees moves the connection's ledger end (the status bar and Connections follow).
+    const newest = updates.reduce((max, u) => Math.max(max, u.offset ?? 0), 0);
+    if (this.profileId && newest > 0) this.connections.ledger(this.profileId)?.advanceTo(newest);
     tail.window.push(updates);
     tail.nodes = undefined;
     if (this.treeView.visible && vscode.window.state.focused) tail.window.markSeen();
@@ -348,9 +398,12 @@ export class UpdatesView extends LedgerTreeView {
     this.treeView.badge = undefined;
   }
 
-  private tailNodes(): ViewNode[] {
+  /** The live updates continue the loaded history at its newer end: above it when newest first, below it otherwise. */
+  private tailNodes(profile: ConnectionProfile): ViewNode[] {
     const t = this.tail!;
-    t.nodes ??= uniqueNodes(t.window.newestFirst().map((u) => cachedRow(t.rows, u)), `${ROOT}/live`);
+    const descending = this.filters.get(profile.id).descending ?? false;
+    const live = descending ? t.window.newestFirst() : [...t.window.newestFirst()].reverse();
+    t.nodes ??= uniqueNodes(live.map((u) => cachedRow(t.rows, u)), `${ROOT}/live`);
     const s = t.status;
     const header =
       s.state === 'stopped'
@@ -363,10 +416,11 @@ export class UpdatesView extends LedgerTreeView {
                   : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
               command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
-              tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear at the top. Click to stop.`,
+              tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
             }),
           ];
-    return [...header, ...t.nodes];
+    const history = this.pageNodesWithState(profile);
+    return descending ? [...header, ...t.nodes, ...history] : [...header, ...history, ...t.nodes];
   }
 
   private setLiveContext(live: boolean): void {

@@ -143,7 +143,7 @@ describe('Active Contracts view', function () {
     assert.equal(await vscode.env.clipboard.readText(), contract.row.contractId);
   });
 
-  it('Exercise… writes an ExerciseCommand of the contract and choice, complete from the packages, that submits', async () => {
+  it('Exercise… writes an ExerciseCommand of the contract and choice, complete from the packages, that submits; the view follows the write', async () => {
     const profile = api.connections.profiles.get(DEMO)!;
     await waitFor(() => api.packages.indexFor(profile), { timeoutMs: 20_000, what: "the demo participant's packages" });
     const iou = (await loadAll()).find((g) => g.row.label === 'demo-iou:Iou:Iou')!;
@@ -168,6 +168,11 @@ describe('Active Contracts view', function () {
     const outcome = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.files.submit', target);
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => `${m.text} ${m.detail ?? ''}`).join('\n'));
     assert.equal(p.state.activeContract(contract.row.contractId!), undefined, 'the split consumed the contract');
+    // The view follows the write (no Refresh): it reads the set at the new ledger end, without the consumed contract.
+    await waitFor(async () => {
+      const groups = await loadAll();
+      return view().snapshot?.activeAtOffset === p.state.ledgerEnd && !groups.some((g) => g.children().some((c) => c.row.contractId === contract.row.contractId));
+    }, { what: 'the view at the new ledger end, without the consumed contract' });
     await closeEditors();
   });
 

@@ -358,8 +358,9 @@ describe('ledger views', function () {
       const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E auth', url: p.url, auth: 'jwt', userId: 'demo-admin' });
       profileId = profile.id;
       addedConnections.push(profileId);
-      await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+      // The token first: a connection becomes active once it answers.
       await vscode.commands.executeCommand('cantonLedger.token.set', profileId, await freshToken());
+      await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
       await api.connections.connect(api.connections.profiles.get(profileId)!);
       await setFilter(api, { anyParty: true, verbose: true });
     });
@@ -398,7 +399,9 @@ describe('ledger views', function () {
       const expected = p.state.entries.filter((e) => e.offset > start).map((e) => e.offset);
       await waitFor(() => api.views.updates.liveTail.received >= expected.length, { what: `all ${expected.length} updates after offset ${start}` });
       const shown = rows(await api.views.updates.getChildren()).map((n) => n.row.offset);
-      assert.deepEqual(shown, [...expected].reverse(), 'every update once, newest first, none missed while stopped');
+      // The live updates continue the loaded history (oldest first here), after it.
+      assert.deepEqual(shown.filter((o) => o! > start), expected, 'every update once, in order, none missed while stopped');
+      assert.equal(new Set(shown).size, shown.length, 'the history and the live updates do not overlap');
       await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
     });
 

@@ -60,27 +60,37 @@ describe('submit commands files', function () {
     assert.ok(p.state.activeContract(iouId), 'the contract is active on the ledger');
     const summary = prompts.last();
     assert.equal(summary.severity, 'info');
-    assert.equal(summary.text, `Transaction ${tx.updateId} at offset ${tx.offset}: 1 created`);
-    assert.deepEqual(summary.actions, ['Open Result', 'Show Contract Events', 'Reveal in Updates']);
+    // The full 68-character id is in the result document; the summary names it short.
+    assert.equal(summary.text, `Transaction ${tx.updateId.slice(0, 10)}…${tx.updateId.slice(-4)} at offset ${tx.offset}: 1 created`);
+    // The result is open already: no "Open Result" on the summary.
+    assert.deepEqual(summary.actions, ['Show Contract Events', 'Reveal in Updates']);
     const doc = await vscode.workspace.openTextDocument(outcome.resultUri!);
     assert.equal(doc.languageId, 'json');
     assert.equal(api.send.history.all()[0].id, outcome.record?.id);
   });
 
-  it('submits an ExerciseCommand (Iou_Transfer): 1 archived, 1 created in the ACS delta', async () => {
+  it('submits an ExerciseCommand (Iou_Transfer): the result shows the exercised event with its child create (ledger effects)', async () => {
     const { prompts } = await scripted();
     // Reading as Bank too (the default format covers readAs): Alice does not see Bob's new Iou.
     const { uri } = commandsFile('exercise', [{ ExerciseCommand: { templateId: IOU, contractId: iouId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.bob } } }], p.parties.alice, { readAs: [p.parties.bank] });
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const tx = await documentJson(outcome.resultUri);
-    assert.deepEqual(eventsOf(tx, 'ArchivedEvent').map((e) => e.contractId), [iouId]);
-    assert.equal(eventsOf(tx, 'CreatedEvent')[0].createArgument.owner, p.parties.bob);
-    assert.match(prompts.last().text, /: 1 created, 1 archived$/);
+    const [exercised] = eventsOf(tx, 'ExercisedEvent');
+    assert.ok(exercised, `an ExercisedEvent in ${JSON.stringify(tx.events.map((e: Record<string, unknown>) => Object.keys(e)[0]))}`);
+    assert.equal(exercised.choice, 'Iou_Transfer');
+    assert.equal(exercised.contractId, iouId);
+    assert.equal(exercised.consuming, true);
+    const [created] = eventsOf(tx, 'CreatedEvent');
+    assert.equal(created.createArgument.owner, p.parties.bob);
+    assert.ok(created.nodeId > exercised.nodeId && created.nodeId <= exercised.lastDescendantNodeId, 'the create is a child of the exercise');
+    assert.deepEqual(eventsOf(tx, 'ArchivedEvent'), [], 'ledger effects show the consuming exercise, not an archive');
+    assert.match(prompts.last().text, /: 1 created, 1 exercised$/);
+    assert.ok(!prompts.last().actions.includes('Show Ledger Effects'), 'nothing left out');
     assert.equal(p.state.activeContract(iouId), undefined);
   });
 
-  it('submits a CreateAndExerciseCommand (create, then Iou_Split): 2 created', async () => {
+  it('submits a CreateAndExerciseCommand (create, then Iou_Split): the create, the exercise on it and its two halves', async () => {
     const { prompts } = await scripted();
     const { uri } = commandsFile(
       'create-and-exercise',
@@ -90,9 +100,10 @@ describe('submit commands files', function () {
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const tx = await documentJson(outcome.resultUri);
-    // ACS delta: the Iou created and consumed in the same transaction is not shown; the two halves are.
-    assert.deepEqual(eventsOf(tx, 'CreatedEvent').map((e) => e.createArgument.amount).sort(), ['3.0000000000', '7.0000000000']);
-    assert.match(prompts.last().text, /: 2 created$/);
+    // Ledger effects: also the Iou created and consumed within the transaction (an ACS delta hides it).
+    assert.deepEqual(eventsOf(tx, 'CreatedEvent').map((e) => e.createArgument.amount).sort(), ['10.0000000000', '3.0000000000', '7.0000000000']);
+    assert.equal(eventsOf(tx, 'ExercisedEvent')[0].choice, 'Iou_Split');
+    assert.match(prompts.last().text, /: 3 created, 1 exercised$/);
   });
 
   it('submits an ExerciseByKeyCommand (Asset_Rename by owner and id)', async () => {
@@ -109,7 +120,7 @@ describe('submit commands files', function () {
     assert.equal(outcome.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const tx = await documentJson(outcome.resultUri);
     assert.equal(eventsOf(tx, 'CreatedEvent')[0].createArgument.description, 'renamed');
-    assert.equal(eventsOf(tx, 'ArchivedEvent').length, 1);
+    assert.equal(eventsOf(tx, 'ExercisedEvent')[0].choice, 'Asset_Rename');
   });
 
   it("sends the editor's unsaved text, not the file on disk", async () => {
@@ -199,7 +210,7 @@ describe('submit commands files', function () {
     assert.equal(outcome.next?.record?.outcome, 'succeeded');
     const tx = await documentJson(outcome.next?.resultUri);
     assert.equal(tx.commandId, commandId);
-    assert.match(prompts.last().text, new RegExp(`^Found commandId "${commandId}" \\(executed once\\): Transaction ${tx.updateId} at offset ${tx.offset}`));
+    assert.match(prompts.last().text, new RegExp(`^Found commandId "${commandId}" \\(executed once\\): Transaction ${tx.updateId.slice(0, 10)}…${tx.updateId.slice(-4)} at offset ${tx.offset}`));
     assert.equal(executions(p, commandId), 1);
   });
 
@@ -314,13 +325,20 @@ describe('submit commands files', function () {
       transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { [p.parties.bank]: { cumulative: [{ identifierFilter: { TemplateFilter: { value: { templateId: ASSET } } } }] } }, verbose: true } },
     });
     const full = writeWorkspaceJson('filtered-full.commands.json', JSON.parse(text));
+    prompts.answer('Show Ledger Effects');
     const outcome = await submit(full);
     assert.equal(outcome.record?.outcome, 'succeeded');
     const m = prompts.last();
     assert.equal(m.severity, 'info');
     assert.match(m.text, /^The command succeeded \(transaction \S+ at offset \d+\), but no event passed the transaction format/);
-    assert.deepEqual(m.actions, ['Open Result', 'Reveal in Updates']);
+    // The file asked for the ACS delta: the summary says what that leaves out and offers the tree.
+    assert.match(m.text, /\(ACS delta, as the file asks: the exercise and contracts created and archived within it are left out\)$/);
+    assert.deepEqual(m.actions, ['Show Ledger Effects', 'Reveal in Updates']);
     assert.deepEqual((await documentJson(outcome.resultUri)).events, []);
+    // Re-read as ledger effects for the submitting parties: the create is there.
+    const effects = await documentJson(outcome.next?.resultUri);
+    assert.equal(effects.updateId, outcome.record?.updateId);
+    assert.equal(eventsOf(effects, 'CreatedEvent')[0].createArgument.amount, '4.0000000000');
   });
 
   it('a rejected command is recorded as failed with its Canton error code', async () => {

@@ -67,18 +67,23 @@ describe('every supported Canton version, from the extension', function () {
         const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `E2E ${apiVersion}`, url: p.url, auth: 'jwt', userId: 'demo-admin' });
         profileId = profile.id;
         added.push(profileId);
-        await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
+        // The token first: a connection becomes active once it answers.
         await vscode.commands.executeCommand('cantonLedger.token.set', profileId, registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 })));
+        await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
         await api.connections.connect(api.connections.profiles.get(profileId)!);
       });
 
+      /** Set by a test that must send nothing (the release lacks the endpoint). */
+      let sendsNothing = false;
       afterEach(function () {
         if (!specAvailable(spec)) {
           console.warn(`!!! the ${spec} spec is missing beside the repository: exchanges NOT checked`);
           return;
         }
         const taken = exchanges.splice(0);
-        assert.ok(taken.length > 0, 'the test talked to the participant');
+        if (sendsNothing) assert.deepEqual(taken.map((x) => `${x.method} ${x.path}`), [], 'nothing sent');
+        else assert.ok(taken.length > 0, 'the test talked to the participant');
+        sendsNothing = false;
         const violations = taken.flatMap((x) => exchangeViolations(spec, x).map((v) => `${x.method} ${x.path}: ${v}`));
         assert.deepEqual(violations, [], `exchanges the ${spec} spec does not allow`);
       });
@@ -126,6 +131,7 @@ describe('every supported Canton version, from the extension', function () {
         const uri = writeWorkspaceJson(`v${apiVersion}.vetting.json`, { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] });
         const dry = await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingDryRun', uri);
         if (!vetting) {
+          sendsNothing = true;
           assert.equal(dry.result, undefined);
           const said = prompts.messages.map((m) => m.text).join('\n');
           assert.match(said, /not available on Canton 3\.3/);

@@ -4,10 +4,8 @@
 // Every check cleans up what it adds (connections, tokens, the demo participant, toasts), also when it
 // fails. The helpers below are exported for 25-trust.ui.mjs (named exports; the runner only calls
 // the default export).
-//
-// Known extension bugs are tolerated by default (a "note" line is printed, the check passes);
-// E2E_STRICT_KNOWN_BUGS=1 turns them into failures, for when they are fixed.
 
+import net from 'node:net';
 import path from 'node:path';
 import { runMenuItem } from './lib.mjs';
 
@@ -22,13 +20,6 @@ function attr(s) {
 /** One more screenshot, of a moment in the middle of a check: `<run dir>/<name>.png`. */
 export async function shot(t, name) {
   await t.page.screenshot({ path: path.join(t.runDir, `${name}.png`), animations: 'disabled' }).catch(() => {});
-}
-
-/** Tolerates (prints) or, with E2E_STRICT_KNOWN_BUGS=1, fails on a known, reported extension bug. */
-export function knownBug(ok, text) {
-  if (ok) return;
-  if (process.env.E2E_STRICT_KNOWN_BUGS === '1') throw new Error(`known extension bug: ${text}`);
-  console.log(`  note [ui] known extension bug, tolerated (E2E_STRICT_KNOWN_BUGS=1 fails on it): ${text}`);
 }
 
 /** A JWT-shaped token (HS256 header, the given claims, a random signature), registered as a secret. */
@@ -277,7 +268,7 @@ export async function cleanup(t, { connections = [], stopDemo = false } = {}) {
 }
 
 /** Names of the connections these checks add: `<prefix> <6 random characters>`. */
-const OURS = /^UI (Sandbox|JWT|Menu|Team|Remote) [a-z0-9]{6}$/;
+const OURS = /^UI (Sandbox|JWT|Menu|Team|Remote|Silent) [a-z0-9]{6}$/;
 
 /** Removes connections a failed check of ours left behind (none, normally: one quick look). */
 async function sweepLeftovers(t) {
@@ -406,7 +397,7 @@ export default async function (t) {
       await t.palette('Notifications: Clear All Notifications');
       await t.toast(`Connecting to ${name}`).waitFor({ state: 'detached', timeout: 5000 });
       const again = await t.toast(`Connecting to ${name}`).waitFor({ timeout: 3000 }).then(() => true, () => false);
-      knownBug(!again, 'Add Connection with a token connects twice (Set Token reconnects, then add() connects again once the first error toast is closed)');
+      if (again) throw new Error('Add Connection with a token connected twice (a second "Connecting to" error after the first was closed)');
       await waitLabel(t, row, / error · http/);
       let seen = '';
       const tip = await t.waitUntil(async () => {
@@ -416,8 +407,9 @@ export default async function (t) {
       if (!/ · aud \S+/.test(tip)) throw new Error(`tooltip lacks the aud claim: ${tip}`);
       if (!tip.includes('Expires 2100-01-01T00:00:00.000Z')) throw new Error(`tooltip lacks the expiry: ${tip}`);
       if (tip.includes(token)) throw new Error('the tooltip shows the token');
-      knownBug(tip.includes(`user ${userId}`) && tip.includes('aud https://daml.com/jwt/aud/participant/ui'),
-        `the tooltip shows user id "${userId}" as "${(tip.match(/user (\S+)/) ?? [])[1]}" and aud as "${(tip.match(/aud (\S+)/) ?? [])[1]}" (markdown escapes inside code spans, connectionsTree.ts tooltip())`);
+      if (!tip.includes(`user ${userId}`) || !tip.includes('aud https://daml.com/jwt/aud/participant/ui')) {
+        throw new Error(`the tooltip shows user id "${userId}" as "${(tip.match(/user (\S+)/) ?? [])[1]}" and aud as "${(tip.match(/aud (\S+)/) ?? [])[1]}": ${tip}`);
+      }
 
       await menu(row, 'Clear Token');
       await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: 10000 });
@@ -430,7 +422,44 @@ export default async function (t) {
     });
   });
 
-  await t.check('context menus offer Connect/Disconnect/Make Active/Copy URL/Edit/Remove as fits; "Remove Connection" asks first', async () => {
+  await t.check('a participant that does not answer: its row says "connecting…" with Cancel, which stops the connect; the active connection stays active', async () => {
+    const name = `UI Silent ${rand()}`;
+    // Accepts connections and never answers (it reads what comes, so it sees the other end close).
+    const sockets = new Set();
+    const closed = new Set();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => closed.add(socket));
+      socket.resume();
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${server.address().port}`;
+    try {
+      await withCleanup(t, { connections: [name], stopDemo: true }, async () => {
+        await showConnections(t);
+        await t.palette('Canton Ledger: Start Demo Participant');
+        const demo = connectionRow(t, 'Demo');
+        await waitLabel(t, demo, /^Demo active · offset \d+/, 20000);
+        await addConnection(t, { name, url, auth: 'No token' });
+        const row = connectionRow(t, name);
+        await waitLabel(t, row, new RegExp(`^${name} connecting… · `));
+        await waitForChild(t, name, /^Cancel stop connecting$/);
+        await waitLabel(t, demo, /^Demo active · offset \d+/);
+        await shot(t, '20-connecting-cancel');
+        await page.locator(`${SIDEBAR} [role="treeitem"][aria-level="2"][aria-label="Cancel stop connecting"]`).click();
+        // Back to not connected, not active; the demo is still the active connection.
+        await waitLabel(t, row, new RegExp(`^${name} http://127\\.0\\.0\\.1:\\d+$`));
+        await waitLabel(t, demo, /^Demo active · offset \d+/);
+        await t.waitUntil(async () => /^Demo @\d+$/.test((await statusItem(t).innerText()).trim()), { what: 'the status bar to still show the demo' });
+        await t.waitUntil(async () => sockets.size > 0 && closed.size === sockets.size, { what: () => `the requests aborted (${closed.size} of ${sockets.size} connections closed)` });
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  await t.check('a new connection that cannot connect does not take over from the active one; context menus offer Connect/Disconnect/Make Active/Copy URL/Edit/Remove as fits; "Remove Connection" asks first', async () => {
     const name = `UI Menu ${rand()}`;
     await withCleanup(t, { connections: [name], stopDemo: true }, async () => {
       await showConnections(t);
@@ -439,8 +468,12 @@ export default async function (t) {
       await waitLabel(t, demo, /^Demo active · offset \d+/, 20000);
       await addConnection(t, { name, url: 'http://127.0.0.1:9', auth: 'No token' });
       const row = connectionRow(t, name);
-      await waitLabel(t, row, / active · error · /);
-      await waitLabel(t, demo, /^Demo offset \d+/); // no longer the active one
+      // It did not answer: it does not become active, the demo stays the active connection.
+      await waitLabel(t, row, new RegExp(`^${name} error · http`));
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await waitLabel(t, demo, /^Demo active · offset \d+/);
+      await t.waitUntil(async () => /^Demo @\d+$/.test((await statusItem(t).innerText()).trim()), { what: 'the status bar to still show the demo' });
+      await shot(t, '20-new-connection-not-active');
 
       const expectMenu = async (r, label, has, hasNot) => {
         const items = await t.contextMenuItems(r);
@@ -448,18 +481,23 @@ export default async function (t) {
         const extra = hasNot.filter((i) => items.includes(i));
         if (missing.length || extra.length) throw new Error(`${label} menu ${JSON.stringify(items)}: missing ${JSON.stringify(missing)}, unexpected ${JSON.stringify(extra)}`);
       };
-      // The demo: connected, not active, not editable, no token.
-      await expectMenu(demo, 'Demo', ['Make Active', 'Disconnect', 'Copy URL'], ['Connect', 'Edit Connection', 'Remove Connection', 'Set Token', 'Clear Token']);
-      // Our own connection: in error, active, editable, no token.
-      await expectMenu(row, name, ['Connect', 'Copy URL', 'Edit Connection', 'Remove Connection'], ['Disconnect', 'Make Active', 'Set Token', 'Clear Token']);
+      // The demo: connected, active, not editable, no token.
+      await expectMenu(demo, 'Demo', ['Disconnect', 'Copy URL'], ['Connect', 'Make Active', 'Edit Connection', 'Remove Connection', 'Set Token', 'Clear Token']);
+      // Our own connection: in error, not active, editable, no token.
+      await expectMenu(row, name, ['Connect', 'Make Active', 'Copy URL', 'Edit Connection', 'Remove Connection'], ['Disconnect', 'Set Token', 'Clear Token']);
 
-      // Disconnect / Connect / Make Active on the demo, from its menu.
+      // Make Active on it tries to connect; it still does not answer, so the demo stays active.
+      await clearNotifications(t);
+      await menu(row, 'Make Active');
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await waitLabel(t, row, new RegExp(`^${name} error · http`));
+      await waitLabel(t, demo, /^Demo active · offset \d+/);
+
+      // Disconnect / Connect on the demo, from its menu (it stays the active one).
       await menu(demo, 'Disconnect');
-      await waitLabel(t, demo, /^Demo http:\/\/127\.0\.0\.1:\d+$/);
-      await expectMenu(demo, 'disconnected Demo', ['Connect', 'Make Active'], ['Disconnect']);
+      await waitLabel(t, demo, /^Demo active · http:\/\/127\.0\.0\.1:\d+$/);
+      await expectMenu(demo, 'disconnected Demo', ['Connect'], ['Disconnect', 'Make Active']);
       await menu(demo, 'Connect');
-      await waitLabel(t, demo, /^Demo offset \d+ · /);
-      await menu(demo, 'Make Active');
       await waitLabel(t, demo, /^Demo active · offset \d+ · /);
       await t.waitUntil(async () => /^Demo @\d+$/.test((await statusItem(t).innerText()).trim()), { what: 'the status bar to show the demo again' });
 

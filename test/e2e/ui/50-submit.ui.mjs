@@ -49,6 +49,10 @@ export default async function (t) {
     await t.contextMenu(row, 'Submit Commands to Participant');
     const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
     await summary.waitFor({ timeout: 20000 });
+    // The status bar follows the write: it shows the transaction's offset as the ledger end, no refresh.
+    const offset = (await summary.innerText()).match(/at offset (\d+)/)[1];
+    const status = t.page.locator('[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]');
+    await t.waitUntil(async () => (await status.innerText()).trim() === `Demo @${offset}`, { what: async () => `the status bar to read "Demo @${offset}" (it reads "${(await status.innerText()).trim()}")` });
     const tab = t.page.locator('.tabs-container [role="tab"]', { hasText: commandId }).first();
     await tab.waitFor({ timeout: 10000 });
     const text = await t.page.locator('.editor-group-container.active .monaco-editor .view-lines, .monaco-editor .view-lines').first().innerText();

@@ -3,7 +3,6 @@ import type { ConnectionProfile } from '../../../core/connections';
 import type { Logger } from '../../../core/log';
 import type { VettedPackagesState } from '../../../core/models/vetting';
 import type { ConnectionManager, ParticipantInfo } from '../../connections/manager';
-import type * as vscode from 'vscode';
 
 export interface ConnectedParticipant {
   profile: ConnectionProfile;
@@ -11,21 +10,13 @@ export interface ConnectedParticipant {
   info: ParticipantInfo;
 }
 
-/** Vetted packages are re-read at most this often for quick fixes (the light bulb asks on every cursor move). */
-const VETTED_PACKAGES_TTL_MS = 30_000;
-
 /**
  * What the editing support knows of the active connection: its status (parties, rights, synchronizers)
- * and its vetted packages (package ids with their names), read lazily and cached briefly.
+ * and its vetted packages, both from the connection's state (the vetting state is the one the Vetted
+ * Packages view shows, read again after every vetting change: no copy of its own here).
  */
-export class ConnectionFacts implements vscode.Disposable {
-  private vetted: { profileId: string; at: number; states: Promise<VettedPackagesState[]> } | undefined;
-  private readonly subscription: vscode.Disposable;
-
-  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger) {
-    // A reconnect or a changed profile may mean another participant: forget what was read.
-    this.subscription = connections.onDidChange(() => (this.vetted = undefined));
-  }
+export class ConnectionFacts {
+  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger) {}
 
   /** The active connection when it is connected; with `connect`, a disconnected one is connected first. */
   async active(signal?: AbortSignal, connect = false): Promise<ConnectedParticipant | undefined> {
@@ -54,17 +45,10 @@ export class ConnectionFacts implements vscode.Disposable {
   /** The vetted packages of the active, connected participant on all synchronizers; undefined when unavailable. */
   async vettedPackages(signal?: AbortSignal): Promise<VettedPackagesState[] | undefined> {
     const participant = await this.active(signal);
-    if (!participant) return undefined;
-    const fresh = this.vetted && this.vetted.profileId === participant.profile.id && Date.now() - this.vetted.at < VETTED_PACKAGES_TTL_MS;
-    if (!fresh) {
-      // Shared by every caller within the TTL, so not tied to one caller's signal (the client's timeout bounds it).
-      const states = participant.client.listVettedPackages({});
-      this.vetted = { profileId: participant.profile.id, at: Date.now(), states };
-      // A failed read is not cached: the next light bulb asks again.
-      states.catch(() => (this.vetted = undefined));
-    }
+    const ledger = participant && this.connections.ledger(participant.profile.id);
+    if (!ledger) return undefined;
     try {
-      return await this.vetted!.states;
+      return await ledger.vettedPackages(signal);
     } catch (e) {
       if (signal?.aborted) throw e;
       this.logger.info(`Vetted packages unavailable for quick fixes: ${(e as Error).message}`);
@@ -79,9 +63,5 @@ export class ConnectionFacts implements vscode.Disposable {
       for (const p of state.packages) if (p.packageName) names.set(p.packageId, p.packageName);
     }
     return names;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
   }
 }

@@ -29,7 +29,6 @@ export function registerFileEditing(connections: ConnectionManager, packages: Le
   const facts = new ConnectionFacts(connections, logger);
   return [
     diagnostics,
-    facts,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),
     // Inside strings (template ids, choices, constructors) and after ':' the JSON language's own triggers do not fire.
     vscode.languages.registerCompletionItemProvider(COMMANDS_SELECTOR, assist, '"', ':'),

@@ -17,7 +17,8 @@ import {
   touchedContracts,
   transactionSummary,
 } from '../../../core/submit/outcome';
-import { prepareSubmission } from '../../../core/submit/transactionFormat';
+import { leavesOutEffects, prepareSubmission, submittingParties } from '../../../core/submit/transactionFormat';
+import { shortId } from '../../../core/updates/rows';
 import { Commands } from '../../commands/ids';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
@@ -40,6 +41,7 @@ export const SubmitActions = {
   openResult: 'Open Result',
   showContractEvents: 'Show Contract Events',
   revealInUpdates: 'Reveal in Updates',
+  showLedgerEffects: 'Show Ledger Effects',
   retrySameCommandId: 'Retry with the same commandId',
   lookItUp: 'Look it up',
   showLog: SHOW_LOG,
@@ -148,7 +150,7 @@ export class SubmitController {
     const t = found.transaction;
     const updated: SubmissionRecord = { ...record, outcome: record.outcome === 'duplicate' ? 'duplicate' : 'succeeded', errorCode: record.outcome === 'duplicate' ? record.errorCode : undefined, updateId: t.updateId, offset: t.offset, transaction: t.raw };
     await this.history.put(updated);
-    return this.showTransaction(updated, t, `Found commandId "${record.commandId}" (executed once): ${transactionSummary(t)}`);
+    return this.showTransaction(updated, t, `Found commandId "${record.commandId}" (executed once): ${transactionSummary(t, true)}`);
   }
 
   /** Re-opens the result document kept with a record. */
@@ -174,7 +176,8 @@ export class SubmitController {
       if (lookUpFrom === undefined) {
         // Read before sending: "Look it up" searches from here. A failure here means nothing was sent.
         try {
-          lookUpFrom = await client.ledgerEnd({ signal });
+          const ledger = this.deps.connections.ledger(profile.id);
+          lookUpFrom = ledger ? await ledger.refreshLedgerEnd(signal) : await client.ledgerEnd({ signal });
         } catch (error) {
           return { sent: false, error };
         }
@@ -190,6 +193,8 @@ export class SubmitController {
       return { action: await this.reportFailure(`${record.fileName} was not submitted`, attempt.error) };
     }
     const sent: SubmissionRecord = { ...record, lookUpFrom: attempt.lookUpFrom, attempts: record.attempts + 1 };
+    // Whatever the answer, the ledger may have moved (an unknown outcome too): every view follows.
+    void this.deps.connections.afterWrite(profile.id, { offset: attempt.result?.transaction.offset });
     if (attempt.result) return this.succeeded(sent, attempt.result);
     const e = attempt.error;
     if (e instanceof CancelledError && !e.requestSent) return {};
@@ -204,19 +209,44 @@ export class SubmitController {
     const t = result.transaction;
     const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: result.raw.transaction };
     await this.history.put(done);
-    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t) : emptyTransactionExplanation(t));
+    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
   }
 
-  /** Opens the result document and the summary with its actions. */
+  /** Opens the result document (it stays open: no "Open Result" on the summary) and the summary with its actions. */
   private async showTransaction(record: SubmissionRecord, t: Transaction, message: string): Promise<SubmitOutcome> {
     const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
-    const actions = [SubmitActions.openResult, ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
-    const action = await this.prompts().message('info', message, actions);
-    if (action === SubmitActions.openResult) await this.openResult(record);
+    // The file chose a shape without the exercise (ACS delta): say what is missing and offer it.
+    const partial = leavesOutEffects(record.request.transactionFormat);
+    const note = partial ? ' (ACS delta, as the file asks: the exercise and contracts created and archived within it are left out)' : '';
+    const actions = [...(partial ? [SubmitActions.showLedgerEffects] : []), ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
+    const action = await this.prompts().message('info', `${message}${note}`, actions);
+    let next: SubmitOutcome | undefined;
+    if (action === SubmitActions.showLedgerEffects) next = await this.showLedgerEffects(record, t);
     else if (action === SubmitActions.showContractEvents) await this.showContractEvents(t);
     else if (action === SubmitActions.revealInUpdates) await this.runViewCommand(Commands.revealUpdate, { connectionId: record.connectionId, offset: t.offset, updateId: t.updateId });
-    return { record, resultUri, action };
+    return { record, resultUri, action, next };
+  }
+
+  /** Reads the record's transaction again in the ledger-effects shape (as its submitting parties) and opens it. */
+  private async showLedgerEffects(record: SubmissionRecord, t: Transaction): Promise<SubmitOutcome> {
+    const profile = await this.profileOf(record);
+    if (!profile) return {};
+    const client = this.deps.connections.client(profile);
+    let found;
+    try {
+      found = await this.prompts().progress(`Reading ${shortId(t.updateId)} as ledger effects`, (signal) =>
+        findTransactionByCommandId(client, { commandId: record.commandId, parties: submittingParties(record.request.commands), fromOffset: t.offset - 1, toOffset: t.offset, signal }),
+      );
+    } catch (e) {
+      return { record, action: await this.reportFailure('Reading the ledger effects', e) };
+    }
+    if (!found.transaction) {
+      await this.prompts().message('warning', `The transaction at offset ${t.offset} could not be read again (pruned, or not visible to the submitting parties).`, []);
+      return { record };
+    }
+    const editor = await this.deps.documents.show('submissions', `${resultName(record)} ledger effects`, found.transaction.raw, { preview: false, viewColumn: resultColumn() });
+    return { record, resultUri: editor.document.uri };
   }
 
   private async showContractEvents(t: Transaction): Promise<void> {
@@ -288,7 +318,7 @@ export class SubmitController {
       const t = transaction;
       const shown: SubmissionRecord = { ...duplicate, updateId: t.updateId, offset: t.offset, transaction: t.raw };
       await this.history.put(shown);
-      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t)}`);
+      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t, true)}`);
     }
     // Not readable now (pruned, not visible to the actAs parties, or the read failed): offer the search.
     const action = await this.prompts().message('info', `${executed} Change the commandId in the file to run the commands once more.`, [SubmitActions.lookItUp]);

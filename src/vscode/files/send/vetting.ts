@@ -127,10 +127,15 @@ export class VettingController {
     try {
       result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
     } catch (e) {
-      if (mode === 'apply' && isOutcomeUnknown(e)) return this.unknownApply(source, original, profile, client, e);
+      if (mode === 'apply' && isOutcomeUnknown(e)) {
+        // It may have been applied: the Vetted Packages view and the editor read the state again.
+        void this.deps.connections.afterWrite(profile.id, { vetting: true });
+        return this.unknownApply(source, original, profile, client, e);
+      }
       if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, e);
     }
+    if (mode === 'apply') void this.deps.connections.afterWrite(profile.id, { vetting: true });
     const editor = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri: editor.document.uri };
   }
