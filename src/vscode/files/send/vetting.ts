@@ -131,8 +131,8 @@ export class VettingController {
       if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, e);
     }
-    const editor = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
-    return { result, reportUri: editor.document.uri };
+    const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
+    return { result, reportUri };
   }
 
   /**
