@@ -46,7 +46,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const logger = channelLogger(channel, redactor);
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles);
+  const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
   const connections = new ConnectionManager(profiles, tokens, logger, redactor);
   const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
   const tree = new ConnectionsTreeProvider(connections);
