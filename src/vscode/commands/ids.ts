@@ -18,4 +18,6 @@ export const Commands = {
   // Ledger views (issue 4)
   revealUpdate: 'cantonLedger.updates.reveal',
   showContractEvents: 'cantonLedger.contractEvents.show',
+  refreshPackages: 'cantonLedger.packages.refresh',
+  refreshVettedPackages: 'cantonLedger.vettedPackages.refresh',
 } as const;
