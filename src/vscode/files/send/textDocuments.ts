@@ -33,7 +33,7 @@ export class MarkdownReports implements vscode.TextDocumentContentProvider, vsco
     while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
     this.changed.fire(uri);
     // The built-in preview reads the virtual document through this provider, as any other Markdown file.
-    await vscode.commands.executeCommand(vscode.window.activeTextEditor ? 'markdown.showLockedPreviewToSide' : 'markdown.showLockedPreview', uri);
+    await vscode.commands.executeCommand(vscode.window.activeTextEditor ? 'markdown.showLockedPreviewToSide' : 'markdown.showPreview', uri);
     return uri;
   }
 
