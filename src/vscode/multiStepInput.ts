@@ -18,7 +18,8 @@ export function inputStep(o: StepOptions & { prompt: string; value?: string; pla
   Object.assign(box, { title: o.title, step: o.step, totalSteps: o.totalSteps, prompt: o.prompt, value: o.value ?? '', placeholder: o.placeholder, ignoreFocusOut: true });
   if (o.step > 1) box.buttons = [vscode.QuickInputButtons.Back];
   const check = (v: string) => (box.validationMessage = o.validate?.(v));
-  check(box.value);
+  // An empty field is not an error before the user typed anything.
+  if (box.value) check(box.value);
   return run(box, (settle, subscriptions) =>
     subscriptions.push(
       box.onDidChangeValue(check),
