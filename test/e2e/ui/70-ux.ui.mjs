@@ -180,6 +180,18 @@ export default async function (t) {
     }
   });
 
+  await t.check('the palette offers Upload DAR… while connected, and hides it once no connection is', async () => {
+    if (!startedDemo) {
+      console.log('  note [ui] the demo participant ran before these checks: the hidden-when-disconnected half is not checked');
+      return;
+    }
+    if (!(await t.paletteHas('Canton Ledger: Upload DAR…'))) throw new Error('"Upload DAR…" is not in the palette while the demo participant is connected');
+    await t.stopDemo();
+    startedDemo = false;
+    if (await t.paletteHas('Canton Ledger: Upload DAR…', { attempts: 1 })) throw new Error('"Upload DAR…" is still in the palette without a connected participant');
+    if (!(await t.paletteHas('Canton Ledger: Add Connection'))) throw new Error('"Add Connection" is missing from the palette');
+  });
+
   await t.check('cleanup: the demo participant stopped if started here', async () => {
     if (startedDemo) await t.stopDemo();
   });
