@@ -192,6 +192,35 @@ export default async function (t) {
     if (!(await t.paletteHas('Canton Ledger: Add Connection'))) throw new Error('"Add Connection" is missing from the palette');
   });
 
+  await t.check('New Commands File asks the name with the stem selected: typing "transfer" creates transfer.commands.json', async () => {
+    const created = path.join(t.workspace, 'transfer.commands.json');
+    rmSync(created, { force: true });
+    try {
+      await t.palette('Canton Ledger: New Commands File');
+      // With a connected participant a template is asked first: take the blank file.
+      const blank = page.locator('#quickInput_list [role="option"]', { hasText: 'Blank commands file' }).first();
+      const name = page.locator('.quick-input-widget', { hasText: '.commands.json is added if missing' }).first();
+      await t.waitUntil(async () => (await name.isVisible().catch(() => false)) || (await blank.isVisible().catch(() => false)), { what: 'the name input (or the template pick)' });
+      if (await blank.isVisible().catch(() => false)) await blank.click();
+      await name.waitFor({ timeout: 10000 });
+      const box = page.locator('.quick-input-widget input').first();
+      const { value, start, end } = await box.evaluate((el) => ({ value: el.value, start: el.selectionStart, end: el.selectionEnd }));
+      if (!/^new(-\d+)?\.commands\.json$/.test(value) || start !== 0 || value.slice(start, end) !== value.replace('.commands.json', '')) {
+        throw new Error(`the name box holds "${value}" with [${start}, ${end}) selected, not the stem`);
+      }
+      await page.keyboard.type('transfer');
+      if ((await box.inputValue()) !== 'transfer.commands.json') throw new Error(`typing a name gave "${await box.inputValue()}"`);
+      await shot(t, '70-new-commands-file-name');
+      await box.press('Enter');
+      await page.locator('.tabs-container [role="tab"]', { hasText: 'transfer.commands.json' }).first().waitFor({ timeout: 10000 });
+      if (!existsSync(created)) throw new Error('transfer.commands.json was not created');
+    } finally {
+      await closeAllEditors(t);
+      await t.palette('Notifications: Clear All Notifications');
+      rmSync(created, { force: true });
+    }
+  });
+
   await t.check('cleanup: the demo participant stopped if started here', async () => {
     if (startedDemo) await t.stopDemo();
   });

@@ -15,6 +15,8 @@ export interface DarUploadRequest {
   /** Upload: vet the DAR's packages (default) or only store them (3.4+). */
   vet?: boolean;
   synchronizerId?: string;
+  /** The DAR was just validated (the upload that follows a validation does not validate again). */
+  validated?: boolean;
 }
 
 export interface DarUploadOutcome {
@@ -65,7 +67,7 @@ export class DarUploadController {
       if (!plan) return {};
       if (plan.mode === 'validate') doing = 'Validating';
       // A dry run first where the version has one: a DAR that would be refused changes nothing.
-      if (plan.mode === 'upload' && plan.validateFirst) {
+      if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
         await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
       }
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
@@ -76,7 +78,7 @@ export class DarUploadController {
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
       const action = await prompts.message('info', done, again);
-      if (action === DarUploadChoices.uploadAndVet) return this.upload(uri, { ...request, mode: 'upload', vet: true });
+      if (action === DarUploadChoices.uploadAndVet) return this.upload(uri, { mode: 'upload', vet: true, synchronizerId: plan.synchronizerId, validated: true });
       return { result, reportUri };
     } catch (e) {
       if (e instanceof CancelledError) return { error: e };
