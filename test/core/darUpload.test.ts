@@ -7,6 +7,7 @@ import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithR
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { startCheckedParticipant } from '../support/specCheck';
+import { sendJson, TestServer } from '../support/httpServer';
 
 describe('DAR upload with a report', () => {
   let p: DemoParticipant;
@@ -81,6 +82,32 @@ describe('DAR upload with a report', () => {
       assert.match(darUploadMarkdown(r, 'h.dar', 'Old'), /^Not shown: this version lists no vetting state; an upload vets the packages on every synchronizer\.$/m);
     } finally {
       await old.close();
+    }
+  });
+
+  it('a refusal of Smart Contract Upgrades keeps its Canton code and says what to do', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const server = new TestServer();
+    try {
+      const refusal = {
+        code: 'KNOWN_DAR_VERSION',
+        cause: 'A DAR with the same version number has previously been uploaded.',
+        context: { packageVersion: '1.0.0' },
+        errorCategory: 8,
+        grpcCodeValue: 3,
+        resources: [],
+      };
+      server.handler = (r, res) => {
+        if (r.url === '/v2/version') return sendJson(res, 200, { version: '3.5.10' });
+        if (r.url === '/v2/packages') return sendJson(res, 200, { packageIds: [] });
+        if (r.url === '/v2/parties/participant-id') return sendJson(res, 200, { participantId: 'p::1' });
+        if (r.url === '/v2/package-vetting/list') return sendJson(res, 200, { vettedPackages: [] });
+        return sendJson(res, 400, refusal);
+      };
+      const c = new LedgerClient({ baseUrl: await server.start() });
+      await assert.rejects(uploadDarWithReport(c, dar, { mode: 'upload' }), (e) => e instanceof CantonApiError && e.code === 'KNOWN_DAR_VERSION' && /bump the version in daml\.yaml/.test(e.hint));
+    } finally {
+      await server.stop();
     }
   });
 });
