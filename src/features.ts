@@ -56,7 +56,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const logger = channelLogger(channel, redactor);
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles);
+  const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
   const connections = new ConnectionManager(profiles, tokens, logger, redactor);
   const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
   const tree = new ConnectionsTreeProvider(connections);
@@ -78,6 +78,11 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     }
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
+  // Commands that need a participant are offered in the palette once the active connection is connected.
+  const updateConnectedContext = () => {
+    const active = profiles.active();
+    return vscode.commands.executeCommand('setContext', 'cantonLedger.connected', active !== undefined && connections.state(active.id).state === 'connected');
+  };
   context.subscriptions.push(
     channel,
     secrets,
@@ -94,6 +99,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     vscode.commands.registerCommand(Commands.startDemo, startDemo),
     vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
     profiles.onDidChange(updateContext),
+    connections.onDidChange(updateConnectedContext),
     packages,
     ...registerFileEditing(connections, packages, logger, errors),
     ...registerPackagesView(connections, packages, logger, redactor),

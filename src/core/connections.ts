@@ -101,3 +101,32 @@ export function persistableProfile(p: ConnectionProfile): Record<string, unknown
   const { source: _source, ...rest } = p;
   return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
 }
+
+/** One question of the Add/Edit Connection wizard. */
+export type ConnectionWizardStep = 'name' | 'url' | 'auth' | 'userId' | 'tokenForm' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience';
+
+/**
+ * The questions of the Add/Edit Connection wizard, in order, for an auth kind and (sandbox secrets) a
+ * token form: the step counter shows "k/N" from this list, so N is right for every path. Before the
+ * auth kind is chosen the path is not known (`auth` undefined: the common questions only, and
+ * `complete` false); before the token form is chosen, the audience form (the recommended one) is assumed.
+ */
+export function connectionWizardSteps(auth: AuthKind | undefined, tokenForm?: 'audience' | 'scope'): { steps: ConnectionWizardStep[]; complete: boolean } {
+  const common: ConnectionWizardStep[] = ['name', 'url', 'auth', 'userId'];
+  switch (auth) {
+    case undefined:
+      return { steps: common, complete: false };
+    case 'sandbox-secret':
+      return { steps: [...common, 'tokenForm', ...(tokenForm === 'scope' ? [] : ['participantId' as const])], complete: true };
+    case 'oauth2':
+      return { steps: [...common, 'tokenUrl', 'clientId', 'scope', 'audience'], complete: true };
+    default:
+      return { steps: common, complete: true };
+  }
+}
+
+/** The step counter of a wizard question: k of N, or k alone (no `totalSteps`) while N is not known. */
+export function wizardStepCounter(step: ConnectionWizardStep, path: { steps: ConnectionWizardStep[]; complete: boolean }): { step: number; totalSteps?: number } {
+  const k = path.steps.indexOf(step) + 1;
+  return path.complete ? { step: k, totalSteps: path.steps.length } : { step: k };
+}

@@ -113,6 +113,9 @@ export interface KnownErrorCode {
   hint: string;
 }
 
+const KNOWN_VERSION_HINT =
+  'A different package with the same name and version is already on the participant: bump the version in daml.yaml (or rename the package) and rebuild the DAR.';
+
 /** Canton error codes the extension has something useful to say about. */
 export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   INVALID_ARGUMENT: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The request has an invalid field; the cause names it.' },
@@ -125,6 +128,11 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   PACKAGE_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'No package with this id is uploaded to the participant.' },
   INVALID_DAR: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The uploaded file is not a DAR: a zip with META-INF/MANIFEST.MF and .dalf packages.' },
   DAR_PARSE_ERROR: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A package in the DAR could not be read: rebuild the DAR with a Daml SDK the participant supports.' },
+  // DAR upload refusals of Smart Contract Upgrades; newer releases renamed the first two (the old names stay for older participants).
+  KNOWN_DAR_VERSION: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: KNOWN_VERSION_HINT },
+  KNOWN_PACKAGE_VERSION: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: KNOWN_VERSION_HINT },
+  DAR_NOT_VALID_UPGRADE: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The DAR is not a valid upgrade of the package of the same name on the participant (the cause names what changed): keep the change upgrade-compatible, or ship it under a new package name.' },
+  NOT_VALID_UPGRADE_PACKAGE: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The package is not a valid upgrade of the vetted package of the same name (the cause names what changed): keep the change upgrade-compatible, or ship it under a new package name.' },
   UNSUPPORTED_BY_DEMO_PARTICIPANT: { category: ErrorCategory.InternalUnsupportedOperation, hint: 'The demo participant simulates a ledger without interpreting Daml: on templates loaded from DARs only creates and Archive work. Use a Canton node for the rest.' },
   TEMPLATES_OR_INTERFACES_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'A template or interface id is not known on the participant: check the package name and that the DAR is uploaded.' },
   PACKAGE_NAMES_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The package name in a template id is not known on the participant: upload the DAR or fix the name.' },

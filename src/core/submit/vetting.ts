@@ -57,7 +57,8 @@ function validityText(p: VettedPackage): string {
   return bounds.length > 0 ? bounds.join(' ') : 'always';
 }
 
-function row(cells: string[]): string {
+/** A Markdown table row; `|` inside a cell escaped. */
+export function markdownTableRow(cells: string[]): string {
   return `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
 }
 
@@ -67,12 +68,18 @@ function packageCells(p: VettedPackage): string[] {
 
 /** The diff past → new as Markdown: a header with the serials, then a table per kind of change. */
 export function vettingDiffMarkdown(r: VettingUpdateResult, source: string): string {
-  const d = r.diff;
   const title = r.dryRun ? `Dry run of ${source}: nothing was changed` : `Vetting applied from ${source}`;
+  return [`# ${title}`, '', ...vettingChangeMarkdown(r, 2)].join('\n');
+}
+
+/**
+ * One synchronizer's vetting change past → new as Markdown lines: the participant, synchronizer and
+ * serials, then a table per kind of change, under headings of `level`.
+ */
+export function vettingChangeMarkdown(r: Pick<VettingUpdateResult, 'past' | 'next' | 'diff' | 'dryRun'>, level: number): string[] {
+  const d = r.diff;
   const serial = r.past ? `${r.past.topologySerial} → ${r.next.topologySerial}` : `${r.next.topologySerial} (no earlier vetting state)`;
   const lines = [
-    `# ${title}`,
-    '',
     `- **Participant:** \`${r.next.participantId}\``,
     `- **Synchronizer:** \`${r.next.synchronizerId}\``,
     `- **Topology serial:** ${serial}`,
@@ -82,14 +89,14 @@ export function vettingDiffMarkdown(r: VettingUpdateResult, source: string): str
   const header = ['Package', 'Version', 'Package id'];
   const table = (title: string, head: string[], rows: string[][]) => {
     if (rows.length === 0) return;
-    lines.push(`## ${title}`, '', row(head), row(head.map(() => '---')), ...rows.map(row), '');
+    lines.push(`${'#'.repeat(level)} ${title}`, '', markdownTableRow(head), markdownTableRow(head.map(() => '---')), ...rows.map(markdownTableRow), '');
   };
   table('Added', [...header, 'Valid'], d.added.map((p) => [...packageCells(p), validityText(p)]));
   table('Removed', header, d.removed.map(packageCells));
   table('Validity changed', [...header, 'Before', 'After'], d.validityChanged.map((c) => [...packageCells(c.after), validityText(c.before), validityText(c.after)]));
   table(`Unchanged (${d.unchanged.length})`, [...header, 'Valid'], d.unchanged.map((p) => [...packageCells(p), validityText(p)]));
   if (isEmptyDiff(d)) lines.push('The vetted packages stay as they are.', '');
-  return lines.join('\n');
+  return lines;
 }
 
 /** One line per change for a confirmation dialog: `+ demo-iou 2.0.0 (1a2b…)`. */

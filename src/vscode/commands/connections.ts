@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile } from '../../core/connections';
+import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
+import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
 import { ConnectionNode, DetailNode } from '../views/connectionsTree';
 import type { ErrorReporter } from '../ui';
@@ -142,59 +143,97 @@ function fromInput(i: ProfileInput): ConnectionProfile {
   return { ...i, id: i.id ?? randomUUID(), url: i.url.replace(/\/+$/, ''), auth: i.auth ?? 'none', source: 'user' };
 }
 
-/** Asks step by step for a profile; undefined when the user gives up. */
+interface WizardAnswers {
+  name: string;
+  url: string;
+  auth?: AuthKind;
+  userId: string;
+  tokenForm?: 'audience' | 'scope';
+  participantId: string;
+  tokenUrl: string;
+  clientId: string;
+  scope: string;
+  audience: string;
+}
+
+/**
+ * Asks step by step for a profile, with Back; undefined when the user gives up. The counter counts the
+ * steps of the path the answers lead to (the auth kind and token form add their own questions).
+ */
 async function promptProfile(current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
   const title = current ? `Edit ${current.name}` : 'Add Canton Connection';
-  const name = await vscode.window.showInputBox({ title: `${title} (1/4)`, prompt: 'A name for the connection', value: current?.name ?? 'Local sandbox', validateInput: (v) => (v.trim() ? undefined : 'A name is needed'), ignoreFocusOut: true });
-  if (name === undefined) return undefined;
-  const url = await vscode.window.showInputBox({
-    title: `${title} (2/4)`,
-    prompt: "The participant's JSON Ledger API base URL, with its path prefix if any",
-    value: current?.url ?? 'http://localhost:7575',
-    validateInput: (v) => checkParticipantUrl(v.trim()),
-    ignoreFocusOut: true,
-  });
-  if (url === undefined) return undefined;
-  const kind = await vscode.window.showQuickPick(
-    AUTH_KINDS.map((k) => ({ label: k.label, detail: k.detail, authKind: k.kind, picked: k.kind === current?.auth })),
-    { title: `${title} (3/4)`, placeHolder: 'How does this participant authenticate requests?', ignoreFocusOut: true },
-  );
-  if (!kind) return undefined;
-  const auth: AuthKind = kind.authKind;
-  const userId = await vscode.window.showInputBox({
-    title: `${title} (4/4)`,
-    prompt: auth === 'none' ? 'The participant user id to submit as (optional)' : "The participant user id (the token's sub)",
-    value: current?.userId ?? '',
-    ignoreFocusOut: true,
-  });
-  if (userId === undefined) return undefined;
-  const profile: ConnectionProfile = { id: current?.id ?? randomUUID(), name: name.trim(), url: url.trim().replace(/\/+$/, ''), auth, userId: userId.trim() || undefined, parties: current?.parties, source: 'user' };
+  const a: WizardAnswers = {
+    name: current?.name ?? 'Local sandbox',
+    url: current?.url ?? 'http://localhost:7575',
+    auth: current?.auth,
+    userId: current?.userId ?? '',
+    tokenForm: current?.tokenForm,
+    participantId: current?.participantId ?? '',
+    tokenUrl: current?.tokenUrl ?? '',
+    clientId: current?.clientId ?? '',
+    scope: current?.scope ?? 'daml_ledger_api',
+    audience: current?.audience ?? '',
+  };
+  let index = 0;
+  for (;;) {
+    const path = connectionWizardSteps(a.auth, a.tokenForm);
+    if (index >= path.steps.length) break;
+    const step = path.steps[index];
+    const answer = await askStep(step, a, { title, ...wizardStepCounter(step, path) });
+    if (answer === undefined) return undefined;
+    index += answer === BACK ? -1 : 1;
+  }
+  const auth = a.auth ?? 'none';
+  const profile: ConnectionProfile = { id: current?.id ?? randomUUID(), name: a.name.trim(), url: a.url.trim().replace(/\/+$/, ''), auth, userId: a.userId.trim() || undefined, parties: current?.parties, source: 'user' };
   if (auth === 'sandbox-secret') {
-    const form = await vscode.window.showQuickPick(
-      [
+    profile.tokenForm = a.tokenForm ?? 'audience';
+    // Empty: read from the participant when a token is first minted.
+    if (profile.tokenForm === 'audience') profile.participantId = a.participantId.trim() || undefined;
+  }
+  if (auth === 'oauth2') Object.assign(profile, { tokenUrl: a.tokenUrl.trim(), clientId: a.clientId.trim(), scope: a.scope.trim() || undefined, audience: a.audience.trim() || undefined });
+  return profile;
+}
+
+/** Asks one question of the wizard and writes the answer into `a`; 'ok', BACK, or undefined (given up). */
+async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
+  const text = async (key: keyof WizardAnswers & ('name' | 'url' | 'userId' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience'), prompt: string, validate?: (v: string) => string | undefined) => {
+    const v = await inputStep({ ...counter, prompt, value: a[key], validate });
+    if (typeof v === 'string') a[key] = v;
+    return v === undefined || v === BACK ? v : 'ok';
+  };
+  switch (step) {
+    case 'name':
+      return text('name', 'A name for the connection', (v) => (v.trim() ? undefined : 'A name is needed'));
+    case 'url':
+      return text('url', "The participant's JSON Ledger API base URL, with its path prefix if any", (v) => checkParticipantUrl(v.trim()));
+    case 'auth': {
+      const items = AUTH_KINDS.map((k) => ({ label: k.label, detail: k.detail, authKind: k.kind }));
+      const v = await pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
+      if (v === undefined || v === BACK) return v;
+      a.auth = v.authKind;
+      return 'ok';
+    }
+    case 'userId':
+      return text('userId', a.auth === 'none' ? 'The participant user id to submit as (optional)' : "The participant user id (the token's sub)");
+    case 'tokenForm': {
+      const items = [
         { label: 'Audience', detail: 'aud = https://daml.com/jwt/aud/participant/<participant id> (recommended)', form: 'audience' as const },
         { label: 'Scope', detail: 'scope = daml_ledger_api (deprecated in 3.5)', form: 'scope' as const },
-      ],
-      { title: 'Token form', ignoreFocusOut: true },
-    );
-    if (!form) return undefined;
-    profile.tokenForm = form.form;
-    if (form.form === 'audience') {
-      const participantId = await vscode.window.showInputBox({ title: 'Participant id for the audience', prompt: 'e.g. participant1::1220…', value: current?.participantId ?? '', validateInput: (v) => (v.trim() ? undefined : 'The audience form needs the participant id'), ignoreFocusOut: true });
-      if (participantId === undefined) return undefined;
-      profile.participantId = participantId.trim();
+      ];
+      const v = await pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
+      if (v === undefined || v === BACK) return v;
+      a.tokenForm = v.form;
+      return 'ok';
     }
+    case 'participantId':
+      return text('participantId', 'The participant id for the audience, e.g. participant1::1220… (empty: read from the participant)');
+    case 'tokenUrl':
+      return text('tokenUrl', 'OAuth2 token URL', (v) => checkParticipantUrl(v.trim()) && 'Expected the https URL of the token endpoint');
+    case 'clientId':
+      return text('clientId', 'OAuth2 client id', (v) => (v.trim() ? undefined : 'A client id is needed'));
+    case 'scope':
+      return text('scope', 'OAuth2 scope (optional)');
+    case 'audience':
+      return text('audience', 'OAuth2 audience (optional)');
   }
-  if (auth === 'oauth2') {
-    const tokenUrl = await vscode.window.showInputBox({ title: 'OAuth2 token URL', value: current?.tokenUrl ?? '', validateInput: (v) => checkParticipantUrl(v.trim()) && 'Expected the https URL of the token endpoint', ignoreFocusOut: true });
-    if (tokenUrl === undefined) return undefined;
-    const clientId = await vscode.window.showInputBox({ title: 'OAuth2 client id', value: current?.clientId ?? '', validateInput: (v) => (v.trim() ? undefined : 'A client id is needed'), ignoreFocusOut: true });
-    if (clientId === undefined) return undefined;
-    const scope = await vscode.window.showInputBox({ title: 'Scope (optional)', value: current?.scope ?? 'daml_ledger_api', ignoreFocusOut: true });
-    if (scope === undefined) return undefined;
-    const audience = await vscode.window.showInputBox({ title: 'Audience (optional)', value: current?.audience ?? '', ignoreFocusOut: true });
-    if (audience === undefined) return undefined;
-    Object.assign(profile, { tokenUrl: tokenUrl.trim(), clientId: clientId.trim(), scope: scope.trim() || undefined, audience: audience.trim() || undefined });
-  }
-  return profile;
 }

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
-import { cachingTokenProvider, decodeClaims, mintSandboxToken, TokenClaims, TokenProvider } from '../../core/auth/jwt';
+import { cachingTokenProvider, decodeClaims, TokenClaims, TokenProvider } from '../../core/auth/jwt';
+import { sandboxTokenMinter } from '../../core/auth/sandboxTokens';
+import { LedgerClient } from '../../core/api/client';
+import type { Logger } from '../../core/log';
+import type { Redactor } from '../../core/redact';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
 import type { SecretStore } from '../secrets';
@@ -21,7 +25,12 @@ export class TokenProviders {
    */
   private readonly checking = new Map<string, { url: string; check: Promise<void> }>();
 
-  constructor(private readonly secrets: SecretStore, private readonly profiles: ProfileStore) {
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly profiles: ProfileStore,
+    /** For the one call that reads a participant's id before its first audience token (sandbox secrets). */
+    private readonly http: { logger?: Logger; redactor?: Redactor } = {},
+  ) {
     secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId));
   }
 
@@ -71,23 +80,31 @@ export class TokenProviders {
     }
     let provider = this.cached.get(profile.id);
     if (!provider) {
-      provider = cachingTokenProvider(profile.auth === 'sandbox-secret' ? () => this.mint(profile) : (signal) => this.clientCredentials(profile, signal));
+      provider = cachingTokenProvider(profile.auth === 'sandbox-secret' ? this.minter(profile) : (signal) => this.clientCredentials(profile, signal));
       this.cached.set(profile.id, provider);
     }
     return provider;
   }
 
-  private async mint(profile: ConnectionProfile): Promise<string> {
-    const secret = await this.secrets.get(profile.id, 'sharedSecret');
-    if (!secret) throw new AuthError(0, 'empty-token');
-    return mintSandboxToken({
-      secret,
-      userId: profile.userId ?? 'participant_admin',
-      form: profile.tokenForm ?? 'audience',
-      participantId: profile.participantId,
-      audience: profile.audience,
-      expiresInSeconds: 240,
-    });
+  /** Mints sandbox tokens; an empty participant id is read from the participant once (kept until invalidated). */
+  private minter(profile: ConnectionProfile): (signal?: AbortSignal) => Promise<string> {
+    let mint: ((signal?: AbortSignal) => Promise<string>) | undefined;
+    return async (signal) => {
+      if (!mint) {
+        const secret = await this.secrets.get(profile.id, 'sharedSecret');
+        if (!secret) throw new AuthError(0, 'empty-token');
+        mint = sandboxTokenMinter({
+          secret,
+          userId: profile.userId ?? 'participant_admin',
+          form: profile.tokenForm ?? 'audience',
+          participantId: profile.participantId,
+          audience: profile.audience,
+          expiresInSeconds: 240,
+          readParticipantId: (token, s) => new LedgerClient({ baseUrl: profile.url, token: async () => token, timeoutMs: 30_000, ...this.http }).participantId({ signal: s }),
+        });
+      }
+      return mint(signal);
+    };
   }
 
   private async clientCredentials(profile: ConnectionProfile, signal?: AbortSignal): Promise<string> {

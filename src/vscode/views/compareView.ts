@@ -14,8 +14,6 @@ import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type 
 export const CompareViewId = 'cantonLedger.compareParties';
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
 const SHOWN_KEY = 'cantonLedger.compareParties.shown';
-/** True while the active connection is connected: commands that read the ledger are offered only then. */
-const CONNECTED_KEY = 'cantonLedger.activeConnected';
 
 /** What the view shows: nothing yet, a comparison being read, its result, or why it failed. */
 type CompareState =
@@ -170,7 +168,7 @@ export interface CompareFeature {
   compare(args?: CompareArgs): Promise<PartyComparison | undefined>;
 }
 
-/** The Compare Parties view, its commands, and the context key that offers them only while connected. */
+/** The Compare Parties view and its commands (offered while the active connection is connected: `cantonLedger.connected`). */
 export function registerComparePartiesView(connections: ConnectionManager, logger: Logger, redactor: Redactor, reportError: (context: string, e: unknown) => Promise<void>): { feature: CompareFeature; disposables: vscode.Disposable[] } {
   const view = new CompareView(connections, logger, redactor);
   const previousPicks = new Map<string, string[]>();
@@ -178,8 +176,6 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
     const profile = connections.profiles.active();
     return profile !== undefined && connections.state(profile.id).state === 'connected';
   };
-  const updateConnected = () => void vscode.commands.executeCommand('setContext', CONNECTED_KEY, connected());
-  updateConnected();
 
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
     const profile = connections.profiles.active();
@@ -218,7 +214,6 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
     feature: { view, compare },
     disposables: [
       view,
-      connections.onDidChange(updateConnected),
       vscode.commands.registerCommand(Commands.compareParties, compare),
       vscode.commands.registerCommand(Commands.rerunComparison, rerun),
       vscode.commands.registerCommand(Commands.closeComparison, () => view.close()),

@@ -14,17 +14,21 @@ export const PackagesViewId = 'cantonLedger.packages';
  * package store, so the editor and this view read each package once.
  */
 export class PackagesView extends LedgerTreeView {
-  /** Package ids this participant vetted, per connection (read once per refresh; unknown where vetting cannot be listed). */
-  private vetted: { profileId: string; ids: Promise<ReadonlySet<string> | undefined> } | undefined;
+  /** Vetting read failures already logged (one line per failed read, not per render). */
+  private readonly loggedFailures = new WeakSet<object>();
 
   constructor(private readonly connections: ConnectionManager, private readonly packages: LedgerPackages, private readonly logger: Logger, private readonly redactor: Redactor) {
     super(PackagesViewId);
-    this.subscriptions.push(packages.onDidChange(() => this.changed.fire(undefined)));
+    this.subscriptions.push(
+      packages.onDidChange(() => this.changed.fire(undefined)),
+      // The vetted marks come from the connection's ledger state: an apply or an upload that vets shows here.
+      connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
+    );
   }
 
   refresh(): void {
     const profile = this.connections.profiles.active();
-    this.vetted = undefined;
+    // Reads the packages and, through the ledger state, the vetting again.
     if (profile) this.packages.refresh(profile);
     this.changed.fire(undefined);
   }
@@ -50,24 +54,19 @@ export class PackagesView extends LedgerTreeView {
     }
   }
 
-  private vettedIds(profileId: string): Promise<ReadonlySet<string> | undefined> {
-    if (this.vetted?.profileId !== profileId) {
-      const profile = this.connections.profiles.get(profileId)!;
-      const client = this.connections.client(profile);
-      const ids = (async () => {
-        try {
-          const participantId = await client.participantId();
-          const states = await client.listVettedPackages({ topologyStateFilter: { participantIds: [participantId] } });
-          return new Set(states.flatMap((s) => s.packages.map((p) => p.packageId)));
-        } catch (e) {
-          // Where vetting cannot be listed (a version without it, no rights) the rows just do not say.
-          this.logger.info(`Packages view: vetted packages unknown (${this.redactor.redactError(e)})`);
-          return undefined;
-        }
-      })();
-      this.vetted = { profileId, ids };
+  /** The package ids this participant vetted, as its ledger state holds them; undefined where vetting cannot be listed. */
+  private async vettedIds(profileId: string): Promise<ReadonlySet<string> | undefined> {
+    try {
+      const states = await this.connections.ledger(profileId)?.vettedPackages();
+      return states && new Set(states.flatMap((s) => s.packages.map((p) => p.packageId)));
+    } catch (e) {
+      // Where vetting cannot be listed (a version without it, no rights) the rows just do not say.
+      if (typeof e === 'object' && e && !this.loggedFailures.has(e)) {
+        this.loggedFailures.add(e);
+        this.logger.info(`Packages view: vetted packages unknown (${this.redactor.redactError(e)})`);
+      }
+      return undefined;
     }
-    return this.vetted.ids;
   }
 }
 

@@ -3,6 +3,7 @@
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
+import { previewShows } from './70-ux.ui.mjs';
 
 const FILE = 'ui-upgrade.vetting.json';
 
@@ -22,9 +23,8 @@ export default async function (t) {
     if (!(await codeLens(t, 'Apply on Demo').isVisible())) throw new Error('no "Apply on Demo" CodeLens');
     await lens.click();
     await t.toast(/^Dry run of ui-upgrade\.vetting\.json on Demo: 1 added \(topology serial \d+ → \d+\)\. Nothing was changed\.$/).waitFor({ timeout: 20000 });
-    // Monaco renders spaces as no-break spaces.
-    const shown = async () => (await t.page.locator('.monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-    await t.waitUntil(async () => /# Dry run of ui-upgrade\.vetting\.json:\s+nothing was changed/.test(await shown()) && /## Added/.test(await shown()), {
+    // The report opens rendered (a Markdown preview).
+    await t.waitUntil(async () => (await previewShows(t.page, /^Dry run of ui-upgrade\.vetting\.json: nothing was changed$/)) && (await previewShows(t.page, /^Added$/, 'h2')), {
       timeout: 10000,
       what: 'the diff document',
     });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import type { Logger } from '../../../core/log';
 import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/schema/templates';
@@ -14,7 +15,7 @@ export interface NewFileTarget {
   uri?: vscode.Uri | string;
   /** An unsaved document (named like the file it would become) instead of a file on disk. */
   untitled?: boolean;
-  /** Where the save dialog starts (default: the first workspace folder). */
+  /** The folder to create the file in (default: the first workspace folder); its name is asked. */
   folder?: vscode.Uri;
 }
 
@@ -166,13 +167,7 @@ export class NewFileCommands {
       const free = await freeName(folder, suffix, true);
       return free.with({ scheme: 'untitled' });
     }
-    const picked = await vscode.window.showSaveDialog({
-      defaultUri: await freeName(folder, suffix, false),
-      title: kind === 'commands' ? 'New Commands File' : 'New Vetting File',
-      saveLabel: 'Create',
-      filters: { [kind === 'commands' ? 'Canton commands' : 'Canton vetting changes']: ['json'] },
-    });
-    return picked ? withSuffix(picked, suffix) : undefined;
+    return askFileName(folder, suffix, kind === 'commands' ? 'New Commands File' : 'New Vetting File', await freeName(folder, suffix, false));
   }
 }
 
@@ -206,6 +201,29 @@ function optionsOf<T extends NewFileTarget>(arg: T | vscode.Uri | undefined): T 
 
 function parseUri(value: string): vscode.Uri {
   return /^[a-z][a-z0-9+.-]+:/i.test(value) && !/^[a-z]:[\\/]/i.test(value) ? vscode.Uri.parse(value) : vscode.Uri.file(value);
+}
+
+/**
+ * The new file's name in `folder`, asked in an input box with the stem selected, so that typing a name
+ * keeps the suffix ("transfer" → transfer.commands.json; a save dialog would select up to `.json`).
+ */
+async function askFileName(folder: vscode.Uri, suffix: string, title: string, proposed: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const value = path.posix.basename(proposed.path);
+  const named = (v: string) => withSuffix(vscode.Uri.joinPath(folder, v.trim()), suffix);
+  const name = await vscode.window.showInputBox({
+    title,
+    prompt: `The file's name in ${vscode.workspace.asRelativePath(folder, true) || folder.fsPath} (${suffix} is added if missing)`,
+    value,
+    valueSelection: [0, value.length - suffix.length],
+    ignoreFocusOut: true,
+    validateInput: async (v) => {
+      if (!v.trim()) return 'A name is needed';
+      if (/[/\\]/.test(v)) return 'A name, without folders';
+      const exists = await vscode.workspace.fs.stat(named(v)).then(() => true, () => false);
+      return exists ? `${path.posix.basename(named(v).path)} already exists` : undefined;
+    },
+  });
+  return name === undefined ? undefined : named(name);
 }
 
 /** The name must end in the suffix, or the file gets neither the schema nor the diagnostics. */

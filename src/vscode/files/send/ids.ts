@@ -5,6 +5,7 @@ export const SendCommands = {
   submitPreviewed: 'cantonLedger.files.submitPreviewed',
   vettingDryRun: 'cantonLedger.files.vettingDryRun',
   vettingApply: 'cantonLedger.files.vettingApply',
+  uploadDar: 'cantonLedger.packages.uploadDar',
   openSubmissionResult: 'cantonLedger.submissions.openResult',
   resubmit: 'cantonLedger.submissions.resubmit',
   retrySameCommandId: 'cantonLedger.submissions.retry',

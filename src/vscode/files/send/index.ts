@@ -10,6 +10,7 @@ import { bundledPreviewDecoder, PreviewCodeLensProvider, PreviewController } fro
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
+import { DarUploadController, type DarUploadRequest } from './darUpload';
 
 export { SendCommands } from './ids';
 export type { SendDeps } from './submit';
@@ -19,9 +20,10 @@ export interface FileSending {
   submit: SubmitController;
   preview: PreviewController;
   vetting: VettingController;
+  darUpload: DarUploadController;
   history: SubmissionHistory;
   prompts: SendPrompts;
-  /** The vetting reports shown as read-only Markdown documents. */
+  /** The vetting and DAR upload reports shown as read-only Markdown documents. */
   reports: MarkdownReports;
 }
 
@@ -35,6 +37,7 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     submit,
     preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewDecoder(context.extensionPath)),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
+    darUpload: new DarUploadController(deps, reports, prompts, deps.showLog),
     history,
     reports,
     get prompts() {
@@ -62,6 +65,7 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     vscode.languages.registerCodeLensProvider({ scheme: DOCUMENT_SCHEME }, new PreviewCodeLensProvider(sending.preview)),
     vscode.commands.registerCommand(SendCommands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri)),
     vscode.commands.registerCommand(SendCommands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri)),
+    vscode.commands.registerCommand(SendCommands.uploadDar, (uri?: unknown, request?: DarUploadRequest) => sending.darUpload.upload(uri, request)),
     vscode.commands.registerCommand(SendCommands.openSubmissionResult, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.openResult(x))),
     vscode.commands.registerCommand(SendCommands.resubmit, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.resubmit(x))),
     vscode.commands.registerCommand(SendCommands.retrySameCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.retry(x))),

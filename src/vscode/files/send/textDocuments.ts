@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { REPORT_SCHEME } from '../../schemes';
-import { resultColumn } from './sourceFile';
 
 export { REPORT_SCHEME } from '../../schemes';
 
@@ -20,7 +19,12 @@ export class MarkdownReports implements vscode.TextDocumentContentProvider, vsco
     return this.contents.get(uri.toString()) ?? '_This report is no longer available: run it again._\n';
   }
 
-  async show(name: string, markdown: string): Promise<vscode.TextEditor> {
+  /**
+   * Puts the report and opens it rendered, in a locked Markdown preview (it stays on this report when
+   * another Markdown file becomes active); the preview's "Open Source" shows the text. The URI of the
+   * report (a text document) is returned.
+   */
+  async show(name: string, markdown: string): Promise<vscode.Uri> {
     const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name.replace(/[/\\?#]/g, '_')}.md` });
     const key = uri.toString();
     this.contents.delete(key);
@@ -28,9 +32,9 @@ export class MarkdownReports implements vscode.TextDocumentContentProvider, vsco
     // Map keeps insertion order: the first keys are the oldest.
     while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
     this.changed.fire(uri);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    return vscode.window.showTextDocument(doc, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
+    // The built-in preview reads the virtual document through this provider, as any other Markdown file.
+    await vscode.commands.executeCommand(vscode.window.activeTextEditor ? 'markdown.showLockedPreviewToSide' : 'markdown.showPreview', uri);
+    return uri;
   }
 
   dispose(): void {

@@ -136,8 +136,8 @@ export class VettingController {
       return this.failed(original, profile, client, mode, e);
     }
     if (mode === 'apply') void this.deps.connections.afterWrite(profile.id, { vetting: true });
-    const editor = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
-    return { result, reportUri: editor.document.uri };
+    const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
+    return { result, reportUri };
   }
 
   /**

@@ -1,0 +1,138 @@
+/**
+ * Uploading a DAR (or only validating it, where the version can): what the DAR holds, which of its
+ * packages are new on the participant, and the vetting change the upload made — the vetting state of
+ * the participant before and after, per synchronizer, as the vetting files' reports show it.
+ */
+import type { LedgerClient } from '../api/client';
+import { readDar, type DarContents } from '../daml/lf/archive';
+import { LfDecodeError } from '../errors';
+import { diffVettedPackages, isEmptyDiff, type VettedPackagesState, type VettingUpdateResult } from '../models/vetting';
+import { markdownTableRow, vettingChangeMarkdown } from './vetting';
+
+export type DarUploadMode = 'validate' | 'upload';
+
+/** What the participant's version lets an upload do. */
+export interface DarUploadAbilities {
+  /** `POST /v2/dars/validate` exists (3.4+): a dry run. */
+  canValidate: boolean;
+  /** The upload takes `vetAllPackages` and `synchronizerId` (3.4+); 3.3 vets on every synchronizer. */
+  canChooseVetting: boolean;
+  /** The vetting state can be read, to show the change (3.4+). */
+  canListVetting: boolean;
+}
+
+export async function darUploadAbilities(client: LedgerClient, signal?: AbortSignal): Promise<DarUploadAbilities> {
+  const caps = await client.capabilities({ signal });
+  return { canValidate: caps.has('validateDar'), canChooseVetting: caps.endpoint('uploadDar')?.path === '/v2/dars', canListVetting: caps.has('listVettedPackages') };
+}
+
+export interface DarPackageRow {
+  id: string;
+  name: string;
+  version: string;
+  main: boolean;
+  /** Not on the participant before (an upload added it, or would). */
+  isNew: boolean;
+}
+
+export type VettingChange = Pick<VettingUpdateResult, 'past' | 'next' | 'diff' | 'dryRun'>;
+
+export interface DarUploadResult {
+  mode: DarUploadMode;
+  packages: DarPackageRow[];
+  /** Per synchronizer of this participant: its vetting before and after (after a validation: unchanged). */
+  vetting: VettingChange[];
+  /** Why no vetting change is shown, when it cannot be read. */
+  vettingUnknown?: string;
+  /** Why the DAR could not be read here (the participant judged it; its packages are named from the participant's lists). */
+  darUnreadable?: string;
+}
+
+export interface DarUploadOptions {
+  mode: DarUploadMode;
+  /** Default (unset): the participant's default, which vets every package of the DAR. */
+  vetAllPackages?: boolean;
+  synchronizerId?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Validates or uploads a DAR and reports what it did. The DAR is read here to name its packages; one
+ * this reader cannot decode (a newer Daml-LF) is still sent — the participant is the judge — and its
+ * packages are then found by comparing the participant's package lists before and after.
+ */
+export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array, o: DarUploadOptions): Promise<DarUploadResult> {
+  let contents: DarContents | undefined;
+  let darUnreadable: string | undefined;
+  try {
+    contents = readDar(dar);
+  } catch (e) {
+    if (!(e instanceof LfDecodeError)) throw e;
+    darUnreadable = e.message;
+  }
+  const signal = o.signal;
+  const abilities = await darUploadAbilities(client, signal);
+  const known = new Set(await client.packages({ signal }));
+  const vettingNow = abilities.canListVetting ? () => ownVettingStates(client, signal) : undefined;
+  const before = await vettingNow?.();
+  if (o.mode === 'validate') await client.validateDar(dar, { synchronizerId: o.synchronizerId, signal });
+  else await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
+  const after = o.mode === 'upload' ? await vettingNow?.() : before;
+  const packages: DarPackageRow[] = contents
+    ? contents.packages.map((p) => ({ id: p.id, name: p.name, version: p.version, main: p.id === contents.mainPackageId, isNew: !known.has(p.id) }))
+    : o.mode === 'upload'
+      ? namedFromVetting((await client.packages({ signal })).filter((id) => !known.has(id)), after ?? [])
+      : [];
+  packages.sort((a, b) => Number(b.main) - Number(a.main) || Number(b.isNew) - Number(a.isNew) || a.name.localeCompare(b.name));
+  const vetting = (after ?? []).map((next) => {
+    const past = before?.find((s) => s.synchronizerId === next.synchronizerId);
+    return { past, next, diff: diffVettedPackages(past, next), dryRun: o.mode === 'validate' };
+  });
+  return {
+    mode: o.mode,
+    packages,
+    vetting,
+    vettingUnknown: abilities.canListVetting ? undefined : 'this version lists no vetting state; an upload vets the packages on every synchronizer',
+    darUnreadable,
+  };
+}
+
+/** New package ids, named where a vetting state knows them. */
+function namedFromVetting(ids: string[], states: VettedPackagesState[]): DarPackageRow[] {
+  const known = new Map(states.flatMap((s) => s.packages).map((p) => [p.packageId, p]));
+  return ids.map((id) => ({ id, name: known.get(id)?.packageName ?? '(unknown name)', version: known.get(id)?.packageVersion ?? '', main: false, isNew: true }));
+}
+
+/** This participant's vetting states (on a shared synchronizer the list holds others' too). */
+async function ownVettingStates(client: LedgerClient, signal?: AbortSignal): Promise<VettedPackagesState[]> {
+  const own = await client.participantId({ signal }).catch(() => undefined);
+  return client.listVettedPackages(own ? { topologyStateFilter: { participantIds: [own] } } : {}, { signal });
+}
+
+/** A one-line summary: "3 packages, 2 new; vetting: 2 added on 1 synchronizer". */
+export function darUploadSummary(r: DarUploadResult): string {
+  const fresh = r.packages.filter((p) => p.isNew).length;
+  const changed = r.vetting.filter((v) => !isEmptyDiff(v.diff));
+  const added = changed.reduce((n, v) => n + v.diff.added.length, 0);
+  const vetting = r.vettingUnknown ? '' : changed.length === 0 ? '; vetting unchanged' : `; ${added} vetted on ${changed.length} synchronizer${changed.length === 1 ? '' : 's'}`;
+  return `${r.packages.length} package${r.packages.length === 1 ? '' : 's'}, ${fresh} new${vetting}`;
+}
+
+/** The report as Markdown: the DAR's packages (new or already there), then the vetting change per synchronizer. */
+export function darUploadMarkdown(r: DarUploadResult, source: string, participant: string): string {
+  const title = r.mode === 'validate' ? `Validation of ${source} on ${participant}: valid, nothing was changed` : `${source} uploaded to ${participant}`;
+  const lines = [`# ${title}`, '', `- **Packages:** ${darUploadSummary(r)}`, ''];
+  if (r.darUnreadable) lines.push(`The DAR could not be read here (${r.darUnreadable}); ${r.mode === 'validate' ? 'its packages are not listed' : 'its packages are those new on the participant'}.`, '');
+  const head = ['Package', 'Version', 'Package id', r.mode === 'validate' ? 'Would be' : 'On the participant'];
+  lines.push('## Packages of the DAR', '', markdownTableRow(head), markdownTableRow(head.map(() => '---')));
+  for (const p of r.packages) {
+    const state = p.isNew ? (r.mode === 'validate' ? 'new' : 'added') : 'already there';
+    lines.push(markdownTableRow([`${p.name}${p.main ? ' (main)' : ''}`, p.version, '`' + p.id + '`', state]));
+  }
+  lines.push('');
+  lines.push(`## Vetting${r.mode === 'validate' ? ' (unchanged by a validation)' : ''}`, '');
+  if (r.vettingUnknown) lines.push(`Not shown: ${r.vettingUnknown}.`, '');
+  else if (r.vetting.length === 0) lines.push('This participant has no vetting state on any synchronizer.', '');
+  for (const v of r.vetting) lines.push(...vettingChangeMarkdown(v, 3));
+  return lines.join('\n');
+}

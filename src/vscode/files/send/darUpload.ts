@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import type { LedgerClient } from '../../../core/api/client';
+import type { ConnectionProfile } from '../../../core/connections';
+import { CancelledError } from '../../../core/errors';
+import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport, type DarUploadMode, type DarUploadResult } from '../../../core/submit/darUpload';
+import { reportFailure, type SendPrompts } from './prompts';
+import { fileName } from './sourceFile';
+import type { SendDeps } from './submit';
+import type { MarkdownReports } from './textDocuments';
+
+/** What Upload DAR is asked to do; given by a caller (tests), else asked. */
+export interface DarUploadRequest {
+  mode?: DarUploadMode;
+  /** Upload: vet the DAR's packages (default) or only store them (3.4+). */
+  vet?: boolean;
+  synchronizerId?: string;
+  /** The DAR was just validated (the upload that follows a validation does not validate again). */
+  validated?: boolean;
+}
+
+export interface DarUploadOutcome {
+  result?: DarUploadResult;
+  reportUri?: vscode.Uri;
+  /** The error the participant (or the client) answered with. */
+  error?: unknown;
+}
+
+export const DarUploadChoices = {
+  uploadAndVet: 'Upload and Vet Its Packages',
+  uploadOnly: 'Upload without Vetting',
+  validateOnly: 'Validate Only (Dry Run)',
+} as const;
+
+/** Upload DAR…: validate (where the version can) and upload a DAR to the active connection, with a report of what changed. */
+export class DarUploadController {
+  constructor(
+    private readonly deps: SendDeps,
+    private readonly reports: MarkdownReports,
+    private readonly prompts: () => SendPrompts,
+    private readonly showLog: () => void,
+  ) {}
+
+  async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadOutcome> {
+    const prompts = this.prompts();
+    const profile = this.deps.connections.profiles.active();
+    if (!profile) {
+      await prompts.message('error', 'No active connection: choose the participant to upload the DAR to.', []);
+      return {};
+    }
+    const uri = arg instanceof vscode.Uri ? arg : await pickDar();
+    if (!uri) return {};
+    const name = fileName(uri);
+    const client = this.deps.connections.client(profile);
+    let doing = request.mode === 'validate' ? 'Validating' : 'Uploading';
+    try {
+      const dar = await vscode.workspace.fs.readFile(uri);
+      const plan = await this.plan(client, name, profile, request);
+      if (!plan) return {};
+      if (plan.mode === 'validate') doing = 'Validating';
+      // A dry run first where the version has one: a DAR that would be refused changes nothing.
+      if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
+        await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
+      }
+      const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
+        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal }),
+      );
+      // The connection's ledger state reads the packages and the vetting again: every view follows.
+      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true, vetting: plan.vet !== false });
+      const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
+      const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
+      const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
+      const action = await prompts.message('info', done, again);
+      if (action === DarUploadChoices.uploadAndVet) return this.upload(uri, { mode: 'upload', vet: true, synchronizerId: plan.synchronizerId, validated: true });
+      return { result, reportUri };
+    } catch (e) {
+      if (e instanceof CancelledError) return { error: e };
+      await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${doing} ${name} on ${profile.name} failed`, e);
+      return { error: e };
+    }
+  }
+
+  /** What to do: the caller's request, else asked (only what the version offers). */
+  private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string; validateFirst: boolean } | undefined> {
+    const abilities = await darUploadAbilities(client);
+    let { mode, vet } = request;
+    if (!mode) {
+      const items = [
+        { label: DarUploadChoices.uploadAndVet, detail: abilities.canValidate ? 'Validated first; the packages become usable for commands' : 'The packages become usable for commands', mode: 'upload' as const, vet: true },
+        ...(abilities.canChooseVetting ? [{ label: DarUploadChoices.uploadOnly, detail: 'Stored on the participant; vet them later with a *.vetting.json file', mode: 'upload' as const, vet: false }] : []),
+        ...(abilities.canValidate ? [{ label: DarUploadChoices.validateOnly, detail: 'Checks the DAR as an upload would; changes nothing', mode: 'validate' as const, vet: undefined }] : []),
+      ];
+      const picked = await this.prompts().pick(items, { title: `Upload ${name} to ${profile.name}` });
+      if (!picked) return undefined;
+      ({ mode, vet } = picked);
+    }
+    let synchronizerId = request.synchronizerId;
+    if (!synchronizerId && abilities.canChooseVetting && (mode === 'validate' || vet !== false)) {
+      const synchronizers = await client.connectedSynchronizers();
+      if (synchronizers.length > 1) {
+        const picked = await this.prompts().pick(
+          synchronizers.map((s) => ({ label: s.synchronizerAlias || s.synchronizerId, description: s.synchronizerId, id: s.synchronizerId })),
+          { title: `${mode === 'validate' ? 'Validate' : 'Vet'} ${name} on which synchronizer?` },
+        );
+        if (!picked) return undefined;
+        synchronizerId = picked.id;
+      }
+    }
+    return { mode, vet: abilities.canChooseVetting ? vet : undefined, synchronizerId, validateFirst: abilities.canValidate };
+  }
+}
+
+async function pickDar(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
+  return picked?.[0];
+}

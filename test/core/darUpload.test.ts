@@ -1,0 +1,113 @@
+// Upload DAR with its report, against the demo participant: the DAR's packages (new or already there)
+// and the vetting change, a validation that changes nothing, 3.3 without vetting options, a bad file.
+import assert from 'node:assert/strict';
+import { LedgerClient } from '../../src/core/api/client';
+import { CantonApiError } from '../../src/core/errors';
+import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport } from '../../src/core/submit/darUpload';
+import type { DemoParticipant } from '../../src/participant';
+import { DARS, requireDar, requireDarBytes } from '../support/dars';
+import { startCheckedParticipant } from '../support/specCheck';
+import { sendJson, TestServer } from '../support/httpServer';
+
+describe('DAR upload with a report', () => {
+  let p: DemoParticipant;
+  let client: LedgerClient;
+  beforeEach(async () => {
+    p = await startCheckedParticipant({ port: 0, seed: 21, apiVersion: '3.5' });
+    client = new LedgerClient({ baseUrl: p.url });
+  });
+  afterEach(() => p.close());
+
+  it('validation: lists the packages that would be new and changes nothing', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const main = requireDar(this, DARS.holding).mainPackageId;
+    const before = await client.listVettedPackages();
+    const r = await uploadDarWithReport(client, dar, { mode: 'validate' });
+    assert.equal(r.mode, 'validate');
+    assert.deepEqual(
+      r.packages.filter((x) => x.main).map((x) => [x.id, x.name, x.version, x.isNew]),
+      [[main, 'splice-api-token-holding-v1', '1.0.0', true]],
+    );
+    assert.equal(await client.packageStatus(main), 'PACKAGE_STATUS_UNSPECIFIED');
+    assert.deepEqual(await client.listVettedPackages(), before);
+    assert.ok(r.vetting.every((v) => v.dryRun && v.diff.added.length === 0));
+    assert.match(darUploadMarkdown(r, 'holding.dar', 'Demo'), /^# Validation of holding\.dar on Demo: valid, nothing was changed$/m);
+  });
+
+  it('upload: the new packages, and the vetting before → after', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const contents = requireDar(this, DARS.holding);
+    const r = await uploadDarWithReport(client, dar, { mode: 'upload' });
+    assert.equal(await client.packageStatus(contents.mainPackageId), 'PACKAGE_STATUS_REGISTERED');
+    const fresh = r.packages.filter((x) => x.isNew).map((x) => x.id);
+    assert.ok(fresh.includes(contents.mainPackageId));
+    assert.equal(r.vetting.length, 1);
+    const [v] = r.vetting;
+    assert.equal(v.next.topologySerial, (v.past?.topologySerial ?? 0) + 1);
+    assert.deepEqual(v.diff.added.map((x) => x.packageId).sort(), [...fresh].sort(), 'every new package is vetted');
+    assert.match(darUploadSummary(r), new RegExp(`^${contents.packages.length} packages, ${fresh.length} new; ${fresh.length} vetted on 1 synchronizer$`));
+    const md = darUploadMarkdown(r, 'holding.dar', 'Demo');
+    assert.match(md, new RegExp(`^\\| splice-api-token-holding-v1 \\(main\\) \\| 1\\.0\\.0 \\| \`${contents.mainPackageId}\` \\| added \\|$`, 'm'));
+    assert.match(md, /^### Added$/m);
+
+    // Again: nothing new, vetting unchanged.
+    const again = await uploadDarWithReport(client, dar, { mode: 'upload' });
+    assert.ok(again.packages.every((x) => !x.isNew));
+    assert.match(darUploadSummary(again), /, 0 new; vetting unchanged$/);
+  });
+
+  it('upload without vetting: stored, not vetted', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const main = requireDar(this, DARS.holding).mainPackageId;
+    const r = await uploadDarWithReport(client, dar, { mode: 'upload', vetAllPackages: false });
+    assert.equal(await client.packageStatus(main), 'PACKAGE_STATUS_REGISTERED');
+    assert.equal(r.vetting[0].diff.added.length, 0);
+  });
+
+  it('a file that is not a DAR: sent anyway (the participant judges) and refused with its code', async () => {
+    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'validate' }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
+    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'upload' }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
+  });
+
+  it('3.3: no validation, no vetting options and no vetting list; the upload vets everywhere', async function () {
+    const old = await startCheckedParticipant({ port: 0, seed: 22, apiVersion: '3.3' });
+    try {
+      const c33 = new LedgerClient({ baseUrl: old.url });
+      assert.deepEqual(await darUploadAbilities(c33), { canValidate: false, canChooseVetting: false, canListVetting: false });
+      assert.deepEqual(await darUploadAbilities(client), { canValidate: true, canChooseVetting: true, canListVetting: true });
+      const dar = requireDarBytes(this, DARS.holding);
+      const r = await uploadDarWithReport(c33, dar, { mode: 'upload', vetAllPackages: false });
+      assert.ok(r.packages.some((x) => x.main && x.isNew));
+      assert.deepEqual(r.vetting, []);
+      assert.match(darUploadMarkdown(r, 'h.dar', 'Old'), /^Not shown: this version lists no vetting state; an upload vets the packages on every synchronizer\.$/m);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('a refusal of Smart Contract Upgrades keeps its Canton code and says what to do', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const server = new TestServer();
+    try {
+      const refusal = {
+        code: 'KNOWN_DAR_VERSION',
+        cause: 'A DAR with the same version number has previously been uploaded.',
+        context: { packageVersion: '1.0.0' },
+        errorCategory: 8,
+        grpcCodeValue: 3,
+        resources: [],
+      };
+      server.handler = (r, res) => {
+        if (r.url === '/v2/version') return sendJson(res, 200, { version: '3.5.10' });
+        if (r.url === '/v2/packages') return sendJson(res, 200, { packageIds: [] });
+        if (r.url === '/v2/parties/participant-id') return sendJson(res, 200, { participantId: 'p::1' });
+        if (r.url === '/v2/package-vetting/list') return sendJson(res, 200, { vettedPackages: [] });
+        return sendJson(res, 400, refusal);
+      };
+      const c = new LedgerClient({ baseUrl: await server.start() });
+      await assert.rejects(uploadDarWithReport(c, dar, { mode: 'upload' }), (e) => e instanceof CantonApiError && e.code === 'KNOWN_DAR_VERSION' && /bump the version in daml\.yaml/.test(e.hint));
+    } finally {
+      await server.stop();
+    }
+  });
+});
