@@ -13,13 +13,6 @@ async function updateLabels(t) {
   return (await updateRows(t).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''))).filter((l) => /^\d+ {2}\S/.test(l));
 }
 
-/** Expands or collapses a side-bar pane by its header, like a user. */
-async function setPaneExpanded(t, name, expanded) {
-  const header = t.viewPane(name);
-  await header.waitFor({ timeout: 10000 });
-  if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
-}
-
 export default async function (t) {
   const { page } = t;
 
@@ -27,7 +20,7 @@ export default async function (t) {
     await t.startDemo();
     await t.palette('Canton Ledger: Focus on Updates View');
     // Room for the rows: a tree renders only the rows that fit in its pane.
-    await setPaneExpanded(t, 'Connections', false);
+    await t.setPaneExpanded('Connections', false);
     await t.waitUntil(async () => (await updateLabels(t)).some((l) => /^\d+ {2}Transaction, /.test(l)), {
       timeout: 30000,
       what: async () => `transaction rows in the Updates view (rows: ${JSON.stringify((await updateRows(t).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))).slice(0, 5))})`,
@@ -80,7 +73,7 @@ export default async function (t) {
   });
 
   await t.check('cleanup: filter reset, demo participant stopped', async () => {
-    await setPaneExpanded(t, 'Connections', true);
+    await t.setPaneExpanded('Connections', true);
     await t.palette('Canton Ledger: Reset Updates Filter');
     await t.stopDemo();
   });

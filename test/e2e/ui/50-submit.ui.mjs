@@ -16,6 +16,8 @@ export function explorerRow(t, name) {
 export async function showExplorer(t) {
   await t.palette('View: Show Explorer');
   await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
+  // Files a check wrote just now are listed without waiting for the file watcher.
+  await t.refreshExplorer();
 }
 
 export async function closeAllEditors(t) {

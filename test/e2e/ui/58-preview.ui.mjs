@@ -31,6 +31,8 @@ export default async function (t) {
       startedDemo = await t.startDemo();
       await showExplorer(t);
       await closeAllEditors(t);
+      // The preview document's lines in view: an editor renders only the lines that fit.
+      await t.hidePanel();
       await explorerRow(t, FILE).waitFor({ timeout: 15000 });
       await explorerRow(t, FILE).dblclick();
       const lens = codeLens(t, 'Preview');
@@ -51,12 +53,21 @@ export default async function (t) {
       await lens.waitFor({ timeout: 15000 });
       await t.screenshot('58-preview-submit-now-lens');
       await lens.click();
-      await t.toast(/^Transaction \S+ at offset \d+/).waitFor({ timeout: 20000 });
+      // The outcome as the Submissions view records it (a toast can be dropped by VS Code's spam
+      // protection when several notifications come at once): "succeeded", where a second submission of
+      // the same commandId would read "already executed".
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first().waitFor({ timeout: 20000 });
       await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: 10000, what: `the submission result of ${commandId}` });
+      await t.palette('Canton Ledger: Focus on Submissions View');
+      const row = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
+      await row.waitFor({ timeout: 10000 });
+      const label = `${(await row.getAttribute('aria-label')) ?? ''} ${await row.innerText()}`;
+      if (!/succeeded/.test(label)) throw new Error(`the Submissions view records ${FILE} as "${label}", not succeeded`);
     });
 
     await t.check('a file of two commands on a participant that prepares one at a time: the error says why and to preview each command alone', async () => {
       await closeAllEditors(t);
+      await showExplorer(t);
       await explorerRow(t, TWO_COMMANDS_FILE).dblclick();
       const lens = codeLens(t, 'Preview');
       await lens.waitFor({ timeout: 15000 });

@@ -7,13 +7,6 @@ import { editorText, problemRows } from './40-editing.ui.mjs';
 
 const PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Active Contracts"])';
 
-/** Expands or collapses a side-bar pane by its header, like a user. */
-async function setPaneExpanded(t, name, expanded) {
-  const header = t.viewPane(name);
-  await header.waitFor({ timeout: 10000 });
-  if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
-}
-
 function rowsAt(t, level) {
   return t.page.locator(`${PANE} [role="treeitem"][aria-level="${level}"]`);
 }
@@ -31,9 +24,7 @@ export default async function (t) {
     await t.check('the Active Contracts view groups the demo participant\'s contracts by template, with counts', async () => {
       startedDemo = await t.startDemo();
       await t.palette('Canton Ledger: Focus on Active Contracts View');
-      // Room for the rows: a tree renders only the rows that fit in its pane.
-      await setPaneExpanded(t, 'Connections', false);
-      await setPaneExpanded(t, 'Updates', false);
+      await t.onlyPaneExpanded('Active Contracts');
       await t.waitUntil(async () => {
         const top = await labels(t, 1);
         return top.some((l) => /^demo-iou:Iou:Iou, \d+ active/.test(l)) && top.some((l) => /^demo-asset:Asset:Asset, \d+ active/.test(l));
@@ -113,8 +104,8 @@ export default async function (t) {
     await t.palette('View: Revert and Close Editor').catch(() => {});
     await closeAllEditors(t).catch(() => {});
     await page.keyboard.press('Escape').catch(() => {});
-    await setPaneExpanded(t, 'Connections', true).catch(() => {});
-    await setPaneExpanded(t, 'Updates', true).catch(() => {});
+    await t.setPaneExpanded('Connections', true).catch(() => {});
+    await t.setPaneExpanded('Updates', true).catch(() => {});
     if (startedDemo) await t.stopDemo().catch(() => {});
   }
 }

@@ -29,12 +29,6 @@ function cantonLogLines(t) {
   return files.flatMap((f) => readFileSync(path.join(logs, String(f)), 'utf8').split('\n'));
 }
 
-/** Makes the explorer read the workspace folder again (its Refresh button), for a file written just now. */
-async function refreshExplorer(t) {
-  await t.page.locator('.part.sidebar .pane-header').first().hover();
-  await t.page.locator('.part.sidebar .action-label[aria-label^="Refresh Explorer"]').first().click();
-}
-
 /** The title of the open quick input, e.g. "Add Canton Connection (4/8)". */
 async function inputTitle(t) {
   const title = t.page.locator('.quick-input-widget .quick-input-title').first();
@@ -63,7 +57,7 @@ export default async function (t) {
       await closeAllEditors(t);
       await t.palette('View: Show Explorer');
       // Written just now: the explorer reads the folder again rather than waiting for its watcher.
-      await refreshExplorer(t);
+      await t.refreshExplorer();
       const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${VETTING_FILE}"]`).first();
       await row.waitFor({ timeout: 15000 });
       await row.dblclick();
@@ -126,6 +120,9 @@ export default async function (t) {
   await t.check('Refresh Connections with two dead connections: no toast, each failure on its row', async () => {
     const names = [`UI Sandbox ${rand()}`, `UI Sandbox ${rand()}`];
     await withCleanup(t, { connections: names }, async () => {
+      await showConnections(t);
+      // Room for the new rows below the demo's expanded one.
+      await t.onlyPaneExpanded('Connections');
       for (const [i, name] of names.entries()) {
         await addConnection(t, { name, url: `http://127.0.0.1:${i === 0 ? 9 : 1}` });
         await waitLabel(t, connectionRow(t, name), / error · http/);
@@ -157,7 +154,7 @@ export default async function (t) {
     try {
       if (!startedDemo) startedDemo = await t.startDemo();
       await t.palette('View: Show Explorer');
-      await refreshExplorer(t);
+      await t.refreshExplorer();
       const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${DAR}"]`).first();
       await row.waitFor({ timeout: 15000 });
       await t.contextMenu(row, 'Upload DAR…');

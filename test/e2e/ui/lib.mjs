@@ -148,6 +148,38 @@ export function viewPane(page, viewName) {
   return page.locator(`.part.sidebar .pane-header[aria-label^="${attr(viewName)}"]`).first();
 }
 
+/** Expands or collapses a side-bar pane by its header, like a user. */
+export async function setPaneExpanded(page, viewName, expanded) {
+  const header = viewPane(page, viewName);
+  await header.waitFor({ timeout: 10000 });
+  if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
+}
+
+/**
+ * Gives one pane of the side bar the room: every other expanded pane is collapsed. A tree renders only
+ * the rows that fit in its pane, and which panes earlier checks left open is not this check's business.
+ */
+export async function onlyPaneExpanded(page, viewName) {
+  const others = page.locator(`.part.sidebar .pane-header[aria-expanded="true"]:not([aria-label^="${attr(viewName)}"])`);
+  for (let n = await others.count(); n > 0; n = await others.count()) {
+    await others.first().click();
+    await waitUntil(async () => (await others.count()) < n, { timeout: 5000, what: 'the pane collapsed' });
+  }
+  await setPaneExpanded(page, viewName, true);
+}
+
+/** Hides the bottom panel (Problems, Output, …) when shown, so that an editor shows as many lines as it can. */
+export async function hidePanel(page) {
+  if (await page.locator('.part.panel').isVisible().catch(() => false)) await palette(page, 'View: Hide Panel');
+  await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: 10000 });
+}
+
+/** Makes the explorer read the workspace folder again (its Refresh button), for a file written just now. */
+export async function refreshExplorer(page) {
+  await page.locator('.part.sidebar .pane-header').first().hover();
+  await page.locator('.part.sidebar .action-label[aria-label^="Refresh Explorer"]').first().click();
+}
+
 /** A tree item by its accessible name (label, plus description for some trees). */
 export function treeItem(page, label, { exact = false } = {}) {
   return page.getByRole('treeitem', { name: label, exact }).first();
