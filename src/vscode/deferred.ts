@@ -32,6 +32,9 @@ export function isCantonFile(uri: { path: string }): boolean {
   return /\.(commands|vetting)\.json$/i.test(uri.path);
 }
 
+/** What a view shows until the features answer for it. */
+export const LOADING_ROW: vscode.TreeItem = { label: 'Loading…' };
+
 interface ContributedView {
   id: string;
 }
@@ -83,7 +86,8 @@ export function activateDeferred<A extends object>(
     );
   }
   // A view's first request for its items loads the features, whose own view then takes its place. The
-  // load waits until this empty answer has gone out, so that the answer cannot land after the real one.
+  // load waits until this answer has gone out, so that it cannot land after the real one. The answer is
+  // a "Loading…" row, not nothing: on a slow machine loading takes a moment, and a blank view looks empty.
   const loadSoon = () =>
     setTimeout(() => {
       try {
@@ -94,11 +98,11 @@ export function activateDeferred<A extends object>(
     }, 0);
   for (const view of Object.values(contributes.views ?? {}).flat()) {
     standIns.push(
-      host.window.registerTreeDataProvider<never>(view.id, {
+      host.window.registerTreeDataProvider<vscode.TreeItem>(view.id, {
         getTreeItem: (element) => element,
         getChildren: () => {
           loadSoon();
-          return [];
+          return [LOADING_ROW];
         },
       }),
     );

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { activateDeferred, isCantonFile, type DeferHost, type Loaded } from '../../src/vscode/deferred';
+import { activateDeferred, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
 import { ROOT } from './lib';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -139,9 +139,9 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.deepEqual(a.ran.map(([id]) => id), ['cantonLedger.files.submit', 'cantonLedger.demo.start']);
   });
 
-  it('a view asking for its items gets an empty answer, then the features load and their view takes over', async () => {
+  it('a view asking for its items gets a "Loading…" row (not a blank view), then the features load and their view takes over', async () => {
     const a = activate();
-    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), []);
+    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), [LOADING_ROW]);
     assert.equal(a.loads(), 0, 'not while answering');
     await tick();
     assert.equal(a.loads(), 1);

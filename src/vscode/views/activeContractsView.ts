@@ -17,7 +17,7 @@ import { EditingCommands } from '../files/editing/ids';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
 import { withCancellableProgress } from '../ui';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
 export const ActiveContractsViewId = 'cantonLedger.activeContracts';
@@ -66,11 +66,10 @@ export class ActiveContractsView extends LedgerTreeView {
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    if (!profile) return noActiveConnectionNodes(ROOT);
-    const notConnected = connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
-    if (notConnected) return notConnected;
+    const active = this.connections.profiles.active();
+    if (active?.id !== this.profileId) this.switchConnection(active?.id);
+    const { profile, nodes } = connectedActiveProfile(ROOT, this.connections, (x) => this.redactor.redact(x));
+    if (nodes) return nodes;
     if (!this.pager && !this.error) {
       this.firstLoad ??= this.loadFirstPage(profile, this.keepCount);
       await this.firstLoad;

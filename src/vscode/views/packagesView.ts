@@ -4,7 +4,7 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerPackages } from '../packages/ledgerPackages';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 export const PackagesViewId = 'cantonLedger.packages';
 
@@ -35,10 +35,8 @@ export class PackagesView extends LedgerTreeView {
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (!profile) return noActiveConnectionNodes('packages');
-    const notConnected = connectionStateNodes('packages', profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
-    if (notConnected) return notConnected;
+    const { profile, nodes } = connectedActiveProfile('packages', this.connections, (x) => this.redactor.redact(x));
+    if (nodes) return nodes;
     const state = this.packages.stateOf(profile);
     switch (state.state) {
       case 'loading':

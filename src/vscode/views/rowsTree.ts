@@ -3,7 +3,7 @@ import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldEr
 import type { LedgerRow } from '../../core/updates/rows';
 import { Commands } from '../commands/ids';
 import type { ConnectionProfile } from '../../core/connections';
-import type { ConnectionState } from '../connections/manager';
+import type { ConnectionManager, ConnectionState } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
 
 /** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
@@ -185,6 +185,21 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
     default:
       return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect }, parent)];
   }
+}
+
+/**
+ * The active connection a view reads from, when it is connected; otherwise what the view shows instead
+ * (no active connection; connecting; its error with Retry; Connect).
+ */
+export function connectedActiveProfile(
+  idPrefix: string,
+  connections: Pick<ConnectionManager, 'profiles' | 'state'>,
+  redact: (s: string) => string,
+): { profile: ConnectionProfile; nodes?: undefined } | { profile?: undefined; nodes: MessageNode[] } {
+  const profile = connections.profiles.active();
+  if (!profile) return { nodes: noActiveConnectionNodes(idPrefix) };
+  const nodes = connectionStateNodes(idPrefix, profile, connections.state(profile.id), redact);
+  return nodes ? { nodes } : { profile };
 }
 
 /** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */

@@ -4,7 +4,7 @@ import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /**
  * Vetted Packages view: per synchronizer, the participant's vetted packages and the topology serial,
@@ -38,12 +38,11 @@ export class VettedPackagesView extends LedgerTreeView {
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (!profile) return noActiveConnectionNodes('vetting');
+    const { profile, nodes } = connectedActiveProfile('vetting', this.connections, (x) => this.redactor.redact(x));
+    if (nodes) return nodes;
     const s = this.connections.state(profile.id);
     const ledger = this.connections.ledger(profile.id);
-    const notConnected = connectionStateNodes('vetting', profile, s, (x) => this.redactor.redact(x));
-    if (notConnected || !ledger || s.state !== 'connected') return notConnected ?? [];
+    if (!ledger || s.state !== 'connected') return [];
     let states: VettedPackagesState[];
     try {
       const reading = ledger.vettedPackages();
