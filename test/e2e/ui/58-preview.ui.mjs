@@ -77,6 +77,7 @@ export default async function (t) {
     });
   } finally {
     await closeAllEditors(t).catch(() => {});
+    await t.palette('Notifications: Clear All Notifications').catch(() => {});
     rmSync(path.join(t.workspace, FILE), { force: true });
     rmSync(path.join(t.workspace, TWO_COMMANDS_FILE), { force: true });
     if (startedDemo) await t.stopDemo();
