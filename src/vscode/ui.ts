@@ -35,6 +35,11 @@ export class ErrorReporter {
     this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
   }
 
+  /** Something the user asked for that could not be done, worth a line in the log but no message. */
+  notice(text: string): void {
+    this.logger.warn(this.redactor.redact(text));
+  }
+
   async report(context: string, err: unknown, actions: ErrorActions = {}): Promise<void> {
     if (err instanceof CancelledError) {
       this.logger.info(`${context}: cancelled`);

@@ -35,7 +35,10 @@ export class ConnectionCommands {
         const p = this.resolve(node);
         if (p) this.manager.cancelConnect(p.id);
       }),
-      r(Commands.disconnect, (node?: ConnectionNode) => node && this.manager.disconnect(node.profile.id)),
+      r(Commands.disconnect, (node?: ConnectionNode) => {
+        if (node) this.manager.disconnect(node.profile.id);
+        else this.errors.notice('Disconnect: no connection was given (a row menu whose row was gone?)');
+      }),
       r(Commands.refreshConnections, () => this.refresh()),
       r(Commands.copyUrl, (node?: ConnectionNode) => node && vscode.env.clipboard.writeText(node.profile.url)),
       r(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue)),
@@ -80,6 +83,7 @@ export class ConnectionCommands {
   }
 
   private async remove(node?: ConnectionNode): Promise<void> {
+    if (!node) this.errors.notice('Remove Connection: no connection was given (a row menu whose row was gone?); the active one is meant');
     const p = this.resolve(node);
     if (!p || !this.manager.profiles.isEditable(p)) return;
     const ok = await vscode.window.showWarningMessage(`Remove the connection "${p.name}" and its stored secrets?`, { modal: true }, 'Remove');
