@@ -79,10 +79,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.
-  const updateConnectedContext = () => {
-    const active = profiles.active();
-    return vscode.commands.executeCommand('setContext', 'cantonLedger.connected', active !== undefined && connections.state(active.id).state === 'connected');
-  };
+  const updateConnectedContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.connected', connections.activeConnected());
   context.subscriptions.push(
     channel,
     secrets,

@@ -136,6 +136,12 @@ export class ConnectionManager implements vscode.Disposable {
     this.setState(id, { state: 'disconnected' });
   }
 
+  /** True when there is an active connection and it is connected (what the ledger commands need). */
+  activeConnected(): boolean {
+    const active = this.profiles.active();
+    return active !== undefined && this.state(active.id).state === 'connected';
+  }
+
   /** The ledger state of a connected connection (undefined otherwise). */
   ledger(id: string): LedgerState | undefined {
     return this.ledgers.get(id)?.state;

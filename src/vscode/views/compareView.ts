@@ -172,14 +172,10 @@ export interface CompareFeature {
 export function registerComparePartiesView(connections: ConnectionManager, logger: Logger, redactor: Redactor, reportError: (context: string, e: unknown) => Promise<void>): { feature: CompareFeature; disposables: vscode.Disposable[] } {
   const view = new CompareView(connections, logger, redactor);
   const previousPicks = new Map<string, string[]>();
-  const connected = () => {
-    const profile = connections.profiles.active();
-    return profile !== undefined && connections.state(profile.id).state === 'connected';
-  };
 
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
     const profile = connections.profiles.active();
-    if (!profile || !connected()) {
+    if (!profile || !connections.activeConnected()) {
       void vscode.window.showWarningMessage('Compare Parties reads from the active connection: connect to a participant first.');
       return undefined;
     }

@@ -64,8 +64,8 @@ export class DarUploadController {
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
         uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal }),
       );
-      // The connection's ledger state reads the packages and the vetting again: every view follows.
-      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true, vetting: plan.vet !== false });
+      // The connection's ledger state reads the packages and (as after any package change) the vetting again: every view follows.
+      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true });
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
