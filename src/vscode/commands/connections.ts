@@ -5,6 +5,7 @@ import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
 import { ConnectionNode, DetailNode } from '../views/connectionsTree';
 import type { ErrorReporter } from '../ui';
+import type { SendPrompts } from '../files/send/prompts';
 import { Commands } from './ids';
 
 /** A profile given to the command directly (walkthrough links, tests) instead of through prompts. */
@@ -17,7 +18,12 @@ export class ConnectionCommands {
    */
   private wantsActive: string | undefined;
 
-  constructor(private readonly manager: ConnectionManager, private readonly errors: ErrorReporter) {}
+  constructor(
+    private readonly manager: ConnectionManager,
+    private readonly errors: ErrorReporter,
+    /** Where the "which connection?" question goes (a test answers it). */
+    private readonly prompts: () => SendPrompts,
+  ) {}
 
   register(): vscode.Disposable[] {
     const r = vscode.commands.registerCommand;
@@ -27,20 +33,23 @@ export class ConnectionCommands {
       r(Commands.removeConnection, (node?: ConnectionNode) => this.remove(node)),
       r(Commands.selectConnection, () => this.select()),
       r(Commands.setActive, async (node?: ConnectionNode | string) => {
-        const profile = node ? this.resolve(node) : undefined;
-        if (profile) await this.activate(profile);
+        const p = await this.rowTarget(node, 'Make which connection active?', (x) => x.id !== this.manager.profiles.active()?.id);
+        if (p) await this.activate(p);
       }),
       r(Commands.connect, (node?: ConnectionNode | string) => this.connect(this.resolve(node))),
       r(Commands.cancelConnect, (node?: ConnectionNode | string) => {
         const p = this.resolve(node);
         if (p) this.manager.cancelConnect(p.id);
       }),
-      r(Commands.disconnect, (node?: ConnectionNode) => {
-        if (node) this.manager.disconnect(node.profile.id);
-        else this.errors.notice('Disconnect: no connection was given (a row menu whose row was gone?)');
+      r(Commands.disconnect, async (node?: ConnectionNode) => {
+        const p = await this.rowTarget(node, 'Disconnect which connection?', (x) => this.manager.state(x.id).state === 'connected');
+        if (p) this.manager.disconnect(p.id);
       }),
       r(Commands.refreshConnections, () => this.refresh()),
-      r(Commands.copyUrl, (node?: ConnectionNode) => node && vscode.env.clipboard.writeText(node.profile.url)),
+      r(Commands.copyUrl, async (node?: ConnectionNode) => {
+        const p = await this.rowTarget(node, 'Copy the URL of which connection?', () => true);
+        if (p) await vscode.env.clipboard.writeText(p.url);
+      }),
       r(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue)),
     ];
   }
@@ -48,6 +57,28 @@ export class ConnectionCommands {
   /** A tree node, a connection id, or else the active connection. */
   resolve(node?: ConnectionNode | string): ConnectionProfile | undefined {
     return node ? this.manager.profiles.lookup(node) : this.manager.profiles.active();
+  }
+
+  /**
+   * The connection a row's menu command is for. VS Code can hand the command no row at all (the menu
+   * was chosen while the tree was being listed again); then the user is asked which of `candidates`
+   * was meant rather than the command doing nothing, or acting on a connection nobody chose.
+   */
+  private async rowTarget(node: ConnectionNode | string | undefined, question: string, candidates: (p: ConnectionProfile) => boolean): Promise<ConnectionProfile | undefined> {
+    if (node) return this.manager.profiles.lookup(node);
+    this.errors.notice(`${question} — the command was given no connection, so the user is asked`);
+    const profiles = this.manager.profiles.all().filter(candidates);
+    const prompts = this.prompts();
+    if (profiles.length === 0) {
+      await prompts.message('info', `${question.replace(/ which connection\?$/, '')}: no connection fits.`, []);
+      return undefined;
+    }
+    const activeId = this.manager.profiles.active()?.id;
+    const pick = await prompts.pick(
+      profiles.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : undefined, profile: p })),
+      { title: question },
+    );
+    return pick?.profile;
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {
@@ -73,7 +104,7 @@ export class ConnectionCommands {
   }
 
   private async edit(node?: ConnectionNode): Promise<void> {
-    const current = this.resolve(node);
+    const current = await this.rowTarget(node, 'Edit which connection?', (p) => this.manager.profiles.isEditable(p));
     if (!current || !this.manager.profiles.isEditable(current)) return;
     const edited = await promptProfile(current);
     if (!edited) return;
@@ -83,8 +114,7 @@ export class ConnectionCommands {
   }
 
   private async remove(node?: ConnectionNode): Promise<void> {
-    if (!node) this.errors.notice('Remove Connection: no connection was given (a row menu whose row was gone?); the active one is meant');
-    const p = this.resolve(node);
+    const p = await this.rowTarget(node, 'Remove which connection?', (x) => this.manager.profiles.isEditable(x));
     if (!p || !this.manager.profiles.isEditable(p)) return;
     const ok = await vscode.window.showWarningMessage(`Remove the connection "${p.name}" and its stored secrets?`, { modal: true }, 'Remove');
     if (ok !== 'Remove') return;
@@ -130,7 +160,17 @@ export class ConnectionCommands {
         await this.manager.profiles.setActive(p.id);
       }
     } catch (e) {
-      void this.errors.report(`Connecting to ${p.name}`, e, { updateToken: () => vscode.commands.executeCommand(Commands.setToken, p.id), retry: () => this.connect(p) });
+      // A failed connect ends the wish to make it active (a later plain Connect must not switch the
+      // views); Retry or Update Token from the message carries it on.
+      const wanted = this.wantsActive === p.id;
+      if (wanted) this.wantsActive = undefined;
+      const carryOn = () => {
+        if (wanted) this.wantsActive = p.id;
+      };
+      void this.errors.report(`Connecting to ${p.name}`, e, {
+        updateToken: () => (carryOn(), vscode.commands.executeCommand(Commands.setToken, p.id)),
+        retry: () => (carryOn(), this.connect(p)),
+      });
     }
   }
 

@@ -11,7 +11,8 @@ export type ConnectionsNode = ConnectionNode | DetailNode;
 /** A connection profile; its children are what the participant said about itself. */
 export class ConnectionNode {
   readonly kind = 'connection' as const;
-  constructor(readonly profile: ConnectionProfile) {}
+  /** Kept current by the tree (an edit replaces the profile, the row stays the same node). */
+  constructor(public profile: ConnectionProfile) {}
 }
 
 /** A line of detail under a connection (possibly with children, e.g. the parties). */
@@ -24,26 +25,61 @@ export class DetailNode {
   ) {}
 }
 
+/**
+ * Rows change one by one: a root refresh makes VS Code forget every row's element until it has asked
+ * for the rows again, and a context-menu command chosen in that moment gets no element. So only a
+ * change of the list of connections refreshes the root; any other change refreshes the rows it touches,
+ * which keep their node objects (and so their handles) throughout.
+ */
 export class ConnectionsTreeProvider implements vscode.TreeDataProvider<ConnectionsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ConnectionsNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<ConnectionsNode | ConnectionsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
-
-  private readonly ledgerSubscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  /** The rows as last listed, by connection id, in order. */
+  private rows = new Map<string, ConnectionNode>();
 
   constructor(private readonly manager: ConnectionManager) {
-    this.subscription = manager.onDidChange(() => this.changed.fire(undefined));
-    this.ledgerSubscription = manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.changed.fire(undefined));
-  }
-
-  refresh(): void {
-    this.changed.fire(undefined);
+    this.subscriptions = [
+      manager.onDidChange((id) => this.profilesChanged(id)),
+      manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connectionId])),
+    ];
   }
 
   getChildren(node?: ConnectionsNode): ConnectionsNode[] {
-    if (!node) return this.manager.profiles.all().map((p) => new ConnectionNode(p));
+    if (!node) {
+      const rows = new Map<string, ConnectionNode>();
+      for (const p of this.manager.profiles.all()) rows.set(p.id, this.row(p));
+      this.rows = rows;
+      return [...rows.values()];
+    }
     if (node.kind === 'detail') return node.opts.children ?? [];
     return this.details(node.profile);
+  }
+
+  /** `id` changed (its state), or with undefined anything about the profiles (list, active one, edits). */
+  private profilesChanged(id: string | undefined): void {
+    const ids = this.manager.profiles.all().map((p) => p.id);
+    const listed = [...this.rows.keys()];
+    if (ids.length !== listed.length || ids.some((x, i) => x !== listed[i])) this.changed.fire(undefined);
+    else this.refreshRows(id === undefined ? ids : [id]);
+  }
+
+  private refreshRows(ids: string[]): void {
+    const nodes: ConnectionNode[] = [];
+    for (const id of ids) {
+      const node = this.rows.get(id);
+      const profile = this.manager.profiles.get(id);
+      if (!node || !profile) continue;
+      node.profile = profile;
+      nodes.push(node);
+    }
+    if (nodes.length) this.changed.fire(nodes);
+  }
+
+  private row(p: ConnectionProfile): ConnectionNode {
+    const node = this.rows.get(p.id) ?? new ConnectionNode(p);
+    node.profile = p;
+    return node;
   }
 
   getTreeItem(node: ConnectionsNode): vscode.TreeItem {
@@ -107,8 +143,7 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.ledgerSubscription.dispose();
+    for (const d of this.subscriptions) d.dispose();
     this.changed.dispose();
   }
 }

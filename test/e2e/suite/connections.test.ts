@@ -2,7 +2,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
+import { ConnectionNode, type ConnectionsNode } from '../../../src/vscode/views/connectionsTree';
 import { registerSecret } from './helpers';
+import { scripted } from './sendHelpers';
 
 const EXTENSION_ID = 'canton-ledger-explorer.canton-ledger-explorer';
 
@@ -97,5 +99,90 @@ describe('demo participant', function () {
     assert.equal(after.state.ledgerEnd, end, 'the restarted demo continues at the ledger end it had');
     await vscode.commands.executeCommand('cantonLedger.demo.stop');
     assert.equal(a.demo.participant, undefined);
+  });
+});
+
+describe('the Connections tree', function () {
+  this.timeout(60_000);
+  const ids: string[] = [];
+  after(async () => {
+    const a = await api();
+    for (const id of ids) await a.connections.profiles.remove(id);
+    await vscode.commands.executeCommand('cantonLedger.demo.stop');
+  });
+
+  type TreeEvent = ConnectionsNode | ConnectionsNode[] | undefined | void;
+  const rowsOf = (e: TreeEvent) => (e === undefined ? 'root' : (Array.isArray(e) ? e : [e]).map((n) => (n as ConnectionNode).profile.id).join(','));
+
+  it('refreshes only the rows whose connection changed, keeping their nodes; the whole tree only when the list of connections changes', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('cantonLedger.demo.start');
+    const events: TreeEvent[] = [];
+    const listening = a.connectionsTree.onDidChangeTreeData((e) => events.push(e));
+    try {
+      a.connectionsTree.getChildren();
+      const added = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `Tree ${Date.now()}`, url: 'http://127.0.0.1:9' });
+      ids.push(added.id);
+      assert.ok(events.includes(undefined), `a new connection lists the rows again: ${events.map(rowsOf)}`);
+      const rows = a.connectionsTree.getChildren() as ConnectionNode[];
+      const row = rows.find((n) => n.profile.id === added.id)!;
+
+      // Its failed connect, the demo's reconnect and a change of the active connection: rows only,
+      // and each the node listed before (VS Code finds a row's menu target by it).
+      events.length = 0;
+      await assert.rejects(a.connections.connect(a.connections.profiles.get(added.id)!));
+      await a.connections.connect(a.connections.profiles.get('demo')!);
+      await a.connections.profiles.setActive('demo');
+      assert.ok(events.length > 0, 'the rows were refreshed');
+      assert.ok(!events.includes(undefined), `no refresh of the whole tree: ${events.map(rowsOf)}`);
+      const refreshed = events.flatMap((e) => (Array.isArray(e) ? e : [e])) as ConnectionNode[];
+      assert.ok(refreshed.some((n) => n === row), 'the failed connection\'s own row node was refreshed');
+      assert.ok(refreshed.every((n) => rows.includes(n)), 'every refreshed node is one of the listed rows');
+      assert.match(String(a.connectionsTree.getTreeItem(row).description), /^error · /);
+    } finally {
+      listening.dispose();
+    }
+  });
+
+  it('a row command that VS Code gives no row asks which connection was meant, among those it fits', async () => {
+    const a = await api();
+    const { prompts } = await scripted();
+    const demoUrl = a.connections.profiles.get('demo')!.url;
+    // Copy URL: every connection fits; the answer is the demo.
+    prompts.answerPick((items) => items.find((i) => i.label === 'Demo'));
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('cantonLedger.connections.copyUrl');
+    assert.equal(prompts.picks.at(-1)?.title, 'Copy the URL of which connection?');
+    assert.equal(await vscode.env.clipboard.readText(), demoUrl);
+    // Disconnect: only connected connections are offered (the dead one is not); dismissed, nothing happens.
+    await vscode.commands.executeCommand('cantonLedger.connections.disconnect');
+    const asked = prompts.picks.at(-1)!;
+    assert.equal(asked.title, 'Disconnect which connection?');
+    assert.deepEqual(asked.items.map((i) => i.label), a.connections.profiles.all().filter((p) => a.connections.state(p.id).state === 'connected').map((p) => p.name));
+    assert.ok(!asked.items.some((i) => i.description === 'http://127.0.0.1:9'), 'a connection in error is not offered');
+    assert.equal(a.connections.state('demo').state, 'connected', 'dismissing the question disconnects nothing');
+    // Answered: the chosen one is disconnected.
+    prompts.answerPick((items) => items.find((i) => i.label === 'Demo'));
+    await vscode.commands.executeCommand('cantonLedger.connections.disconnect');
+    assert.equal(a.connections.state('demo').state, 'disconnected');
+  });
+
+  it('a connection made active that fails to connect does not become active on a later plain Connect', async () => {
+    const a = await api();
+    const { prompts } = await scripted();
+    await a.connections.connect(a.connections.profiles.get('demo')!);
+    await a.connections.profiles.setActive('demo');
+    const dead = ids[0];
+    prompts.answerPick((items) => items.find((i) => i.description === 'http://127.0.0.1:9'));
+    // Make Active (no row given: the question) → it is asked to connect, fails, the demo stays active.
+    await vscode.commands.executeCommand('cantonLedger.connections.setActive');
+    assert.equal(a.connections.state(dead).state, 'error');
+    assert.equal(a.connections.profiles.active()?.id, 'demo');
+    // Its URL now answers (the demo's): a plain Connect connects it but does not make it active.
+    const p = a.connections.profiles.get(dead)!;
+    await a.connections.profiles.save({ ...p, url: a.connections.profiles.get('demo')!.url });
+    await vscode.commands.executeCommand('cantonLedger.connections.connect', dead);
+    assert.equal(a.connections.state(dead).state, 'connected');
+    assert.equal(a.connections.profiles.active()?.id, 'demo', 'the failed Make Active was not remembered');
   });
 });
