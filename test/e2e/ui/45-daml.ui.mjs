@@ -4,7 +4,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cursorToProblem, editorText, problemRows, quickFix } from './40-editing.ui.mjs';
-import { closeAllEditors, explorerRow, showExplorer } from './50-submit.ui.mjs';
+import { closeAllEditors } from './50-submit.ui.mjs';
 
 const FILE = 'ui-daml.commands.json';
 const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -32,11 +32,7 @@ export default async function (t) {
   try {
     await t.check('against the demo participant\'s packages, a misspelt field, a missing one and a wrong kind are marked with their Daml types', async () => {
       startedDemo = await t.startDemo();
-      await showExplorer(t);
-      const row = explorerRow(t, FILE);
-      await row.waitFor({ timeout: 15000 });
-      await row.dblclick();
-      await page.locator(`.tabs-container [role="tab"][aria-label^="${FILE}"]`).first().waitFor({ timeout: 15000 });
+      await t.openFile(path.join(t.workspace, FILE));
       await page.keyboard.press('ControlOrMeta+Shift+M');
       await ours().filter({ hasText: 'Iou has no field "ownr": did you mean "owner"?' }).first().waitFor({ timeout: 20000 });
       await ours().filter({ hasText: 'Expected Text' }).first().waitFor({ timeout: 5000 });

@@ -74,7 +74,7 @@ export default async function (t) {
 
   await t.check('the CodeLens "Submit to Demo" at the top of the file submits again: "Already executed" (same commandId), with the first transaction', async () => {
     await closeAllEditors(t);
-    await explorerRow(t, FILE).dblclick();
+    await t.openFile(path.join(t.workspace, FILE));
     const lens = codeLens(t, 'Submit to Demo');
     await lens.waitFor({ timeout: 15000 });
     await t.screenshot('50-submit-codelens');

@@ -15,9 +15,7 @@ export default async function (t) {
 
   await t.check('the CodeLens "Dry Run on Demo" shows the vetting diff past → new as a document', async () => {
     startedDemo = await t.startDemo();
-    await t.palette('View: Show Explorer');
-    await row().waitFor({ timeout: 15000 });
-    await row().dblclick();
+    await t.openFile(path.join(t.workspace, FILE));
     const lens = codeLens(t, 'Dry Run on Demo');
     await lens.waitFor({ timeout: 15000 });
     if (!(await codeLens(t, 'Apply on Demo').isVisible())) throw new Error('no "Apply on Demo" CodeLens');
@@ -32,6 +30,8 @@ export default async function (t) {
   });
 
   await t.check('Apply from the explorer context menu asks for confirmation with the diff; Cancel applies nothing', async () => {
+    await t.palette('View: Show Explorer');
+    await row().waitFor({ timeout: 15000 });
     await t.contextMenu(row(), 'Apply Vetting Changes');
     const dialog = t.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 20000 });

@@ -33,8 +33,7 @@ export default async function (t) {
       await closeAllEditors(t);
       // The preview document's lines in view: an editor renders only the lines that fit.
       await t.hidePanel();
-      await explorerRow(t, FILE).waitFor({ timeout: 15000 });
-      await explorerRow(t, FILE).dblclick();
+      await t.openFile(path.join(t.workspace, FILE));
       const lens = codeLens(t, 'Preview');
       await lens.waitFor({ timeout: 15000 });
       await lens.click();
@@ -67,8 +66,7 @@ export default async function (t) {
 
     await t.check('a file of two commands on a participant that prepares one at a time: the error says why and to preview each command alone', async () => {
       await closeAllEditors(t);
-      await showExplorer(t);
-      await explorerRow(t, TWO_COMMANDS_FILE).dblclick();
+      await t.openFile(path.join(t.workspace, TWO_COMMANDS_FILE));
       const lens = codeLens(t, 'Preview');
       await lens.waitFor({ timeout: 15000 });
       await lens.click();

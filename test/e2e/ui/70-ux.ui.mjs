@@ -55,12 +55,7 @@ export default async function (t) {
     try {
       startedDemo = await t.startDemo();
       await closeAllEditors(t);
-      await t.palette('View: Show Explorer');
-      // Written just now: the explorer reads the folder again rather than waiting for its watcher.
-      await t.refreshExplorer();
-      const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${VETTING_FILE}"]`).first();
-      await row.waitFor({ timeout: 15000 });
-      await row.dblclick();
+      await t.openFile(file);
       const lens = codeLens(t, 'Dry Run on Demo');
       await lens.waitFor({ timeout: 15000 });
       await lens.click();

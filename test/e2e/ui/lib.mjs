@@ -180,6 +180,27 @@ export async function refreshExplorer(page) {
   await page.locator('.part.sidebar .action-label[aria-label^="Refresh Explorer"]').first().click();
 }
 
+/**
+ * Opens `file` (an absolute path) with File: Open File…, typing its path as a user would, and waits
+ * for its tab to be the active one. Not a double click in the explorer: the explorer re-renders its
+ * rows while it reads the folder again (a file written just now), and the second click of a double
+ * click can land on the row that moved under the pointer, opening another file. Not Go to File
+ * either: its file search answers from an index that may not have the file yet.
+ */
+export async function openFile(page, file) {
+  await palette(page, 'File: Open File...');
+  const box = page.locator(QUICK_INPUT_BOX);
+  // The dialog writes its starting folder into the box once it has listed it: typing before that is overwritten.
+  await waitUntil(async () => (await box.inputValue().catch(() => '')).endsWith('/') && (await page.locator('#quickInput_list [role="option"]').count()) > 0, {
+    timeout: 15000,
+    what: 'the Open File dialog to list its folder',
+  });
+  await box.fill(file);
+  await waitUntil(async () => (await box.inputValue().catch(() => '')) === file, { what: `the Open File dialog to read ${file}` });
+  await page.keyboard.press('Enter');
+  await page.locator(`.tabs-container [role="tab"].active[aria-label^="${attr(path.basename(file))}"]`).first().waitFor({ timeout: 15000 });
+}
+
 /** A tree item by its accessible name (label, plus description for some trees). */
 export function treeItem(page, label, { exact = false } = {}) {
   return page.getByRole('treeitem', { name: label, exact }).first();
