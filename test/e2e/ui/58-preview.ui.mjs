@@ -3,7 +3,7 @@
 // and a refusal that says why and what to do. Runs against the demo participant.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { codeLens, closeAllEditors, explorerRow, showExplorer } from './50-submit.ui.mjs';
+import { codeLens, closeAllEditors } from './50-submit.ui.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
 const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -29,7 +29,6 @@ export default async function (t) {
   try {
     await t.check('the "Preview" CodeLens prepares the file: the preview document shows the exercise, the archive and the child create with their informees; nothing submitted', async () => {
       startedDemo = await t.startDemo();
-      await showExplorer(t);
       await closeAllEditors(t);
       // The preview document's lines in view: an editor renders only the lines that fit.
       await t.hidePanel();
