@@ -27,6 +27,12 @@ export interface ChoiceBehaviour {
   body(ctx: ChoiceContext, self: TemplateDef, contract: DamlRecord, argument: DamlRecord): unknown;
 }
 
+/** What a template's `interface instance` would compute, written in TypeScript. */
+export interface InterfaceInstanceBehaviour {
+  /** The instance's `view`: a value of the interface's view type. */
+  view(argument: DamlRecord): DamlRecord;
+}
+
 /** What the Daml code of a template would do, written in TypeScript. */
 export interface TemplateBehaviour {
   signatories(argument: DamlRecord): string[];
@@ -36,6 +42,26 @@ export interface TemplateBehaviour {
   key?: { of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
   /** By choice name; `Archive` need not be given. */
   choices: Record<string, ChoiceBehaviour>;
+  /** The template's interface instances, by the interface's id (package-id form). */
+  interfaces?: Record<string, InterfaceInstanceBehaviour>;
+}
+
+/** An interface a template implements. */
+export interface InterfaceInstanceDef {
+  /** The interface, package-id form (as in `interfaceViews` and `implementedInterfaces`). */
+  interfaceId: string;
+  /** Undefined when the simulator cannot compute the view (instances in packages from DARs). */
+  view?(argument: DamlRecord): DamlRecord;
+}
+
+/** An interface a package defines. */
+export interface InterfaceDef {
+  pkg: PackageDef;
+  moduleName: string;
+  entityName: string;
+  /** Package-id form. */
+  id: string;
+  viewType: DamlType;
 }
 
 export interface ChoiceDef {
@@ -61,6 +87,8 @@ export interface TemplateDef {
   ensure?(argument: DamlRecord): string | undefined;
   key?: { type: DamlType; of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
   choices: ReadonlyMap<string, ChoiceDef>;
+  /** The interfaces the template implements, in the order its package lists them. */
+  interfaces: readonly InterfaceInstanceDef[];
 }
 
 /** Where a package came from: the built-in catalog, `--dar` at start, or an upload. */
@@ -76,6 +104,7 @@ export class PackageDef {
   /** Direct dependencies, by package id. */
   readonly dependencies: readonly string[];
   readonly templates: readonly TemplateDef[];
+  readonly interfaces: readonly InterfaceDef[];
 
   private constructor(
     readonly payload: Uint8Array,
@@ -93,6 +122,9 @@ export class PackageDef {
         const fields = m.dataTypes.find((d) => d.name === t.name);
         return templateDef(this, m.name, t, behaviourOf(nameKey) ?? darTemplateBehaviour(`${signature.id}:${m.name}:${t.name}`, fields));
       }),
+    );
+    this.interfaces = signature.modules.flatMap((m) =>
+      m.interfaces.map((i) => ({ pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, viewType: i.viewType })),
     );
   }
 
@@ -127,6 +159,10 @@ function templateDef(pkg: PackageDef, moduleName: string, template: DamlPackage[
         { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour.choices[c.name] ?? (c.name === 'Archive' ? ARCHIVE : undefined) },
       ]),
     ),
+    interfaces: template.implements.map((i) => {
+      const interfaceId = `${i.packageId}:${i.moduleName}:${i.name}`;
+      return { interfaceId, view: behaviour.interfaces?.[interfaceId]?.view };
+    }),
   };
 }
 
@@ -202,6 +238,7 @@ function notFound(text: string): LedgerApiError {
 export class PackageStore implements TypeLookup {
   private readonly byId = new Map<string, PackageDef>();
   private readonly templatesById = new Map<string, TemplateDef>();
+  private readonly interfacesById = new Map<string, InterfaceDef>();
   private readonly index = new PackageIndex();
 
   constructor(packages: Iterable<PackageDef> = []) {
@@ -214,6 +251,7 @@ export class PackageStore implements TypeLookup {
     this.byId.set(p.id, p);
     this.index.add(p.signature);
     for (const t of p.templates) this.templatesById.set(t.id, t);
+    for (const i of p.interfaces) this.interfacesById.set(i.id, i);
     return true;
   }
 
@@ -227,6 +265,10 @@ export class PackageStore implements TypeLookup {
 
   template(id: string): TemplateDef | undefined {
     return this.templatesById.get(id);
+  }
+
+  interface(id: string): InterfaceDef | undefined {
+    return this.interfacesById.get(id);
   }
 
   dataType(name: QualifiedName): DataType | undefined {
@@ -295,6 +337,24 @@ export class PackageStore implements TypeLookup {
     const p = this.byId.get(ref.packageRef);
     if (!p || !templateIn(p, ref)) throw notFound(text);
     return nameKey(p.name);
+  }
+
+  /**
+   * The interfaces a filter's interface id stands for: the interface in every package of its package
+   * name (so contracts of any version's instance match), by id. The package-id form is resolved to its
+   * package name, as for templates.
+   */
+  resolveFilterInterface(text: string, ref: IdentifierRef): ReadonlySet<string> {
+    const named = (p: PackageDef) => p.interfaces.filter((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
+    let name = ref.packageRef.slice(1);
+    if (!isPackageNameRef(ref)) {
+      const p = this.byId.get(ref.packageRef);
+      if (!p || named(p).length === 0) throw notFound(text);
+      name = p.name;
+    }
+    const found = this.named(name, text).flatMap(named);
+    if (found.length === 0) throw notFound(text);
+    return new Set(found.map((i) => i.id));
   }
 }
 
