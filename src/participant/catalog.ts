@@ -12,7 +12,7 @@ import { packageIdOf } from '../core/daml/lf/archive';
 import { SELF_PACKAGE, encodeArchivePayload, type PackageSource } from '../core/daml/lf/encode';
 import { DamlTypes as T, type DamlType, type Module, type QualifiedName } from '../core/daml/model';
 import { sha256Hex } from './ids';
-import { PackageDef, type TemplateBehaviour } from './packages';
+import { PackageDef, type InterfaceBehaviour, type TemplateBehaviour } from './packages';
 import { formatNumeric, parseNumeric, type DamlRecord } from './values';
 
 // ---------------------------------------------------------------- signatures
@@ -178,6 +178,7 @@ const iouBehaviour: TemplateBehaviour = {
     //   setOwner newOwner = toInterface (this with owner = newOwner)
     [HOLDING_INTERFACE_ID]: {
       view: (iou) => ({ owner: iou.owner, issuer: iou.issuer, instrument: iou.currency, amount: iou.amount }),
+      methods: { setOwner: (iou, newOwner) => ({ ...iou, owner: newOwner }) },
     },
   },
 };
@@ -197,6 +198,15 @@ const assetBehaviour: TemplateBehaviour = {
   },
 };
 
+const holdingBehaviour: InterfaceBehaviour = {
+  choices: {
+    Holding_Transfer: {
+      controllers: (holding) => [String(holding.view.owner)],
+      body: (ctx, holding, arg) => ctx.create(holding.template, holding.call('setOwner', arg.newOwner) as DamlRecord),
+    },
+  },
+};
+
 // ---------------------------------------------------------------- the packages
 
 const behaviours = new Map<string, TemplateBehaviour>([
@@ -204,12 +214,15 @@ const behaviours = new Map<string, TemplateBehaviour>([
   ['demo-asset:Asset:Asset', assetBehaviour],
 ]);
 
+const interfaceBehaviours = new Map<string, InterfaceBehaviour>([['demo-holding:Holding:Holding', holdingBehaviour]]);
+
 /** The TypeScript behaviour of a built-in template (by `packageName:Module:Entity`), if it is one. */
 export function builtinBehaviour(nameKey: string): TemplateBehaviour | undefined {
   return behaviours.get(nameKey);
 }
 
-const build = (source: PackageSource) => PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour);
+const build = (source: PackageSource) =>
+  PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour, (nameKey) => interfaceBehaviours.get(nameKey));
 
 const PRIM = build(DAML_PRIM);
 const STDLIB = build(DAML_STDLIB);

@@ -98,7 +98,7 @@ export function archivedEventJson(c: ContractRecord, offset: number, nodeId: num
 function exercisedEventJson(node: ExercisedNode, offset: number, match: Match, acsDelta: boolean, d: WireDialect): string {
   return (
     `{"offset":${offset},"nodeId":${node.nodeId},"contractId":${q(node.contract.contractId)},"templateId":${q(node.template.id)}` +
-    `,"interfaceId":null,"choice":${q(node.choice)},"choiceArgument":${q(node.choiceArgument)}` +
+    `,"interfaceId":${node.interfaceId === undefined ? 'null' : q(node.interfaceId)},"choice":${q(node.choice)},"choiceArgument":${q(node.choiceArgument)}` +
     `,"actingParties":${parties(node.actingParties)},"consuming":${node.consuming},"witnessParties":${parties(match.parties)}` +
     `,"lastDescendantNodeId":${node.lastDescendantNodeId},"exerciseResult":${q(node.exerciseResult)}` +
     `,"packageName":${q(node.template.pkg.name)},"implementedInterfaces":${node.consuming ? q(match.interfaces) : '[]'}` +

@@ -31,6 +31,32 @@ export interface ChoiceBehaviour {
 export interface InterfaceInstanceBehaviour {
   /** The instance's `view`: a value of the interface's view type. */
   view(argument: DamlRecord): DamlRecord;
+  /**
+   * The interface's methods, by name: the contract's argument (`this`) first, then the method's
+   * arguments. A method returning the interface type returns the argument of a contract of the template.
+   */
+  methods?: Record<string, (argument: DamlRecord, ...args: unknown[]) => unknown>;
+}
+
+/** A contract seen through an interface, as an interface choice's body sees `this`. */
+export interface InterfaceInstance {
+  template: TemplateDef;
+  argument: DamlRecord;
+  signatories: readonly string[];
+  view: DamlRecord;
+  /** Calls a method of the instance (see {@link InterfaceInstanceBehaviour.methods}). */
+  call(method: string, ...args: unknown[]): unknown;
+}
+
+/** What the Daml code of an interface's choice would do, written in TypeScript: in terms of the instance. */
+export interface InterfaceChoiceBehaviour {
+  controllers(instance: InterfaceInstance, argument: DamlRecord): string[];
+  body(ctx: ChoiceContext, instance: InterfaceInstance, argument: DamlRecord): unknown;
+}
+
+/** What the Daml code of an interface would do: its choices (`Archive` need not be given). */
+export interface InterfaceBehaviour {
+  choices: Record<string, InterfaceChoiceBehaviour>;
 }
 
 /** What the Daml code of a template would do, written in TypeScript. */
@@ -52,6 +78,15 @@ export interface InterfaceInstanceDef {
   interfaceId: string;
   /** Undefined when the simulator cannot compute the view (instances in packages from DARs). */
   view?(argument: DamlRecord): DamlRecord;
+  methods?: InterfaceInstanceBehaviour['methods'];
+}
+
+export interface InterfaceChoiceDef {
+  name: string;
+  consuming: boolean;
+  argType: DamlType;
+  /** Undefined when the simulator cannot run the choice (choices of interfaces from DARs, but Archive). */
+  behaviour?: InterfaceChoiceBehaviour;
 }
 
 /** An interface a package defines. */
@@ -62,6 +97,7 @@ export interface InterfaceDef {
   /** Package-id form. */
   id: string;
   viewType: DamlType;
+  choices: ReadonlyMap<string, InterfaceChoiceDef>;
 }
 
 export interface ChoiceDef {
@@ -96,6 +132,8 @@ export type PackageOrigin = 'catalog' | 'dar' | 'upload';
 
 /** The implicit `Archive` every template has: consuming, controlled by the contract's signatories, returns (). */
 const ARCHIVE: ChoiceBehaviour = { controllers: (_contract, _argument, signatories) => [...signatories], body: () => ({}) };
+/** Every interface's `Archive`: the same, through the interface. */
+const INTERFACE_ARCHIVE: InterfaceChoiceBehaviour = { controllers: (instance) => [...instance.signatories], body: () => ({}) };
 
 export class PackageDef {
   readonly id: string;
@@ -111,6 +149,7 @@ export class PackageDef {
     readonly signature: DamlPackage,
     readonly origin: PackageOrigin,
     behaviourOf: (nameKey: string) => TemplateBehaviour | undefined,
+    interfaceBehaviourOf: (nameKey: string) => InterfaceBehaviour | undefined,
   ) {
     this.id = signature.id;
     this.name = signature.name;
@@ -124,7 +163,14 @@ export class PackageDef {
       }),
     );
     this.interfaces = signature.modules.flatMap((m) =>
-      m.interfaces.map((i) => ({ pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, viewType: i.viewType })),
+      m.interfaces.map((i) => {
+        const behaviour = interfaceBehaviourOf(`${signature.name}:${m.name}:${i.name}`);
+        const choices = i.choices.map((c): [string, InterfaceChoiceDef] => [
+          c.name,
+          { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour?.choices[c.name] ?? (c.name === 'Archive' ? INTERFACE_ARCHIVE : undefined) },
+        ]);
+        return { pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, viewType: i.viewType, choices: new Map(choices) };
+      }),
     );
   }
 
@@ -133,8 +179,13 @@ export class PackageDef {
    * the others get what the simulator can do for any template.
    * @throws LfDecodeError
    */
-  static fromPayload(payload: Uint8Array, origin: PackageOrigin, behaviourOf: (nameKey: string) => TemplateBehaviour | undefined = () => undefined): PackageDef {
-    return new PackageDef(payload, decodeArchivePayload(payload), origin, behaviourOf);
+  static fromPayload(
+    payload: Uint8Array,
+    origin: PackageOrigin,
+    behaviourOf: (nameKey: string) => TemplateBehaviour | undefined = () => undefined,
+    interfaceBehaviourOf: (nameKey: string) => InterfaceBehaviour | undefined = () => undefined,
+  ): PackageDef {
+    return new PackageDef(payload, decodeArchivePayload(payload), origin, behaviourOf, interfaceBehaviourOf);
   }
 }
 
@@ -161,7 +212,8 @@ function templateDef(pkg: PackageDef, moduleName: string, template: DamlPackage[
     ),
     interfaces: template.implements.map((i) => {
       const interfaceId = `${i.packageId}:${i.moduleName}:${i.name}`;
-      return { interfaceId, view: behaviour.interfaces?.[interfaceId]?.view };
+      const instance = behaviour.interfaces?.[interfaceId];
+      return { interfaceId, view: instance?.view, methods: instance?.methods };
     }),
   };
 }
@@ -324,6 +376,23 @@ export class PackageStore implements TypeLookup {
     if (!found) throw notFound(text);
     if (!vetted.has(found.pkg.id)) throw noSynchronizer(`package ${found.pkg.id} is not vetted on the synchronizer`);
     return found;
+  }
+
+  /**
+   * The interface an exercise command names in its `templateId`, resolved as templates are (the
+   * highest vetted version of the package name, or that package if vetted); undefined when the id
+   * names no interface.
+   */
+  resolveCommandInterface(ref: IdentifierRef, vetted: ReadonlySet<string>): InterfaceDef | undefined {
+    const interfaceIn = (p: PackageDef) => p.interfaces.find((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
+    if (!isPackageNameRef(ref)) {
+      const p = this.byId.get(ref.packageRef);
+      return p && vetted.has(p.id) ? interfaceIn(p) : undefined;
+    }
+    const candidates = this.all()
+      .filter((p) => p.name === ref.packageRef.slice(1) && vetted.has(p.id) && interfaceIn(p))
+      .sort((a, b) => comparePackageVersions(b.version, a.version));
+    return candidates.length > 0 ? interfaceIn(candidates[0]) : undefined;
   }
 
   /** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */

@@ -162,6 +162,49 @@ describe('demo participant: Daml interfaces (the Holding interface Iou implement
     assertCantonError(hidden, 404, 'CONTRACT_EVENTS_NOT_FOUND', 11);
   });
 
+  it('exercises a choice through the interface: the instance runs it, the event names the interface', async () => {
+    const { alice, bank, bob } = p.parties;
+    const [iou] = createdEvents(await submit(p, [bank], [createIou(bank, alice, '25', 'NOK')]));
+    const exercise = (choice: string, choiceArgument: unknown, contractId = iou.contractId): wire.Command => ({ ExerciseCommand: { templateId: HOLDING, contractId, choice, choiceArgument } });
+    const SUBMIT = '/v2/commands/submit-and-wait-for-transaction';
+    const refusedFor = (actAs: string[], command: wire.Command) => post(p, SUBMIT, { commands: { commands: [command], commandId: `iface-${Math.random()}`, actAs } });
+
+    // Only the view's owner controls Holding_Transfer, not the issuer.
+    assertCantonError(await refusedFor([bank], exercise('Holding_Transfer', { newOwner: bob })), 400, 'DAML_AUTHORIZATION_ERROR', 8);
+    // Only the interface's choices can be exercised through it.
+    const split = await refusedFor([alice], exercise('Iou_Split', { splitAmount: '1' }));
+    assert.match(assertCantonError(split, 400, 'COMMAND_PREPROCESSING_FAILED', 8).cause, /Iou_Split/);
+
+    const format = { eventFormat: eventFormat([alice, bob], { cumulative: [holdings()] }), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' as const };
+    const tx = await submit(p, [alice], [exercise('Holding_Transfer', { newOwner: bob })], { format });
+    const [exercised] = tx.events!.flatMap((e) => ('ExercisedEvent' in e ? [e.ExercisedEvent] : []));
+    const [moved] = createdEvents(tx);
+    assert.equal(exercised.templateId, IOU_TEMPLATE.id, 'the template of the contract');
+    assert.equal(exercised.interfaceId, HOLDING_INTERFACE_ID, 'the interface that declares the choice');
+    assert.deepEqual([exercised.choice, exercised.consuming, exercised.actingParties, exercised.exerciseResult], ['Holding_Transfer', true, [alice], moved.contractId]);
+    assert.deepEqual(exercised.implementedInterfaces, [HOLDING_INTERFACE_ID]);
+    assert.equal(moved.templateId, IOU_TEMPLATE.id, 'setOwner keeps the template');
+    assert.deepEqual(moved.interfaceViews![0].viewValue, { owner: bob, issuer: bank, instrument: 'NOK', amount: '25.0000000000' });
+    assertSpecValid(tx, 'JsTransaction');
+
+    // Archive, which every interface has, through the interface: controlled by the signatories.
+    const archived = await submit(p, [bank], [exercise('Archive', {}, moved.contractId)], { format: { ...format, eventFormat: eventFormat([bank]) } });
+    const [archive] = archived.events!.flatMap((e) => ('ExercisedEvent' in e ? [e.ExercisedEvent] : []));
+    assert.deepEqual([archive.choice, archive.interfaceId, archive.actingParties], ['Archive', HOLDING_INTERFACE_ID, [bank]]);
+  });
+
+  it('refuses an exercise through an interface the contract does not implement', async () => {
+    const asset = [...p.state.contracts.values()].find((c) => c.template.nameKey === 'demo-asset:Asset:Asset' && c.archivedOffset === undefined)!;
+    const owner = String(asset.argument.owner);
+    const reply = await post(p, '/v2/commands/submit-and-wait', {
+      commands: [{ ExerciseCommand: { templateId: HOLDING, contractId: asset.contractId, choice: 'Archive', choiceArgument: {} } }],
+      commandId: 'asset-as-holding',
+      actAs: [owner],
+    });
+    const body = assertCantonError(reply, 400, 'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE', 8);
+    assert.deepEqual(body.resources, [['CONTRACT_ID', asset.contractId], ['TEMPLATE_ID', asset.template.id], ['INTERFACE_ID', HOLDING_INTERFACE_ID]]);
+  });
+
   it('refuses unknown interfaces, and templates given as interfaces, with TEMPLATES_OR_INTERFACES_NOT_FOUND', async () => {
     const refused = async (interfaceId: string, code: string) => {
       const reply = await updates(transactionsFormat([p.parties.alice], 'ACS_DELTA', { cumulative: [holdings({ interfaceId })] }));
