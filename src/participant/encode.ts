@@ -56,23 +56,26 @@ const viewJson = new WeakMap<ContractRecord, Map<string, string>>();
  * run Daml code the simulator does not interpret, so their views fail, as a view whose computation
  * failed does in Canton (a status with an error code and no value).
  */
-function interfaceViewJson(c: ContractRecord, interfaceId: string): string {
+function interfaceViewJson(c: ContractRecord, interfaceId: string, d: WireDialect): string {
+  const key = `${interfaceId} ${d.interfaceViewImplementationPackageId}`;
   let views = viewJson.get(c);
   if (!views) viewJson.set(c, (views = new Map()));
-  let json = views.get(interfaceId);
+  let json = views.get(key);
   if (json === undefined) {
     const view = c.template.interfaces.find((i) => i.interfaceId === interfaceId)?.view;
     const status = view
       ? `{"code":0,"message":"","details":[]}`
       : `{"code":12,"message":${q(`The demo participant is a simulator and does not interpret Daml: it cannot compute the view of ${interfaceId} for ${c.template.id}`)},"details":[]}`;
-    json = `{"interfaceId":${q(interfaceId)},"viewStatus":${status},"viewValue":${view ? q(view(c.argument)) : 'null'}}`;
-    views.set(interfaceId, json);
+    // The instance that computed the view is the contract's own template's (no up- or downgrade here).
+    const implementation = d.interfaceViewImplementationPackageId ? `,"implementationPackageId":${view ? q(c.template.pkg.id) : 'null'}` : '';
+    json = `{"interfaceId":${q(interfaceId)},"viewStatus":${status},"viewValue":${view ? q(view(c.argument)) : 'null'}${implementation}}`;
+    views.set(key, json);
   }
   return json;
 }
 
-function interfaceViewsJson(c: ContractRecord, interfaceIds: readonly string[]): string {
-  return interfaceIds.length === 0 ? '[]' : `[${interfaceIds.map((id) => interfaceViewJson(c, id)).join(',')}]`;
+function interfaceViewsJson(c: ContractRecord, interfaceIds: readonly string[], d: WireDialect): string {
+  return interfaceIds.length === 0 ? '[]' : `[${interfaceIds.map((id) => interfaceViewJson(c, id, d)).join(',')}]`;
 }
 
 export function createdEventJson(c: ContractRecord, offset: number, nodeId: number, match: Match, acsDelta: boolean, d: WireDialect): string {
@@ -80,7 +83,7 @@ export function createdEventJson(c: ContractRecord, offset: number, nodeId: numb
     `{"offset":${offset},"nodeId":${nodeId},"contractId":${q(c.contractId)},"templateId":${q(c.template.id)}` +
     `,"contractKey":${c.key === null ? 'null' : q(c.key)}` +
     (d.contractKeyHash ? `,"contractKeyHash":${q(contractKeyHash(c))}` : '') +
-    `,"createArgument":${q(c.argument)},"createdEventBlob":${q(match.blob ? createdEventBlob(c) : '')},"interfaceViews":${interfaceViewsJson(c, match.interfaces)}` +
+    `,"createArgument":${q(c.argument)},"createdEventBlob":${q(match.blob ? createdEventBlob(c) : '')},"interfaceViews":${interfaceViewsJson(c, match.interfaces, d)}` +
     `,"witnessParties":${parties(match.parties)},"signatories":${parties(c.signatories)},"observers":${parties(c.observers)}` +
     `,"createdAt":${q(formatInstant(c.createdAt))},"packageName":${q(c.template.pkg.name)}` +
     (d.acsDeltaFields ? `,"representativePackageId":${q(c.template.pkg.id)},"acsDelta":${acsDelta}` : '') +

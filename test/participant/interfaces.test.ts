@@ -65,7 +65,9 @@ describe('demo participant: Daml interfaces (the Holding interface Iou implement
     assert.ok(creates.length > 0, 'the seeded Ious Alice holds or issued to her');
     for (const e of creates) {
       assert.match(e.templateId, /:Iou:Iou$/, 'only contracts of templates implementing Holding (no Asset)');
-      assert.deepEqual(e.interfaceViews, [{ interfaceId: HOLDING_INTERFACE_ID, viewStatus: { code: 0, message: '', details: [] }, viewValue: holdingView(e) }]);
+      assert.deepEqual(e.interfaceViews, [
+        { interfaceId: HOLDING_INTERFACE_ID, viewStatus: { code: 0, message: '', details: [] }, viewValue: holdingView(e), implementationPackageId: IOU_TEMPLATE.pkg.id },
+      ]);
       assert.equal(e.createdEventBlob, '');
       assert.ok(e.createArgument, 'the create argument is always there (3.x)');
     }
@@ -231,7 +233,10 @@ describe('demo participant: Daml interfaces (the Holding interface Iou implement
       const byName = await list(HOLDING);
       assert.equal(byId.status, 200, byId.text);
       assert.deepEqual(byId.json, byName.json);
-      assert.ok(created(byId.json).length > 0);
+      const views = created(byId.json).flatMap((e) => e.interfaceViews ?? []);
+      assert.ok(views.length > 0);
+      for (const view of views) assert.equal('implementationPackageId' in view, false, 'implementationPackageId arrives with 3.5');
+      for (const u of byId.json) assertSpecValid(u, 'JsGetUpdatesResponse', '3.4.12');
       assertCantonError(await list(`${'0'.repeat(64)}:Holding:Holding`), 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND', 11);
       assertCantonError(await list(`${IOU_TEMPLATE.pkg.id}:Holding:Holding`), 404, 'TEMPLATES_OR_INTERFACES_NOT_FOUND', 11);
     } finally {
