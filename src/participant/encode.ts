@@ -67,7 +67,7 @@ function interfaceViewJson(c: ContractRecord, interfaceId: string, d: WireDialec
       ? `{"code":0,"message":"","details":[]}`
       : `{"code":12,"message":${q(`The demo participant is a simulator and does not interpret Daml: it cannot compute the view of ${interfaceId} for ${c.template.id}`)},"details":[]}`;
     // The instance that computed the view is the contract's own template's (no up- or downgrade here).
-    const implementation = d.interfaceViewImplementationPackageId ? `,"implementationPackageId":${view ? q(c.template.pkg.id) : 'null'}` : '';
+    const implementation = d.interfaceViewImplementationPackageId ? `,"implementationPackageId":${q(view ? c.template.pkg.id : '')}` : '';
     json = `{"interfaceId":${q(interfaceId)},"viewStatus":${status},"viewValue":${view ? q(view(c.argument)) : 'null'}${implementation}}`;
     views.set(key, json);
   }

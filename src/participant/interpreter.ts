@@ -214,15 +214,18 @@ class Interpretation {
     }
     const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
     const behaviour = choice.behaviour;
-    const view = instance.view;
-    if (!behaviour || !view) {
-      throw beyondTheSimulator(`choice ${choiceName} of interface ${iface.id} on ${template.id} runs Daml code the simulator has no TypeScript for`);
+    if (!behaviour) {
+      throw beyondTheSimulator(`choice ${choiceName} of interface ${iface.id} runs Daml code the simulator has no TypeScript for`);
     }
     const seen: InterfaceInstance = {
       template,
       argument: contract.argument,
       signatories: contract.signatories,
-      view: view(contract.argument),
+      // Computed when a choice asks for it: Archive does not, so it works on instances from DARs too.
+      get view() {
+        if (!instance.view) throw beyondTheSimulator(`the view of ${iface.id} for ${template.id} runs Daml code the simulator has no TypeScript for`);
+        return instance.view(contract.argument);
+      },
       call: (method, ...args) => {
         const implementation = instance.methods?.[method];
         if (!implementation) throw beyondTheSimulator(`method ${method} of ${iface.id} on ${template.id} has no TypeScript implementation`);

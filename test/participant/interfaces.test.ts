@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type * as wire from '../../src/core/models/wire';
 import { HOLDING_INTERFACE_ID, IOU as IOU_TEMPLATE } from '../../src/participant/catalog';
 import type { DemoParticipant } from '../../src/participant/index';
+import { DARS, requireDarBytes } from '../support/dars';
 import {
   ASSET,
   IOU,
@@ -16,6 +17,7 @@ import {
   createdEvents,
   eventFormat,
   post,
+  postBytes,
   start,
   submit,
   transactions,
@@ -242,5 +244,48 @@ describe('demo participant: Daml interfaces (the Holding interface Iou implement
     } finally {
       await old.close();
     }
+  });
+});
+
+describe('demo participant: interfaces of packages from DARs (the token standard Holding, implemented by Amulet)', () => {
+  const TOKEN_HOLDING = '#splice-api-token-holding-v1:Splice.Api.Token.HoldingV1:Holding';
+  let p: DemoParticipant;
+  let amulet: wire.CreatedEvent;
+  before(async function () {
+    const dar = requireDarBytes(this, DARS.amulet);
+    p = await start();
+    const upload = await postBytes(p, '/v2/dars', dar);
+    assert.equal(upload.status, 200, upload.text);
+    const { bank, alice } = p.parties;
+    const createArguments = { dso: bank, owner: alice, amount: { initialAmount: '12.5', createdAt: { number: '1' }, ratePerRound: { rate: '0.01' } } };
+    [amulet] = createdEvents(await submit(p, [bank, alice], [{ CreateCommand: { templateId: '#splice-amulet:Splice.Amulet:Amulet', createArguments } }]));
+  });
+  after(() => p?.close());
+
+  it('matches the contracts of a DAR template by the DAR interface; the view, Daml code the simulator does not run, has a failed status', async () => {
+    const reply = await post<Updates>(p, '/v2/updates', {
+      beginExclusive: 0,
+      endInclusive: p.state.ledgerEnd,
+      updateFormat: transactionsFormat([p.parties.alice], 'ACS_DELTA', { cumulative: [holdings({ interfaceId: TOKEN_HOLDING })] }),
+    });
+    assert.equal(reply.status, 200, reply.text);
+    for (const u of reply.json) assertSpecValid(u, 'JsGetUpdatesResponse');
+    const creates = created(reply.json);
+    assert.deepEqual(creates.map((e) => e.contractId), [amulet.contractId], 'the Amulet only: Iou implements the demo Holding, not this one');
+    const [view] = creates[0].interfaceViews!;
+    assert.match(view.interfaceId, /^[0-9a-f]{64}:Splice\.Api\.Token\.HoldingV1:Holding$/);
+    assert.equal(view.viewStatus.code, 12);
+    assert.match(view.viewStatus.message, /does not interpret Daml/);
+    assert.equal(view.viewValue, null);
+    assert.equal(view.implementationPackageId, '');
+  });
+
+  it('archives through the DAR interface: Archive, controlled by the signatories, needs no Daml code', async () => {
+    const { bank, alice } = p.parties;
+    const format = { eventFormat: eventFormat([alice]), transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' as const };
+    const tx = await submit(p, [bank, alice], [{ ExerciseCommand: { templateId: TOKEN_HOLDING, contractId: amulet.contractId, choice: 'Archive', choiceArgument: {} } }], { format });
+    const [exercised] = tx.events!.flatMap((e) => ('ExercisedEvent' in e ? [e.ExercisedEvent] : []));
+    assert.deepEqual([exercised.choice, exercised.templateId, exercised.actingParties], ['Archive', amulet.templateId, [alice, bank].sort()]);
+    assert.match(exercised.interfaceId!, /:Splice\.Api\.Token\.HoldingV1:Holding$/);
   });
 });
