@@ -96,7 +96,6 @@ export interface InterfaceDef {
   entityName: string;
   /** Package-id form. */
   id: string;
-  viewType: DamlType;
   choices: ReadonlyMap<string, InterfaceChoiceDef>;
 }
 
@@ -169,7 +168,7 @@ export class PackageDef {
           c.name,
           { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour?.choices[c.name] ?? (c.name === 'Archive' ? INTERFACE_ARCHIVE : undefined) },
         ]);
-        return { pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, viewType: i.viewType, choices: new Map(choices) };
+        return { pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, choices: new Map(choices) };
       }),
     );
   }
@@ -290,7 +289,6 @@ function notFound(text: string): LedgerApiError {
 export class PackageStore implements TypeLookup {
   private readonly byId = new Map<string, PackageDef>();
   private readonly templatesById = new Map<string, TemplateDef>();
-  private readonly interfacesById = new Map<string, InterfaceDef>();
   private readonly index = new PackageIndex();
 
   constructor(packages: Iterable<PackageDef> = []) {
@@ -303,7 +301,6 @@ export class PackageStore implements TypeLookup {
     this.byId.set(p.id, p);
     this.index.add(p.signature);
     for (const t of p.templates) this.templatesById.set(t.id, t);
-    for (const i of p.interfaces) this.interfacesById.set(i.id, i);
     return true;
   }
 
@@ -317,10 +314,6 @@ export class PackageStore implements TypeLookup {
 
   template(id: string): TemplateDef | undefined {
     return this.templatesById.get(id);
-  }
-
-  interface(id: string): InterfaceDef | undefined {
-    return this.interfacesById.get(id);
   }
 
   dataType(name: QualifiedName): DataType | undefined {
@@ -385,14 +378,13 @@ export class PackageStore implements TypeLookup {
    */
   resolveCommandInterface(ref: IdentifierRef, vetted: ReadonlySet<string>): InterfaceDef | undefined {
     const interfaceIn = (p: PackageDef) => p.interfaces.find((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
-    if (!isPackageNameRef(ref)) {
-      const p = this.byId.get(ref.packageRef);
-      return p && vetted.has(p.id) ? interfaceIn(p) : undefined;
-    }
-    const candidates = this.all()
-      .filter((p) => p.name === ref.packageRef.slice(1) && vetted.has(p.id) && interfaceIn(p))
-      .sort((a, b) => comparePackageVersions(b.version, a.version));
-    return candidates.length > 0 ? interfaceIn(candidates[0]) : undefined;
+    const byId = this.byId.get(ref.packageRef);
+    const named = isPackageNameRef(ref) ? this.all().filter((p) => p.name === ref.packageRef.slice(1)) : byId ? [byId] : [];
+    const defining = named.filter((p) => interfaceIn(p));
+    if (defining.length === 0) return undefined;
+    const candidates = defining.filter((p) => vetted.has(p.id)).sort((a, b) => comparePackageVersions(b.version, a.version));
+    if (candidates.length === 0) throw noSynchronizer(`no package defining ${ref.packageRef}:${ref.moduleName}:${ref.entityName} is vetted on the synchronizer`);
+    return interfaceIn(candidates[0]);
   }
 
   /** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */
