@@ -316,6 +316,11 @@ export class PackageStore implements TypeLookup {
     return this.templatesById.get(id);
   }
 
+  /** An interface by its package-id form. */
+  interface(id: string): InterfaceDef | undefined {
+    return this.byId.get(id.slice(0, id.indexOf(':')))?.interfaces.find((i) => i.id === id);
+  }
+
   dataType(name: QualifiedName): DataType | undefined {
     return this.index.dataType(name);
   }
