@@ -40,7 +40,7 @@ describe('preview (interactive-submission prepare)', function () {
     return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
   }
 
-  it('a choice exercised through an interface: the exercise node names the interface and the contract's template', async () => {
+  it('a choice exercised through an interface: the exercise node names the interface and the template of the contract', async () => {
     const contractId = await activeIou(p.parties.alice);
     const command: wire.Command = { ExerciseCommand: { templateId: '#demo-holding:Holding:Holding', contractId, choice: 'Holding_Transfer', choiceArgument: { newOwner: p.parties.bob } } };
     const { raw } = await client.prepare(file([p.parties.alice], [command]));
