@@ -47,7 +47,7 @@ describe('preview (interactive-submission prepare)', function () {
     const [root] = decodePreparedTransaction(raw.preparedTransaction).roots;
     assert.equal(root.kind, 'exercise');
     assert.equal(root.choice, 'Holding_Transfer');
-    assert.match(root.templateId, /^[0-9a-f]{64}:Iou:Iou$/);
+    assert.match(root.templateId ?? '', /^[0-9a-f]{64}:Iou:Iou$/);
     assert.match(root.interfaceId ?? '', /^[0-9a-f]{64}:Holding:Holding$/);
     assert.deepEqual(root.choiceArgument, { newOwner: p.parties.bob });
   });
