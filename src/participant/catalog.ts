@@ -1,12 +1,13 @@
 /**
  * The built-in packages of the demo participant, as real Daml-LF: their signatures (modules, data
- * types, templates with their choices and Asset's key, the Holding interface and Iou's instance of it) are encoded as LF 2 ArchivePayloads when this
- * module loads, so the bytes `/v2/packages/{id}` serves decode back to these signatures and every
- * package id is the SHA-256 of its bytes. The encoding is deterministic: the ids are the same on every
- * run and in every build.
+ * types, templates with their choices and Asset's key, the Holding interface and Iou's instance of
+ * it) are encoded as LF 2 ArchivePayloads when this module loads, so the bytes `/v2/packages/{id}`
+ * serves decode back to these signatures and every package id is the SHA-256 of its bytes. The
+ * encoding is deterministic: the ids are the same on every run and in every build.
  *
  * There is no Daml engine: what the Daml code of the templates would do (signatories, observers,
- * ensure, key, choice bodies) is written here in TypeScript, next to the template's LF signature.
+ * ensure, key, choice bodies, interface views and methods) and of the interface's choices is written
+ * here in TypeScript, next to the LF signature.
  */
 import { packageIdOf } from '../core/daml/lf/archive';
 import { SELF_PACKAGE, encodeArchivePayload, type PackageSource } from '../core/daml/lf/encode';
