@@ -144,6 +144,7 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   DAML_AUTHORIZATION_ERROR: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A required authorizer is missing: put the signatories or choice controllers in actAs.' },
   CONTRACT_KEY_NOT_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'No active contract has this key (or it is not visible to the submitting parties).' },
   DUPLICATE_CONTRACT_KEY: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists, hint: 'An active contract already has this key: archive it first or use another key.' },
+  CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A choice was exercised through an interface the contract\'s template does not implement.' },
   WRONGLY_TYPED_CONTRACT: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The contract id belongs to a different template than the command names.' },
   NO_SYNCHRONIZER_FOR_SUBMISSION: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'No connected synchronizer hosts all the parties and has the packages vetted: check vetting and party hosting.' },
   INVALID_DEDUPLICATION_PERIOD: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The deduplication period is longer than the participant allows: shorten it.' },

@@ -200,6 +200,8 @@ export interface WireDialect {
   acsDeltaFields: boolean;
   /** CreatedEvent `contractKeyHash` (3.5+). */
   contractKeyHash: boolean;
+  /** JsInterfaceView `implementationPackageId` (3.5+). */
+  interfaceViewImplementationPackageId: boolean;
   /** `paidTrafficCost` on transactions and reassignments (3.4.12+). */
   paidTrafficCost: boolean;
   /** `transactionHash` on transactions (3.6). */
@@ -230,6 +232,7 @@ export function factsOf(version: string): VersionFacts {
     wire: {
       acsDeltaFields: since('3.4.0'),
       contractKeyHash: since('3.5.0'),
+      interfaceViewImplementationPackageId: since('3.5.0'),
       paidTrafficCost: since('3.4.12'),
       transactionHash: since('3.6.0'),
       reassignmentIdField: since('3.4.0') ? 'reassignmentId' : 'unassignId',

@@ -1,18 +1,19 @@
 /**
  * The built-in packages of the demo participant, as real Daml-LF: their signatures (modules, data
- * types, templates with their choices and Asset's key) are encoded as LF 2 ArchivePayloads when this
- * module loads, so the bytes `/v2/packages/{id}` serves decode back to these signatures and every
- * package id is the SHA-256 of its bytes. The encoding is deterministic: the ids are the same on every
- * run and in every build.
+ * types, templates with their choices and Asset's key, the Holding interface and Iou's instance of
+ * it) are encoded as LF 2 ArchivePayloads when this module loads, so the bytes `/v2/packages/{id}`
+ * serves decode back to these signatures and every package id is the SHA-256 of its bytes. The
+ * encoding is deterministic: the ids are the same on every run and in every build.
  *
  * There is no Daml engine: what the Daml code of the templates would do (signatories, observers,
- * ensure, key, choice bodies) is written here in TypeScript, next to the template's LF signature.
+ * ensure, key, choice bodies, interface views and methods) and of the interface's choices is written
+ * here in TypeScript, next to the LF signature.
  */
 import { packageIdOf } from '../core/daml/lf/archive';
 import { SELF_PACKAGE, encodeArchivePayload, type PackageSource } from '../core/daml/lf/encode';
 import { DamlTypes as T, type DamlType, type Module, type QualifiedName } from '../core/daml/model';
 import { sha256Hex } from './ids';
-import { PackageDef, type TemplateBehaviour } from './packages';
+import { PackageDef, type InterfaceBehaviour, type TemplateBehaviour } from './packages';
 import { formatNumeric, parseNumeric, type DamlRecord } from './values';
 
 // ---------------------------------------------------------------- signatures
@@ -55,7 +56,52 @@ const STDLIB_ID = packageIdOf(encodeArchivePayload(DAML_STDLIB));
 const tuple2 = (a: DamlType, b: DamlType) => T.con({ packageId: PRIM_ID, moduleName: 'DA.Types', name: 'Tuple2' }, a, b);
 const archive = { name: 'Archive', consuming: true, argType: T.con({ packageId: STDLIB_ID, moduleName: 'DA.Internal.Template', name: 'Archive' }), returnType: unit };
 
-function iouPackage(version: string): PackageSource {
+/**
+ * An interface package, as the token standard's holding API is one: interfaces cannot be upgraded,
+ * so they live apart from the templates implementing them.
+ *
+ * ```daml
+ * data HoldingView = HoldingView with owner : Party; issuer : Party; instrument : Text; amount : Decimal
+ * interface Holding where
+ *   viewtype HoldingView
+ *   setOwner : Party -> Holding
+ *   choice Holding_Transfer : ContractId Holding with newOwner : Party
+ *     controller (view this).owner
+ *     do create (setOwner this newOwner)
+ * ```
+ */
+const HOLDING_SOURCE: PackageSource = {
+  name: 'demo-holding',
+  version: '1.0.0',
+  lfMinor: '1',
+  modules: [
+    module('Holding', {
+      dataTypes: [
+        record('HoldingView', [['owner', party], ['issuer', party], ['instrument', text], ['amount', NUMERIC_10]]),
+        record('Holding_Transfer', [['newOwner', party]]),
+        { kind: 'interface', name: 'Holding', params: [], serializable: false },
+      ],
+      interfaces: [
+        {
+          name: 'Holding',
+          viewType: T.con(local('Holding', 'HoldingView')),
+          methods: [{ name: 'setOwner', type: T.builtin('Arrow', party, T.con(local('Holding', 'Holding'))) }],
+          choices: [
+            { name: 'Holding_Transfer', consuming: true, argType: T.con(local('Holding', 'Holding_Transfer')), returnType: contractIdOf('Holding', 'Holding') },
+            archive,
+          ],
+          requires: [],
+        },
+      ],
+    }),
+  ],
+};
+const HOLDING_PACKAGE_ID = packageIdOf(encodeArchivePayload(HOLDING_SOURCE));
+/** The Holding interface, package-id form. */
+export const HOLDING_INTERFACE_ID = `${HOLDING_PACKAGE_ID}:Holding:Holding`;
+
+/** Iou implements Holding; an instance lives in the template's module (LF 2 has no instances in the interface's). */
+function iouPackage(version: string, implementsHolding = true): PackageSource {
   const cid = contractIdOf('Iou', 'Iou');
   return {
     name: 'demo-iou',
@@ -71,7 +117,7 @@ function iouPackage(version: string): PackageSource {
         templates: [
           {
             name: 'Iou',
-            implements: [],
+            implements: implementsHolding ? [{ packageId: HOLDING_PACKAGE_ID, moduleName: 'Holding', name: 'Holding' }] : [],
             choices: [
               { name: 'Iou_Transfer', consuming: true, argType: T.con(local('Iou', 'Iou_Transfer')), returnType: cid },
               { name: 'Iou_Split', consuming: true, argType: T.con(local('Iou', 'Iou_Split')), returnType: tuple2(cid, cid) },
@@ -127,6 +173,15 @@ const iouBehaviour: TemplateBehaviour = {
       },
     },
   },
+  interfaces: {
+    // interface instance Holding for Iou where
+    //   view = HoldingView with owner; issuer; instrument = currency; amount
+    //   setOwner newOwner = toInterface (this with owner = newOwner)
+    [HOLDING_INTERFACE_ID]: {
+      view: (iou) => ({ owner: iou.owner, issuer: iou.issuer, instrument: iou.currency, amount: iou.amount }),
+      methods: { setOwner: (iou, newOwner) => ({ ...iou, owner: newOwner }) },
+    },
+  },
 };
 
 const assetBehaviour: TemplateBehaviour = {
@@ -144,6 +199,15 @@ const assetBehaviour: TemplateBehaviour = {
   },
 };
 
+const holdingBehaviour: InterfaceBehaviour = {
+  choices: {
+    Holding_Transfer: {
+      controllers: (holding) => [String(holding.view.owner)],
+      body: (ctx, holding, arg) => ctx.create(holding.template, holding.call('setOwner', arg.newOwner) as DamlRecord),
+    },
+  },
+};
+
 // ---------------------------------------------------------------- the packages
 
 const behaviours = new Map<string, TemplateBehaviour>([
@@ -151,24 +215,28 @@ const behaviours = new Map<string, TemplateBehaviour>([
   ['demo-asset:Asset:Asset', assetBehaviour],
 ]);
 
+const interfaceBehaviours = new Map<string, InterfaceBehaviour>([['demo-holding:Holding:Holding', holdingBehaviour]]);
+
 /** The TypeScript behaviour of a built-in template (by `packageName:Module:Entity`), if it is one. */
 export function builtinBehaviour(nameKey: string): TemplateBehaviour | undefined {
   return behaviours.get(nameKey);
 }
 
-const build = (source: PackageSource) => PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour);
+const build = (source: PackageSource) =>
+  PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour, (nameKey) => interfaceBehaviours.get(nameKey));
 
 const PRIM = build(DAML_PRIM);
 const STDLIB = build(DAML_STDLIB);
+const HOLDING = build(HOLDING_SOURCE);
 const IOU_V1 = build(iouPackage('1.0.0'));
 const ASSET_V1 = build(ASSET_SOURCE);
 /** An upgrade of demo-iou: uploaded, but not vetted on a fresh participant. */
 const IOU_V2 = build(iouPackage('2.0.0'));
 
 /** The packages every demo participant starts with. */
-export const CATALOG: readonly PackageDef[] = [PRIM, STDLIB, IOU_V1, ASSET_V1, IOU_V2];
+export const CATALOG: readonly PackageDef[] = [PRIM, STDLIB, HOLDING, IOU_V1, ASSET_V1, IOU_V2];
 /** Vetted on every synchronizer at the start. */
-export const INITIALLY_VETTED: readonly PackageDef[] = [PRIM, STDLIB, IOU_V1, ASSET_V1];
+export const INITIALLY_VETTED: readonly PackageDef[] = [PRIM, STDLIB, HOLDING, IOU_V1, ASSET_V1];
 
 export const IOU = IOU_V1.templates[0];
 export const ASSET = ASSET_V1.templates[0];
@@ -179,3 +247,11 @@ export const IOU_V2_TEMPLATE = IOU_V2.templates[0];
  * mapped to the real ones: state files saved by earlier versions name them.
  */
 export const LEGACY_CATALOG_IDS: ReadonlyMap<string, string> = new Map(CATALOG.map((p) => [sha256Hex(p.name + p.version), p.id]));
+
+/**
+ * The ids demo-iou had before its Iou implemented Holding, mapped to the current ones: state files
+ * of format 2 name them.
+ */
+export const PRE_HOLDING_IOU_IDS: ReadonlyMap<string, string> = new Map(
+  [IOU_V1, IOU_V2].map((p) => [packageIdOf(encodeArchivePayload(iouPackage(p.version, false))), p.id]),
+);

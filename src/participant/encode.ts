@@ -48,12 +48,42 @@ function contractKeyHash(c: ContractRecord): string {
   return c.key === null ? '' : createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest('base64');
 }
 
+/** The JSON of a contract's views, by interface id: computed once (a contract's argument never changes). */
+const viewJson = new WeakMap<ContractRecord, Map<string, string>>();
+
+/**
+ * A JsInterfaceView. The view is what the template's interface instance computes; instances from DARs
+ * run Daml code the simulator does not interpret, so their views fail, as a view whose computation
+ * failed does in Canton (a status with an error code and no value).
+ */
+function interfaceViewJson(c: ContractRecord, interfaceId: string, d: WireDialect): string {
+  const key = `${interfaceId} ${d.interfaceViewImplementationPackageId}`;
+  let views = viewJson.get(c);
+  if (!views) viewJson.set(c, (views = new Map()));
+  let json = views.get(key);
+  if (json === undefined) {
+    const view = c.template.interfaces.find((i) => i.interfaceId === interfaceId)?.view;
+    const status = view
+      ? `{"code":0,"message":"","details":[]}`
+      : `{"code":12,"message":${q(`The demo participant is a simulator and does not interpret Daml: it cannot compute the view of ${interfaceId} for ${c.template.id}`)},"details":[]}`;
+    // The instance that computed the view is the contract's own template's (no up- or downgrade here).
+    const implementation = d.interfaceViewImplementationPackageId ? `,"implementationPackageId":${q(view ? c.template.pkg.id : '')}` : '';
+    json = `{"interfaceId":${q(interfaceId)},"viewStatus":${status},"viewValue":${view ? q(view(c.argument)) : 'null'}${implementation}}`;
+    views.set(key, json);
+  }
+  return json;
+}
+
+function interfaceViewsJson(c: ContractRecord, interfaceIds: readonly string[], d: WireDialect): string {
+  return interfaceIds.length === 0 ? '[]' : `[${interfaceIds.map((id) => interfaceViewJson(c, id, d)).join(',')}]`;
+}
+
 export function createdEventJson(c: ContractRecord, offset: number, nodeId: number, match: Match, acsDelta: boolean, d: WireDialect): string {
   return (
     `{"offset":${offset},"nodeId":${nodeId},"contractId":${q(c.contractId)},"templateId":${q(c.template.id)}` +
     `,"contractKey":${c.key === null ? 'null' : q(c.key)}` +
     (d.contractKeyHash ? `,"contractKeyHash":${q(contractKeyHash(c))}` : '') +
-    `,"createArgument":${q(c.argument)},"createdEventBlob":${q(match.blob ? createdEventBlob(c) : '')},"interfaceViews":[]` +
+    `,"createArgument":${q(c.argument)},"createdEventBlob":${q(match.blob ? createdEventBlob(c) : '')},"interfaceViews":${interfaceViewsJson(c, match.interfaces, d)}` +
     `,"witnessParties":${parties(match.parties)},"signatories":${parties(c.signatories)},"observers":${parties(c.observers)}` +
     `,"createdAt":${q(formatInstant(c.createdAt))},"packageName":${q(c.template.pkg.name)}` +
     (d.acsDeltaFields ? `,"representativePackageId":${q(c.template.pkg.id)},"acsDelta":${acsDelta}` : '') +
@@ -64,17 +94,17 @@ export function createdEventJson(c: ContractRecord, offset: number, nodeId: numb
 export function archivedEventJson(c: ContractRecord, offset: number, nodeId: number, match: Match): string {
   return (
     `{"offset":${offset},"nodeId":${nodeId},"contractId":${q(c.contractId)},"templateId":${q(c.template.id)}` +
-    `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"implementedInterfaces":[]}`
+    `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"implementedInterfaces":${q(match.interfaces)}}`
   );
 }
 
 function exercisedEventJson(node: ExercisedNode, offset: number, match: Match, acsDelta: boolean, d: WireDialect): string {
   return (
     `{"offset":${offset},"nodeId":${node.nodeId},"contractId":${q(node.contract.contractId)},"templateId":${q(node.template.id)}` +
-    `,"interfaceId":null,"choice":${q(node.choice)},"choiceArgument":${q(node.choiceArgument)}` +
+    `,"interfaceId":${node.interfaceId === undefined ? 'null' : q(node.interfaceId)},"choice":${q(node.choice)},"choiceArgument":${q(node.choiceArgument)}` +
     `,"actingParties":${parties(node.actingParties)},"consuming":${node.consuming},"witnessParties":${parties(match.parties)}` +
     `,"lastDescendantNodeId":${node.lastDescendantNodeId},"exerciseResult":${q(node.exerciseResult)}` +
-    `,"packageName":${q(node.template.pkg.name)},"implementedInterfaces":[]` +
+    `,"packageName":${q(node.template.pkg.name)},"implementedInterfaces":${node.consuming ? q(match.interfaces) : '[]'}` +
     (d.acsDeltaFields ? `,"acsDelta":${acsDelta}` : '') +
     '}'
   );
@@ -86,10 +116,10 @@ function nodeView(node: TransactionNode, filter: TransactionFilter): { match: Ma
   if (filter.shape === 'ACS_DELTA') {
     // Only creates and archives, seen by stakeholders; contracts created and archived in one transaction are left out.
     if (c.transient || (node.kind === 'exercised' && !node.consuming)) return undefined;
-    const match = filter.events.match(c.stakeholders, c.template.nameKey);
+    const match = filter.events.match(c.stakeholders, c.template);
     return match && { match, acsDelta: true };
   }
-  const match = filter.events.match(node.witnesses, node.kind === 'created' ? c.template.nameKey : node.template.nameKey);
+  const match = filter.events.match(node.witnesses, node.kind === 'created' ? c.template : node.template);
   if (!match) return undefined;
   const acsDelta = !c.transient && (node.kind === 'created' || node.consuming) && match.parties.some((p) => c.stakeholders.includes(p));
   return { match, acsDelta };
@@ -185,7 +215,7 @@ export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints
     case 'transaction':
       return filter.transactions !== undefined && entry.nodes.some((node) => nodeView(node, filter.transactions!) !== undefined);
     case 'reassignment':
-      return filter.reassignments?.match(entry.contract.stakeholders, entry.contract.template.nameKey) !== undefined;
+      return filter.reassignments?.match(entry.contract.stakeholders, entry.contract.template) !== undefined;
     case 'topology':
       return filter.topology !== undefined && topologyEvents(entry, filter.topology).length > 0;
   }
@@ -199,7 +229,7 @@ export function updateJson(entry: LogEntry, filter: UpdateFilter, d: WireDialect
     case 'transaction':
       return `{"update":{"Transaction":{"value":${filteredTransactionJson(entry, filter.transactions!, d)}}}}`;
     case 'reassignment': {
-      const match = filter.reassignments!.match(entry.contract.stakeholders, entry.contract.template.nameKey)!;
+      const match = filter.reassignments!.match(entry.contract.stakeholders, entry.contract.template)!;
       return `{"update":{"Reassignment":{"value":${reassignmentJson(entry, match, d)}}}}`;
     }
     case 'topology':

@@ -4,7 +4,7 @@
  */
 import type * as wire from '../core/models/wire';
 import { DecodeFailure, LedgerApiError, invalidArgument } from './errors';
-import { isPackageNameRef, parseIdentifier, type PackageStore } from './packages';
+import { isPackageNameRef, parseIdentifier, type IdentifierRef, type PackageStore, type TemplateDef } from './packages';
 
 export interface FilterRules {
   /** 3.5+ rejects template ids of the package-id form in filters (NOTES gotcha 6). */
@@ -18,19 +18,68 @@ export interface Match {
   parties: readonly string[];
   /** Whether a matching filter asked for `createdEventBlob`. */
   blob: boolean;
+  /**
+   * The interfaces (package-id form) of the event's template whose filters, for one of `parties`,
+   * asked for the view: the `interfaceViews` of a created event, the `implementedInterfaces` of an
+   * archive or a consuming exercise.
+   */
+  interfaces: readonly string[];
 }
 
-/** One party's cumulative filter: a template wildcard and/or specific templates (matched by package name). */
+const NO_INTERFACES: readonly string[] = Object.freeze([]);
+
+/** What an interface filter asked for; several filters for one interface add up. */
+interface InterfaceRequest {
+  view: boolean;
+  blob: boolean;
+}
+
+/** What one party's filter selects of an event: whether it matches, with the blob, and which views. */
+interface Projection {
+  blob: boolean;
+  views: readonly string[];
+}
+
+const WITH_BLOB: Projection = { blob: true, views: NO_INTERFACES };
+const WITHOUT_BLOB: Projection = { blob: false, views: NO_INTERFACES };
+
+/** `list` with the ids of `more` it lacks (a new array only when there are some). */
+function withAll(list: readonly string[], more: readonly string[]): readonly string[] {
+  const missing = more.filter((id) => !list.includes(id));
+  return missing.length === 0 ? list : [...list, ...missing];
+}
+
+/**
+ * One party's cumulative filter: a template wildcard and/or specific templates (matched by package
+ * name) and/or interfaces (matched by the interfaces a template implements, by id). Filters are
+ * OR-ed: an event matches when any of them does, and gets the blob when any matching one asks for it.
+ */
 export class PartyFilter {
   wildcard = false;
   wildcardBlob = false;
   readonly templates = new Map<string, boolean>();
+  /** By interface id (package-id form): every package version of a filter's interface is listed. */
+  readonly interfaces = new Map<string, InterfaceRequest>();
 
-  /** undefined: no match; otherwise whether the blob was requested. */
-  blobFor(nameKey: string): boolean | undefined {
-    const template = this.templates.get(nameKey);
-    if (!this.wildcard) return template;
-    return this.wildcardBlob || template === true;
+  /** undefined: no match. */
+  project(template: TemplateDef): Projection | undefined {
+    const byTemplate = this.templates.get(template.nameKey);
+    let matched = this.wildcard || byTemplate !== undefined;
+    let blob = (this.wildcard && this.wildcardBlob) || byTemplate === true;
+    let views = NO_INTERFACES;
+    if (this.interfaces.size > 0) {
+      for (const { interfaceId } of template.interfaces) {
+        const request = this.interfaces.get(interfaceId);
+        if (!request) continue;
+        matched = true;
+        blob ||= request.blob;
+        if (request.view) views = views === NO_INTERFACES ? [interfaceId] : [...views, interfaceId];
+      }
+    }
+    if (!matched) return undefined;
+    // Shared results for the common case without views: this runs for every event and party.
+    if (views === NO_INTERFACES) return blob ? WITH_BLOB : WITHOUT_BLOB;
+    return { blob, views };
   }
 }
 
@@ -45,20 +94,23 @@ export class EventFilter {
     return this.anyParty ? 'any' : new Set(this.byParty.keys());
   }
 
-  /** Which of an event's `candidates` (stakeholders or witnesses, sorted) see an event of this template. */
-  match(candidates: readonly string[], nameKey: string): Match | undefined {
+  /** Which of an event's `candidates` (stakeholders or witnesses, sorted) see an event of `template`. */
+  match(candidates: readonly string[], template: TemplateDef): Match | undefined {
     const parties: string[] = [];
     let blob = false;
-    const any = this.anyParty?.blobFor(nameKey);
+    let interfaces = NO_INTERFACES;
+    const any = this.anyParty?.project(template);
     for (const party of candidates) {
-      const own = this.byParty.get(party)?.blobFor(nameKey);
+      const own = this.byParty.get(party)?.project(template);
       if (own === undefined && any === undefined) continue;
       parties.push(party);
-      blob ||= own === true || any === true;
+      blob ||= own?.blob === true || any?.blob === true;
+      if (own && own.views.length > 0) interfaces = withAll(interfaces, own.views);
+      if (any && any.views.length > 0) interfaces = withAll(interfaces, any.views);
     }
     if (parties.length === 0) return undefined;
     // All of them, the common case: reuse the shared list (its JSON is cached by the encoder).
-    return { parties: parties.length === candidates.length ? candidates : parties, blob };
+    return { parties: parties.length === candidates.length ? candidates : parties, blob, interfaces };
   }
 
   /** Whether any of `parties` is among the requesting parties. */
@@ -91,19 +143,15 @@ export function checkParty(party: string): void {
   if (!PARTY.test(party)) throw invalidArgument(`Invalid party id: ${JSON.stringify(party)}`);
 }
 
-function templateKey(templateId: string, rules: FilterRules, field: 'templateId' | 'interfaceId'): string {
-  const ref = parseIdentifier(templateId);
-  if (!ref) throw DecodeFailure.body(`DecodingFailure at .${field}: invalid identifier ${JSON.stringify(templateId)}`);
+function filterRef(id: string, rules: FilterRules, field: 'templateId' | 'interfaceId'): IdentifierRef {
+  const ref = parseIdentifier(id);
+  if (!ref) throw DecodeFailure.body(`DecodingFailure at .${field}: invalid identifier ${JSON.stringify(id)}`);
   if (rules.rejectPackageIdForm && !isPackageNameRef(ref)) {
     throw invalidArgument(
-      `Invalid field packageId: package-id references are not supported in filters, expected a package name (#<package-name>:${ref.moduleName}:${ref.entityName}) but got ${templateId}`,
+      `Invalid field packageId: package-id references are not supported in filters, expected a package name (#<package-name>:${ref.moduleName}:${ref.entityName}) but got ${id}`,
     );
   }
-  if (field === 'interfaceId') {
-    // The simulator computes no interface views: interface filters are refused as unknown.
-    throw new LedgerApiError('TEMPLATES_OR_INTERFACES_NOT_FOUND', `The following templates or interfaces do not exist: ${templateId}`);
-  }
-  return rules.packages.resolveFilterTemplate(templateId, ref);
+  return ref;
 }
 
 function partyFilter(filters: wire.Filters | undefined, rules: FilterRules): PartyFilter {
@@ -117,10 +165,15 @@ function partyFilter(filters: wire.Filters | undefined, rules: FilterRules): Par
       result.wildcard = true;
       result.wildcardBlob ||= f.WildcardFilter.value.includeCreatedEventBlob === true;
     } else if ('TemplateFilter' in f) {
-      const key = templateKey(f.TemplateFilter.value.templateId, rules, 'templateId');
-      result.templates.set(key, (result.templates.get(key) ?? false) || f.TemplateFilter.value.includeCreatedEventBlob === true);
+      const { templateId, includeCreatedEventBlob } = f.TemplateFilter.value;
+      const key = rules.packages.resolveFilterTemplate(templateId, filterRef(templateId, rules, 'templateId'));
+      result.templates.set(key, (result.templates.get(key) ?? false) || includeCreatedEventBlob === true);
     } else {
-      templateKey(f.InterfaceFilter.value.interfaceId, rules, 'interfaceId');
+      const { interfaceId, includeInterfaceView, includeCreatedEventBlob } = f.InterfaceFilter.value;
+      for (const id of rules.packages.resolveFilterInterface(interfaceId, filterRef(interfaceId, rules, 'interfaceId'))) {
+        const request = result.interfaces.get(id) ?? { view: false, blob: false };
+        result.interfaces.set(id, { view: request.view || includeInterfaceView === true, blob: request.blob || includeCreatedEventBlob === true });
+      }
     }
   }
   return result;

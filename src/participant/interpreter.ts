@@ -5,7 +5,7 @@
  */
 import { LedgerApiError } from './errors';
 import type { ContractRecord, CreatedNode, ExercisedNode, TransactionNode } from './model';
-import { beyondTheSimulator, noSynchronizer, type ChoiceContext, type IdentifierRef, type PackageStore, type TemplateDef } from './packages';
+import { beyondTheSimulator, noSynchronizer, type ChoiceContext, type IdentifierRef, type InterfaceDef, type InterfaceInstance, type PackageStore, type TemplateDef } from './packages';
 import type { Micros } from './time';
 import { checkRecord, checkValue, type DamlRecord } from './values';
 
@@ -85,6 +85,13 @@ class Interpretation {
   run(): PreparedTransaction {
     const actAs = new Set(this.submission.actAs);
     for (const command of this.submission.commands) {
+      if (command.kind === 'exercise') {
+        const iface = this.view.packages.resolveCommandInterface(command.ref, this.vetted);
+        if (iface) {
+          this.exerciseThroughInterface(iface, this.fetch(command.contractId), command.choice, command.choiceArgument, actAs);
+          continue;
+        }
+      }
       const template = this.view.packages.resolveCommandTemplate(command.templateId, command.ref, this.vetted);
       switch (command.kind) {
         case 'create':
@@ -185,25 +192,87 @@ class Interpretation {
       throw beyondTheSimulator(`choice ${choiceName} of ${template.id} runs Daml code; on templates loaded from DARs only creates and Archive work`);
     }
     const actors = this.view.parties(behaviour.controllers(contract.argument, argument, contract.signatories));
-    this.requireAuthorization(template, actors, authorizers);
+    this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers }, (ctx) =>
+      behaviour.body(ctx, template, contract.argument, argument),
+    );
+  }
 
-    const informees = choice.consuming ? [...contract.stakeholders, ...actors] : [...contract.signatories, ...actors];
+  /** An exercise whose `templateId` is an interface: the interface's choice, run on the contract's instance of it. */
+  private exerciseThroughInterface(iface: InterfaceDef, contract: ContractRecord, choiceName: string, choiceArgument: unknown, authorizers: ReadonlySet<string>): void {
+    const template = contract.template;
+    const instance = template.interfaces.find((i) => i.interfaceId === iface.id);
+    if (!instance) {
+      throw new LedgerApiError(
+        'CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE',
+        `Interpretation error: Error: Contract ${contract.contractId} of template ${template.id} does not implement interface ${iface.id}`,
+        { resources: [['CONTRACT_ID', contract.contractId], ['TEMPLATE_ID', template.id], ['INTERFACE_ID', iface.id]] },
+      );
+    }
+    const choice = iface.choices.get(choiceName);
+    if (!choice) {
+      throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for interface ${iface.id}`);
+    }
+    const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
+    const behaviour = choice.behaviour;
+    if (!behaviour) {
+      throw beyondTheSimulator(`choice ${choiceName} of interface ${iface.id} runs Daml code the simulator has no TypeScript for`);
+    }
+    const seen: InterfaceInstance = {
+      template,
+      argument: contract.argument,
+      signatories: contract.signatories,
+      // Computed when a choice asks for it: Archive does not, so it works on instances from DARs too.
+      get view() {
+        if (!instance.view) throw beyondTheSimulator(`the view of ${iface.id} for ${template.id} runs Daml code the simulator has no TypeScript for`);
+        return instance.view(contract.argument);
+      },
+      call: (method, ...args) => {
+        const implementation = instance.methods?.[method];
+        if (!implementation) throw beyondTheSimulator(`method ${method} of ${iface.id} on ${template.id} has no TypeScript implementation`);
+        return implementation(contract.argument, ...args);
+      },
+    };
+    const actors = this.view.parties(behaviour.controllers(seen, argument));
+    this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers, interfaceId: iface.id }, (ctx) =>
+      behaviour.body(ctx, seen, argument),
+    );
+  }
+
+  /** The exercise node, the archive of a consuming choice, then the body's consequences. */
+  private runExercise(
+    exercise: {
+      template: TemplateDef;
+      contract: ContractRecord;
+      choice: string;
+      consuming: boolean;
+      argument: DamlRecord;
+      actors: readonly string[];
+      authorizers: ReadonlySet<string>;
+      interfaceId?: string;
+    },
+    body: (ctx: ChoiceContext) => unknown,
+  ): void {
+    const { template, contract, actors } = exercise;
+    this.requireAuthorization(template, actors, exercise.authorizers);
+
+    const informees = exercise.consuming ? [...contract.stakeholders, ...actors] : [...contract.signatories, ...actors];
     const node: ExercisedNode = {
       kind: 'exercised',
       nodeId: this.nodes.length,
       contract,
       template,
-      choice: choiceName,
-      choiceArgument: argument,
+      choice: exercise.choice,
+      choiceArgument: exercise.argument,
       actingParties: actors,
-      consuming: choice.consuming,
+      consuming: exercise.consuming,
       witnesses: this.view.parties(informees),
       lastDescendantNodeId: this.nodes.length,
       exerciseResult: null,
+      ...(exercise.interfaceId === undefined ? {} : { interfaceId: exercise.interfaceId }),
     };
     this.nodes.push(node);
     // A consuming choice archives its contract before its body runs.
-    if (choice.consuming) this.archived.set(contract.contractId, contract);
+    if (exercise.consuming) this.archived.set(contract.contractId, contract);
 
     const childAuthorizers = new Set([...actors, ...contract.signatories]);
     const context: ChoiceContext = {
@@ -212,7 +281,7 @@ class Interpretation {
         throw interpretationError(`Unhandled Daml exception: ${message}`);
       },
     };
-    node.exerciseResult = behaviour.body(context, template, contract.argument, argument);
+    node.exerciseResult = body(context);
     node.lastDescendantNodeId = this.nodes.length - 1;
   }
 

@@ -49,6 +49,8 @@ export interface ExercisedNode {
   contract: ContractRecord;
   /** The template the choice was exercised through (the contract's, in this simulator). */
   template: TemplateDef;
+  /** The interface (package-id form) that declares the choice, when it was exercised through one. */
+  interfaceId?: string;
   choice: string;
   choiceArgument: unknown;
   actingParties: readonly string[];

@@ -27,6 +27,38 @@ export interface ChoiceBehaviour {
   body(ctx: ChoiceContext, self: TemplateDef, contract: DamlRecord, argument: DamlRecord): unknown;
 }
 
+/** What a template's `interface instance` would compute, written in TypeScript. */
+export interface InterfaceInstanceBehaviour {
+  /** The instance's `view`: a value of the interface's view type. */
+  view(argument: DamlRecord): DamlRecord;
+  /**
+   * The interface's methods, by name: the contract's argument (`this`) first, then the method's
+   * arguments. A method returning the interface type returns the argument of a contract of the template.
+   */
+  methods?: Record<string, (argument: DamlRecord, ...args: unknown[]) => unknown>;
+}
+
+/** A contract seen through an interface, as an interface choice's body sees `this`. */
+export interface InterfaceInstance {
+  template: TemplateDef;
+  argument: DamlRecord;
+  signatories: readonly string[];
+  view: DamlRecord;
+  /** Calls a method of the instance (see {@link InterfaceInstanceBehaviour.methods}). */
+  call(method: string, ...args: unknown[]): unknown;
+}
+
+/** What the Daml code of an interface's choice would do, written in TypeScript: in terms of the instance. */
+export interface InterfaceChoiceBehaviour {
+  controllers(instance: InterfaceInstance, argument: DamlRecord): string[];
+  body(ctx: ChoiceContext, instance: InterfaceInstance, argument: DamlRecord): unknown;
+}
+
+/** What the Daml code of an interface would do: its choices (`Archive` need not be given). */
+export interface InterfaceBehaviour {
+  choices: Record<string, InterfaceChoiceBehaviour>;
+}
+
 /** What the Daml code of a template would do, written in TypeScript. */
 export interface TemplateBehaviour {
   signatories(argument: DamlRecord): string[];
@@ -36,6 +68,35 @@ export interface TemplateBehaviour {
   key?: { of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
   /** By choice name; `Archive` need not be given. */
   choices: Record<string, ChoiceBehaviour>;
+  /** The template's interface instances, by the interface's id (package-id form). */
+  interfaces?: Record<string, InterfaceInstanceBehaviour>;
+}
+
+/** An interface a template implements. */
+export interface InterfaceInstanceDef {
+  /** The interface, package-id form (as in `interfaceViews` and `implementedInterfaces`). */
+  interfaceId: string;
+  /** Undefined when the simulator cannot compute the view (instances in packages from DARs). */
+  view?(argument: DamlRecord): DamlRecord;
+  methods?: InterfaceInstanceBehaviour['methods'];
+}
+
+export interface InterfaceChoiceDef {
+  name: string;
+  consuming: boolean;
+  argType: DamlType;
+  /** Undefined when the simulator cannot run the choice (choices of interfaces from DARs, but Archive). */
+  behaviour?: InterfaceChoiceBehaviour;
+}
+
+/** An interface a package defines. */
+export interface InterfaceDef {
+  pkg: PackageDef;
+  moduleName: string;
+  entityName: string;
+  /** Package-id form. */
+  id: string;
+  choices: ReadonlyMap<string, InterfaceChoiceDef>;
 }
 
 export interface ChoiceDef {
@@ -61,6 +122,8 @@ export interface TemplateDef {
   ensure?(argument: DamlRecord): string | undefined;
   key?: { type: DamlType; of(argument: DamlRecord): unknown; maintainers(key: unknown): string[] };
   choices: ReadonlyMap<string, ChoiceDef>;
+  /** The interfaces the template implements, in the order its package lists them. */
+  interfaces: readonly InterfaceInstanceDef[];
 }
 
 /** Where a package came from: the built-in catalog, `--dar` at start, or an upload. */
@@ -68,6 +131,8 @@ export type PackageOrigin = 'catalog' | 'dar' | 'upload';
 
 /** The implicit `Archive` every template has: consuming, controlled by the contract's signatories, returns (). */
 const ARCHIVE: ChoiceBehaviour = { controllers: (_contract, _argument, signatories) => [...signatories], body: () => ({}) };
+/** Every interface's `Archive`: the same, through the interface. */
+const INTERFACE_ARCHIVE: InterfaceChoiceBehaviour = { controllers: (instance) => [...instance.signatories], body: () => ({}) };
 
 export class PackageDef {
   readonly id: string;
@@ -76,12 +141,14 @@ export class PackageDef {
   /** Direct dependencies, by package id. */
   readonly dependencies: readonly string[];
   readonly templates: readonly TemplateDef[];
+  readonly interfaces: readonly InterfaceDef[];
 
   private constructor(
     readonly payload: Uint8Array,
     readonly signature: DamlPackage,
     readonly origin: PackageOrigin,
     behaviourOf: (nameKey: string) => TemplateBehaviour | undefined,
+    interfaceBehaviourOf: (nameKey: string) => InterfaceBehaviour | undefined,
   ) {
     this.id = signature.id;
     this.name = signature.name;
@@ -94,6 +161,16 @@ export class PackageDef {
         return templateDef(this, m.name, t, behaviourOf(nameKey) ?? darTemplateBehaviour(`${signature.id}:${m.name}:${t.name}`, fields));
       }),
     );
+    this.interfaces = signature.modules.flatMap((m) =>
+      m.interfaces.map((i) => {
+        const behaviour = interfaceBehaviourOf(`${signature.name}:${m.name}:${i.name}`);
+        const choices = i.choices.map((c): [string, InterfaceChoiceDef] => [
+          c.name,
+          { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour?.choices[c.name] ?? (c.name === 'Archive' ? INTERFACE_ARCHIVE : undefined) },
+        ]);
+        return { pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, choices: new Map(choices) };
+      }),
+    );
   }
 
   /**
@@ -101,8 +178,13 @@ export class PackageDef {
    * the others get what the simulator can do for any template.
    * @throws LfDecodeError
    */
-  static fromPayload(payload: Uint8Array, origin: PackageOrigin, behaviourOf: (nameKey: string) => TemplateBehaviour | undefined = () => undefined): PackageDef {
-    return new PackageDef(payload, decodeArchivePayload(payload), origin, behaviourOf);
+  static fromPayload(
+    payload: Uint8Array,
+    origin: PackageOrigin,
+    behaviourOf: (nameKey: string) => TemplateBehaviour | undefined = () => undefined,
+    interfaceBehaviourOf: (nameKey: string) => InterfaceBehaviour | undefined = () => undefined,
+  ): PackageDef {
+    return new PackageDef(payload, decodeArchivePayload(payload), origin, behaviourOf, interfaceBehaviourOf);
   }
 }
 
@@ -127,6 +209,11 @@ function templateDef(pkg: PackageDef, moduleName: string, template: DamlPackage[
         { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour.choices[c.name] ?? (c.name === 'Archive' ? ARCHIVE : undefined) },
       ]),
     ),
+    interfaces: template.implements.map((i) => {
+      const interfaceId = `${i.packageId}:${i.moduleName}:${i.name}`;
+      const instance = behaviour.interfaces?.[interfaceId];
+      return { interfaceId, view: instance?.view, methods: instance?.methods };
+    }),
   };
 }
 
@@ -229,6 +316,11 @@ export class PackageStore implements TypeLookup {
     return this.templatesById.get(id);
   }
 
+  /** An interface by its package-id form. */
+  interface(id: string): InterfaceDef | undefined {
+    return this.byId.get(id.slice(0, id.indexOf(':')))?.interfaces.find((i) => i.id === id);
+  }
+
   dataType(name: QualifiedName): DataType | undefined {
     return this.index.dataType(name);
   }
@@ -284,6 +376,22 @@ export class PackageStore implements TypeLookup {
     return found;
   }
 
+  /**
+   * The interface an exercise command names in its `templateId`, resolved as templates are (the
+   * highest vetted version of the package name, or that package if vetted); undefined when the id
+   * names no interface.
+   */
+  resolveCommandInterface(ref: IdentifierRef, vetted: ReadonlySet<string>): InterfaceDef | undefined {
+    const interfaceIn = (p: PackageDef) => p.interfaces.find((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
+    const byId = this.byId.get(ref.packageRef);
+    const named = isPackageNameRef(ref) ? this.all().filter((p) => p.name === ref.packageRef.slice(1)) : byId ? [byId] : [];
+    const defining = named.filter((p) => interfaceIn(p));
+    if (defining.length === 0) return undefined;
+    const candidates = defining.filter((p) => vetted.has(p.id)).sort((a, b) => comparePackageVersions(b.version, a.version));
+    if (candidates.length === 0) throw noSynchronizer(`no package defining ${ref.packageRef}:${ref.moduleName}:${ref.entityName} is vetted on the synchronizer`);
+    return interfaceIn(candidates[0]);
+  }
+
   /** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */
   resolveFilterTemplate(text: string, ref: IdentifierRef): string {
     const nameKey = (name: string) => `${name}:${ref.moduleName}:${ref.entityName}`;
@@ -295,6 +403,24 @@ export class PackageStore implements TypeLookup {
     const p = this.byId.get(ref.packageRef);
     if (!p || !templateIn(p, ref)) throw notFound(text);
     return nameKey(p.name);
+  }
+
+  /**
+   * The interfaces a filter's interface id stands for: the interface in every package of its package
+   * name (so contracts of any version's instance match), by id. The package-id form is resolved to its
+   * package name, as for templates.
+   */
+  resolveFilterInterface(text: string, ref: IdentifierRef): ReadonlySet<string> {
+    const named = (p: PackageDef) => p.interfaces.filter((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
+    let name = ref.packageRef.slice(1);
+    if (!isPackageNameRef(ref)) {
+      const p = this.byId.get(ref.packageRef);
+      if (!p || named(p).length === 0) throw notFound(text);
+      name = p.name;
+    }
+    const found = this.named(name, text).flatMap(named);
+    if (found.length === 0) throw notFound(text);
+    return new Set(found.map((i) => i.id));
   }
 }
 

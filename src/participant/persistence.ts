@@ -5,15 +5,18 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { CATALOG, LEGACY_CATALOG_IDS } from './catalog';
+import { CATALOG, LEGACY_CATALOG_IDS, PRE_HOLDING_IOU_IDS } from './catalog';
 import type { DemoLedger, DedupRecord, LedgerState } from './ledger';
 import type { ContractRecord, LogEntry, PartyRecord, SynchronizerInfo, TransactionNode, UserRecord } from './model';
 import { PackageDef, PackageStore, type PackageOrigin, type TemplateDef } from './packages';
 import type { Micros } from './time';
 import type { VettingBounds } from './vetting';
 
-/** 2: the catalog's packages are real Daml-LF (other ids), and packages from DARs are saved. */
-const FORMAT_VERSION = 2;
+/**
+ * 2: the catalog's packages are real Daml-LF (other ids), and packages from DARs are saved.
+ * 3: demo-iou implements the Holding interface of demo-holding (other ids for demo-iou).
+ */
+const FORMAT_VERSION = 3;
 
 type StoredContract = Omit<ContractRecord, 'template'> & { templateId: string };
 type StoredNode =
@@ -86,9 +89,11 @@ function toStored(s: LedgerState): StoredState {
 }
 
 function fromStored(stored: StoredState, path: string): LedgerState {
-  if (stored.format !== FORMAT_VERSION && stored.format !== 1) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
-  // Format 1 names the catalog's packages by the ids they had before they were real Daml-LF.
-  const packageId = (id: string) => (stored.format === 1 ? (LEGACY_CATALOG_IDS.get(id) ?? id) : id);
+  if (![1, 2, FORMAT_VERSION].includes(stored.format)) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
+  // Format 1 names the catalog's packages by the ids they had before they were real Daml-LF, format 2
+  // demo-iou by its ids from before Iou implemented Holding.
+  const renamed = stored.format === 1 ? LEGACY_CATALOG_IDS : stored.format === 2 ? PRE_HOLDING_IOU_IDS : undefined;
+  const packageId = (id: string) => renamed?.get(id) ?? id;
   const packages = new PackageStore(CATALOG);
   for (const p of stored.packages ?? []) packages.add(PackageDef.fromPayload(Buffer.from(p.payload, 'base64'), p.origin));
   const template = (id: string): TemplateDef => {
@@ -144,13 +149,31 @@ function fromStored(stored: StoredState, path: string): LedgerState {
     parties: new Map(stored.parties.map((p) => [p.party, p])),
     users: new Map(stored.users.map((u) => [u.id, u])),
     dedup: new Map(stored.dedup),
-    vetting: new Map(stored.vetting.map(([id, v]) => [id, { serial: v.serial, packages: new Map(v.packages.map(([p, bounds]) => [packageId(p), bounds])) }])),
+    vetting: new Map(
+      stored.vetting.map(([id, v]) => {
+        const vetted = new Map(v.packages.map(([p, bounds]) => [packageId(p), bounds]));
+        if (renamed) vetNewDependencies(vetted, packages);
+        return [id, { serial: v.serial, packages: vetted }];
+      }),
+    ),
     packages,
     ledgerEnd: stored.ledgerEnd,
     prunedUpTo: stored.prunedUpTo,
     recordTimes: new Map(stored.recordTimes),
     lastRecordTime: stored.lastRecordTime,
   };
+}
+
+/**
+ * Vets, alongside each vetted package, the dependencies it gained since the state was saved (demo-iou
+ * on demo-holding), with the same bounds: Canton never lets a package be vetted without them.
+ */
+function vetNewDependencies(vetted: Map<string, VettingBounds>, packages: PackageStore): void {
+  for (const [id, bounds] of [...vetted]) {
+    const p = packages.get(id);
+    if (!p) continue;
+    for (const dependency of packages.transitiveDependencies(p)) if (!vetted.has(dependency)) vetted.set(dependency, bounds);
+  }
 }
 
 /** The saved state at `path`, or undefined when there is no file yet. */

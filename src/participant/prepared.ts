@@ -12,7 +12,7 @@ import type { DamlType } from '../core/daml/model';
 import { shapeOf } from '../core/daml/types';
 import type { PreviewedTransaction } from './ledger';
 import type { ContractRecord, TransactionNode } from './model';
-import type { TemplateDef } from './packages';
+import type { InterfaceDef, PackageStore, TemplateDef } from './packages';
 import type { Micros } from './time';
 
 const LF_VERSION = '2.1';
@@ -30,7 +30,7 @@ export interface PreparedAnswer {
   hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2';
 }
 
-export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: TypeLookup): PreparedAnswer {
+export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: PackageStore): PreparedAnswer {
   const bytes = PreparedTransaction.toBinary(preparedMessage(previewed, meta, lookup));
   return {
     preparedTransaction: Buffer.from(bytes).toString('base64'),
@@ -39,7 +39,7 @@ export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMet
   };
 }
 
-export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: TypeLookup): PreparedTransaction {
+export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: PackageStore): PreparedTransaction {
   const { prepared, inputs } = previewed;
   // The interpreter's nodes are flat, in execution order; an exercise owns the nodes up to its last descendant.
   const roots: string[] = [];
@@ -69,11 +69,11 @@ export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMe
   });
 }
 
-function identifier(t: TemplateDef): Identifier {
+function identifier(t: TemplateDef | InterfaceDef): Identifier {
   return { packageId: t.pkg.id, moduleName: t.moduleName, entityName: t.entityName };
 }
 
-function createOf(c: ContractRecord, lookup: TypeLookup): Create {
+function createOf(c: ContractRecord, lookup: PackageStore): Create {
   return {
     lfVersion: LF_VERSION,
     contractId: c.contractId,
@@ -85,10 +85,12 @@ function createOf(c: ContractRecord, lookup: TypeLookup): Create {
   };
 }
 
-function nodeType(node: TransactionNode, children: string[], lookup: TypeLookup): { oneofKind: 'create'; create: Create } | { oneofKind: 'exercise'; exercise: Exercise } {
+function nodeType(node: TransactionNode, children: string[], lookup: PackageStore): { oneofKind: 'create'; create: Create } | { oneofKind: 'exercise'; exercise: Exercise } {
   if (node.kind === 'created') return { oneofKind: 'create', create: createOf(node.contract, lookup) };
   const c = node.contract;
-  const choice = node.template.choices.get(node.choice);
+  // A choice exercised through an interface is the interface's.
+  const iface = node.interfaceId === undefined ? undefined : lookup.interface(node.interfaceId);
+  const choice = iface ? iface.choices.get(node.choice) : node.template.choices.get(node.choice);
   return {
     oneofKind: 'exercise',
     exercise: {
@@ -96,6 +98,7 @@ function nodeType(node: TransactionNode, children: string[], lookup: TypeLookup)
       contractId: c.contractId,
       packageName: node.template.pkg.name,
       templateId: identifier(node.template),
+      ...(iface ? { interfaceId: identifier(iface) } : {}),
       signatories: [...c.signatories],
       stakeholders: [...c.stakeholders],
       actingParties: [...node.actingParties],

@@ -134,7 +134,10 @@ describe('core: Active Contracts against the demo participant', function () {
     await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
     const contract = pager.state.contracts.find((c) => c.event.observers.length > 0)!;
     const choices = exerciseChoices(contract, packages)!;
-    assert.deepEqual(choices.map((c) => c.name).sort(), ['Archive', 'Iou_Split', 'Iou_Transfer']);
+    assert.deepEqual(choices.map((c) => c.name).sort(), ['Archive', 'Holding_Transfer', 'Iou_Split', 'Iou_Transfer']);
+    // Iou implements the catalog's Holding interface: its choice is exercised through the interface.
+    const holdingTransfer = choices.find((c) => c.name === 'Holding_Transfer')!;
+    assert.deepEqual([holdingTransfer.templateId, holdingTransfer.fromInterface, holdingTransfer.signature], ['#demo-holding:Holding:Holding', 'Holding', 'Holding_Transfer → ContractId Holding']);
     const transfer = choices.find((c) => c.name === 'Iou_Transfer')!;
     assert.equal(transfer.signature, 'Iou_Transfer → ContractId Iou');
     assert.equal(transfer.consuming, true);
@@ -150,6 +153,16 @@ describe('core: Active Contracts against the demo participant', function () {
     const result = await client.submitAndWaitForTransaction(JSON.parse(text));
     assert.ok(result.transaction.events.some((e) => e.kind === 'archived' && e.contractId === contract.event.contractId));
     assert.equal(p.state.activeContract(contract.event.contractId), undefined);
+
+    // A choice of the interface: the command names the interface, and the participant runs the instance's choice.
+    const other = pager.state.contracts.find((c) => c.event.contractId !== contract.event.contractId && p.state.activeContract(c.event.contractId))!;
+    const holder = String((other.event.createArgument as { owner: string }).owner);
+    const viaInterface = exerciseCommand(other, 'Holding_Transfer', packages, holder);
+    assert.deepEqual(viaInterface, { ExerciseCommand: { templateId: '#demo-holding:Holding:Holding', contractId: other.event.contractId, choice: 'Holding_Transfer', choiceArgument: { newOwner: holder } } });
+    const viaInterfaceText = templateText(commandsFileTemplate({ command: viaInterface, actAs: holder, userId: 'demo-admin' }));
+    assert.deepEqual(validateText('commands', viaInterfaceText, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error'), []);
+    const transferred = await client.submitAndWaitForTransaction(JSON.parse(viaInterfaceText));
+    assert.ok(transferred.transaction.events.some((e) => e.kind === 'archived' && e.contractId === other.event.contractId));
 
     // Without packages: the choice as typed, its argument to fill in.
     assert.deepEqual(exerciseCommand(contract, 'Whatever', undefined, owner), { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.event.contractId, choice: 'Whatever', choiceArgument: {} } });

@@ -15,6 +15,7 @@ import type { ApiVersion } from '../../src/participant/versions';
 import { parseIdentifier } from '../../src/participant/packages';
 
 const IOU = '#demo-iou:Iou:Iou';
+import { assertComparedThroughHolding, HOLDING_INTERFACE } from '../support/holdingViews';
 import { startCheckedParticipant } from '../support/specCheck';
 
 /** Informees of a node by Daml's rules: stakeholders of a create; of an exercise, its actors plus the stakeholders (consuming) or signatories (non-consuming). */
@@ -85,6 +86,16 @@ for (const apiVersion of ['3.5', '3.3'] as ApiVersion[]) {
       // Each party's view is what that party's own read returns.
       const own = await client.listUpdates({ beginExclusive: transfer.offset - 1, endInclusive: transfer.offset }, { filter: { parties: [alice], shape: 'ledger-effects' } });
       assert.deepEqual((own.find((u) => u.kind === 'transaction') as Transaction).raw, transfer.views[0]!.raw);
+    });
+
+    it('compares through an interface: only contracts implementing it, each party seeing the same views', async () => {
+      const { alice, bob } = p.parties;
+      const c = await compareParties(client, { parties: [alice, bob], interfaceIds: [HOLDING_INTERFACE] });
+      assertComparedThroughHolding(c);
+      // The witnessed create of the transfer: both see it, with the view.
+      const transfer = c.updates.find((u) => u.events.some((e) => e.choice === 'Iou_Transfer' && e.views[0]?.seenAs === 'actor'))!;
+      const created = transfer.events.find((e) => e.kind === 'created')!;
+      assert.deepEqual(created.views.map((v) => (v?.event as CreatedEvent).interfaceViews.length), [1, 1]);
     });
 
     it('reads the same pinned range for every party, even when the ledger grows in between', async () => {

@@ -40,6 +40,18 @@ describe('preview (interactive-submission prepare)', function () {
     return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
   }
 
+  it('a choice exercised through an interface: the exercise node names the interface and the template of the contract', async () => {
+    const contractId = await activeIou(p.parties.alice);
+    const command: wire.Command = { ExerciseCommand: { templateId: '#demo-holding:Holding:Holding', contractId, choice: 'Holding_Transfer', choiceArgument: { newOwner: p.parties.bob } } };
+    const { raw } = await client.prepare(file([p.parties.alice], [command]));
+    const [root] = decodePreparedTransaction(raw.preparedTransaction).roots;
+    assert.equal(root.kind, 'exercise');
+    assert.equal(root.choice, 'Holding_Transfer');
+    assert.match(root.templateId ?? '', /^[0-9a-f]{64}:Iou:Iou$/);
+    assert.match(root.interfaceId ?? '', /^[0-9a-f]{64}:Holding:Holding$/);
+    assert.deepEqual(root.choiceArgument, { newOwner: p.parties.bob });
+  });
+
   it('shows what a transfer would do: the tree, who sees each node, the input contract', async () => {
     const contractId = await activeIou(p.parties.alice);
     const request = file([p.parties.alice], [transfer(contractId, p.parties.bob)]);

@@ -123,7 +123,7 @@ describe('demo participant: supporting endpoints', () => {
 
   it('GET /v2/packages and package status', async () => {
     const { json } = await get(p, '/v2/packages');
-    assert.equal(json.packageIds.length, 5);
+    assert.equal(json.packageIds.length, 6);
     for (const id of json.packageIds) assert.match(id, /^[0-9a-f]{64}$/);
     const status = await get(p, `/v2/packages/${json.packageIds[0]}/status`);
     assert.deepEqual(status.json, { packageStatus: 'PACKAGE_STATUS_REGISTERED' });

@@ -51,7 +51,14 @@ describe('demo participant: packages', () => {
     ]);
     const prim = CATALOG.find((x) => x.name === 'daml-prim')!.id;
     const stdlib = CATALOG.find((x) => x.name === 'daml-stdlib')!.id;
-    assert.deepEqual(iou.dependencies, [prim, stdlib].sort(), 'dependencies are the packages its types refer to');
+    const holding = CATALOG.find((x) => x.name === 'demo-holding')!.id;
+    assert.deepEqual(iou.dependencies, [prim, stdlib, holding].sort(), 'dependencies are the packages its types and interface instances refer to');
+    assert.deepEqual(module.templates[0].implements, [{ packageId: holding, moduleName: 'Holding', name: 'Holding' }]);
+    const holdingPackage = decodeArchivePayload((await getBytes(p, `/v2/packages/${holding}`)).bytes, holding);
+    const [iface] = holdingPackage.modules[0].interfaces;
+    assert.equal(`${iface.name} view ${printType(iface.viewType, { qualified: true })}`, 'Holding view Holding:HoldingView');
+    assert.deepEqual(iface.methods.map((m) => `${m.name}: ${printType(m.type)}`), ['setOwner: Party -> Holding']);
+    assert.deepEqual(iface.choices.map((c) => c.name), ['Holding_Transfer', 'Archive']);
     const asset = decodeArchivePayload((await getBytes(p, `/v2/packages/${ASSET.pkg.id}`)).bytes);
     assert.equal(printType(asset.modules[0].templates[0].keyType!, { qualified: true }), 'DA.Types:Tuple2 Party Text');
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoParticipant } from '../../src/participant/index';
-import { IOU, LEGACY_CATALOG_IDS } from '../../src/participant/catalog';
+import { CATALOG, HOLDING_INTERFACE_ID, IOU, LEGACY_CATALOG_IDS, PRE_HOLDING_IOU_IDS } from '../../src/participant/catalog';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { createIou, createdEvents, eventFormat, get, post, postBytes, start, submit, transactionsFormat } from './helpers';
 
@@ -83,6 +83,32 @@ describe('demo participant: persistence', () => {
       const events = await post(second, '/v2/events/events-by-contract-id', { contractId: iou.contractId, eventFormat: eventFormat('any') });
       assert.equal(events.json.created.createdEvent.templateId, IOU.id);
       assert.ok(second.state.vetting(second.state.synchronizers[0].id)!.packages.has(IOU.pkg.id));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('reads state files of format 2, from before Iou implemented Holding: its contracts are Holdings, demo-holding is vetted with demo-iou', async () => {
+    const statePath = join(dir, 'state.json');
+    const first = await start({ statePath });
+    const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice, '5')]));
+    await first.close();
+    const holding = CATALOG.find((x) => x.name === 'demo-holding')!.id;
+    // What the previous version wrote: format 2, demo-iou by its ids of then, and no demo-holding.
+    const saved = JSON.parse(readFileSync(statePath, 'utf8'));
+    for (const [, v] of saved.vetting) v.packages = v.packages.filter(([id]: [string]) => id !== holding);
+    let text = JSON.stringify({ ...saved, format: 2 });
+    for (const [previous, current] of PRE_HOLDING_IOU_IDS) text = text.split(current).join(previous);
+    writeFileSync(statePath, text);
+    assert.ok(!text.includes(IOU.pkg.id) && !text.includes(holding));
+    const second = await startDemoParticipant({ statePath });
+    try {
+      const filter = { cumulative: [{ identifierFilter: { InterfaceFilter: { value: { interfaceId: '#demo-holding:Holding:Holding', includeInterfaceView: true } } } }] };
+      const events = await post(second, '/v2/events/events-by-contract-id', { contractId: iou.contractId, eventFormat: eventFormat('any', filter) });
+      assert.equal(events.json.created.createdEvent.templateId, IOU.id);
+      assert.equal(events.json.created.createdEvent.interfaceViews[0].interfaceId, HOLDING_INTERFACE_ID);
+      const vetted = second.state.vetting(second.state.synchronizers[0].id)!.packages;
+      assert.ok(vetted.has(IOU.pkg.id) && vetted.has(holding));
     } finally {
       await second.close();
     }

@@ -37,7 +37,7 @@ describe('demo participant: package vetting', () => {
     assert.equal(state.topologySerial, 1);
     assert.deepEqual(
       state.packages!.map((x) => `${x.packageName}@${x.packageVersion}`),
-      ['daml-prim@3.5.0', 'daml-stdlib@3.5.0', 'demo-asset@1.0.0', 'demo-iou@1.0.0'],
+      ['daml-prim@3.5.0', 'daml-stdlib@3.5.0', 'demo-asset@1.0.0', 'demo-holding@1.0.0', 'demo-iou@1.0.0'],
     );
     assert.equal(state.packages![0].validFromInclusive, null);
     const prefixed = await list({ packageMetadataFilter: { packageNamePrefixes: ['demo-i'] } });

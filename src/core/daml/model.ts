@@ -81,10 +81,17 @@ export interface Template {
   keyType?: DamlType;
 }
 
+/** A method an interface declares; each instance of the interface implements it. */
+export interface InterfaceMethod {
+  name: string;
+  type: DamlType;
+}
+
 export interface Interface {
   name: string;
   /** The view type: what an interface filter returns for a contract. */
   viewType: DamlType;
+  methods: InterfaceMethod[];
   choices: Choice[];
   /** Interfaces this one requires. */
   requires: QualifiedName[];

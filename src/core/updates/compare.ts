@@ -12,6 +12,11 @@ import { shortParty } from '../models/users';
 export interface ComparePartiesQuery {
   /** Two or more parties; each is read on its own. */
   parties: readonly string[];
+  /**
+   * Interfaces (`#package-name:Module:Entity`) to compare through: each party then reads only the
+   * contracts whose templates implement them, with their interface views. Default: every contract.
+   */
+  interfaceIds?: readonly string[];
   /** Exclusive; default 0 (the ledger start). */
   beginExclusive?: number;
   /** Inclusive; default the ledger end, read once so that every party reads the same range. */
@@ -137,7 +142,8 @@ export async function readAsEachParty(
     const transactions: Transaction[] = [];
     o.onProgress?.({ party, index, transactions: 0 });
     if (endInclusive > beginExclusive) {
-      const selection = { filter: { parties: [party], shape: 'ledger-effects' as const } };
+      const interfaces = query.interfaceIds?.length ? { interfaceIds: [...query.interfaceIds], includeInterfaceViews: true } : {};
+      const selection = { filter: { parties: [party], shape: 'ledger-effects' as const, ...interfaces } };
       for await (const page of client.walkUpdates({ selection, beginExclusive, endInclusive, pageSize: query.pageSize }, o)) {
         for (const u of page) if (u.kind === 'transaction') transactions.push(u);
         if (transactions.length > max) {

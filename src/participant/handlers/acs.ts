@@ -57,7 +57,7 @@ function snapshotOffset(s: Services, offset: number): number {
 }
 
 function entryJson(s: Services, c: ContractRecord, filter: EventFilter, token: string | undefined): string {
-  const match = filter.match(c.stakeholders, c.template.nameKey)!;
+  const match = filter.match(c.stakeholders, c.template)!;
   const active =
     `{"createdEvent":${createdEventJson(c, c.createdOffset, c.createdNodeId, match, true, s.profile.wire)}` +
     `,"synchronizerId":${JSON.stringify(c.synchronizerId)},"reassignmentCounter":${c.reassignmentCounter}}`;
@@ -68,7 +68,7 @@ function read(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>, o
   const filter = eventFilterOf(s, ctx.body);
   // Zero is the ledger's beginning: nothing is active there.
   if (offset === 0) return { filter, contracts: [] as ContractRecord[], positions: [] as number[], next: undefined };
-  return { filter, ...s.ledger.activeContractsAt(offset, from, max, (c) => filter.match(c.stakeholders, c.template.nameKey) !== undefined) };
+  return { filter, ...s.ledger.activeContractsAt(offset, from, max, (c) => filter.match(c.stakeholders, c.template) !== undefined) };
 }
 
 async function list(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>): Promise<void> {

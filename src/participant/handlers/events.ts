@@ -21,7 +21,7 @@ export function eventRoutes(s: Services): Route[] {
         const filter = parseEventFormat(eventFormat, filterRules(s));
         // Archived contracts disappear with pruning; contracts created and archived in one transaction were never in an ACS.
         const contract = s.ledger.contracts.get(body.contractId);
-        const match = contract && !contract.transient ? filter.match(contract.stakeholders, contract.template.nameKey) : undefined;
+        const match = contract && !contract.transient ? filter.match(contract.stakeholders, contract.template) : undefined;
         if (!contract || !match) {
           throw new LedgerApiError('CONTRACT_EVENTS_NOT_FOUND', 'Contract events not found, or not visible.', {
             resources: [['ErrorResource(CONTRACT_ID)', body.contractId]],

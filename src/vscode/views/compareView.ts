@@ -160,6 +160,8 @@ export interface CompareArgs {
   parties?: string[];
   beginExclusive?: number;
   endInclusive?: number;
+  /** See {@link ComparePartiesQuery.interfaceIds}. */
+  interfaceIds?: string[];
 }
 
 export interface CompareFeature {
@@ -180,7 +182,7 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
       return undefined;
     }
     // Given parties mean no prompts: the range is what `args` says, by default the whole ledger.
-    if (args.parties) return runWithProgress(profile, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive });
+    if (args.parties) return runWithProgress(profile, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
     const parties = await pickParties(partyChoices(connections, profile), previousPicks.get(profile.id) ?? []);
     if (!parties) return undefined;
     previousPicks.set(profile.id, parties);

@@ -11,6 +11,7 @@ import { LfDecodeError } from '../../../src/core/errors';
 import { decodeArchive, decodeArchivePayload, readArchiveEnvelope, readDar } from '../../../src/core/daml/lf/archive';
 import type { DamlPackage, DamlType, DataType, QualifiedName } from '../../../src/core/daml/model';
 import { PackageIndex } from '../../../src/core/daml/packageIndex';
+import { printType } from '../../../src/core/daml/types';
 import { ALL_DARS, DARS, requireDar, requireDarBytes, type DarName } from '../../support/dars';
 
 /** Every type constructor (and synonym) a type refers to. */
@@ -280,6 +281,9 @@ describe('daml packages: known facts', () => {
     assert.ok(fieldTypes.some((t) => t.kind === 'builtin' && t.builtin === 'GenMap'), 'a DA.Map field');
     assert.ok(fieldTypes.some((t) => t.kind === 'builtin' && t.builtin === 'Numeric' && t.args[0]?.kind === 'nat' && t.args[0].value === 7), 'a Numeric 7 field');
     assert.ok(index.templates().some((t) => t.template.implements.length > 0), 'a template implementing an interface');
+    // Interface methods, with their types.
+    const methods = index.interface(`${dep.id}:ExternalDep:MyInterface`)!.methods;
+    assert.deepEqual(methods.map((m) => `${m.name}: ${printType(m.type)}`), ['method1: Party', 'method2: Int64', 'method3: Bool -> Int64 -> Int64 -> Int64']);
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * Encoding package signatures as Daml-LF 2 ArchivePayloads: what is encoded decodes back to the same
- * signatures, including every interface-free package of the real DARs re-encoded.
+ * signatures (interfaces and interface instances included), including every package of the real DARs
+ * re-encoded.
  */
 import assert from 'node:assert/strict';
 import { decodeArchive, decodeArchivePayload, packageIdOf } from '../../../src/core/daml/lf/archive';
 import { SELF_PACKAGE, encodeArchive, encodeArchivePayload } from '../../../src/core/daml/lf/encode';
 import { DamlTypes as T, type DamlPackage, type Module, type QualifiedName } from '../../../src/core/daml/model';
-import { ALL_DARS, requireDar } from '../../support/dars';
+import { ALL_DARS, DARS, requireDar } from '../../support/dars';
 
 const OTHER = 'a'.repeat(64);
 const self = (moduleName: string, name: string): QualifiedName => ({ packageId: SELF_PACKAGE, moduleName, name });
@@ -57,6 +58,47 @@ const MODULES: Module[] = [
   },
 ];
 
+/** An interface with a method, a choice and a required interface; a template implementing it and one from another package. */
+const INTERFACE_MODULES: Module[] = [
+  {
+    name: 'Wallet.Api',
+    synonyms: [],
+    templates: [],
+    dataTypes: [
+      { kind: 'record', name: 'TokenView', params: [], serializable: true, fields: [{ name: 'owner', type: T.builtin('Party') }, { name: 'amount', type: T.numeric(10) }] },
+      { kind: 'record', name: 'Token_Burn', params: [], serializable: true, fields: [] },
+      { kind: 'interface', name: 'Token', params: [], serializable: false },
+      { kind: 'interface', name: 'Named', params: [], serializable: false },
+    ],
+    interfaces: [
+      { name: 'Named', viewType: T.builtin('Text'), methods: [], choices: [], requires: [] },
+      {
+        name: 'Token',
+        viewType: T.con(self('Wallet.Api', 'TokenView')),
+        methods: [
+          { name: 'setOwner', type: T.builtin('Arrow', T.builtin('Party'), T.con(self('Wallet.Api', 'Token'))) },
+          { name: 'describe', type: T.builtin('Text') },
+        ],
+        choices: [{ name: 'Token_Burn', consuming: true, argType: T.con(self('Wallet.Api', 'Token_Burn')), returnType: T.builtin('Unit') }],
+        requires: [self('Wallet.Api', 'Named')],
+      },
+    ],
+  },
+  {
+    name: 'Wallet.Coin',
+    synonyms: [],
+    interfaces: [],
+    dataTypes: [{ kind: 'record', name: 'Coin', params: [], serializable: true, fields: [{ name: 'owner', type: T.builtin('Party') }] }],
+    templates: [
+      {
+        name: 'Coin',
+        choices: [],
+        implements: [self('Wallet.Api', 'Token'), { packageId: OTHER, moduleName: 'Splice.Api.Token.HoldingV1', name: 'Holding' }],
+      },
+    ],
+  },
+];
+
 /** The package's signatures with its own id replaced by SELF_PACKAGE, as the encoder takes them. */
 function withSelfRefs<T>(value: T, id: string): T {
   return JSON.parse(JSON.stringify(value), (key, v) => (key === 'packageId' && v === id ? SELF_PACKAGE : v));
@@ -84,16 +126,21 @@ describe('Daml-LF encoding', () => {
     assert.equal(decoded.id, packageIdOf(a));
   });
 
-  it('refuses what it cannot encode (interfaces)', () => {
-    const withInterface: Module = { ...MODULES[0], interfaces: [{ name: 'I', viewType: T.builtin('Unit'), choices: [], requires: [] }] };
-    assert.throws(() => encodeArchivePayload({ name: 'x', version: '1', lfMinor: '1', modules: [withInterface] }), /interfaces is not supported/);
+  it('encodes interfaces (methods, view, requires, choices) and the interface instances of templates', () => {
+    const payload = encodeArchivePayload({ name: 'wallet', version: '1.0.0', lfMinor: '1', modules: INTERFACE_MODULES });
+    const pkg = decodeArchivePayload(payload);
+    assert.deepEqual(pkg.dependencies, [OTHER]);
+    assert.deepEqual(withSelfRefs(pkg.modules, pkg.id), INTERFACE_MODULES);
+    // An instance of an interface defined in another package names that package.
+    assert.deepEqual(pkg.modules[1].templates[0].implements[1], { packageId: OTHER, moduleName: 'Splice.Api.Token.HoldingV1', name: 'Holding' });
   });
 
-  it('re-encodes the signatures of the real packages (those without interfaces) faithfully', function () {
+  it('re-encodes the signatures of the real packages faithfully, interfaces and their instances included', function () {
     let checked = 0;
+    let withInterfaces = 0;
     for (const dar of ALL_DARS) {
       for (const original of requireDar(this, dar).packages) {
-        if (original.modules.some((m) => m.interfaces.length > 0 || m.templates.some((t) => t.implements.length > 0))) continue;
+        if (original.modules.some((m) => m.interfaces.length > 0 || m.templates.some((t) => t.implements.length > 0))) withInterfaces++;
         const modules = withSelfRefs(original.modules, original.id);
         const reencoded: DamlPackage = decodeArchivePayload(encodeArchivePayload({ name: original.name, version: original.version, lfMinor: '1', modules }));
         assert.deepEqual(withSelfRefs(reencoded.modules, reencoded.id), modules, `${dar}: ${original.name}`);
@@ -102,6 +149,20 @@ describe('Daml-LF encoding', () => {
       }
     }
     assert.ok(checked > 20, `${checked} packages re-encoded`);
+    assert.ok(withInterfaces >= 2, `${withInterfaces} packages with interfaces or instances re-encoded`);
+  });
+
+  it('re-encodes the token standard Holding interface stably (decode, encode, decode gives the same signature)', function () {
+    const holding = requireDar(this, DARS.holding);
+    const main = holding.packages.find((p) => p.id === holding.mainPackageId)!;
+    const iface = main.modules.flatMap((m) => m.interfaces).find((i) => i.name === 'Holding');
+    assert.ok(iface, 'the Holding interface is decoded from the DAR');
+    assert.equal(iface.viewType.kind, 'con');
+    const modules = withSelfRefs(main.modules, main.id);
+    const once = decodeArchivePayload(encodeArchivePayload({ name: main.name, version: main.version, lfMinor: '1', modules }));
+    assert.deepEqual(withSelfRefs(once.modules, once.id), modules);
+    const twice = decodeArchivePayload(encodeArchivePayload({ name: once.name, version: once.version, lfMinor: '1', modules: withSelfRefs(once.modules, once.id) }));
+    assert.equal(twice.id, once.id, 'a second round trip gives the same bytes');
   });
 });
 

@@ -1,13 +1,15 @@
 // Compare Parties in the real extension host, against the embedded demo participant: the counts are
-// what each party's own read returns, a create one party only witnesses is flagged, a cancelled
+// what each party's own read returns, a create one party only witnesses is flagged, a comparison
+// through the demo's Holding interface shows each party the same interface views, a cancelled
 // comparison keeps the previous result, and a failure shows in the view with Retry.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
 import type { PartyComparison } from '../../../src/core/updates/compare';
-import type { Transaction } from '../../../src/core/models/updates';
+import type { CreatedEvent, Transaction } from '../../../src/core/models/updates';
 import type { RowNode, ViewNode, MessageNode } from '../../../src/vscode/views/rowsTree';
+import { assertComparedThroughHolding, HOLDING_INTERFACE } from '../../support/holdingViews';
 import { activate, waitFor } from './helpers';
 
 const rows = (nodes: ViewNode[]) => nodes.filter((n): n is RowNode => n.type === 'row');
@@ -74,6 +76,30 @@ describe('Compare Parties', function () {
     }, { what: 'the JSON document of the event' }))!;
     const shown = JSON.parse(doc.getText()) as Record<string, { seenAs: string } | null>;
     assert.deepEqual([shown.Alice?.seenAs, shown.Bob?.seenAs], ['witness', 'stakeholder']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('compares through the Holding interface: only Ious, each party seeing the view the participant computed', async () => {
+    const { alice, bob } = p.parties;
+    const c = await vscode.commands.executeCommand<PartyComparison>('cantonLedger.updates.compareParties', { parties: [alice, bob], interfaceIds: [HOLDING_INTERFACE] });
+    assert.ok(c, 'a comparison');
+    assertComparedThroughHolding(c);
+
+    // The witnessed create of Alice's transfer, in the view: its JSON has each party's interface view.
+    const update = c.updates.find((u) => u.events.some((e) => e.kind === 'created' && e.views[0]?.seenAs === 'witness' && e.views[1]?.seenAs === 'stakeholder'))!;
+    assert.ok(update, 'a witnessed create of an Iou');
+    const updateNode = rows(await api.compare.view.getChildren()).find((n) => n.row.updateId === update.updateId)!;
+    const witnessed = rows(await api.compare.view.getChildren(updateNode)).find((n) => n.row.kind === 'compare.event' && n.row.label === 'Created Iou:Iou')!;
+    await vscode.commands.executeCommand('cantonLedger.item.openJson', witnessed);
+    // The document may have been open before with the same name (the wildcard comparison): wait for this comparison's content.
+    const shown = (await waitFor(() => {
+      const d = vscode.window.activeTextEditor?.document;
+      if (!d?.uri.path.includes(`compare-${update.offset}-node`)) return undefined;
+      const parsed = JSON.parse(d.getText()) as Record<string, { event: CreatedEvent } | null>;
+      return parsed.Bob?.event.interfaceViews.length ? parsed : undefined;
+    }, { what: 'the JSON document of the event, with its interface views' }))!;
+    assert.deepEqual(shown.Alice?.event.interfaceViews, shown.Bob?.event.interfaceViews);
+    assert.equal((shown.Bob?.event.interfaceViews[0].viewValue as { owner: string }).owner, bob);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

@@ -53,7 +53,8 @@ describe('vetting files', function () {
     assert.match(text, /^# Dry run of upgrade\.vetting\.json: nothing was changed$/m);
     assert.match(text, new RegExp(`^- \\*\\*Topology serial:\\*\\* ${before} → ${before + 1}$`, 'm'));
     assert.match(text, /^## Added\n\n\| Package \| Version \| Package id \| Valid \|\n\|.*\n\| demo-iou \| 2\.0\.0 \| `[0-9a-f]{64}` \| always \|$/m);
-    assert.match(text, /^## Unchanged \(4\)$/m);
+    // daml-prim, daml-stdlib, demo-holding, demo-iou 1.0.0 and demo-asset.
+    assert.match(text, /^## Unchanged \(5\)$/m);
     assert.match(prompts.last().text, new RegExp(`^Dry run of upgrade\\.vetting\\.json on Demo: 1 added \\(topology serial ${before} → ${before + 1}\\)\\. Nothing was changed\\.$`));
     assert.deepEqual(prompts.last().actions, ['Apply Vetting Changes']);
     assert.equal(serial(), before);

@@ -95,9 +95,14 @@ export default async function (t) {
       await template.waitFor({ timeout: 10000 });
       await template.click();
       await page.keyboard.press('ArrowRight');
-      await t.treeItem(/^issuer, Party/).waitFor({ timeout: 10000 });
-      // Down to the choices below the fields (rows out of the pane are not rendered: the focus scrolls them in).
+      // Rows out of the pane are not rendered: moving the focus down scrolls them in.
       const focused = page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Packages"]) [role="treeitem"].focused');
+      await t.waitUntil(async () => {
+        if (/^issuer, Party/.test((await focused.getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '')) return true;
+        await page.keyboard.press('ArrowDown');
+        return false;
+      }, { timeout: 10000, what: async () => `the issuer field row (focused: ${await focused.getAttribute('aria-label').catch(() => 'none')})` });
+      // Down to the choices below the fields.
       await t.waitUntil(async () => {
         if (/^Iou_Transfer, Iou_Transfer → ContractId Iou/.test((await focused.getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '')) return true;
         await page.keyboard.press('ArrowDown');

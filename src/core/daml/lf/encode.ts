@@ -5,11 +5,13 @@
  * lists, and other packages are named by interned package-id strings.
  *
  * Only signatures are written: data types, synonyms, templates with their choices (names, consuming,
- * argument and return types) and keys. Expressions (choice bodies, signatories, preconditions) are
- * left out, so these packages describe templates without the code a Daml engine would run. The demo
- * participant, which interprets no Daml, serves its catalog this way.
+ * argument and return types), keys and the interfaces they implement, and interfaces with their
+ * methods, view type, required interfaces and choices. Expressions (choice bodies, signatories,
+ * preconditions, method and view implementations) are left out, so these packages describe templates
+ * and interfaces without the code a Daml engine would run. The demo participant, which interprets
+ * no Daml, serves its catalog this way.
  */
-import type { DamlType, DataType, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym } from '../model';
+import type { Choice, DamlType, DataType, Interface, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym } from '../model';
 import { BUILTIN_NUMBERS } from './package';
 import { WireWriter } from './wire';
 
@@ -21,7 +23,6 @@ export interface PackageSource {
   version: string;
   /** The Daml-LF 2 minor version written in the payload: `1`, `dev`, … */
   lfMinor: string;
-  /** Interfaces are not supported (the catalog has none). */
   modules: Module[];
 }
 
@@ -181,12 +182,12 @@ function writeKind(w: WireWriter, kind: Kind): void {
 }
 
 function encodeModule(module: Module, tables: InternTables): Uint8Array {
-  if (module.interfaces.length > 0) throw new Error(`module ${module.name}: encoding interfaces is not supported`);
   return WireWriter.message((w) => {
     w.int32(1, tables.dottedName(module.name));
     for (const s of module.synonyms) w.embedded(3, (x) => writeSynonym(x, s, tables));
     for (const d of module.dataTypes) w.embedded(4, (x) => writeDataType(x, d, tables));
     for (const t of module.templates) w.embedded(6, (x) => writeTemplate(x, t, tables));
+    for (const i of module.interfaces) w.embedded(8, (x) => writeInterface(x, i, tables));
   });
 }
 
@@ -218,19 +219,43 @@ function writeDataType(w: WireWriter, data: DataType, tables: InternTables): voi
   }
 }
 
+// The binder of the contract in template and interface expressions, as the compiler names it.
+const THIS = 'this';
+
 function writeTemplate(w: WireWriter, template: Template, tables: InternTables): void {
-  if (template.implements.length > 0) throw new Error(`template ${template.name}: encoding interface instances is not supported`);
   w.int32(1, tables.dottedName(template.name));
-  // The binder of the contract in the template's expressions, as the compiler names it.
-  w.int32(2, tables.string('this'));
-  for (const choice of template.choices) {
-    w.embedded(6, (c) => {
-      c.int32(2, tables.string(choice.name));
-      c.bool(3, choice.consuming);
-      c.embedded(6, (arg) => writeField(arg, 'arg', choice.argType, tables));
-      writeType(c, 8, choice.returnType, tables);
-    });
-  }
+  w.int32(2, tables.string(THIS));
+  for (const choice of template.choices) w.embedded(6, (c) => writeChoice(c, choice, tables));
   const keyType = template.keyType;
   if (keyType) w.embedded(9, (k) => writeType(k, 1, keyType, tables));
+  // Implements: the interface (1) and the instance body (2), whose method and view expressions are left out.
+  for (const iface of template.implements) {
+    w.embedded(10, (i) => {
+      i.embedded(1, (id) => writeTypeConId(id, iface, tables));
+      i.embedded(2, () => undefined);
+    });
+  }
+}
+
+/** DefInterface: type constructor 2, methods 3, binder 4, choices 5, view type 6, required interfaces 7 (LF 2 interfaces have no type parameters). */
+function writeInterface(w: WireWriter, iface: Interface, tables: InternTables): void {
+  w.int32(2, tables.dottedName(iface.name));
+  for (const method of iface.methods) {
+    w.embedded(3, (m) => {
+      m.int32(2, tables.string(method.name));
+      writeType(m, 3, method.type, tables);
+    });
+  }
+  w.int32(4, tables.string(THIS));
+  for (const choice of iface.choices) w.embedded(5, (c) => writeChoice(c, choice, tables));
+  writeType(w, 6, iface.viewType, tables);
+  for (const required of iface.requires) w.embedded(7, (id) => writeTypeConId(id, required, tables));
+}
+
+/** TemplateChoice, without its expressions (controllers, observers, update). */
+function writeChoice(w: WireWriter, choice: Choice, tables: InternTables): void {
+  w.int32(2, tables.string(choice.name));
+  w.bool(3, choice.consuming);
+  w.embedded(6, (arg) => writeField(arg, 'arg', choice.argType, tables));
+  writeType(w, 8, choice.returnType, tables);
 }

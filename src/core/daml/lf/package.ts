@@ -9,7 +9,7 @@
  * `package_imports` table.
  */
 import type {
-  BuiltinTypeName, Choice, DamlType, DataType, Field, Interface, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym,
+  BuiltinTypeName, Choice, DamlType, DataType, Field, Interface, InterfaceMethod, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym,
 } from '../model';
 import { WireFormatError, WireReader } from './wire';
 
@@ -219,16 +219,27 @@ function readTemplate(w: WireReader, end: number, tables: Tables): Template {
 
 function readInterface(w: WireReader, end: number, tables: Tables): Interface {
   let name = 0;
+  const methods: InterfaceMethod[] = [];
   const choices: Choice[] = [];
   const requires: QualifiedName[] = [];
   let viewType: DamlType | undefined;
   w.fields(end, {
     2: (wt) => (name = w.int32(wt)),
+    3: (wt) => methods.push(sub(w, wt, tables, readInterfaceMethod)),
     5: (wt) => choices.push(sub(w, wt, tables, readChoice)),
     6: (wt) => (viewType = sub(w, wt, tables, readType)),
     7: (wt) => requires.push(sub(w, wt, tables, readTypeConId)),
   });
-  return { name: tables.dottedName(name), viewType: required(viewType, 'interface view type'), choices, requires };
+  return { name: tables.dottedName(name), viewType: required(viewType, 'interface view type'), methods, choices, requires };
+}
+
+/** InterfaceMethod: name (interned string) = 2, type = 3. */
+function readInterfaceMethod(w: WireReader, end: number, tables: Tables): InterfaceMethod {
+  let name = 0;
+  let type: DamlType | undefined;
+  w.fields(end, { 2: (wt) => (name = w.int32(wt)), 3: (wt) => (type = sub(w, wt, tables, readType)) });
+  const methodName = tables.string(name);
+  return { name: methodName, type: required(type, `type of method ${methodName}`) };
 }
 
 function readChoice(w: WireReader, end: number, tables: Tables): Choice {
