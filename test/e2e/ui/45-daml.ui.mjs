@@ -87,6 +87,8 @@ export default async function (t) {
 
     await t.check('the Packages view lists the participant\'s packages, their templates and choices with signatures', async () => {
       await t.palette('Canton Ledger: Focus on Packages View');
+      // A tree renders only the rows that fit in its pane: the Packages pane gets the side bar.
+      await t.onlyPaneExpanded('Packages');
       const pkg = t.treeItem(/^demo-iou 2\.0\.0/);
       await pkg.waitFor({ timeout: 20000 });
       await pkg.click();
@@ -95,13 +97,10 @@ export default async function (t) {
       await template.waitFor({ timeout: 10000 });
       await template.click();
       await page.keyboard.press('ArrowRight');
-      // Rows out of the pane are not rendered: moving the focus down scrolls them in.
+      const issuer = t.treeItem(/^issuer, Party/);
+      await issuer.waitFor({ timeout: 10000 });
+      await issuer.click();
       const focused = page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Packages"]) [role="treeitem"].focused');
-      await t.waitUntil(async () => {
-        if (/^issuer, Party/.test((await focused.getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '')) return true;
-        await page.keyboard.press('ArrowDown');
-        return false;
-      }, { timeout: 10000, what: async () => `the issuer field row (focused: ${await focused.getAttribute('aria-label').catch(() => 'none')})` });
       // Down to the choices below the fields.
       await t.waitUntil(async () => {
         if (/^Iou_Transfer, Iou_Transfer → ContractId Iou/.test((await focused.getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '')) return true;
