@@ -7,6 +7,7 @@ import { LedgerApiError } from './errors';
 import type { ContractRecord, CreatedNode, ExercisedNode, TransactionNode } from './model';
 import { beyondTheSimulator, noSynchronizer, type ChoiceContext, type IdentifierRef, type InterfaceDef, type InterfaceInstance, type PackageStore, type TemplateDef } from './packages';
 import type { Micros } from './time';
+import type { DamlType } from '../core/daml/model';
 import { checkRecord, checkValue, type DamlRecord } from './values';
 
 export type ParsedCommand =
@@ -182,15 +183,10 @@ class Interpretation {
         `Contract ${contract.contractId} was found to be of type ${contract.template.id} but ${template.id} was expected`,
       );
     }
-    const choice = template.choices.get(choiceName);
-    if (!choice) {
-      throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for template ${template.id}`);
-    }
-    const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
-    const behaviour = choice.behaviour;
-    if (!behaviour) {
-      throw beyondTheSimulator(`choice ${choiceName} of ${template.id} runs Daml code; on templates loaded from DARs only creates and Archive work`);
-    }
+    const { choice, argument, behaviour } = this.checkedChoice(template.choices, choiceName, choiceArgument, {
+      owner: `template ${template.id}`,
+      beyond: `choice ${choiceName} of ${template.id} runs Daml code; on templates loaded from DARs only creates and Archive work`,
+    });
     const actors = this.view.parties(behaviour.controllers(contract.argument, argument, contract.signatories));
     this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers }, (ctx) =>
       behaviour.body(ctx, template, contract.argument, argument),
@@ -208,15 +204,10 @@ class Interpretation {
         { resources: [['CONTRACT_ID', contract.contractId], ['TEMPLATE_ID', template.id], ['INTERFACE_ID', iface.id]] },
       );
     }
-    const choice = iface.choices.get(choiceName);
-    if (!choice) {
-      throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${choiceName} for interface ${iface.id}`);
-    }
-    const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
-    const behaviour = choice.behaviour;
-    if (!behaviour) {
-      throw beyondTheSimulator(`choice ${choiceName} of interface ${iface.id} runs Daml code the simulator has no TypeScript for`);
-    }
+    const { choice, argument, behaviour } = this.checkedChoice(iface.choices, choiceName, choiceArgument, {
+      owner: `interface ${iface.id}`,
+      beyond: `choice ${choiceName} of interface ${iface.id} runs Daml code the simulator has no TypeScript for`,
+    });
     const seen: InterfaceInstance = {
       template,
       argument: contract.argument,
@@ -236,6 +227,20 @@ class Interpretation {
     this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers, interfaceId: iface.id }, (ctx) =>
       behaviour.body(ctx, seen, argument),
     );
+  }
+
+  /** A template's or interface's choice by name, its argument checked against its type, and what it does. */
+  private checkedChoice<C extends { argType: DamlType; behaviour?: object }>(
+    choices: ReadonlyMap<string, C>,
+    name: string,
+    choiceArgument: unknown,
+    say: { owner: string; beyond: string },
+  ): { choice: C; argument: DamlRecord; behaviour: NonNullable<C['behaviour']> } {
+    const choice = choices.get(name);
+    if (!choice) throw new LedgerApiError('COMMAND_PREPROCESSING_FAILED', `Couldn't find requested choice ${name} for ${say.owner}`);
+    const argument = checkValue(choice.argType, choiceArgument, this.view.packages) as DamlRecord;
+    if (!choice.behaviour) throw beyondTheSimulator(say.beyond);
+    return { choice, argument, behaviour: choice.behaviour as NonNullable<C['behaviour']> };
   }
 
   /** The exercise node, the archive of a consuming choice, then the body's consequences. */

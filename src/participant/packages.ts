@@ -361,11 +361,9 @@ export class PackageStore implements TypeLookup {
    */
   resolveCommandTemplate(text: string, ref: IdentifierRef, vetted: ReadonlySet<string>): TemplateDef {
     if (isPackageNameRef(ref)) {
-      const candidates = this.named(ref.packageRef.slice(1), text)
-        .filter((p) => vetted.has(p.id))
-        .sort((a, b) => comparePackageVersions(b.version, a.version));
-      if (candidates.length === 0) throw noSynchronizer(`no package named ${ref.packageRef.slice(1)} is vetted on the synchronizer`);
-      const found = templateIn(candidates[0], ref);
+      const highest = highestVetted(this.named(ref.packageRef.slice(1), text), vetted);
+      if (!highest) throw noSynchronizer(`no package named ${ref.packageRef.slice(1)} is vetted on the synchronizer`);
+      const found = templateIn(highest, ref);
       if (!found) throw notFound(text);
       return found;
     }
@@ -382,14 +380,13 @@ export class PackageStore implements TypeLookup {
    * names no interface.
    */
   resolveCommandInterface(ref: IdentifierRef, vetted: ReadonlySet<string>): InterfaceDef | undefined {
-    const interfaceIn = (p: PackageDef) => p.interfaces.find((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
     const byId = this.byId.get(ref.packageRef);
     const named = isPackageNameRef(ref) ? this.all().filter((p) => p.name === ref.packageRef.slice(1)) : byId ? [byId] : [];
-    const defining = named.filter((p) => interfaceIn(p));
+    const defining = named.filter((p) => interfaceIn(p, ref));
     if (defining.length === 0) return undefined;
-    const candidates = defining.filter((p) => vetted.has(p.id)).sort((a, b) => comparePackageVersions(b.version, a.version));
-    if (candidates.length === 0) throw noSynchronizer(`no package defining ${ref.packageRef}:${ref.moduleName}:${ref.entityName} is vetted on the synchronizer`);
-    return interfaceIn(candidates[0]);
+    const highest = highestVetted(defining, vetted);
+    if (!highest) throw noSynchronizer(`no package defining ${ref.packageRef}:${ref.moduleName}:${ref.entityName} is vetted on the synchronizer`);
+    return interfaceIn(highest, ref);
   }
 
   /** The `nameKey` a filter matches on. The package-id form is resolved to its package name (3.3/3.4 behaviour). */
@@ -411,14 +408,13 @@ export class PackageStore implements TypeLookup {
    * package name, as for templates.
    */
   resolveFilterInterface(text: string, ref: IdentifierRef): ReadonlySet<string> {
-    const named = (p: PackageDef) => p.interfaces.filter((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
     let name = ref.packageRef.slice(1);
     if (!isPackageNameRef(ref)) {
       const p = this.byId.get(ref.packageRef);
-      if (!p || named(p).length === 0) throw notFound(text);
+      if (!p || !interfaceIn(p, ref)) throw notFound(text);
       name = p.name;
     }
-    const found = this.named(name, text).flatMap(named);
+    const found = this.named(name, text).flatMap((p) => interfaceIn(p, ref) ?? []);
     if (found.length === 0) throw notFound(text);
     return new Set(found.map((i) => i.id));
   }
@@ -426,4 +422,13 @@ export class PackageStore implements TypeLookup {
 
 function templateIn(p: PackageDef, ref: IdentifierRef): TemplateDef | undefined {
   return p.templates.find((t) => t.moduleName === ref.moduleName && t.entityName === ref.entityName);
+}
+
+function interfaceIn(p: PackageDef, ref: IdentifierRef): InterfaceDef | undefined {
+  return p.interfaces.find((i) => i.moduleName === ref.moduleName && i.entityName === ref.entityName);
+}
+
+/** What a package-name reference in a command resolves to: the highest version vetted. */
+function highestVetted(packages: readonly PackageDef[], vetted: ReadonlySet<string>): PackageDef | undefined {
+  return packages.filter((p) => vetted.has(p.id)).sort((a, b) => comparePackageVersions(b.version, a.version))[0];
 }

@@ -33,7 +33,7 @@ export class ConnectionCommands {
       r(Commands.removeConnection, (node?: ConnectionNode) => this.remove(node)),
       r(Commands.selectConnection, () => this.select()),
       r(Commands.setActive, async (node?: ConnectionNode | string) => {
-        const p = await this.rowTarget(node, 'Make which connection active?', (x) => x.id !== this.manager.profiles.active()?.id);
+        const p = await this.rowTarget(node, { action: 'Make Active', question: 'Make which connection active?' }, (x) => x.id !== this.manager.profiles.active()?.id);
         if (p) await this.activate(p);
       }),
       r(Commands.connect, (node?: ConnectionNode | string) => this.connect(this.resolve(node))),
@@ -42,12 +42,12 @@ export class ConnectionCommands {
         if (p) this.manager.cancelConnect(p.id);
       }),
       r(Commands.disconnect, async (node?: ConnectionNode) => {
-        const p = await this.rowTarget(node, 'Disconnect which connection?', (x) => this.manager.state(x.id).state === 'connected');
+        const p = await this.rowTarget(node, { action: 'Disconnect', question: 'Disconnect which connection?' }, (x) => this.manager.state(x.id).state === 'connected');
         if (p) this.manager.disconnect(p.id);
       }),
       r(Commands.refreshConnections, () => this.refresh()),
       r(Commands.copyUrl, async (node?: ConnectionNode) => {
-        const p = await this.rowTarget(node, 'Copy the URL of which connection?', () => true);
+        const p = await this.rowTarget(node, { action: 'Copy URL', question: 'Copy the URL of which connection?' }, () => true);
         if (p) await vscode.env.clipboard.writeText(p.url);
       }),
       r(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue)),
@@ -64,19 +64,19 @@ export class ConnectionCommands {
    * was chosen while the tree was being listed again); then the user is asked which of `candidates`
    * was meant rather than the command doing nothing, or acting on a connection nobody chose.
    */
-  private async rowTarget(node: ConnectionNode | string | undefined, question: string, candidates: (p: ConnectionProfile) => boolean): Promise<ConnectionProfile | undefined> {
+  private async rowTarget(node: ConnectionNode | string | undefined, ask: { action: string; question: string }, candidates: (p: ConnectionProfile) => boolean): Promise<ConnectionProfile | undefined> {
     if (node) return this.manager.profiles.lookup(node);
-    this.errors.notice(`${question} — the command was given no connection, so the user is asked`);
+    this.errors.notice(`${ask.action}: the command was given no connection, so the user is asked`);
     const profiles = this.manager.profiles.all().filter(candidates);
     const prompts = this.prompts();
     if (profiles.length === 0) {
-      await prompts.message('info', `${question.replace(/ which connection\?$/, '')}: no connection fits.`, []);
+      await prompts.message('info', `${ask.action}: no connection fits.`, []);
       return undefined;
     }
     const activeId = this.manager.profiles.active()?.id;
     const pick = await prompts.pick(
       profiles.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : undefined, profile: p })),
-      { title: question },
+      { title: ask.question },
     );
     return pick?.profile;
   }
@@ -104,7 +104,7 @@ export class ConnectionCommands {
   }
 
   private async edit(node?: ConnectionNode): Promise<void> {
-    const current = await this.rowTarget(node, 'Edit which connection?', (p) => this.manager.profiles.isEditable(p));
+    const current = await this.rowTarget(node, { action: 'Edit Connection', question: 'Edit which connection?' }, (p) => this.manager.profiles.isEditable(p));
     if (!current || !this.manager.profiles.isEditable(current)) return;
     const edited = await promptProfile(current);
     if (!edited) return;
@@ -114,7 +114,7 @@ export class ConnectionCommands {
   }
 
   private async remove(node?: ConnectionNode): Promise<void> {
-    const p = await this.rowTarget(node, 'Remove which connection?', (x) => this.manager.profiles.isEditable(x));
+    const p = await this.rowTarget(node, { action: 'Remove Connection', question: 'Remove which connection?' }, (x) => this.manager.profiles.isEditable(x));
     if (!p || !this.manager.profiles.isEditable(p)) return;
     const ok = await vscode.window.showWarningMessage(`Remove the connection "${p.name}" and its stored secrets?`, { modal: true }, 'Remove');
     if (ok !== 'Remove') return;
