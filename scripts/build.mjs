@@ -17,7 +17,7 @@ const oneVscodeImport = {
 
 /**
  * The generated schema validators (a third of the extension's code) go to a file of their own,
- * dist/validators.js, which src/core/schema/validate.ts requires on the first file check: activation
+ * dist/validators.js, which src/core/files/validate.ts requires on the first file check: activation
  * does not parse them.
  */
 const validatorsApart = {
@@ -55,7 +55,7 @@ const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
-  { ...common, plugins: [], entryPoints: { validators: 'src/core/schema/generated/validators.js' }, outdir: 'dist' },
+  { ...common, plugins: [], entryPoints: { validators: 'src/core/files/generated/validators.js' }, outdir: 'dist' },
   // The Daml-LF decoder and package index (protobufjs, fflate): loaded by the extension when it first reads packages.
   { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
   // The PreparedTransaction decoder (the generated Ledger API protobuf code): loaded by the extension on the first preview.

@@ -18,7 +18,7 @@ import { ErrorReporter } from './vscode/ui';
 import { JsonDocuments } from './vscode/documents';
 import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
-import { registerFileSending, type FileSending } from './vscode/files/send';
+import { registerFileSending, type FileSending } from './vscode/files/submit';
 import { registerFileEditing } from './vscode/files/editing';
 import { LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';

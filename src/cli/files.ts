@@ -1,8 +1,8 @@
 /** Reading a `*.commands.json` / `*.vetting.json` file and validating it against its schema. */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../core/schema/validate';
-import type { ArgumentContext } from '../core/schema/argumentChecks';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../core/files/validate';
+import type { ArgumentContext } from '../core/files/argumentChecks';
 import { UsageError } from './args';
 import type { CliContext } from './context';
 import { formatProblem } from './format';

@@ -1,6 +1,6 @@
 /** Human-readable output: plain lines, ids kept whole where people copy them into the next command. */
 import { parseIdentifier, printIdentifier, withPackageName } from '../core/daml/identifiers';
-import type { Problem } from '../core/schema/validate';
+import type { Problem } from '../core/files/validate';
 import { eventCountsText as countsText, transactionSummary } from '../core/submit/outcome';
 import type { ContractEvents } from '../core/models/contracts';
 import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';

@@ -5,7 +5,7 @@
  * (`strictDecoding = false`), null counts as absent, and int64 fields also accept numeric strings.
  */
 import type * as wire from '../core/models/wire';
-import { parseIdentifier } from './packages';
+import { parseIdentifierRef } from './packages';
 import { DecodeFailure } from './errors';
 import type { ParsedCommand } from './interpreter';
 import { parseInstant } from './time';
@@ -80,7 +80,7 @@ class Fields {
 
   identifier(name: string): string {
     const value = this.str(name, true);
-    if (!parseIdentifier(value)) this.fail(name, `invalid identifier ${JSON.stringify(value)}`);
+    if (!parseIdentifierRef(value)) this.fail(name, `invalid identifier ${JSON.stringify(value)}`);
     return value;
   }
 
@@ -286,7 +286,7 @@ function decodeCommand(value: unknown, path: string): ParsedCommand {
   Fields.of(value, path); // must be an object
   const [kind, c] = readVariant(value as Json, path, COMMAND_KINDS);
   const templateId = c.identifier('templateId');
-  const ref = parseIdentifier(templateId)!;
+  const ref = parseIdentifierRef(templateId)!;
   switch (kind) {
     case 'CreateCommand':
       return { kind: 'create', templateId, ref, createArguments: c.any('createArguments') };

@@ -4,7 +4,7 @@
  */
 import type * as wire from '../core/models/wire';
 import { DecodeFailure, LedgerApiError, invalidArgument } from './errors';
-import { isPackageNameRef, parseIdentifier, type IdentifierRef, type PackageStore, type TemplateDef } from './packages';
+import { isPackageNameRef, parseIdentifierRef, type IdentifierRef, type PackageStore, type TemplateDef } from './packages';
 
 export interface FilterRules {
   /** 3.5+ rejects template ids of the package-id form in filters (NOTES gotcha 6). */
@@ -144,7 +144,7 @@ export function checkParty(party: string): void {
 }
 
 function filterRef(id: string, rules: FilterRules, field: 'templateId' | 'interfaceId'): IdentifierRef {
-  const ref = parseIdentifier(id);
+  const ref = parseIdentifierRef(id);
   if (!ref) throw DecodeFailure.body(`DecodingFailure at .${field}: invalid identifier ${JSON.stringify(id)}`);
   if (rules.rejectPackageIdForm && !isPackageNameRef(ref)) {
     throw invalidArgument(

@@ -14,7 +14,7 @@ import type { Faults, Services } from './handlers/services';
 import { stateRoutes } from './handlers/state';
 import { updateChannels, updateRoutes } from './handlers/updates';
 import { vettingRoutes } from './handlers/vetting';
-import { DemoLedger, newLedgerState } from './ledger';
+import { DemoLedger, newDemoLedgerData } from './ledger';
 import { packagesOfDar, type PackageDef } from './packages';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
@@ -103,7 +103,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const seed = options.seed ?? true;
 
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
-  const ledger = new DemoLedger(loaded ?? newLedgerState(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
+  const ledger = new DemoLedger(loaded ?? newDemoLedgerData(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
   if (!loaded) seedLedger(ledger, seed !== false);
   const dars: LoadedDar[] = [];
   for (const dar of options.dars ?? []) {

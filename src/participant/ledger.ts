@@ -30,7 +30,7 @@ import { PackageStore, type PackageDef } from './packages';
 import { appendSyntheticUpdates, type SyntheticOptions } from './synthetic';
 
 /** Everything the ledger knows; plain data, so that `persistence.ts` can save and restore it. */
-export interface LedgerState {
+export interface DemoLedgerData {
   idState: [number, number, number, number];
   /** The participant's namespace fingerprint (64 hex); parties share it. */
   namespace: string;
@@ -98,7 +98,7 @@ export type LedgerEvent = 'appended' | 'changed';
 
 const TEN_MINUTES: Micros = 10 * 60 * 1_000_000;
 
-export function newLedgerState(seed: number | undefined, synchronizerCount: 1 | 2, participantName = 'demo-participant'): LedgerState {
+export function newDemoLedgerData(seed: number | undefined, synchronizerCount: 1 | 2, participantName = 'demo-participant'): DemoLedgerData {
   const ids = seed === undefined ? IdSource.random() : IdSource.fromSeed(seed);
   const namespace = ids.hex(64);
   const synchronizers = [{ alias: 'demo-sync', id: ids.namespacedId('demo-sync', ids.hex(64)) }];
@@ -137,7 +137,7 @@ export class DemoLedger {
   private batchDepth = 0;
 
   constructor(
-    private readonly s: LedgerState,
+    private readonly s: DemoLedgerData,
     private readonly options: LedgerOptions,
   ) {
     this.ids = new IdSource(s.idState);
@@ -151,7 +151,7 @@ export class DemoLedger {
   }
 
   /** The whole state (to save it): the id generator's position is brought up to date first. */
-  get state(): LedgerState {
+  get state(): DemoLedgerData {
     this.s.idState = this.ids.state;
     return this.s;
   }

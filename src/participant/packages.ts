@@ -266,7 +266,7 @@ export interface IdentifierRef {
 }
 
 /** Parses `pkg:Module.Path:Entity`; undefined when malformed (Canton then answers 400 text/plain). */
-export function parseIdentifier(text: string): IdentifierRef | undefined {
+export function parseIdentifierRef(text: string): IdentifierRef | undefined {
   const id = parseDamlIdentifier(text);
   return id && { packageRef: packageRefOf(id), moduleName: id.moduleName, entityName: id.entityName };
 }

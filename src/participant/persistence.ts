@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { CATALOG, LEGACY_CATALOG_IDS, PRE_HOLDING_IOU_IDS } from './catalog';
-import type { DemoLedger, DedupRecord, LedgerState } from './ledger';
+import type { DemoLedger, DedupRecord, DemoLedgerData } from './ledger';
 import type { ContractRecord, LogEntry, PartyRecord, SynchronizerInfo, TransactionNode, UserRecord } from './model';
 import { PackageDef, PackageStore, type PackageOrigin, type TemplateDef } from './packages';
 import type { Micros } from './time';
@@ -47,7 +47,7 @@ interface StoredState {
   packages?: { payload: string; origin: PackageOrigin }[];
 }
 
-function toStored(s: LedgerState): StoredState {
+function toStored(s: DemoLedgerData): StoredState {
   return {
     format: FORMAT_VERSION,
     idState: s.idState,
@@ -88,7 +88,7 @@ function toStored(s: LedgerState): StoredState {
   };
 }
 
-function fromStored(stored: StoredState, path: string): LedgerState {
+function fromStored(stored: StoredState, path: string): DemoLedgerData {
   if (![1, 2, FORMAT_VERSION].includes(stored.format)) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
   // Format 1 names the catalog's packages by the ids they had before they were real Daml-LF, format 2
   // demo-iou by its ids from before Iou implemented Holding.
@@ -177,7 +177,7 @@ function vetNewDependencies(vetted: Map<string, VettingBounds>, packages: Packag
 }
 
 /** The saved state at `path`, or undefined when there is no file yet. */
-export async function loadState(path: string): Promise<LedgerState | undefined> {
+export async function loadState(path: string): Promise<DemoLedgerData | undefined> {
   if (!existsSync(path)) return undefined;
   return fromStored(JSON.parse(await readFile(path, 'utf8')) as StoredState, path);
 }

@@ -4,7 +4,7 @@
  * renamed by key, party topology changes, offset checkpoints, and with two synchronizers a
  * reassignment), all backdated so the record times look like a real ledger's.
  */
-import { parseIdentifier } from './packages';
+import { parseIdentifierRef } from './packages';
 import type { ParsedCommand } from './interpreter';
 import type { DemoLedger } from './ledger';
 import type { UserRight } from './model';
@@ -26,7 +26,7 @@ const actAs = (party: string): UserRight => ({ kind: 'CanActAs', party });
 const readAs = (party: string): UserRight => ({ kind: 'CanReadAs', party });
 
 function command(templateId: string, body: Record<string, unknown> & { kind: ParsedCommand['kind'] }): ParsedCommand {
-  return { templateId, ref: parseIdentifier(templateId)!, ...body } as ParsedCommand;
+  return { templateId, ref: parseIdentifierRef(templateId)!, ...body } as ParsedCommand;
 }
 
 /** The seeded party ids: `<Name>::1220<the participant's namespace>`. */

@@ -4,7 +4,7 @@
  * transaction goes through the interpreter, so the data is as consistent as a submitted one.
  */
 import { ASSET, IOU } from './catalog';
-import { parseIdentifier } from './packages';
+import { parseIdentifierRef } from './packages';
 import { IdSource } from './ids';
 import type { ParsedCommand } from './interpreter';
 import type { DemoLedger } from './ledger';
@@ -29,7 +29,7 @@ const CURRENCIES = ['USD', 'EUR', 'CHF', 'GBP'];
 type CommandBody = ParsedCommand extends infer C ? (C extends ParsedCommand ? Omit<C, 'templateId' | 'ref'> : never) : never;
 
 function command(templateId: string, body: CommandBody): ParsedCommand {
-  return { templateId, ref: parseIdentifier(templateId)!, ...body } as ParsedCommand;
+  return { templateId, ref: parseIdentifierRef(templateId)!, ...body } as ParsedCommand;
 }
 
 /** A random pick that can also be removed in O(1). */

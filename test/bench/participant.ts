@@ -3,7 +3,7 @@
  * the measured client's figures. Started by `ParticipantProcess.start` (lib.ts).
  */
 import { startDemoParticipant, type DemoParticipant } from '../../src/participant';
-import { parseIdentifier } from '../../src/participant/packages';
+import { parseIdentifierRef } from '../../src/participant/packages';
 import type { ParticipantInfo, ParticipantRequest, ParticipantSetup } from './lib';
 
 process.once('message', async (setup: ParticipantSetup) => {
@@ -59,7 +59,7 @@ process.once('message', async (setup: ParticipantSetup) => {
 /** `count` Ious that stay active, 100 per transaction, written on the ledger itself. */
 function createIous(p: DemoParticipant, count: number): void {
   const templateId = '#demo-iou:Iou:Iou';
-  const ref = parseIdentifier(templateId)!;
+  const ref = parseIdentifierRef(templateId)!;
   const owners = [p.parties.alice, p.parties.bob, p.parties.charlie];
   p.state.batch(() => {
     for (let made = 0, tx = 0; made < count; tx++) {

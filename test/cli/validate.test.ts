@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invalidCorpus, validCorpus } from '../fixtures/files/corpus';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
-import { validateText } from '../../src/core/schema/validate';
+import { validateText } from '../../src/core/files/validate';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { cli } from './harness';
 

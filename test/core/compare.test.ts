@@ -12,7 +12,7 @@ import type { CreatedEvent, ExercisedEvent, Transaction } from '../../src/core/m
 import type { DemoParticipant } from '../../src/participant';
 import type { TransactionNode, TransactionRecord } from '../../src/participant/model';
 import type { ApiVersion } from '../../src/participant/versions';
-import { parseIdentifier } from '../../src/participant/packages';
+import { parseIdentifierRef } from '../../src/participant/packages';
 
 const IOU = '#demo-iou:Iou:Iou';
 import { assertComparedThroughHolding, HOLDING_INTERFACE } from '../support/holdingViews';
@@ -105,7 +105,7 @@ for (const apiVersion of ['3.5', '3.3'] as ApiVersion[]) {
         onProgress: (progress) => {
           // After Alice's read, a new Iou for Bob: not in the range both read.
           if (progress.index === 1 && progress.transactions === 0 && p.state.ledgerEnd === end) {
-            p.state.execute({ commandId: `later-${apiVersion}`, workflowId: '', actAs: [bank], readAs: [], commands: [{ kind: 'create', templateId: IOU, ref: parseIdentifier(IOU)!, createArguments: { issuer: bank, owner: bob, currency: 'USD', amount: '1', observers: [] } }] });
+            p.state.execute({ commandId: `later-${apiVersion}`, workflowId: '', actAs: [bank], readAs: [], commands: [{ kind: 'create', templateId: IOU, ref: parseIdentifierRef(IOU)!, createArguments: { issuer: bank, owner: bob, currency: 'USD', amount: '1', observers: [] } }] });
           }
         },
       });

@@ -8,7 +8,7 @@ import {
   AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, RedirectedError, TimeoutError,
 } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
-import { validateText } from '../../src/core/schema/validate';
+import { validateText } from '../../src/core/files/validate';
 import { sendJson, TestServer } from '../support/httpServer';
 import { SPEC_DIR } from '../support/spec';
 

@@ -2,9 +2,9 @@
 // their positions and codes, and that the same file without packages only gets the note.
 import assert from 'node:assert/strict';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
-import type { ArgumentContext } from '../../src/core/schema/argumentChecks';
-import { applyEdits, fixesFor } from '../../src/core/schema/fixes';
-import { validateText, type Problem } from '../../src/core/schema/validate';
+import type { ArgumentContext } from '../../src/core/files/argumentChecks';
+import { applyEdits, fixesFor } from '../../src/core/files/fixes';
+import { validateText, type Problem } from '../../src/core/files/validate';
 import { DARS, requireDar } from '../support/dars';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';

@@ -2,9 +2,9 @@
 // commands files written the way people type them (incomplete, with the cursor marked by ‸).
 import assert from 'node:assert/strict';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
-import type { ArgumentContext } from '../../src/core/schema/argumentChecks';
-import { completionsAt, hoverAt } from '../../src/core/schema/damlAssist';
-import { validateText } from '../../src/core/schema/validate';
+import type { ArgumentContext } from '../../src/core/files/argumentChecks';
+import { completionsAt, hoverAt } from '../../src/core/files/damlAssist';
+import { validateText } from '../../src/core/files/validate';
 import { DARS, requireDar } from '../support/dars';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';

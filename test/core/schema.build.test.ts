@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import config from '../../src/core/schema/ajv-config.json';
+import config from '../../src/core/files/ajv-config.json';
 import { exampleRequests, invalidCorpus, validCorpus } from '../fixtures/files/corpus';
 import { REPO_ROOT } from '../support/spec';
 
@@ -18,7 +18,7 @@ type ValidatorName = keyof typeof config.schemas;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { withoutKeywords } = require('../../scripts/schema-transforms.cjs') as { withoutKeywords(schema: unknown, keywords: string[]): Schema };
 
-const GENERATED = join(REPO_ROOT, 'src/core/schema/generated/validators.js');
+const GENERATED = join(REPO_ROOT, 'src/core/files/generated/validators.js');
 const VALIDATOR_OF_KIND: Record<'commands' | 'vetting', ValidatorName> = { commands: 'validateCommands', vetting: 'validateVetting' };
 
 const schemaText = (name: ValidatorName) => readFileSync(join(REPO_ROOT, config.schemas[name]), 'utf8');
@@ -42,7 +42,7 @@ describe('schema: files and generated validators', () => {
   describe('generated standalone validators', () => {
     it('exist and were generated from the current schemas and options', () => {
       const hash = createHash('sha256');
-      hash.update(readFileSync(join(REPO_ROOT, 'src/core/schema/ajv-config.json'), 'utf8'));
+      hash.update(readFileSync(join(REPO_ROOT, 'src/core/files/ajv-config.json'), 'utf8'));
       for (const name of validatorNames) hash.update(schemaText(name));
       assert.equal(generatedModule().sourceHash, hash.digest('hex'), 'stale build: run `node scripts/build-schemas.mjs`');
     });

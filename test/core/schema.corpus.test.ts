@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { VALUE_PROBLEM_CODES } from '../../src/core/daml/jsonEncoding';
-import { PROBLEM_CODES, validateText } from '../../src/core/schema/validate';
+import { PROBLEM_CODES, validateText } from '../../src/core/files/validate';
 import { exampleRequests, invalidCorpus, validCorpus } from '../fixtures/files/corpus';
 import { requireSpec } from '../support/spec';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeRights } from '../../src/core/models/users';
-import { applyEdits, fixesFor, type Fix, type FixContext } from '../../src/core/schema/fixes';
-import { commandsFileTemplate, templateText, vettingFileTemplate, PLACEHOLDER } from '../../src/core/schema/templates';
-import { validateText, type FileKind, type Problem } from '../../src/core/schema/validate';
+import { applyEdits, fixesFor, type Fix, type FixContext } from '../../src/core/files/fixes';
+import { commandsFileTemplate, templateText, vettingFileTemplate, PLACEHOLDER } from '../../src/core/files/templates';
+import { validateText, type FileKind, type Problem } from '../../src/core/files/validate';
 import { CORPUS_DIR } from '../fixtures/files/corpus';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';

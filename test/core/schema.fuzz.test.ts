@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { survivesDoubles } from '../../src/core/json';
-import { MAX_NESTING } from '../../src/core/schema/jsonDocument';
-import { validateText, type FileKind, type Problem } from '../../src/core/schema/validate';
+import { MAX_NESTING } from '../../src/core/files/jsonDocument';
+import { validateText, type FileKind, type Problem } from '../../src/core/files/validate';
 import { cli } from '../cli/harness';
 import { validCorpus } from '../fixtures/files/corpus';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ExactNumber, parseDecimal, stringifyJson, survivesDoubles } from '../../src/core/json';
-import { MAX_NESTING } from '../../src/core/schema/jsonDocument';
-import { validateText, type Problem } from '../../src/core/schema/validate';
+import { MAX_NESTING } from '../../src/core/files/jsonDocument';
+import { validateText, type Problem } from '../../src/core/files/validate';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
 

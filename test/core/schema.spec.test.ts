@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import commandsSchema from '../../media/schemas/commands.schema.json';
 import vettingSchema from '../../media/schemas/vetting.schema.json';
-import { validateText } from '../../src/core/schema/validate';
+import { validateText } from '../../src/core/files/validate';
 import { exampleRequests, validCorpus, type CorpusFile } from '../fixtures/files/corpus';
 import { derefSpec, requireSpec, specSchema, specValidator, type SpecSchema, type SpecVersion } from '../support/spec';
 
@@ -239,7 +239,7 @@ function withoutUnspecified(values: unknown): string[] {
   return (values as string[]).filter((v) => !v.endsWith('_UNSPECIFIED')).sort();
 }
 
-/** Same encoding as in src/core/schema/schemaProblems.ts: properties = cases, exactly one of them. */
+/** Same encoding as in src/core/files/schemaProblems.ts: properties = cases, exactly one of them. */
 function isVariant(node: Schema): boolean {
   return node.minProperties === 1 && node.maxProperties === 1 && node.additionalProperties === false;
 }

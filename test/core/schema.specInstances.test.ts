@@ -5,7 +5,7 @@
  * validateText, which the CLI's validate and the editor use. Warnings are allowed; each says why.
  */
 import assert from 'node:assert/strict';
-import { validateText, type FileKind } from '../../src/core/schema/validate';
+import { validateText, type FileKind } from '../../src/core/files/validate';
 import { requireSpec, SPEC_VERSIONS, specSchema, type SpecVersion } from '../support/spec';
 import { specInstances, type InstanceHooks } from '../support/specInstances';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../../src/core/schema/validate';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../../src/core/files/validate';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';
 const PACKAGE_ID = 'd7ae2f7e656d31bc3522c3cba720cea474575c3ac67250c3aeb080ba602f0353';

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { IdSource } from '../../src/participant/ids';
-import { DemoLedger, newLedgerState } from '../../src/participant/ledger';
+import { DemoLedger, newDemoLedgerData } from '../../src/participant/ledger';
 import { entryKey, type UpdateRecord } from '../../src/participant/model';
 import { seedLedger, seededParties } from '../../src/participant/seed';
 import { formatInstant, parseInstant } from '../../src/participant/time';
 import { DamlTypes as T } from '../../src/core/daml/model';
-import { PackageStore, parseIdentifier } from '../../src/participant/packages';
+import { PackageStore, parseIdentifierRef } from '../../src/participant/packages';
 import { checkValue, formatNumeric, parseNumeric } from '../../src/participant/values';
 import { post, start, transactionsFormat } from './helpers';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 
 function seededLedger(seed = 1, synchronizers: 1 | 2 = 1): DemoLedger {
-  const ledger = new DemoLedger(newLedgerState(seed, synchronizers), { clock: () => NOW });
+  const ledger = new DemoLedger(newDemoLedgerData(seed, synchronizers), { clock: () => NOW });
   seedLedger(ledger, true);
   return ledger;
 }
@@ -23,7 +23,7 @@ describe('demo participant: ledger internals', () => {
     const p = seededParties(ledger);
     const at = ledger.ledgerEnd;
     for (let i = 0; i < 50; i++) {
-      ledger.execute({ commandId: `later-${i}`, workflowId: '', actAs: [p.bank], readAs: [], commands: [{ kind: 'create', templateId: '#demo-iou:Iou:Iou', ref: parseIdentifier('#demo-iou:Iou:Iou')!, createArguments: { issuer: p.bank, owner: p.alice, currency: 'USD', amount: '1', observers: [] } }] });
+      ledger.execute({ commandId: `later-${i}`, workflowId: '', actAs: [p.bank], readAs: [], commands: [{ kind: 'create', templateId: '#demo-iou:Iou:Iou', ref: parseIdentifierRef('#demo-iou:Iou:Iou')!, createArguments: { issuer: p.bank, owner: p.alice, currency: 'USD', amount: '1', observers: [] } }] });
     }
     const active = [...ledger.contracts.values()].filter((c) => !c.transient && c.createdOffset <= at && (c.archivedOffset === undefined || c.archivedOffset > at));
     const first = ledger.activeContractsAt(at, 0, 2, () => true);

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PackageCache, PackageIndex } from '../../core/daml/packageIndex';
-import type { ArgumentContext } from '../../core/schema/argumentChecks';
+import type { ArgumentContext } from '../../core/files/argumentChecks';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';

@@ -6,7 +6,7 @@ import type { ActiveContract } from '../api/client';
 import type { PackageIndex } from '../daml/packageIndex';
 import { printType } from '../daml/types';
 import type { UserRights } from '../models/users';
-import { commandFor } from '../schema/templates';
+import { commandFor } from '../files/templates';
 import { templateGroup } from './rows';
 
 export interface ExerciseChoice {

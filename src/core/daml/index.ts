@@ -1,5 +1,5 @@
 /**
- * Daml for everyone (DESIGN-NOTES §3): identifiers, the Daml-LF signature model, the package decoder,
+ * Daml for everyone: identifiers, the Daml-LF signature model, the package decoder,
  * an index over packages and the JSON Ledger API encoding of values. Importing this loads the decoder
  * (protobufjs, fflate); import the modules one by one where only identifiers or versions are needed.
  */

@@ -11,8 +11,8 @@
  * Optional inside an Optional is `[]` / `[v]`; List is an array; TextMap an object; GenMap
  * `[[k, v], …]`; Unit `{}`.
  */
-import { joinPointer } from '../schema/jsonDocument';
-import { closestName } from '../schema/names';
+import { joinPointer } from '../files/jsonDocument';
+import { closestName } from '../files/names';
 import type { DamlType, Field } from './model';
 import type { TypeLookup } from './packageIndex';
 import { numericScale, printType, shapeOf, type TypeShape } from './types';

@@ -5,7 +5,7 @@ import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
 import { ConnectionNode, DetailNode } from '../views/connectionsTree';
 import type { ErrorReporter } from '../ui';
-import type { SendPrompts } from '../files/send/prompts';
+import type { SendPrompts } from '../files/submit/prompts';
 import { Commands } from './ids';
 
 /** A profile given to the command directly (walkthrough links, tests) instead of through prompts. */

@@ -16,7 +16,7 @@ export const Commands = {
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
   showLog: 'cantonLedger.showLog',
-  // Ledger views (issue 4)
+  // Ledger views
   revealUpdate: 'cantonLedger.updates.reveal',
   showContractEvents: 'cantonLedger.contractEvents.show',
   // Compare Parties

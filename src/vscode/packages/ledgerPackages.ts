@@ -4,7 +4,7 @@ import type { ConnectionProfile } from '../../core/connections';
 import type { DamlPackage } from '../../core/daml/model';
 import type { PackageCache, PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
-import type { ArgumentContext } from '../../core/schema/argumentChecks';
+import type { ArgumentContext } from '../../core/files/argumentChecks';
 import type { ConnectionManager } from '../connections/manager';
 
 type DamlModule = typeof import('../../core/daml');

@@ -9,7 +9,7 @@ import type { PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
 import { shortParty } from '../../core/models/users';
 import type { Redactor } from '../../core/redact';
-import { actingParty, PLACEHOLDER } from '../../core/schema/templates';
+import { actingParty, PLACEHOLDER } from '../../core/files/templates';
 import { filterSummary } from '../../core/updates/viewFilter';
 import { ActiveContractsCommands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';

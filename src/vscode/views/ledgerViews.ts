@@ -30,7 +30,7 @@ export const ViewCommands = {
   newVettingFileFor: 'cantonLedger.vettedPackages.newVettingFile',
 } as const;
 
-/** The command of issue 5 that writes a vetting file; it takes the synchronizer and serial to start from. */
+/** The command that writes a vetting file; it takes the synchronizer and serial to start from. */
 const NEW_VETTING_FILE = 'cantonLedger.files.newVetting';
 
 export interface LedgerViews {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readDar } from '../../../src/core/daml/lf/archive';
 import { jsonSchemaFor } from '../../../src/core/daml/jsonEncoding';
 import { PackageIndex } from '../../../src/core/daml/packageIndex';
-import { validateText } from '../../../src/core/schema/validate';
+import { validateText } from '../../../src/core/files/validate';
 import { CATALOG } from '../../../src/participant/catalog';
 import { commandsFileOfSize } from '../commandsFile';
 import { median, workerMain } from '../lib';

@@ -3,7 +3,7 @@
  * parse with positions, schema, Canton's own checks) on generated commands files of a given size,
  * next to JSON.parse of the same text.
  */
-import { validateText } from '../../../src/core/schema/validate';
+import { validateText } from '../../../src/core/files/validate';
 import { commandsFileOfSize } from '../commandsFile';
 import { median, workerMain } from '../lib';
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import Ajv, { type ValidateFunction } from 'ajv';
-import config from '../../../src/core/schema/ajv-config.json';
+import config from '../../../src/core/files/ajv-config.json';
 import { readDar } from '../../../src/core/daml/lf/archive';
 import { checkValue, jsonSchemaFor, skeletonValue, type ValueProblemCode } from '../../../src/core/daml/jsonEncoding';
 import { DamlTypes as T, type DamlPackage, type DamlType, type DataType, type QualifiedName } from '../../../src/core/daml/model';

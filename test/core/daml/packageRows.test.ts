@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { packageRows } from '../../../src/core/daml/packageRows';
 import { PackageIndex } from '../../../src/core/daml/packageIndex';
 import type { LedgerRow } from '../../../src/core/updates/rows';
-import { commandFor, commandsFileTemplate, PLACEHOLDER, templateText } from '../../../src/core/schema/templates';
-import { validateText } from '../../../src/core/schema/validate';
+import { commandFor, commandsFileTemplate, PLACEHOLDER, templateText } from '../../../src/core/files/templates';
+import { validateText } from '../../../src/core/files/validate';
 import { DARS, requireDar } from '../../support/dars';
 
 const ALICE = 'Alice::12202bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90';

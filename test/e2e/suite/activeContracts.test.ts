@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
-import type { SubmitOutcome } from '../../../src/vscode/files/send/submit';
+import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import type { RowNode, ViewNode } from '../../../src/vscode/views/rowsTree';
 import { extension, waitFor, workspaceDir } from './helpers';
 import { closeEditors, demoParticipant, scripted } from './sendHelpers';

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import type { MessageSeverity, SendPrompts } from '../../../src/vscode/files/send/prompts';
+import type { MessageSeverity, SendPrompts } from '../../../src/vscode/files/submit/prompts';
 import { activate, workspaceDir } from './helpers';
 
 export interface AskedMessage {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { SubmitOutcome } from '../../../src/vscode/files/send/submit';
+import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import { closeEditors, demoParticipant, documentJson, scripted, writeWorkspaceJson } from './sendHelpers';
 
 const IOU = '#demo-iou:Iou:Iou';

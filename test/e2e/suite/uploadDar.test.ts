@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
-import type { DarUploadOutcome } from '../../../src/vscode/files/send/darUpload';
+import type { DarUploadOutcome } from '../../../src/vscode/files/submit/darUpload';
 import type { CantonApiError } from '../../../src/core/errors';
 import { extension, newSecret, waitFor, workspaceDir } from './helpers';
 import { closeEditors, scripted } from './sendHelpers';

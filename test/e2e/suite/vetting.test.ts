@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VettingOutcome } from '../../../src/vscode/files/send/vetting';
+import type { VettingOutcome } from '../../../src/vscode/files/submit/vetting';
 import { extension } from './helpers';
 import { closeEditors, demoParticipant, scripted, writeWorkspaceJson } from './sendHelpers';
 

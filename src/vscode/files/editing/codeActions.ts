@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { fixesFor, type Fix, type FixContext } from '../../../core/schema/fixes';
-import type { Problem } from '../../../core/schema/validate';
+import { fixesFor, type Fix, type FixContext } from '../../../core/files/fixes';
+import type { Problem } from '../../../core/files/validate';
 import type { ConnectionFacts } from './connectionFacts';
 import type { FileDiagnostics } from './diagnostics';
 import { DIAGNOSTIC_SOURCE } from './ids';

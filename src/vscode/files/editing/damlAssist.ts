@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { completionsAt, hoverAt, type AssistItem, type AssistKind } from '../../../core/schema/damlAssist';
+import { completionsAt, hoverAt, type AssistItem, type AssistKind } from '../../../core/files/damlAssist';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 
 const KINDS: Record<AssistKind, vscode.CompletionItemKind> = {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/schema/validate';
+import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/files/validate';
 import { DIAGNOSTIC_SOURCE } from './ids';
 
 /** How long typing must pause before a document is validated again. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/schema/validate';
+import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/files/validate';
 import type { SendPrompts } from './prompts';
 
 /** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */

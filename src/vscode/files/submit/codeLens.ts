@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileKindOf } from '../../../core/schema/validate';
+import { fileKindOf } from '../../../core/files/validate';
 import type { ConnectionManager } from '../../connections/manager';
 import { SendCommands } from './ids';
 import { fileName } from './sourceFile';
