@@ -3,7 +3,7 @@ import type { ActiveContract } from '../../core/api/client';
 import { actingCandidates, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
-import { shortId } from '../../core/updates/rows';
+import { shortId } from '../../core/text';
 import type { ConnectionProfile } from '../../core/connections';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
