@@ -9,6 +9,7 @@ import { describeSource, followUpdates, startingPosition, type FollowPosition, t
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
+import { Disposable } from '../lifecycle';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 const FILTERS_KEY = 'cantonLedger.updatesFilters';
@@ -17,10 +18,12 @@ const REVEAL_PAGE_BUDGET = 40;
 const ROOT = 'updates';
 
 /** The Updates view's filter per connection, kept in global state (connections are global too). */
-export class UpdatesFilterStore {
-  private readonly changed = new vscode.EventEmitter<string>();
+export class UpdatesFilterStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this.changed.event;
-  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {}
+  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {
+    super();
+  }
 
   /** The stored filter, or the default for the user's rights (any party for admins). */
   get(profileId: string): UpdatesViewFilter {
@@ -41,10 +44,6 @@ export class UpdatesFilterStore {
     else delete all[profileId];
     await this.state.update(FILTERS_KEY, all);
     this.changed.fire(profileId);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -93,7 +92,7 @@ export class UpdatesView extends LedgerTreeView {
     private readonly liveWindowSize: () => number,
   ) {
     super('cantonLedger.updates');
-    this.subscriptions.push(
+    this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
       connections.onDidChange((id) => {
