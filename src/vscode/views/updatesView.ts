@@ -9,6 +9,7 @@ import { describeSource, followUpdates, startingPosition, type FollowPosition, t
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
+import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { Disposable } from '../lifecycle';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -91,7 +92,7 @@ export class UpdatesView extends LedgerTreeView {
     private readonly redactor: Redactor,
     private readonly liveWindowSize: () => number,
   ) {
-    super('cantonLedger.updates');
+    super(Views.updates);
     this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
@@ -135,7 +136,7 @@ export class UpdatesView extends LedgerTreeView {
       const tailStart = this.tail?.position ? this.tail.fromOffset : undefined;
       if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
       const pager = new UpdatesPager(this.connections.client(profile), query);
-      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, async () => {
+      await vscode.window.withProgress({ location: { viewId: Views.updates } }, async () => {
         await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
       });
       if (signal.aborted) return;
@@ -163,7 +164,7 @@ export class UpdatesView extends LedgerTreeView {
     this.changed.fire(undefined);
     let added = 0;
     try {
-      added = await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, () => loading);
+      added = await vscode.window.withProgress({ location: { viewId: Views.updates } }, () => loading);
       this.pageError = undefined;
     } catch (e) {
       if (signal.aborted) return;
@@ -211,11 +212,11 @@ export class UpdatesView extends LedgerTreeView {
       nodes.push(new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
         description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
         icon: 'info',
-        command: { command: 'cantonLedger.updates.filter', title: 'Change Filter' },
+        command: { command: Commands.filterUpdates, title: 'Change Filter' },
       }));
     }
     if (this.pageError) {
-      nodes.push(...errorNodes(ROOT, this.pageError, { profileId: profile.id, retry: { command: this.pager ? 'cantonLedger.updates.loadMore' : 'cantonLedger.updates.refresh', title: 'Retry' }, redact: (s) => this.redactor.redact(s) }));
+      nodes.push(...errorNodes(ROOT, this.pageError, { profileId: profile.id, retry: { command: this.pager ? Commands.loadMoreUpdates : Commands.refreshUpdates, title: 'Retry' }, redact: (s) => this.redactor.redact(s) }));
     } else if (state && !state.complete) {
       const loading = this.pager!.loading;
       nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
@@ -226,7 +227,7 @@ export class UpdatesView extends LedgerTreeView {
           this.pager!.cappedPageSize ? `pages of ${this.pager!.cappedPageSize} (the participant's cap)` : undefined,
         ].filter(Boolean).join(' · '),
         icon: loading ? 'loading~spin' : 'ellipsis',
-        command: { command: 'cantonLedger.updates.loadMore', title: 'Load More' },
+        command: { command: Commands.loadMoreUpdates, title: 'Load More' },
         contextValue: 'cantonLedger:loadMore',
       }));
     }
@@ -406,7 +407,7 @@ export class UpdatesView extends LedgerTreeView {
     const s = t.status;
     const header =
       s.state === 'stopped'
-        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: 'cantonLedger.updates.restartLiveTail', title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
+        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
         : [
             new MessageNode(`${ROOT}/live/status`, s.state === 'reconnecting' ? 'Reconnecting…' : s.state === 'starting' ? 'Starting live tail…' : 'Following new updates', {
               description:
@@ -414,7 +415,7 @@ export class UpdatesView extends LedgerTreeView {
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
                   : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
-              command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
+              command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
             }),
           ];
@@ -437,7 +438,7 @@ export class UpdatesView extends LedgerTreeView {
     if (target.connectionId && target.connectionId !== this.connections.profiles.active()?.id) {
       await this.connections.profiles.setActive(target.connectionId);
     }
-    await vscode.commands.executeCommand('cantonLedger.updates.focus');
+    await vscode.commands.executeCommand(focusViewCommand(Views.updates));
     if (this.tail) {
       await this.getChildren();
       return this.select(this.find(this.tail.nodes ?? [], target));
@@ -477,7 +478,7 @@ export class UpdatesView extends LedgerTreeView {
     if (!this.pageError) {
       void vscode.window
         .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
-        .then((choice) => choice && vscode.commands.executeCommand('cantonLedger.updates.filter'));
+        .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;
   }
