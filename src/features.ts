@@ -44,8 +44,6 @@ export interface CantonLedgerApi {
   afterLedgerWrite(connectionId: string, write?: LedgerWrite): Promise<void>;
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
-  /** The registry of every command the features registered. */
-  commands: CommandRegistry;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -122,5 +120,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const afterLedgerWrite = (connectionId: string, write?: LedgerWrite) => connections.afterWrite(connectionId, write);
-  return { api: { connections, secrets, demo, documents, views, send, packages, afterLedgerWrite, statusBar, connectionsTree: tree, compare: compare.feature, commands }, provideContent };
+  return { api: { connections, secrets, demo, documents, views, send, packages, afterLedgerWrite, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
 }
