@@ -10,7 +10,7 @@ import { Commands, type CommandId } from './ids';
 /** The part of `vscode.commands` the registry uses. */
 export interface CommandHost {
   registerCommand(command: string, callback: (...args: any[]) => unknown): IDisposable;
-  executeCommand<T = unknown>(command: string, ...rest: unknown[]): PromiseLike<T>;
+  executeCommand(command: string, ...rest: unknown[]): PromiseLike<unknown>;
 }
 
 /** The part of the profiles the target resolution reads. */
