@@ -43,7 +43,7 @@ export function registerLedgerViews(
   };
 
   const setFilter = async (filter?: UpdatesViewFilter) => {
-    const profile = connections.profiles.active();
+    const profile = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
     if (!profile) return;
     const next = filter ?? (await editUpdatesFilter(filters.get(profile.id), info()));
     if (next) await filters.set(profile.id, next);
@@ -68,8 +68,8 @@ export function registerLedgerViews(
   commands.register(Commands.loadMoreUpdates, () => updates.loadMore());
   commands.register(Commands.filterUpdates, setFilter);
   commands.register(Commands.resetFilter, async () => {
-    const id = connections.profiles.active()?.id;
-    if (id) await filters.set(id, undefined);
+    const profile = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
+    if (profile) await filters.set(profile.id, undefined);
   });
   commands.register(Commands.startLiveTail, () => void updates.startLiveTail());
   commands.register(Commands.stopLiveTail, () => updates.stopLiveTail());
