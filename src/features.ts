@@ -92,6 +92,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     channel,
     secrets,
     profiles,
+    tokens,
     connections,
     tree,
     demo,
