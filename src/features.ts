@@ -71,7 +71,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const statusBar = new ConnectionStatusBar(connections);
-  const connectionCommands = new ConnectionCommands(connections, errors);
+  const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
   const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
 

@@ -4,7 +4,7 @@ import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectio
 import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
 import type { DetailNode } from '../views/connectionsTree';
-import type { ErrorReporter } from '../prompts';
+import type { ErrorReporter, Prompts } from '../prompts';
 import { Commands, Views } from './ids';
 import type { CommandRegistry } from './registry';
 
@@ -21,6 +21,8 @@ export class ConnectionCommands {
   constructor(
     private readonly manager: ConnectionManager,
     private readonly errors: ErrorReporter,
+    /** Where its questions go (a test answers them). */
+    private readonly prompts: Prompts,
   ) {}
 
   register(commands: CommandRegistry): void {
@@ -43,7 +45,7 @@ export class ConnectionCommands {
     if (!profile) return undefined;
     const problem = checkParticipantUrl(profile.url);
     if (problem) {
-      void vscode.window.showErrorMessage(`Cannot add the connection: ${problem}`);
+      void this.prompts.message('error', `Cannot add the connection: ${problem}`, []);
       return undefined;
     }
     await this.manager.profiles.save(profile);
@@ -71,7 +73,7 @@ export class ConnectionCommands {
 
   private async remove(p: ConnectionProfile): Promise<void> {
     if (!this.manager.profiles.isEditable(p)) return;
-    const ok = await vscode.window.showWarningMessage(`Remove the connection "${p.name}" and its stored secrets?`, { modal: true }, 'Remove');
+    const ok = await this.prompts.message('warning', `Remove the connection "${p.name}" and its stored secrets?`, ['Remove'], { modal: true });
     if (ok !== 'Remove') return;
     this.manager.disconnect(p.id);
     await vscode.commands.executeCommand(Commands.clearToken, p.id, { silent: true });
@@ -81,13 +83,13 @@ export class ConnectionCommands {
   private async select(): Promise<void> {
     const all = this.manager.profiles.all();
     if (all.length === 0) {
-      const add = await vscode.window.showInformationMessage('There is no connection yet.', 'Add Connection', 'Start Demo Participant');
+      const add = await this.prompts.message('info', 'There is no connection yet.', ['Add Connection', 'Start Demo Participant']);
       if (add === 'Add Connection') await this.add();
       else if (add === 'Start Demo Participant') await vscode.commands.executeCommand(Commands.startDemo);
       return;
     }
     const activeId = this.manager.profiles.active()?.id;
-    const pick = await vscode.window.showQuickPick(
+    const pick = await this.prompts.pick(
       all.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : p.source === 'workspace' ? 'from workspace settings' : undefined, profile: p })),
       { title: 'Select the active Canton connection', placeHolder: 'Connection' },
     );
