@@ -168,14 +168,20 @@ describe('LedgerConnection against the demo participant', function () {
       }
     });
 
-    it('connected again (a Refresh): the ledger state stays and takes the new end', async () => {
-      const c = connection();
+    it('connected again (a Refresh): the ledger state stays and takes the new end; packages read before are read again', async () => {
+      const c = connection({ store: new PackageStore(decoder) });
       await c.connect();
       const ledger = c.ledger!;
+      const first = await c.readPackages();
       await c.client.submitAndWaitForTransaction(iouCommands());
+      const lists = countCalls(c.client, 'packages');
       await c.connect();
       assert.equal(c.ledger, ledger);
       assert.equal(ledger.ledgerEnd, p.state.ledgerEnd);
+      assert.equal(lists.count, 1, 'the package list read again');
+      const again = await c.readPackages();
+      assert.notEqual(again, first);
+      assert.ok(again.state === 'ready' && first.state === 'ready' && again.packageIds.length === first.packageIds.length);
     });
   });
 

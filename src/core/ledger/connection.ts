@@ -207,6 +207,7 @@ export class LedgerConnection {
     if (known) {
       known.advanceTo(ledgerEnd);
       if (known.vetting.state !== 'unknown') known.refreshVetting().catch(() => undefined);
+      this.reloadPackages();
     } else {
       const client = this.client;
       const ownParticipant = info.participantId;
