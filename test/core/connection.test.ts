@@ -315,6 +315,18 @@ describe('LedgerConnection against the demo participant', function () {
       assert.equal(fetched.count, 0);
     });
 
+    it('a read superseded by a reload (a DAR upload meanwhile): who waited for it gets the newer read', async () => {
+      const c = connection({ store: new PackageStore(decoder) });
+      await c.connect();
+      const waiting = c.readPackages();
+      c.reloadPackages();
+      const current = c.packages();
+      assert.equal(current.state, 'loading');
+      const got = await waiting;
+      assert.equal(got.state, 'ready');
+      assert.equal(got, c.packages(), 'the state of the newer read');
+    });
+
     it('a failed read is the state (failed), not a throw', async () => {
       const closed = await silentHost();
       const url = closed.url;

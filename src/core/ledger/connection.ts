@@ -246,12 +246,17 @@ export class LedgerConnection {
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
         return settle({ state: 'ready', context: store.context(packages, source), packageIds: ids });
       } catch (e) {
-        if (signal.aborted) throw e instanceof CancelledError ? e : new CancelledError();
+        if (signal.aborted) {
+          // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.
+          const newer = this.packageRead;
+          if (newer && newer !== entry && !this.disposed) return newer.done;
+          throw e instanceof CancelledError ? e : new CancelledError();
+        }
         this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
         return settle({ state: 'failed', source, error: e as Error });
       }
     })();
-    // A read that is dropped (a reload, a disconnect) ends here; its joiners get the CancelledError.
+    // A read dropped with its connection ends here; its joiners get the CancelledError.
     entry.done.catch(() => undefined);
     this.packageRead = entry;
     this.packagesChanged.fire(entry.state);
