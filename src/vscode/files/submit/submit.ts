@@ -18,7 +18,7 @@ import {
   transactionSummary,
 } from '../../../core/submit/outcome';
 import { leavesOutEffects, prepareSubmission, submittingParties } from '../../../core/submit/transactionFormat';
-import { shortId } from '../../../core/updates/rows';
+import { shortId } from '../../../core/text';
 import { Commands } from '../../commands/ids';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
