@@ -58,11 +58,12 @@ export class DarUploadController {
       if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
         await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
       }
+      const send = (c: LedgerClient, signal: AbortSignal) => uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal });
+      // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
+      const connection = this.deps.connections.connectionOf(profile);
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
-        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal }),
+        plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
-      // The connection's ledger state reads the packages and (as after any package change) the vetting again: every view follows.
-      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true });
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];

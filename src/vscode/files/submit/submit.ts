@@ -167,7 +167,8 @@ export class SubmitController {
   }
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
-    const client = this.deps.connections.client(profile);
+    const connection = this.deps.connections.connectionOf(profile);
+    const client = connection.client;
     const attempt = await this.prompts().progress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
       let lookUpFrom = record.lookUpFrom;
       if (lookUpFrom === undefined) {
@@ -180,7 +181,9 @@ export class SubmitController {
         }
       }
       try {
-        return { sent: true, lookUpFrom, result: await client.submitAndWaitForTransaction(record.request, { signal }) };
+        // Through the connection: its ledger state follows the write (an unknown outcome too).
+        const result = await connection.write('transaction', (c, s) => c.submitAndWaitForTransaction(record.request, { signal: s }), { signal, offsetOf: (r) => r.transaction.offset });
+        return { sent: true, lookUpFrom, result };
       } catch (error) {
         return { sent: true, lookUpFrom, error };
       }
@@ -190,8 +193,6 @@ export class SubmitController {
       return { action: await this.reportFailure(`${record.fileName} was not submitted`, attempt.error) };
     }
     const sent: SubmissionRecord = { ...record, lookUpFrom: attempt.lookUpFrom, attempts: record.attempts + 1 };
-    // Whatever the answer, the ledger may have moved (an unknown outcome too): every view follows.
-    void this.deps.connections.afterWrite(profile.id, { offset: attempt.result?.transaction.offset });
     if (attempt.result) return this.succeeded(sent, attempt.result);
     const e = attempt.error;
     if (e instanceof CancelledError && !e.requestSent) return {};

@@ -118,17 +118,18 @@ export class VettingController {
     const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
     let result: VettingUpdateResult;
     try {
-      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
+      // An apply goes through the connection: its vetting state is read again after it (an unknown outcome too).
+      const connection = this.deps.connections.connectionOf(profile);
+      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
+        mode === 'apply' ? connection.write('vetting', (c, s) => c.updateVettedPackages(body, { signal: s }), { signal }) : client.updateVettedPackages(body, { signal }),
+      );
     } catch (e) {
       if (mode === 'apply' && isOutcomeUnknown(e)) {
-        // It may have been applied: the Vetted Packages view and the editor read the state again.
-        void this.deps.connections.afterWrite(profile.id, { vetting: true });
         return this.unknownApply(source, original, profile, client, e);
       }
       if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, e);
     }
-    if (mode === 'apply') void this.deps.connections.afterWrite(profile.id, { vetting: true });
     const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri };
   }
