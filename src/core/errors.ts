@@ -36,7 +36,6 @@ export abstract class LedgerError extends Error {
 
   constructor(message: string, request?: RequestInfo, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.request = request;
   }
 }
@@ -450,3 +449,26 @@ function firstLine(s: string): string {
   const line = s.split(/\r?\n/, 1)[0];
   return line.length > 200 ? line.slice(0, 200) + '…' : line;
 }
+
+/**
+ * Each error's `name` is its class's name, set on the prototype from these keys: a minifier renames
+ * classes but not property keys, so logs still read "NetworkError ECONNRESET", not "tt ECONNRESET".
+ */
+const ERROR_CLASSES = {
+  CantonApiError,
+  ListTooLargeError,
+  AuthError,
+  HttpError,
+  NetworkError,
+  TimeoutError,
+  CancelledError,
+  RequestValidationError,
+  ProtocolError,
+  RedirectedError,
+  WebSocketUnavailableError,
+  UnsupportedOperationError,
+  NotServedError,
+  TokenWithheldError,
+  LfDecodeError,
+};
+for (const [name, errorClass] of Object.entries(ERROR_CLASSES)) Object.defineProperty(errorClass.prototype, 'name', { value: name, writable: true, configurable: true });

@@ -93,3 +93,28 @@ describe('extension bundle', function () {
     }
   });
 });
+
+describe('production build', () => {
+  it('keeps the names of the errors, so that logs name an error by its class (not "tt ECONNRESET")', async () => {
+    const buildScript = '../../scripts/build.mjs'; // the options the production build uses
+    const { common } = (await import(buildScript)) as { common: import('esbuild').BuildOptions };
+    const esbuild = await import('esbuild');
+    const out = await esbuild.build({
+      ...common,
+      minify: true,
+      sourcemap: false,
+      write: false,
+      stdin: { contents: `module.exports = require('./src/core/errors');`, resolveDir: REPO_ROOT, loader: 'ts' },
+    });
+    const m = { exports: {} as Record<string, unknown> };
+    new Function('module', 'exports', 'require', out.outputFiles[0].text)(m, m.exports, require);
+    const base = m.exports.LedgerError as abstract new (...a: unknown[]) => Error;
+    const errorClasses = Object.entries(m.exports).filter(([, v]) => typeof v === 'function' && (v as { prototype: unknown }).prototype instanceof base);
+    assert.ok(errorClasses.length >= 15, `${errorClasses.length} error classes`);
+    for (const [name, errorClass] of errorClasses) assert.equal((errorClass as { prototype: Error }).prototype.name, name);
+    const NetworkError = m.exports.NetworkError as new (...a: unknown[]) => Error;
+    const e = new NetworkError('reset', 'ECONNRESET', true);
+    assert.equal(e.name, 'NetworkError');
+    assert.match(e.stack ?? '', /^NetworkError: reset/);
+  });
+});
