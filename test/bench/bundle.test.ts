@@ -118,3 +118,31 @@ describe('production build', () => {
     assert.match(e.stack ?? '', /^NetworkError: reset/);
   });
 });
+
+describe('npm run package', function () {
+  this.timeout(120_000);
+  it('writes a .vsix whose README images ship inside it, with no made-up repository URL', async () => {
+    const packageScript = '../../scripts/package.mjs'; // what `npm run package` runs
+    const { packageVsix } = (await import(packageScript)) as { packageVsix: (o: { out: string; log: (m: string) => void }) => string };
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const dir = mkdtempSync(join(os.tmpdir(), 'vsix-test-'));
+    try {
+      const vsix = packageVsix({ out: join(dir, 'x.vsix'), log: () => undefined });
+      const files = unzipSync(readFileSync(vsix));
+      const manifest = JSON.parse(strFromU8(files['extension/package.json'])) as { repository?: unknown; main: string };
+      assert.equal(manifest.repository, undefined);
+      assert.ok(files[`extension/${manifest.main.replace(/^\.\//, '')}`], 'the entry ships');
+      const readme = strFromU8(files['extension/readme.md'] ?? files['extension/README.md']);
+      const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+      assert.ok(images.length >= 4, `${images.length} images in the README`);
+      for (const image of images) {
+        assert.ok(!/^[a-z]+:/i.test(image), `${image} stays relative (resolved against the installed extension)`);
+        assert.ok(files[`extension/${image}`], `${image} ships in the .vsix`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
