@@ -20,6 +20,7 @@ export type LedgerErrorKind =
   | 'token-withheld'
   | 'redirected'
   | 'websocket-unavailable'
+  | 'stream-stalled'
   | 'package-decode';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
@@ -332,6 +333,27 @@ export class WebSocketUnavailableError extends LedgerError {
   }
 }
 
+/**
+ * An open update stream stopped delivering: the participant has an update after the stream's last
+ * one that the stream did not send within the liveness interval (the socket itself stayed open).
+ */
+export class StreamStalledError extends LedgerError {
+  readonly kind = 'stream-stalled' as const;
+  /** The stream's last delivered offset, and an offset it should have delivered by now. */
+  readonly deliveredUpTo: number;
+  readonly missedOffset: number;
+  readonly silentMs: number;
+  constructor(deliveredUpTo: number, missedOffset: number, silentMs: number, request?: RequestInfo) {
+    super(`The update stream stalled: nothing for ${Math.round(silentMs / 1000)} s, though the participant has an update at offset ${missedOffset} after its last one (${deliveredUpTo})`, request);
+    this.deliveredUpTo = deliveredUpTo;
+    this.missedOffset = missedOffset;
+    this.silentMs = silentMs;
+  }
+  get hint(): string {
+    return 'The socket stayed open but stopped carrying updates (a proxy or the participant holding it): following resumes on a new one from the last update received.';
+  }
+}
+
 /** The participant's version does not have this operation: refused before sending. */
 export class UnsupportedOperationError extends LedgerError {
   readonly kind = 'unsupported' as const;
@@ -466,6 +488,7 @@ const ERROR_CLASSES = {
   ProtocolError,
   RedirectedError,
   WebSocketUnavailableError,
+  StreamStalledError,
   UnsupportedOperationError,
   NotServedError,
   TokenWithheldError,

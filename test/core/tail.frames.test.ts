@@ -1,63 +1,14 @@
 // The live tail over a websocket whose frames arrive twice (a relay or a participant that resends a
 // frame): neither an update nor an offset checkpoint is delivered twice.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import WebSocket, { WebSocketServer } from 'ws';
 import { LedgerClient } from '../../src/core/api/client';
 import { OffsetOrder } from '../../src/core/api/protocol';
 import { ProtocolError } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
 import type { DemoParticipant } from '../../src/participant';
+import { isCheckpointFrame, isTransactionFrame, startFrameRelay } from '../support/frameRelay';
 import { startCheckedParticipant } from '../support/specCheck';
 import { follow, ledgerAfter, updateKey as key } from '../support/tailScenario';
-
-/** A relay in front of the participant: plain requests pass; on `/v2/updates` sockets, frames matching `repeat` are sent twice (the first `times` of them). */
-async function frameRepeatingRelay(target: string, repeat: (frame: string) => boolean, times: number) {
-  let left = times;
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method, headers: { 'content-type': req.headers['content-type'] ?? 'application/json' }, body: chunks.length ? Buffer.concat(chunks) : undefined });
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  const sockets = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols][0] ?? false });
-  server.on('upgrade', (req, socket, head) => {
-    const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-    sockets.handleUpgrade(req, socket, head, (client) => {
-      const upstream = new WebSocket(new URL(req.url ?? '/', target.replace(/^http/, 'ws')), protocols);
-      const pending: WebSocket.RawData[] = [];
-      client.on('message', (m) => (upstream.readyState === WebSocket.OPEN ? upstream.send(m.toString()) : pending.push(m)));
-      upstream.on('open', () => pending.splice(0).forEach((m) => upstream.send(m.toString())));
-      upstream.on('message', (m) => {
-        const frame = m.toString();
-        client.send(frame);
-        if (left > 0 && repeat(frame)) {
-          left--;
-          client.send(frame);
-        }
-      });
-      upstream.on('close', () => client.close());
-      upstream.on('error', () => client.terminate());
-      client.on('close', () => upstream.close());
-      client.on('error', () => upstream.terminate());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    repeated: () => times - left,
-    close: async () => {
-      sockets.clients.forEach((c) => c.terminate());
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-const isCheckpoint = (frame: string) => frame.includes('"OffsetCheckpoint"');
-const isTransaction = (frame: string) => frame.includes('"Transaction"');
 
 describe('live tail over a websocket that repeats frames', function () {
   this.timeout(60_000);
@@ -68,11 +19,12 @@ describe('live tail over a websocket that repeats frames', function () {
   after(() => p.close());
 
   for (const [what, repeat] of [
-    ['an offset checkpoint', isCheckpoint],
-    ['a transaction', isTransaction],
+    ['an offset checkpoint', isCheckpointFrame],
+    ['a transaction', isTransactionFrame],
   ] as const) {
     it(`delivers ${what} sent twice once, and everything after it`, async () => {
-      const relay = await frameRepeatingRelay(p.url, repeat, 3);
+      let left = 3;
+      const relay = await startFrameRelay(p.url, { frame: (text) => (left > 0 && repeat(text) && left-- > 0 ? 'twice' : 'pass') });
       try {
         const client = new LedgerClient({ baseUrl: relay.url, timeoutMs: 5000 });
         const start = p.state.ledgerEnd;
@@ -80,7 +32,7 @@ describe('live tail over a websocket that repeats frames', function () {
         const expected = ledgerAfter(p, start);
         assert.ok(expected.some((k) => k.endsWith('/checkpoint')), 'the ledger has checkpoints to repeat');
         const { got, sources } = await follow(client, { from: start, source: 'websocket', until: (g: Update[]) => g.length >= expected.length, guardMs: 20_000 });
-        assert.ok(relay.repeated() > 0, `the relay repeated ${what}`);
+        assert.ok(relay.counts.twice > 0, `the relay repeated ${what}`);
         assert.deepEqual(sources, [{ kind: 'websocket' }]);
         assert.deepEqual(got.map(key), expected);
       } finally {
