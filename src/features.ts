@@ -105,12 +105,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const views = registerLedgerViews(context, { connections, documents, logger, redactor, packages });
   const compare = registerComparePartiesView(connections, logger, redactor, (what, e) => errors.report(what, e));
   context.subscriptions.push(...compare.disposables);
-  // The Updates filter shapes a submission's transaction format only where the user set one.
-  const activeFilter = () => {
-    const id = connections.profiles.active()?.id;
-    return id ? views.filters.explicit(id) : undefined;
-  };
-  const send = registerFileSending(context, { connections, documents, logger, redactor, activeFilter, showLog: () => channel.show(true) });
+  const send = registerFileSending(context, { connections, documents, logger, redactor, showLog: () => channel.show(true) });
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);

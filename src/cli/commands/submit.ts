@@ -28,6 +28,8 @@ export const submitCommand: Command = {
     '                   submitted. Needs only ReadAs rights for the actAs and readAs parties.',
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
+    'Without a transactionFormat the transaction is shown as the ledger-effects tree (the exercise',
+    'and what it caused) for the actAs and readAs parties: the request the editor sends for the file.',
     'An unknown outcome (timeout, dropped connection) is reported, never retried automatically:',
     'run the same file again; its unchanged commandId makes the retry at most once. A commandId',
     'that already executed is answered "already executed" with its transaction (exit 0).',

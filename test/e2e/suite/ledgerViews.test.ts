@@ -66,7 +66,7 @@ describe('ledger views', function () {
     api = await activate<CantonLedgerApi>();
   });
   after(async () => {
-    // Later suites submit to the demo connection: leave no Updates filter behind to shape their results.
+    // Later suites read the demo connection's views: leave no Updates filter behind.
     for (const p of api.connections.profiles.all()) await api.views.filters.set(p.id, undefined);
     for (const id of addedConnections) await api.connections.profiles.remove(id);
     await Promise.all(extra.map((p) => p.close()));

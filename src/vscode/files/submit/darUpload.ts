@@ -57,12 +57,9 @@ export class DarUploadController {
       const plan = await this.plan(client, name, profile, request);
       if (!plan) return {};
       if (plan.mode === 'validate') doing = 'Validating';
-      // A dry run first where the version has one: a DAR that would be refused changes nothing.
-      if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
-        await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
-      }
+      // The core validates an upload first where the version can, unless it was just validated.
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
-        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal }),
+        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal }),
       );
       // The connection's ledger state reads the packages and (as after any package change) the vetting again: every view follows.
       if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true });
@@ -80,7 +77,7 @@ export class DarUploadController {
   }
 
   /** What to do: the caller's request, else asked (only what the version offers). */
-  private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string; validateFirst: boolean } | undefined> {
+  private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string } | undefined> {
     const abilities = await darUploadAbilities(client);
     let { mode, vet } = request;
     if (!mode) {
@@ -105,7 +102,7 @@ export class DarUploadController {
         synchronizerId = picked.id;
       }
     }
-    return { mode, vet: abilities.canChooseVetting ? vet : undefined, synchronizerId, validateFirst: abilities.canValidate };
+    return { mode, vet, synchronizerId };
   }
 }
 

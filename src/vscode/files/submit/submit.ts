@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { UpdateFilter } from '../../../core/api/updatesRequest';
 import type { ConnectionProfile } from '../../../core/connections';
 import { CancelledError, CantonApiError, LedgerError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
@@ -24,8 +23,6 @@ export interface SendDeps {
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
-  /** The Updates view's filter: its event format is used when a commands file has no transactionFormat. */
-  activeFilter?: () => UpdateFilter | undefined;
 }
 
 /** The buttons, as the user reads them (tests answer with the same strings). */
