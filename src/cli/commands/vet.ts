@@ -4,6 +4,7 @@
  * the printed retry fails instead of applying twice.
  */
 import { CancelledError, type LedgerError } from '../../core/errors';
+import { isEmptyDiff } from '../../core/models/vetting';
 import type * as wire from '../../core/models/wire';
 import { expectedSerialValue, pinnedSerial, sendVetting, vettingRequestOf, type VettingOutcome } from '../../core/submit/vetting';
 import { expectPositionals, flag, integerOption } from '../args';
@@ -46,7 +47,9 @@ export const vetCommand: Command = {
     let outcome: VettingOutcome = await sendVetting(client, vettingRequestOf(file, 'dry-run'), ctx.signal);
     let request: wire.UpdateVettedPackagesRequest | undefined;
     // An apply is checked first and applies exactly that: the serial the check started from pins it.
-    if (mode === 'apply' && outcome.kind === 'done') {
+    // A change that changes nothing is not applied (as in the editor): the check says so.
+    if (mode === 'apply' && outcome.kind === 'done' && isEmptyDiff(outcome.result.diff)) ctx.err(`${fileArg}: nothing to apply: the vetted packages already are as it says.`);
+    else if (mode === 'apply' && outcome.kind === 'done') {
       request = vettingRequestOf(file, 'apply', outcome.result.past?.topologySerial ?? 0);
       outcome = await sendVetting(client, request, ctx.signal);
     }
