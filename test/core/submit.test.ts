@@ -28,6 +28,7 @@ import {
   unvettedPackageIds,
   vettingDiffMarkdown,
   vettingFailureOf,
+  vettingRequestOf,
   withForceFlag,
 } from '../../src/core/submit/vetting';
 import { type DemoParticipant } from '../../src/participant';
@@ -334,6 +335,16 @@ describe('submit: history', () => {
 });
 
 describe('vetting helpers', () => {
+  it('the request of a vetting file: the command chooses dry run or apply; an apply is pinned to the checked serial unless the file pins one', () => {
+    const file: wire.UpdateVettedPackagesRequest = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], dryRun: true };
+    assert.deepEqual(vettingRequestOf(file, 'dry-run'), { ...file, dryRun: true });
+    assert.deepEqual(vettingRequestOf(file, 'apply', 4), { ...file, dryRun: false, expectedTopologySerial: { serial: { Prior: { value: 4 } } } }, "the file's dryRun is not read");
+    assert.deepEqual(vettingRequestOf({ ...file, dryRun: undefined }, 'apply', 0).expectedTopologySerial, { serial: { NoPrior: {} } });
+    const pinned = { ...file, expectedTopologySerial: expectedSerialValue(2) };
+    assert.deepEqual(vettingRequestOf(pinned, 'apply', 4).expectedTopologySerial, expectedSerialValue(2), "the file's pin is kept");
+    assert.equal(vettingRequestOf(file, 'dry-run', 4).expectedTopologySerial, undefined, 'a dry run is not pinned');
+  });
+
   const state = (serial: number, packages: VettedPackagesState['packages']): VettedPackagesState => ({ participantId: 'P::1', synchronizerId: 'S::1', topologySerial: serial, packages });
   const iou1 = { packageId: 'a'.repeat(64), packageName: 'demo-iou', packageVersion: '1.0.0' };
   const iou2 = { packageId: 'b'.repeat(64), packageName: 'demo-iou', packageVersion: '2.0.0' };

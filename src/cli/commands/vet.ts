@@ -23,6 +23,8 @@ export const vetCommand: Command = {
   summary: 'Vet or unvet packages as a vetting file says, and show what changed',
   details: [
     '--dry-run          preview only: the participant checks the change but applies nothing',
+    '                   (this flag chooses, as the editor\'s Dry Run and Apply do: a dryRun field',
+    '                   in the file is not read)',
     '--expected-serial N  apply only if the topology serial is still N (0: no vetting yet), as',
     '                   expectedTopologySerial in the file does. An apply is checked first (a dry',
     '                   run) and, without either, applied pinned to the serial it was checked',
@@ -39,8 +41,8 @@ export const vetCommand: Command = {
     const content = await sendableFile(ctx, fileArg, NAME, 'vetting');
     if (content === undefined) return EXIT_FAILURE;
     let file = content as wire.UpdateVettedPackagesRequest;
-    // --dry-run wins over the file: a preview must never apply, whatever `dryRun` the file holds.
-    const mode = flag(args.values, 'dry-run') || file.dryRun === true ? 'dry-run' : 'apply';
+    // The command chooses, as in the editor (Dry Run / Apply): the file's own `dryRun` is not read.
+    const mode = flag(args.values, 'dry-run') ? 'dry-run' : 'apply';
     if (expectedOption !== undefined) file = { ...file, expectedTopologySerial: expectedSerialValue(expectedOption) };
     const client = ctx.client();
     const pinnedHere = pinnedSerial(file.expectedTopologySerial) === undefined;

@@ -153,7 +153,8 @@ export function withForceFlag(existing: unknown): string[] {
 export type VettingMode = 'dry-run' | 'apply';
 
 /**
- * The request a vetting file sends: a dry run, or an apply. An apply is pinned to `checkedSerial` (the
+ * The request a vetting file sends: a dry run, or an apply, as the command chose (the file's own
+ * `dryRun` is replaced: Dry Run and Apply mean the same in every front-end). An apply is pinned to `checkedSerial` (the
  * serial its dry run started from) unless the file pins one itself, so that a change made meanwhile,
  * or a first attempt whose answer was lost, makes it fail (TOPOLOGY_SERIAL_MISMATCH) instead of
  * applying something other than what was checked, or applying twice.
