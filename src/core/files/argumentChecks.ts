@@ -9,7 +9,7 @@ import { DamlTypes, type Choice, type DamlType, type QualifiedName } from '../da
 import type { ChoiceEntry, PackageIndex } from '../daml/packageIndex';
 import { commandSites, type CommandSite } from './customChecks';
 import { rangeOf, type JsonDocument } from './jsonDocument';
-import { closestName } from './names';
+import { closestName } from '../spelling';
 import type { ProblemDraft } from './problems';
 
 /** The packages to check against, and where they come from (named in messages: "on Demo", "in model.dar"). */

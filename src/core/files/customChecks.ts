@@ -1,7 +1,8 @@
 /** Checks JSON Schema cannot express: duplicate keys and package-id template references. */
 import type { Node } from 'jsonc-parser';
 import { isPackageHash, parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
-import { isJsonObject, joinPointer, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
+import { joinPointer } from '../jsonPointer';
+import { isJsonObject, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { ProblemDraft } from './problems';
 
 /** Every repeated key in every object, Daml payloads included (which of the values wins depends on the parser). */

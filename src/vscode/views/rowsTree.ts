@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldError, UnsupportedOperationError } from '../../core/errors';
-import type { LedgerRow } from '../../core/updates/rows';
+import type { LedgerRow } from '../../core/rows';
 import { Commands } from '../commands/ids';
 import type { ConnectionProfile } from '../../core/connections';
 import type { ConnectionManager, ConnectionState } from '../connections/manager';

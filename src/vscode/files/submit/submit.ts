@@ -9,7 +9,7 @@ import type { Redactor } from '../../../core/redact';
 import type { SubmissionRecord } from '../../../core/submit/history';
 import { emptyTransactionExplanation, findTransactionByCommandId, touchedContracts, transactionSummary } from '../../../core/submit/outcome';
 import { leavesOutEffects, lookUpSubmission, submissionOf, submit, submittingParties, type CommandsFileValue, type SubmissionOutcome } from '../../../core/submit/submission';
-import { shortId } from '../../../core/updates/rows';
+import { shortId } from '../../../core/text';
 import { Commands } from '../../commands/ids';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';

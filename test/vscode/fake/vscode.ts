@@ -1,0 +1,528 @@
+// A fake of the part of the VS Code API that the glue (src/vscode) uses, for unit tests of the glue in
+// plain Node. `register.ts` makes `import * as vscode from 'vscode'` resolve to this module; a test
+// drives it through `fake` (answers to questions, settings, the commands registered, messages shown)
+// and calls `fake.reset()` before each test. Behaviour follows VS Code where a test can observe it: a
+// second registration of a command id throws, events fire synchronously to listeners in order, a
+// disposed emitter drops its listeners. What the glue does not use is left out; add it here when a
+// test needs it, with VS Code's semantics.
+import * as nodePath from 'node:path';
+
+export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
+
+export class Disposable {
+  private disposed = false;
+  constructor(private readonly onDispose: () => void) {}
+  static from(...items: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => items.forEach((i) => i.dispose()));
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.onDispose();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners: Array<(e: T) => unknown> = [];
+  private disposed = false;
+  readonly event: Event<T> = (listener, thisArgs, disposables) => {
+    const bound = thisArgs ? listener.bind(thisArgs) : listener;
+    if (!this.disposed) this.listeners.push(bound);
+    const d = new Disposable(() => {
+      this.listeners = this.listeners.filter((l) => l !== bound);
+    });
+    disposables?.push(d);
+    return d;
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  /** For tests: how many listeners are attached (a disposed subscription is gone). */
+  get listenerCount(): number {
+    return this.listeners.length;
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.listeners = [];
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query: string,
+    readonly fragment: string,
+  ) {}
+  static parse(value: string): Uri {
+    const m = /^([a-zA-Z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/.exec(value);
+    if (!m) throw new Error(`[UriError]: cannot parse ${JSON.stringify(value)}`);
+    return new Uri(m[1], m[2] ?? '', decodeURIComponent(m[3] || (m[2] !== undefined ? '/' : '')), m[4] ?? '', m[5] ?? '');
+  }
+  static file(fsPath: string): Uri {
+    return new Uri('file', '', nodePath.resolve(fsPath), '', '');
+  }
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(c.scheme, c.authority ?? '', c.path ?? '', c.query ?? '', c.fragment ?? '');
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return base.with({ path: nodePath.posix.join(base.path, ...segments) });
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(change.scheme ?? this.scheme, change.authority ?? this.authority, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
+  }
+  toString(): string {
+    const authority = this.authority || this.scheme === 'file' ? `//${this.authority}` : '';
+    return `${this.scheme}:${authority}${encodeURI(this.path)}${this.query ? `?${this.query}` : ''}${this.fragment ? `#${this.fragment}` : ''}`;
+  }
+  toJSON(): unknown {
+    return { scheme: this.scheme, authority: this.authority, path: this.path, query: this.query, fragment: this.fragment };
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+  isBefore(o: Position): boolean {
+    return this.line < o.line || (this.line === o.line && this.character < o.character);
+  }
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: Position | number, b: Position | number, c?: number, d?: number) {
+    const [s, e] = typeof a === 'number' ? [new Position(a, b as number), new Position(c!, d!)] : [a, b as Position];
+    [this.start, this.end] = e.isBefore(s) ? [e, s] : [s, e];
+  }
+}
+
+export class Selection extends Range {
+  constructor(
+    readonly anchor: Position,
+    readonly active: Position,
+  ) {
+    super(anchor, active);
+  }
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  id?: string;
+  description?: string | boolean;
+  tooltip?: string | MarkdownString;
+  iconPath?: unknown;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  resourceUri?: Uri;
+  accessibilityInformation?: { label: string; role?: string };
+  constructor(
+    public label: string | { label: string },
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
+export class ThemeIcon {
+  static readonly File = new ThemeIcon('file');
+  static readonly Folder = new ThemeIcon('folder');
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+export class MarkdownString {
+  isTrusted?: boolean;
+  supportThemeIcons?: boolean;
+  constructor(
+    public value = '',
+    supportThemeIcons = false,
+  ) {
+    this.supportThemeIcons = supportThemeIcons;
+  }
+  appendMarkdown(v: string): this {
+    this.value += v;
+    return this;
+  }
+  appendText(v: string): this {
+    this.value += v.replace(/[\\`*_{}[\]()#+\-.!]/g, '\\$&');
+    return this;
+  }
+  appendCodeblock(code: string, language = ''): this {
+    this.value += `\n\`\`\`${language}\n${code}\n\`\`\`\n`;
+    return this;
+  }
+}
+
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+export enum DiagnosticTag {
+  Unnecessary = 1,
+  Deprecated = 2,
+}
+export class Diagnostic {
+  source?: string;
+  code?: string | number | { value: string | number; target: Uri };
+  tags?: DiagnosticTag[];
+  constructor(
+    public range: Range,
+    public message: string,
+    public severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
+}
+
+export class CodeLens {
+  constructor(
+    public range: Range,
+    public command?: { command: string; title: string; arguments?: unknown[] },
+  ) {}
+  get isResolved(): boolean {
+    return this.command !== undefined;
+  }
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+  Two = 2,
+  Three = 3,
+}
+export enum QuickPickItemKind {
+  Separator = -1,
+  Default = 0,
+}
+export enum LogLevel {
+  Off = 0,
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warning = 4,
+  Error = 5,
+}
+export const QuickInputButtons = { Back: { iconPath: new ThemeIcon('arrow-left') } };
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+/** A Memento (globalState / workspaceState) in memory. */
+export class MemoryMemento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return this.values.has(key) ? (structuredClone(this.values.get(key)) as T) : defaultValue;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, structuredClone(value));
+  }
+  setKeysForSync(): void {}
+}
+
+// ------------------------------------------------------------------ the scripted window and registry
+
+export type MessageSeverity = 'info' | 'warning' | 'error';
+export interface ShownMessage {
+  severity: MessageSeverity;
+  text: string;
+  actions: string[];
+  modal: boolean;
+}
+/** What the fake user answers a question with; `undefined` dismisses it. */
+type Answer<Q> = (question: Q) => unknown;
+
+interface FakeStatusBarItem {
+  id: string;
+  text: string;
+  tooltip?: string;
+  name?: string;
+  command?: unknown;
+  backgroundColor?: ThemeColor;
+  visible: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+class FakeState {
+  readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+  /** Every command run through `commands.executeCommand`, with its arguments. */
+  readonly executed: Array<{ id: string; args: unknown[] }> = [];
+  readonly messages: ShownMessage[] = [];
+  readonly treeViews = new Map<string, { provider: unknown; view: FakeTreeView }>();
+  readonly statusBarItems: FakeStatusBarItem[] = [];
+  readonly context = new Map<string, unknown>();
+  readonly clipboard = { text: '' };
+  readonly logLines: string[] = [];
+  /** User settings and workspace settings, by full key (`cantonLedger.x`). */
+  settings: Record<string, unknown> = {};
+  workspaceSettings: Record<string, unknown> = {};
+  readonly configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+  readonly trustGranted = new EventEmitter<void>();
+  isTrusted = true;
+  /** Answers, taken in order; when none is left a question is dismissed. */
+  messageAnswers: Array<Answer<ShownMessage>> = [];
+  quickPickAnswers: Array<Answer<{ items: readonly unknown[]; options: unknown }>> = [];
+  inputBoxAnswers: Array<Answer<{ options: unknown }>> = [];
+  readonly progressTitles: string[] = [];
+}
+
+class FakeTreeView {
+  private readonly visibility = new EventEmitter<{ visible: boolean }>();
+  readonly onDidChangeVisibility = this.visibility.event;
+  private readonly selection = new EventEmitter<{ selection: unknown[] }>();
+  readonly onDidChangeSelection = this.selection.event;
+  private readonly expanded = new EventEmitter<{ element: unknown }>();
+  readonly onDidExpandElement = this.expanded.event;
+  readonly onDidCollapseElement = new EventEmitter<{ element: unknown }>().event;
+  title?: string;
+  description?: string;
+  message?: string;
+  badge?: { value: number; tooltip: string };
+  visible = true;
+  readonly revealed: unknown[] = [];
+  constructor(
+    readonly id: string,
+    readonly provider: unknown,
+  ) {}
+  async reveal(element: unknown): Promise<void> {
+    this.revealed.push(element);
+  }
+  dispose(): void {
+    state.treeViews.delete(this.id);
+  }
+}
+
+let state = new FakeState();
+
+/** The test's handle on the fake: answers, settings, and what the glue did. */
+export const fake = {
+  get state(): FakeState {
+    return state;
+  },
+  /** A fresh window: no commands, messages, settings or answers. */
+  reset(): void {
+    state = new FakeState();
+  },
+  /** The next message is answered with `action` (a button's text; undefined dismisses). */
+  answerMessage(action: string | undefined | Answer<ShownMessage>): void {
+    state.messageAnswers.push(typeof action === 'function' ? action : () => action);
+  },
+  /** The next quick pick takes the first item `choose` accepts (undefined: dismissed). */
+  answerQuickPick(choose: ((item: never) => boolean) | undefined): void {
+    state.quickPickAnswers.push(({ items }) => (choose ? items.find((i) => choose(i as never)) : undefined));
+  },
+  /** The workspace becomes trusted (VS Code's onDidGrantWorkspaceTrust). */
+  grantTrust(): void {
+    state.isTrusted = true;
+    state.trustGranted.fire();
+  },
+  answerInputBox(value: string | undefined): void {
+    state.inputBoxAnswers.push(() => value);
+  },
+  setSetting(key: string, value: unknown, target: 'user' | 'workspace' = 'user'): void {
+    (target === 'user' ? state.settings : state.workspaceSettings)[key] = value;
+    state.configurationChanged.fire({ affectsConfiguration: (s: string) => key === s || key.startsWith(`${s}.`) });
+  },
+};
+
+function ask<Q>(answers: Array<Answer<Q>>, q: Q): unknown {
+  const answer = answers.shift();
+  return answer ? answer(q) : undefined;
+}
+
+function showMessage(severity: MessageSeverity) {
+  return async (text: string, ...rest: unknown[]): Promise<string | undefined> => {
+    const options = rest.length > 0 && typeof rest[0] === 'object' && rest[0] !== null && !('title' in (rest[0] as object)) ? (rest.shift() as { modal?: boolean }) : {};
+    const actions = rest.map((a) => (typeof a === 'string' ? a : (a as { title: string }).title));
+    const shown: ShownMessage = { severity, text, actions, modal: Boolean(options.modal) };
+    state.messages.push(shown);
+    const answer = ask(state.messageAnswers, shown);
+    if (answer !== undefined && !actions.includes(answer as string)) throw new Error(`fake: the answer ${JSON.stringify(answer)} is not a button of "${text}" (${actions.join(', ')})`);
+    return answer as string | undefined;
+  };
+}
+
+export const commands = {
+  registerCommand(id: string, fn: (...args: unknown[]) => unknown): Disposable {
+    if (state.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    state.commands.set(id, fn);
+    const registry = state.commands;
+    return new Disposable(() => registry.get(id) === fn && registry.delete(id));
+  },
+  async executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    state.executed.push({ id, args });
+    if (id === 'setContext') {
+      state.context.set(args[0] as string, args[1]);
+      return undefined;
+    }
+    const fn = state.commands.get(id);
+    if (!fn) throw new Error(`command '${id}' not found`);
+    return fn(...args);
+  },
+  async getCommands(): Promise<string[]> {
+    return [...state.commands.keys()];
+  },
+};
+
+export const window = {
+  showInformationMessage: showMessage('info'),
+  showWarningMessage: showMessage('warning'),
+  showErrorMessage: showMessage('error'),
+  async showQuickPick(items: readonly unknown[] | Promise<readonly unknown[]>, options?: unknown): Promise<unknown> {
+    return ask(state.quickPickAnswers, { items: await items, options });
+  },
+  async showInputBox(options?: unknown): Promise<string | undefined> {
+    return ask(state.inputBoxAnswers, { options }) as string | undefined;
+  },
+  async withProgress<T>(options: { title?: string }, task: (progress: { report(v: unknown): void }, token: CancellationTokenSource['token']) => Thenable<T>): Promise<T> {
+    state.progressTitles.push(options.title ?? '');
+    const source = new CancellationTokenSource();
+    return task({ report: () => undefined }, source.token);
+  },
+  createTreeView(id: string, options: { treeDataProvider: unknown }): FakeTreeView {
+    const view = new FakeTreeView(id, options.treeDataProvider);
+    state.treeViews.set(id, { provider: options.treeDataProvider, view });
+    return view;
+  },
+  registerTreeDataProvider(id: string, provider: unknown): Disposable {
+    const view = window.createTreeView(id, { treeDataProvider: provider });
+    return new Disposable(() => view.dispose());
+  },
+  createStatusBarItem(id: string): FakeStatusBarItem {
+    const item: FakeStatusBarItem = {
+      id,
+      text: '',
+      visible: false,
+      show: () => void (item.visible = true),
+      hide: () => void (item.visible = false),
+      dispose: () => void state.statusBarItems.splice(state.statusBarItems.indexOf(item), 1),
+    };
+    state.statusBarItems.push(item);
+    return item;
+  },
+  createOutputChannel(name: string) {
+    const line = (level: string) => (m: string) => void state.logLines.push(`[${level}] ${m}`);
+    return { name, logLevel: LogLevel.Info, onDidChangeLogLevel: new EventEmitter<LogLevel>().event, trace: line('trace'), debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'), appendLine: line('info'), append: line('info'), show: () => undefined, hide: () => undefined, clear: () => undefined, replace: () => undefined, dispose: () => undefined };
+  },
+  setStatusBarMessage(): Disposable {
+    return new Disposable(() => undefined);
+  },
+  activeTextEditor: undefined as unknown,
+  visibleTextEditors: [] as unknown[],
+  state: { focused: true, active: true },
+  onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
+};
+
+export const workspace = {
+  getConfiguration(section = '') {
+    const key = (k: string) => (section ? `${section}.${k}` : k);
+    return {
+      get<T>(k: string, defaultValue?: T): T | undefined {
+        // Workspace settings win over user settings only in a trusted workspace (for settings restricted
+        // there, as this extension's are).
+        if (state.isTrusted && key(k) in state.workspaceSettings) return state.workspaceSettings[key(k)] as T;
+        return key(k) in state.settings ? (state.settings[key(k)] as T) : defaultValue;
+      },
+      has: (k: string) => key(k) in state.settings || key(k) in state.workspaceSettings,
+      inspect<T>(k: string) {
+        return { key: key(k), globalValue: state.settings[key(k)] as T | undefined, workspaceValue: state.workspaceSettings[key(k)] as T | undefined };
+      },
+      async update(k: string, value: unknown) {
+        fake.setSetting(key(k), value);
+      },
+    };
+  },
+  get onDidChangeConfiguration() {
+    return state.configurationChanged.event;
+  },
+  get onDidGrantWorkspaceTrust() {
+    return state.trustGranted.event;
+  },
+  get isTrusted() {
+    return state.isTrusted;
+  },
+  workspaceFolders: undefined as unknown,
+  textDocuments: [] as unknown[],
+  onDidOpenTextDocument: new EventEmitter<unknown>().event,
+  onDidCloseTextDocument: new EventEmitter<unknown>().event,
+  onDidChangeTextDocument: new EventEmitter<unknown>().event,
+  onDidRenameFiles: new EventEmitter<unknown>().event,
+  createFileSystemWatcher() {
+    const never = new EventEmitter<Uri>().event;
+    return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };
+  },
+  async findFiles(): Promise<Uri[]> {
+    return [];
+  },
+  asRelativePath(p: string | Uri): string {
+    return typeof p === 'string' ? p : p.path;
+  },
+  registerTextDocumentContentProvider(): Disposable {
+    return new Disposable(() => undefined);
+  },
+};
+
+export const env = {
+  clipboard: {
+    async writeText(text: string): Promise<void> {
+      state.clipboard.text = text;
+    },
+    async readText(): Promise<string> {
+      return state.clipboard.text;
+    },
+  },
+};
+
+export const languages = {
+  createDiagnosticCollection(name?: string) {
+    const entries = new Map<string, Diagnostic[]>();
+    return { name, set: (uri: Uri, d: Diagnostic[] | undefined) => void (d ? entries.set(uri.toString(), d) : entries.delete(uri.toString())), get: (uri: Uri) => entries.get(uri.toString()), delete: (uri: Uri) => void entries.delete(uri.toString()), clear: () => entries.clear(), forEach: (f: (uri: Uri, d: Diagnostic[]) => void) => entries.forEach((d, u) => f(Uri.parse(u), d)), dispose: () => entries.clear() };
+  },
+  registerCodeLensProvider: () => new Disposable(() => undefined),
+  registerHoverProvider: () => new Disposable(() => undefined),
+  registerCompletionItemProvider: () => new Disposable(() => undefined),
+  registerCodeActionsProvider: () => new Disposable(() => undefined),
+};
+
+export const version = '1.96.0-fake';
