@@ -12,9 +12,11 @@ import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
 import { ConnectionStatusBar } from './vscode/statusBar';
 import { ConnectionCommands } from './vscode/commands/connections';
 import { TokenCommands } from './vscode/commands/tokens';
-import { Commands } from './vscode/commands/ids';
+import { Commands, Views, type CommandId } from './vscode/commands/ids';
 import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
-import { ErrorReporter } from './vscode/ui';
+import { ErrorReporter, PromptsPort } from './vscode/prompts';
+import { windowPrompts } from './vscode/ui';
+import { CommandRegistry, ConnectionTargets } from './vscode/commands/registry';
 import { JsonDocuments } from './vscode/documents';
 import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
@@ -58,56 +60,58 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const profiles = new ProfileStore(context.globalState);
   const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
   const connections = new ConnectionManager(profiles, tokens, logger, redactor);
-  const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
+  // Every question and failure message goes through this one port; a test replaces its `current`.
+  const prompts = new PromptsPort(windowPrompts);
+  const showLog = () => channel.show(true);
+  const errors = new ErrorReporter(logger, redactor, prompts, showLog);
+  const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
+  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(profiles, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
-  const connectionsView = vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true });
+  const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const statusBar = new ConnectionStatusBar(connections);
-  // `send` is made further down; its prompts are what a test answers.
-  const connectionCommands = new ConnectionCommands(connections, errors, () => send.prompts);
+  const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
   const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
 
   const startDemo = async () => {
-    try {
-      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-      await demo.start();
-      await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
-    } catch (e) {
-      await errors.report('Starting the demo participant', e);
-    }
+    await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+    await demo.start();
+    await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.
   const updateConnectedContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.connected', connections.activeConnected());
+  connectionCommands.register(commands);
+  tokenCommands.register(commands);
+  commands.register(Commands.showLog, () => channel.show());
+  commands.register(Commands.startDemo, startDemo);
+  commands.register(Commands.stopDemo, () => demo.stop());
   context.subscriptions.push(
     channel,
     secrets,
     profiles,
+    tokens,
     connections,
     tree,
     demo,
     documents,
     connectionsView,
     statusBar,
-    ...connectionCommands.register(),
-    ...tokenCommands.register(),
-    vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
-    vscode.commands.registerCommand(Commands.startDemo, startDemo),
-    vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
+    commands,
     profiles.onDidChange(updateContext),
     connections.onDidChange(updateConnectedContext),
     packages,
-    ...registerFileEditing(connections, packages, logger, errors),
-    ...registerPackagesView(connections, packages, logger, redactor),
+    ...registerFileEditing(commands, connections, packages, logger),
+    registerPackagesView(commands, connections, packages, logger, redactor),
   );
-  const views = registerLedgerViews(context, { connections, documents, logger, redactor, packages });
-  const compare = registerComparePartiesView(connections, logger, redactor, (what, e) => errors.report(what, e));
-  context.subscriptions.push(...compare.disposables);
-  const send = registerFileSending(context, { connections, documents, logger, redactor, showLog: () => channel.show(true) });
+  const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
+  const compare = registerComparePartiesView(commands, connections, logger, redactor, errors);
+  context.subscriptions.push(compare.view);
+  const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
-  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
+  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;

@@ -11,9 +11,9 @@ import { shortParty } from '../../core/models/users';
 import type { Redactor } from '../../core/redact';
 import { actingParty, PLACEHOLDER } from '../../core/files/templates';
 import { filterSummary } from '../../core/updates/viewFilter';
-import { ActiveContractsCommands } from '../commands/ids';
+import { Commands, Views } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
-import { EditingCommands } from '../files/editing/ids';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
 import { withCancellableProgress } from '../ui';
@@ -21,7 +21,7 @@ import { PagedView } from './pagedView';
 import { MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
-export const ActiveContractsViewId = 'cantonLedger.activeContracts';
+const ActiveContractsViewId = Views.activeContracts;
 const ROOT = 'acs';
 const AT_OFFSET_CONTEXT = 'cantonLedger.activeContracts.atOffset';
 
@@ -36,7 +36,7 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 
   constructor(connections: ConnectionManager, private readonly filters: UpdatesFilterStore, logger: Logger, redactor: Redactor) {
     super(
-      { viewId: ActiveContractsViewId, idPrefix: ROOT, name: 'Active Contracts view', commands: { loadMore: ActiveContractsCommands.loadMore, refresh: ActiveContractsCommands.refresh }, onDidChangeFilter: filters.onDidChange },
+      { viewId: ActiveContractsViewId, idPrefix: ROOT, name: 'Active Contracts view', commands: { loadMore: Commands.loadMoreActiveContracts, refresh: Commands.refreshActiveContracts }, onDidChangeFilter: filters.onDidChange },
       connections,
       logger,
       redactor,
@@ -78,7 +78,7 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
     return new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${pager.state.activeAtOffset}`, {
       description: this.who(profile.id),
       icon: 'info',
-      command: { command: ActiveContractsCommands.filter, title: 'Change Filter' },
+      command: { command: Commands.filterActiveContracts, title: 'Change Filter' },
     });
   }
 
@@ -130,19 +130,16 @@ export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'u
 }
 
 /** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
-export function registerActiveContractsCommands(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): vscode.Disposable[] {
-  const r = vscode.commands.registerCommand;
-  return [
-    r(ActiveContractsCommands.refresh, () => view.refresh()),
-    r(ActiveContractsCommands.loadMore, () => view.loadMore()),
-    r(ActiveContractsCommands.filter, () => vscode.commands.executeCommand('cantonLedger.updates.filter')),
-    r(ActiveContractsCommands.showAtOffset, async (offset?: number) => {
-      const picked = offset ?? (await askOffset(connections));
-      if (picked !== null) await view.showAt(picked);
-    }),
-    r(ActiveContractsCommands.showAtLedgerEnd, () => view.showAt(undefined)),
-    r(ActiveContractsCommands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options)),
-  ];
+export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): void {
+  commands.register(Commands.refreshActiveContracts, () => view.refresh());
+  commands.register(Commands.loadMoreActiveContracts, () => view.loadMore());
+  commands.register(Commands.filterActiveContracts, () => vscode.commands.executeCommand(Commands.filterUpdates));
+  commands.register(Commands.showActiveContractsAtOffset, async (offset?: number) => {
+    const picked = offset ?? (await askOffset(connections));
+    if (picked !== null) await view.showAt(picked);
+  });
+  commands.register(Commands.showActiveContractsAtLedgerEnd, () => view.showAt(undefined));
+  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options));
 }
 
 /** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
@@ -179,7 +176,7 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
   const command = exerciseCommand(contract, choice, index, party);
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
-  return vscode.commands.executeCommand<vscode.Uri | undefined>(EditingCommands.newCommandsFile, target);
+  return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */

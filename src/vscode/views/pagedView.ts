@@ -4,6 +4,7 @@ import type { CallOptions } from '../../core/api/http';
 import type { LedgerChange } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
+import type { ViewId } from '../commands/ids';
 import type { ConnectionState } from '../connections/manager';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type ViewNode } from './rowsTree';
 
@@ -27,7 +28,7 @@ export interface PagedViewConnections {
 }
 
 export interface PagedViewOptions {
-  viewId: string;
+  viewId: ViewId;
   /** The prefix of the view's node ids. */
   idPrefix: string;
   /** How the log names the view ("Updates view"). */
@@ -67,7 +68,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     protected readonly redactor: Redactor,
   ) {
     super(options.viewId);
-    this.subscriptions.push(
+    this._registerAll(
       connections.onDidChange((id) => {
         const active = connections.profiles.active()?.id;
         if (active !== this.profileId) this.switchConnection(active);

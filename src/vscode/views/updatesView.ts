@@ -10,6 +10,8 @@ import { describeSource, followUpdates, startingPosition, type FollowPosition, t
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
+import { Commands, focusViewCommand, Views } from '../commands/ids';
+import { Disposable } from '../lifecycle';
 import { PagedView } from './pagedView';
 import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -19,10 +21,12 @@ const REVEAL_PAGE_BUDGET = 40;
 const ROOT = 'updates';
 
 /** The Updates view's filter per connection, kept in global state (connections are global too). */
-export class UpdatesFilterStore {
-  private readonly changed = new vscode.EventEmitter<string>();
+export class UpdatesFilterStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this.changed.event;
-  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {}
+  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {
+    super();
+  }
 
   /** The stored filter, or the default for the user's rights (any party for admins). */
   get(profileId: string): UpdatesViewFilter {
@@ -43,10 +47,6 @@ export class UpdatesFilterStore {
     else delete all[profileId];
     await this.state.update(FILTERS_KEY, all);
     this.changed.fire(profileId);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -89,12 +89,12 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     private readonly liveWindowSize: () => number,
   ) {
     super(
-      { viewId: 'cantonLedger.updates', idPrefix: ROOT, name: 'Updates view', commands: { loadMore: 'cantonLedger.updates.loadMore', refresh: 'cantonLedger.updates.refresh' }, onDidChangeFilter: filters.onDidChange },
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
       connections,
       logger,
       redactor,
     );
-    this.subscriptions.push(
+    this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
     );
@@ -177,7 +177,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     return new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
       description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
       icon: 'info',
-      command: { command: 'cantonLedger.updates.filter', title: 'Change Filter' },
+      command: { command: Commands.filterUpdates, title: 'Change Filter' },
     });
   }
 
@@ -333,7 +333,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     const s = t.status;
     const header =
       s.state === 'stopped'
-        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: 'cantonLedger.updates.restartLiveTail', title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
+        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
         : [
             new MessageNode(`${ROOT}/live/status`, s.state === 'reconnecting' ? 'Reconnecting…' : s.state === 'starting' ? 'Starting live tail…' : 'Following new updates', {
               description:
@@ -341,7 +341,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
                   : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
-              command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
+              command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
             }),
           ];
@@ -364,7 +364,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     if (target.connectionId && target.connectionId !== this.connections.profiles.active()?.id) {
       await this.connections.profiles.setActive(target.connectionId);
     }
-    await vscode.commands.executeCommand('cantonLedger.updates.focus');
+    await vscode.commands.executeCommand(focusViewCommand(Views.updates));
     if (this.tail) {
       await this.getChildren();
       return this.select(this.find(this.tail.nodes ?? [], target));
@@ -404,7 +404,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     if (!this.error) {
       void vscode.window
         .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
-        .then((choice) => choice && vscode.commands.executeCommand('cantonLedger.updates.filter'));
+        .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;
   }

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
-import type { SendPrompts } from '../../../src/vscode/files/submit/prompts';
+import type { Prompts } from '../../../src/vscode/prompts';
 import { activate, extension, waitFor } from './helpers';
 import { closeEditors } from './sendHelpers';
 
@@ -103,7 +103,7 @@ function sentFiles(): { commands: string[]; vetting: string[] } {
 const CONFIRM_APPLY = 'Apply';
 
 /** Answers like a user who sends each file: confirms an apply, dismisses everything else. */
-const sendingUser: SendPrompts = {
+const sendingUser: Prompts = {
   progress: (_title, task) => task(new AbortController().signal),
   message: async (_severity, _text, actions, options) => (options?.modal && actions.includes(CONFIRM_APPLY) ? CONFIRM_APPLY : undefined),
   pick: async () => undefined,
@@ -129,7 +129,7 @@ describe('submit: the CLI and the editor send the same request bodies for the sa
   const proxies: RecordingProxy[] = [];
   let profileId: string | undefined;
   let previousActive: string | undefined;
-  let previousPrompts: SendPrompts;
+  let previousPrompts: Prompts;
 
   async function behindProxy(): Promise<{ proxy: RecordingProxy; url: string }> {
     const p = await startParticipant();

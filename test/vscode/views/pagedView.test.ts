@@ -12,6 +12,7 @@ import { OnDemandPages, type ReadPage } from '../../../src/core/paging';
 import { Redactor } from '../../../src/core/redact';
 import type { ConnectionState } from '../../../src/vscode/connections/manager';
 import { PagedView, type PagedViewConnections } from '../../../src/vscode/views/pagedView';
+import type { ViewId } from '../../../src/vscode/commands/ids';
 import { MessageNode, uniqueNodes, type ViewNode } from '../../../src/vscode/views/rowsTree';
 import { fake } from '../fake/vscode';
 
@@ -62,7 +63,7 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
 
   constructor(connections: FakeConnections, logger: Logger) {
     const filterChanges = new vscode.EventEmitter<string>();
-    super({ viewId: 'test.paged', idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event }, connections, logger, new Redactor());
+    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event }, connections, logger, new Redactor());
     this.filterChanges = filterChanges;
   }
   protected async openPager(profile: ConnectionProfile): Promise<ScriptedPages> {

@@ -3,7 +3,7 @@ import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
 import { CancelledError } from '../../../core/errors';
 import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport, type DarUploadMode, type DarUploadResult } from '../../../core/submit/darUpload';
-import { reportFailure, type SendPrompts } from './prompts';
+import type { Prompts } from '../../prompts';
 import { fileName } from './sourceFile';
 import type { SendDeps } from './submit';
 import type { MarkdownReports } from './textDocuments';
@@ -36,17 +36,14 @@ export class DarUploadController {
   constructor(
     private readonly deps: SendDeps,
     private readonly reports: MarkdownReports,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
   async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadOutcome> {
     const prompts = this.prompts();
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      await prompts.message('error', 'No active connection: choose the participant to upload the DAR to.', []);
-      return {};
-    }
+    const profile = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
+    if (!profile) return {};
     const uri = arg instanceof vscode.Uri ? arg : await pickDar();
     if (!uri) return {};
     const name = fileName(uri);
@@ -71,7 +68,7 @@ export class DarUploadController {
       return { result, reportUri };
     } catch (e) {
       if (e instanceof CancelledError) return { error: e };
-      await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${doing} ${name} on ${profile.name} failed`, e);
+      await this.deps.errors.report(`${doing} ${name} on ${profile.name} failed`, e);
       return { error: e };
     }
   }

@@ -7,15 +7,12 @@ import { previewFailureAdvice } from '../../../core/submit/prepare';
 import { prepareRequestOf, type CommandsFileValue } from '../../../core/submit/submission';
 import { Commands } from '../../commands/ids';
 import { DOCUMENT_SCHEME } from '../../documents';
-import { summary } from '../../ui';
-import { SendCommands } from './ids';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
-import { checkedSource, fileName, resultColumn } from './sourceFile';
+import { SHOW_LOG, summary, type Prompts } from '../../prompts';
+import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 import type { SendDeps, SubmitController, SubmitOutcome } from './submit';
 
 export const PreviewActions = {
   submitNow: 'Submit now',
-  selectConnection: 'Select Connection',
   showLog: SHOW_LOG,
 } as const;
 
@@ -54,21 +51,16 @@ export class PreviewController {
   constructor(
     private readonly deps: SendDeps,
     private readonly submit: SubmitController,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
     private readonly decoder: () => PreviewDecoder,
   ) {}
 
   async previewFile(arg?: unknown): Promise<PreviewOutcome> {
     const prompts = this.prompts();
-    const source = await checkedSource(arg, 'commands', prompts, 'was not previewed');
-    if (!source) return {};
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      const action = await prompts.message('error', 'No active connection: choose the participant to preview on.', [PreviewActions.selectConnection]);
-      if (action === PreviewActions.selectConnection) await vscode.commands.executeCommand(Commands.selectConnection);
-      return { action };
-    }
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not previewed', 'preview on');
+    if (!entry) return {};
+    const { source, profile } = entry;
     const name = fileName(source.uri);
     let request;
     try {
@@ -89,7 +81,7 @@ export class PreviewController {
     } catch (e) {
       if (e instanceof CancelledError) return {};
       const advice = previewFailureAdvice(e, request);
-      if (!advice) return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${name} could not be previewed`, e) };
+      if (!advice) return { action: await this.deps.errors.report(`${name} could not be previewed`, e) };
       this.deps.logger.error(`${name} could not be previewed: ${this.deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);
       const action = await prompts.message('error', this.deps.redactor.redact(`${name} could not be previewed: ${advice.why}. To do: ${advice.todo}. (${summary(e)})`), [PreviewActions.showLog]);
       if (action === PreviewActions.showLog) this.showLog();
@@ -130,6 +122,6 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (document.uri.scheme !== DOCUMENT_SCHEME || !this.previews.sourceOf(document.uri)) return [];
-    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(play) Submit now (same file, same commandId)', command: SendCommands.submitPreviewed, arguments: [document.uri] })];
+    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: [document.uri] })];
   }
 }

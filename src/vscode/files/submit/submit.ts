@@ -11,18 +11,21 @@ import { emptyTransactionExplanation, findTransactionByCommandId, touchedContrac
 import { leavesOutEffects, lookUpSubmission, submissionOf, submit, submittingParties, type CommandsFileValue, type SubmissionOutcome } from '../../../core/submit/submission';
 import { shortId } from '../../../core/text';
 import { Commands } from '../../commands/ids';
+import type { ConnectionTargets } from '../../commands/registry';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
-import { summary } from '../../ui';
+import { SHOW_LOG, summary, type ErrorReporter, type Prompts } from '../../prompts';
 import type { SubmissionHistory } from './history';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
-import { checkedSource, fileName, resultColumn } from './sourceFile';
+import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 
 export interface SendDeps {
   connections: ConnectionManager;
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
+  errors: ErrorReporter;
+  /** Finds the connection a file is sent to. */
+  targets: ConnectionTargets;
 }
 
 /** The buttons, as the user reads them (tests answer with the same strings). */
@@ -34,7 +37,6 @@ export const SubmitActions = {
   retrySameCommandId: 'Retry with the same commandId',
   lookItUp: 'Look it up',
   showLog: SHOW_LOG,
-  selectConnection: 'Select Connection',
   submitAgain: 'Submit Again',
 } as const;
 
@@ -57,21 +59,16 @@ export class SubmitController {
   constructor(
     private readonly deps: SendDeps,
     private readonly history: SubmissionHistory,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
   /** Submits the file's current text (also unsaved) to the active connection. */
   async submitFile(arg?: unknown): Promise<SubmitOutcome> {
     const prompts = this.prompts();
-    const source = await checkedSource(arg, 'commands', prompts, 'was not submitted');
-    if (!source) return {};
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      const choice = await prompts.message('error', 'No active connection: choose the participant to submit to.', [SubmitActions.selectConnection]);
-      if (choice === SubmitActions.selectConnection) await vscode.commands.executeCommand(Commands.selectConnection);
-      return { action: choice };
-    }
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not submitted', 'submit to');
+    if (!entry) return {};
+    const { source, profile } = entry;
     let request: wire.JsSubmitAndWaitForTransactionRequest;
     try {
       request = submissionOf(source.value as CommandsFileValue).request;
@@ -294,7 +291,7 @@ export class SubmitController {
   }
 
   private reportFailure(context: string, e: unknown): Promise<string | undefined> {
-    return reportFailure({ ...this.deps, showLog: this.showLog }, this.prompts(), context, e);
+    return this.deps.errors.report(context, e);
   }
 }
 

@@ -19,9 +19,9 @@ import {
   type VettingFailure,
   type VettingMode,
 } from '../../../core/submit/vetting';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
+import { SHOW_LOG, type Prompts } from '../../prompts';
 import type { SendDeps } from './submit';
-import { applyJsonEdits, checkedSource, currentText, fileName, type CheckedSource } from './sourceFile';
+import { applyJsonEdits, checkedSourceAndTarget, currentText, fileName, type CheckedSource } from './sourceFile';
 import type { MarkdownReports } from './textDocuments';
 
 export const VettingActions = {
@@ -56,7 +56,7 @@ export class VettingController {
   constructor(
     private readonly deps: SendDeps,
     private readonly reports: MarkdownReports,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
@@ -107,15 +107,8 @@ export class VettingController {
   }
 
   private async prepare(arg: unknown): Promise<{ source: CheckedSource; profile: ConnectionProfile; client: LedgerClient } | undefined> {
-    const prompts = this.prompts();
-    const source = await checkedSource(arg, 'vetting', prompts, 'was not sent');
-    if (!source) return undefined;
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      await prompts.message('error', 'No active connection: choose the participant to send the vetting changes to.', []);
-      return undefined;
-    }
-    return { source, profile, client: this.deps.connections.client(profile) };
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'vetting', this.prompts(), 'was not sent', 'send the vetting changes to');
+    return entry && { ...entry, client: this.deps.connections.client(entry.profile) };
   }
 
   /**
@@ -230,7 +223,7 @@ export class VettingController {
         return { failure, action, next: await this.dryRun(source.uri) };
       }
       default:
-        return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
+        return { action: await this.deps.errors.report(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
     }
   }
 
