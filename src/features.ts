@@ -22,10 +22,9 @@ import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
 import { registerFileSending, type FileSending } from './vscode/files/submit';
 import { registerFileEditing } from './vscode/files/editing';
-import { LedgerPackages } from './vscode/packages/ledgerPackages';
+import { extensionPackageStore, LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
-import type { LedgerWrite } from './core/ledger/state';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -37,11 +36,6 @@ export interface CantonLedgerApi {
   send: FileSending;
   packages: LedgerPackages;
   compare: CompareFeature;
-  /**
-   * Tells a connection's ledger state about a write made on it (`packages: true` for a DAR upload,
-   * `vetting: true` when it vetted): the status bar and every view follow without a manual refresh.
-   */
-  afterLedgerWrite(connectionId: string, write?: LedgerWrite): Promise<void>;
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
 }
@@ -59,7 +53,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
   const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
-  const connections = new ConnectionManager(profiles, tokens, logger, redactor);
+  const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
+  const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   // Every question and failure message goes through this one port; a test replaces its `current`.
   const prompts = new PromptsPort(windowPrompts);
   const showLog = () => channel.show(true);
@@ -73,7 +68,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const statusBar = new ConnectionStatusBar(connections);
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
-  const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
+  const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
 
   const startDemo = async () => {
     await vscode.workspace.fs.createDirectory(context.globalStorageUri);
@@ -115,6 +110,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
-  const afterLedgerWrite = (connectionId: string, write?: LedgerWrite) => connections.afterWrite(connectionId, write);
-  return { api: { connections, secrets, demo, documents, views, send, packages, afterLedgerWrite, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
+  return { api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
 }

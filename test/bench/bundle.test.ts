@@ -64,7 +64,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger'));
-      assert.deepEqual(Object.keys(api).sort(), ['afterLedgerWrite', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'packages', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'packages', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];

@@ -55,11 +55,13 @@ export class DarUploadController {
       if (!plan) return {};
       if (plan.mode === 'validate') doing = 'Validating';
       // The core validates an upload first where the version can, unless it was just validated.
+      const send = (c: LedgerClient, signal: AbortSignal) =>
+        uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal });
+      // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
+      const connection = this.deps.connections.connectionOf(profile);
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
-        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal }),
+        plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
-      // The connection's ledger state reads the packages and (as after any package change) the vetting again: every view follows.
-      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true });
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];

@@ -154,22 +154,26 @@ export class SubmitController {
   }
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
-    const client = this.deps.connections.client(profile);
+    const connection = this.deps.connections.connectionOf(profile);
     const ledger = this.deps.connections.ledger(profile.id);
+    // Through the connection: its ledger state follows the write (whatever the answer: the ledger may have moved).
     const outcome = await this.prompts().progress(`Submitting ${record.fileName} to ${profile.name}`, (signal) =>
-      submit(client, record.request, {
-        signal,
-        retryOf: record.lookUpFrom === undefined ? undefined : { lookUpFrom: record.lookUpFrom },
-        ledgerEnd: ledger ? (s) => ledger.refreshLedgerEnd(s) : undefined,
-      }),
+      connection.write(
+        'transaction',
+        (client, s) =>
+          submit(client, record.request, {
+            signal: s,
+            retryOf: record.lookUpFrom === undefined ? undefined : { lookUpFrom: record.lookUpFrom },
+            ledgerEnd: ledger ? (r) => ledger.refreshLedgerEnd(r) : undefined,
+          }),
+        { signal, offsetOf: (o) => (o.kind === 'succeeded' ? o.write.offset : undefined) },
+      ),
     );
     if (outcome.kind === 'not-sent') {
       if (outcome.error instanceof CancelledError) return {};
       return { action: await this.reportFailure(`${record.fileName} was not submitted`, outcome.error) };
     }
     const sent: SubmissionRecord = { ...record, lookUpFrom: outcome.lookUpFrom, attempts: record.attempts + 1 };
-    // Whatever the answer, the ledger may have moved (an unknown outcome too): every view follows.
-    void this.deps.connections.afterWrite(profile.id, outcome.write);
     switch (outcome.kind) {
       case 'succeeded':
         return this.succeeded(sent, outcome);

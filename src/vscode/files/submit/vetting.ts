@@ -118,10 +118,12 @@ export class VettingController {
   private async update(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, original = source, retry = false): Promise<VettingOutcome> {
     const name = fileName(source.uri);
     const body = vettingRequestOf(source.value as wire.UpdateVettedPackagesRequest, mode);
-    const outcome = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => sendVetting(client, body, signal));
+    // An apply goes through the connection: its vetting state is read again after it (an unknown outcome too).
+    const connection = this.deps.connections.connectionOf(profile);
+    const outcome = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
+      mode === 'apply' ? connection.write('vetting', (c, s) => sendVetting(c, body, s), { signal }) : sendVetting(client, body, signal),
+    );
     if (outcome.kind === 'unknown') {
-      // It may have been applied: the Vetted Packages view and the editor read the state again.
-      void this.deps.connections.afterWrite(profile.id, outcome.write);
       return this.unknownApply(source, original, profile, client, outcome.error);
     }
     if (outcome.kind === 'failed') {
@@ -129,7 +131,6 @@ export class VettingController {
       return this.failed(original, profile, client, mode, outcome.error, outcome.failure);
     }
     const result = outcome.result;
-    if (outcome.write) void this.deps.connections.afterWrite(profile.id, outcome.write);
     const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri };
   }
