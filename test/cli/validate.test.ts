@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { invalidCorpus, validCorpus } from '../fixtures/files/corpus';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
 import { validateText } from '../../src/core/files/validate';
+import { commandsFileTemplate, templateText, vettingFileTemplate } from '../../src/core/files/templates';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { cli } from './harness';
 import type { DemoParticipant } from '../../src/participant/index';
@@ -156,5 +157,27 @@ describe('cli: validate --url, Daml arguments against the participant', function
     const r = await cli(['validate', '--url', 'http://127.0.0.1:9', file]);
     assert.notEqual(r.status, 0);
     assert.doesNotMatch(r.stdout, /: ok$/m);
+  });
+});
+
+describe('cli: validate, a new file with its placeholders left in', () => {
+  it('flags the placeholder template id without a participant (exit 1, its position), and nothing else of a filled-in file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-placeholder-'));
+    const file = join(dir, 'new.commands.json');
+    writeFileSync(file, templateText(commandsFileTemplate({ userId: 'alice', actAs: 'Alice::1220aa' })));
+    const r = await cli(['validate', file]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const problems = problemLines(r.stdout, file);
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [['placeholder', 'error']]);
+    assert.equal(problems[0].line, 5, 'the templateId line');
+  });
+
+  it('flags the placeholder package of a new vetting file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-placeholder-'));
+    const file = join(dir, 'new.vetting.json');
+    writeFileSync(file, templateText(vettingFileTemplate({ topologySerial: 3 })));
+    const r = await cli(['validate', file]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.deepEqual(problemLines(r.stdout, file).map((p) => p.code), ['placeholder']);
   });
 });

@@ -6,7 +6,7 @@ import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import type { LedgerRow } from '../../core/rows';
 import { updateRow } from '../../core/updates/rows';
-import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource } from '../../core/updates/tail';
+import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource, type FollowStatus } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
@@ -56,7 +56,7 @@ interface Tail {
   fromOffset: number;
   /** Where following stands once it has begun: a Retry after a failure resumes from here. */
   position?: FollowPosition;
-  status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
+  status: { state: 'starting' } | FollowStatus | { state: 'stopped'; error: unknown };
   /** The websocket, or polling and why: shown in the status item and the view's description. */
   source?: FollowSource;
   nodes?: ViewNode[];
@@ -268,7 +268,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
         },
         onStatus: (s) => {
           tail.status = s;
-          this.logger.info(s.state === 'reconnecting' ? `Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms` : 'Live tail: following again');
+          if (s.state === 'reconnecting') this.logger.info(`Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms`);
+          else if (s.state === 'following') this.logger.info('Live tail: following again');
           this.render();
         },
       });
@@ -339,7 +340,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
               description:
                 s.state === 'reconnecting'
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
-                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
+                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
               command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
@@ -458,4 +459,9 @@ function cachedRow(cache: WeakMap<Update, LedgerRow>, update: Update): LedgerRow
   let row = cache.get(update);
   if (!row) cache.set(update, (row = updateRow(update)));
   return row;
+}
+
+/** "40 s", "3 min": how long a quiet stream has been silent. */
+function quietFor(ms: number): string {
+  return ms < 90_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }
