@@ -104,12 +104,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
   const compare = registerComparePartiesView(commands, connections, logger, redactor, errors);
   context.subscriptions.push(compare.view);
-  // The Updates filter shapes a submission's transaction format only where the user set one.
-  const activeFilter = () => {
-    const id = connections.profiles.active()?.id;
-    return id ? views.filters.explicit(id) : undefined;
-  };
-  const send = registerFileSending(context, commands, { connections, documents, logger, redactor, activeFilter, showLog, errors, targets: commands.targets }, prompts);
+  const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);

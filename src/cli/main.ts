@@ -15,10 +15,11 @@ import { participantCommand } from './commands/participant';
 import { submitCommand } from './commands/submit';
 import { tokenCommand } from './commands/token';
 import { updatesCommand } from './commands/updates';
+import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, submitCommand, vetCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand];
 
 export type { CliIo, Env };
 

@@ -55,14 +55,14 @@ describe('cli: submit', () => {
     assert.match(events.stdout, /^  status: +active$/m);
   });
 
-  it('submits an exercise: "2 created, 1 archived"', async () => {
+  it('submits an exercise and shows it with what it caused (the ledger-effects tree): "2 created, 1 exercised"', async () => {
     const created = await cli(['submit', commandsFile('to-split', 'cli-create-2', [bank], [{ CreateCommand: { templateId: IOU, createArguments: iou(alice, 'EUR') } }])], env);
     const [cid] = createdIds(created.stdout);
     const split = { ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Split', choiceArgument: { splitAmount: '40' } } };
     const r = await cli(['submit', commandsFile('split-eur', 'cli-split-eur', [alice], [split])], env);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(TX_LINE.exec(r.stdout)![3], '2 created, 1 archived');
-    assert.match(r.stdout, new RegExp(`^  archived +${IOU}  ${cid}$`, 'm'));
+    assert.equal(TX_LINE.exec(r.stdout)![3], '2 created, 1 exercised');
+    assert.match(r.stdout, new RegExp(`^  exercised +${IOU}  ${cid}  Iou_Split \\(consuming\\)$`, 'm'));
 
     // Exercising the archived contract again is a Daml error, reported with its code and hint.
     const again = await cli(['submit', commandsFile('split-again', 'cli-split-again', [alice], [split])], env);
@@ -77,8 +77,8 @@ describe('cli: submit', () => {
     ]);
     const r = await cli(['submit', split], env);
     assert.equal(r.status, 0, r.stderr);
-    // The created-and-consumed Iou is transient: the ACS delta shows only the two halves.
-    assert.equal(TX_LINE.exec(r.stdout)![3], '2 created');
+    // The created-and-consumed Iou is transient: the ledger-effects tree shows it, its exercise and the two halves.
+    assert.equal(TX_LINE.exec(r.stdout)![3], '3 created, 1 exercised');
 
     const asset = { owner: alice, id: 'cli-asset-1', description: 'Red bicycle' };
     assert.equal((await cli(['submit', commandsFile('asset', 'cli-asset-1', [alice], [{ CreateCommand: { templateId: ASSET, createArguments: asset } }])], env)).status, 0);
@@ -87,7 +87,7 @@ describe('cli: submit', () => {
     ]);
     const renamed = await cli(['submit', rename], env);
     assert.equal(renamed.status, 0, renamed.stderr);
-    assert.equal(TX_LINE.exec(renamed.stdout)![3], '1 created, 1 archived');
+    assert.equal(TX_LINE.exec(renamed.stdout)![3], '1 created, 1 exercised');
     const events = await cli(['events', createdIds(renamed.stdout, ASSET)[0]], env);
     assert.match(events.stdout, /"description": "Green bicycle"/);
   });

@@ -56,8 +56,8 @@ describe('cli: every supported Canton release', function () {
         const transfer = writeJson(dir, 'transfer.commands.json', { commandId: `transfer-${apiVersion.replace(/\./g, '_')}`, actAs: [alice], commands: [{ ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Transfer', choiceArgument: { newOwner: bob } } }] });
         const exercised = await cli(['submit', transfer], env);
         assert.equal(exercised.status, 0, exercised.stderr);
-        // By default the answer shows what the submitters see: Alice sees her Iou go, not Bob's new one.
-        assert.match(exercised.stdout, /at offset \d+: 1 archived$/m);
+        // By default the answer is the ledger-effects tree for the submitters: Alice's exercise and the Iou it created.
+        assert.match(exercised.stdout, /at offset \d+: 1 created, 1 exercised$/m);
         const events = await cli(['events', cid, '--any-party'], env);
         assert.equal(events.status, 0, events.stderr);
         assert.match(events.stdout, /^  status: +archived/m);

@@ -63,14 +63,14 @@ async function scenario(p: DemoParticipant): Promise<void> {
     commands: cmds(alice, { ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Transfer', choiceArgument: { newOwner: bob } } }),
     transactionFormat: { eventFormat: { filtersByParty: { [alice]: { cumulative: [] } }, verbose: true }, transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS' },
   });
-  await c.submitAndWaitForTransaction(cmds(bank, { CreateAndExerciseCommand: { templateId: IOU, createArguments: { issuer: bank, owner: bank, currency: 'EUR', amount: '3.0', observers: [] }, choice: 'Archive', choiceArgument: {} } }));
+  await c.submitAndWaitForTransaction({ commands: cmds(bank, { CreateAndExerciseCommand: { templateId: IOU, createArguments: { issuer: bank, owner: bank, currency: 'EUR', amount: '3.0', observers: [] }, choice: 'Archive', choiceArgument: {} } }) });
   const assetId = randomUUID();
-  await c.submitAndWaitForTransaction({ ...cmds(alice, { CreateCommand: { templateId: ASSET, createArguments: { owner: alice, id: assetId, description: 'x' } } }), workflowId: 'wf-1', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 60, nanos: 0 } } } });
-  await c.submitAndWaitForTransaction(cmds(alice, { ExerciseByKeyCommand: { templateId: ASSET, contractKey: { _1: alice, _2: assetId }, choice: 'Asset_Rename', choiceArgument: { newDescription: 'y' } } }));
+  await c.submitAndWaitForTransaction({ commands: { ...cmds(alice, { CreateCommand: { templateId: ASSET, createArguments: { owner: alice, id: assetId, description: 'x' } } }), workflowId: 'wf-1', deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 60, nanos: 0 } } } } });
+  await c.submitAndWaitForTransaction({ commands: cmds(alice, { ExerciseByKeyCommand: { templateId: ASSET, contractKey: { _1: alice, _2: assetId }, choice: 'Asset_Rename', choiceArgument: { newDescription: 'y' } } }) });
   const dup = cmds(alice, { CreateCommand: { templateId: IOU, createArguments: { issuer: alice, owner: alice, currency: 'USD', amount: '1.0', observers: [] } } });
-  await c.submitAndWaitForTransaction(dup);
-  await c.submitAndWaitForTransaction(dup).catch(() => undefined); // 409 DUPLICATE_COMMAND
-  await c.submitAndWaitForTransaction(cmds(alice, { ExerciseCommand: { templateId: IOU, contractId: '00' + 'a'.repeat(136), choice: 'Archive', choiceArgument: {} } })).catch(() => undefined); // 404
+  await c.submitAndWaitForTransaction({ commands: dup });
+  await c.submitAndWaitForTransaction({ commands: dup }).catch(() => undefined); // 409 DUPLICATE_COMMAND
+  await c.submitAndWaitForTransaction({ commands: cmds(alice, { ExerciseCommand: { templateId: IOU, contractId: '00' + 'a'.repeat(136), choice: 'Archive', choiceArgument: {} } }) }).catch(() => undefined); // 404
 
   await c.eventsByContractId(cid, { filter: { anyParty: true } });
   await c.eventsByContractId(cid, { filter: { parties: [bob] } });

@@ -122,7 +122,7 @@ describe('core: Active Contracts against the demo participant', function () {
     const pager = new ActiveContractsPager(client, activeContractsQueryOf({ parties: [p.parties.alice], pageSize: 2 }, at));
     await pager.loadMore();
     // Written after the first page: not part of the snapshot at `at`.
-    await client.submitAndWaitForTransaction({ commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: randomUUID(), actAs: [p.parties.bank], userId: 'demo-admin' });
+    await client.submitAndWaitForTransaction({ commands: { commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: randomUUID(), actAs: [p.parties.bank], userId: 'demo-admin' } });
     await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
     assert.equal(pager.state.activeAtOffset, at);
     assert.ok(pager.contract(archived.contractId), 'archived later, active then');
@@ -150,7 +150,7 @@ describe('core: Active Contracts against the demo participant', function () {
     const text = templateText(file);
     const problems = validateText('commands', text, { packages: { packages, source: 'in the demo catalog' } }).problems;
     assert.deepEqual(problems.filter((x) => x.severity === 'error'), []);
-    const result = await client.submitAndWaitForTransaction(JSON.parse(text));
+    const result = await client.submitAndWaitForTransaction({ commands: JSON.parse(text) });
     assert.ok(result.transaction.events.some((e) => e.kind === 'archived' && e.contractId === contract.event.contractId));
     assert.equal(p.state.activeContract(contract.event.contractId), undefined);
 
@@ -161,7 +161,7 @@ describe('core: Active Contracts against the demo participant', function () {
     assert.deepEqual(viaInterface, { ExerciseCommand: { templateId: '#demo-holding:Holding:Holding', contractId: other.event.contractId, choice: 'Holding_Transfer', choiceArgument: { newOwner: holder } } });
     const viaInterfaceText = templateText(commandsFileTemplate({ command: viaInterface, actAs: holder, userId: 'demo-admin' }));
     assert.deepEqual(validateText('commands', viaInterfaceText, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error'), []);
-    const transferred = await client.submitAndWaitForTransaction(JSON.parse(viaInterfaceText));
+    const transferred = await client.submitAndWaitForTransaction({ commands: JSON.parse(viaInterfaceText) });
     assert.ok(transferred.transaction.events.some((e) => e.kind === 'archived' && e.contractId === other.event.contractId));
 
     // Without packages: the choice as typed, its argument to fill in.

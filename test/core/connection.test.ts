@@ -173,7 +173,7 @@ describe('LedgerConnection against the demo participant', function () {
       await c.connect();
       const ledger = c.ledger!;
       const first = await c.readPackages();
-      await c.client.submitAndWaitForTransaction(iouCommands());
+      await c.client.submitAndWaitForTransaction({ commands: iouCommands() });
       const lists = countCalls(c.client, 'packages');
       await c.connect();
       assert.equal(c.ledger, ledger);
@@ -190,7 +190,7 @@ describe('LedgerConnection against the demo participant', function () {
       const c = connection();
       await c.connect();
       const reads = countCalls(c.client, 'ledgerEnd');
-      const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(iouCommands(), { signal }), { offsetOf: (r) => r.transaction.offset });
+      const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal }), { offsetOf: (r) => r.transaction.offset });
       assert.equal(c.ledger?.ledgerEnd, result.transaction.offset, 'at once, before any read');
       assert.equal(reads.count, 1, 'the end is read again');
     });
@@ -201,7 +201,7 @@ describe('LedgerConnection against the demo participant', function () {
       const before = c.ledger!.ledgerEnd!;
       p.faults.submit = { dropResponse: true, times: 1 };
       const moved = ledgerChange(c, (ch) => (ch.ledgerEnd?.current ?? 0) > before, 'the end after an unknown outcome');
-      const error = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(iouCommands(), { signal })).then(
+      const error = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal })).then(
         () => assert.fail('expected the write to fail'),
         (e: unknown) => e,
       );
@@ -215,7 +215,7 @@ describe('LedgerConnection against the demo participant', function () {
       await c.connect();
       const reads = countCalls(c.client, 'ledgerEnd');
       const bad = { ...iouCommands(), commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:NoSuchTemplate', createArguments: {} } }] } as wire.JsCommands;
-      await assert.rejects(c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(bad, { signal })), CantonApiError);
+      await assert.rejects(c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: bad }, { signal })), CantonApiError);
       assert.equal(reads.count, 0);
     });
 
@@ -267,7 +267,7 @@ describe('LedgerConnection against the demo participant', function () {
 
     it('without a connected participant, a write only runs (there is no state to move)', async () => {
       const c = connection();
-      const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(iouCommands(), { signal }), { offsetOf: (r) => r.transaction.offset });
+      const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal }), { offsetOf: (r) => r.transaction.offset });
       assert.ok(result.transaction.offset > 0);
       assert.equal(c.ledger, undefined);
     });
@@ -344,7 +344,7 @@ describe('LedgerConnection against the demo participant', function () {
       const connecting = c.connect();
       const reading = c.readPackages();
       let writeSignal: AbortSignal | undefined;
-      const writing = c.write('transaction', (client, signal) => ((writeSignal = signal), client.submitAndWaitForTransaction(iouCommands(), { signal })));
+      const writing = c.write('transaction', (client, signal) => ((writeSignal = signal), client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal })));
       const events: string[] = [];
       c.onDidChangeState((s) => events.push(s.state));
       c.dispose();

@@ -9,6 +9,7 @@ import { decodePreparedTransaction } from '../../src/core/preview';
 import { walkNodes } from '../../src/core/preview/model';
 import { previewCounts, previewDocument, previewSummary, previewText, PREVIEW_CAVEAT } from '../../src/core/preview/render';
 import { previewFailureAdvice } from '../../src/core/submit/prepare';
+import { prepareRequestOf } from '../../src/core/submit/submission';
 import type { DemoParticipant } from '../../src/participant';
 import type { ApiVersion } from '../../src/participant/versions';
 import { startCheckedParticipant } from '../support/specCheck';
@@ -21,8 +22,8 @@ function iou(issuer: string, owner: string, amount = '100'): wire.Command {
 function transfer(contractId: string, newOwner: string): wire.Command {
   return { ExerciseCommand: { templateId: IOU, contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner } } };
 }
-function file(actAs: string[], commands: wire.Command[], extra: Partial<wire.JsCommands> = {}): wire.JsCommands {
-  return { commands, commandId: `preview-${randomUUID()}`, actAs, ...extra };
+function file(actAs: string[], commands: wire.Command[], extra: Partial<wire.JsCommands> = {}): wire.JsPrepareSubmissionRequest {
+  return prepareRequestOf({ commands, commandId: `preview-${randomUUID()}`, actAs, ...extra });
 }
 
 describe('preview (interactive-submission prepare)', function () {
@@ -36,7 +37,7 @@ describe('preview (interactive-submission prepare)', function () {
   after(() => p.close());
 
   async function activeIou(owner: string): Promise<string> {
-    const r = await client.submitAndWaitForTransaction(file([p.parties.bank], [iou(p.parties.bank, owner)]));
+    const r = await client.submitAndWaitForTransaction({ commands: { commands: [iou(p.parties.bank, owner)], commandId: `iou-${randomUUID()}`, actAs: [p.parties.bank] } });
     return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
   }
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { applyEdits } from 'jsonc-parser';
 import { LedgerClient } from '../../src/core/api/client';
-import { CantonApiError } from '../../src/core/errors';
+import { CancelledError, CantonApiError, RequestValidationError } from '../../src/core/errors';
 import { decodeTransaction } from '../../src/core/models/updates';
 import { diffVettedPackages, type VettedPackagesState } from '../../src/core/models/vetting';
 import type * as wire from '../../src/core/models/wire';
@@ -17,7 +17,7 @@ import {
   touchedContracts,
   transactionSummary,
 } from '../../src/core/submit/outcome';
-import { leavesOutEffects, prepareSubmission, submittingParties } from '../../src/core/submit/transactionFormat';
+import { commandsOf, leavesOutEffects, lookUpSubmission, prepareRequestOf, submissionOf, submit, submittingParties, type SubmissionOutcome } from '../../src/core/submit/submission';
 import {
   ALLOW_UNVETTED_DEPENDENCIES_FLAG,
   diffLines,
@@ -28,6 +28,7 @@ import {
   unvettedPackageIds,
   vettingDiffMarkdown,
   vettingFailureOf,
+  vettingRequestOf,
   withForceFlag,
 } from '../../src/core/submit/vetting';
 import { type DemoParticipant } from '../../src/participant';
@@ -44,9 +45,12 @@ function cantonError(code: string, context: Record<string, string> = {}): Canton
   return new CantonApiError(409, { code, cause: 'x', errorCategory: 9, context, resources: [] } as unknown as wire.JsCantonError);
 }
 
-describe('submit: the transaction format sent', () => {
+describe('submit: the request built from a commands file', () => {
+  const create = { CreateCommand: { templateId: IOU, createArguments: {} } };
+  const withCommand = (c: wire.JsCommands): wire.JsCommands => ({ ...c, commands: [create] });
+
   it('defaults to the ledger-effects tree (the exercise and its consequences), a verbose wildcard for actAs and readAs (each once)', () => {
-    const { request, formatSource } = prepareSubmission(jsCommands(['Alice::1', 'Bob::1'], ['Bob::1', 'Carol::1']));
+    const { request, formatSource } = submissionOf(withCommand(jsCommands(['Alice::1', 'Bob::1'], ['Bob::1', 'Carol::1'])));
     assert.equal(formatSource, 'default');
     assert.equal(leavesOutEffects(request.transactionFormat), false);
     assert.deepEqual(request.transactionFormat, {
@@ -56,46 +60,43 @@ describe('submit: the transaction format sent', () => {
     assert.deepEqual(submittingParties(request.commands), ['Alice::1', 'Bob::1', 'Carol::1']);
   });
 
-  it("keeps the file's own transactionFormat, even with an active filter", () => {
-    const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: false } };
-    const { request, formatSource } = prepareSubmission({ commands: jsCommands(['Alice::1']), transactionFormat: own }, { parties: ['Bob::1'] });
+  it("keeps the file's own transactionFormat, and says when it leaves the exercise out", () => {
+    const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: false } };
+    const file = { commands: withCommand(jsCommands(['Alice::1'])), transactionFormat: own };
+    const { request, formatSource } = submissionOf(file);
     assert.equal(formatSource, 'file');
-    assert.equal(request.transactionFormat, own);
+    assert.equal(request, file, 'the full request is sent as the file has it');
+    assert.equal(leavesOutEffects(request.transactionFormat), true);
   });
 
-  it("uses the active filter's event format and shape when the file has none", () => {
-    const { request, formatSource } = prepareSubmission(jsCommands(['Alice::1']), { parties: ['Bob::1'], templateIds: [IOU], shape: 'ledger-effects' });
-    assert.equal(formatSource, 'active-filter');
-    assert.equal(request.transactionFormat?.transactionShape, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
-    assert.deepEqual(Object.keys(request.transactionFormat!.eventFormat.filtersByParty!), ['Bob::1']);
-    assert.deepEqual(request.transactionFormat!.eventFormat.filtersByParty!['Bob::1'].cumulative, [
-      { identifierFilter: { TemplateFilter: { value: { templateId: IOU, includeCreatedEventBlob: false } } } },
-    ]);
-    assert.equal(request.transactionFormat!.eventFormat.verbose, true, 'results are verbose unless the filter says not');
+  it('wraps a bare JsCommands without changing it', () => {
+    const bare = withCommand(jsCommands(['Alice::1']));
+    assert.equal(submissionOf(bare).request.commands, bare);
+    assert.equal(commandsOf({ commands: bare }), bare);
   });
 
-  it("takes the active filter's parties and templates but not its ACS delta shape: only the file chooses that", () => {
-    const { request } = prepareSubmission(jsCommands(['Alice::1']), { parties: ['Bob::1'], shape: 'acs-delta' });
-    assert.equal(request.transactionFormat?.transactionShape, 'TRANSACTION_SHAPE_LEDGER_EFFECTS');
-    const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: true } };
-    const fromFile = prepareSubmission({ commands: jsCommands(['Alice::1']), transactionFormat: own });
-    assert.equal(leavesOutEffects(fromFile.request.transactionFormat), true, 'the file asked for the ACS delta: the result says what is left out');
+  it('refuses, naming the field, a file without a command, a commandId or an actAs party (submit and prepare alike)', () => {
+    const field = (name: string) => (e: unknown) => e instanceof RequestValidationError && e.field === name;
+    for (const build of [submissionOf, prepareRequestOf]) {
+      assert.throws(() => build(jsCommands(['Alice::1'])), field('commands'));
+      assert.throws(() => build({ commands: { ...withCommand(jsCommands(['Alice::1'])), commandId: '' } }), field('commandId'));
+      assert.throws(() => build(withCommand(jsCommands([]))), field('actAs'));
+    }
   });
 
-  it('applies a filter without parties to the submitting parties; any-party filters stay any-party', () => {
-    const templatesOnly = prepareSubmission(jsCommands(['Alice::1'], ['Bob::1']), { templateIds: [IOU], verbose: false }).request.transactionFormat!;
-    assert.deepEqual(Object.keys(templatesOnly.eventFormat.filtersByParty!), ['Alice::1', 'Bob::1']);
-    assert.equal(templatesOnly.eventFormat.verbose, false);
-    const any = prepareSubmission(jsCommands(['Alice::1']), { anyParty: true }).request.transactionFormat!;
-    assert.ok(any.eventFormat.filtersForAnyParty);
-    assert.deepEqual(any.eventFormat.filtersByParty, {});
-  });
-
-  it('ignores a filter that excludes transactions, and wraps a bare JsCommands without changing it', () => {
-    const bare = jsCommands(['Alice::1']);
-    const { request, formatSource } = prepareSubmission(bare, { parties: ['Bob::1'], includeTransactions: false });
-    assert.equal(formatSource, 'default');
-    assert.equal(request.commands, bare);
+  it('prepares the same commands without the submission-only fields, from either form of the file', () => {
+    const c: wire.JsCommands = {
+      ...withCommand(jsCommands(['Alice::1'], ['Bob::1'])),
+      workflowId: 'wf',
+      submissionId: 's',
+      deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 1, nanos: 0 } } },
+      minLedgerTimeRel: { seconds: 5, nanos: 0 },
+      userId: 'u',
+    } as wire.JsCommands;
+    const expected = { commands: [create], commandId: 'c-1', actAs: ['Alice::1'], readAs: ['Bob::1'], userId: 'u', minLedgerTime: { time: { MinLedgerTimeRel: { value: { seconds: 5, nanos: 0 } } } } };
+    assert.deepEqual(prepareRequestOf(c), expected);
+    assert.deepEqual(prepareRequestOf({ commands: c, transactionFormat: { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { verbose: true } } }), expected);
+    assert.deepEqual(Object.keys(prepareRequestOf(withCommand(jsCommands(['Alice::1'])))), ['commands', 'commandId', 'actAs'], 'empty readAs and unset fields are left out');
   });
 });
 
@@ -130,6 +131,15 @@ describe('submit: outcome texts and data', () => {
   });
 });
 
+function iouRequest(p: DemoParticipant, commandId: string): wire.JsSubmitAndWaitForTransactionRequest {
+  return submissionOf({
+    commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }],
+    commandId,
+    actAs: [p.parties.bank],
+    userId: 'demo-admin',
+  }).request;
+}
+
 describe('submit: findTransactionByCommandId against the demo participant', function () {
   this.timeout(30_000);
   let p: DemoParticipant;
@@ -140,13 +150,7 @@ describe('submit: findTransactionByCommandId against the demo participant', func
   });
   after(() => p.close());
 
-  const submitIou = (commandId: string) =>
-    client.submitAndWaitForTransaction({
-      commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }],
-      commandId,
-      actAs: [p.parties.bank],
-      userId: 'demo-admin',
-    });
+  const submitIou = (commandId: string) => client.submitAndWaitForTransaction(iouRequest(p, commandId));
 
   it('finds the transaction after the given offset, over several pages', async () => {
     const from = await client.ledgerEnd();
@@ -183,6 +187,124 @@ describe('submit: findTransactionByCommandId against the demo participant', func
   });
 });
 
+describe('submit: the outcome of a submission, against the demo participant', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let client: LedgerClient;
+  before(async () => {
+    p = await startCheckedParticipant({ port: 0, seed: 12 });
+    client = new LedgerClient({ baseUrl: p.url, pageSize: 2 });
+  });
+  after(() => p.close());
+  afterEach(() => (p.faults.submit = undefined));
+
+  function is<K extends SubmissionOutcome['kind']>(o: SubmissionOutcome, kind: K): asserts o is Extract<SubmissionOutcome, { kind: K }> {
+    assert.equal(o.kind, kind, `expected ${kind}, got ${o.kind}${'error' in o ? `: ${String(o.error)}` : ''}`);
+  }
+
+  it('succeeded: the transaction in the ledger-effects shape, where the ledger was before, and the offset the write reached', async () => {
+    const end = await client.ledgerEnd();
+    const o = await submit(client, iouRequest(p, randomUUID()));
+    is(o, 'succeeded');
+    assert.equal(o.lookUpFrom, end);
+    assert.deepEqual(o.write, { offset: o.transaction.offset });
+    assert.equal(o.transaction.offset, p.state.ledgerEnd);
+    assert.equal(o.response.transaction.updateId, o.transaction.updateId);
+  });
+
+  it('failed: the Canton error, nothing executed, and the ledger end for the write path', async () => {
+    const request = submissionOf({ commands: [{ ExerciseCommand: { templateId: IOU, contractId: '00' + 'e'.repeat(136), choice: 'Archive', choiceArgument: {} } }], commandId: randomUUID(), actAs: [p.parties.bank] }).request;
+    const end = p.state.ledgerEnd;
+    const o = await submit(client, request);
+    is(o, 'failed');
+    assert.ok(o.error instanceof CantonApiError && o.error.code === 'CONTRACT_NOT_FOUND', String(o.error));
+    assert.deepEqual(o.write, {});
+    assert.equal(p.state.ledgerEnd, end);
+  });
+
+  it('unknown: the answer lost after executing; the pinned retry (same request, same look-up start) answers "already executed" with that transaction', async () => {
+    const request = iouRequest(p, randomUUID());
+    const end = await client.ledgerEnd();
+    p.faults.submit = { dropResponse: true, times: 1 };
+    const lost = await submit(client, request);
+    is(lost, 'unknown');
+    assert.equal(lost.retry.request, request, 'the exact same request, so that deduplication applies');
+    assert.equal(lost.retry.lookUpFrom, end);
+    const looked = await lookUpSubmission(client, lost.retry.request, { fromOffset: lost.retry.lookUpFrom });
+    assert.ok(looked.transaction, 'it executed once');
+
+    const retried = await submit(client, lost.retry.request, { retryOf: lost.retry, ledgerEnd: () => assert.fail('a retry does not read the ledger end again') });
+    is(retried, 'already-executed');
+    assert.equal(retried.transaction?.updateId, looked.transaction.updateId);
+    assert.equal(retried.completionOffset, looked.transaction.offset, 'the completion offset Canton names');
+    assert.deepEqual(retried.lookUp, { fromOffset: looked.transaction.offset - 1, toOffset: looked.transaction.offset });
+  });
+
+  it('already executed without a completion offset: searched after a retried attempt, else over the whole ledger', async () => {
+    const request = iouRequest(p, randomUUID());
+    const first = await submit(client, request);
+    is(first, 'succeeded');
+    // A participant that names no completion offset: the client answers DUPLICATE_COMMAND bare.
+    const bare = Object.assign(Object.create(client) as LedgerClient, {
+      submitAndWaitForTransaction: async () => {
+        throw cantonError('DUPLICATE_COMMAND');
+      },
+    });
+    const anywhere = await submit(bare, request);
+    is(anywhere, 'already-executed');
+    assert.equal(anywhere.completionOffset, undefined);
+    assert.equal(anywhere.lookUp.fromOffset, 0);
+    assert.equal(anywhere.transaction?.updateId, first.transaction.updateId);
+
+    const afterRetry = await submit(bare, request, { retryOf: { lookUpFrom: first.transaction.offset } });
+    is(afterRetry, 'already-executed');
+    assert.equal(afterRetry.lookUp.fromOffset, first.transaction.offset, 'searched only after the first attempt');
+    assert.equal(afterRetry.transaction, undefined, 'not there: it executed before that attempt');
+    assert.equal(afterRetry.lookUpError, undefined);
+  });
+
+  it('cancelled before sending: not sent, nothing executed, no write', async () => {
+    const end = p.state.ledgerEnd;
+    const early = new AbortController();
+    early.abort();
+    const o = await submit(client, iouRequest(p, randomUUID()), { signal: early.signal });
+    is(o, 'not-sent');
+    assert.ok(o.error instanceof CancelledError && !o.error.requestSent);
+    assert.ok(!('write' in o));
+
+    const between = new AbortController();
+    const cut = await submit(client, iouRequest(p, randomUUID()), {
+      signal: between.signal,
+      ledgerEnd: async () => {
+        between.abort();
+        return end;
+      },
+    });
+    is(cut, 'not-sent');
+    assert.equal(p.state.ledgerEnd, end);
+  });
+
+  it('cancelled after sending: unknown, with the retry', async () => {
+    const end = p.state.ledgerEnd;
+    const request = iouRequest(p, randomUUID());
+    p.faults.submit = { delayMs: 10_000, times: 1 };
+    const controller = new AbortController();
+    const running = submit(client, request, { signal: controller.signal });
+    while (p.state.ledgerEnd === end) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    const o = await running;
+    is(o, 'unknown');
+    assert.ok(o.error instanceof CancelledError && o.error.requestSent);
+    assert.equal(o.retry.request, request);
+  });
+
+  it('the ledger end unreadable: not sent', async () => {
+    const down = new LedgerClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2_000 });
+    const o = await submit(down, iouRequest(p, randomUUID()));
+    is(o, 'not-sent');
+  });
+});
+
 describe('submit: history', () => {
   const rec = (id: string, extra: Partial<SubmissionRecord> = {}): SubmissionRecord => ({
     id, fileUri: 'file:///a.commands.json', fileName: 'a.commands.json', time: '2026-01-01T00:00:00Z', connectionId: 'demo', connectionName: 'Demo',
@@ -213,6 +335,16 @@ describe('submit: history', () => {
 });
 
 describe('vetting helpers', () => {
+  it('the request of a vetting file: the command chooses dry run or apply; an apply is pinned to the checked serial unless the file pins one', () => {
+    const file: wire.UpdateVettedPackagesRequest = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], dryRun: true };
+    assert.deepEqual(vettingRequestOf(file, 'dry-run'), { ...file, dryRun: true });
+    assert.deepEqual(vettingRequestOf(file, 'apply', 4), { ...file, dryRun: false, expectedTopologySerial: { serial: { Prior: { value: 4 } } } }, "the file's dryRun is not read");
+    assert.deepEqual(vettingRequestOf({ ...file, dryRun: undefined }, 'apply', 0).expectedTopologySerial, { serial: { NoPrior: {} } });
+    const pinned = { ...file, expectedTopologySerial: expectedSerialValue(2) };
+    assert.deepEqual(vettingRequestOf(pinned, 'apply', 4).expectedTopologySerial, expectedSerialValue(2), "the file's pin is kept");
+    assert.equal(vettingRequestOf(file, 'dry-run', 4).expectedTopologySerial, undefined, 'a dry run is not pinned');
+  });
+
   const state = (serial: number, packages: VettedPackagesState['packages']): VettedPackagesState => ({ participantId: 'P::1', synchronizerId: 'S::1', topologySerial: serial, packages });
   const iou1 = { packageId: 'a'.repeat(64), packageName: 'demo-iou', packageVersion: '1.0.0' };
   const iou2 = { packageId: 'b'.repeat(64), packageName: 'demo-iou', packageVersion: '2.0.0' };

@@ -2,11 +2,10 @@
  * `submit FILE.commands.json`: validate, submit and wait for the transaction. Never retries by itself:
  * when the outcome is unknown it says so and prints the command that retries safely.
  */
-import { toSubmitRequest } from '../../core/api/client';
-import { CancelledError, isOutcomeUnknown, LedgerError, type CantonApiError } from '../../core/errors';
-import type * as wire from '../../core/models/wire';
-import { duplicateLookupRange, findTransactionByCommandId, isDuplicateCommand } from '../../core/submit/outcome';
+import { CancelledError, LedgerError } from '../../core/errors';
+import type { Transaction } from '../../core/models/updates';
 import { previewFailureAdvice } from '../../core/submit/prepare';
+import { prepareRequestOf, submissionOf, submit, type CommandsFileValue, type SubmissionOutcome } from '../../core/submit/submission';
 import { decodePreparedTransaction } from '../../core/preview/decode';
 import { previewDocument, previewText } from '../../core/preview/render';
 import { expectPositionals, flag } from '../args';
@@ -29,6 +28,8 @@ export const submitCommand: Command = {
     '                   submitted. Needs only ReadAs rights for the actAs and readAs parties.',
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
+    'Without a transactionFormat the transaction is shown as the ledger-effects tree (the exercise',
+    'and what it caused) for the actAs and readAs parties: the request the editor sends for the file.',
     'An unknown outcome (timeout, dropped connection) is reported, never retried automatically:',
     'run the same file again; its unchanged commandId makes the retry at most once. A commandId',
     'that already executed is answered "already executed" with its transaction (exit 0).',
@@ -43,64 +44,65 @@ export const submitCommand: Command = {
       return EXIT_OK;
     }
 
-    const request = toSubmitRequest(content as wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest);
-    if (flag(args.values, 'preview')) return preview(ctx, file, request);
-    const commandId = request.commands.commandId;
-    let result;
-    try {
-      result = await ctx.client().submitAndWaitForTransaction(request, ctx.callOptions);
-    } catch (e) {
-      if (e instanceof LedgerError && isOutcomeUnknown(e)) {
-        reportOutcomeUnknown(ctx, e, [
-          `Command "${commandId}" may or may not have executed: the request may have reached the participant, but no definite answer came back.`,
+    const value = content as CommandsFileValue;
+    if (flag(args.values, 'preview')) return preview(ctx, file, value);
+    const { request } = submissionOf(value);
+    const outcome = await submit(ctx.client(), request, { signal: ctx.signal });
+    switch (outcome.kind) {
+      case 'succeeded':
+        await printTransaction(ctx, outcome.transaction, outcome.response);
+        return EXIT_OK;
+      case 'unknown':
+        reportOutcomeUnknown(ctx, outcome.error, [
+          `Command "${request.commands.commandId}" may or may not have executed: the request may have reached the participant, but no definite answer came back.`,
           'Do not edit the file and do not submit it under a new commandId. To retry safely, run the same command again:',
           ...retryCommandLines(ctx),
           'Deduplication on the unchanged commandId makes it at most once: if the first attempt went through, the retry answers "already executed" with its transaction.',
         ]);
-        return e instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
-      }
-      if (isDuplicateCommand(e)) return alreadyExecuted(ctx, e, request);
-      throw e;
+        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
+      case 'already-executed':
+        return alreadyExecuted(ctx, outcome, request.commands);
+      case 'not-sent':
+      case 'failed':
+        throw outcome.error;
     }
-    if (ctx.globals.json) await ctx.out(JSON.stringify(result.raw, null, 2));
-    else for (const line of formatTransaction(result.transaction)) await ctx.out(line);
-    return EXIT_OK;
   },
 };
+
+async function printTransaction(ctx: CliContext, t: Transaction, response: unknown): Promise<void> {
+  if (ctx.globals.json) await ctx.out(JSON.stringify(response, null, 2));
+  else for (const line of formatTransaction(t)) await ctx.out(line);
+}
 
 /**
  * DUPLICATE_COMMAND: the commandId executed before (once), which is what a retry after an unknown
  * outcome wants to know. Shows that transaction, read at the completion offset the error names.
  */
-async function alreadyExecuted(ctx: CliContext, e: CantonApiError, request: wire.JsSubmitAndWaitForTransactionRequest): Promise<number> {
-  const commandId = request.commands.commandId;
-  const range = duplicateLookupRange(e);
-  const at = range.toOffset !== undefined ? ` (completed at offset ${range.toOffset})` : '';
-  ctx.err(`Already executed: commandId "${commandId}" was executed before${at}; it was not executed again.`);
-  let found;
-  try {
-    found = await findTransactionByCommandId(ctx.client(), { commandId, parties: request.commands.actAs, ...range, signal: ctx.signal });
-  } catch (err) {
-    if (!(err instanceof LedgerError) || err instanceof CancelledError) throw err;
-    ctx.err(`Its transaction could not be read: ${describeLedgerError(err, ctx.token !== undefined, (t) => ctx.redact(t))[0].replace(/^error: /, '')}`);
+async function alreadyExecuted(ctx: CliContext, outcome: Extract<SubmissionOutcome, { kind: 'already-executed' }>, commands: { commandId: string; actAs: string[] }): Promise<number> {
+  const at = outcome.completionOffset !== undefined ? ` (completed at offset ${outcome.completionOffset})` : '';
+  ctx.err(`Already executed: commandId "${commands.commandId}" was executed before${at}; it was not executed again.`);
+  const e = outcome.lookUpError;
+  if (e) {
+    if (e instanceof CancelledError) throw e;
+    ctx.err(`Its transaction could not be read: ${describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))[0].replace(/^error: /, '')}`);
     return EXIT_OK;
   }
-  if (!found.transaction) {
-    ctx.err(`Its transaction is not visible to ${request.commands.actAs.join(', ')} between offsets ${found.fromOffset} and ${found.toOffset} (pruned, or shown to other parties only).`);
+  if (!outcome.transaction) {
+    ctx.err(`Its transaction is not visible to ${commands.actAs.join(', ')} between offsets ${outcome.lookUp.fromOffset} and ${outcome.lookUp.toOffset} (pruned, or shown to other parties only).`);
     return EXIT_OK;
   }
-  if (ctx.globals.json) await ctx.out(JSON.stringify({ transaction: found.transaction.raw }, null, 2));
-  else for (const line of formatTransaction(found.transaction)) await ctx.out(line);
+  await printTransaction(ctx, outcome.transaction, { transaction: outcome.transaction.raw });
   return EXIT_OK;
 }
 
 /** `--preview`: prepares the commands and prints the transaction they would make; submits nothing. */
-async function preview(ctx: CliContext, file: string, request: wire.JsSubmitAndWaitForTransactionRequest): Promise<number> {
+async function preview(ctx: CliContext, file: string, value: CommandsFileValue): Promise<number> {
+  const request = prepareRequestOf(value);
   let result;
   try {
     result = await ctx.client().prepare(request, ctx.callOptions);
   } catch (e) {
-    const advice = previewFailureAdvice(e, request.commands);
+    const advice = previewFailureAdvice(e, request);
     if (!advice || !(e instanceof LedgerError)) throw e;
     for (const line of describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))) ctx.err(line);
     ctx.err(`why: ${advice.why}`);

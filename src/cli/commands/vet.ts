@@ -3,9 +3,10 @@
  * An apply is pinned to the topology serial it was checked against, so that when its answer is lost
  * the printed retry fails instead of applying twice.
  */
-import { CancelledError, isOutcomeUnknown, LedgerError } from '../../core/errors';
+import { CancelledError, type LedgerError } from '../../core/errors';
+import { isEmptyDiff } from '../../core/models/vetting';
 import type * as wire from '../../core/models/wire';
-import { expectedSerialValue, pinnedSerial, vettingFailureOf } from '../../core/submit/vetting';
+import { expectedSerialValue, pinnedSerial, sendVetting, vettingRequestOf, type VettingOutcome } from '../../core/submit/vetting';
 import { expectPositionals, flag, integerOption } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
@@ -22,9 +23,12 @@ export const vetCommand: Command = {
   summary: 'Vet or unvet packages as a vetting file says, and show what changed',
   details: [
     '--dry-run          preview only: the participant checks the change but applies nothing',
+    '                   (this flag chooses, as the editor\'s Dry Run and Apply do: a dryRun field',
+    '                   in the file is not read)',
     '--expected-serial N  apply only if the topology serial is still N (0: no vetting yet), as',
-    '                   expectedTopologySerial in the file does; without either, the change is',
-    '                   checked first and applied pinned to the serial it was checked against',
+    '                   expectedTopologySerial in the file does. An apply is checked first (a dry',
+    '                   run) and, without either, applied pinned to the serial it was checked',
+    '                   against: the requests the editor sends for the same file',
     '--json             the raw response',
     'Needs participant admin rights.',
     'An apply whose answer is lost (timeout, dropped connection) is reported as an unknown outcome,',
@@ -32,45 +36,47 @@ export const vetCommand: Command = {
   ],
   options: { 'dry-run': { type: 'boolean' }, 'expected-serial': { type: 'string' } },
   async run(ctx, args) {
-    const [file] = expectPositionals(args, NAME, 'FILE.vetting.json', 1);
+    const [fileArg] = expectPositionals(args, NAME, 'FILE.vetting.json', 1);
     const expectedOption = integerOption(args.values, 'expected-serial', 0, NAME);
-    const content = await sendableFile(ctx, file, NAME, 'vetting');
+    const content = await sendableFile(ctx, fileArg, NAME, 'vetting');
     if (content === undefined) return EXIT_FAILURE;
-    let body = content as wire.UpdateVettedPackagesRequest;
-    // --dry-run wins over the file: a preview must never apply, whatever `dryRun` the file holds.
-    if (flag(args.values, 'dry-run')) body = { ...body, dryRun: true };
-    if (expectedOption !== undefined) body = { ...body, expectedTopologySerial: expectedSerialValue(expectedOption) };
+    let file = content as wire.UpdateVettedPackagesRequest;
+    // The command chooses, as in the editor (Dry Run / Apply): the file's own `dryRun` is not read.
+    const mode = flag(args.values, 'dry-run') ? 'dry-run' : 'apply';
+    if (expectedOption !== undefined) file = { ...file, expectedTopologySerial: expectedSerialValue(expectedOption) };
     const client = ctx.client();
-    let pinnedHere = false;
-    if (body.dryRun !== true && pinnedSerial(body.expectedTopologySerial) === undefined) {
-      // Check first and apply exactly that: the serial the check started from pins the apply.
-      const check = await client.updateVettedPackages({ ...body, dryRun: true }, ctx.callOptions);
-      body = { ...body, expectedTopologySerial: expectedSerialValue(check.past?.topologySerial ?? 0) };
-      pinnedHere = true;
+    const pinnedHere = pinnedSerial(file.expectedTopologySerial) === undefined;
+    let outcome: VettingOutcome = await sendVetting(client, vettingRequestOf(file, 'dry-run'), ctx.signal);
+    let request: wire.UpdateVettedPackagesRequest | undefined;
+    // An apply is checked first and applies exactly that: the serial the check started from pins it.
+    // A change that changes nothing is not applied (as in the editor): the check says so.
+    if (mode === 'apply' && outcome.kind === 'done' && isEmptyDiff(outcome.result.diff)) ctx.err(`${fileArg}: nothing to apply: the vetted packages already are as it says.`);
+    else if (mode === 'apply' && outcome.kind === 'done') {
+      request = vettingRequestOf(file, 'apply', outcome.result.past?.topologySerial ?? 0);
+      outcome = await sendVetting(client, request, ctx.signal);
     }
-    let result;
-    try {
-      result = await client.updateVettedPackages(body, ctx.callOptions);
-    } catch (e) {
-      const serial = pinnedSerial(body.expectedTopologySerial);
-      if (body.dryRun !== true && e instanceof LedgerError && isOutcomeUnknown(e)) {
-        reportUnknownApply(ctx, e, file, serial!, pinnedHere);
-        return e instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
+    switch (outcome.kind) {
+      case 'done':
+        if (ctx.globals.json) await ctx.out(JSON.stringify(outcome.result.raw, null, 2));
+        else for (const line of formatVetting(outcome.result)) await ctx.out(line);
+        return EXIT_OK;
+      case 'unknown': {
+        reportUnknownApply(ctx, outcome.error, fileArg, pinnedSerial(outcome.retry.request.expectedTopologySerial) ?? 0, pinnedHere);
+        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
       }
-      if (vettingFailureOf(e)?.kind === 'serial-mismatch' && e instanceof LedgerError) {
+      case 'failed': {
+        const e = outcome.error;
+        if (outcome.failure?.kind !== 'serial-mismatch') throw e;
+        const serial = pinnedSerial((request ?? file).expectedTopologySerial);
         for (const line of describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))) ctx.err(line);
         ctx.err(
           pinnedHere
             ? `The vetting state changed between the check (serial ${serial}) and the apply; nothing was applied. Run the command again to check against the new state.`
-            : `Nothing was applied: the topology serial is no longer ${serial}. If this retries an apply whose outcome was unknown, that apply went through; see the current state with: canton-ledger vet ${file} --dry-run`,
+            : `Nothing was applied: the topology serial is no longer ${serial}. If this retries an apply whose outcome was unknown, that apply went through; see the current state with: canton-ledger vet ${fileArg} --dry-run`,
         );
         return EXIT_FAILURE;
       }
-      throw e;
     }
-    if (ctx.globals.json) await ctx.out(JSON.stringify(result.raw, null, 2));
-    else for (const line of formatVetting(result)) await ctx.out(line);
-    return EXIT_OK;
   },
 };
 

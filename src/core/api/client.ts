@@ -23,8 +23,7 @@ import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent,
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
-import { buildPrepareRequest } from '../submit/prepare';
-import { capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
+import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
 
 /** The participant's default `http-list-max-elements-limit`. */
 export const DEFAULT_LIST_CAP = 200;
@@ -470,16 +469,12 @@ export class LedgerClient {
   // ---------------------------------------------------------------- commands
 
   /**
-   * `POST /v2/commands/submit-and-wait-for-transaction`. Takes the full request or a bare JsCommands.
-   * Never retries by itself: a failure whose outcome is unknown (see `isOutcomeUnknown`) must be
-   * retried by the caller with the same commandId, so that deduplication keeps it at most once.
+   * `POST /v2/commands/submit-and-wait-for-transaction`, with the request as given (build it from a
+   * commands file with `submissionOf`). Never retries by itself: a failure whose outcome is unknown
+   * (see `isOutcomeUnknown`) must be retried by the caller with the same request, so that
+   * deduplication keeps it at most once.
    */
-  async submitAndWaitForTransaction(request: wire.JsSubmitAndWaitForTransactionRequest | wire.JsCommands, o: CallOptions = {}): Promise<SubmitResult> {
-    const body = toSubmitRequest(request);
-    const c = body.commands;
-    if (!Array.isArray(c.commands) || c.commands.length === 0) throw new RequestValidationError('commands.commands', 'At least one command is needed.');
-    if (typeof c.commandId !== 'string' || c.commandId === '') throw new RequestValidationError('commands.commandId', 'A commandId is needed (it makes retries safe).');
-    if (!Array.isArray(c.actAs) || c.actAs.length === 0) throw new RequestValidationError('commands.actAs', 'At least one actAs party is needed.');
+  async submitAndWaitForTransaction(body: wire.JsSubmitAndWaitForTransactionRequest, o: CallOptions = {}): Promise<SubmitResult> {
     const req: RequestInfo = { method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction' };
     const raw = expectObject<wire.JsSubmitAndWaitForTransactionResponse>(await this.call<unknown>('submitAndWaitForTransaction', { body }, o), req, 'an object {"transaction": …}');
     expectField(raw as unknown as Record<string, unknown>, 'transaction', req, 'the transaction');
@@ -564,9 +559,9 @@ export class LedgerClient {
    * the participant interprets them and answers with the transaction they would make. Nothing is
    * written to the ledger; ReadAs rights for the actAs and readAs parties suffice.
    */
-  async prepare(file: wire.JsCommands | wire.JsSubmitAndWaitForTransactionRequest, o: CallOptions = {}): Promise<PrepareResult> {
+  async prepare(request: wire.JsPrepareSubmissionRequest, o: CallOptions = {}): Promise<PrepareResult> {
     const { version } = await this.endpoint('prepare', o);
-    const body = buildPrepareRequest(file, version);
+    const body = atLeast(version, '3.4.12') ? request : strictPrepareRequest(request);
     const req: RequestInfo = { method: 'POST', path: '/v2/interactive-submission/prepare' };
     // Prepare changes nothing, so sending it again is safe.
     const raw = expectObject<wire.JsPrepareSubmissionResponse>(await this.call<unknown>('prepare', { body, idempotent: true }, o), req, 'an object {"preparedTransaction": …}');
@@ -686,9 +681,10 @@ function parseFrame(text: string, req: RequestInfo): unknown {
   }
 }
 
-/** Accepts the bare JsCommands (as `*.commands.json` may hold) and wraps it. */
-export function toSubmitRequest(r: wire.JsSubmitAndWaitForTransactionRequest | wire.JsCommands): wire.JsSubmitAndWaitForTransactionRequest {
-  if (r && typeof r === 'object' && r.commands && !Array.isArray(r.commands)) return r as wire.JsSubmitAndWaitForTransactionRequest;
-  return { commands: r as wire.JsCommands };
+/**
+ * Before 3.4.12 the prepare decoder insists on `userId`, `synchronizerId` and `verboseHashing`: their
+ * empty defaults mean what leaving them out means later ("the token's user", "any synchronizer", "not verbose").
+ */
+function strictPrepareRequest(req: wire.JsPrepareSubmissionRequest): wire.JsPrepareSubmissionRequest {
+  return { ...req, userId: req.userId ?? '', synchronizerId: req.synchronizerId ?? '', verboseHashing: req.verboseHashing ?? false };
 }
-

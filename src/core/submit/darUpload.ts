@@ -46,6 +46,8 @@ export interface DarUploadResult {
   vettingUnknown?: string;
   /** Why the DAR could not be read here (the participant judged it; its packages are named from the participant's lists). */
   darUnreadable?: string;
+  /** An upload that was validated first (a dry run: a DAR that would be refused changes nothing). */
+  validatedFirst: boolean;
 }
 
 export interface DarUploadOptions {
@@ -53,6 +55,8 @@ export interface DarUploadOptions {
   /** Default (unset): the participant's default, which vets every package of the DAR. */
   vetAllPackages?: boolean;
   synchronizerId?: string;
+  /** Upload: validate first where the version can (default); false when the caller just validated it. */
+  validateFirst?: boolean;
   signal?: AbortSignal;
 }
 
@@ -75,8 +79,10 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
   const known = new Set(await client.packages({ signal }));
   const vettingNow = abilities.canListVetting ? () => ownVettingStates(client, signal) : undefined;
   const before = await vettingNow?.();
-  if (o.mode === 'validate') await client.validateDar(dar, { synchronizerId: o.synchronizerId, signal });
-  else await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
+  const validatedFirst = o.mode === 'upload' && abilities.canValidate && o.validateFirst !== false;
+  if (o.mode === 'validate' || validatedFirst) await client.validateDar(dar, { synchronizerId: o.synchronizerId, signal });
+  // 3.3 takes no vetting options: it vets on every synchronizer.
+  if (o.mode === 'upload') await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
   const after = o.mode === 'upload' ? await vettingNow?.() : before;
   const packages: DarPackageRow[] = contents
     ? contents.packages.map((p) => ({ id: p.id, name: p.name, version: p.version, main: p.id === contents.mainPackageId, isNew: !known.has(p.id) }))
@@ -94,6 +100,7 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
     vetting,
     vettingUnknown: abilities.canListVetting ? undefined : 'this version lists no vetting state; an upload vets the packages on every synchronizer',
     darUnreadable,
+    validatedFirst,
   };
 }
 

@@ -1,9 +1,12 @@
 /**
- * Vetting files: the failures that have a fix (and the data the fix needs), the diff past → new as a
- * readable document, and the edits that write a fix into the file.
+ * Vetting files: the request a file sends (dry run or pinned apply) and its typed outcome, the failures
+ * that have a fix (and the data the fix needs), the diff past → new as a readable document, and the
+ * edits that write a fix into the file.
  */
 import { modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
-import { CantonApiError } from '../errors';
+import type { LedgerClient } from '../api/client';
+import { CantonApiError, isOutcomeUnknown, LedgerError } from '../errors';
+import type { LedgerWrite } from '../ledger/state';
 import type * as wire from '../models/wire';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingDiff, type VettingUpdateResult } from '../models/vetting';
 
@@ -145,4 +148,39 @@ export function expectedSerialValue(serial: number): wire.PriorTopologySerial {
 export function withForceFlag(existing: unknown): string[] {
   const flags = Array.isArray(existing) ? existing.filter((f): f is string => typeof f === 'string') : [];
   return flags.includes(ALLOW_UNVETTED_DEPENDENCIES_FLAG) ? flags : [...flags, ALLOW_UNVETTED_DEPENDENCIES_FLAG];
+}
+
+export type VettingMode = 'dry-run' | 'apply';
+
+/**
+ * The request a vetting file sends: a dry run, or an apply, as the command chose (the file's own
+ * `dryRun` is replaced: Dry Run and Apply mean the same in every front-end). An apply is pinned to `checkedSerial` (the
+ * serial its dry run started from) unless the file pins one itself, so that a change made meanwhile,
+ * or a first attempt whose answer was lost, makes it fail (TOPOLOGY_SERIAL_MISMATCH) instead of
+ * applying something other than what was checked, or applying twice.
+ */
+export function vettingRequestOf(file: wire.UpdateVettedPackagesRequest, mode: VettingMode, checkedSerial?: number): wire.UpdateVettedPackagesRequest {
+  const pin = mode === 'apply' && checkedSerial !== undefined && pinnedSerial(file.expectedTopologySerial) === undefined;
+  return { ...file, dryRun: mode === 'dry-run', ...(pin ? { expectedTopologySerial: expectedSerialValue(checkedSerial) } : {}) };
+}
+
+export type VettingOutcome =
+  /** `write` only for an apply: what it did to the ledger. */
+  | { kind: 'done'; result: VettingUpdateResult; write?: LedgerWrite }
+  /** An apply without a definite answer: it may or may not have been applied. `retry` is the same, pinned request. */
+  | { kind: 'unknown'; error: LedgerError; retry: { request: wire.UpdateVettedPackagesRequest }; write: LedgerWrite }
+  /** Refused (or never sent); `failure` when the failure has a known fix. */
+  | { kind: 'failed'; error: LedgerError; failure?: VettingFailure };
+
+/** Sends a vetting request (dry run or apply) and classifies the answer; never re-sends by itself. */
+export async function sendVetting(client: LedgerClient, request: wire.UpdateVettedPackagesRequest, signal?: AbortSignal): Promise<VettingOutcome> {
+  const apply = request.dryRun !== true;
+  try {
+    const result = await client.updateVettedPackages(request, { signal });
+    return apply ? { kind: 'done', result, write: { vetting: true } } : { kind: 'done', result };
+  } catch (e) {
+    if (!(e instanceof LedgerError)) throw e;
+    if (apply && isOutcomeUnknown(e)) return { kind: 'unknown', error: e, retry: { request }, write: { vetting: true } };
+    return { kind: 'failed', error: e, failure: vettingFailureOf(e) };
+  }
 }

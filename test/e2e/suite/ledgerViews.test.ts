@@ -66,7 +66,7 @@ describe('ledger views', function () {
     api = await activate<CantonLedgerApi>();
   });
   after(async () => {
-    // Later suites submit to the demo connection: leave no Updates filter behind to shape their results.
+    // Later suites read the demo connection's views: leave no Updates filter behind.
     for (const p of api.connections.profiles.all()) await api.views.filters.set(p.id, undefined);
     for (const id of addedConnections) await api.connections.profiles.remove(id);
     await Promise.all(extra.map((p) => p.close()));
@@ -312,12 +312,12 @@ describe('ledger views', function () {
       await waitFor(() => api.views.updates.liveTail.status === 'following', { what: 'live tail following' });
       await waitFor(() => api.views.updates.liveTail.source?.kind === 'websocket', { what: 'the tail reading the websocket stream' });
       const client = api.connections.client(api.connections.profiles.get(profileId)!);
-      const first = await client.submitAndWaitForTransaction(iouCommands(p));
+      const first = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const liveIds = async () => rows(await api.views.updates.getChildren()).map((n) => n.row.updateId).filter(Boolean);
       await waitFor(async () => (await liveIds()).includes(first.transaction.updateId), { what: 'the new transaction in the live tail' });
       // The next read is cut after one element: the tail reconnects and delivers the rest exactly once.
       p.faults.updatesList = { cutAfterElements: 1, times: 1 };
-      const second = await client.submitAndWaitForTransaction(iouCommands(p, p.parties.bob));
+      const second = await client.submitAndWaitForTransaction({ commands: iouCommands(p, p.parties.bob) });
       p.state.appendSynthetic(3, { seed: 77 });
       await waitFor(async () => (await liveIds()).includes(second.transaction.updateId), { what: 'the second transaction' });
       const ids = await liveIds();
@@ -335,7 +335,7 @@ describe('ledger views', function () {
     it('reveals a submitted transaction (Reveal in Updates)', async () => {
       await setFilter(api, { anyParty: true, verbose: true, pageSize: 25 });
       const client = api.connections.client(api.connections.profiles.get(profileId)!);
-      const r = await client.submitAndWaitForTransaction(iouCommands(p));
+      const r = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const found = await vscode.commands.executeCommand<boolean>('cantonLedger.updates.reveal', { connectionId: profileId, offset: r.transaction.offset, updateId: r.transaction.updateId });
       const loaded = api.views.updates.loadedNodes;
       assert.equal(found, true, `not found in ${loaded.length} loaded (offsets ${loaded[0]?.row.offset}…${loaded[loaded.length - 1]?.row.offset}), range ${JSON.stringify(api.views.updates.range)}, target ${r.transaction.offset}`);
@@ -428,7 +428,7 @@ describe('ledger views', function () {
 
     /** A new Iou on the active connection; its contract id. */
     async function newIouContract(): Promise<string> {
-      const r = await api.connections.client(api.connections.profiles.active()!).submitAndWaitForTransaction(iouCommands(p));
+      const r = await api.connections.client(api.connections.profiles.active()!).submitAndWaitForTransaction({ commands: iouCommands(p) });
       return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
     }
 
@@ -460,13 +460,15 @@ describe('ledger views', function () {
     it('shows the create and archive events of an archived contract, looked up from an event in the Updates view', async () => {
       const profile = api.connections.profiles.active()!;
       const client = api.connections.client(profile);
-      const created = await client.submitAndWaitForTransaction(iouCommands(p));
+      const created = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const contractId = created.transaction.events.find((e) => e.kind === 'created')!.contractId;
       const archived = await client.submitAndWaitForTransaction({
-        commands: [{ ExerciseCommand: { templateId: IOU, contractId, choice: 'Archive', choiceArgument: {} } }],
-        commandId: randomUUID(),
-        actAs: [p.parties.bank, p.parties.alice],
-        userId: 'demo-admin',
+        commands: {
+          commands: [{ ExerciseCommand: { templateId: IOU, contractId, choice: 'Archive', choiceArgument: {} } }],
+          commandId: randomUUID(),
+          actAs: [p.parties.bank, p.parties.alice],
+          userId: 'demo-admin',
+        },
       });
       assert.ok(archived.transaction.offset > 0);
       // From the Updates view: the created event's node is what the context menu passes.

@@ -95,7 +95,7 @@ describe('Upload DAR', function () {
     assert.equal(outcome.error, undefined);
     const main = outcome.result!.packages.find((x) => x.main)!;
     assert.ok(!vettedBefore.includes(main.id));
-    assert.ok(prompts.progressTitles.some((t) => t.startsWith('Validating ')), 'validated before uploading');
+    assert.equal(outcome.result!.validatedFirst, true, 'validated before uploading');
     assert.match(prompts.last().text, /^splice-api-token-holding-v1-1\.0\.0\.dar uploaded to E2E DAR upload: \d+ packages?, \d+ new; \d+ vetted on 1 synchronizer\.$/);
     const report = (await vscode.workspace.openTextDocument(outcome.reportUri!)).getText();
     assert.match(report, new RegExp(`^\\| splice-api-token-holding-v1 \\(main\\) \\| 1\\.0\\.0 \\| \`${main.id}\` \\| added \\|$`, 'm'));

@@ -159,7 +159,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     manager.onDidChangeLedger((e) => seen.push(e));
     const c = manager.connection('demo')!;
     const commands = { commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: `m-${Date.now()}`, actAs: [p.parties.bank], userId: 'demo-admin' };
-    const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(commands, { signal }), { offsetOf: (r) => r.transaction.offset });
+    const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands }, { signal }), { offsetOf: (r) => r.transaction.offset });
     assert.equal(manager.ledger('demo')?.ledgerEnd, result.transaction.offset);
     assert.ok(seen.some((e) => e.connectionId === 'demo' && e.change.ledgerEnd?.current === result.transaction.offset), JSON.stringify(seen));
   });

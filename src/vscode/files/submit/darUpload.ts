@@ -54,11 +54,9 @@ export class DarUploadController {
       const plan = await this.plan(client, name, profile, request);
       if (!plan) return {};
       if (plan.mode === 'validate') doing = 'Validating';
-      // A dry run first where the version has one: a DAR that would be refused changes nothing.
-      if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
-        await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
-      }
-      const send = (c: LedgerClient, signal: AbortSignal) => uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal });
+      // The core validates an upload first where the version can, unless it was just validated.
+      const send = (c: LedgerClient, signal: AbortSignal) =>
+        uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal });
       // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
       const connection = this.deps.connections.connectionOf(profile);
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
@@ -78,7 +76,7 @@ export class DarUploadController {
   }
 
   /** What to do: the caller's request, else asked (only what the version offers). */
-  private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string; validateFirst: boolean } | undefined> {
+  private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string } | undefined> {
     const abilities = await darUploadAbilities(client);
     let { mode, vet } = request;
     if (!mode) {
@@ -103,7 +101,7 @@ export class DarUploadController {
         synchronizerId = picked.id;
       }
     }
-    return { mode, vet: abilities.canChooseVetting ? vet : undefined, synchronizerId, validateFirst: abilities.canValidate };
+    return { mode, vet, synchronizerId };
   }
 }
 

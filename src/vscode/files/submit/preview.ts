@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';
-import type * as wire from '../../../core/models/wire';
 import type { PreparedPreview } from '../../../core/preview/model';
 import { previewDocument, previewSummary } from '../../../core/preview/render';
 import { previewFailureAdvice } from '../../../core/submit/prepare';
-import { toSubmitRequest } from '../../../core/api/client';
+import { prepareRequestOf, type CommandsFileValue } from '../../../core/submit/submission';
 import { Commands } from '../../commands/ids';
 import { DOCUMENT_SCHEME } from '../../documents';
 import { SHOW_LOG, summary, type Prompts } from '../../prompts';
@@ -63,7 +62,13 @@ export class PreviewController {
     if (!entry) return {};
     const { source, profile } = entry;
     const name = fileName(source.uri);
-    const request = toSubmitRequest(source.value as wire.JsCommands);
+    let request;
+    try {
+      request = prepareRequestOf(source.value as CommandsFileValue);
+    } catch (e) {
+      await prompts.message('error', `${name} was not previewed: ${summary(e)}`, []);
+      return {};
+    }
     const client = this.deps.connections.client(profile);
     let document: Record<string, unknown>;
     let preview: PreparedPreview;
@@ -75,14 +80,14 @@ export class PreviewController {
       }));
     } catch (e) {
       if (e instanceof CancelledError) return {};
-      const advice = previewFailureAdvice(e, request.commands);
+      const advice = previewFailureAdvice(e, request);
       if (!advice) return { action: await this.deps.errors.report(`${name} could not be previewed`, e) };
       this.deps.logger.error(`${name} could not be previewed: ${this.deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);
       const action = await prompts.message('error', this.deps.redactor.redact(`${name} could not be previewed: ${advice.why}. To do: ${advice.todo}. (${summary(e)})`), [PreviewActions.showLog]);
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const editor = await this.deps.documents.show('previews', `${name.replace(/\.commands\.json$/i, '')} preview ${request.commands.commandId}`, document, {
+    const editor = await this.deps.documents.show('previews', `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, {
       preview: true,
       viewColumn: resultColumn(),
       preserveFocus: true,

@@ -1,23 +1,14 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { SubmitResult } from '../../../core/api/client';
-import type { UpdateFilter } from '../../../core/api/updatesRequest';
 import type { ConnectionProfile } from '../../../core/connections';
-import { CancelledError, CantonApiError, isOutcomeUnknown, LedgerError } from '../../../core/errors';
+import { CancelledError, CantonApiError, LedgerError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { Transaction } from '../../../core/models/updates';
 import type * as wire from '../../../core/models/wire';
 import type { Redactor } from '../../../core/redact';
 import type { SubmissionRecord } from '../../../core/submit/history';
-import {
-  duplicateLookupRange,
-  emptyTransactionExplanation,
-  findTransactionByCommandId,
-  isDuplicateCommand,
-  touchedContracts,
-  transactionSummary,
-} from '../../../core/submit/outcome';
-import { leavesOutEffects, prepareSubmission, submittingParties } from '../../../core/submit/transactionFormat';
+import { emptyTransactionExplanation, findTransactionByCommandId, touchedContracts, transactionSummary } from '../../../core/submit/outcome';
+import { leavesOutEffects, lookUpSubmission, submissionOf, submit, submittingParties, type CommandsFileValue, type SubmissionOutcome } from '../../../core/submit/submission';
 import { shortId } from '../../../core/text';
 import { Commands } from '../../commands/ids';
 import type { ConnectionTargets } from '../../commands/registry';
@@ -32,8 +23,6 @@ export interface SendDeps {
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
-  /** The Updates view's filter: its event format is used when a commands file has no transactionFormat. */
-  activeFilter?: () => UpdateFilter | undefined;
   errors: ErrorReporter;
   /** Finds the connection a file is sent to. */
   targets: ConnectionTargets;
@@ -62,8 +51,6 @@ export interface SubmitOutcome {
   next?: SubmitOutcome;
 }
 
-type Attempt = { sent: false; error: unknown } | { sent: true; lookUpFrom: number; result?: SubmitResult; error?: unknown };
-
 /**
  * Submitting `*.commands.json` files: progress and cancel, the result document and summary, and the
  * safe handling of unknown outcomes (retry with the same request, or look the commandId up).
@@ -84,7 +71,7 @@ export class SubmitController {
     const { source, profile } = entry;
     let request: wire.JsSubmitAndWaitForTransactionRequest;
     try {
-      request = prepareSubmission(source.value as wire.JsCommands, this.deps.activeFilter?.()).request;
+      request = submissionOf(source.value as CommandsFileValue).request;
     } catch (e) {
       await prompts.message('error', `${fileName(source.uri)} was not submitted: ${summary(e)}`, []);
       return {};
@@ -131,7 +118,7 @@ export class SubmitController {
     let found;
     try {
       found = await this.prompts().progress(`Looking up commandId ${record.commandId} on ${profile.name}`, (signal) =>
-        findTransactionByCommandId(client, { commandId: record.commandId, parties: record.request.commands.actAs, fromOffset: record.lookUpFrom ?? 0, signal }),
+        lookUpSubmission(client, record.request, { fromOffset: record.lookUpFrom ?? 0, signal }),
       );
     } catch (e) {
       return { record, action: await this.reportFailure(`Looking up commandId ${record.commandId}`, e) };
@@ -168,44 +155,44 @@ export class SubmitController {
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
     const connection = this.deps.connections.connectionOf(profile);
-    const client = connection.client;
-    const attempt = await this.prompts().progress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
-      let lookUpFrom = record.lookUpFrom;
-      if (lookUpFrom === undefined) {
-        // Read before sending: "Look it up" searches from here. A failure here means nothing was sent.
-        try {
-          const ledger = this.deps.connections.ledger(profile.id);
-          lookUpFrom = ledger ? await ledger.refreshLedgerEnd(signal) : await client.ledgerEnd({ signal });
-        } catch (error) {
-          return { sent: false, error };
-        }
-      }
-      try {
-        // Through the connection: its ledger state follows the write (an unknown outcome too).
-        const result = await connection.write('transaction', (c, s) => c.submitAndWaitForTransaction(record.request, { signal: s }), { signal, offsetOf: (r) => r.transaction.offset });
-        return { sent: true, lookUpFrom, result };
-      } catch (error) {
-        return { sent: true, lookUpFrom, error };
-      }
-    });
-    if (!attempt.sent) {
-      if (attempt.error instanceof CancelledError) return {};
-      return { action: await this.reportFailure(`${record.fileName} was not submitted`, attempt.error) };
+    const ledger = this.deps.connections.ledger(profile.id);
+    // Through the connection: its ledger state follows the write (whatever the answer: the ledger may have moved).
+    const outcome = await this.prompts().progress(`Submitting ${record.fileName} to ${profile.name}`, (signal) =>
+      connection.write(
+        'transaction',
+        (client, s) =>
+          submit(client, record.request, {
+            signal: s,
+            retryOf: record.lookUpFrom === undefined ? undefined : { lookUpFrom: record.lookUpFrom },
+            ledgerEnd: ledger ? (r) => ledger.refreshLedgerEnd(r) : undefined,
+          }),
+        { signal, offsetOf: (o) => (o.kind === 'succeeded' ? o.write.offset : undefined) },
+      ),
+    );
+    if (outcome.kind === 'not-sent') {
+      if (outcome.error instanceof CancelledError) return {};
+      return { action: await this.reportFailure(`${record.fileName} was not submitted`, outcome.error) };
     }
-    const sent: SubmissionRecord = { ...record, lookUpFrom: attempt.lookUpFrom, attempts: record.attempts + 1 };
-    if (attempt.result) return this.succeeded(sent, attempt.result);
-    const e = attempt.error;
-    if (e instanceof CancelledError && !e.requestSent) return {};
-    if (isOutcomeUnknown(e)) return this.unknown(sent, e);
-    if (isDuplicateCommand(e)) return this.duplicate(sent, e);
-    const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e instanceof LedgerError ? e.kind : undefined };
-    await this.history.put(failed);
-    return { record: failed, action: await this.reportFailure(`Submitting ${record.fileName} failed`, e) };
+    const sent: SubmissionRecord = { ...record, lookUpFrom: outcome.lookUpFrom, attempts: record.attempts + 1 };
+    switch (outcome.kind) {
+      case 'succeeded':
+        return this.succeeded(sent, outcome);
+      case 'unknown':
+        return this.unknown(sent, outcome.error);
+      case 'already-executed':
+        return this.duplicate(sent, outcome);
+      case 'failed': {
+        const e = outcome.error;
+        const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e.kind };
+        await this.history.put(failed);
+        return { record: failed, action: await this.reportFailure(`Submitting ${record.fileName} failed`, e) };
+      }
+    }
   }
 
-  private async succeeded(record: SubmissionRecord, result: SubmitResult): Promise<SubmitOutcome> {
-    const t = result.transaction;
-    const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: result.raw.transaction };
+  private async succeeded(record: SubmissionRecord, outcome: Extract<SubmissionOutcome, { kind: 'succeeded' }>): Promise<SubmitOutcome> {
+    const t = outcome.transaction;
+    const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: outcome.response.transaction };
     await this.history.put(done);
     return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
   }
@@ -287,33 +274,17 @@ export class SubmitController {
 
   /**
    * DUPLICATE_COMMAND: the commandId executed before, once — the answer a retry after an unknown
-   * outcome waits for. Reads that transaction (at the completion offset Canton names) and shows it.
+   * outcome waits for. Shows the transaction it executed as, when the core could read it.
    */
-  private async duplicate(record: SubmissionRecord, e: CantonApiError): Promise<SubmitOutcome> {
-    const range = duplicateLookupRange(e);
-    // Without the completion offset in the error: after an unknown first attempt its transaction is past
-    // that attempt's ledger end; otherwise it can be anywhere.
-    const lookUpFrom = range.toOffset !== undefined ? range.fromOffset : record.attempts > 1 ? (record.lookUpFrom ?? 0) : 0;
-    const duplicate: SubmissionRecord = { ...record, outcome: 'duplicate', errorCode: e.code, lookUpFrom };
+  private async duplicate(record: SubmissionRecord, outcome: Extract<SubmissionOutcome, { kind: 'already-executed' }>): Promise<SubmitOutcome> {
+    const duplicate: SubmissionRecord = { ...record, outcome: 'duplicate', errorCode: outcome.error.code, lookUpFrom: outcome.lookUp.fromOffset };
     await this.history.put(duplicate);
-    const at = range.toOffset ? ` (completed at offset ${range.toOffset})` : '';
+    const at = outcome.completionOffset ? ` (completed at offset ${outcome.completionOffset})` : '';
     const executed = `Already executed: commandId "${record.commandId}" was accepted before${at} and was not executed again.`;
-    const profile = this.deps.connections.profiles.get(record.connectionId);
-    let transaction: Transaction | undefined;
-    if (profile) {
-      const client = this.deps.connections.client(profile);
-      try {
-        const found = await this.prompts().progress(`Reading the transaction of commandId ${record.commandId}`, (signal) =>
-          findTransactionByCommandId(client, { commandId: record.commandId, parties: record.request.commands.actAs, fromOffset: lookUpFrom, toOffset: range.toOffset, signal }),
-        );
-        transaction = found.transaction;
-      } catch (err) {
-        if (!(err instanceof LedgerError)) throw err;
-        if (!(err instanceof CancelledError)) this.deps.logger.warn(`Reading the transaction of commandId ${record.commandId}: ${this.deps.redactor.redactError(err)}`);
-      }
-    }
-    if (transaction) {
-      const t = transaction;
+    const readError = outcome.lookUpError;
+    if (readError && !(readError instanceof CancelledError)) this.deps.logger.warn(`Reading the transaction of commandId ${record.commandId}: ${this.deps.redactor.redactError(readError)}`);
+    const t = outcome.transaction;
+    if (t) {
       const shown: SubmissionRecord = { ...duplicate, updateId: t.updateId, offset: t.offset, transaction: t.raw };
       await this.history.put(shown);
       return this.showTransaction(shown, t, `${executed} ${transactionSummary(t, true)}`);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
-import { CancelledError, isOutcomeUnknown, LedgerError } from '../../../core/errors';
+import { CancelledError, LedgerError } from '../../../core/errors';
 import { isEmptyDiff, type VettingUpdateResult } from '../../../core/models/vetting';
 import type * as wire from '../../../core/models/wire';
 import {
@@ -11,11 +11,13 @@ import {
   expectedSerialValue,
   namePackages,
   pinnedSerial,
+  sendVetting,
   setJsonValueEdits,
   vettingDiffMarkdown,
-  vettingFailureOf,
+  vettingRequestOf,
   withForceFlag,
   type VettingFailure,
+  type VettingMode,
 } from '../../../core/submit/vetting';
 import { SHOW_LOG, type Prompts } from '../../prompts';
 import type { SendDeps } from './submit';
@@ -34,7 +36,7 @@ export const VettingActions = {
   showLog: SHOW_LOG,
 } as const;
 
-export type VettingMode = 'dry-run' | 'apply';
+export type { VettingMode } from '../../../core/submit/vetting';
 
 export interface VettingOutcome {
   result?: VettingUpdateResult;
@@ -96,7 +98,7 @@ export class VettingController {
     const value = source.value as wire.UpdateVettedPackagesRequest;
     // Pin the serial the preview started from, so that a change made meanwhile by someone else
     // fails (TOPOLOGY_SERIAL_MISMATCH) instead of applying something other than what was confirmed.
-    const pinned: CheckedSource = value.expectedTopologySerial ? source : { ...source, value: { ...value, expectedTopologySerial: expectedSerialValue(r.past?.topologySerial ?? 0) } };
+    const pinned: CheckedSource = { ...source, value: vettingRequestOf(value, 'apply', r.past?.topologySerial ?? 0) };
     const applied = await this.update(pinned, profile, client, 'apply', source);
     if (applied.result) {
       await this.prompts().message('info', `Vetting applied on ${profile.name}: ${diffSummary(applied.result.diff)}; the topology serial is now ${applied.result.next.topologySerial}.`, []);
@@ -115,21 +117,20 @@ export class VettingController {
    */
   private async update(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, original = source, retry = false): Promise<VettingOutcome> {
     const name = fileName(source.uri);
-    const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
-    let result: VettingUpdateResult;
-    try {
-      // An apply goes through the connection: its vetting state is read again after it (an unknown outcome too).
-      const connection = this.deps.connections.connectionOf(profile);
-      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
-        mode === 'apply' ? connection.write('vetting', (c, s) => c.updateVettedPackages(body, { signal: s }), { signal }) : client.updateVettedPackages(body, { signal }),
-      );
-    } catch (e) {
-      if (mode === 'apply' && isOutcomeUnknown(e)) {
-        return this.unknownApply(source, original, profile, client, e);
-      }
-      if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
-      return this.failed(original, profile, client, mode, e);
+    const body = vettingRequestOf(source.value as wire.UpdateVettedPackagesRequest, mode);
+    // An apply goes through the connection: its vetting state is read again after it (an unknown outcome too).
+    const connection = this.deps.connections.connectionOf(profile);
+    const outcome = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
+      mode === 'apply' ? connection.write('vetting', (c, s) => sendVetting(c, body, s), { signal }) : sendVetting(client, body, signal),
+    );
+    if (outcome.kind === 'unknown') {
+      return this.unknownApply(source, original, profile, client, outcome.error);
     }
+    if (outcome.kind === 'failed') {
+      if (retry && outcome.failure?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
+      return this.failed(original, profile, client, mode, outcome.error, outcome.failure);
+    }
+    const result = outcome.result;
     const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri };
   }
@@ -171,11 +172,10 @@ export class VettingController {
     return { failure: { kind: 'serial-mismatch' }, action, next: action === VettingActions.checkState ? await this.update(original, profile, client, 'dry-run') : undefined };
   }
 
-  private async failed(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, e: unknown): Promise<VettingOutcome> {
+  private async failed(source: CheckedSource, profile: ConnectionProfile, client: LedgerClient, mode: VettingMode, e: LedgerError, failure: VettingFailure | undefined): Promise<VettingOutcome> {
     if (e instanceof CancelledError) return {};
     const name = fileName(source.uri);
     const value = source.value as wire.UpdateVettedPackagesRequest;
-    const failure = vettingFailureOf(e);
     if (failure) this.deps.logger.warn(`Vetting ${name}: ${this.deps.redactor.redactError(e)}`);
     const prompts = this.prompts();
     const again = async (): Promise<VettingOutcome> => (mode === 'apply' ? this.apply(source.uri) : this.dryRun(source.uri));

@@ -1,0 +1,54 @@
+/**
+ * `upload-dar FILE.dar`: validate and upload a DAR (or only validate it), then print the report the
+ * editor's Upload DAR shows: the DAR's packages (new or already there) and the vetting change.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { UnsupportedOperationError } from '../../core/errors';
+import { darUploadAbilities, darUploadMarkdown, uploadDarWithReport } from '../../core/submit/darUpload';
+import { expectPositionals, flag, stringOption, UsageError } from '../args';
+import { EXIT_OK, type Command } from '../command';
+
+const NAME = 'upload-dar';
+
+export const uploadDarCommand: Command = {
+  name: NAME,
+  synopsis: 'upload-dar FILE.dar [--no-vet | --validate-only] [--synchronizer ID]',
+  summary: 'Upload a DAR (validated first where the version can) and show its packages and the vetting change',
+  details: [
+    '--no-vet           store the packages without vetting them (Canton 3.4+); vet later with a',
+    '                   *.vetting.json file',
+    '--validate-only    check the DAR as an upload would (Canton 3.4+); nothing is changed',
+    '--synchronizer ID  the synchronizer to vet on (or validate for) when the participant has several',
+    '--json             the report as JSON',
+    'Needs participant admin rights. The report is the editor\'s Upload DAR report, as Markdown.',
+  ],
+  options: { 'no-vet': { type: 'boolean' }, 'validate-only': { type: 'boolean' }, synchronizer: { type: 'string' } },
+  async run(ctx, args) {
+    const [file] = expectPositionals(args, NAME, 'FILE.dar', 1);
+    const validateOnly = flag(args.values, 'validate-only');
+    const noVet = flag(args.values, 'no-vet');
+    if (validateOnly && noVet) throw new UsageError('--validate-only and --no-vet exclude each other: a validation vets nothing', NAME);
+    let dar: Uint8Array;
+    try {
+      dar = await readFile(file);
+    } catch (e) {
+      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((e as NodeJS.ErrnoException).code ?? 'unreadable')}`, NAME);
+    }
+    const client = ctx.client();
+    const abilities = await darUploadAbilities(client, ctx.signal);
+    const version = (await client.capabilities(ctx.callOptions)).version;
+    if (validateOnly && !abilities.canValidate) throw new UnsupportedOperationError('Validating a DAR without uploading it', version, 'validateDar');
+    if (noVet && !abilities.canChooseVetting) throw new UnsupportedOperationError('Uploading a DAR without vetting it', version, 'uploadDar');
+    const result = await uploadDarWithReport(client, dar, {
+      mode: validateOnly ? 'validate' : 'upload',
+      // As the editor's "Upload and Vet" / "Upload without Vetting".
+      vetAllPackages: validateOnly ? undefined : !noVet,
+      synchronizerId: stringOption(args.values, 'synchronizer'),
+      signal: ctx.signal,
+    });
+    if (ctx.globals.json) await ctx.out(JSON.stringify(result, null, 2));
+    else await ctx.out(darUploadMarkdown(result, basename(file), ctx.globals.url).trimEnd());
+    return EXIT_OK;
+  },
+};
