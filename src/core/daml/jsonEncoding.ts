@@ -13,7 +13,9 @@
  * string (3.5 reads only strings); Numeric is a decimal string (a JSON number is read through a
  * Double); Party is 1–255 of letters, digits and ` :-_`; ContractId is the lowercase hex of a V1 or V2
  * contract id; Date is `YYYY-MM-DD`; Timestamp is what Java's ISO_DATE_TIME parses, truncated to
- * microseconds; Optional is `null` or the value, and an Optional inside an Optional is `[]` / `[v]`;
+ * microseconds; Optional is `null` or the value, but an Optional of an Optional is an array at every
+ * level (`[]` / `[v]`, the outermost included: Canton's codec, not the documentation, which nests one
+ * level less);
  * List is an array; TextMap an object; GenMap `[[k, v], …]`; Unit `{}` (its content is ignored).
  */
 import { joinPointer } from '../files/jsonDocument';
@@ -162,8 +164,7 @@ class SchemaBuilder {
   }
 
   private isOptional(type: DamlType): boolean {
-    const shape = shapeOf(type, this.lookup);
-    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+    return optionalKind(type, this.lookup) === 'simple';
   }
 
   private inline(shape: TypeShape): JsonSchema {
@@ -223,20 +224,18 @@ class SchemaBuilder {
           },
         };
       case 'Optional':
-        return { anyOf: [{ type: 'null' }, this.optionalContent(first)] };
+        if (first && optionalKind(first, this.lookup)) return this.nestedOptional(shape.type, first);
+        return { anyOf: [{ type: 'null' }, first ? this.schema(first, undefined) : {}] };
       default:
         return { not: {} };
     }
   }
 
-  /** What `Some x` looks like: x itself, or for an Optional inside an Optional `[]` / `[x]`. */
-  private optionalContent(inner: DamlType | undefined): JsonSchema {
-    if (!inner) return {};
+  /** An Optional of an Optional: an array at every level, `[]` for None and `[x]` for Some x. */
+  private nestedOptional(type: DamlType, inner: DamlType): JsonSchema {
     const shape = shapeOf(inner, this.lookup);
-    if (shape.kind === 'builtin' && shape.builtin === 'Optional') {
-      return { type: 'array', maxItems: 1, items: this.optionalContent(shape.args[0]), description: `${printType(inner)} ([] for None, [x] for Some x)` };
-    }
-    return this.schema(inner, undefined);
+    const items = shape.kind === 'builtin' && shape.builtin === 'Optional' && shape.args[0] ? this.nestedOptional(inner, shape.args[0]) : this.schema(inner, undefined);
+    return { type: 'array', maxItems: 1, items, description: `${printType(type)} ([] for None, [x] for Some x)` };
   }
 }
 
@@ -426,22 +425,27 @@ class ValueChecker {
       case 'GenMap':
         return this.genMap(type, first, second, value, path);
       case 'Optional':
-        if (value !== null) this.optionalContent(type, first, value, path);
+        if (first && optionalKind(first, this.lookup)) return this.nestedOptional(type, first, value, path);
+        if (value !== null && first) this.check(first, value, path);
         return;
       default:
         this.report(path, 'not-serializable', `${printType(type)} has no JSON encoding.`);
     }
   }
 
-  private optionalContent(optionalType: DamlType, inner: DamlType | undefined, value: unknown, path: string): void {
-    if (!inner) return;
-    const shape = shapeOf(inner, this.lookup);
-    if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return this.check(inner, value, path);
-    // An Optional inside an Optional: None is [], Some x is [x].
+  /**
+   * An Optional of an Optional, as Canton's codec reads it (its `OptionalProcessor` reads an array at
+   * every level of the chain, the outermost included): `[]` is None, `[x]` is Some x; null is refused.
+   */
+  private nestedOptional(type: DamlType, inner: DamlType, value: unknown, path: string): void {
     if (!Array.isArray(value) || value.length > 1) {
-      return this.wrongKind(optionalType, value, path, `null, [] or [x] (${printType(inner)} inside an Optional)`);
+      return this.wrongKind(type, value, path, '[] for None, [x] for Some x: Canton reads an array at every level of an Optional inside an Optional');
     }
-    if (value.length === 1) this.optionalContent(inner, shape.args[0], value[0], joinPointer(path, 0));
+    if (value.length === 0) return;
+    const shape = shapeOf(inner, this.lookup);
+    const at = joinPointer(path, 0);
+    if (shape.kind === 'builtin' && shape.builtin === 'Optional' && shape.args[0]) return this.nestedOptional(inner, shape.args[0], value[0], at);
+    this.check(inner, value[0], at);
   }
 
   private genMap(type: DamlType, key: DamlType | undefined, item: DamlType | undefined, value: unknown, path: string): void {
@@ -507,8 +511,7 @@ class ValueChecker {
   }
 
   private isOptional(type: DamlType): boolean {
-    const shape = shapeOf(type, this.lookup);
-    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+    return optionalKind(type, this.lookup) === 'simple';
   }
 
   private wrongKind(type: DamlType, value: unknown, path: string, expected?: string, severity: 'error' | 'warning' = 'error'): void {
@@ -538,6 +541,18 @@ class ValueChecker {
   private report(path: string, code: ValueProblemCode, message: string, severity: 'error' | 'warning' = 'error', data?: Record<string, unknown>): void {
     this.problems.push({ path, code, message, severity, ...(data ? { data } : {}) });
   }
+}
+
+/**
+ * Whether `type` is an Optional: `simple` (null for None; a record field may be left out) or `nested`
+ * (of an Optional: arrays at every level, and Canton refuses null and a left-out field, since its
+ * codec reads the missing value as null).
+ */
+export function optionalKind(type: DamlType, lookup: TypeLookup): 'simple' | 'nested' | undefined {
+  const shape = shapeOf(type, lookup);
+  if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return undefined;
+  const inner = shape.args[0] && shapeOf(shape.args[0], lookup);
+  return inner && inner.kind === 'builtin' && inner.builtin === 'Optional' ? 'nested' : 'simple';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -588,7 +603,7 @@ function numberText(value: number): string | undefined {
 /**
  * A complete, valid placeholder value of `type` for snippets and new command files: "" for Text and
  * Party, "0" for Int64, "0.0" for Numeric, the first enum constructor, the first variant constructor
- * that does not recurse, null for Optional, [] / {} for collections.
+ * that does not recurse, null for Optional ([] for an Optional of an Optional), [] / {} for collections.
  */
 export function skeletonValue(type: DamlType, lookup: TypeLookup): unknown {
   try {
@@ -622,6 +637,7 @@ function skeleton(type: DamlType, lookup: TypeLookup, building: ReadonlySet<stri
       }
       throw new RecursiveSkeleton();
     case 'builtin':
+      if (optionalKind(type, lookup) === 'nested') return [];
       // A copy: callers may fill the placeholder in.
       return structuredClone(BUILTIN_SKELETONS[shape.builtin] ?? null);
     default:

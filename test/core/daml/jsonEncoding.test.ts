@@ -74,6 +74,7 @@ const DATA_TYPES: DataType[] = [
   },
   { kind: 'record', name: 'Pair', params: [{ name: 'a', kind: star }, { name: 'b', kind: star }], serializable: true, fields: [{ name: 'fst', type: T.variable('a') }, { name: 'snd', type: T.variable('b') }] },
   { kind: 'interface', name: 'Token', params: [], serializable: false },
+  { kind: 'record', name: 'Nested', params: [], serializable: true, fields: [{ name: 'plain', type: b.optional(b.int64) }, { name: 'nested', type: b.optional(b.optional(b.int64)) }] },
 ];
 
 const HAND_BUILT: DamlPackage = {
@@ -187,12 +188,22 @@ const CASES: Record<string, Case> = {
   },
   enum: { type: con('Color'), valid: ['Red', 'Blue'], invalid: [['Purple', 'unknown-constructor'], ['red', 'unknown-constructor'], [{ tag: 'Red', value: {} }, 'wrong-kind']] },
   'Optional Int64': { type: b.optional(b.int64), valid: [null, '5'], invalid: [[[], 'wrong-kind'], [['5'], 'wrong-kind'], [5, 'bad-int64']] },
+  // Canton's codec reads an array at every level of a nested Optional, the outermost included.
   'Optional (Optional Int64)': {
     type: b.optional(b.optional(b.int64)),
-    valid: [null, [], ['5']],
-    invalid: [['5', 'wrong-kind'], [[null], 'wrong-kind', '/0'], [['5', '6'], 'wrong-kind'], [[5], 'bad-int64', '/0']],
+    valid: [[], [[]], [['5']]],
+    invalid: [[null, 'wrong-kind'], ['5', 'wrong-kind'], [['5'], 'wrong-kind', '/0'], [[null], 'wrong-kind', '/0'], [[[], []], 'wrong-kind'], [[['5', '6']], 'wrong-kind', '/0'], [[[5]], 'bad-int64', '/0/0']],
   },
-  'Optional (Optional (Optional Text))': { type: b.optional(b.optional(b.optional(b.text))), valid: [null, [], [[]], [['x']]], invalid: [[['x'], 'wrong-kind', '/0'], [[[[]]], 'wrong-kind', '/0/0']] },
+  'Optional (Optional (Optional Text))': {
+    type: b.optional(b.optional(b.optional(b.text))),
+    valid: [[], [[]], [[[]]], [[['x']]]],
+    invalid: [[null, 'wrong-kind'], [[['x']], 'wrong-kind', '/0/0'], [[[[[]]]], 'wrong-kind', '/0/0/0']],
+  },
+  'record with an Optional (Optional Int64) field': {
+    type: con('Nested'),
+    valid: [{ plain: null, nested: [] }, { nested: [['1']] }],
+    invalid: [[{ plain: '1' }, 'missing-field', ''], [{ nested: null }, 'wrong-kind', '/nested']],
+  },
   List: { type: b.list(b.party), valid: [[], ['a', 'b']], invalid: [['a', 'wrong-kind'], [[1], 'wrong-kind', '/0']] },
   TextMap: { type: b.textMap(b.int64), valid: [{}, { a: '1', b: '2' }], invalid: [[[['a', '1']], 'wrong-kind'], [{ a: 1 }, 'bad-int64', '/a']] },
   GenMap: {
