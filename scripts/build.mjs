@@ -1,5 +1,6 @@
 // Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
 import * as esbuild from 'esbuild';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
@@ -28,7 +29,7 @@ const validatorsApart = {
 };
 
 /** @type {import('esbuild').BuildOptions} */
-const common = {
+export const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -46,7 +47,7 @@ const common = {
   plugins: [oneVscodeImport, validatorsApart],
 };
 
-const builds = [
+export const builds = [
   // The entry VS Code activates for any JSON file: tiny, with no feature code, and no shim (it imports
   // the API itself, once, with `import vscode = require('vscode')`).
   { ...common, plugins: [], entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
@@ -62,10 +63,12 @@ const builds = [
   { ...common, entryPoints: { preview: 'src/core/preview/index.ts' }, outdir: 'dist' },
 ];
 
-if (watch) {
+// Run as a script it builds; imported (by tests, for the options) it does nothing.
+const isScript = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]);
+if (isScript && watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[watch] build started');
-} else {
+} else if (isScript) {
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }

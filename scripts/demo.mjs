@@ -9,7 +9,7 @@
 // `npm run demo` builds first. The example workspace is examples/demo-workspace: its settings start the
 // demo participant on open, and its files name the demo's (fixed-seed) parties.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,10 @@ async function codeServer({ smoke }) {
   packageExtension();
   installExitHandlers();
   const run = mkdtempSync(path.join(tmpdir(), 'canton-ledger-demo-'));
+  // The run's profile, logs and workspace copy go with the run (after the exit handlers have stopped
+  // code-server, which were installed first); a failed smoke check keeps them for its message.
+  let keepRun = false;
+  process.on('exit', () => keepRun || rmSync(run, { recursive: true, force: true }));
   const env = { ...process.env, XDG_CONFIG_HOME: `${run}/xdg`, XDG_DATA_HOME: `${run}/xdg`, XDG_CACHE_HOME: `${run}/xdg`, EXTENSIONS_GALLERY: '{}' };
   const userDataDir = path.join(run, 'user-data');
   const extensionsDir = path.join(run, 'extensions');
@@ -67,10 +71,12 @@ async function codeServer({ smoke }) {
     await new Promise(() => {}); // until Ctrl-C; the exit handlers stop code-server
   }
   try {
-    return await smokeCheck(url, chromiumPath(), run);
+    const failed = await smokeCheck(url, chromiumPath(), run);
+    keepRun = failed !== 0;
+    return failed;
   } finally {
     void server;
-    cleanupAll();
+    await cleanupAll();
   }
 }
 
@@ -131,7 +137,8 @@ async function cliWalkthrough({ wait }) {
       // The second submit of the same commandId answers "already executed" with the first one's transaction.
       if (i === 3) console.log('(As expected: the same commandId is not executed twice.)');
     }
-    console.log(`\nDemo participant at ${p.url}. Try: CANTON_LEDGER_URL=${p.url} node dist/cli.js --help`);
+    // The URL stands alone at the end of its line: a terminal that links it takes no period along.
+    console.log(`\nThe demo participant listens on ${p.url}\nTry:  CANTON_LEDGER_URL=${p.url} node dist/cli.js --help`);
     if (failed) console.error(`${failed} walkthrough step(s) did not behave as expected`);
     if (wait) {
       console.log('Ctrl-C stops the participant.');

@@ -12,18 +12,19 @@ import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
 import { ConnectionStatusBar } from './vscode/statusBar';
 import { ConnectionCommands } from './vscode/commands/connections';
 import { TokenCommands } from './vscode/commands/tokens';
-import { Commands } from './vscode/commands/ids';
+import { Commands, Views, type CommandId } from './vscode/commands/ids';
 import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
-import { ErrorReporter } from './vscode/ui';
+import { ErrorReporter, PromptsPort } from './vscode/prompts';
+import { windowPrompts } from './vscode/ui';
+import { CommandRegistry, ConnectionTargets } from './vscode/commands/registry';
 import { JsonDocuments } from './vscode/documents';
 import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
 import { registerFileSending, type FileSending } from './vscode/files/submit';
 import { registerFileEditing } from './vscode/files/editing';
-import { LedgerPackages } from './vscode/packages/ledgerPackages';
+import { extensionPackageStore, LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
-import type { LedgerWrite } from './core/ledger/state';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -35,11 +36,6 @@ export interface CantonLedgerApi {
   send: FileSending;
   packages: LedgerPackages;
   compare: CompareFeature;
-  /**
-   * Tells a connection's ledger state about a write made on it (`packages: true` for a DAR upload,
-   * `vetting: true` when it vetted): the status bar and every view follow without a manual refresh.
-   */
-  afterLedgerWrite(connectionId: string, write?: LedgerWrite): Promise<void>;
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
 }
@@ -57,65 +53,67 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
   const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
-  const connections = new ConnectionManager(profiles, tokens, logger, redactor);
-  const errors = new ErrorReporter(logger, redactor, () => channel.show(true));
+  const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
+  const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
+  // Every question and failure message goes through this one port; a test replaces its `current`.
+  const prompts = new PromptsPort(windowPrompts);
+  const showLog = () => channel.show(true);
+  const errors = new ErrorReporter(logger, redactor, prompts, showLog);
+  const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
+  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(profiles, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
-  const connectionsView = vscode.window.createTreeView('cantonLedger.connections', { treeDataProvider: tree, showCollapseAll: true });
+  const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
   const statusBar = new ConnectionStatusBar(connections);
-  // `send` is made further down; its prompts are what a test answers.
-  const connectionCommands = new ConnectionCommands(connections, errors, () => send.prompts);
+  const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
-  const packages = new LedgerPackages(connections, context.globalStorageUri, context.extensionPath, logger);
+  const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
 
   const startDemo = async () => {
-    try {
-      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-      await demo.start();
-      await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
-    } catch (e) {
-      await errors.report('Starting the demo participant', e);
-    }
+    await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+    await demo.start();
+    await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.
   const updateConnectedContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.connected', connections.activeConnected());
+  connectionCommands.register(commands);
+  tokenCommands.register(commands);
+  commands.register(Commands.showLog, () => channel.show());
+  commands.register(Commands.startDemo, startDemo);
+  commands.register(Commands.stopDemo, () => demo.stop());
   context.subscriptions.push(
     channel,
     secrets,
     profiles,
+    tokens,
     connections,
     tree,
     demo,
     documents,
     connectionsView,
     statusBar,
-    ...connectionCommands.register(),
-    ...tokenCommands.register(),
-    vscode.commands.registerCommand(Commands.showLog, () => channel.show()),
-    vscode.commands.registerCommand(Commands.startDemo, startDemo),
-    vscode.commands.registerCommand(Commands.stopDemo, () => demo.stop()),
+    commands,
     profiles.onDidChange(updateContext),
     connections.onDidChange(updateConnectedContext),
     packages,
-    ...registerFileEditing(connections, packages, logger, errors),
-    ...registerPackagesView(connections, packages, logger, redactor),
+    ...registerFileEditing(commands, connections, packages, logger),
+    registerPackagesView(commands, connections, packages, logger, redactor),
   );
-  const views = registerLedgerViews(context, { connections, documents, logger, redactor, packages });
-  const compare = registerComparePartiesView(connections, logger, redactor, (what, e) => errors.report(what, e));
-  context.subscriptions.push(...compare.disposables);
+  const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
+  const compare = registerComparePartiesView(commands, connections, logger, redactor, errors);
+  context.subscriptions.push(compare.view);
   // The Updates filter shapes a submission's transaction format only where the user set one.
   const activeFilter = () => {
     const id = connections.profiles.active()?.id;
     return id ? views.filters.explicit(id) : undefined;
   };
-  const send = registerFileSending(context, { connections, documents, logger, redactor, activeFilter, showLog: () => channel.show(true) });
+  const send = registerFileSending(context, commands, { connections, documents, logger, redactor, activeFilter, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
-  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void startDemo();
+  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
-  const afterLedgerWrite = (connectionId: string, write?: LedgerWrite) => connections.afterWrite(connectionId, write);
-  return { api: { connections, secrets, demo, documents, views, send, packages, afterLedgerWrite, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
+  return { api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
 }

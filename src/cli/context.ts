@@ -1,9 +1,13 @@
 /**
  * What a command runs with: the output streams, the environment, the global options, the Ctrl-C
- * signal, and a lazily built LedgerClient whose token comes only from the environment.
+ * signal, and a lazily built LedgerConnection (and its LedgerClient) whose token comes only from the
+ * environment.
  */
 import { LedgerClient } from '../core/api/client';
 import type { CallOptions } from '../core/api/http';
+import { PackageCache, PackageIndex } from '../core/daml/packageIndex';
+import { LedgerConnection } from '../core/ledger/connection';
+import { PackageStore } from '../core/ledger/packages';
 import type { Logger } from '../core/log';
 import { Redactor, REDACTION_MASK } from '../core/redact';
 
@@ -39,6 +43,8 @@ export class CliContext {
   /** Exact secrets to mask in every line written (the token, a shared secret). */
   private readonly secrets = new Set<string>();
   private ledgerClient?: LedgerClient;
+  private ledgerConnection?: LedgerConnection;
+  private store?: PackageStore;
 
   constructor(
     readonly io: CliIo,
@@ -71,6 +77,19 @@ export class CliContext {
       redactor: this.redactor,
     });
     return this.ledgerClient;
+  }
+
+  /** The participant at the URL as the editor holds one: its packages are read through it. */
+  connection(): LedgerConnection {
+    const url = this.globals.url;
+    this.ledgerConnection ??= new LedgerConnection({ profile: { id: 'cli', name: url, url, auth: this.token ? 'jwt' : 'none', source: 'user' }, client: this.client(), packages: this.packages });
+    return this.ledgerConnection;
+  }
+
+  /** Decoded Daml packages of this run (a participant's, DARs'), kept in memory only. */
+  get packages(): PackageStore {
+    this.store ??= new PackageStore(() => ({ PackageCache, PackageIndex }));
+    return this.store;
   }
 
   registerSecret(secret: string | undefined): void {

@@ -20,6 +20,7 @@ export type LedgerErrorKind =
   | 'token-withheld'
   | 'redirected'
   | 'websocket-unavailable'
+  | 'stream-stalled'
   | 'package-decode';
 
 /** Where a request failed, when it is known: the method and the path (never the full URL with credentials). */
@@ -36,7 +37,6 @@ export abstract class LedgerError extends Error {
 
   constructor(message: string, request?: RequestInfo, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
     this.request = request;
   }
 }
@@ -333,6 +333,27 @@ export class WebSocketUnavailableError extends LedgerError {
   }
 }
 
+/**
+ * An open update stream stopped delivering: the participant has an update after the stream's last
+ * one that the stream did not send within the liveness interval (the socket itself stayed open).
+ */
+export class StreamStalledError extends LedgerError {
+  readonly kind = 'stream-stalled' as const;
+  /** The stream's last delivered offset, and an offset it should have delivered by now. */
+  readonly deliveredUpTo: number;
+  readonly missedOffset: number;
+  readonly silentMs: number;
+  constructor(deliveredUpTo: number, missedOffset: number, silentMs: number, request?: RequestInfo) {
+    super(`The update stream stalled: nothing for ${Math.round(silentMs / 1000)} s, though the participant has an update at offset ${missedOffset} after its last one (${deliveredUpTo})`, request);
+    this.deliveredUpTo = deliveredUpTo;
+    this.missedOffset = missedOffset;
+    this.silentMs = silentMs;
+  }
+  get hint(): string {
+    return 'The socket stayed open but stopped carrying updates (a proxy or the participant holding it): following resumes on a new one from the last update received.';
+  }
+}
+
 /** The participant's version does not have this operation: refused before sending. */
 export class UnsupportedOperationError extends LedgerError {
   readonly kind = 'unsupported' as const;
@@ -450,3 +471,27 @@ function firstLine(s: string): string {
   const line = s.split(/\r?\n/, 1)[0];
   return line.length > 200 ? line.slice(0, 200) + '…' : line;
 }
+
+/**
+ * Each error's `name` is its class's name, set on the prototype from these keys: a minifier renames
+ * classes but not property keys, so logs still read "NetworkError ECONNRESET", not "tt ECONNRESET".
+ */
+const ERROR_CLASSES = {
+  CantonApiError,
+  ListTooLargeError,
+  AuthError,
+  HttpError,
+  NetworkError,
+  TimeoutError,
+  CancelledError,
+  RequestValidationError,
+  ProtocolError,
+  RedirectedError,
+  WebSocketUnavailableError,
+  StreamStalledError,
+  UnsupportedOperationError,
+  NotServedError,
+  TokenWithheldError,
+  LfDecodeError,
+};
+for (const [name, errorClass] of Object.entries(ERROR_CLASSES)) Object.defineProperty(errorClass.prototype, 'name', { value: name, writable: true, configurable: true });

@@ -23,6 +23,11 @@ export abstract class OnDemandPages<Item, Cursor> {
     return this.pending !== undefined;
   }
 
+  /** How many items the pages loaded so far hold. */
+  get loadedCount(): number {
+    return this.loaded.length;
+  }
+
   /** True once the last page is loaded. */
   get complete(): boolean {
     return this.started && !this.next;

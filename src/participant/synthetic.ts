@@ -7,8 +7,7 @@ import { ASSET, IOU } from './catalog';
 import { parseIdentifierRef } from './packages';
 import { IdSource } from './ids';
 import type { ParsedCommand } from './interpreter';
-import type { DemoLedger } from './ledger';
-import type { ContractRecord } from './model';
+import type { ContractRecord, PartyRecord, SynchronizerInfo, TransactionRecord } from './model';
 import { formatNumeric } from './values';
 
 export interface SyntheticOptions {
@@ -20,6 +19,20 @@ export interface SyntheticOptions {
   issuer?: string;
   /** An offset checkpoint after every this many updates. Default 10. */
   checkpointEvery?: number;
+}
+
+/**
+ * The ledger the activity is written to: what it reads and the writes it makes. The demo ledger hands
+ * itself in, so this module needs nothing from the ledger's.
+ */
+export interface SyntheticTarget {
+  readonly parties: ReadonlyMap<string, PartyRecord>;
+  readonly contracts: ReadonlyMap<string, ContractRecord>;
+  readonly ledgerEnd: number;
+  readonly synchronizers: readonly SynchronizerInfo[];
+  execute(request: { commandId: string; workflowId: string; actAs: readonly string[]; readAs: readonly string[]; commands: ParsedCommand[] }): TransactionRecord;
+  reassign(contractId: string, target: string, submitter: string): unknown;
+  appendCheckpoint(): unknown;
 }
 
 const IOU_REF = '#demo-iou:Iou:Iou';
@@ -51,7 +64,7 @@ class Pool {
   }
 }
 
-export function appendSyntheticUpdates(ledger: DemoLedger, count: number, options: SyntheticOptions): void {
+export function appendSyntheticUpdates(ledger: SyntheticTarget, count: number, options: SyntheticOptions): void {
   const random = IdSource.fromSeed(options.seed ?? 1);
   const parties = options.parties ?? [...ledger.parties.values()].filter((p) => !p.revoked).map((p) => p.party);
   if (parties.length < 2) throw new Error('appendSynthetic needs at least two parties');

@@ -3,7 +3,7 @@
  * core's checker and refused with the error Canton gives, then normalised the way Canton echoes it
  * back (Numerics padded to their scale, Int64 as strings, absent Optional fields as null).
  */
-import { pointerSegments } from '../core/files/jsonDocument';
+import { pointerSegments } from '../core/jsonPointer';
 import { optionalKind, checkValue as problemsOf, type ValueProblem } from '../core/daml/jsonEncoding';
 import type { DamlType } from '../core/daml/model';
 import type { TypeLookup } from '../core/daml/packageIndex';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from './lifecycle';
 import { DOCUMENT_SCHEME } from './schemes';
 
 export { DOCUMENT_SCHEME } from './schemes';
@@ -7,16 +8,17 @@ export { DOCUMENT_SCHEME } from './schemes';
  * Read-only, formatted JSON documents held in memory (virtual documents, never temp files). Each
  * document has a stable path, so showing the same thing again reuses its editor tab and refreshes it.
  */
-export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class JsonDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
   private readonly order: string[] = [];
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly registration: vscode.Disposable;
 
   /** At most this many documents are kept; the oldest are dropped (their tabs then show a note). */
   constructor(private readonly capacity = 200) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(DOCUMENT_SCHEME, this);
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(DOCUMENT_SCHEME, this));
+    this._register(toDisposable(() => this.contents.clear()));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -45,12 +47,6 @@ export class JsonDocuments implements vscode.TextDocumentContentProvider, vscode
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     return vscode.window.showTextDocument(doc, options);
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
-    this.contents.clear();
   }
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { disposeAll } from './lifecycle';
 
 /** The user pressed the Back button of a wizard step. */
 export const BACK = Symbol('back');
@@ -45,8 +46,7 @@ function run<T>(input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>,
     const settle = (v: StepAnswer<T>) => {
       if (done) return;
       done = true;
-      subscriptions.forEach((s) => s.dispose());
-      input.dispose();
+      disposeAll([input, ...subscriptions]);
       resolve(v);
     };
     wire(settle, subscriptions);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Redactor } from '../core/redact';
+import { Disposable } from './lifecycle';
 
 /** What is kept per connection: a pasted token, a sandbox shared secret, or an OAuth2 client secret. */
 export type SecretKind = 'token' | 'sharedSecret' | 'clientSecret';
@@ -10,16 +11,18 @@ const PREFIX = 'cantonLedger';
  * Connection secrets in SecretStorage, keyed by connection id. Values read are registered with the
  * redactor at once, so that they cannot reach a log line or an error message afterwards.
  */
-export class SecretStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<{ connectionId: string; kind: SecretKind }>();
+export class SecretStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<{ connectionId: string; kind: SecretKind }>());
   readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly storage: vscode.SecretStorage, private readonly redactor: Redactor) {
-    this.subscription = storage.onDidChange((e) => {
-      const m = new RegExp(`^${PREFIX}\\.(token|sharedSecret|clientSecret)/(.+)$`).exec(e.key);
-      if (m) this.changed.fire({ kind: m[1] as SecretKind, connectionId: m[2] });
-    });
+    super();
+    this._register(
+      storage.onDidChange((e) => {
+        const m = new RegExp(`^${PREFIX}\\.(token|sharedSecret|clientSecret)/(.+)$`).exec(e.key);
+        if (m) this.changed.fire({ kind: m[1] as SecretKind, connectionId: m[2] });
+      }),
+    );
   }
 
   private key(connectionId: string, kind: SecretKind): string {
@@ -39,10 +42,5 @@ export class SecretStore implements vscode.Disposable {
 
   async delete(connectionId: string, kind?: SecretKind): Promise<void> {
     for (const k of kind ? [kind] : (['token', 'sharedSecret', 'clientSecret'] as const)) await this.storage.delete(this.key(connectionId, k));
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

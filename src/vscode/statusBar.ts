@@ -1,21 +1,24 @@
 import * as vscode from 'vscode';
 import { tokenState } from '../core/auth/jwt';
 import type { ConnectionManager } from './connections/manager';
+import { Commands } from './commands/ids';
+import { Disposable, toDisposable } from './lifecycle';
 
 /** The active connection, its ledger end and its token's state; warning colours when the token is near expiry or rejected. */
-export class ConnectionStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('cantonLedger.status', vscode.StatusBarAlignment.Left, 50);
-  private readonly subscriptions: vscode.Disposable[];
-  private readonly timer: ReturnType<typeof setInterval>;
+export class ConnectionStatusBar extends Disposable {
+  private readonly item = this._register(vscode.window.createStatusBarItem('cantonLedger.status', vscode.StatusBarAlignment.Left, 50));
   /** `connection:exp` of the pasted tokens already warned about, so each warning comes once. */
   private readonly warned = new Set<string>();
 
   constructor(private readonly manager: ConnectionManager) {
+    super();
     this.item.name = 'Canton Ledger Connection';
-    this.item.command = 'cantonLedger.connections.select';
-    this.subscriptions = [manager.onDidChange(() => this.update()), manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connectionId === manager.profiles.active()?.id && this.update())];
+    this.item.command = Commands.selectConnection;
+    this._register(manager.onDidChange(() => this.update()));
+    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connectionId === manager.profiles.active()?.id && this.update()));
     // Token expiry moves with the clock, not with events.
-    this.timer = setInterval(() => this.update(), 15_000);
+    const timer = setInterval(() => this.update(), 15_000);
+    this._register(toDisposable(() => clearInterval(timer)));
     this.update();
   }
 
@@ -58,12 +61,6 @@ export class ConnectionStatusBar implements vscode.Disposable {
     if (this.warned.has(key)) return;
     this.warned.add(key);
     const when = state === 'expired' ? `expired at ${expiresAt.toLocaleTimeString()}` : `expires at ${expiresAt.toLocaleTimeString()}`;
-    void vscode.window.showWarningMessage(`The token of "${name}" ${when}.`, 'Update Token').then((c) => c && vscode.commands.executeCommand('cantonLedger.token.set', id));
-  }
-
-  dispose(): void {
-    clearInterval(this.timer);
-    this.subscriptions.forEach((s) => s.dispose());
-    this.item.dispose();
+    void vscode.window.showWarningMessage(`The token of "${name}" ${when}.`, 'Update Token').then((c) => c && vscode.commands.executeCommand(Commands.setToken, id));
   }
 }

@@ -64,7 +64,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger'));
-      assert.deepEqual(Object.keys(api).sort(), ['afterLedgerWrite', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'packages', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'packages', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];
@@ -90,6 +90,59 @@ describe('extension bundle', function () {
     for (const file of [EXTENSION_JS, FEATURES_JS]) {
       const imports = readFileSync(file, 'utf8').match(/require\("vscode"\)/g) ?? [];
       assert.equal(imports.length, 1, file);
+    }
+  });
+});
+
+describe('production build', () => {
+  it('keeps the names of the errors, so that logs name an error by its class (not "tt ECONNRESET")', async () => {
+    const buildScript = '../../scripts/build.mjs'; // the options the production build uses
+    const { common } = (await import(buildScript)) as { common: import('esbuild').BuildOptions };
+    const esbuild = await import('esbuild');
+    const out = await esbuild.build({
+      ...common,
+      minify: true,
+      sourcemap: false,
+      write: false,
+      stdin: { contents: `module.exports = require('./src/core/errors');`, resolveDir: REPO_ROOT, loader: 'ts' },
+    });
+    const m = { exports: {} as Record<string, unknown> };
+    new Function('module', 'exports', 'require', out.outputFiles[0].text)(m, m.exports, require);
+    const base = m.exports.LedgerError as abstract new (...a: unknown[]) => Error;
+    const errorClasses = Object.entries(m.exports).filter(([, v]) => typeof v === 'function' && (v as { prototype: unknown }).prototype instanceof base);
+    assert.ok(errorClasses.length >= 15, `${errorClasses.length} error classes`);
+    for (const [name, errorClass] of errorClasses) assert.equal((errorClass as { prototype: Error }).prototype.name, name);
+    const NetworkError = m.exports.NetworkError as new (...a: unknown[]) => Error;
+    const e = new NetworkError('reset', 'ECONNRESET', true);
+    assert.equal(e.name, 'NetworkError');
+    assert.match(e.stack ?? '', /^NetworkError: reset/);
+  });
+});
+
+describe('npm run package', function () {
+  this.timeout(120_000);
+  it('writes a .vsix whose README images ship inside it, with no made-up repository URL', async () => {
+    const packageScript = '../../scripts/package.mjs'; // what `npm run package` runs
+    const { packageVsix } = (await import(packageScript)) as { packageVsix: (o: { out: string; log: (m: string) => void }) => string };
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const dir = mkdtempSync(join(os.tmpdir(), 'vsix-test-'));
+    try {
+      const vsix = packageVsix({ out: join(dir, 'x.vsix'), log: () => undefined });
+      const files = unzipSync(readFileSync(vsix));
+      const manifest = JSON.parse(strFromU8(files['extension/package.json'])) as { repository?: unknown; main: string };
+      assert.equal(manifest.repository, undefined);
+      assert.ok(files[`extension/${manifest.main.replace(/^\.\//, '')}`], 'the entry ships');
+      const readme = strFromU8(files['extension/readme.md'] ?? files['extension/README.md']);
+      const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]);
+      assert.ok(images.length >= 4, `${images.length} images in the README`);
+      for (const image of images) {
+        assert.ok(!/^[a-z]+:/i.test(image), `${image} stays relative (resolved against the installed extension)`);
+        assert.ok(files[`extension/${image}`], `${image} ships in the .vsix`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -31,7 +31,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CS_PREFIX, ROOT, chromiumPath, ensureRuntime, packageExtension, vsceUrlArgs } from '../e2e/setup.mjs';
+import { CS_PREFIX, ROOT, chromiumPath, ensureRuntime, packageExtension } from '../e2e/setup.mjs';
+import { VSCE_FLAGS } from '../../scripts/package.mjs';
 import { codeServerCli, freePort, startCodeServer, tail } from '../e2e/lib/processes.mjs';
 import { QUIET_SETTINGS, serverEnv } from '../e2e/lib/runDir.mjs';
 
@@ -124,7 +125,7 @@ export function vsixJs(vsix) {
 
 function vscePackage(cwd, out, extra = []) {
   rmSync(out, { force: true });
-  const r = spawnSync(process.execPath, [VSCE, 'package', '--no-dependencies', ...vsceUrlArgs(cwd), ...extra, '-o', out], { cwd, encoding: 'utf8', maxBuffer: 16 << 20 });
+  const r = spawnSync(process.execPath, [VSCE, 'package', ...VSCE_FLAGS, ...extra, '-o', out], { cwd, encoding: 'utf8', maxBuffer: 16 << 20 });
   if (r.status !== 0 || !existsSync(out)) {
     throw new Error(`vsce package in ${path.relative(ROOT, cwd)} failed (exit ${r.status ?? r.signal}):\n${`${r.stdout}${r.stderr}`.slice(-3000)}`);
   }

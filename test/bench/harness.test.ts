@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DAR_DIR } from '../support/dars';
-import { ROOT } from './lib';
+import { ROOT, runWorker } from './lib';
 
 interface Results {
   rows: Array<{ section: string; what: string; ours: number; baseline: number; ratio: number; met?: boolean }>;
@@ -44,5 +44,21 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
     }
     const table = readFileSync(path.join(dir, 'results.md'), 'utf8');
     for (const r of results.rows) assert.ok(table.includes(`| ${r.what} |`), `the table has "${r.what}"`);
+  });
+});
+
+describe('benchmark harness: a step that stalls fails, it does not hang', () => {
+  it('a worker that stops reporting progress is killed and its step rejected', async () => {
+    const progress: unknown[] = [];
+    const t0 = Date.now();
+    await assert.rejects(runWorker('idle', { reports: 3 }, { stallMs: 1500, timeoutMs: 60_000, onProgress: (m) => progress.push(m) }), /stalled: no progress for 1500 ms/);
+    assert.equal(progress.length, 3);
+    assert.ok(Date.now() - t0 < 30_000);
+  });
+
+  it('aborting kills the worker with the reason', async () => {
+    const stop = new AbortController();
+    const run = runWorker('idle', { reports: 1 }, { onProgress: () => stop.abort(new Error('the writer failed')), timeoutMs: 60_000, signal: stop.signal });
+    await assert.rejects(run, /the writer failed/);
   });
 });

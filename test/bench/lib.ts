@@ -53,23 +53,49 @@ export async function timeRuns<T>(once: () => Promise<T>, o: { reps: number; war
 export function runWorker<I, O>(
   name: string,
   input: I,
-  opts: { heapMb?: number; timeoutMs?: number; onProgress?: (message: unknown) => void } = {},
+  opts: {
+    heapMb?: number;
+    timeoutMs?: number;
+    /**
+     * Once it has reported progress, the worker is stalled (killed, and the run rejected) when it
+     * sends no message for this long; before that `timeoutMs` bounds its start.
+     */
+    stallMs?: number;
+    onProgress?: (message: unknown) => void;
+    /** Aborting kills the worker and rejects with the reason. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<O> {
   const execArgv = [...EXEC_ARGV, ...(opts.heapMb ? [`--max-old-space-size=${opts.heapMb}`] : [])];
   const child = fork(path.join(BENCH_DIR, 'workers', `${name}.ts`), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise<O>((resolve, reject) => {
     let result: { ok: true; value: O } | { ok: false; error: string } | undefined;
-    const timer = setTimeout(() => {
+    let ended: Error | undefined;
+    const end = (error: Error) => {
+      ended ??= error;
       child.kill('SIGKILL');
-      reject(new Error(`bench worker ${name} took longer than ${opts.timeoutMs} ms`));
-    }, opts.timeoutMs ?? 10 * 60_000);
+    };
+    const timer = setTimeout(() => end(new Error(`bench worker ${name} took longer than ${opts.timeoutMs} ms`)), opts.timeoutMs ?? 10 * 60_000);
+    let stall: ReturnType<typeof setTimeout> | undefined;
+    const watchStall = () => {
+      if (opts.stallMs === undefined) return;
+      clearTimeout(stall);
+      stall = setTimeout(() => end(new Error(`bench worker ${name} stalled: no progress for ${opts.stallMs} ms`)), opts.stallMs);
+    };
+    const onAbort = () => end(opts.signal!.reason instanceof Error ? opts.signal!.reason : new Error(String(opts.signal!.reason)));
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.on('message', (m) => {
+      watchStall();
       if (m && typeof m === 'object' && 'ok' in m) result = m as typeof result;
       else opts.onProgress?.(m);
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (result?.ok) resolve(result.value);
+      clearTimeout(stall);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (ended) reject(ended);
+      else if (result?.ok) resolve(result.value);
       else reject(new Error(`bench worker ${name} failed (${signal ?? `exit ${code}`}): ${result && !result.ok ? result.error : 'no result'}`));
     });
     child.send(input as object);

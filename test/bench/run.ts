@@ -296,28 +296,41 @@ async function tailBenchmark(): Promise<void> {
       let written = 0;
       let end = await p.call<number>({ op: 'append', count: ahead });
       written += end - fromOffset;
-      let busy = false;
       let prunedUpTo = 0;
-      // Keep the participant writing ahead of the reader, and prune behind it so that its own memory stays flat.
-      const onProgress = (m: unknown) => {
-        const { offset } = m as TailProgress;
-        if (busy || written >= TAIL_TOTAL * 1.2) return;
-        busy = true;
-        void (async () => {
-          try {
-            if (end - offset < ahead) {
+      // Keep the participant writing ahead of the reader, and prune behind it so that its own memory
+      // stays flat. Progress that arrives while an append or prune runs is not dropped: the loop looks
+      // at the latest offset again after each piece of work, so a reader that caught up with the end
+      // (and so reports nothing more) still gets the next append.
+      let latest = fromOffset;
+      let working = false;
+      const failed = new AbortController();
+      const keepAhead = async () => {
+        if (working) return;
+        working = true;
+        try {
+          for (;;) {
+            const offset = latest;
+            if (written < TAIL_TOTAL * 1.2 && end - offset < ahead) {
               const before = end;
               end = await p.call<number>({ op: 'append', count: 20_000 });
               written += end - before;
-            }
-            if (offset - prunedUpTo > 100_000) prunedUpTo = await p.call<number>({ op: 'prune', offset: offset - 10_000 });
-          } finally {
-            busy = false;
+            } else if (offset - prunedUpTo > 100_000) {
+              prunedUpTo = await p.call<number>({ op: 'prune', offset: offset - 10_000 });
+            } else break;
           }
-        })();
+        } catch (e) {
+          failed.abort(new Error(`keeping the participant ahead of the reader failed: ${(e as Error)?.stack ?? e}`));
+        } finally {
+          working = false;
+        }
+      };
+      const onProgress = (m: unknown) => {
+        latest = Math.max(latest, (m as TailProgress).offset);
+        void keepAhead();
       };
       const sampleEvery = TAIL_TOTAL / 10;
-      const r = await runWorker<TailInput, TailOutput>('tail', { url: p.info.url, fromOffset, total: TAIL_TOTAL, windowSize: TAIL_WINDOW, sampleEvery }, { onProgress, timeoutMs: 15 * 60_000 });
+      // Progress comes every 2,000 updates: a minute without any is a stall, which fails the step.
+      const r = await runWorker<TailInput, TailOutput>('tail', { url: p.info.url, fromOffset, total: TAIL_TOTAL, windowSize: TAIL_WINDOW, sampleEvery }, { onProgress, timeoutMs: 15 * 60_000, stallMs: 60_000, signal: failed.signal });
       if (!r.inOrder) throw new Error('the tail delivered an update twice or out of order');
       const growth = (heap: number) => mb(heap - r.heapStart);
       const first = r.samples[0];

@@ -46,6 +46,13 @@ describe('cli: updates and events against the demo participant', () => {
       assert.deepEqual(summaryLines(limited.stdout), summaryLines(all).slice(0, 3));
     });
 
+    it('without a token reads as any party without asking for an authenticated user (there is none)', async () => {
+      const r = await cli(['updates', '--limit', '1', '--verbose'], env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /POST \/v2\/updates/);
+      assert.doesNotMatch(r.stderr, /authenticated-user/);
+    });
+
     it('honours --begin/--end and --descending', async () => {
       const offsets = offsetsOf(all);
       const [begin, end] = [offsets[2], offsets[6]];

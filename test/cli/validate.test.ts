@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { invalidCorpus, validCorpus } from '../fixtures/files/corpus';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
 import { validateText } from '../../src/core/files/validate';
+import { commandsFileTemplate, templateText, vettingFileTemplate } from '../../src/core/files/templates';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { cli } from './harness';
+import type { DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
 
 /** `file:line:col: severity: message [code]` */
 const PROBLEM_LINE = /^(.+):(\d+):(\d+): (error|warning): (.+) \[([a-z-]+)\]$/;
@@ -114,5 +117,67 @@ describe('cli: validate, Daml arguments', () => {
     const offline = await cli(['validate', file]);
     assert.equal(offline.status, 0);
     assert.match(offline.stderr, /note: the Daml arguments were not checked: give --url \(a participant\) or --dar FILE/);
+  });
+});
+
+describe('cli: validate --url, Daml arguments against the participant', function () {
+  this.timeout(30_000);
+  let participant: DemoParticipant;
+  before(async () => {
+    participant = await startCheckedParticipant({ port: 0, seed: 7 });
+  });
+  after(() => participant.close());
+
+  const iouFile = (args: Record<string, unknown>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-url-'));
+    const file = join(dir, 'iou.commands.json');
+    const { bank, alice } = participant.parties;
+    writeFileSync(file, JSON.stringify({ commandId: 'c', actAs: [bank], commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: bank, owner: alice, currency: 'USD', observers: [], ...args } } }] }, null, 2));
+    return file;
+  };
+
+  it("checks the arguments against the participant's packages (read as the editor reads them), before any --dar", async function () {
+    const wrong = iouFile({ amount: 'ten', colour: 'red' });
+    const r = await cli(['validate', wrong], { CANTON_LEDGER_URL: participant.url });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const codes = problemLines(r.stdout, wrong).map((p) => p.code);
+    assert.ok(codes.includes('unknown-field'), codes.join());
+    assert.doesNotMatch(r.stderr, /not checked/);
+    // A DAR given too does not replace the participant's packages (the ping DAR has no Iou).
+    requireDarBytes(this, DARS.ping);
+    const both = await cli(['validate', '--dar', join(DAR_DIR, DARS.ping), wrong], { CANTON_LEDGER_URL: participant.url });
+    assert.deepEqual(problemLines(both.stdout, wrong).map((p) => p.code), codes);
+    const right = iouFile({ amount: '10.0' });
+    const ok = await cli(['validate', right], { CANTON_LEDGER_URL: participant.url });
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  });
+
+  it('a participant that cannot be read fails the run (a CI job never passes unchecked)', async () => {
+    const file = iouFile({ amount: '10.0' });
+    const r = await cli(['validate', '--url', 'http://127.0.0.1:9', file]);
+    assert.notEqual(r.status, 0);
+    assert.doesNotMatch(r.stdout, /: ok$/m);
+  });
+});
+
+describe('cli: validate, a new file with its placeholders left in', () => {
+  it('flags the placeholder template id without a participant (exit 1, its position), and nothing else of a filled-in file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-placeholder-'));
+    const file = join(dir, 'new.commands.json');
+    writeFileSync(file, templateText(commandsFileTemplate({ userId: 'alice', actAs: 'Alice::1220aa' })));
+    const r = await cli(['validate', file]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const problems = problemLines(r.stdout, file);
+    assert.deepEqual(problems.map((p) => [p.code, p.severity]), [['placeholder', 'error']]);
+    assert.equal(problems[0].line, 5, 'the templateId line');
+  });
+
+  it('flags the placeholder package of a new vetting file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-validate-placeholder-'));
+    const file = join(dir, 'new.vetting.json');
+    writeFileSync(file, templateText(vettingFileTemplate({ topologySerial: 3 })));
+    const r = await cli(['validate', file]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.deepEqual(problemLines(r.stdout, file).map((p) => p.code), ['placeholder']);
   });
 });

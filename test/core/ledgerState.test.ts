@@ -110,6 +110,21 @@ describe('LedgerState', () => {
     assert.deepEqual(changes, [{ vetting: true }, { vetting: true }]);
   });
 
+  it('a write during a vetting read: a reader then gets the read after the write, not the one that may predate it', async () => {
+    const { reader, ends, vettings } = scriptedReader();
+    const state = new LedgerState(reader, 1);
+    const early = state.vettedPackages();
+    void state.afterWrite({ vetting: true });
+    const late = state.vettedPackages();
+    vettings[0].resolve(vetting(1));
+    ends[0].resolve(1);
+    assert.equal((await early)[0].topologySerial, 1);
+    await tick();
+    assert.equal(vettings.length, 2, 'read once more after the write');
+    vettings[1].resolve(vetting(2));
+    assert.equal((await late)[0].topologySerial, 2);
+  });
+
   it('keeps a failed vetting read (shown, not retried in a loop) until a refresh', async () => {
     const { reader, vettings } = scriptedReader();
     const state = new LedgerState(reader);

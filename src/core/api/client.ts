@@ -61,7 +61,7 @@ export interface UpdatesCursor {
   /** The page tokens sent so far in this walk: one coming back would make paging endless. */
   readonly sentTokens?: readonly string[];
   /** Where the previous page ended, so that the next one is checked to go on from there. */
-  readonly previousEnd?: { offset: number; update: boolean };
+  readonly previousEnd?: { offset: number; update: boolean; checkpoint?: boolean };
 }
 
 export interface UpdatesPageQuery {

@@ -24,9 +24,8 @@ import type { JsCantonError } from '../models/wire';
 import type { TokenProvider } from '../auth/jwt';
 import { stringifyJson } from '../json';
 import { Redactor } from '../redact';
+import type { FetchLike } from '../fetch';
 import { Logger, silentLogger } from '../log';
-
-export type FetchLike = typeof nodeFetch;
 
 export interface HttpOptions {
   /** `http(s)://host:port[/path-prefix]`. */

@@ -98,23 +98,25 @@ export function updateFieldProblem(element: unknown): { field: string; expected:
 /**
  * Checks that the offsets of a list increase (decrease when descending) and lie in the range asked
  * for. Several elements may share an offset (an offset checkpoint carries the offset of the update
- * before it), but never two updates. Keep one per read (or per walk of pages) and feed it in order.
+ * before it), but never two updates and never two checkpoints (one checkpoint names every
+ * synchronizer's time at its offset): a repeated element is refused, so that a follower resumes
+ * after it instead of delivering it twice. Keep one per read (or per walk of pages) and feed it in order.
  */
 export class OffsetOrder {
-  private last?: { offset: number; update: boolean; index: number };
+  private last?: { offset: number; update: boolean; checkpoint?: boolean; index: number };
 
   constructor(
     private readonly req: RequestInfo,
     private readonly o: { descending?: boolean; beginExclusive?: number; endInclusive?: number },
     /** Where the previous page of the same walk ended. */
-    previous?: { offset: number; update: boolean },
+    previous?: { offset: number; update: boolean; checkpoint?: boolean },
   ) {
     if (previous) this.last = { ...previous, index: -1 };
   }
 
   /** Where the list checked so far ended, to seed the check of the next page. */
-  get end(): { offset: number; update: boolean } | undefined {
-    return this.last && { offset: this.last.offset, update: this.last.update };
+  get end(): { offset: number; update: boolean; checkpoint?: boolean } | undefined {
+    return this.last && { offset: this.last.offset, update: this.last.update, checkpoint: this.last.checkpoint };
   }
 
   check(u: Update, index: number): void {
@@ -132,7 +134,7 @@ export class OffsetOrder {
     const last = this.last;
     if (last) {
       const backwards = this.o.descending ? offset > last.offset : offset < last.offset;
-      const repeated = offset === last.offset && isUpdate && last.update;
+      const repeated = offset === last.offset && (isUpdate ? last.update : last.checkpoint === true);
       if (backwards || repeated) {
         const order = this.o.descending ? 'decrease' : 'increase';
         throw new ProtocolError(
@@ -143,11 +145,11 @@ export class OffsetOrder {
         );
       }
       if (offset === last.offset) {
-        this.last = { offset, update: last.update || isUpdate, index };
+        this.last = { offset, update: last.update || isUpdate, checkpoint: last.checkpoint || !isUpdate, index };
         return;
       }
     }
-    this.last = { offset, update: isUpdate, index };
+    this.last = { offset, update: isUpdate, checkpoint: !isUpdate, index };
   }
 }
 

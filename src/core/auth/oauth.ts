@@ -1,7 +1,7 @@
 /** OAuth2 client-credentials grant (RFC 6749 §4.4), as backends get Canton tokens from Keycloak, Auth0 or Okta. */
 import nodeFetch from 'node-fetch';
 import { AuthError, CancelledError, HttpError, NetworkError, ProtocolError, TimeoutError } from '../errors';
-import type { FetchLike } from '../api/http';
+import type { FetchLike } from '../fetch';
 
 export interface ClientCredentialsOptions {
   tokenUrl: string;

@@ -18,8 +18,8 @@
  * level less);
  * List is an array; TextMap an object; GenMap `[[k, v], …]`; Unit `{}` (its content is ignored).
  */
-import { joinPointer } from '../files/jsonDocument';
-import { closestName } from '../files/names';
+import { joinPointer } from '../jsonPointer';
+import { closestName } from '../spelling';
 import type { DamlType, Field } from './model';
 import type { TypeLookup } from './packageIndex';
 import { numericScale, printType, shapeOf, type TypeShape } from './types';

@@ -3,7 +3,8 @@
  * templates (fields, choices with their signatures, implemented interfaces) and interfaces (view,
  * choices). The Daml standard library packages are grouped apart, out of the way.
  */
-import { code, md, plural, shortId, type LedgerRow } from '../updates/rows';
+import type { LedgerRow } from '../rows';
+import { code, md, plural, shortId } from '../text';
 import type { Choice, DamlPackage, Module } from './model';
 import type { PackageIndex } from './packageIndex';
 import { printType } from './types';

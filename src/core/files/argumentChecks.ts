@@ -9,7 +9,8 @@ import { DamlTypes, type Choice, type DamlType, type QualifiedName } from '../da
 import type { ChoiceEntry, PackageIndex } from '../daml/packageIndex';
 import { commandSites, type CommandSite } from './customChecks';
 import { rangeOf, type JsonDocument } from './jsonDocument';
-import { closestName } from './names';
+import { closestName } from '../spelling';
+import { TEMPLATE_ID_PLACEHOLDER } from './placeholders';
 import type { ProblemDraft } from './problems';
 
 /** The packages to check against, and where they come from (named in messages: "on Demo", "in model.dar"). */
@@ -53,7 +54,8 @@ export function resolveTarget(
   context: ArgumentContext,
   allowInterface: boolean,
 ): { target: ResolvedTarget } | { problem: { message: string; suggestion?: string } } | undefined {
-  if (typeof templateId !== 'string') return undefined;
+  // The placeholder of a new file is flagged as one (placeholderProblems), not as an unknown template.
+  if (typeof templateId !== 'string' || templateId === TEMPLATE_ID_PLACEHOLDER) return undefined;
   const id = parseIdentifier(templateId);
   // A malformed id is the envelope schema's to report.
   if (!id) return undefined;

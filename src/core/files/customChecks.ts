@@ -1,7 +1,9 @@
 /** Checks JSON Schema cannot express: duplicate keys and package-id template references. */
 import type { Node } from 'jsonc-parser';
 import { isPackageHash, parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
-import { isJsonObject, joinPointer, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
+import { joinPointer } from '../jsonPointer';
+import { isJsonObject, pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
+import { TEMPLATE_ID_PLACEHOLDER, VETTING_PACKAGE_PLACEHOLDER } from './placeholders';
 import type { ProblemDraft } from './problems';
 
 /** Every repeated key in every object, Daml payloads included (which of the values wins depends on the parser). */
@@ -71,6 +73,35 @@ export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, ski
     });
   }
   return problems;
+}
+
+/**
+ * The placeholders a new file is written with that pass the schema (a template id of the right form,
+ * a vetting file's package name): flagged wherever they stand, with or without packages to check against.
+ */
+export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown, doc: JsonDocument): ProblemDraft[] {
+  const sites: Array<{ pointer: string; message: string }> = [];
+  if (kind === 'commands') {
+    for (const site of identifierSites(value)) {
+      if (site.id === TEMPLATE_ID_PLACEHOLDER) sites.push({ pointer: site.pointer, message: `Replace the placeholder ${TEMPLATE_ID_PLACEHOLDER} with a template's id, e.g. "#demo-iou:Iou:Iou" (completions list the packages' templates).` });
+    }
+  } else if (isJsonObject(value)) {
+    for (const [i, change] of recordsIn(value.changes)) {
+      const operation = isJsonObject(change.operation) ? change.operation : undefined;
+      for (const [name, op] of Object.entries(operation ?? {})) {
+        const packages = isJsonObject(op) && isJsonObject(op.value) ? op.value.packages : undefined;
+        for (const [j, ref] of recordsIn(packages)) {
+          if (ref.packageName === VETTING_PACKAGE_PLACEHOLDER.packageName) {
+            sites.push({ pointer: `/changes/${i}/operation/${name}/value/packages/${j}/packageName`, message: `Replace the placeholder "${VETTING_PACKAGE_PLACEHOLDER.packageName}" with the name of a package (or give its packageId).` });
+          }
+        }
+      }
+    }
+  }
+  return sites.flatMap(({ pointer, message }) => {
+    const node = doc.nodeAt(pointer);
+    return node ? [{ path: pointer, message, severity: 'error' as const, code: 'placeholder' as const, ...rangeOf(node) }] : [];
+  });
 }
 
 export type CommandKind = (typeof COMMAND_KINDS)[number];

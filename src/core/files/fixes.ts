@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { modify, type JSONPath, type Node } from 'jsonc-parser';
 import { plainDecimal } from '../daml/jsonEncoding';
-import { JsonDocument, pointerSegments } from './jsonDocument';
+import { pointerSegments } from '../jsonPointer';
+import { JsonDocument } from './jsonDocument';
 import type { Problem, ProblemCode } from './problems';
 
 export interface TextEdit {

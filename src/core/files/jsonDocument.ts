@@ -3,6 +3,7 @@
  * JSON-pointer → node lookup, and offset → line/column conversion (index built once, on demand).
  */
 import { getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { joinPointer, pointerSegments } from '../jsonPointer';
 
 export interface Range {
   offset: number;
@@ -110,18 +111,6 @@ export function rangeOf(node: Node): Range {
 /** The JSON pointer of a node of the tree. */
 export function pointerOf(node: Node): string {
   return getNodePath(node).reduce<string>((pointer, segment) => joinPointer(pointer, segment), '');
-}
-
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-export function joinPointer(pointer: string, segment: string | number): string {
-  return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /** The offset of the first `{` or `[` that opens level `limit + 1` (strings skipped), or undefined. */

@@ -7,7 +7,8 @@
 import type { ValidateFunction } from 'ajv';
 import type { Node } from 'jsonc-parser';
 import { ExactNumber, isWholeNumber, parseDecimal, survivesDoubles, wholeNumberValue } from '../json';
-import { pointerOf, pointerSegments, rangeOf, type JsonDocument } from './jsonDocument';
+import { pointerSegments } from '../jsonPointer';
+import { pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { ProblemDraft } from './problems';
 
 const INT64_MAX = 2n ** 63n - 1n;

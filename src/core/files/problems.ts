@@ -40,6 +40,8 @@ const FILE_PROBLEM_CODES = [
   'package-id-template',
   /** The same key twice in one object. */
   'duplicate-key',
+  /** A placeholder a new file was written with (a template id, a vetting file's package name), not replaced yet. */
+  'placeholder',
   /** An integer field given a number no 64-bit integer holds (judged on the text, not on the double). */
   'integer-range',
   /** An integer field given a number that is not whole as written (`1e-400`, which JSON.parse reads as 0). */

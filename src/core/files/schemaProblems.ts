@@ -3,8 +3,10 @@
  * carries its `parentSchema` and `data`) into one precise, readable problem per mistake.
  */
 import type { ErrorObject } from 'ajv';
-import { isJsonObject, joinPointer, pointerSegments, type JsonDocument, type Range, rangeOf } from './jsonDocument';
-import { closestName, RENAMED_FIELDS } from './names';
+import { joinPointer, pointerSegments } from '../jsonPointer';
+import { closestName } from '../spelling';
+import { isJsonObject, type JsonDocument, type Range, rangeOf } from './jsonDocument';
+import { RENAMED_FIELDS } from './names';
 import type { ProblemCode, ProblemDraft } from './problems';
 
 /** The parts of our schemas' nodes this module reads (the schemas are in media/schemas/). */

@@ -10,11 +10,9 @@ import { shapeOf } from '../daml/types';
 import type { UserRights } from '../models/users';
 import { choicesOf, resolveTarget } from './argumentChecks';
 
-/** Marks every value the user still has to fill in. */
-export const PLACEHOLDER = { userId: '<user-id>', party: '<party-id::1220…>', contractId: '<contract-id>' } as const;
+import { PLACEHOLDER, TEMPLATE_ID_PLACEHOLDER, VETTING_PACKAGE_PLACEHOLDER } from './placeholders';
 
-/** The template id of the command in a new file: a valid form, meant to be overwritten. */
-export const TEMPLATE_ID_PLACEHOLDER = '#package-name:Module:Template';
+export { PLACEHOLDER, TEMPLATE_ID_PLACEHOLDER } from './placeholders';
 
 export interface CommandsFileFacts {
   userId?: string;
@@ -51,7 +49,7 @@ export interface VettingFileFacts {
 /** An UpdateVettedPackagesRequest that vets one package, guarded by the current topology serial. */
 export function vettingFileTemplate(facts: VettingFileFacts): Record<string, unknown> {
   const file: Record<string, unknown> = {
-    changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'package-name', packageVersion: '1.0.0' }] } } } }],
+    changes: [{ operation: { Vet: { value: { packages: [{ ...VETTING_PACKAGE_PLACEHOLDER }] } } } }],
   };
   if (facts.synchronizerId) file.synchronizerId = facts.synchronizerId;
   if (facts.topologySerial === null) file.expectedTopologySerial = { serial: { NoPrior: {} } };

@@ -8,7 +8,7 @@
  * package-id template references.
  */
 import type { ValidateFunction } from 'ajv';
-import { packageIdTemplateProblems, duplicateKeyProblems } from './customChecks';
+import { packageIdTemplateProblems, duplicateKeyProblems, placeholderProblems } from './customChecks';
 import { argumentProblems, type ArgumentContext } from './argumentChecks';
 import { JsonDocument } from './jsonDocument';
 import { checkNumbers } from './numbers';
@@ -77,6 +77,7 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
   const numbers = checkNumbers(doc, value, validate);
   drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
+  drafts.push(...placeholderProblems(kind, value, doc));
   if (kind === 'commands') {
     const pathsWithProblems = new Set(drafts.map((d) => d.path));
     drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));

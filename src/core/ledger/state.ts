@@ -95,12 +95,16 @@ export class LedgerState {
     return untilAborted(this.endReads.run(), signal);
   }
 
-  /** The vetting state as last read, reading it first when it was never read (or a read is running). */
+  /**
+   * The vetting state as last read, reading it first when it was never read; while reads run (after a
+   * write, say), the answer of the newest one.
+   */
   async vettedPackages(signal?: AbortSignal): Promise<VettedPackagesState[]> {
     const s = this.vettingState;
-    if (s.state === 'ready' && !this.vettingReads.running) return s.states;
-    if (s.state === 'failed' && !this.vettingReads.running) throw s.error;
-    return untilAborted(this.vettingReads.running ?? this.vettingReads.run(), signal);
+    const pending = this.vettingReads.latest;
+    if (s.state === 'ready' && !pending) return s.states;
+    if (s.state === 'failed' && !pending) throw s.error;
+    return untilAborted(pending ?? this.vettingReads.run(), signal);
   }
 
   /** Reads the vetting state again (a Refresh, or after a change). */
@@ -144,6 +148,11 @@ export class CoalescedRead<T> {
     return this.current;
   }
 
+  /** The read whose answer is the newest asked for: the one queued, else the one running. */
+  get latest(): Promise<T> | undefined {
+    return this.queued ?? this.current;
+  }
+
   run(): Promise<T> {
     if (!this.current) return this.start();
     this.queued ??= this.current.then(
@@ -168,7 +177,7 @@ export class CoalescedRead<T> {
 }
 
 /** `p`, or a CancelledError as soon as the caller's signal aborts (the shared read goes on). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(new CancelledError());
   return new Promise<T>((resolve, reject) => {

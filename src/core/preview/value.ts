@@ -27,9 +27,7 @@ export function valueToJson(value: Value | undefined): unknown {
     case 'optional': {
       const inner = sum.optional.value;
       if (!inner) return null;
-      // A nested Optional is written as [] / [x], so that None and Some None differ.
-      if (inner.sum.oneofKind === 'optional') return inner.sum.optional.value ? [valueToJson(inner.sum.optional.value)] : [];
-      return valueToJson(inner);
+      return inner.sum.oneofKind === 'optional' ? nestedOptional(inner.sum.optional) : valueToJson(inner);
     }
     case 'list':
       return sum.list.elements.map(valueToJson);
@@ -47,6 +45,17 @@ export function valueToJson(value: Value | undefined): unknown {
     default:
       return null;
   }
+}
+
+/**
+ * An Optional inside an Optional: None is [] and Some x is [x], where x is again nested when it is an
+ * Optional itself (Daml-LF JSON encoding), so that None, Some None and Some (Some None) all differ:
+ * null, [], [[]].
+ */
+function nestedOptional(optional: { value?: Value }): unknown[] {
+  const inner = optional.value;
+  if (!inner) return [];
+  return [inner.sum.oneofKind === 'optional' ? nestedOptional(inner.sum.optional) : valueToJson(inner)];
 }
 
 /** Microseconds since the epoch as ISO-8601 UTC with microsecond precision where needed. */

@@ -2,7 +2,7 @@
 import type { LedgerClient } from '../api/client';
 import { CantonApiError } from '../errors';
 import { eventCounts, type Transaction } from '../models/updates';
-import { shortId } from '../updates/rows';
+import { shortId } from '../text';
 
 /** "2 created, 1 archived"; "no events" when the transaction format left none. */
 export function eventCountsText(t: Transaction): string {

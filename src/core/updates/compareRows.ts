@@ -7,7 +7,9 @@ import {
   comparisonSummaryText, isUniformEvent, partyNames, presenceText, rolesText, SEEN_AS_MEANING,
   type EventComparison, type FieldDifference, type PartyComparison, type UpdateComparison,
 } from './compare';
-import { code, md, plural, transactionEventRow, withoutRaw, type LedgerRow } from './rows';
+import type { LedgerRow } from '../rows';
+import { code, md, plural } from '../text';
+import { transactionEventRow, withoutRaw } from './rows';
 
 /** The colour of what differs between the parties (a theme colour id). */
 export const DIFFERS_COLOR = 'list.warningForeground';

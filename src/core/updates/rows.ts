@@ -1,7 +1,6 @@
 /**
- * What the ledger views show, as plain rows (no `vscode` here): labels, descriptions, tooltips and
- * the values behind the context actions, for updates, their events, contracts and vetted packages.
- * The tree views in src/vscode map rows to TreeItems one to one.
+ * The rows of updates, their events, contracts and vetted packages (labels, descriptions, tooltips and
+ * the values behind the context actions), in the views' row model (`../rows`).
  */
 import { parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
 import type { ContractEvents } from '../models/contracts';
@@ -12,59 +11,10 @@ import type {
 import { eventCounts } from '../models/updates';
 import { shortParty } from '../models/users';
 import type { VettedPackage, VettedPackagesState } from '../models/vetting';
+import type { LedgerRow } from '../rows';
+import { code, md, plural, shortId, shortTime } from '../text';
 
-export type RowKind =
-  | 'update.transaction' | 'update.reassignment' | 'update.topology' | 'update.checkpoint' | 'update.unknown'
-  | 'event.created' | 'event.archived' | 'event.exercised' | 'event.assigned' | 'event.unassigned' | 'event.topology'
-  | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value'
-  | 'module' | 'template' | 'interface' | 'choice'
-  | 'compare.update' | 'compare.event';
-
-export interface JsonView {
-  /** Tab title, without `.json`. */
-  name: string;
-  /** The decoded, readable form. */
-  value: unknown;
-  /** Exactly what the participant sent. */
-  raw: unknown;
-}
-
-export interface LedgerRow {
-  /** Unique among its siblings; a tree id is the path of keys. */
-  key: string;
-  kind: RowKind;
-  label: string;
-  description?: string;
-  /** Markdown. */
-  tooltip?: string;
-  /** A codicon id. */
-  icon?: string;
-  /** A theme colour id for the icon (what differs, in Compare Parties). */
-  iconColor?: string;
-  /** Lazily built: a view with thousands of updates builds event rows only when expanded. */
-  children?: () => LedgerRow[];
-  expanded?: boolean;
-  contractId?: string;
-  updateId?: string;
-  offset?: number;
-  packageId?: string;
-  synchronizerId?: string;
-  /** What "Copy Value" copies from a detail row. */
-  copyValue?: string;
-  /** A template (or interface) id in package-name form: "Copy Template ID", "New Commands File". */
-  templateId?: string;
-  /** A choice of `templateId`: "New Commands File" writes an ExerciseCommand of it. */
-  choice?: string;
-  /** What selecting the row opens. */
-  json?: JsonView;
-}
-
-// ---------------------------------------------------------------- text helpers
-
-/** `00ab12cd…e9f0`: enough to tell contracts apart in a list. */
-export function shortId(id: string, head = 10, tail = 4): string {
-  return id.length > head + tail + 1 ? `${id.slice(0, head)}…${tail > 0 ? id.slice(-tail) : ''}` : id;
-}
+// ---------------------------------------------------------------- names and parties
 
 /** `Module:Entity` of `#pkg:Module:Entity` or `<package id>:Module:Entity`. */
 export function entityName(templateId: string): string {
@@ -72,27 +22,8 @@ export function entityName(templateId: string): string {
   return id ? qualifiedNameOf(id) : templateId;
 }
 
-/** ISO time to the second (the participant sends microseconds; a list needs less). */
-export function shortTime(iso: string | undefined): string {
-  if (!iso) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]}` : iso;
-}
-
 function parties(list: string[]): string {
   return list.length === 0 ? '—' : list.map(shortParty).join(', ');
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export function md(s: string): string {
-  return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
-}
-
-export function code(s: string): string {
-  return `\`${s.replace(/`/g, "'")}\``;
 }
 
 /** The decoded form without the `raw` copies nested inside it (they are what "Open Raw JSON" shows). */

@@ -5,7 +5,7 @@
  */
 import type { LedgerClient } from '../api/client';
 import type { UpdatesSelection } from '../api/updatesRequest';
-import { AuthError, CancelledError, CantonApiError, HttpError, ListTooLargeError, NetworkError, ProtocolError, TimeoutError, UnsupportedOperationError, WebSocketUnavailableError } from '../errors';
+import { AuthError, CancelledError, CantonApiError, HttpError, ListTooLargeError, NetworkError, ProtocolError, StreamStalledError, TimeoutError, UnsupportedOperationError, WebSocketUnavailableError } from '../errors';
 import type { Update } from '../models/updates';
 import { OPERATION_TITLES, shortVersion } from '../versions';
 
@@ -89,8 +89,12 @@ export interface FollowOptions {
   batchSize?: number;
   /** Called with each new batch, in ledger order, never with an update seen before. */
   onBatch(updates: Update[]): void;
-  /** Called when a read failed and following resumes after `delayMs`, and when it is back. */
-  onStatus?(status: { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number }): void;
+  /**
+   * Called when a read failed and following resumes after `delayMs`, when it is back, and (websocket)
+   * when a liveness check found the stream silent because the ledger is: nothing visible to the
+   * selection was written since (`quiet`, with how long it has been silent and the ledger end seen).
+   */
+  onStatus?(status: FollowStatus): void;
   /** Delay before the n-th retry in a row (1-based). Default: 0.5 s doubling up to 15 s. */
   retryDelayMs?(attempt: number): number;
   /**
@@ -101,9 +105,22 @@ export interface FollowOptions {
   source?: SourcePreference;
   /** How long opening the websocket may take. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Websocket: after this long without an element, check whether the ledger is quiet or the stream
+   * stalled (a socket that stays open, pings answered, but carries nothing): read the ledger end, and
+   * at the next check, if an update visible to the selection lies between the stream's last element
+   * and that end, the stream is stalled and following resumes on a new socket from where it stood.
+   * A check the participant does not answer within the interval counts as a stall too. Default 15 s.
+   */
+  livenessIntervalMs?: number;
   /** Called with the source once it is chosen, and again when following falls back to polling. */
   onSource?(source: FollowSource): void;
 }
+
+export type FollowStatus =
+  | { state: 'following' }
+  | { state: 'reconnecting'; error: Error; delayMs: number }
+  | { state: 'quiet'; silentMs: number; ledgerEnd: number };
 
 /** Where a follower stands: after `offset`, having seen `seenAtOffset` elements carrying that offset. */
 export interface FollowPosition {
@@ -141,10 +158,17 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
   };
   let failures = 0;
   let socketWorked = false;
+  // A quiet report holds until the stream delivers again; then following is said to go on.
+  let quiet = false;
   const recovered = () => {
-    if (failures === 0) return;
+    if (failures === 0 && !quiet) return;
     failures = 0;
+    quiet = false;
     o.onStatus?.({ state: 'following' });
+  };
+  const reportQuiet = (status: FollowStatus) => {
+    quiet = true;
+    o.onStatus?.(status);
   };
   const retryAfter = async (e: Error) => {
     failures++;
@@ -154,18 +178,36 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
   };
   while (!o.signal.aborted) {
     const overlap = Number.isFinite(position.seenAtOffset) && position.offset > 0;
+    // Each read has a signal of its own, so that a stalled stream can be ended without ending following.
+    const reading = new AbortController();
+    const endRead = () => reading.abort();
+    o.signal.addEventListener('abort', endRead, { once: true });
+    let stalled: Error | undefined;
+    let liveness: LivenessWatch | undefined;
     try {
       const from = await choose();
       const read = startRead(position);
-      for await (const batch of from.read(overlap ? position.offset - 1 : position.offset, { signal: o.signal, batchSize })) {
+      if (from.kind === 'websocket') {
+        liveness = watchLiveness(client, o, position, o.livenessIntervalMs ?? 15_000, reportQuiet, (reason) => {
+          stalled = reason;
+          reading.abort();
+        });
+      }
+      for await (const batch of from.read(overlap ? position.offset - 1 : position.offset, { signal: reading.signal, batchSize })) {
+        liveness?.sawElements();
         const fresh = batch.filter(read);
         if (from.kind === 'websocket') socketWorked = true;
         if (fresh.length > 0) o.onBatch(fresh);
-        recovered();
+        if (fresh.length > 0 || failures > 0) recovered();
       }
-      recovered();
+      if (failures > 0) recovered();
     } catch (e) {
-      if (e instanceof CancelledError || o.signal.aborted) break;
+      if (o.signal.aborted) break;
+      if (stalled) {
+        await retryAfter(stalled);
+        continue;
+      }
+      if (e instanceof CancelledError) break;
       if (e instanceof WebSocketUnavailableError && !refusal(e, socketWorked)) {
         // A handshake dropped after sockets have worked here: the network, not the participant's choice.
         await retryAfter(e);
@@ -193,9 +235,80 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
       }
       if (!isTransient(e)) throw e;
       await retryAfter(e as Error);
+    } finally {
+      liveness?.stop();
+      o.signal.removeEventListener('abort', endRead);
     }
   }
   return position;
+}
+
+interface LivenessWatch {
+  /** The stream delivered something (any element, new or not): it is alive. */
+  sawElements(): void;
+  stop(): void;
+}
+
+/**
+ * Watches an open stream for silence. Silence alone proves nothing (a quiet ledger, or updates the
+ * selection does not see), so a silent stream is compared with the participant: the ledger end is
+ * read at each check, and an update visible to the selection between the stream's position and the
+ * end read one check earlier (so it had a whole interval to arrive) means the stream stalled.
+ */
+function watchLiveness(
+  client: LedgerClient,
+  o: FollowOptions,
+  position: FollowPosition,
+  intervalMs: number,
+  quiet: (status: FollowStatus) => void,
+  stall: (reason: Error) => void,
+): LivenessWatch {
+  let lastElementAt = Date.now();
+  let endAtLastCheck: number | undefined;
+  let checking = false;
+  let stopped = false;
+  const call = { signal: o.signal, timeoutMs: intervalMs };
+  const check = async () => {
+    const silentMs = Date.now() - lastElementAt;
+    if (checking || stopped || silentMs < intervalMs) return;
+    checking = true;
+    try {
+      const end = await client.ledgerEnd(call);
+      const earlierEnd = endAtLastCheck;
+      endAtLastCheck = end;
+      if (earlierEnd !== undefined && earlierEnd > position.offset) {
+        const missed = await firstUpdateAfter(client, o.selection, position.offset, earlierEnd, call);
+        if (stopped) return;
+        if (missed !== undefined && missed > position.offset) return stall(new StreamStalledError(position.offset, missed, Date.now() - lastElementAt));
+      }
+      if (!stopped) quiet({ state: 'quiet', silentMs, ledgerEnd: end });
+    } catch (e) {
+      // The participant does not answer the check either: the stream cannot be trusted.
+      if (!stopped && !o.signal.aborted) stall(e instanceof Error ? e : new Error(String(e)));
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), Math.max(20, Math.min(1000, intervalMs / 4)));
+  return {
+    sawElements() {
+      lastElementAt = Date.now();
+      endAtLastCheck = undefined;
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+/** The offset of the first update (not a checkpoint) visible to `selection` in (`after`, `upTo`], if any. */
+async function firstUpdateAfter(client: LedgerClient, selection: UpdatesSelection, after: number, upTo: number, call: { signal: AbortSignal; timeoutMs: number }): Promise<number | undefined> {
+  for await (const batch of client.streamUpdates({ beginExclusive: after, endInclusive: upTo }, selection, { ...call, limit: 200 })) {
+    const update = batch.find((u) => u.kind !== 'checkpoint' && u.offset !== undefined && u.offset > after);
+    if (update) return update.offset;
+  }
+  return undefined;
 }
 
 /** The smallest read: an update and the checkpoint sharing its offset must fit in one. */

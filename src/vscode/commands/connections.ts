@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
 import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
-import { ConnectionNode, DetailNode } from '../views/connectionsTree';
-import type { ErrorReporter } from '../ui';
-import type { SendPrompts } from '../files/submit/prompts';
-import { Commands } from './ids';
+import type { DetailNode } from '../views/connectionsTree';
+import type { ErrorReporter, Prompts } from '../prompts';
+import { Commands, Views } from './ids';
+import type { CommandRegistry } from './registry';
 
 /** A profile given to the command directly (walkthrough links, tests) instead of through prompts. */
 export type ProfileInput = Partial<Omit<ConnectionProfile, 'source'>> & { name: string; url: string };
@@ -21,64 +21,23 @@ export class ConnectionCommands {
   constructor(
     private readonly manager: ConnectionManager,
     private readonly errors: ErrorReporter,
-    /** Where the "which connection?" question goes (a test answers it). */
-    private readonly prompts: () => SendPrompts,
+    /** Where its questions go (a test answers them). */
+    private readonly prompts: Prompts,
   ) {}
 
-  register(): vscode.Disposable[] {
-    const r = vscode.commands.registerCommand;
-    return [
-      r(Commands.addConnection, (input?: ProfileInput) => this.add(input)),
-      r(Commands.editConnection, (node?: ConnectionNode) => this.edit(node)),
-      r(Commands.removeConnection, (node?: ConnectionNode) => this.remove(node)),
-      r(Commands.selectConnection, () => this.select()),
-      r(Commands.setActive, async (node?: ConnectionNode | string) => {
-        const p = await this.rowTarget(node, { action: 'Make Active', question: 'Make which connection active?' }, (x) => x.id !== this.manager.profiles.active()?.id);
-        if (p) await this.activate(p);
-      }),
-      r(Commands.connect, (node?: ConnectionNode | string) => this.connect(this.resolve(node))),
-      r(Commands.cancelConnect, (node?: ConnectionNode | string) => {
-        const p = this.resolve(node);
-        if (p) this.manager.cancelConnect(p.id);
-      }),
-      r(Commands.disconnect, async (node?: ConnectionNode) => {
-        const p = await this.rowTarget(node, { action: 'Disconnect', question: 'Disconnect which connection?' }, (x) => this.manager.state(x.id).state === 'connected');
-        if (p) this.manager.disconnect(p.id);
-      }),
-      r(Commands.refreshConnections, () => this.refresh()),
-      r(Commands.copyUrl, async (node?: ConnectionNode) => {
-        const p = await this.rowTarget(node, { action: 'Copy URL', question: 'Copy the URL of which connection?' }, () => true);
-        if (p) await vscode.env.clipboard.writeText(p.url);
-      }),
-      r(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue)),
-    ];
-  }
-
-  /** A tree node, a connection id, or else the active connection. */
-  resolve(node?: ConnectionNode | string): ConnectionProfile | undefined {
-    return node ? this.manager.profiles.lookup(node) : this.manager.profiles.active();
-  }
-
-  /**
-   * The connection a row's menu command is for. VS Code can hand the command no row at all (the menu
-   * was chosen while the tree was being listed again); then the user is asked which of `candidates`
-   * was meant rather than the command doing nothing, or acting on a connection nobody chose.
-   */
-  private async rowTarget(node: ConnectionNode | string | undefined, ask: { action: string; question: string }, candidates: (p: ConnectionProfile) => boolean): Promise<ConnectionProfile | undefined> {
-    if (node) return this.manager.profiles.lookup(node);
-    this.errors.notice(`${ask.action}: the command was given no connection, so the user is asked`);
-    const profiles = this.manager.profiles.all().filter(candidates);
-    const prompts = this.prompts();
-    if (profiles.length === 0) {
-      await prompts.message('info', `${ask.action}: no connection fits.`, []);
-      return undefined;
-    }
-    const activeId = this.manager.profiles.active()?.id;
-    const pick = await prompts.pick(
-      profiles.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : undefined, profile: p })),
-      { title: ask.question },
-    );
-    return pick?.profile;
+  register(commands: CommandRegistry): void {
+    const fitsAny = () => true;
+    commands.register(Commands.addConnection, (input?: ProfileInput) => this.add(input));
+    commands.registerForConnection(Commands.editConnection, { action: 'Edit Connection', question: 'Edit which connection?', fits: (p) => this.manager.profiles.isEditable(p) }, (p) => this.edit(p));
+    commands.registerForConnection(Commands.removeConnection, { action: 'Remove Connection', question: 'Remove which connection?', fits: (p) => this.manager.profiles.isEditable(p) }, (p) => this.remove(p));
+    commands.register(Commands.selectConnection, () => this.select());
+    commands.registerForConnection(Commands.setActive, { action: 'Make Active', question: 'Make which connection active?', fits: (p) => p.id !== this.manager.profiles.active()?.id }, (p) => this.activate(p));
+    commands.registerForConnection(Commands.connect, { purpose: 'connect to' }, (p) => this.connect(p));
+    commands.registerForConnection(Commands.cancelConnect, { purpose: 'stop connecting to' }, (p) => this.manager.cancelConnect(p.id));
+    commands.registerForConnection(Commands.disconnect, { action: 'Disconnect', question: 'Disconnect which connection?', fits: (p) => this.manager.state(p.id).state === 'connected' }, (p) => this.manager.disconnect(p.id));
+    commands.register(Commands.refreshConnections, () => this.refresh());
+    commands.registerForConnection(Commands.copyUrl, { action: 'Copy URL', question: 'Copy the URL of which connection?', fits: fitsAny }, (p) => vscode.env.clipboard.writeText(p.url));
+    commands.register(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue));
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {
@@ -86,7 +45,7 @@ export class ConnectionCommands {
     if (!profile) return undefined;
     const problem = checkParticipantUrl(profile.url);
     if (problem) {
-      void vscode.window.showErrorMessage(`Cannot add the connection: ${problem}`);
+      void this.prompts.message('error', `Cannot add the connection: ${problem}`, []);
       return undefined;
     }
     await this.manager.profiles.save(profile);
@@ -103,9 +62,8 @@ export class ConnectionCommands {
     return profile;
   }
 
-  private async edit(node?: ConnectionNode): Promise<void> {
-    const current = await this.rowTarget(node, { action: 'Edit Connection', question: 'Edit which connection?' }, (p) => this.manager.profiles.isEditable(p));
-    if (!current || !this.manager.profiles.isEditable(current)) return;
+  private async edit(current: ConnectionProfile): Promise<void> {
+    if (!this.manager.profiles.isEditable(current)) return;
     const edited = await promptProfile(current);
     if (!edited) return;
     await this.manager.profiles.save({ ...edited, id: current.id });
@@ -113,10 +71,9 @@ export class ConnectionCommands {
     void this.connect(this.manager.profiles.get(current.id));
   }
 
-  private async remove(node?: ConnectionNode): Promise<void> {
-    const p = await this.rowTarget(node, { action: 'Remove Connection', question: 'Remove which connection?' }, (x) => this.manager.profiles.isEditable(x));
-    if (!p || !this.manager.profiles.isEditable(p)) return;
-    const ok = await vscode.window.showWarningMessage(`Remove the connection "${p.name}" and its stored secrets?`, { modal: true }, 'Remove');
+  private async remove(p: ConnectionProfile): Promise<void> {
+    if (!this.manager.profiles.isEditable(p)) return;
+    const ok = await this.prompts.message('warning', `Remove the connection "${p.name}" and its stored secrets?`, ['Remove'], { modal: true });
     if (ok !== 'Remove') return;
     this.manager.disconnect(p.id);
     await vscode.commands.executeCommand(Commands.clearToken, p.id, { silent: true });
@@ -126,13 +83,13 @@ export class ConnectionCommands {
   private async select(): Promise<void> {
     const all = this.manager.profiles.all();
     if (all.length === 0) {
-      const add = await vscode.window.showInformationMessage('There is no connection yet.', 'Add Connection', 'Start Demo Participant');
+      const add = await this.prompts.message('info', 'There is no connection yet.', ['Add Connection', 'Start Demo Participant']);
       if (add === 'Add Connection') await this.add();
       else if (add === 'Start Demo Participant') await vscode.commands.executeCommand(Commands.startDemo);
       return;
     }
     const activeId = this.manager.profiles.active()?.id;
-    const pick = await vscode.window.showQuickPick(
+    const pick = await this.prompts.pick(
       all.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : p.source === 'workspace' ? 'from workspace settings' : undefined, profile: p })),
       { title: 'Select the active Canton connection', placeHolder: 'Connection' },
     );
@@ -154,7 +111,7 @@ export class ConnectionCommands {
   async connect(p: ConnectionProfile | undefined): Promise<void> {
     if (!p) return;
     try {
-      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.connections' } }, () => this.manager.connect(p));
+      await vscode.window.withProgress({ location: { viewId: Views.connections } }, () => this.manager.connect(p));
       if (this.wantsActive === p.id) {
         this.wantsActive = undefined;
         await this.manager.profiles.setActive(p.id);
@@ -177,7 +134,7 @@ export class ConnectionCommands {
   /** Asks every connection in use again; a failure shows on its item (its state), not as a message each. */
   private async refresh(): Promise<void> {
     const inUse = this.manager.profiles.all().filter((p) => this.manager.state(p.id).state !== 'disconnected');
-    await vscode.window.withProgress({ location: { viewId: 'cantonLedger.connections' } }, () =>
+    await vscode.window.withProgress({ location: { viewId: Views.connections } }, () =>
       Promise.all(inUse.map((p) => this.manager.connect(p).catch((e: unknown) => this.errors.record(`Refreshing ${p.name}`, e)))),
     );
   }

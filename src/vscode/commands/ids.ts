@@ -1,5 +1,10 @@
-/** Every command id the extension registers, in one place (package.json lists the same). */
+/**
+ * Every command id the extension registers, in one place. package.json contributes exactly these
+ * (test/vscode/commandMap.test.ts checks both ways), and every registration goes through
+ * `CommandRegistry` with an id from here.
+ */
 export const Commands = {
+  // Connections
   addConnection: 'cantonLedger.connections.add',
   selectConnection: 'cantonLedger.connections.select',
   refreshConnections: 'cantonLedger.connections.refresh',
@@ -16,22 +21,82 @@ export const Commands = {
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
   showLog: 'cantonLedger.showLog',
-  // Ledger views
+  // Rows of the ledger views (they take the node the context menu was opened on)
+  openJson: 'cantonLedger.item.openJson',
+  openRawJson: 'cantonLedger.item.openRawJson',
+  copyContractId: 'cantonLedger.item.copyContractId',
+  copyUpdateId: 'cantonLedger.item.copyUpdateId',
+  copyOffset: 'cantonLedger.item.copyOffset',
+  copyPackageId: 'cantonLedger.item.copyPackageId',
+  copyRowValue: 'cantonLedger.item.copyValue',
+  copyTemplateId: 'cantonLedger.item.copyTemplateId',
+  // Updates
+  refreshUpdates: 'cantonLedger.updates.refresh',
+  loadMoreUpdates: 'cantonLedger.updates.loadMore',
+  filterUpdates: 'cantonLedger.updates.filter',
+  resetFilter: 'cantonLedger.updates.resetFilter',
+  startLiveTail: 'cantonLedger.updates.startLiveTail',
+  stopLiveTail: 'cantonLedger.updates.stopLiveTail',
+  restartLiveTail: 'cantonLedger.updates.restartLiveTail',
   revealUpdate: 'cantonLedger.updates.reveal',
+  // Contract Events
   showContractEvents: 'cantonLedger.contractEvents.show',
+  showContractEventsAtCursor: 'cantonLedger.contractEvents.showAtCursor',
+  refreshContractEvents: 'cantonLedger.contractEvents.refresh',
+  changeEventFormat: 'cantonLedger.contractEvents.changeFormat',
+  clearContractHistory: 'cantonLedger.contractEvents.clearHistory',
+  // Active Contracts (Filter is the Updates filter: one filter for both views)
+  refreshActiveContracts: 'cantonLedger.activeContracts.refresh',
+  filterActiveContracts: 'cantonLedger.activeContracts.filter',
+  loadMoreActiveContracts: 'cantonLedger.activeContracts.loadMore',
+  showActiveContractsAtOffset: 'cantonLedger.activeContracts.showAtOffset',
+  showActiveContractsAtLedgerEnd: 'cantonLedger.activeContracts.showAtLedgerEnd',
+  exercise: 'cantonLedger.activeContracts.exercise',
+  // Vetted Packages and Packages
+  refreshVetting: 'cantonLedger.vettedPackages.refresh',
+  newVettingFileFor: 'cantonLedger.vettedPackages.newVettingFile',
+  refreshPackages: 'cantonLedger.packages.refresh',
+  newCommandsFileFor: 'cantonLedger.packages.newCommandsFile',
+  uploadDar: 'cantonLedger.packages.uploadDar',
   // Compare Parties
   compareParties: 'cantonLedger.updates.compareParties',
   rerunComparison: 'cantonLedger.compareParties.refresh',
   closeComparison: 'cantonLedger.compareParties.close',
+  // Commands and vetting files
+  newCommandsFile: 'cantonLedger.files.newCommands',
+  newVettingFile: 'cantonLedger.files.newVetting',
+  submit: 'cantonLedger.files.submit',
+  preview: 'cantonLedger.files.preview',
+  submitPreviewed: 'cantonLedger.files.submitPreviewed',
+  vettingDryRun: 'cantonLedger.files.vettingDryRun',
+  vettingApply: 'cantonLedger.files.vettingApply',
+  // Submissions history
+  openSubmissionResult: 'cantonLedger.submissions.openResult',
+  resubmit: 'cantonLedger.submissions.resubmit',
+  retrySameCommandId: 'cantonLedger.submissions.retry',
+  lookUpSubmission: 'cantonLedger.submissions.lookUp',
+  copyCommandId: 'cantonLedger.submissions.copyCommandId',
+  clearSubmissions: 'cantonLedger.submissions.clear',
 } as const;
 
-/** The Active Contracts view's own commands (Copy Contract ID and Show Contract Events are shared with the other views). */
-export const ActiveContractsCommands = {
-  refresh: 'cantonLedger.activeContracts.refresh',
-  /** The Updates filter (one filter for both views), offered in this view's title. */
-  filter: 'cantonLedger.activeContracts.filter',
-  loadMore: 'cantonLedger.activeContracts.loadMore',
-  showAtOffset: 'cantonLedger.activeContracts.showAtOffset',
-  showAtLedgerEnd: 'cantonLedger.activeContracts.showAtLedgerEnd',
-  exercise: 'cantonLedger.activeContracts.exercise',
+/** A command id of the extension. */
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** Every view id the extension contributes. */
+export const Views = {
+  connections: 'cantonLedger.connections',
+  updates: 'cantonLedger.updates',
+  contractEvents: 'cantonLedger.contractEvents',
+  activeContracts: 'cantonLedger.activeContracts',
+  vettedPackages: 'cantonLedger.vettedPackages',
+  packages: 'cantonLedger.packages',
+  submissions: 'cantonLedger.submissions',
+  compareParties: 'cantonLedger.compareParties',
 } as const;
+
+export type ViewId = (typeof Views)[keyof typeof Views];
+
+/** The command VS Code adds for every view, which shows and focuses it. */
+export function focusViewCommand(view: ViewId): string {
+  return `${view}.focus`;
+}

@@ -3,8 +3,8 @@ import { decodeClaims } from '../../core/auth/jwt';
 import type { ConnectionProfile } from '../../core/connections';
 import type { ConnectionManager } from '../connections/manager';
 import type { SecretStore, SecretKind } from '../secrets';
-import { ConnectionNode } from '../views/connectionsTree';
 import { Commands } from './ids';
+import type { CommandRegistry } from './registry';
 
 const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: SecretKind; prompt: string }> = {
   jwt: { kind: 'token', prompt: 'Paste the JWT (it is kept in secret storage, never in settings)' },
@@ -15,29 +15,14 @@ const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: Secr
 export class TokenCommands {
   constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (p: ConnectionProfile) => Promise<void>) {}
 
-  register(): vscode.Disposable[] {
-    return [
-      vscode.commands.registerCommand(Commands.setToken, (target?: ConnectionNode | string, value?: string) => this.set(target, value)),
-      vscode.commands.registerCommand(Commands.clearToken, (target?: ConnectionNode | string, opts?: { silent?: boolean }) => this.clear(target, opts?.silent)),
-    ];
-  }
-
-  private async target(t?: ConnectionNode | string): Promise<ConnectionProfile | undefined> {
-    if (t) return this.manager.profiles.lookup(t);
-    const withAuth = this.manager.profiles.all().filter((p) => p.auth !== 'none');
-    const active = this.manager.profiles.active();
-    if (active && active.auth !== 'none') return active;
-    if (withAuth.length <= 1) return withAuth[0] ?? active;
-    return (await vscode.window.showQuickPick(withAuth.map((p) => ({ label: p.name, description: p.url, p })), { title: 'Set the token of which connection?' }))?.p;
+  register(commands: CommandRegistry): void {
+    const withAuth = (p: ConnectionProfile) => p.auth !== 'none';
+    commands.registerForConnection(Commands.setToken, { action: 'Set Token', question: 'Set the token of which connection?', fits: withAuth, preferActive: true }, (p, value?: string) => this.set(p, value));
+    commands.registerForConnection(Commands.clearToken, { action: 'Clear Token', question: 'Clear the token of which connection?', fits: withAuth, preferActive: true }, (p, opts?: { silent?: boolean }) => this.clear(p, opts?.silent));
   }
 
   /** `value` lets tests and scripts set a secret without the input box; it never goes to a log. */
-  async set(t?: ConnectionNode | string, value?: string): Promise<void> {
-    const p = await this.target(t);
-    if (!p) {
-      void vscode.window.showInformationMessage('Add a connection first.', 'Add Connection').then((c) => c && vscode.commands.executeCommand(Commands.addConnection));
-      return;
-    }
+  async set(p: ConnectionProfile, value?: string): Promise<void> {
     if (p.auth === 'none') {
       void vscode.window.showInformationMessage(`"${p.name}" uses no token. Edit the connection to choose how it authenticates.`);
       return;
@@ -67,9 +52,7 @@ export class TokenCommands {
     if (value === undefined) await this.reconnect(p);
   }
 
-  async clear(t?: ConnectionNode | string, silent = false): Promise<void> {
-    const p = await this.target(t);
-    if (!p) return;
+  async clear(p: ConnectionProfile, silent = false): Promise<void> {
     await this.secrets.delete(p.id);
     this.manager.disconnect(p.id);
     if (!silent) void vscode.window.showInformationMessage(`Cleared the stored secrets of "${p.name}".`);

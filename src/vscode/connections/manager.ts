@@ -1,32 +1,17 @@
 import * as vscode from 'vscode';
 import { LedgerClient } from '../../core/api/client';
 import type { ConnectionProfile } from '../../core/connections';
-import { AuthError, CancelledError, LedgerError } from '../../core/errors';
-import { LedgerState, type LedgerChange, type LedgerWrite } from '../../core/ledger/state';
+import { clientKey, LedgerConnection, type ConnectionState, type ParticipantInfo } from '../../core/ledger/connection';
+import type { Subscription } from '../../core/ledger/events';
+import type { PackageStore } from '../../core/ledger/packages';
+import type { LedgerChange, LedgerState } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
-import type * as wire from '../../core/models/wire';
-import { readableParties, type UserRights } from '../../core/models/users';
 import type { ProfileStore } from './profiles';
 import type { TokenProviders } from './tokens';
+import { Disposable, disposeAll, toDisposable } from '../lifecycle';
 
-/** What a participant said about itself at connect (its ledger end lives in the connection's LedgerState). */
-export interface ParticipantInfo {
-  version: string;
-  participantId?: string;
-  synchronizers: wire.ConnectedSynchronizer[];
-  user?: wire.User;
-  rights?: UserRights;
-  parties: wire.PartyDetails[];
-  /** The user may not list all parties: `parties` are those of its rights. */
-  partiesFromRights: boolean;
-}
-
-export type ConnectionState =
-  | { state: 'disconnected' }
-  | { state: 'connecting' }
-  | { state: 'connected'; info: ParticipantInfo; at: Date }
-  | { state: 'error'; error: LedgerError | Error };
+export type { ConnectionState, ParticipantInfo } from '../../core/ledger/connection';
 
 export interface LedgerStateChange {
   connectionId: string;
@@ -34,201 +19,149 @@ export interface LedgerStateChange {
 }
 
 /**
- * Connections at run time: one LedgerClient per profile (rebuilt when the profile changes), and the
- * status of each (what the participant said when last asked).
+ * The connections of this window: one LedgerConnection per profile in use (a new one when the
+ * profile's URL, auth or user changes, so that no client or token outlives what it was built for),
+ * the active one, and events that name the connection that moved.
  */
-export class ConnectionManager implements vscode.Disposable {
-  private readonly clients = new Map<string, { key: string; client: LedgerClient }>();
-  private readonly states = new Map<string, ConnectionState>();
-  private readonly changed = new vscode.EventEmitter<string | undefined>();
+export class ConnectionManager extends Disposable {
+  private readonly open = new Map<string, { key: string; connection: LedgerConnection; subscriptions: Subscription[] }>();
+  private readonly changed = this._register(new vscode.EventEmitter<string | undefined>());
   /** Fires with a connection id, or undefined when the list of profiles changed. */
   readonly onDidChange = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
-  /** Per connected connection: its ledger end and vetting state, which every view follows. */
-  private readonly ledgers = new Map<string, { key: string; state: LedgerState }>();
-  private readonly ledgerChanged = new vscode.EventEmitter<LedgerStateChange>();
+  private readonly ledgerChanged = this._register(new vscode.EventEmitter<LedgerStateChange>());
   /** Fires when a connection's ledger state moved (its end, its vetting state, its packages). */
   readonly onDidChangeLedger = this.ledgerChanged.event;
-  /** The connect in progress per connection: a second connect joins it; Cancel aborts it. */
-  private readonly connecting = new Map<string, { controller: AbortController; done: Promise<ParticipantInfo> }>();
-
+  private readonly packagesChanged = this._register(new vscode.EventEmitter<string>());
+  /** Fires with a connection id when what is known of its Daml packages moved. */
+  readonly onDidChangePackages = this.packagesChanged.event;
+  private readonly opened = this._register(new vscode.EventEmitter<LedgerConnection>());
+  /** A connection object was made for a profile (at first use, or after its profile changed). */
+  readonly onDidOpenConnection = this.opened.event;
+  private readonly closed = this._register(new vscode.EventEmitter<LedgerConnection>());
+  /** A connection object went (disconnected, its profile changed or went): it is disposed after this. */
+  readonly onDidCloseConnection = this.closed.event;
   constructor(
     readonly profiles: ProfileStore,
     readonly tokens: TokenProviders,
     private readonly logger: Logger,
     private readonly redactor: Redactor,
+    /** Where every connection's Daml packages are decoded and kept. */
+    readonly packageStore?: PackageStore,
   ) {
-    this.subscriptions.push(profiles.onDidChange(() => this.changed.fire(undefined)));
+    super();
+    this._register(
+      profiles.onDidChange(() => {
+        this.closeOutdated();
+        this.changed.fire(undefined);
+      }),
+    );
+    // Last registered, first disposed: the connections close while their emitters still fire.
+    this._register(toDisposable(() => [...this.open.keys()].forEach((id) => this.close(id))));
+  }
+
+  /** The connection of a profile, made when first asked for (disconnected until it connects). */
+  connectionOf(profile: ConnectionProfile): LedgerConnection {
+    const key = clientKey(profile);
+    const known = this.open.get(profile.id);
+    if (known?.key === key) return known.connection;
+    if (known) this.close(profile.id);
+    const timeoutSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('requestTimeoutSeconds', 30);
+    const client = new LedgerClient({ baseUrl: profile.url, token: this.tokens.providerFor(profile), timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
+    const connection = new LedgerConnection({ profile, client, packages: this.packageStore, logger: this.logger });
+    const id = profile.id;
+    this.open.set(id, {
+      key,
+      connection,
+      subscriptions: [
+        connection.onDidChangeState(() => this.changed.fire(id)),
+        connection.onDidChangeLedger((change) => this.ledgerChanged.fire({ connectionId: id, change })),
+        connection.onDidChangePackages(() => this.packagesChanged.fire(id)),
+      ],
+    });
+    this.opened.fire(connection);
+    return connection;
+  }
+
+  /** The connection of the profile with this id (undefined when there is no such profile). */
+  connection(id: string): LedgerConnection | undefined {
+    const profile = this.profiles.get(id);
+    return profile ? this.connectionOf(profile) : undefined;
+  }
+
+  /** The active profile's connection, when it is connected. */
+  activeConnection(): LedgerConnection | undefined {
+    const active = this.profiles.active();
+    const c = active && this.open.get(active.id)?.connection;
+    return c?.state.state === 'connected' ? c : undefined;
+  }
+
+  /** The connections made so far (connected or not). */
+  all(): LedgerConnection[] {
+    return [...this.open.values()].map((e) => e.connection);
   }
 
   client(profile: ConnectionProfile): LedgerClient {
-    // A changed URL or auth kind must never reuse a client (and its token) built for the old one.
-    const key = clientKey(profile);
-    const cached = this.clients.get(profile.id);
-    if (cached?.key === key) return cached.client;
-    const timeoutSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('requestTimeoutSeconds', 30);
-    const client = new LedgerClient({ baseUrl: profile.url, token: this.tokens.providerFor(profile), timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
-    this.clients.set(profile.id, { key, client });
-    return client;
+    return this.connectionOf(profile).client;
   }
 
   state(id: string): ConnectionState {
-    return this.states.get(id) ?? { state: 'disconnected' };
+    return this.open.get(id)?.connection.state ?? { state: 'disconnected' };
   }
 
   /**
    * Asks the participant for its status; the result (or error) becomes the connection's state. A
-   * connect while one is in progress for the same connection joins it; `cancelConnect` (or `signal`)
-   * aborts it, and the connection goes back to the state it had.
+   * connect while one is in progress joins it; `cancelConnect` (or `signal`) aborts it.
    */
   connect(profile: ConnectionProfile, signal?: AbortSignal): Promise<ParticipantInfo> {
-    const running = this.connecting.get(profile.id);
-    if (running) return running.done;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) controller.abort();
-    const before = this.state(profile.id);
+    const connection = this.connectionOf(profile);
     // Each connect asks anew where the token may go (a refusal holds for this attempt only).
-    this.tokens.newAttempt(profile.id);
-    this.setState(profile.id, { state: 'connecting' });
-    // A disconnect meanwhile takes the connection over: this attempt then leaves its state alone.
-    const current = () => this.connecting.get(profile.id)?.controller === controller;
-    const done = (async () => {
-      try {
-        const { info, ledgerEnd } = await this.readInfo(profile, controller.signal);
-        if (controller.signal.aborted) throw new CancelledError(true);
-        this.connected(profile, info, ledgerEnd);
-        return info;
-      } catch (e) {
-        if (controller.signal.aborted) {
-          if (current()) this.setState(profile.id, before.state === 'connecting' ? { state: 'disconnected' } : before);
-          throw e instanceof CancelledError ? e : new CancelledError(true);
-        }
-        if (current()) {
-          this.dropLedger(profile.id);
-          this.setState(profile.id, { state: 'error', error: e as Error });
-        }
-        throw e;
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
-        if (current()) this.connecting.delete(profile.id);
-      }
-    })();
-    this.connecting.set(profile.id, { controller, done });
-    return done;
+    if (connection.state.state !== 'connecting') this.tokens.newAttempt(profile.id);
+    return connection.connect(signal);
   }
 
   /** Aborts the connect in progress of this connection (the Cancel of its "connecting…" row). */
   cancelConnect(id: string): boolean {
-    const running = this.connecting.get(id);
-    running?.controller.abort();
-    return Boolean(running);
+    return this.open.get(id)?.connection.cancelConnect() ?? false;
   }
 
+  /** Drops the connection (a connect in progress is aborted); the next use makes a new one. */
   disconnect(id: string): void {
-    const running = this.connecting.get(id);
-    this.connecting.delete(id);
-    running?.controller.abort();
-    this.clients.delete(id);
+    this.close(id);
     this.tokens.invalidate(id);
-    this.dropLedger(id);
-    this.setState(id, { state: 'disconnected' });
+    this.changed.fire(id);
   }
 
   /** True when there is an active connection and it is connected (what the ledger commands need). */
   activeConnected(): boolean {
-    const active = this.profiles.active();
-    return active !== undefined && this.state(active.id).state === 'connected';
+    return this.activeConnection() !== undefined;
   }
 
   /** The ledger state of a connected connection (undefined otherwise). */
   ledger(id: string): LedgerState | undefined {
-    return this.ledgers.get(id)?.state;
-  }
-
-  /** After a write of ours on this connection: the ledger state takes it and reads what it changed. */
-  afterWrite(connectionId: string, write: LedgerWrite = {}): Promise<void> {
-    return this.ledger(connectionId)?.afterWrite(write) ?? Promise.resolve();
-  }
-
-  private connected(profile: ConnectionProfile, info: ParticipantInfo, ledgerEnd: number): void {
-    const key = clientKey(profile);
-    const known = this.ledgers.get(profile.id);
-    if (known?.key === key) {
-      // Connected again (a Refresh): what the state had read is read again too.
-      known.state.advanceTo(ledgerEnd);
-      if (known.state.vetting.state !== 'unknown') known.state.refreshVetting().catch(() => undefined);
-    } else {
-      this.dropLedger(profile.id);
-      const client = this.client(profile);
-      const ownParticipant = info.participantId;
-      const state = new LedgerState(
-        {
-          ledgerEnd: (signal) => client.ledgerEnd({ signal }),
-          vettedPackages: async (signal) => {
-            const participantId = ownParticipant ?? (await client.participantId({ signal }));
-            return client.listVettedPackages({ topologyStateFilter: { participantIds: [participantId] } }, { signal });
-          },
-        },
-        ledgerEnd,
-      );
-      state.onDidChange((change) => this.ledgerChanged.fire({ connectionId: profile.id, change }));
-      this.ledgers.set(profile.id, { key, state });
-    }
-    this.setState(profile.id, { state: 'connected', info, at: new Date() });
-  }
-
-  private dropLedger(id: string): void {
-    this.ledgers.get(id)?.state.dispose();
-    this.ledgers.delete(id);
+    return this.open.get(id)?.connection.ledger;
   }
 
   /** True when the last answer of this connection was an auth failure. */
   tokenRejected(id: string): boolean {
-    const s = this.state(id);
-    return s.state === 'error' && s.error instanceof AuthError;
+    return this.open.get(id)?.connection.tokenRejected ?? false;
   }
 
-  private async readInfo(profile: ConnectionProfile, signal?: AbortSignal): Promise<{ info: ParticipantInfo; ledgerEnd: number }> {
-    const client = this.client(profile);
-    const o = { signal };
-    // A 403 of these is an answer (no admin right), not a failure: the log says so at debug level.
-    const mayBeForbidden = { signal, expectedStatuses: [403] };
-    // Some status needs admin rights (listing all parties, for one): an ordinary user still connects
-    // and sees what its rights allow. Other failures fail the connection.
-    const unlessForbidden = <T>(p: Promise<T>): Promise<T | undefined> => p.catch((e) => (e instanceof AuthError && e.status === 403 ? undefined : Promise.reject(e)));
-    const [version, ledgerEnd, synchronizers, parties, participantId] = await Promise.all([
-      client.version(o),
-      client.ledgerEnd(o),
-      unlessForbidden(client.connectedSynchronizers(mayBeForbidden)),
-      unlessForbidden(client.parties(mayBeForbidden)),
-      unlessForbidden(client.participantId(mayBeForbidden)),
-    ]);
-    // Without auth there is no authenticated user: fall back to the profile's user id. Canton 3.3 has
-    // no authenticated-user endpoint: the client takes the token's subject, else the profile's user id.
-    const user = profile.auth !== 'none' ? await client.authenticatedUser({ ...o, fallbackUserId: profile.userId }) : profile.userId ? { id: profile.userId } : undefined;
-    const rights = user ? await unlessForbidden(client.userRights(user.id, mayBeForbidden)) : undefined;
-    const fromRights = rights ? readableParties(rights).map((party) => ({ party })) : [];
-    return { info: { version: version.version, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties }, ledgerEnd };
+  /** A connection whose profile changed what its client is built from, or went, is closed. */
+  private closeOutdated(): void {
+    for (const [id, entry] of [...this.open]) {
+      const profile = this.profiles.get(id);
+      if (!profile || clientKey(profile) !== entry.key) this.close(id);
+    }
   }
 
-  private setState(id: string, s: ConnectionState): void {
-    this.states.set(id, s);
-    this.changed.fire(id);
+  private close(id: string): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
+    this.open.delete(id);
+    this.closed.fire(entry.connection);
+    disposeAll(entry.subscriptions);
+    entry.connection.dispose();
+    this.packagesChanged.fire(id);
   }
 
-  dispose(): void {
-    for (const c of this.connecting.values()) c.controller.abort();
-    for (const id of [...this.ledgers.keys()]) this.dropLedger(id);
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
-    this.ledgerChanged.dispose();
-  }
 }
-
-/** What a client is built from: a change of any of it needs a new client (and a new ledger state). */
-function clientKey(profile: ConnectionProfile): string {
-  return JSON.stringify([profile.url, profile.auth, profile.userId, profile.tokenForm, profile.participantId, profile.tokenUrl, profile.clientId, profile.source]);
-}
-

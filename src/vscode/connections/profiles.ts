@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
 import { ConnectionProfile, normaliseProfile, persistableProfile, trustKey } from '../../core/connections';
 
 const USER_PROFILES_KEY = 'cantonLedger.connections.v1';
@@ -11,14 +12,14 @@ const CLEAR_HTTP_URLS_KEY = 'cantonLedger.clearHttpUrls';
  * settings, and workspace settings when the workspace is trusted), and the running demo participant.
  * None of them holds a secret.
  */
-export class ProfileStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class ProfileStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private demo: ConnectionProfile | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly state: vscode.Memento) {
-    this.subscriptions.push(
+    super();
+    this._registerAll(
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('cantonLedger.connections') && this.changed.fire()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
     );
@@ -102,10 +103,5 @@ export class ProfileStore implements vscode.Disposable {
 
   async allowClearHttp(url: string): Promise<void> {
     await this.state.update(CLEAR_HTTP_URLS_KEY, [...new Set([...(this.state.get<string[]>(CLEAR_HTTP_URLS_KEY) ?? []), trustKey(url)])]);
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
   }
 }

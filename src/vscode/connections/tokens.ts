@@ -7,6 +7,7 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
+import { Disposable } from '../lifecycle';
 import type { SecretStore } from '../secrets';
 import type { ProfileStore } from './profiles';
 
@@ -15,7 +16,7 @@ import type { ProfileStore } from './profiles';
  * token may go: a URL from workspace settings only after the user confirmed it once, plain http to
  * another machine only after an explicit yes.
  */
-export class TokenProviders {
+export class TokenProviders extends Disposable {
   /** The last token each connection used, only to show its claims (never logged). */
   private readonly lastToken = new Map<string, string>();
   private readonly cached = new Map<string, ReturnType<typeof cachingTokenProvider>>();
@@ -31,7 +32,8 @@ export class TokenProviders {
     /** For the one call that reads a participant's id before its first audience token (sandbox secrets). */
     private readonly http: { logger?: Logger; redactor?: Redactor } = {},
   ) {
-    secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId));
+    super();
+    this._register(secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId)));
   }
 
   /** A new connect attempt: the next request asks again where the token may go (if it still needs to). */

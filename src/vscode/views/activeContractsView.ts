@@ -3,7 +3,7 @@ import type { ActiveContract } from '../../core/api/client';
 import { actingCandidates, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
-import { shortId } from '../../core/updates/rows';
+import { shortId } from '../../core/text';
 import type { ConnectionProfile } from '../../core/connections';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
@@ -11,16 +11,17 @@ import { shortParty } from '../../core/models/users';
 import type { Redactor } from '../../core/redact';
 import { actingParty, PLACEHOLDER } from '../../core/files/templates';
 import { filterSummary } from '../../core/updates/viewFilter';
-import { ActiveContractsCommands } from '../commands/ids';
+import { Commands, Views } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
-import { EditingCommands } from '../files/editing/ids';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
 import { withCancellableProgress } from '../ui';
-import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
+import { PagedView } from './pagedView';
+import { MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
-export const ActiveContractsViewId = 'cantonLedger.activeContracts';
+const ActiveContractsViewId = Views.activeContracts;
 const ROOT = 'acs';
 const AT_OFFSET_CONTEXT = 'cantonLedger.activeContracts.atOffset';
 
@@ -29,137 +30,60 @@ const AT_OFFSET_CONTEXT = 'cantonLedger.activeContracts.atOffset';
  * offset), read as the Updates filter's parties and templates, grouped by template. The first page only,
  * then "Load more"; every page reads the same snapshot (the first page's offset).
  */
-export class ActiveContractsView extends LedgerTreeView {
-  private profileId: string | undefined;
+export class ActiveContractsView extends PagedView<ActiveContractsPager, ConnectionManager> {
   /** The offset chosen with "Show at Offset…"; undefined: the ledger end. Kept for the connection it was chosen on. */
   private chosenOffset: number | undefined;
-  private pager: ActiveContractsPager | undefined;
-  private groupNodes: ViewNode[] = [];
-  private error: unknown;
-  /** How many contracts the next first load reads (pages up to it), so that a re-read keeps what was loaded. */
-  private keepCount = 0;
-  private firstLoad: Promise<void> | undefined;
-  private loadAbort = new AbortController();
 
-  constructor(private readonly connections: ConnectionManager, private readonly filters: UpdatesFilterStore, private readonly logger: Logger, private readonly redactor: Redactor) {
-    super(ActiveContractsViewId);
-    this.subscriptions.push(
-      connections.onDidChange((id) => {
-        const active = connections.profiles.active()?.id;
-        if (active !== this.profileId) this.switchConnection(active);
-        // Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded.
-        else if (id === undefined || id === this.profileId) this.reset(true);
-      }),
-      filters.onDidChange((id) => id === this.profileId && this.reset()),
-      // The set at the ledger end follows writes (ours and those the live tail sees): read it again
-      // when next shown. A snapshot at a chosen offset does not change.
-      connections.onDidChangeLedger((e) => {
-        if (e.connectionId !== this.profileId || !e.change.ledgerEnd || this.chosenOffset !== undefined || (!this.pager && !this.error)) return;
-        this.reset(true);
-        this.changed.fire(undefined);
-      }),
+  constructor(connections: ConnectionManager, private readonly filters: UpdatesFilterStore, logger: Logger, redactor: Redactor) {
+    super(
+      { viewId: ActiveContractsViewId, idPrefix: ROOT, name: 'Active Contracts view', commands: { loadMore: Commands.loadMoreActiveContracts, refresh: Commands.refreshActiveContracts }, onDidChangeFilter: filters.onDidChange },
+      connections,
+      logger,
+      redactor,
     );
     this.updateDescription();
   }
 
-  // ---------------------------------------------------------------- tree data
-
-  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
-    if (node) return childrenOf(node);
-    const active = this.connections.profiles.active();
-    if (active?.id !== this.profileId) this.switchConnection(active?.id);
-    const { profile, nodes } = connectedActiveProfile(ROOT, this.connections, (x) => this.redactor.redact(x));
-    if (nodes) return nodes;
-    if (!this.pager && !this.error) {
-      this.firstLoad ??= this.loadFirstPage(profile, this.keepCount);
-      await this.firstLoad;
-    }
-    return this.rootNodes(profile);
+  /** Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded. */
+  protected override connectionChanged(id: string | undefined): void {
+    if (id === undefined || id === this.profileId) this.reset(true);
   }
 
-  private rootNodes(profile: ConnectionProfile): ViewNode[] {
-    const state = this.pager?.state;
-    const nodes = [...this.groupNodes];
-    if (state?.complete && state.contracts.length === 0 && !this.error) {
-      nodes.push(new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${state.activeAtOffset}`, {
-        description: this.who(profile.id),
-        icon: 'info',
-        command: { command: ActiveContractsCommands.filter, title: 'Change Filter' },
-      }));
-    }
-    if (this.error) {
-      const retry = { command: this.pager ? ActiveContractsCommands.loadMore : ActiveContractsCommands.refresh, title: 'Retry' };
-      nodes.push(...errorNodes(ROOT, this.error, { profileId: profile.id, retry, redact: (s) => this.redactor.redact(s) }));
-    } else if (state && !state.complete) {
-      const loading = this.pager!.loading;
-      nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
-        description: `${state.contracts.length} loaded · at offset ${state.activeAtOffset}`,
-        icon: loading ? 'loading~spin' : 'ellipsis',
-        command: { command: ActiveContractsCommands.loadMore, title: 'Load More' },
-        contextValue: 'cantonLedger:loadMore',
-      }));
-    }
-    return nodes;
+  /**
+   * The set at the ledger end follows writes (ours and those the live tail sees): read it again when
+   * next shown. A snapshot at a chosen offset does not change.
+   */
+  protected override ledgerMoved(): void {
+    if (this.chosenOffset !== undefined || (!this.pager && !this.error)) return;
+    this.reset(true);
+  }
+
+  protected override leaveConnection(): void {
+    this.chosenOffset = undefined;
+    void vscode.commands.executeCommand('setContext', AT_OFFSET_CONTEXT, false);
   }
 
   // ---------------------------------------------------------------- paging
 
-  private async loadFirstPage(profile: ConnectionProfile, keepCount = 0): Promise<void> {
-    const signal = this.loadAbort.signal;
-    try {
-      const pager = new ActiveContractsPager(this.connections.client(profile), activeContractsQueryOf(this.filters.get(profile.id), this.chosenOffset));
-      await vscode.window.withProgress({ location: { viewId: ActiveContractsViewId } }, async () => {
-        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
-      });
-      if (signal.aborted) return;
-      this.pager = pager;
-      this.error = undefined;
-      this.rebuild();
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`Active Contracts view: ${this.redactor.redactError(e)}`);
-    } finally {
-      // An aborted load was replaced by reset(): the newer load's promise is not this one's to clear.
-      if (!signal.aborted) this.firstLoad = undefined;
-    }
-  }
-
-  /** "Load more": the next page of the same snapshot. A click while a page is loading does nothing. */
-  async loadMore(): Promise<void> {
-    const pager = this.pager;
-    if (!pager || pager.loading || pager.state.complete) return;
-    const signal = this.loadAbort.signal;
-    const loading = pager.loadMore({ signal });
-    this.changed.fire(undefined);
-    try {
-      await vscode.window.withProgress({ location: { viewId: ActiveContractsViewId } }, () => loading);
-      this.error = undefined;
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`Active Contracts view, loading more: ${this.redactor.redactError(e)}`);
-    }
-    if (pager !== this.pager) return;
-    this.rebuild();
+  protected async openPager(profile: ConnectionProfile): Promise<ActiveContractsPager> {
+    return new ActiveContractsPager(this.connections.client(profile), activeContractsQueryOf(this.filters.get(profile.id), this.chosenOffset));
   }
 
   /** Groups are rebuilt from every loaded contract (a page adds to groups already shown); ids stay stable, so does expansion. */
-  private rebuild(): void {
-    this.groupNodes = this.pager ? uniqueNodes(activeContractRows(this.pager.state), ROOT) : [];
-    this.updateDescription();
-    this.changed.fire(undefined);
+  protected showLoaded(pager: ActiveContractsPager): void {
+    this.itemNodes = uniqueNodes(activeContractRows(pager.state), ROOT);
   }
 
-  /** Reads the snapshot again (at the new ledger end unless an offset is chosen), keeping as many contracts loaded. */
-  async refresh(): Promise<void> {
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    else this.reset(true);
-    if (!profile || this.connections.state(profile.id).state !== 'connected') return;
-    this.firstLoad = this.loadFirstPage(profile, this.keepCount);
-    this.changed.fire(undefined);
-    await this.firstLoad;
+  protected emptyNode(profile: ConnectionProfile, pager: ActiveContractsPager): MessageNode {
+    return new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${pager.state.activeAtOffset}`, {
+      description: this.who(profile.id),
+      icon: 'info',
+      command: { command: Commands.filterActiveContracts, title: 'Change Filter' },
+    });
+  }
+
+  protected moreDescription(pager: ActiveContractsPager): string {
+    return `${pager.state.contracts.length} loaded · at offset ${pager.state.activeAtOffset}`;
   }
 
   /** The snapshot at `offset`, or at the ledger end when undefined. */
@@ -169,26 +93,6 @@ export class ActiveContractsView extends LedgerTreeView {
     // Another snapshot: from its first page.
     this.reset();
     await this.refresh();
-  }
-
-  /** Forgets the pages (and errors); `keepLoaded`: the next read loads as many contracts again. */
-  private reset(keepLoaded = false): void {
-    this.keepCount = keepLoaded ? (this.pager?.state.contracts.length ?? this.keepCount) : 0;
-    this.loadAbort.abort();
-    this.loadAbort = new AbortController();
-    this.pager = undefined;
-    this.groupNodes = [];
-    this.error = undefined;
-    this.firstLoad = undefined;
-    this.updateDescription();
-    this.changed.fire(undefined);
-  }
-
-  private switchConnection(profileId: string | undefined): void {
-    this.profileId = profileId;
-    this.chosenOffset = undefined;
-    void vscode.commands.executeCommand('setContext', AT_OFFSET_CONTEXT, false);
-    this.reset();
   }
 
   // ---------------------------------------------------------------- for commands and tests
@@ -209,16 +113,12 @@ export class ActiveContractsView extends LedgerTreeView {
     return filterSummary({ ...this.filters.get(profileId), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
   }
 
-  private updateDescription(): void {
+  protected updateDescription(): void {
     const offset = this.pager?.state.activeAtOffset ?? this.chosenOffset;
     const at = offset === undefined ? undefined : `at offset ${offset}${this.chosenOffset === undefined ? ' (ledger end)' : ''}`;
     this.treeView.description = [at, this.profileId ? this.who(this.profileId) : undefined].filter(Boolean).join(' · ') || undefined;
   }
 
-  override dispose(): void {
-    this.loadAbort.abort();
-    super.dispose();
-  }
 }
 
 // ---------------------------------------------------------------- commands
@@ -230,19 +130,16 @@ export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'u
 }
 
 /** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
-export function registerActiveContractsCommands(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): vscode.Disposable[] {
-  const r = vscode.commands.registerCommand;
-  return [
-    r(ActiveContractsCommands.refresh, () => view.refresh()),
-    r(ActiveContractsCommands.loadMore, () => view.loadMore()),
-    r(ActiveContractsCommands.filter, () => vscode.commands.executeCommand('cantonLedger.updates.filter')),
-    r(ActiveContractsCommands.showAtOffset, async (offset?: number) => {
-      const picked = offset ?? (await askOffset(connections));
-      if (picked !== null) await view.showAt(picked);
-    }),
-    r(ActiveContractsCommands.showAtLedgerEnd, () => view.showAt(undefined)),
-    r(ActiveContractsCommands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options)),
-  ];
+export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): void {
+  commands.register(Commands.refreshActiveContracts, () => view.refresh());
+  commands.register(Commands.loadMoreActiveContracts, () => view.loadMore());
+  commands.register(Commands.filterActiveContracts, () => vscode.commands.executeCommand(Commands.filterUpdates));
+  commands.register(Commands.showActiveContractsAtOffset, async (offset?: number) => {
+    const picked = offset ?? (await askOffset(connections));
+    if (picked !== null) await view.showAt(picked);
+  });
+  commands.register(Commands.showActiveContractsAtLedgerEnd, () => view.showAt(undefined));
+  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options));
 }
 
 /** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
@@ -279,7 +176,7 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
   const command = exerciseCommand(contract, choice, index, party);
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
-  return vscode.commands.executeCommand<vscode.Uri | undefined>(EditingCommands.newCommandsFile, target);
+  return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */

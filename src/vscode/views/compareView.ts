@@ -7,11 +7,12 @@ import { compareParties, parseOffsetRange, partyNames, type ComparePartiesQuery,
 import { comparisonRows, comparisonTitle } from '../../core/updates/compareRows';
 import type { ConnectionManager } from '../connections/manager';
 import type { ConnectionProfile } from '../../core/connections';
-import { Commands } from '../commands/ids';
+import { Commands, focusViewCommand, Views } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
+import type { ErrorReporter } from '../prompts';
 import { withCancellableProgress } from '../ui';
 import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
-export const CompareViewId = 'cantonLedger.compareParties';
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
 const SHOWN_KEY = 'cantonLedger.compareParties.shown';
 
@@ -32,7 +33,7 @@ export class CompareView extends LedgerTreeView {
   private runs = 0;
 
   constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
-    super(CompareViewId);
+    super(Views.compareParties);
   }
 
   get state(): CompareState {
@@ -171,7 +172,7 @@ export interface CompareFeature {
 }
 
 /** The Compare Parties view and its commands (offered while the active connection is connected: `cantonLedger.connected`). */
-export function registerComparePartiesView(connections: ConnectionManager, logger: Logger, redactor: Redactor, reportError: (context: string, e: unknown) => Promise<void>): { feature: CompareFeature; disposables: vscode.Disposable[] } {
+export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter): { feature: CompareFeature; view: CompareView } {
   const view = new CompareView(connections, logger, redactor);
   const previousPicks = new Map<string, string[]>();
 
@@ -188,7 +189,7 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
     previousPicks.set(profile.id, parties);
     const client = connections.client(profile);
     const ledgerEnd = await withCancellableProgress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
-      void reportError('Compare Parties', e);
+      void errors.report('Compare Parties', e);
       return undefined;
     });
     if (ledgerEnd === undefined) return undefined;
@@ -199,7 +200,7 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
   const runWithProgress = async (profile: ConnectionProfile, query: ComparePartiesQuery): Promise<PartyComparison | undefined> => {
     // The view is contributed hidden until the first comparison.
     await vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
-    await vscode.commands.executeCommand(`${CompareViewId}.focus`);
+    await vscode.commands.executeCommand(focusViewCommand(Views.compareParties));
     try {
       return await withCancellableProgress(`Compare Parties on ${profile.name}`, (signal, progress) => view.run(profile, query, signal, (message) => progress.report({ message })));
     } catch {
@@ -208,13 +209,8 @@ export function registerComparePartiesView(connections: ConnectionManager, logge
     }
   };
   const rerun = () => withCancellableProgress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
-  return {
-    feature: { view, compare },
-    disposables: [
-      view,
-      vscode.commands.registerCommand(Commands.compareParties, compare),
-      vscode.commands.registerCommand(Commands.rerunComparison, rerun),
-      vscode.commands.registerCommand(Commands.closeComparison, () => view.close()),
-    ],
-  };
+  commands.register(Commands.compareParties, compare);
+  commands.register(Commands.rerunComparison, rerun);
+  commands.register(Commands.closeComparison, () => view.close());
+  return { feature: { view, compare }, view };
 }

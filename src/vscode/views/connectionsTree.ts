@@ -4,6 +4,7 @@ import { tokenState } from '../../core/auth/jwt';
 import { AuthError, LedgerError } from '../../core/errors';
 import { readableParties, shortParty } from '../../core/models/users';
 import { Commands } from '../commands/ids';
+import { Disposable } from '../lifecycle';
 import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
@@ -31,18 +32,16 @@ export class DetailNode {
  * change of the list of connections refreshes the root; any other change refreshes the rows it touches,
  * which keep their node objects (and so their handles) throughout.
  */
-export class ConnectionsTreeProvider implements vscode.TreeDataProvider<ConnectionsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ConnectionsNode | ConnectionsNode[] | undefined>();
+export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDataProvider<ConnectionsNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<ConnectionsNode | ConnectionsNode[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
   /** The rows as last listed, by connection id, in order. */
   private rows = new Map<string, ConnectionNode>();
 
   constructor(private readonly manager: ConnectionManager) {
-    this.subscriptions = [
-      manager.onDidChange((id) => this.profilesChanged(id)),
-      manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connectionId])),
-    ];
+    super();
+    this._register(manager.onDidChange((id) => this.profilesChanged(id)));
+    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connectionId])));
   }
 
   getChildren(node?: ConnectionsNode): ConnectionsNode[] {
@@ -130,7 +129,7 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   private details(p: ConnectionProfile): ConnectionsNode[] {
     const s = this.manager.state(p.id);
     if (s.state === 'disconnected') {
-      return [new DetailNode(`${p.id}:connect`, 'Not connected', { description: 'click to connect', icon: 'plug', command: { command: 'cantonLedger.connections.connect', title: 'Connect', arguments: [new ConnectionNode(p)] } })];
+      return [new DetailNode(`${p.id}:connect`, 'Not connected', { description: 'click to connect', icon: 'plug', command: { command: Commands.connect, title: 'Connect', arguments: [new ConnectionNode(p)] } })];
     }
     if (s.state === 'connecting') {
       return [
@@ -141,19 +140,14 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     if (s.state === 'error') return errorNodes(p, s.error);
     return infoNodes(p, s.info, this.manager.ledger(p.id)?.ledgerEnd);
   }
-
-  dispose(): void {
-    for (const d of this.subscriptions) d.dispose();
-    this.changed.dispose();
-  }
 }
 
 function errorNodes(p: ConnectionProfile, error: Error): DetailNode[] {
   const auth = error instanceof AuthError;
   const hint = error instanceof LedgerError ? error.hint : undefined;
   const nodes = [new DetailNode(`${p.id}:error`, auth ? 'Token rejected' : 'Could not connect', { description: error.message, tooltip: [error.message, hint].filter(Boolean).join('\n'), icon: 'error' })];
-  if (auth) nodes.push(new DetailNode(`${p.id}:update-token`, 'Update Token', { icon: 'key', command: { command: 'cantonLedger.token.set', title: 'Update Token', arguments: [new ConnectionNode(p)] } }));
-  nodes.push(new DetailNode(`${p.id}:retry`, 'Retry', { icon: 'refresh', command: { command: 'cantonLedger.connections.connect', title: 'Retry', arguments: [new ConnectionNode(p)] } }));
+  if (auth) nodes.push(new DetailNode(`${p.id}:update-token`, 'Update Token', { icon: 'key', command: { command: Commands.setToken, title: 'Update Token', arguments: [new ConnectionNode(p)] } }));
+  nodes.push(new DetailNode(`${p.id}:retry`, 'Retry', { icon: 'refresh', command: { command: Commands.connect, title: 'Retry', arguments: [new ConnectionNode(p)] } }));
   return nodes;
 }
 

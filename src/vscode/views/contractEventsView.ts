@@ -5,8 +5,11 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../core/models/contracts';
 import { shortParty } from '../../core/models/users';
-import { contractEventRows, entityName, shortId } from '../../core/updates/rows';
+import { shortId } from '../../core/text';
+import { contractEventRows, entityName } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
+import type { ConnectionProfile } from '../../core/connections';
+import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
@@ -43,9 +46,9 @@ export class ContractEventsView extends LedgerTreeView {
     private readonly logger: Logger,
     private readonly redactor: Redactor,
   ) {
-    super('cantonLedger.contractEvents');
+    super(Views.contractEvents);
     this.updateDescription();
-    this.subscriptions.push(
+    this._registerAll(
       // A lookup waits for its connection to be connected (the repaint asks then), and follows the
       // Updates filter's parties.
       connections.onDidChange(() => this.changed.fire(undefined)),
@@ -83,19 +86,14 @@ export class ContractEventsView extends LedgerTreeView {
     this.changed.fire(undefined);
   }
 
-  /** Looks the contract up on the active connection, puts it first in the history and shows it. */
-  async show(contractId: string): Promise<ContractEvents | undefined> {
-    const profile = this.connections.profiles.active();
-    if (!profile) {
-      void vscode.window.showWarningMessage('Canton Ledger: no active connection to look the contract up on.', 'Select Connection').then((c) => c && vscode.commands.executeCommand('cantonLedger.connections.select'));
-      return undefined;
-    }
+  /** Looks the contract up on `profile` (the active connection), puts it first in the history and shows it. */
+  async show(contractId: string, profile: ConnectionProfile): Promise<ContractEvents | undefined> {
     const entry: HistoryEntry = { contractId, connectionId: profile.id, at: new Date().toISOString() };
     const rest = this.history.filter((h) => !(h.contractId === contractId && h.connectionId === profile.id));
     await this.workspaceState.update(HISTORY_KEY, [entry, ...rest].slice(0, HISTORY_SIZE));
     this.lookups.delete(keyOf(entry));
     this.changed.fire(undefined);
-    await vscode.commands.executeCommand('cantonLedger.contractEvents.focus');
+    await vscode.commands.executeCommand(focusViewCommand(Views.contractEvents));
     await this.lookup(entry);
     const node = this.contractNode(entry);
     await this.treeView.reveal(node, { select: true, focus: false, expand: true });
@@ -127,7 +125,7 @@ export class ContractEventsView extends LedgerTreeView {
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (!node) {
       if (this.history.length === 0) {
-        return [new MessageNode('contracts/empty', 'Look up a contract…', { icon: 'search', description: 'by contract ID', command: { command: 'cantonLedger.contractEvents.show', title: 'Show Contract Events' } })];
+        return [new MessageNode('contracts/empty', 'Look up a contract…', { icon: 'search', description: 'by contract ID', command: { command: Commands.showContractEvents, title: 'Show Contract Events' } })];
       }
       return this.history.map((h) => this.contractNode(h));
     }
@@ -189,7 +187,7 @@ export class ContractEventsView extends LedgerTreeView {
       return connectionStateNodes(parent.id, profile, this.connections.state(profile.id), (s) => this.redactor.redact(s), parent) ?? [];
     }
     if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
-    const retry = { command: 'cantonLedger.contractEvents.refresh', title: 'Retry' };
+    const retry = { command: Commands.refreshContractEvents, title: 'Retry' };
     if (result.state === 'error') return errorNodes(parent.id, result.error, { profileId: entry.connectionId, retry, parent, redact: (s) => this.redactor.redact(s) });
     if (result.state === 'not-found') {
       const format = this.eventFormat(entry.connectionId).filter;
@@ -198,7 +196,7 @@ export class ContractEventsView extends LedgerTreeView {
           description: `unknown to ${format.anyParty ? 'any party' : (format.parties ?? []).map((p) => shortParty(p)).join(', ') || 'these parties'}, or pruned`,
           tooltip: this.redactor.redact(`${result.error.code}: ${result.error.message}\n\n${result.error.hint}`),
           icon: 'circle-slash',
-          command: { command: 'cantonLedger.contractEvents.changeFormat', title: 'Change Event Format' },
+          command: { command: Commands.changeEventFormat, title: 'Change Event Format' },
         }, parent),
       ];
     }

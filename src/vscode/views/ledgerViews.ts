@@ -5,6 +5,7 @@ import { readableParties } from '../../core/models/users';
 import type { UpdatesViewFilter } from '../../core/updates/viewFilter';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
 import type { JsonDocuments } from '../documents';
 import { askContractId, ContractEventsView, contractIdSuggestion, pickEventFormat } from './contractEventsView';
 import { editUpdatesFilter } from './filterPicker';
@@ -13,25 +14,6 @@ import { type RevealTarget, UpdatesFilterStore, UpdatesView } from './updatesVie
 import { VettedPackagesView } from './vettedPackagesView';
 import { ActiveContractsView, registerActiveContractsCommands } from './activeContractsView';
 import type { LedgerPackages } from '../packages/ledgerPackages';
-
-export const ViewCommands = {
-  refreshUpdates: 'cantonLedger.updates.refresh',
-  loadMore: 'cantonLedger.updates.loadMore',
-  filterUpdates: 'cantonLedger.updates.filter',
-  resetFilter: 'cantonLedger.updates.resetFilter',
-  startLiveTail: 'cantonLedger.updates.startLiveTail',
-  stopLiveTail: 'cantonLedger.updates.stopLiveTail',
-  restartLiveTail: 'cantonLedger.updates.restartLiveTail',
-  showContractEventsAtCursor: 'cantonLedger.contractEvents.showAtCursor',
-  refreshContractEvents: 'cantonLedger.contractEvents.refresh',
-  changeEventFormat: 'cantonLedger.contractEvents.changeFormat',
-  clearContractHistory: 'cantonLedger.contractEvents.clearHistory',
-  refreshVetting: 'cantonLedger.vettedPackages.refresh',
-  newVettingFileFor: 'cantonLedger.vettedPackages.newVettingFile',
-} as const;
-
-/** The command that writes a vetting file; it takes the synchronizer and serial to start from. */
-const NEW_VETTING_FILE = 'cantonLedger.files.newVetting';
 
 export interface LedgerViews {
   updates: UpdatesView;
@@ -44,6 +26,7 @@ export interface LedgerViews {
 /** The ledger views (Updates, Contract Events, Vetted Packages, Active Contracts) and their commands. */
 export function registerLedgerViews(
   context: vscode.ExtensionContext,
+  commands: CommandRegistry,
   deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor; packages: LedgerPackages },
 ): LedgerViews {
   const { connections, logger, redactor } = deps;
@@ -60,7 +43,7 @@ export function registerLedgerViews(
   };
 
   const setFilter = async (filter?: UpdatesViewFilter) => {
-    const profile = connections.profiles.active();
+    const profile = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
     if (!profile) return;
     const next = filter ?? (await editUpdatesFilter(filters.get(profile.id), info()));
     if (next) await filters.set(profile.id, next);
@@ -68,47 +51,42 @@ export function registerLedgerViews(
   const showContractEvents = async (target?: string | ViewNode) => {
     const fromNode = typeof target === 'object' ? (target.type === 'row' ? target.row.contractId : target.opts.values?.contractId) : target;
     const contractId = fromNode ?? (await askContractId());
-    return contractId ? contractEvents.show(contractId) : undefined;
+    if (!contractId) return undefined;
+    const profile = await commands.targets.resolve(undefined, { purpose: 'look the contract up on' });
+    return profile ? contractEvents.show(contractId, profile) : undefined;
   };
   /** `target` passes on where to create the file (see NewFileTarget of the New Vetting File command). */
   const newVettingFile = async (node?: ViewNode, target: object = {}) => {
     const states = (await vettedPackages.states()) ?? [];
     const synchronizerId = node?.type === 'row' ? node.row.synchronizerId : states.length === 1 ? states[0].synchronizerId : undefined;
     const state = states.find((s) => s.synchronizerId === synchronizerId);
-    return vscode.commands.executeCommand<vscode.Uri | undefined>(NEW_VETTING_FILE, { ...target, synchronizerId, expectedTopologySerial: state?.topologySerial });
+    return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newVettingFile, { ...target, synchronizerId, expectedTopologySerial: state?.topologySerial });
   };
-  const r = vscode.commands.registerCommand;
-  context.subscriptions.push(
-    filters,
-    updates,
-    contractEvents,
-    vettedPackages,
-    ...registerRowCommands(deps.documents),
-    r(ViewCommands.refreshUpdates, () => updates.refresh()),
-    r(ViewCommands.loadMore, () => updates.loadMore()),
-    r(ViewCommands.filterUpdates, setFilter),
-    r(ViewCommands.resetFilter, async () => {
-      const id = connections.profiles.active()?.id;
-      if (id) await filters.set(id, undefined);
-    }),
-    r(ViewCommands.startLiveTail, () => void updates.startLiveTail()),
-    r(ViewCommands.stopLiveTail, () => updates.stopLiveTail()),
-    r(ViewCommands.restartLiveTail, () => void updates.retryLiveTail()),
-    r(Commands.revealUpdate, (target: RevealTarget) => updates.reveal(target)),
-    r(Commands.showContractEvents, showContractEvents),
-    r(ViewCommands.showContractEventsAtCursor, async () => showContractEvents(await contractIdSuggestion())),
-    r(ViewCommands.refreshContractEvents, () => contractEvents.refresh()),
-    r(ViewCommands.changeEventFormat, async (choice?: Parameters<ContractEventsView['setEventFormat']>[0] | 'follow') => {
-      const i = info();
-      const parties = [...new Set([...(i?.parties ?? []).map((p) => p.party), ...(i?.rights ? readableParties(i.rights) : [])])];
-      const picked = choice ?? (await pickEventFormat(undefined, parties));
-      if (picked) await contractEvents.setEventFormat(picked === 'follow' ? undefined : picked);
-    }),
-    r(ViewCommands.clearContractHistory, () => contractEvents.clearHistory()),
-    r(ViewCommands.refreshVetting, () => vettedPackages.refresh()),
-    r(ViewCommands.newVettingFileFor, newVettingFile),
-    activeContracts,
-    ...registerActiveContractsCommands(activeContracts, connections, deps.packages),
-  );
+  context.subscriptions.push(filters, updates, contractEvents, vettedPackages, activeContracts);
+  registerRowCommands(commands, deps.documents);
+  commands.register(Commands.refreshUpdates, () => updates.refresh());
+  commands.register(Commands.loadMoreUpdates, () => updates.loadMore());
+  commands.register(Commands.filterUpdates, setFilter);
+  commands.register(Commands.resetFilter, async () => {
+    const profile = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
+    if (profile) await filters.set(profile.id, undefined);
+  });
+  commands.register(Commands.startLiveTail, () => void updates.startLiveTail());
+  commands.register(Commands.stopLiveTail, () => updates.stopLiveTail());
+  commands.register(Commands.restartLiveTail, () => void updates.retryLiveTail());
+  commands.register(Commands.revealUpdate, (target: RevealTarget) => updates.reveal(target));
+  commands.register(Commands.showContractEvents, showContractEvents);
+  commands.register(Commands.showContractEventsAtCursor, async () => showContractEvents(await contractIdSuggestion()));
+  commands.register(Commands.refreshContractEvents, () => contractEvents.refresh());
+  commands.register(Commands.changeEventFormat, async (choice?: Parameters<ContractEventsView['setEventFormat']>[0] | 'follow') => {
+    const i = info();
+    const parties = [...new Set([...(i?.parties ?? []).map((p) => p.party), ...(i?.rights ? readableParties(i.rights) : [])])];
+    const picked = choice ?? (await pickEventFormat(undefined, parties));
+    if (picked) await contractEvents.setEventFormat(picked === 'follow' ? undefined : picked);
+  });
+  commands.register(Commands.clearContractHistory, () => contractEvents.clearHistory());
+  commands.register(Commands.refreshVetting, () => vettedPackages.refresh());
+  commands.register(Commands.newVettingFileFor, newVettingFile);
+  registerActiveContractsCommands(commands, activeContracts, connections, deps.packages);
   return { updates, contractEvents, vettedPackages, filters, activeContracts };
 }

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { packageRows } from '../../core/daml/packageRows';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
+import { Commands, Views } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerPackages } from '../packages/ledgerPackages';
 import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
-
-export const PackagesViewId = 'cantonLedger.packages';
 
 /**
  * Packages view: the active participant's Daml packages (name, version, id, vetted or not) → modules →
@@ -18,8 +18,8 @@ export class PackagesView extends LedgerTreeView {
   private readonly loggedFailures = new WeakSet<object>();
 
   constructor(private readonly connections: ConnectionManager, private readonly packages: LedgerPackages, private readonly logger: Logger, private readonly redactor: Redactor) {
-    super(PackagesViewId);
-    this.subscriptions.push(
+    super(Views.packages);
+    this._registerAll(
       packages.onDidChange(() => this.changed.fire(undefined)),
       // The vetted marks come from the connection's ledger state: an apply or an upload that vets shows here.
       connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
@@ -43,7 +43,7 @@ export class PackagesView extends LedgerTreeView {
       case 'none':
         return [new MessageNode('packages/loading', 'Reading the packages…', { description: profile.name, icon: 'loading~spin' })];
       case 'failed':
-        return errorNodes('packages', state.error, { profileId: profile.id, retry: { command: 'cantonLedger.packages.refresh', title: 'Retry' }, redact: (s) => this.redactor.redact(s) });
+        return errorNodes('packages', state.error, { profileId: profile.id, retry: { command: Commands.refreshPackages, title: 'Retry' }, redact: (s) => this.redactor.redact(s) });
       case 'ready': {
         if (state.packageIds.length === 0) return [new MessageNode('packages/empty', 'No packages', { description: 'upload a .dar', icon: 'info' })];
         const vetted = await this.vettedIds(profile.id);
@@ -69,15 +69,13 @@ export class PackagesView extends LedgerTreeView {
 }
 
 /** The Packages view and its commands. */
-export function registerPackagesView(connections: ConnectionManager, packages: LedgerPackages, logger: Logger, redactor: Redactor): vscode.Disposable[] {
+export function registerPackagesView(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger, redactor: Redactor): PackagesView {
   const view = new PackagesView(connections, packages, logger, redactor);
-  return [
-    view,
-    vscode.commands.registerCommand('cantonLedger.packages.refresh', () => view.refresh()),
-    vscode.commands.registerCommand('cantonLedger.packages.newCommandsFile', (node?: ViewNode) => {
-      const row = node?.type === 'row' ? node.row : undefined;
-      if (!row?.templateId) return undefined;
-      return vscode.commands.executeCommand('cantonLedger.files.newCommands', { templateId: row.templateId, choice: row.choice });
-    }),
-  ];
+  commands.register(Commands.refreshPackages, () => view.refresh());
+  commands.register(Commands.newCommandsFileFor, (node?: ViewNode) => {
+    const row = node?.type === 'row' ? node.row : undefined;
+    if (!row?.templateId) return undefined;
+    return vscode.commands.executeCommand(Commands.newCommandsFile, { templateId: row.templateId, choice: row.choice });
+  });
+  return view;
 }

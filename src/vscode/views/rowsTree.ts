@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldError, UnsupportedOperationError } from '../../core/errors';
-import type { LedgerRow } from '../../core/updates/rows';
-import { Commands } from '../commands/ids';
+import type { LedgerRow } from '../../core/rows';
+import { Commands, type ViewId } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
+import { Disposable } from '../lifecycle';
 import type { ConnectionProfile } from '../../core/connections';
 import type { ConnectionManager, ConnectionState } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
@@ -43,17 +45,6 @@ export function uniqueNodes(rows: readonly LedgerRow[], parentId: string, parent
   });
 }
 
-export const RowCommands = {
-  open: 'cantonLedger.item.openJson',
-  openRaw: 'cantonLedger.item.openRawJson',
-  copyContractId: 'cantonLedger.item.copyContractId',
-  copyUpdateId: 'cantonLedger.item.copyUpdateId',
-  copyOffset: 'cantonLedger.item.copyOffset',
-  copyPackageId: 'cantonLedger.item.copyPackageId',
-  copyValue: 'cantonLedger.item.copyValue',
-  copyTemplateId: 'cantonLedger.item.copyTemplateId',
-} as const;
-
 /** `cantonLedger:<kind>` plus a flag per value the context actions can use (`+contractId`, …). */
 export function rowContextValue(row: LedgerRow): string {
   const flags = [
@@ -92,13 +83,13 @@ export function treeItemFor(node: ViewNode): vscode.TreeItem {
   item.iconPath = row.icon ? new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined) : undefined;
   item.contextValue = rowContextValue(row);
   // Selecting an update or event opens its JSON; detail rows only select (their value is one copy away).
-  if (row.json) item.command = { command: RowCommands.open, title: 'Open JSON', arguments: [node] };
+  if (row.json) item.command = { command: Commands.openJson, title: 'Open JSON', arguments: [node] };
   item.accessibilityInformation = { label: [row.label, row.description].filter(Boolean).join(', ') };
   return item;
 }
 
 /** The copy and open actions of every ledger view; they take the node the context menu was opened on. */
-export function registerRowCommands(documents: JsonDocuments): vscode.Disposable[] {
+export function registerRowCommands(commands: CommandRegistry, documents: JsonDocuments): void {
   const copy = (what: string, pick: (row: LedgerRow) => string | number | undefined) => async (node?: ViewNode) => {
     const value = node?.type === 'row' ? pick(node.row) : node?.opts.values ? pick(node.opts.values as LedgerRow) : undefined;
     if (value === undefined) return;
@@ -110,16 +101,14 @@ export function registerRowCommands(documents: JsonDocuments): vscode.Disposable
     if (!json) return;
     await documents.show(raw ? 'raw' : 'ledger', json.name, raw ? json.raw : json.value);
   };
-  return [
-    vscode.commands.registerCommand(RowCommands.open, open(false)),
-    vscode.commands.registerCommand(RowCommands.openRaw, open(true)),
-    vscode.commands.registerCommand(RowCommands.copyContractId, copy('contract ID', (r) => r.contractId)),
-    vscode.commands.registerCommand(RowCommands.copyUpdateId, copy('update ID', (r) => r.updateId)),
-    vscode.commands.registerCommand(RowCommands.copyOffset, copy('offset', (r) => r.offset)),
-    vscode.commands.registerCommand(RowCommands.copyPackageId, copy('package ID', (r) => r.packageId)),
-    vscode.commands.registerCommand(RowCommands.copyValue, copy('value', (r) => r.copyValue)),
-    vscode.commands.registerCommand(RowCommands.copyTemplateId, copy('template ID', (r) => r.templateId)),
-  ];
+  commands.register(Commands.openJson, open(false));
+  commands.register(Commands.openRawJson, open(true));
+  commands.register(Commands.copyContractId, copy('contract ID', (r) => r.contractId));
+  commands.register(Commands.copyUpdateId, copy('update ID', (r) => r.updateId));
+  commands.register(Commands.copyOffset, copy('offset', (r) => r.offset));
+  commands.register(Commands.copyPackageId, copy('package ID', (r) => r.packageId));
+  commands.register(Commands.copyRowValue, copy('value', (r) => r.copyValue));
+  commands.register(Commands.copyTemplateId, copy('template ID', (r) => r.templateId));
 }
 
 /** Children of any node: rows build theirs lazily, messages carry theirs. */
@@ -203,15 +192,14 @@ export function connectedActiveProfile(
 }
 
 /** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */
-export abstract class LedgerTreeView implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
-  protected readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+export abstract class LedgerTreeView extends Disposable implements vscode.TreeDataProvider<ViewNode> {
+  protected readonly changed = this._register(new vscode.EventEmitter<ViewNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   readonly treeView: vscode.TreeView<ViewNode>;
-  protected readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(viewId: string) {
-    this.treeView = vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: true });
-    this.subscriptions.push(this.treeView);
+  constructor(viewId: ViewId) {
+    super();
+    this.treeView = this._register(vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: true }));
   }
 
   abstract getChildren(node?: ViewNode): Promise<ViewNode[]>;
@@ -222,11 +210,6 @@ export abstract class LedgerTreeView implements vscode.TreeDataProvider<ViewNode
 
   getParent(node: ViewNode): ViewNode | undefined {
     return node.parent;
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
-    this.changed.dispose();
   }
 }
 

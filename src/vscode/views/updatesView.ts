@@ -4,12 +4,16 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
-import { updateRow, type LedgerRow } from '../../core/updates/rows';
-import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource } from '../../core/updates/tail';
+import type { LedgerRow } from '../../core/rows';
+import { updateRow } from '../../core/updates/rows';
+import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource, type FollowStatus } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
+import { Commands, focusViewCommand, Views } from '../commands/ids';
+import { Disposable } from '../lifecycle';
+import { PagedView } from './pagedView';
+import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 const FILTERS_KEY = 'cantonLedger.updatesFilters';
 /** How many pages Reveal loads looking for an update before offering to move the range to it. */
@@ -17,10 +21,12 @@ const REVEAL_PAGE_BUDGET = 40;
 const ROOT = 'updates';
 
 /** The Updates view's filter per connection, kept in global state (connections are global too). */
-export class UpdatesFilterStore {
-  private readonly changed = new vscode.EventEmitter<string>();
+export class UpdatesFilterStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<string>());
   readonly onDidChange = this.changed.event;
-  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {}
+  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {
+    super();
+  }
 
   /** The stored filter, or the default for the user's rights (any party for admins). */
   get(profileId: string): UpdatesViewFilter {
@@ -42,10 +48,6 @@ export class UpdatesFilterStore {
     await this.state.update(FILTERS_KEY, all);
     this.changed.fire(profileId);
   }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
 }
 
 interface Tail {
@@ -54,7 +56,7 @@ interface Tail {
   fromOffset: number;
   /** Where following stands once it has begun: a Retry after a failure resumes from here. */
   position?: FollowPosition;
-  status: { state: 'starting' } | { state: 'following' } | { state: 'reconnecting'; error: Error; delayMs: number } | { state: 'stopped'; error: unknown };
+  status: { state: 'starting' } | FollowStatus | { state: 'stopped'; error: unknown };
   /** The websocket, or polling and why: shown in the status item and the view's description. */
   source?: FollowSource;
   nodes?: ViewNode[];
@@ -72,110 +74,75 @@ export interface RevealTarget {
  * The Updates view: pages of the active connection's updates in a pinned range ("Load more" at the
  * end), or, while live tail is on, the newest updates as they arrive.
  */
-export class UpdatesView extends LedgerTreeView {
-
-  private profileId: string | undefined;
-  private pager: UpdatesPager | undefined;
+export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   /** The pager's updates as nodes (built once per update: ids and parents stay stable for reveal). */
-  private pageNodes: RowNode[] = [];
+  protected declare itemNodes: RowNode[];
   private pageKeys = new Map<string, number>();
-  private pageError: unknown;
-  private firstLoad: Promise<void> | undefined;
-  private loadAbort = new AbortController();
   private tail: Tail | undefined;
   private renderTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly connections: ConnectionManager,
+    connections: ConnectionManager,
     readonly filters: UpdatesFilterStore,
-    private readonly logger: Logger,
-    private readonly redactor: Redactor,
+    logger: Logger,
+    redactor: Redactor,
     private readonly liveWindowSize: () => number,
   ) {
-    super('cantonLedger.updates');
-    this.subscriptions.push(
+    super(
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
+      connections,
+      logger,
+      redactor,
+    );
+    this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
-      connections.onDidChange((id) => {
-        if (connections.profiles.active()?.id !== this.profileId) this.switchConnection(connections.profiles.active()?.id);
-        else if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
-      }),
-      filters.onDidChange((id) => id === this.profileId && this.filterChanged()),
-      // The ledger moved (a write of ours, a refresh): the loaded range follows (the live tail brings its own).
-      connections.onDidChangeLedger((e) => e.connectionId === this.profileId && e.change.ledgerEnd && !this.tail && void this.followLedgerEnd()),
     );
     this.updateDescription();
   }
 
   // ---------------------------------------------------------------- tree data
 
-  async getChildren(node?: ViewNode): Promise<ViewNode[]> {
-    if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    if (!profile) return noActiveConnectionNodes(ROOT);
-    const notConnected = !this.pager && !this.tail && connectionStateNodes(ROOT, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
-    if (notConnected) return notConnected;
-    if (!this.pager && !this.pageError) {
-      this.firstLoad ??= this.loadFirstPage(profile);
-      await this.firstLoad;
-    }
-    return this.tail ? this.tailNodes(profile) : this.pageNodesWithState(profile);
+  protected override rootNodes(profile: ConnectionProfile): ViewNode[] {
+    return this.tail ? this.tailNodes(profile) : this.pageNodes(profile);
+  }
+
+  protected override showsMoreThanPages(): boolean {
+    return Boolean(this.tail);
+  }
+
+  protected override connectionChanged(id: string | undefined): void {
+    if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
+  }
+
+  /** The ledger moved (a write of ours, a refresh): the loaded range follows (the live tail brings its own). */
+  protected override ledgerMoved(): void {
+    if (!this.tail) void this.followLedgerEnd();
   }
 
   // ---------------------------------------------------------------- paging
 
-  private async loadFirstPage(profile: ConnectionProfile, keepCount = 0): Promise<void> {
-    const signal = this.loadAbort.signal;
-    try {
-      const filter = this.filters.get(profile.id);
-      const query = pageQueryOf(filter);
-      // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
-      // While a live tail runs, up to where it started: the history and the live updates do not overlap.
-      const ledger = this.connections.ledger(profile.id);
-      const tailStart = this.tail?.position ? this.tail.fromOffset : undefined;
-      if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
-      const pager = new UpdatesPager(this.connections.client(profile), query);
-      await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, async () => {
-        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
-      });
-      if (signal.aborted) return;
-      this.pager = pager;
-      this.pageKeys = new Map();
-      this.pageNodes = uniqueNodes(pager.state.updates.map(updateRow), ROOT, undefined, this.pageKeys);
-      this.pageError = undefined;
-      // The ledger may have moved while the first page was read.
-      if (!this.tail) void this.followLedgerEnd();
-    } catch (e) {
-      if (signal.aborted) return;
-      this.pageError = e;
-      this.logger.warn(`Updates view: ${this.redactor.redactError(e)}`);
-    } finally {
-      this.firstLoad = undefined;
-    }
+  protected async openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<UpdatesPager> {
+    const query = pageQueryOf(this.filters.get(profile.id));
+    // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
+    // While a live tail runs, up to where it started: the history and the live updates do not overlap.
+    const ledger = this.connections.ledger(profile.id);
+    const tailStart = this.tail?.position ? this.tail.fromOffset : undefined;
+    if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
+    return new UpdatesPager(this.connections.client(profile), query);
   }
 
-  /** "Load more": the next page into the same list. A click while a page is loading does nothing. */
-  async loadMore(): Promise<void> {
-    const pager = this.pager;
-    if (!pager || pager.loading || pager.state.complete) return;
-    const signal = this.loadAbort.signal;
-    const loading = pager.loadMore({ signal });
-    this.changed.fire(undefined);
-    let added = 0;
-    try {
-      added = await vscode.window.withProgress({ location: { viewId: 'cantonLedger.updates' } }, () => loading);
-      this.pageError = undefined;
-    } catch (e) {
-      if (signal.aborted) return;
-      this.pageError = e;
-      this.logger.warn(`Updates view, loading more: ${this.redactor.redactError(e)}`);
-    }
-    if (pager !== this.pager) return;
-    // A page (and the newer updates held back for it) lands at the end of the list.
+  protected showLoaded(pager: UpdatesPager, added?: number): void {
     const updates = pager.state.updates;
-    this.pageNodes.push(...uniqueNodes(updates.slice(updates.length - added).map(updateRow), ROOT, undefined, this.pageKeys));
-    this.changed.fire(undefined);
+    if (added === undefined) {
+      this.pageKeys = new Map();
+      this.itemNodes = uniqueNodes(updates.map(updateRow), ROOT, undefined, this.pageKeys);
+      // The ledger may have moved while the first page was read.
+      if (!this.tail) void this.followLedgerEnd();
+      return;
+    }
+    // A page (and the newer updates held back for it) lands at the end of the list.
+    this.itemNodes.push(...uniqueNodes(updates.slice(updates.length - added).map(updateRow), ROOT, undefined, this.pageKeys));
   }
 
   /**
@@ -188,7 +155,7 @@ export class UpdatesView extends LedgerTreeView {
     const end = this.profileId ? this.connections.ledger(this.profileId)?.ledgerEnd : undefined;
     if (!pager || end === undefined || this.filters.get(this.profileId!).endInclusive !== undefined) return;
     if (pager.state.endInclusive === undefined || end <= pager.state.endInclusive) return;
-    const signal = this.loadAbort.signal;
+    const signal = this.loadSignal;
     try {
       const { added, at } = await pager.extendTo(end, { signal });
       if (pager !== this.pager || added.length === 0) {
@@ -196,8 +163,8 @@ export class UpdatesView extends LedgerTreeView {
         return;
       }
       const nodes = uniqueNodes(added.map(updateRow), ROOT, undefined, this.pageKeys);
-      if (at === 'start') this.pageNodes.unshift(...nodes);
-      else this.pageNodes.push(...nodes);
+      if (at === 'start') this.itemNodes.unshift(...nodes);
+      else this.itemNodes.push(...nodes);
       this.changed.fire(undefined);
     } catch (e) {
       if (signal.aborted) return;
@@ -205,77 +172,36 @@ export class UpdatesView extends LedgerTreeView {
     }
   }
 
-  private pageNodesWithState(profile: ConnectionProfile): ViewNode[] {
-    const state = this.pager?.state;
-    const nodes: ViewNode[] = [...this.pageNodes];
-    if (state && state.complete && nodes.length === 0 && !this.pageError) {
-      nodes.push(new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
-        description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
-        icon: 'info',
-        command: { command: 'cantonLedger.updates.filter', title: 'Change Filter' },
-      }));
-    }
-    if (this.pageError) {
-      nodes.push(...errorNodes(ROOT, this.pageError, { profileId: profile.id, retry: { command: this.pager ? 'cantonLedger.updates.loadMore' : 'cantonLedger.updates.refresh', title: 'Retry' }, redact: (s) => this.redactor.redact(s) }));
-    } else if (state && !state.complete) {
-      const loading = this.pager!.loading;
-      nodes.push(new MessageNode(`${ROOT}/more`, loading ? 'Loading…' : 'Load more', {
-        description: [
-          `${state.updates.length} loaded`,
-          `range ends at offset ${state.endInclusive}`,
-          state.newerWaiting > 0 ? `${state.newerWaiting} newer after these` : undefined,
-          this.pager!.cappedPageSize ? `pages of ${this.pager!.cappedPageSize} (the participant's cap)` : undefined,
-        ].filter(Boolean).join(' · '),
-        icon: loading ? 'loading~spin' : 'ellipsis',
-        command: { command: 'cantonLedger.updates.loadMore', title: 'Load More' },
-        contextValue: 'cantonLedger:loadMore',
-      }));
-    }
-    return nodes;
+  protected emptyNode(profile: ConnectionProfile, pager: UpdatesPager): MessageNode {
+    const state = pager.state;
+    return new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
+      description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
+      icon: 'info',
+      command: { command: Commands.filterUpdates, title: 'Change Filter' },
+    });
   }
 
-  /** Re-reads the range (its end moves to the current ledger end), keeping as many updates loaded as before. */
-  async refresh(): Promise<void> {
-    const keep = this.pager?.state.updates.length ?? 0;
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    else this.reset();
-    if (!profile) return;
-    if (this.tail) {
-      this.changed.fire(undefined);
-      return;
-    }
-    this.firstLoad = this.loadFirstPage(profile, keep);
-    this.changed.fire(undefined);
-    await this.firstLoad;
-    this.changed.fire(undefined);
-  }
-
-  /** Forgets pages and errors (the live tail goes on). */
-  private reset(): void {
-    this.loadAbort.abort();
-    this.loadAbort = new AbortController();
-    this.pager = undefined;
-    this.pageNodes = [];
-    this.pageError = undefined;
-    this.firstLoad = undefined;
-    this.updateDescription();
-    this.changed.fire(undefined);
+  protected moreDescription(pager: UpdatesPager): string {
+    const state = pager.state;
+    return [
+      `${state.updates.length} loaded`,
+      `range ends at offset ${state.endInclusive}`,
+      state.newerWaiting > 0 ? `${state.newerWaiting} newer after these` : undefined,
+      pager.cappedPageSize ? `pages of ${pager.cappedPageSize} (the participant's cap)` : undefined,
+    ].filter(Boolean).join(' · ');
   }
 
   /** A new filter: new pages, and a live tail follows with the new filter from now on. */
-  private filterChanged(): void {
+  protected override filterChanged(): void {
     this.reset();
     if (!this.tail) return;
     this.stopLiveTail();
     void this.startLiveTail();
   }
 
-  /** Another connection became active: its own filter, pages and no live tail of the old one. */
-  private switchConnection(profileId: string | undefined): void {
+  /** Another connection becomes active: its own filter, pages and no live tail of the old one. */
+  protected override leaveConnection(): void {
     this.stopLiveTail();
-    this.profileId = profileId;
-    this.reset();
   }
 
   // ---------------------------------------------------------------- live tail
@@ -342,7 +268,8 @@ export class UpdatesView extends LedgerTreeView {
         },
         onStatus: (s) => {
           tail.status = s;
-          this.logger.info(s.state === 'reconnecting' ? `Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms` : 'Live tail: following again');
+          if (s.state === 'reconnecting') this.logger.info(`Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms`);
+          else if (s.state === 'following') this.logger.info('Live tail: following again');
           this.render();
         },
       });
@@ -407,19 +334,19 @@ export class UpdatesView extends LedgerTreeView {
     const s = t.status;
     const header =
       s.state === 'stopped'
-        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: 'cantonLedger.updates.restartLiveTail', title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
+        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
         : [
             new MessageNode(`${ROOT}/live/status`, s.state === 'reconnecting' ? 'Reconnecting…' : s.state === 'starting' ? 'Starting live tail…' : 'Following new updates', {
               description:
                 s.state === 'reconnecting'
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
-                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}`,
+                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
-              command: { command: 'cantonLedger.updates.stopLiveTail', title: 'Stop Live Tail' },
+              command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
             }),
           ];
-    const history = this.pageNodesWithState(profile);
+    const history = this.pageNodes(profile);
     return descending ? [...header, ...t.nodes, ...history] : [...header, ...history, ...t.nodes];
   }
 
@@ -438,7 +365,7 @@ export class UpdatesView extends LedgerTreeView {
     if (target.connectionId && target.connectionId !== this.connections.profiles.active()?.id) {
       await this.connections.profiles.setActive(target.connectionId);
     }
-    await vscode.commands.executeCommand('cantonLedger.updates.focus');
+    await vscode.commands.executeCommand(focusViewCommand(Views.updates));
     if (this.tail) {
       await this.getChildren();
       return this.select(this.find(this.tail.nodes ?? [], target));
@@ -447,9 +374,9 @@ export class UpdatesView extends LedgerTreeView {
     const beyondRange = () => target.offset !== undefined && this.pager?.state.endInclusive !== undefined && target.offset > this.pager.state.endInclusive;
     if (beyondRange()) await this.refresh();
     for (let pages = 0; ; pages++) {
-      const found = this.find(this.pageNodes, target);
+      const found = this.find(this.itemNodes, target);
       if (found) return this.select(found);
-      const exhausted = !this.pager || this.pager.state.complete || this.pageError || this.passed(target);
+      const exhausted = !this.pager || this.pager.state.complete || this.error || this.passed(target);
       if (exhausted || pages >= REVEAL_PAGE_BUDGET) break;
       await this.loadMore();
     }
@@ -457,7 +384,7 @@ export class UpdatesView extends LedgerTreeView {
       const offset = target.offset;
       const action = `Show From Offset ${offset}`;
       void vscode.window
-        .showInformationMessage(`The update at offset ${offset} is not among the ${this.pageNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
+        .showInformationMessage(`The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
         .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));
     }
     return false;
@@ -473,12 +400,12 @@ export class UpdatesView extends LedgerTreeView {
     this.stopLiveTail();
     await this.filters.set(profileId, rangeStartingAt(this.filters.get(profileId), target.offset));
     await this.getChildren();
-    const found = this.find(this.pageNodes, target);
+    const found = this.find(this.itemNodes, target);
     if (found) return this.select(found);
-    if (!this.pageError) {
+    if (!this.error) {
       void vscode.window
         .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
-        .then((choice) => choice && vscode.commands.executeCommand('cantonLedger.updates.filter'));
+        .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;
   }
@@ -497,7 +424,7 @@ export class UpdatesView extends LedgerTreeView {
 
   /** True when the loaded pages are already past the target's offset in the view's order. */
   private passed(target: RevealTarget): boolean {
-    const last = this.pageNodes[this.pageNodes.length - 1]?.row.offset;
+    const last = this.itemNodes[this.itemNodes.length - 1]?.row.offset;
     if (target.offset === undefined || last === undefined) return false;
     return this.filters.get(this.profileId!).descending ? last < target.offset : last > target.offset;
   }
@@ -506,7 +433,7 @@ export class UpdatesView extends LedgerTreeView {
 
   /** Every update node at the top level (for tests and reveal). */
   get loadedNodes(): readonly RowNode[] {
-    return this.pageNodes;
+    return this.itemNodes;
   }
 
   get range(): { beginExclusive?: number; endInclusive?: number; complete: boolean } | undefined {
@@ -514,7 +441,7 @@ export class UpdatesView extends LedgerTreeView {
     return s && { beginExclusive: s.beginExclusive, endInclusive: s.endInclusive, complete: s.complete };
   }
 
-  private updateDescription(): void {
+  protected updateDescription(): void {
     const filter = this.profileId ? this.filters.get(this.profileId) : undefined;
     const summary = filter ? filterSummary(filter) : undefined;
     const live = this.tail && `● live${this.tail.source ? ` (${this.tail.source.kind})` : ''}`;
@@ -522,7 +449,6 @@ export class UpdatesView extends LedgerTreeView {
   }
 
   override dispose(): void {
-    this.loadAbort.abort();
     this.tail?.controller.abort();
     if (this.renderTimer) clearTimeout(this.renderTimer);
     super.dispose();
@@ -533,4 +459,9 @@ function cachedRow(cache: WeakMap<Update, LedgerRow>, update: Update): LedgerRow
   let row = cache.get(update);
   if (!row) cache.set(update, (row = updateRow(update)));
   return row;
+}
+
+/** "40 s", "3 min": how long a quiet stream has been silent. */
+function quietFor(ms: number): string {
+  return ms < 90_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }

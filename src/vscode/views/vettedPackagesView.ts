@@ -4,6 +4,7 @@ import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
+import { Commands, Views } from '../commands/ids';
 import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /**
@@ -12,8 +13,8 @@ import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, Message
  */
 export class VettedPackagesView extends LedgerTreeView {
   constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
-    super('cantonLedger.vettedPackages');
-    this.subscriptions.push(
+    super(Views.vettedPackages);
+    this._registerAll(
       connections.onDidChange((id) => (id === undefined || id === connections.profiles.active()?.id) && this.changed.fire(undefined)),
       connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
     );
@@ -33,7 +34,7 @@ export class VettedPackagesView extends LedgerTreeView {
       this.changed.fire(undefined);
       return;
     }
-    void vscode.window.withProgress({ location: { viewId: 'cantonLedger.vettedPackages' } }, () => ledger.refreshVetting().catch(() => undefined));
+    void vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => ledger.refreshVetting().catch(() => undefined));
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
@@ -46,11 +47,11 @@ export class VettedPackagesView extends LedgerTreeView {
     let states: VettedPackagesState[];
     try {
       const reading = ledger.vettedPackages();
-      if (ledger.vetting.state === 'unknown') await vscode.window.withProgress({ location: { viewId: 'cantonLedger.vettedPackages' } }, () => reading.catch(() => undefined));
+      if (ledger.vetting.state === 'unknown') await vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => reading.catch(() => undefined));
       states = await reading;
     } catch (e) {
       this.logger.warn(`Vetted packages: ${this.redactor.redactError(e)}`);
-      return errorNodes('vetting', e, { profileId: profile.id, retry: { command: 'cantonLedger.vettedPackages.refresh', title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+      return errorNodes('vetting', e, { profileId: profile.id, retry: { command: Commands.refreshVetting, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
     }
     if (states.length === 0) return [new MessageNode('vetting/empty', 'No vetted packages', { description: 'on any connected synchronizer', icon: 'info' })];
     const aliases = new Map(s.info.synchronizers.map((x) => [x.synchronizerId, x.synchronizerAlias]));

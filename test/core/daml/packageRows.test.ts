@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { packageRows } from '../../../src/core/daml/packageRows';
 import { PackageIndex } from '../../../src/core/daml/packageIndex';
-import type { LedgerRow } from '../../../src/core/updates/rows';
+import type { LedgerRow } from '../../../src/core/rows';
 import { commandFor, commandsFileTemplate, PLACEHOLDER, templateText } from '../../../src/core/files/templates';
 import { validateText } from '../../../src/core/files/validate';
 import { DARS, requireDar } from '../../support/dars';

@@ -172,7 +172,7 @@ describe('editing: New Commands File / New Vetting File', function () {
       const d = ourDiagnostics(target);
       return d.length > 0 ? d : undefined;
     }, { what: 'the placeholder flagged' });
-    assert.deepEqual(problems.map((d) => d.code), ['unknown-template']);
+    assert.deepEqual(problems.map((d) => d.code), ['placeholder']);
 
     const again = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.files.newCommands', { uri: vscode.Uri.file(path.join(workspaceDir(), 'created-2.commands.json')) });
     assert.notEqual((JSON.parse(fs.readFileSync(again.fsPath, 'utf8')) as { commandId: string }).commandId, value.commandId, 'a fresh commandId');
@@ -210,8 +210,12 @@ describe('editing: New Commands File / New Vetting File', function () {
     const value = JSON.parse(fs.readFileSync(target, 'utf8')) as Record<string, unknown>;
     assert.equal(value.synchronizerId, synchronizerId);
     assert.deepEqual(value.expectedTopologySerial, { serial: { Prior: { value: current.topologySerial } } });
-    await new Promise((r) => setTimeout(r, 400));
-    assert.deepEqual(ourDiagnostics(vscode.Uri.file(target)), []);
+    // Only the package to vet is left to fill in.
+    const flagged = await waitForValue(() => {
+      const d = ourDiagnostics(vscode.Uri.file(target));
+      return d.length > 0 ? d : undefined;
+    }, { what: 'the placeholder package flagged' });
+    assert.deepEqual(flagged.map((d) => d.code), ['placeholder']);
   });
 
   it('takes the synchronizer and serial from its argument (as the vetted-packages view passes them)', async () => {
@@ -248,11 +252,11 @@ describe('editing: New Commands File / New Vetting File', function () {
       assert.match(String(value.commandId), UUID);
       const flagged = await waitForValue(() => {
         const d = ourDiagnostics(vscode.Uri.file(target));
-        return d.length === 2 ? d : undefined;
+        return d.length === 3 ? d : undefined;
       }, { what: 'the placeholders flagged' });
-      assert.deepEqual(flagged.map((d) => d.code), ['schema', 'schema']);
+      assert.deepEqual(flagged.map((d) => d.code), ['placeholder', 'schema', 'schema']);
 
-      // A vetting file needs no placeholders: without a participant it just has no synchronizer or serial guard.
+      // Without a participant a vetting file just has no synchronizer or serial guard.
       const vetting = path.join(workspaceDir(), 'offline.vetting.json');
       await vscode.commands.executeCommand('cantonLedger.files.newVetting', { uri: vetting });
       assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(vetting, 'utf8')) as object), ['changes']);

@@ -119,20 +119,22 @@ describe('the editor follows the ledger', function () {
     await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingApply', writeWorkspaceJson('follow-back.vetting.json', vet('2.0.0', 'Unvet')));
   });
 
-  it("a write reported through the test API's afterLedgerWrite (a DAR upload, say) re-reads the vetting state", async () => {
+  it('a write through the connection (a DAR upload, a vetting change) re-reads the vetting state; a write beside it does not', async () => {
     const sync = p.state.synchronizers[0].id;
     const ledger = api.connections.ledger('demo')!;
+    const connection = api.connections.connection('demo')!;
     const before = (await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial;
-    // Written with the client directly, as another command would: the state does not know yet.
-    const client = api.connections.client(api.connections.profiles.get('demo')!);
     const change = (op: 'Vet' | 'Unvet') => ({ synchronizerId: sync, changes: [{ operation: { [op]: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] }) as unknown as wire.UpdateVettedPackagesRequest;
-    await client.updateVettedPackages(change('Vet'));
+    // Written with the client directly, beside the connection: the state does not know.
+    await connection.client.updateVettedPackages(change('Vet'));
     assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before, 'not read again by itself');
-    await api.afterLedgerWrite('demo', { packages: true });
-    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 1);
-    await client.updateVettedPackages(change('Unvet'));
-    await api.afterLedgerWrite('demo', { vetting: true });
+    // A package write (what a DAR upload is) reads the vetting state again.
+    await connection.write('packages', (client, signal) => client.updateVettedPackages(change('Unvet'), { signal }));
     assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 2);
+    await connection.write('vetting', (client, signal) => client.updateVettedPackages(change('Vet'), { signal }));
+    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 3);
+    await connection.write('vetting', (client, signal) => client.updateVettedPackages(change('Unvet'), { signal }));
+    assert.equal((await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial, before + 4);
   });
 
   describe('a new active connection', () => {

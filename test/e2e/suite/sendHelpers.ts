@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import type { MessageSeverity, SendPrompts } from '../../../src/vscode/files/submit/prompts';
+import type { MessageSeverity, Prompts } from '../../../src/vscode/prompts';
 import { activate, workspaceDir } from './helpers';
 
 export interface AskedMessage {
@@ -21,7 +21,7 @@ type PickAnswer = (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickIt
  * Answers the send commands' questions from queues, in order, and records each question. A message
  * with no queued answer is dismissed (undefined); so is a quick pick.
  */
-export class ScriptedPrompts implements SendPrompts {
+export class ScriptedPrompts implements Prompts {
   readonly messages: AskedMessage[] = [];
   readonly picks: Array<{ title: string; items: readonly vscode.QuickPickItem[] }> = [];
   private readonly answers: Array<string | undefined> = [];

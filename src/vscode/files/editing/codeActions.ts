@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { fixesFor, type Fix, type FixContext } from '../../../core/files/fixes';
 import type { Problem } from '../../../core/files/validate';
 import type { ConnectionFacts } from './connectionFacts';
-import type { FileDiagnostics } from './diagnostics';
-import { DIAGNOSTIC_SOURCE } from './ids';
+import { DIAGNOSTIC_SOURCE, type FileDiagnostics } from './diagnostics';
 
 /**
  * Quick fixes for the diagnostics of {@link FileDiagnostics}: the core computes them from the problem's

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../lifecycle';
 import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/files/validate';
-import { DIAGNOSTIC_SOURCE } from './ids';
+
+/** The `source` of every diagnostic the extension publishes for these files. */
+export const DIAGNOSTIC_SOURCE = 'Canton Ledger';
 
 /** How long typing must pause before a document is validated again. */
 const DEBOUNCE_MS = 250;
@@ -36,15 +39,21 @@ export function toDiagnostic(problem: Problem): vscode.Diagnostic {
  * `validate`) when they open and, debounced, as they change. A run scheduled for an older version of a
  * document is dropped, so a slow or stale result never overwrites a newer one.
  */
-export class FileDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('canton-ledger-files');
+export class FileDiagnostics extends Disposable {
+  private readonly collection = this._register(vscode.languages.createDiagnosticCollection('canton-ledger-files'));
   private readonly pending = new Map<string, NodeJS.Timeout>();
   /** The problems behind the published diagnostics, per document and version: quick fixes read their data. */
   private readonly problems = new Map<string, { version: number; problems: Problem[] }>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly packages: PackagesSource) {
-    this.subscriptions = [
+    super();
+    this._register(
+      toDisposable(() => {
+        this.pending.forEach((t) => clearTimeout(t));
+        this.pending.clear();
+      }),
+    );
+    this._registerAll(
       // New packages (a connection read its packages, a .dar changed): check the open files again.
       packages.onDidChange(() => vscode.workspace.textDocuments.forEach((d) => this.validateNow(d))),
       vscode.workspace.onDidOpenTextDocument((d) => this.validateNow(d)),
@@ -52,7 +61,7 @@ export class FileDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
       // A rename can turn a file into (or out of) a commands/vetting file.
       vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.forget(f.oldUri))),
-    ];
+    );
     vscode.workspace.textDocuments.forEach((d) => this.validateNow(d));
   }
 
@@ -99,12 +108,5 @@ export class FileDiagnostics implements vscode.Disposable {
     this.pending.delete(key);
     this.problems.delete(key);
     this.collection.delete(uri);
-  }
-
-  dispose(): void {
-    this.pending.forEach((t) => clearTimeout(t));
-    this.pending.clear();
-    this.subscriptions.forEach((s) => s.dispose());
-    this.collection.dispose();
   }
 }

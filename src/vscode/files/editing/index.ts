@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../../core/log';
 import type { ConnectionManager } from '../../connections/manager';
-import type { ErrorReporter } from '../../ui';
+import type { CommandRegistry } from '../../commands/registry';
 import { FileQuickFixes } from './codeActions';
 import { ConnectionFacts } from './connectionFacts';
 import { DamlAssist } from './damlAssist';
@@ -23,16 +23,16 @@ const COMMANDS_SELECTOR: vscode.DocumentSelector = [
 ];
 
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
-export function registerFileEditing(connections: ConnectionManager, packages: LedgerPackages, logger: Logger, errors: ErrorReporter): vscode.Disposable[] {
+export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger): vscode.Disposable[] {
   const diagnostics = new FileDiagnostics(packages);
   const assist = new DamlAssist(packages);
   const facts = new ConnectionFacts(connections, logger);
+  new NewFileCommands(facts, packages, logger).register(commands);
   return [
     diagnostics,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),
     // Inside strings (template ids, choices, constructors) and after ':' the JSON language's own triggers do not fire.
     vscode.languages.registerCompletionItemProvider(COMMANDS_SELECTOR, assist, '"', ':'),
     vscode.languages.registerHoverProvider(COMMANDS_SELECTOR, assist),
-    ...new NewFileCommands(facts, packages, errors, logger).register(),
   ];
 }

@@ -5,9 +5,10 @@ import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/files/templates';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 import type { FileKind } from '../../../core/files/validate';
-import { withCancellableProgress, type ErrorReporter } from '../../ui';
+import { Commands } from '../../commands/ids';
+import type { CommandRegistry } from '../../commands/registry';
+import { withCancellableProgress } from '../../ui';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
-import { EditingCommands } from './ids';
 
 /** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
 export interface NewFileTarget {
@@ -46,16 +47,14 @@ const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: 
  * (user, act-as party, synchronizer, topology serial), or with marked placeholders without one.
  */
 export class NewFileCommands {
-  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly errors: ErrorReporter, private readonly logger: Logger) {}
+  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly logger: Logger) {}
 
-  register(): vscode.Disposable[] {
-    return [
-      vscode.commands.registerCommand(EditingCommands.newCommandsFile, (arg?: NewCommandsFileOptions | vscode.Uri) =>
-        // From the palette or the explorer (no options): offer the participant's templates.
-        this.run('Creating a commands file', () => this.newCommandsFile({ pickTemplate: !arg || arg instanceof vscode.Uri, ...optionsOf(arg) })),
-      ),
-      vscode.commands.registerCommand(EditingCommands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.run('Creating a vetting file', () => this.newVettingFile(optionsOf(arg)))),
-    ];
+  register(commands: CommandRegistry): void {
+    commands.register(Commands.newCommandsFile, (arg?: NewCommandsFileOptions | vscode.Uri) =>
+      // From the palette or the explorer (no options): offer the participant's templates.
+      this.newCommandsFile({ pickTemplate: !arg || arg instanceof vscode.Uri, ...optionsOf(arg) }),
+    );
+    commands.register(Commands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.newVettingFile(optionsOf(arg)));
   }
 
   /** The created document's URI, or undefined when the user cancelled. */
@@ -97,15 +96,6 @@ export class NewFileCommands {
     }
     const notice = participant ? undefined : 'No connected participant: add "synchronizerId" and "expectedTopologySerial" if you need them (completions offer both).';
     return this.create('vetting', templateText(vettingFileTemplate(facts)), options, 'package-name', notice);
-  }
-
-  private async run<T>(context: string, task: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await task();
-    } catch (e) {
-      await this.errors.report(context, e);
-      return undefined;
-    }
   }
 
   private participant(): Thenable<ConnectedParticipant | undefined> {

@@ -3,7 +3,7 @@ import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
 import { CancelledError } from '../../../core/errors';
 import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport, type DarUploadMode, type DarUploadResult } from '../../../core/submit/darUpload';
-import { reportFailure, type SendPrompts } from './prompts';
+import type { Prompts } from '../../prompts';
 import { fileName } from './sourceFile';
 import type { SendDeps } from './submit';
 import type { MarkdownReports } from './textDocuments';
@@ -36,17 +36,14 @@ export class DarUploadController {
   constructor(
     private readonly deps: SendDeps,
     private readonly reports: MarkdownReports,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
   async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadOutcome> {
     const prompts = this.prompts();
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      await prompts.message('error', 'No active connection: choose the participant to upload the DAR to.', []);
-      return {};
-    }
+    const profile = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
+    if (!profile) return {};
     const uri = arg instanceof vscode.Uri ? arg : await pickDar();
     if (!uri) return {};
     const name = fileName(uri);
@@ -61,11 +58,12 @@ export class DarUploadController {
       if (plan.mode === 'upload' && plan.validateFirst && !request.validated) {
         await prompts.progress(`Validating ${name} on ${profile.name}`, (signal) => client.validateDar(dar, { synchronizerId: plan.synchronizerId, signal }));
       }
+      const send = (c: LedgerClient, signal: AbortSignal) => uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal });
+      // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
+      const connection = this.deps.connections.connectionOf(profile);
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
-        uploadDarWithReport(client, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, signal }),
+        plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
-      // The connection's ledger state reads the packages and (as after any package change) the vetting again: every view follows.
-      if (result.mode === 'upload') await this.deps.connections.afterWrite(profile.id, { packages: true });
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
@@ -74,7 +72,7 @@ export class DarUploadController {
       return { result, reportUri };
     } catch (e) {
       if (e instanceof CancelledError) return { error: e };
-      await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${doing} ${name} on ${profile.name} failed`, e);
+      await this.deps.errors.report(`${doing} ${name} on ${profile.name} failed`, e);
       return { error: e };
     }
   }

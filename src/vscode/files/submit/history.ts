@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import { outcomeLabel, recordSubmission, type SubmissionRecord } from '../../../core/submit/history';
-import { SendCommands } from './ids';
+import { Commands } from '../../commands/ids';
+import { Disposable } from '../../lifecycle';
 
 const HISTORY_KEY = 'cantonLedger.submissions.v1';
 
 /** The submissions of this workspace, newest first, in workspace state (bounded). */
-export class SubmissionHistory implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class SubmissionHistory extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
   all(): SubmissionRecord[] {
     return this.state.get<SubmissionRecord[]>(HISTORY_KEY) ?? [];
@@ -28,10 +31,6 @@ export class SubmissionHistory implements vscode.Disposable {
     await this.state.update(HISTORY_KEY, undefined);
     this.changed.fire();
   }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
 }
 
 const OUTCOME_ICONS: Record<SubmissionRecord['outcome'], vscode.ThemeIcon> = {
@@ -42,13 +41,13 @@ const OUTCOME_ICONS: Record<SubmissionRecord['outcome'], vscode.ThemeIcon> = {
 };
 
 /** The Submissions view: one row per submission; its context value drives the item menus. */
-export class SubmissionsTreeProvider implements vscode.TreeDataProvider<SubmissionRecord>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<SubmissionRecord | undefined>();
+export class SubmissionsTreeProvider extends Disposable implements vscode.TreeDataProvider<SubmissionRecord> {
+  private readonly changed = this._register(new vscode.EventEmitter<SubmissionRecord | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly history: SubmissionHistory) {
-    this.subscription = history.onDidChange(() => this.changed.fire(undefined));
+    super();
+    this._register(history.onDidChange(() => this.changed.fire(undefined)));
   }
 
   getChildren(element?: SubmissionRecord): SubmissionRecord[] {
@@ -69,12 +68,7 @@ export class SubmissionsTreeProvider implements vscode.TreeDataProvider<Submissi
     md.appendMarkdown(`- time: ${time.toLocaleString()}\n`);
     item.tooltip = md;
     item.contextValue = `cantonLedger:submission:${r.outcome}${r.transaction ? '+result' : ''}`;
-    if (r.transaction) item.command = { command: SendCommands.openSubmissionResult, title: 'Open Result', arguments: [r] };
+    if (r.transaction) item.command = { command: Commands.openSubmissionResult, title: 'Open Result', arguments: [r] };
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

@@ -4,34 +4,33 @@ import type { SubmissionRecord } from '../../../core/submit/history';
 import { DOCUMENT_SCHEME } from '../../documents';
 import { SendCodeLensProvider } from './codeLens';
 import { SubmissionHistory, SubmissionsTreeProvider } from './history';
-import { SendCommands, SUBMISSIONS_VIEW } from './ids';
-import { windowPrompts, type SendPrompts } from './prompts';
+import { Commands, Views } from '../../commands/ids';
+import type { CommandRegistry } from '../../commands/registry';
+import type { Prompts, PromptsPort } from '../../prompts';
 import { bundledPreviewDecoder, PreviewCodeLensProvider, PreviewController } from './preview';
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
 import { DarUploadController, type DarUploadRequest } from './darUpload';
 
-export { SendCommands } from './ids';
 export type { SendDeps } from './submit';
 
-/** The handles the end-to-end tests use; `prompts` can be replaced to answer questions. */
+/** The handles the end-to-end tests use; `prompts` can be replaced to answer questions (every command's, not only these). */
 export interface FileSending {
   submit: SubmitController;
   preview: PreviewController;
   vetting: VettingController;
   darUpload: DarUploadController;
   history: SubmissionHistory;
-  prompts: SendPrompts;
+  prompts: Prompts;
   /** The vetting and DAR upload reports shown as read-only Markdown documents. */
   reports: MarkdownReports;
 }
 
-export function registerFileSending(context: vscode.ExtensionContext, deps: SendDeps & { showLog: () => void }): FileSending {
+export function registerFileSending(context: vscode.ExtensionContext, commands: CommandRegistry, deps: SendDeps & { showLog: () => void }, port: PromptsPort): FileSending {
   const history = new SubmissionHistory(context.workspaceState);
   const reports = new MarkdownReports();
-  let current: SendPrompts = windowPrompts;
-  const prompts = () => current;
+  const prompts = () => port;
   const submit = new SubmitController(deps, history, prompts, deps.showLog);
   const sending: FileSending = {
     submit,
@@ -41,10 +40,10 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     history,
     reports,
     get prompts() {
-      return current;
+      return port.current;
     },
-    set prompts(p: SendPrompts) {
-      current = p;
+    set prompts(p: Prompts) {
+      port.current = p;
     },
   };
   const tree = new SubmissionsTreeProvider(history);
@@ -56,23 +55,23 @@ export function registerFileSending(context: vscode.ExtensionContext, deps: Send
     history,
     reports,
     tree,
-    vscode.window.createTreeView(SUBMISSIONS_VIEW, { treeDataProvider: tree }),
+    vscode.window.createTreeView(Views.submissions, { treeDataProvider: tree }),
     codeLenses,
     vscode.languages.registerCodeLensProvider(files, codeLenses),
-    vscode.commands.registerCommand(SendCommands.submit, (uri?: unknown) => sending.submit.submitFile(uri)),
-    vscode.commands.registerCommand(SendCommands.preview, (uri?: unknown) => sending.preview.previewFile(uri)),
-    vscode.commands.registerCommand(SendCommands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri)),
     vscode.languages.registerCodeLensProvider({ scheme: DOCUMENT_SCHEME }, new PreviewCodeLensProvider(sending.preview)),
-    vscode.commands.registerCommand(SendCommands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri)),
-    vscode.commands.registerCommand(SendCommands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri)),
-    vscode.commands.registerCommand(SendCommands.uploadDar, (uri?: unknown, request?: DarUploadRequest) => sending.darUpload.upload(uri, request)),
-    vscode.commands.registerCommand(SendCommands.openSubmissionResult, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.openResult(x))),
-    vscode.commands.registerCommand(SendCommands.resubmit, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.resubmit(x))),
-    vscode.commands.registerCommand(SendCommands.retrySameCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.retry(x))),
-    vscode.commands.registerCommand(SendCommands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x))),
-    vscode.commands.registerCommand(SendCommands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId))),
-    vscode.commands.registerCommand(SendCommands.clearSubmissions, () => history.clear()),
   );
+  commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
+  commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));
+  commands.register(Commands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri));
+  commands.register(Commands.vettingDryRun, (uri?: unknown) => sending.vetting.dryRun(uri));
+  commands.register(Commands.vettingApply, (uri?: unknown) => sending.vetting.apply(uri));
+  commands.register(Commands.uploadDar, (uri?: unknown, request?: DarUploadRequest) => sending.darUpload.upload(uri, request));
+  commands.register(Commands.openSubmissionResult, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.openResult(x)));
+  commands.register(Commands.resubmit, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.resubmit(x)));
+  commands.register(Commands.retrySameCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.retry(x)));
+  commands.register(Commands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x)));
+  commands.register(Commands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId)));
+  commands.register(Commands.clearSubmissions, () => history.clear());
   return sending;
 }
 

@@ -8,15 +8,12 @@ import { previewFailureAdvice } from '../../../core/submit/prepare';
 import { toSubmitRequest } from '../../../core/api/client';
 import { Commands } from '../../commands/ids';
 import { DOCUMENT_SCHEME } from '../../documents';
-import { summary } from '../../ui';
-import { SendCommands } from './ids';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
-import { checkedSource, fileName, resultColumn } from './sourceFile';
+import { SHOW_LOG, summary, type Prompts } from '../../prompts';
+import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 import type { SendDeps, SubmitController, SubmitOutcome } from './submit';
 
 export const PreviewActions = {
   submitNow: 'Submit now',
-  selectConnection: 'Select Connection',
   showLog: SHOW_LOG,
 } as const;
 
@@ -55,21 +52,16 @@ export class PreviewController {
   constructor(
     private readonly deps: SendDeps,
     private readonly submit: SubmitController,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
     private readonly decoder: () => PreviewDecoder,
   ) {}
 
   async previewFile(arg?: unknown): Promise<PreviewOutcome> {
     const prompts = this.prompts();
-    const source = await checkedSource(arg, 'commands', prompts, 'was not previewed');
-    if (!source) return {};
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      const action = await prompts.message('error', 'No active connection: choose the participant to preview on.', [PreviewActions.selectConnection]);
-      if (action === PreviewActions.selectConnection) await vscode.commands.executeCommand(Commands.selectConnection);
-      return { action };
-    }
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not previewed', 'preview on');
+    if (!entry) return {};
+    const { source, profile } = entry;
     const name = fileName(source.uri);
     const request = toSubmitRequest(source.value as wire.JsCommands);
     const client = this.deps.connections.client(profile);
@@ -84,7 +76,7 @@ export class PreviewController {
     } catch (e) {
       if (e instanceof CancelledError) return {};
       const advice = previewFailureAdvice(e, request.commands);
-      if (!advice) return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${name} could not be previewed`, e) };
+      if (!advice) return { action: await this.deps.errors.report(`${name} could not be previewed`, e) };
       this.deps.logger.error(`${name} could not be previewed: ${this.deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);
       const action = await prompts.message('error', this.deps.redactor.redact(`${name} could not be previewed: ${advice.why}. To do: ${advice.todo}. (${summary(e)})`), [PreviewActions.showLog]);
       if (action === PreviewActions.showLog) this.showLog();
@@ -125,6 +117,6 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (document.uri.scheme !== DOCUMENT_SCHEME || !this.previews.sourceOf(document.uri)) return [];
-    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(play) Submit now (same file, same commandId)', command: SendCommands.submitPreviewed, arguments: [document.uri] })];
+    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: [document.uri] })];
   }
 }

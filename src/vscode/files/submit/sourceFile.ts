@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/files/validate';
-import type { SendPrompts } from './prompts';
+import type { ConnectionProfile } from '../../../core/connections';
+import type { ConnectionTargets } from '../../commands/registry';
+import type { Prompts } from '../../prompts';
 
 /** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */
 export function targetUri(arg: unknown): vscode.Uri | undefined {
@@ -30,7 +32,7 @@ export interface CheckedSource {
  * The file's value when it is of `kind` and has no errors; otherwise tells the user why it is not
  * sent (the first problems, and "Show Problems" to go to them) and returns undefined.
  */
-export async function checkedSource(arg: unknown, kind: FileKind, prompts: SendPrompts, notDone: string): Promise<CheckedSource | undefined> {
+export async function checkedSource(arg: unknown, kind: FileKind, prompts: Prompts, notDone: string): Promise<CheckedSource | undefined> {
   const uri = targetUri(arg);
   const expected = kind === 'commands' ? '*.commands.json' : '*.vetting.json';
   if (!uri || fileKindOf(fileName(uri)) !== kind) {
@@ -53,6 +55,24 @@ export async function checkedSource(arg: unknown, kind: FileKind, prompts: SendP
   const choice = await prompts.message('error', `${fileName(uri)} ${notDone}: it has ${errors.length} error${errors.length === 1 ? '' : 's'}: ${listed.join('; ')}${more}`, ['Show Problems']);
   if (choice === 'Show Problems') await showProblems(uri, errors[0]);
   return undefined;
+}
+
+/**
+ * What a send command starts from: the checked file (see checkedSource), then the connection to send it
+ * to (the active one, else asked once). Undefined when either is missing; the user was told why.
+ */
+export async function checkedSourceAndTarget(
+  targets: ConnectionTargets,
+  arg: unknown,
+  kind: FileKind,
+  prompts: Prompts,
+  notDone: string,
+  purpose: string,
+): Promise<{ source: CheckedSource; profile: ConnectionProfile } | undefined> {
+  const source = await checkedSource(arg, kind, prompts, notDone);
+  if (!source) return undefined;
+  const profile = await targets.resolve(undefined, { purpose });
+  return profile && { source, profile };
 }
 
 /** Opens the file at its first problem and the Problems panel. */

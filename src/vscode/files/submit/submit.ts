@@ -18,14 +18,14 @@ import {
   transactionSummary,
 } from '../../../core/submit/outcome';
 import { leavesOutEffects, prepareSubmission, submittingParties } from '../../../core/submit/transactionFormat';
-import { shortId } from '../../../core/updates/rows';
+import { shortId } from '../../../core/text';
 import { Commands } from '../../commands/ids';
+import type { ConnectionTargets } from '../../commands/registry';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
-import { summary } from '../../ui';
+import { SHOW_LOG, summary, type ErrorReporter, type Prompts } from '../../prompts';
 import type { SubmissionHistory } from './history';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
-import { checkedSource, fileName, resultColumn } from './sourceFile';
+import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 
 export interface SendDeps {
   connections: ConnectionManager;
@@ -34,6 +34,9 @@ export interface SendDeps {
   redactor: Redactor;
   /** The Updates view's filter: its event format is used when a commands file has no transactionFormat. */
   activeFilter?: () => UpdateFilter | undefined;
+  errors: ErrorReporter;
+  /** Finds the connection a file is sent to. */
+  targets: ConnectionTargets;
 }
 
 /** The buttons, as the user reads them (tests answer with the same strings). */
@@ -45,7 +48,6 @@ export const SubmitActions = {
   retrySameCommandId: 'Retry with the same commandId',
   lookItUp: 'Look it up',
   showLog: SHOW_LOG,
-  selectConnection: 'Select Connection',
   submitAgain: 'Submit Again',
 } as const;
 
@@ -70,21 +72,16 @@ export class SubmitController {
   constructor(
     private readonly deps: SendDeps,
     private readonly history: SubmissionHistory,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
   /** Submits the file's current text (also unsaved) to the active connection. */
   async submitFile(arg?: unknown): Promise<SubmitOutcome> {
     const prompts = this.prompts();
-    const source = await checkedSource(arg, 'commands', prompts, 'was not submitted');
-    if (!source) return {};
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      const choice = await prompts.message('error', 'No active connection: choose the participant to submit to.', [SubmitActions.selectConnection]);
-      if (choice === SubmitActions.selectConnection) await vscode.commands.executeCommand(Commands.selectConnection);
-      return { action: choice };
-    }
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not submitted', 'submit to');
+    if (!entry) return {};
+    const { source, profile } = entry;
     let request: wire.JsSubmitAndWaitForTransactionRequest;
     try {
       request = prepareSubmission(source.value as wire.JsCommands, this.deps.activeFilter?.()).request;
@@ -170,7 +167,8 @@ export class SubmitController {
   }
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
-    const client = this.deps.connections.client(profile);
+    const connection = this.deps.connections.connectionOf(profile);
+    const client = connection.client;
     const attempt = await this.prompts().progress<Attempt>(`Submitting ${record.fileName} to ${profile.name}`, async (signal) => {
       let lookUpFrom = record.lookUpFrom;
       if (lookUpFrom === undefined) {
@@ -183,7 +181,9 @@ export class SubmitController {
         }
       }
       try {
-        return { sent: true, lookUpFrom, result: await client.submitAndWaitForTransaction(record.request, { signal }) };
+        // Through the connection: its ledger state follows the write (an unknown outcome too).
+        const result = await connection.write('transaction', (c, s) => c.submitAndWaitForTransaction(record.request, { signal: s }), { signal, offsetOf: (r) => r.transaction.offset });
+        return { sent: true, lookUpFrom, result };
       } catch (error) {
         return { sent: true, lookUpFrom, error };
       }
@@ -193,8 +193,6 @@ export class SubmitController {
       return { action: await this.reportFailure(`${record.fileName} was not submitted`, attempt.error) };
     }
     const sent: SubmissionRecord = { ...record, lookUpFrom: attempt.lookUpFrom, attempts: record.attempts + 1 };
-    // Whatever the answer, the ledger may have moved (an unknown outcome too): every view follows.
-    void this.deps.connections.afterWrite(profile.id, { offset: attempt.result?.transaction.offset });
     if (attempt.result) return this.succeeded(sent, attempt.result);
     const e = attempt.error;
     if (e instanceof CancelledError && !e.requestSent) return {};
@@ -326,7 +324,7 @@ export class SubmitController {
   }
 
   private reportFailure(context: string, e: unknown): Promise<string | undefined> {
-    return reportFailure({ ...this.deps, showLog: this.showLog }, this.prompts(), context, e);
+    return this.deps.errors.report(context, e);
   }
 }
 

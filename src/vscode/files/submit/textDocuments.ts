@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../lifecycle';
 import { REPORT_SCHEME } from '../../schemes';
 
 export { REPORT_SCHEME } from '../../schemes';
@@ -7,13 +8,16 @@ export { REPORT_SCHEME } from '../../schemes';
  * Read-only Markdown documents held in memory, like JsonDocuments for JSON: a stable path per report,
  * so running the same file again refreshes its tab.
  */
-export class MarkdownReports implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class MarkdownReports extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this);
 
-  constructor(private readonly capacity = 50) {}
+  constructor(private readonly capacity = 50) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this));
+    this._register(toDisposable(() => this.contents.clear()));
+  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.contents.get(uri.toString()) ?? '_This report is no longer available: run it again._\n';
@@ -35,11 +39,5 @@ export class MarkdownReports implements vscode.TextDocumentContentProvider, vsco
     // The built-in preview reads the virtual document through this provider, as any other Markdown file.
     await vscode.commands.executeCommand(vscode.window.activeTextEditor ? 'markdown.showLockedPreviewToSide' : 'markdown.showPreview', uri);
     return uri;
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
-    this.contents.clear();
   }
 }

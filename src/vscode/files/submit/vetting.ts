@@ -17,9 +17,9 @@ import {
   withForceFlag,
   type VettingFailure,
 } from '../../../core/submit/vetting';
-import { reportFailure, SHOW_LOG, type SendPrompts } from './prompts';
+import { SHOW_LOG, type Prompts } from '../../prompts';
 import type { SendDeps } from './submit';
-import { applyJsonEdits, checkedSource, currentText, fileName, type CheckedSource } from './sourceFile';
+import { applyJsonEdits, checkedSourceAndTarget, currentText, fileName, type CheckedSource } from './sourceFile';
 import type { MarkdownReports } from './textDocuments';
 
 export const VettingActions = {
@@ -54,7 +54,7 @@ export class VettingController {
   constructor(
     private readonly deps: SendDeps,
     private readonly reports: MarkdownReports,
-    private readonly prompts: () => SendPrompts,
+    private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
   ) {}
 
@@ -105,15 +105,8 @@ export class VettingController {
   }
 
   private async prepare(arg: unknown): Promise<{ source: CheckedSource; profile: ConnectionProfile; client: LedgerClient } | undefined> {
-    const prompts = this.prompts();
-    const source = await checkedSource(arg, 'vetting', prompts, 'was not sent');
-    if (!source) return undefined;
-    const profile = this.deps.connections.profiles.active();
-    if (!profile) {
-      await prompts.message('error', 'No active connection: choose the participant to send the vetting changes to.', []);
-      return undefined;
-    }
-    return { source, profile, client: this.deps.connections.client(profile) };
+    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'vetting', this.prompts(), 'was not sent', 'send the vetting changes to');
+    return entry && { ...entry, client: this.deps.connections.client(entry.profile) };
   }
 
   /**
@@ -125,17 +118,18 @@ export class VettingController {
     const body: wire.UpdateVettedPackagesRequest = { ...(source.value as wire.UpdateVettedPackagesRequest), dryRun: mode === 'dry-run' };
     let result: VettingUpdateResult;
     try {
-      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) => client.updateVettedPackages(body, { signal }));
+      // An apply goes through the connection: its vetting state is read again after it (an unknown outcome too).
+      const connection = this.deps.connections.connectionOf(profile);
+      result = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
+        mode === 'apply' ? connection.write('vetting', (c, s) => c.updateVettedPackages(body, { signal: s }), { signal }) : client.updateVettedPackages(body, { signal }),
+      );
     } catch (e) {
       if (mode === 'apply' && isOutcomeUnknown(e)) {
-        // It may have been applied: the Vetted Packages view and the editor read the state again.
-        void this.deps.connections.afterWrite(profile.id, { vetting: true });
         return this.unknownApply(source, original, profile, client, e);
       }
       if (retry && vettingFailureOf(e)?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, e);
     }
-    if (mode === 'apply') void this.deps.connections.afterWrite(profile.id, { vetting: true });
     const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} ${mode === 'dry-run' ? 'dry run' : 'applied'}`, vettingDiffMarkdown(result, name));
     return { result, reportUri };
   }
@@ -230,7 +224,7 @@ export class VettingController {
         return { failure, action, next: await this.dryRun(source.uri) };
       }
       default:
-        return { action: await reportFailure({ ...this.deps, showLog: this.showLog }, prompts, `${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
+        return { action: await this.deps.errors.report(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} failed`, e) };
     }
   }
 

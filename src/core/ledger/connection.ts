@@ -1,0 +1,327 @@
+import type { LedgerClient } from '../api/client';
+import type { ConnectionProfile } from '../connections';
+import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '../errors';
+import { silentLogger, type Logger } from '../log';
+import type * as wire from '../models/wire';
+import { readableParties, type UserRights } from '../models/users';
+import { Emitter } from './events';
+import { templateCount, type PackagesState, type PackageStore } from './packages';
+import { LedgerState, untilAborted, type LedgerChange, type LedgerWrite } from './state';
+
+/** What a participant said about itself at connect (its ledger end lives in the connection's LedgerState). */
+export interface ParticipantInfo {
+  version: string;
+  participantId?: string;
+  synchronizers: wire.ConnectedSynchronizer[];
+  user?: wire.User;
+  rights?: UserRights;
+  parties: wire.PartyDetails[];
+  /** The user may not list all parties: `parties` are those of its rights. */
+  partiesFromRights: boolean;
+}
+
+export type ConnectionState =
+  | { state: 'disconnected' }
+  | { state: 'connecting' }
+  | { state: 'connected'; info: ParticipantInfo; at: Date }
+  | { state: 'error'; error: LedgerError | Error };
+
+/**
+ * What a write changes, and so what the connection reads again after it: `transaction` the ledger end
+ * (a submission), `vetting` the vetting state too, `packages` the package list and the vetting state
+ * (a DAR upload, which may vet).
+ */
+export type LedgerWriteKind = 'transaction' | 'vetting' | 'packages';
+
+export interface WriteOptions<T> {
+  /** The caller's cancel; the connection's dispose cancels too. */
+  signal?: AbortSignal;
+  /** The offset the write reached, from its answer (a transaction's): the ledger end takes it at once. */
+  offsetOf?: (result: T) => number | undefined;
+}
+
+export interface LedgerConnectionOptions {
+  profile: ConnectionProfile;
+  /** The client of this profile (the connection owns it from now on). */
+  client: LedgerClient;
+  /** Where the connection's Daml packages are decoded and kept; without it, packages are not read. */
+  packages?: PackageStore;
+  logger?: Logger;
+}
+
+/**
+ * One participant as this process sees it: its client, what it said at connect, its ledger state
+ * (end, vetting) and its Daml packages. Reads go through `client` and `ledger`; writes go through
+ * `write`, which moves the state after the write itself (whatever the answer, as long as the write
+ * may have happened), so that every view follows. `dispose()` aborts everything in progress.
+ */
+export class LedgerConnection {
+  readonly id: string;
+  readonly profile: ConnectionProfile;
+  readonly client: LedgerClient;
+  private readonly store: PackageStore | undefined;
+  private readonly logger: Logger;
+  private readonly lifetime = new AbortController();
+  private current: ConnectionState = { state: 'disconnected' };
+  private ledgerState: LedgerState | undefined;
+  private packageRead: { state: PackagesState; abort: AbortController; done: Promise<PackagesState> } | undefined;
+  /** The connect in progress: a second connect joins it; `cancelConnect` aborts it. */
+  private connecting: { controller: AbortController; done: Promise<ParticipantInfo> } | undefined;
+
+  private readonly stateChanged = new Emitter<ConnectionState>();
+  /** The connection state moved (connecting, connected, error, disconnected). */
+  readonly onDidChangeState = this.stateChanged.event;
+  private readonly ledgerChanged = new Emitter<LedgerChange>();
+  /** The ledger state moved: its end, its vetting state, or packages were added by a write. */
+  readonly onDidChangeLedger = this.ledgerChanged.event;
+  private readonly packagesChanged = new Emitter<PackagesState>();
+  /** The packages' state moved (loading, ready, failed, none). */
+  readonly onDidChangePackages = this.packagesChanged.event;
+
+  constructor(options: LedgerConnectionOptions) {
+    this.profile = options.profile;
+    this.id = options.profile.id;
+    this.client = options.client;
+    this.store = options.packages;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  /** The ledger state while connected (undefined otherwise). */
+  get ledger(): LedgerState | undefined {
+    return this.ledgerState;
+  }
+
+  get disposed(): boolean {
+    return this.lifetime.signal.aborted;
+  }
+
+  /** True when the last answer was an auth failure. */
+  get tokenRejected(): boolean {
+    return this.current.state === 'error' && this.current.error instanceof AuthError;
+  }
+
+  /**
+   * Asks the participant for its status; the result (or error) becomes the state. A connect while one
+   * is in progress joins it; `cancelConnect` (or `signal`) aborts it, and the state goes back to what
+   * it was. Connected again (a Refresh), what the ledger state had read is read again.
+   */
+  connect(signal?: AbortSignal): Promise<ParticipantInfo> {
+    if (this.connecting) return this.connecting.done;
+    if (this.disposed) return Promise.reject(new CancelledError());
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    this.lifetime.signal.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) controller.abort();
+    const before = this.current;
+    this.setState({ state: 'connecting' });
+    const done = (async () => {
+      try {
+        const { info, ledgerEnd } = await readParticipantInfo(this.client, this.profile, controller.signal);
+        if (controller.signal.aborted) throw new CancelledError(true);
+        this.connected(info, ledgerEnd);
+        return info;
+      } catch (e) {
+        if (controller.signal.aborted) {
+          this.setState(before.state === 'connecting' ? { state: 'disconnected' } : before);
+          throw e instanceof CancelledError ? e : new CancelledError(true);
+        }
+        this.dropLedger();
+        this.setState({ state: 'error', error: e as Error });
+        throw e;
+      } finally {
+        signal?.removeEventListener('abort', abort);
+        this.lifetime.signal.removeEventListener('abort', abort);
+        this.connecting = undefined;
+      }
+    })();
+    this.connecting = { controller, done };
+    return done;
+  }
+
+  /** Aborts the connect in progress (the Cancel of a "connecting…" row); false when there is none. */
+  cancelConnect(): boolean {
+    const running = this.connecting;
+    running?.controller.abort();
+    return Boolean(running);
+  }
+
+  /**
+   * What is known of the participant's packages. Once connected, the first ask starts reading them;
+   * they are kept until the connection goes (packages only come: a DAR upload reads them again).
+   */
+  packages(): PackagesState {
+    if (this.current.state !== 'connected') return { state: 'none' };
+    return (this.packageRead ?? this.startPackageRead()).state;
+  }
+
+  /**
+   * The packages once read, connected or not (the CLI reads them without connecting): resolves with
+   * the state that ends the read, 'ready' or 'failed' (a read in progress is joined).
+   */
+  readPackages(signal?: AbortSignal): Promise<PackagesState> {
+    const read = this.packageRead ?? this.startPackageRead();
+    return untilAborted(read.done, signal);
+  }
+
+  /** Reads the packages again (an upload, a Refresh): new ids are fetched, the rest come from the store. */
+  reloadPackages(): void {
+    if (!this.packageRead) return;
+    this.packageRead.abort.abort();
+    this.packageRead = undefined;
+    this.startPackageRead();
+  }
+
+  /**
+   * Runs a write of ours on this participant, then moves the ledger state as the write did: the offset
+   * it reached, the end read again, the vetting state after a vetting or package write, the packages
+   * after a package write. The state moves after an answer and after a write whose outcome is unknown
+   * (it may have happened), not after a definite refusal or a cancel before sending. The reads run on
+   * after this returns; readers of the state join them.
+   */
+  async write<T>(kind: LedgerWriteKind, run: (client: LedgerClient, signal: AbortSignal) => Promise<T>, options: WriteOptions<T> = {}): Promise<T> {
+    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    let result: T;
+    try {
+      result = await run(this.client, signal);
+    } catch (e) {
+      if (isOutcomeUnknown(e)) this.afterWrite(kind, {});
+      throw e;
+    }
+    this.afterWrite(kind, { offset: options.offsetOf?.(result) });
+    return result;
+  }
+
+  private afterWrite(kind: LedgerWriteKind, write: LedgerWrite): void {
+    if (this.disposed) return;
+    if (kind === 'packages') this.reloadPackages();
+    void this.ledgerState?.afterWrite({ ...write, vetting: kind === 'vetting', packages: kind === 'packages' });
+  }
+
+  private connected(info: ParticipantInfo, ledgerEnd: number): void {
+    const known = this.ledgerState;
+    if (known) {
+      known.advanceTo(ledgerEnd);
+      if (known.vetting.state !== 'unknown') known.refreshVetting().catch(() => undefined);
+      this.reloadPackages();
+    } else {
+      const client = this.client;
+      const ownParticipant = info.participantId;
+      const state = new LedgerState(
+        {
+          ledgerEnd: (signal) => client.ledgerEnd({ signal }),
+          vettedPackages: async (signal) => {
+            const participantId = ownParticipant ?? (await client.participantId({ signal }));
+            return client.listVettedPackages({ topologyStateFilter: { participantIds: [participantId] } }, { signal });
+          },
+        },
+        ledgerEnd,
+      );
+      state.onDidChange((change) => this.ledgerChanged.fire(change));
+      this.ledgerState = state;
+    }
+    this.setState({ state: 'connected', info, at: new Date() });
+  }
+
+  private startPackageRead(): { state: PackagesState; abort: AbortController; done: Promise<PackagesState> } {
+    const abort = new AbortController();
+    const source = `on ${this.profile.name}`;
+    const entry = { state: { state: 'loading', source } as PackagesState, abort, done: Promise.resolve<PackagesState>({ state: 'none' }) };
+    const settle = (state: PackagesState): PackagesState => {
+      if (this.packageRead !== entry) return state;
+      entry.state = state;
+      this.packagesChanged.fire(state);
+      return state;
+    };
+    entry.done = (async (): Promise<PackagesState> => {
+      const store = this.store;
+      if (!store) return settle({ state: 'none' });
+      const signal = AbortSignal.any([abort.signal, this.lifetime.signal]);
+      try {
+        const { ids, packages } = await store.read(this.client, signal);
+        this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
+        return settle({ state: 'ready', context: store.context(packages, source), packageIds: ids });
+      } catch (e) {
+        if (signal.aborted) {
+          // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.
+          const newer = this.packageRead;
+          if (newer && newer !== entry && !this.disposed) return newer.done;
+          throw e instanceof CancelledError ? e : new CancelledError();
+        }
+        this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
+        return settle({ state: 'failed', source, error: e as Error });
+      }
+    })();
+    // A read dropped with its connection ends here; its joiners get the CancelledError.
+    entry.done.catch(() => undefined);
+    this.packageRead = entry;
+    this.packagesChanged.fire(entry.state);
+    return entry;
+  }
+
+  /** The connection lost its participant (a failed connect): its ledger state and packages go. */
+  private dropLedger(): void {
+    this.ledgerState?.dispose();
+    this.ledgerState = undefined;
+    if (this.packageRead) {
+      this.packageRead.abort.abort();
+      this.packageRead = undefined;
+      this.packagesChanged.fire({ state: 'none' });
+    }
+  }
+
+  private setState(s: ConnectionState): void {
+    if (this.disposed) return;
+    this.current = s;
+    this.stateChanged.fire(s);
+  }
+
+  /** Aborts the connect, the reads and the writes in progress; the events stop. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.lifetime.abort();
+    this.connecting?.controller.abort();
+    this.ledgerState?.dispose();
+    this.ledgerState = undefined;
+    this.packageRead?.abort.abort();
+    this.packageRead = undefined;
+    this.current = { state: 'disconnected' };
+    this.stateChanged.dispose();
+    this.ledgerChanged.dispose();
+    this.packagesChanged.dispose();
+  }
+}
+
+/**
+ * What a participant says about itself, and its ledger end. Some of it needs admin rights (listing
+ * all parties, for one): an ordinary user still connects and sees what its rights allow. Other
+ * failures fail the connect.
+ */
+export async function readParticipantInfo(client: LedgerClient, profile: ConnectionProfile, signal?: AbortSignal): Promise<{ info: ParticipantInfo; ledgerEnd: number }> {
+  const o = { signal };
+  // A 403 of these is an answer (no admin right), not a failure: the log says so at debug level.
+  const mayBeForbidden = { signal, expectedStatuses: [403] };
+  const unlessForbidden = <T>(p: Promise<T>): Promise<T | undefined> => p.catch((e) => (e instanceof AuthError && e.status === 403 ? undefined : Promise.reject(e)));
+  const [version, ledgerEnd, synchronizers, parties, participantId] = await Promise.all([
+    client.version(o),
+    client.ledgerEnd(o),
+    unlessForbidden(client.connectedSynchronizers(mayBeForbidden)),
+    unlessForbidden(client.parties(mayBeForbidden)),
+    unlessForbidden(client.participantId(mayBeForbidden)),
+  ]);
+  // Without auth there is no authenticated user: fall back to the profile's user id. Canton 3.3 has
+  // no authenticated-user endpoint: the client takes the token's subject, else the profile's user id.
+  const user = profile.auth !== 'none' ? await client.authenticatedUser({ ...o, fallbackUserId: profile.userId }) : profile.userId ? { id: profile.userId } : undefined;
+  const rights = user ? await unlessForbidden(client.userRights(user.id, mayBeForbidden)) : undefined;
+  const fromRights = rights ? readableParties(rights).map((party) => ({ party })) : [];
+  return { info: { version: version.version, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties }, ledgerEnd };
+}
+
+/** What makes a client: a change of any of it needs a new client, and so a new connection. */
+export function clientKey(profile: ConnectionProfile): string {
+  return JSON.stringify([profile.url, profile.auth, profile.userId, profile.tokenForm, profile.participantId, profile.tokenUrl, profile.clientId, profile.source]);
+}

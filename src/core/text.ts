@@ -1,0 +1,28 @@
+/** Short forms and Markdown escapes for the labels, descriptions and tooltips of rows and messages. */
+
+/** `00ab12cd…e9f0`: enough to tell contracts apart in a list. */
+export function shortId(id: string, head = 10, tail = 4): string {
+  return id.length > head + tail + 1 ? `${id.slice(0, head)}…${tail > 0 ? id.slice(-tail) : ''}` : id;
+}
+
+/** ISO time to the second (the participant sends microseconds; a list needs less). */
+export function shortTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]}` : iso;
+}
+
+/** `1 contract`, `2 contracts`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Text shown literally inside Markdown (a tooltip). */
+export function md(s: string): string {
+  return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
+}
+
+/** Text as a Markdown code span (a backtick inside becomes a quote). */
+export function code(s: string): string {
+  return `\`${s.replace(/`/g, "'")}\``;
+}

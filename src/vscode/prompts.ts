@@ -1,0 +1,103 @@
+// The one UI port of the glue: every question a command asks (a message with buttons, a modal
+// confirmation, a quick pick, a cancellable progress) and every failure it reports goes through a
+// `Prompts`, so that tests answer them instead of racing the UI. Only types come from 'vscode' here;
+// the window-backed implementation is `windowPrompts` in ./ui.
+import type * as vscode from 'vscode';
+import { AuthError, CancelledError, LedgerError, NetworkError, TimeoutError, TokenWithheldError } from '../core/errors';
+import type { Logger } from '../core/log';
+import type { Redactor } from '../core/redact';
+
+export type MessageSeverity = 'info' | 'warning' | 'error';
+
+export interface Prompts {
+  /** Shows a message with buttons; resolves with the chosen button (undefined: dismissed). */
+  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: { modal?: boolean; detail?: string }): Promise<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T | undefined>;
+  /** Runs `task` under a cancellable progress notification; Cancel aborts the signal. */
+  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The prompts every part of the glue holds: it passes each question on to `current`, which a test
+ * replaces (`api.prompts.current = scripted`) to answer them.
+ */
+export class PromptsPort implements Prompts {
+  constructor(public current: Prompts) {}
+
+  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: { modal?: boolean; detail?: string }): Promise<string | undefined> {
+    return this.current.message(severity, text, actions, options);
+  }
+
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T | undefined> {
+    return this.current.pick(items, options);
+  }
+
+  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.current.progress(title, task);
+  }
+}
+
+export const SHOW_LOG = 'Show Log';
+export const UPDATE_TOKEN = 'Update Token';
+export const RETRY = 'Retry';
+
+export interface ErrorActions {
+  /** Offered for auth failures ("Update Token"). */
+  updateToken?: () => unknown;
+  /** Offered for failures worth trying again. */
+  retry?: () => unknown;
+}
+
+/**
+ * The one place that turns a failure into a short message with actions (through the prompts); the
+ * full error (redacted) goes to the log. Cancellation is not a failure and stays silent.
+ */
+export class ErrorReporter {
+  constructor(
+    private readonly logger: Logger,
+    private readonly redactor: Redactor,
+    private readonly prompts: Prompts,
+    private readonly showLog: () => void,
+  ) {}
+
+  /**
+   * A failure of background work whose result the views show already (a connection's item carries
+   * its error): logged in one line, no message.
+   */
+  record(context: string, err: unknown): void {
+    if (err instanceof CancelledError) return;
+    this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
+  }
+
+  /** Something the user asked for that could not be done, worth a line in the log but no message. */
+  notice(text: string): void {
+    this.logger.warn(this.redactor.redact(text));
+  }
+
+  /** Logs the failure and shows `context: summary` with the actions that fit; resolves with the chosen button. */
+  async report(context: string, err: unknown, actions: ErrorActions = {}): Promise<string | undefined> {
+    if (err instanceof CancelledError) {
+      this.logger.info(`${context}: cancelled`);
+      return undefined;
+    }
+    // An answer (refused, 401, a timeout) with its code and hint; anything else with its stack.
+    const line = `${context}: ${this.redactor.redactError(err)}${err instanceof LedgerError ? `\n  hint: ${err.hint}` : ''}`;
+    if (err instanceof LedgerError) this.logger.warn(line);
+    else this.logger.error(line);
+    const buttons: string[] = [];
+    if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
+    if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
+    buttons.push(SHOW_LOG);
+    const choice = await this.prompts.message('error', this.redactor.redact(`${context}: ${summary(err)}`), buttons);
+    if (choice === UPDATE_TOKEN) await actions.updateToken?.();
+    else if (choice === RETRY) await actions.retry?.();
+    else if (choice === SHOW_LOG) this.showLog();
+    return choice;
+  }
+}
+
+/** One line: the Canton code and cause (or the message) and the hint. */
+export function summary(err: unknown): string {
+  if (err instanceof LedgerError) return `${err.message}. ${err.hint}`;
+  return err instanceof Error ? err.message : String(err);
+}

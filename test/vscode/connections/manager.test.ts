@@ -1,0 +1,212 @@
+// The connections of a window as a list of connection objects: one LedgerConnection per profile in use,
+// a new one when what its client is built from changes, events that name the connection, and the
+// packages the editor uses taken from the active connection. Against the demo participant over loopback.
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import * as vscode from 'vscode';
+import type { ConnectionProfile } from '../../../src/core/connections';
+import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
+import type { LedgerConnection } from '../../../src/core/ledger/connection';
+import { PackageStore } from '../../../src/core/ledger/packages';
+import { CancelledError } from '../../../src/core/errors';
+import { silentLogger } from '../../../src/core/log';
+import { Redactor } from '../../../src/core/redact';
+import type { DemoParticipant } from '../../../src/participant';
+import { ConnectionManager, type LedgerStateChange } from '../../../src/vscode/connections/manager';
+import { ProfileStore } from '../../../src/vscode/connections/profiles';
+import type { TokenProviders } from '../../../src/vscode/connections/tokens';
+import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import { start } from '../../participant/helpers';
+import { fake, MemoryMemento } from '../fake/vscode';
+
+/** Token providers for connections without auth: records what the model asks of them. */
+function recordingTokens(): TokenProviders & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    providerFor: () => undefined,
+    newAttempt: (id: string) => void calls.push(`newAttempt ${id}`),
+    invalidate: (id: string) => void calls.push(`invalidate ${id}`),
+  } as unknown as TokenProviders & { calls: string[] };
+}
+
+function waitUntil(check: () => boolean, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 5_000;
+    const poll = () => (check() ? resolve() : Date.now() > deadline ? reject(new Error(`timed out waiting for ${what}`)) : setTimeout(poll, 10));
+    poll();
+  });
+}
+
+describe('ConnectionManager (a list of connection objects)', function () {
+  this.timeout(20_000);
+  let p: DemoParticipant;
+  let profiles: ProfileStore;
+  let tokens: ReturnType<typeof recordingTokens>;
+  let manager: ConnectionManager;
+  let changes: Array<string | undefined>;
+  let profile: ConnectionProfile;
+
+  before(async () => {
+    p = await start({ port: 0 });
+  });
+  after(() => p.close());
+
+  beforeEach(async () => {
+    fake.reset();
+    profiles = new ProfileStore(new MemoryMemento() as never);
+    tokens = recordingTokens();
+    manager = new ConnectionManager(profiles, tokens, silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex })));
+    changes = [];
+    manager.onDidChange((id) => changes.push(id));
+    profile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };
+    await profiles.save(profile);
+  });
+  afterEach(() => {
+    manager.dispose();
+    profiles.dispose();
+  });
+
+  it('one connection object per profile: the same one while the profile keeps its URL, auth and user', async () => {
+    const opened: LedgerConnection[] = [];
+    manager.onDidOpenConnection((c) => opened.push(c));
+    const c = manager.connectionOf(profile);
+    assert.equal(manager.connection('demo'), c);
+    assert.equal(manager.client(profile), c.client);
+    assert.deepEqual(opened, [c]);
+    await profiles.save({ ...profile, name: 'Renamed' });
+    assert.equal(manager.connection('demo'), c, 'a new name is not a new client');
+    assert.equal(manager.connection('nope'), undefined);
+  });
+
+  it('a changed URL closes the connection (its client and state go) and the next use makes a new one', async () => {
+    const closed: LedgerConnection[] = [];
+    manager.onDidCloseConnection((c) => closed.push(c));
+    await manager.connect(profile);
+    const old = manager.connection('demo')!;
+    assert.equal(manager.state('demo').state, 'connected');
+    await profiles.save({ ...profile, url: `${p.url}/prefix` });
+    assert.deepEqual(closed, [old]);
+    assert.equal(old.disposed, true);
+    assert.equal(manager.state('demo').state, 'disconnected', 'nothing said yet by the participant at the new URL');
+    assert.equal(manager.ledger('demo'), undefined);
+    const fresh = manager.connection('demo')!;
+    assert.notEqual(fresh, old);
+    assert.equal(fresh.profile.url, `${p.url}/prefix`);
+  });
+
+  it('connect: the events name the connection, its state and ledger state are readable by id, the active one is connected', async () => {
+    await profiles.setActive('demo');
+    changes.length = 0;
+    assert.equal(manager.activeConnected(), false);
+    const connecting = manager.connect(profile);
+    assert.equal(manager.connect(profile), connecting, 'a second connect joins the first');
+    assert.deepEqual(tokens.calls, ['newAttempt demo'], 'one connect attempt');
+    const info = await connecting;
+    assert.deepEqual(changes, ['demo', 'demo']);
+    const s = manager.state('demo');
+    assert.ok(s.state === 'connected' && s.info === info);
+    assert.equal(manager.ledger('demo')?.ledgerEnd, p.state.ledgerEnd);
+    assert.equal(manager.activeConnected(), true);
+    assert.equal(manager.activeConnection(), manager.connection('demo'));
+    assert.deepEqual(manager.all(), [manager.connection('demo')]);
+  });
+
+  it('Cancel of a connect in progress, by id', async () => {
+    // A host that accepts and never answers.
+    const sockets: net.Socket[] = [];
+    const host = net.createServer((s) => void sockets.push(s.resume()));
+    await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+    try {
+      await profiles.save({ ...profile, id: 'silent', url: `http://127.0.0.1:${(host.address() as net.AddressInfo).port}` });
+      const silent = profiles.get('silent')!;
+      const connecting = manager.connect(silent);
+      assert.equal(manager.state('silent').state, 'connecting');
+      assert.equal(manager.cancelConnect('silent'), true);
+      await assert.rejects(connecting, CancelledError);
+      assert.equal(manager.state('silent').state, 'disconnected');
+      assert.equal(manager.cancelConnect('silent'), false);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => host.close(r));
+    }
+  });
+
+  it('disconnect drops the connection, forgets its token and says so', async () => {
+    await manager.connect(profile);
+    const c = manager.connection('demo')!;
+    changes.length = 0;
+    manager.disconnect('demo');
+    assert.equal(c.disposed, true);
+    assert.equal(manager.state('demo').state, 'disconnected');
+    assert.equal(manager.ledger('demo'), undefined);
+    assert.ok(tokens.calls.includes('invalidate demo'));
+    assert.deepEqual(changes, ['demo']);
+    assert.deepEqual(manager.all(), []);
+  });
+
+  it('a removed profile closes its connection', async () => {
+    await manager.connect(profile);
+    const c = manager.connection('demo')!;
+    await profiles.remove('demo');
+    assert.equal(c.disposed, true);
+    assert.deepEqual(manager.all(), []);
+  });
+
+  it("a write through the connection moves its ledger state; the model's event names the connection", async () => {
+    await manager.connect(profile);
+    const seen: LedgerStateChange[] = [];
+    manager.onDidChangeLedger((e) => seen.push(e));
+    const c = manager.connection('demo')!;
+    const commands = { commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: `m-${Date.now()}`, actAs: [p.parties.bank], userId: 'demo-admin' };
+    const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction(commands, { signal }), { offsetOf: (r) => r.transaction.offset });
+    assert.equal(manager.ledger('demo')?.ledgerEnd, result.transaction.offset);
+    assert.ok(seen.some((e) => e.connectionId === 'demo' && e.change.ledgerEnd?.current === result.transaction.offset), JSON.stringify(seen));
+  });
+
+  it('dispose closes every connection', async () => {
+    await manager.connect(profile);
+    const c = manager.connection('demo')!;
+    manager.dispose();
+    assert.equal(c.disposed, true);
+  });
+});
+
+describe('LedgerPackages (the packages the editor uses now)', function () {
+  this.timeout(20_000);
+  let p: DemoParticipant;
+  before(async () => {
+    p = await start({ port: 0 });
+  });
+  after(() => p.close());
+
+  it("the active connection's packages once it is connected; with none and no .dar in the workspace, unavailable", async () => {
+    fake.reset();
+    const profiles = new ProfileStore(new MemoryMemento() as never);
+    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex })));
+    const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
+    try {
+      const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };
+      await profiles.save(profile);
+      assert.deepEqual(packages.stateOf(profile), { state: 'none' }, 'not connected: nothing read');
+      await waitUntil(() => packages.current() === 'unavailable', 'no packages anywhere');
+      let changed = 0;
+      packages.onDidChange(() => changed++);
+      await manager.connect(profile);
+      assert.equal(packages.current(), undefined, 'reading the connection\'s packages');
+      await waitUntil(() => packages.stateOf(profile).state === 'ready', "the connection's packages");
+      const current = packages.current();
+      assert.ok(current && current !== 'unavailable');
+      assert.equal(current.source, 'on Demo');
+      assert.ok(packages.indexFor(profile)?.template('#demo-iou:Iou:Iou'));
+      assert.ok(changed > 0);
+      manager.disconnect('demo');
+      assert.deepEqual(packages.stateOf(profile), { state: 'none' });
+      assert.equal(packages.current(), 'unavailable');
+    } finally {
+      packages.dispose();
+      manager.dispose();
+      profiles.dispose();
+    }
+  });
+});
