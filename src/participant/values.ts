@@ -12,7 +12,7 @@ import { LedgerApiError, invalidArgument } from './errors';
 
 export type DamlRecord = Record<string, unknown>;
 
-const DECIMAL = /^(-?)(\d+)(?:\.(\d*))?$/;
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$/;
 
 /** Checks `value` against `type` and returns it normalised; throws the error Canton would give. */
 export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): unknown {

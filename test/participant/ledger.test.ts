@@ -49,6 +49,7 @@ describe('demo participant: ledger internals', () => {
     assert.equal(checkValue(T.numeric(10), '999.99', types), '999.9900000000');
     assert.equal(checkValue(T.numeric(10), 5, types), '5.0000000000');
     assert.equal(checkValue(T.numeric(10), '-0.5', types), '-0.5000000000');
+    assert.equal(checkValue(T.numeric(10), '+0.5', types), '0.5000000000');
     assert.equal(checkValue(T.builtin('Int64'), '007', types), '7');
     // Canton's codec: an array at every level of a nested Optional.
     assert.deepEqual(checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), [['1']], types), [['1.00']]);

@@ -49,9 +49,10 @@ const NUMERIC_PRECISION = 38;
 
 /** Numeric of `scale`: at most 38 − scale digits before the point and `scale` after (trailing zeros aside). */
 function numericPattern(scale: number | undefined): string {
-  if (scale === undefined) return '^-?[0-9]+(\\.[0-9]*)?$';
+  // ValueValidator's pattern takes a sign of either kind.
+  if (scale === undefined) return '^[+-]?[0-9]+(\\.[0-9]*)?$';
   const fraction = scale === 0 ? '(\\.0*)?' : `(\\.[0-9]{0,${scale}}0*)?`;
-  return `^-?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
+  return `^[+-]?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
 }
 
 // The checker uses the schema's own patterns, so that both accept the same strings.

@@ -130,7 +130,7 @@ const CASES: Record<string, Case> = {
   },
   'Numeric 10': {
     type: T.numeric(10),
-    valid: ['1.5', '0', '-0.0000000001', '1.50000000000', '1234567890123456789012345678'],
+    valid: ['1.5', '0', '-0.0000000001', '1.50000000000', '1234567890123456789012345678', '+1.5', '1.'],
     invalid: [['1.00000000001', 'bad-numeric'], ['12345678901234567890123456789', 'bad-numeric'], ['1e5', 'bad-numeric'], ['abc', 'bad-numeric'], [true, 'wrong-kind'], [12345678, 'bad-numeric'], [0.0001, 'bad-numeric'], [-1e7, 'bad-numeric']],
     // Java prints these Doubles with an exponent, which Canton refuses; a JSON Schema cannot tell.
     checkerOnly: [12345678, 0.0001, -1e7],
