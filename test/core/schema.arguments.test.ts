@@ -101,3 +101,69 @@ describe('core: validate, Daml arguments against the packages', () => {
     for (const c of choices) assert.ok(problems[0].message.includes(c), `${c} listed`);
   });
 });
+
+describe('core: validate, Daml values by Canton\'s rules', () => {
+  const TEMPLATE = '#DamlDefinitionsServiceMain:MainApp:AllBuiltinTypesTemplate';
+  let context: ArgumentContext;
+  before(function () {
+    context = { packages: new PackageIndex(requireDar(this, DARS.definitions).packages), source: 'in the definitions DAR' };
+  });
+
+  const builtins = (fields: Record<string, unknown>) =>
+    file([{
+      CreateCommand: {
+        templateId: TEMPLATE,
+        createArguments: {
+          someParty: ALICE, someInt: '1', someDecimal: '1.5', someNumeric7: '0.5', someText: '', someBool: true,
+          someDate: '2025-01-31', someTime: '2025-01-31T12:00:00Z', relTime: { microseconds: '0' }, ...fields,
+        },
+      },
+    }]);
+
+  it('refuses an empty party and one with a character Canton does not take, naming the rule', () => {
+    for (const party of ['', 'Alice@bank']) {
+      const text = builtins({ someParty: party });
+      const { problems } = validateText('commands', text, { packages: context });
+      assert.deepEqual(summary(text, problems), [{ code: 'bad-party', severity: 'error', at: JSON.stringify(party) }]);
+      assert.match(problems[0].message, /1 to 255 characters: letters, digits, space and : - _/);
+    }
+  });
+
+  it('warns about nanoseconds Canton drops, and takes the forms Java\'s ISO parser takes', () => {
+    const text = builtins({ someTime: '2025-01-31T12:00:00.123456789Z' });
+    const { problems } = validateText('commands', text, { packages: context });
+    assert.deepEqual(summary(text, problems), [{ code: 'truncated-timestamp', severity: 'warning', at: '"2025-01-31T12:00:00.123456789Z"' }]);
+    assert.match(problems[0].message, /read as "2025-01-31T12:00:00\.123456Z"/);
+    for (const time of ['2025-01-31t12:00z', '2025-01-31T12:00:00+01:00:30', '2025-01-31T12:00:00Z[UTC]']) {
+      assert.deepEqual(validateText('commands', builtins({ someTime: time }), { packages: context }).problems, [], time);
+    }
+  });
+
+  it('Numeric as a JSON number: refused where Java prints an exponent, a warning elsewhere; the fixes write the digits as a string', () => {
+    const text = builtins({ someDecimal: 12345678, someNumeric7: 0.5 });
+    const { problems } = validateText('commands', text, { packages: context });
+    assert.deepEqual(summary(text, problems), [
+      { code: 'bad-numeric', severity: 'error', at: '12345678' },
+      { code: 'numeric-as-number', severity: 'warning', at: '0.5' },
+    ]);
+    assert.match(problems[0].message, /through a Double/);
+    assert.match(problems[1].message, /digits can be lost/);
+    let fixed = text;
+    for (const problem of problems.reverse()) {
+      const [fix] = fixesFor(text, problem);
+      assert.ok(fix?.preferred, problem.code);
+      fixed = applyEdits(fixed, fix.edits);
+    }
+    assert.deepEqual(validateText('commands', fixed, { packages: context }).problems, []);
+    const args = JSON.parse(fixed).commands[0].CreateCommand.createArguments;
+    assert.deepEqual([args.someDecimal, args.someNumeric7], ['12345678', '0.5']);
+  });
+
+  it('the fix of a Numeric written with an exponent writes it out in plain digits', () => {
+    const text = builtins({ someDecimal: 'X' }).replace('"X"', '1.5e-7');
+    const [problem] = validateText('commands', text, { packages: context }).problems;
+    assert.equal(problem.code, 'bad-numeric');
+    const [fix] = fixesFor(text, problem);
+    assert.equal(JSON.parse(applyEdits(text, fix.edits)).commands[0].CreateCommand.createArguments.someDecimal, '0.00000015');
+  });
+});

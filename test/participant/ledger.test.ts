@@ -49,8 +49,17 @@ describe('demo participant: ledger internals', () => {
     assert.equal(checkValue(T.numeric(10), '999.99', types), '999.9900000000');
     assert.equal(checkValue(T.numeric(10), 5, types), '5.0000000000');
     assert.equal(checkValue(T.numeric(10), '-0.5', types), '-0.5000000000');
+    assert.equal(checkValue(T.numeric(10), '+0.5', types), '0.5000000000');
     assert.equal(checkValue(T.builtin('Int64'), '007', types), '7');
-    assert.deepEqual(checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), ['1'], types), ['1.00']);
+    // Canton's codec: an array at every level of a nested Optional.
+    assert.deepEqual(checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), [['1']], types), [['1.00']]);
+    assert.deepEqual(checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), [[]], types), [[]]);
+    assert.throws(() => checkValue(T.builtin('Optional', T.builtin('Optional', T.numeric(2))), null, types), /COMMAND_PREPROCESSING_FAILED/);
+    // What Canton ignores passes and is echoed as Canton echoes it; what its validator refuses is refused.
+    assert.deepEqual(checkValue(T.builtin('Unit'), { ignored: 1 }, types), {});
+    assert.throws(() => checkValue(T.builtin('Party'), '', types), /COMMAND_PREPROCESSING_FAILED: mismatching type: Party/);
+    assert.throws(() => checkValue(T.builtin('ContractId', T.builtin('Unit')), '00ab', types), /COMMAND_PREPROCESSING_FAILED/);
+    assert.throws(() => checkValue(T.numeric(10), 12345678, types), /COMMAND_PREPROCESSING_FAILED/);
     assert.deepEqual(checkValue(T.builtin('GenMap', T.builtin('Int64'), T.numeric(1)), [['-0', 2]], types), [['0', '2.0']]);
     assert.equal(formatNumeric(parseNumeric('1.5', 10)! - parseNumeric('2', 10)!, 10), '-0.5000000000');
     assert.equal(parseNumeric('1e5', 10), undefined);

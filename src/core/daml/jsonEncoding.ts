@@ -3,13 +3,20 @@
  * type, a direct value checker with Daml-aware messages, and placeholder values for snippets.
  *
  * The rules follow "Daml-LF JSON Encoding" (docs.digitalasset.com/build/3.5/reference/json-api/
- * lf-value-specification.html) as Canton's JSON codec applies them in 3.3–3.5:
+ * lf-value-specification.html) as Canton applies them: its transcode JSON codec
+ * (`com.digitalasset.transcode.codec.json.JsonCodec`) reads the JSON, then the Ledger API's
+ * `ValueValidator` (community/ledger/ledger-api-core/…/validation/ValueValidator.scala) checks the
+ * literals; docs/daml-values.md lists each rule with its source and release line. Where the lines
+ * differ, the newest (3.5/3.6) decides:
  * records are objects (a missing field is None only for Optional fields); variants are
- * `{"tag": C, "value": v}`; enums are the constructor's name; Int64 is a string (3.5 reads only
- * strings); Numeric is a decimal string (numbers are accepted on input); Date is `YYYY-MM-DD`;
- * Timestamp is ISO-8601 with a zone and at most microseconds; Optional is `null` or the value, and an
- * Optional inside an Optional is `[]` / `[v]`; List is an array; TextMap an object; GenMap
- * `[[k, v], …]`; Unit `{}`.
+ * `{"tag": C, "value": v}` (other keys are ignored); enums are the constructor's name; Int64 is a
+ * string (3.5 reads only strings); Numeric is a decimal string (a JSON number is read through a
+ * Double); Party is 1–255 of letters, digits and ` :-_`; ContractId is the lowercase hex of a V1 or V2
+ * contract id; Date is `YYYY-MM-DD`; Timestamp is what Java's ISO_DATE_TIME parses, truncated to
+ * microseconds; Optional is `null` or the value, but an Optional of an Optional is an array at every
+ * level (`[]` / `[v]`, the outermost included: Canton's codec, not the documentation, which nests one
+ * level less);
+ * List is an array; TextMap an object; GenMap `[[k, v], …]`; Unit `{}` (its content is ignored).
  */
 import { joinPointer } from '../jsonPointer';
 import { closestName } from '../spelling';
@@ -23,8 +30,18 @@ const INT64_PATTERN = '^-?[0-9]{1,19}$';
 // Months and days in range; impossible days (Feb 30) only the checker refuses.
 const DAY = '[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])';
 const DATE_PATTERN = `^${DAY}$`;
-// Canton keeps microseconds; more digits would be rounded away, so they are refused here.
-const TIMESTAMP_PATTERN = `^${DAY}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$`;
+// What Java's DateTimeFormatter.ISO_DATE_TIME parses (case-insensitive; seconds and fraction optional,
+// up to nanoseconds; an offset of at most ±18:00, seconds optional; a zone region after it). Canton
+// keeps microseconds: the checker warns when digits beyond them are dropped.
+const OFFSET = '([Zz]|[+-]((0[0-9]|1[0-7]):[0-5][0-9](:[0-5][0-9])?|18:00(:00)?))';
+const TIMESTAMP_PATTERN = `^${DAY}[Tt]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?${OFFSET}(\\[[A-Za-z0-9~/._+:-]+\\])?$`;
+/** Daml-LF Party (IdString.Party): 1–255 US-ASCII letters, digits, space, colon, minus, underscore. */
+const PARTY_PATTERN = '^[A-Za-z0-9:_ -]{1,255}$';
+/**
+ * A contract id (Value.ContractId.fromString): lowercase hex bytes, either V1 (`00`, a 32-byte
+ * discriminator, a suffix of at most 94 bytes) or V2 (`01`, 12 local bytes, a suffix of at most 33).
+ */
+const CONTRACT_ID_PATTERN = '^(00([0-9a-f]{2}){32,126}|01([0-9a-f]{2}){12,45})$';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 /** Numeric has 38 significant digits, `scale` of them after the point. */
@@ -32,15 +49,18 @@ const NUMERIC_PRECISION = 38;
 
 /** Numeric of `scale`: at most 38 − scale digits before the point and `scale` after (trailing zeros aside). */
 function numericPattern(scale: number | undefined): string {
-  if (scale === undefined) return '^-?[0-9]+(\\.[0-9]*)?$';
+  // ValueValidator's pattern takes a sign of either kind.
+  if (scale === undefined) return '^[+-]?[0-9]+(\\.[0-9]*)?$';
   const fraction = scale === 0 ? '(\\.0*)?' : `(\\.[0-9]{0,${scale}}0*)?`;
-  return `^-?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
+  return `^[+-]?[0-9]{1,${NUMERIC_PRECISION - scale}}${fraction}$`;
 }
 
 // The checker uses the schema's own patterns, so that both accept the same strings.
 const DATE_REGEX = new RegExp(DATE_PATTERN);
 const TIMESTAMP_REGEX = new RegExp(TIMESTAMP_PATTERN);
 const INT64_REGEX = new RegExp(INT64_PATTERN);
+const PARTY_REGEX = new RegExp(PARTY_PATTERN);
+const CONTRACT_ID_REGEX = new RegExp(CONTRACT_ID_PATTERN);
 const numericRegexes = new Map<number | undefined, RegExp>();
 
 function numericRegex(scale: number | undefined): RegExp {
@@ -126,10 +146,10 @@ class SchemaBuilder {
       case 'variant':
         return {
           type: 'object',
+          // Other keys than tag and value are allowed: Canton ignores them (the checker warns).
           oneOf: shape.constructors.map((c) => ({
             type: 'object',
             required: ['tag', 'value'],
-            additionalProperties: false,
             properties: { tag: { const: c.name, description: `constructor ${c.name}` }, value: this.schema(c.type, `${c.name}`) },
             description: `${c.name} ${printType(c.type)}`,
           })),
@@ -145,8 +165,7 @@ class SchemaBuilder {
   }
 
   private isOptional(type: DamlType): boolean {
-    const shape = shapeOf(type, this.lookup);
-    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+    return optionalKind(type, this.lookup) === 'simple';
   }
 
   private inline(shape: TypeShape): JsonSchema {
@@ -167,13 +186,16 @@ class SchemaBuilder {
     const [first, second] = shape.args;
     switch (shape.builtin) {
       case 'Unit':
-        return { type: 'object', additionalProperties: false };
+        // Canton ignores a Unit's JSON: anything passes (the checker warns about anything but {}).
+        return {};
       case 'Bool':
         return { type: 'boolean' };
       case 'Text':
-      case 'Party':
-      case 'ContractId':
         return { type: 'string' };
+      case 'Party':
+        return { type: 'string', pattern: PARTY_PATTERN, patternErrorMessage: PARTY_RULE };
+      case 'ContractId':
+        return { type: 'string', pattern: CONTRACT_ID_PATTERN, patternErrorMessage: CONTRACT_ID_RULE };
       case 'Int64':
         return { type: 'string', pattern: INT64_PATTERN, patternErrorMessage: 'An Int64 as a string of digits, e.g. "42".' };
       case 'Numeric':
@@ -186,7 +208,7 @@ class SchemaBuilder {
       case 'Date':
         return { type: 'string', pattern: DATE_PATTERN, patternErrorMessage: 'A date as YYYY-MM-DD.' };
       case 'Timestamp':
-        return { type: 'string', pattern: TIMESTAMP_PATTERN, patternErrorMessage: 'A timestamp as ISO-8601 with a zone, e.g. "2025-01-31T12:00:00Z".' };
+        return { type: 'string', pattern: TIMESTAMP_PATTERN, patternErrorMessage: TIMESTAMP_RULE };
       case 'List':
         return { type: 'array', items: first ? this.schema(first, 'element') : {} };
       case 'TextMap':
@@ -203,26 +225,28 @@ class SchemaBuilder {
           },
         };
       case 'Optional':
-        return { anyOf: [{ type: 'null' }, this.optionalContent(first)] };
+        if (first && optionalKind(first, this.lookup)) return this.nestedOptional(shape.type, first);
+        return { anyOf: [{ type: 'null' }, first ? this.schema(first, undefined) : {}] };
       default:
         return { not: {} };
     }
   }
 
-  /** What `Some x` looks like: x itself, or for an Optional inside an Optional `[]` / `[x]`. */
-  private optionalContent(inner: DamlType | undefined): JsonSchema {
-    if (!inner) return {};
+  /** An Optional of an Optional: an array at every level, `[]` for None and `[x]` for Some x. */
+  private nestedOptional(type: DamlType, inner: DamlType): JsonSchema {
     const shape = shapeOf(inner, this.lookup);
-    if (shape.kind === 'builtin' && shape.builtin === 'Optional') {
-      return { type: 'array', maxItems: 1, items: this.optionalContent(shape.args[0]), description: `${printType(inner)} ([] for None, [x] for Some x)` };
-    }
-    return this.schema(inner, undefined);
+    const items = shape.kind === 'builtin' && shape.builtin === 'Optional' && shape.args[0] ? this.nestedOptional(inner, shape.args[0]) : this.schema(inner, undefined);
+    return { type: 'array', maxItems: 1, items, description: `${printType(type)} ([] for None, [x] for Some x)` };
   }
 }
 
 function describe(type: DamlType, label: string | undefined): string {
   return label ? `${label}: ${printType(type)}` : printType(type);
 }
+
+const PARTY_RULE = 'A party id is 1 to 255 characters: letters, digits, space and : - _ (e.g. "Alice::1220…").';
+const CONTRACT_ID_RULE = 'A contract id is lowercase hex: 00 followed by at least 64 hex digits, or 01 followed by at least 24 (as found in a created event).';
+const TIMESTAMP_RULE = 'A timestamp as ISO-8601 with a zone, e.g. "2025-01-31T12:00:00Z".';
 
 function numericHint(scale: number | undefined): string {
   return scale === undefined
@@ -245,6 +269,14 @@ export const VALUE_PROBLEM_CODES = [
   'bad-numeric',
   'bad-date',
   'bad-timestamp',
+  /** A Party that is not a Daml-LF party id (empty, too long, or a character outside ` :-_`, letters and digits). */
+  'bad-party',
+  /** A ContractId that is not the lowercase hex of a V1 or V2 contract id. */
+  'bad-contract-id',
+  /** A Timestamp with digits beyond microseconds: Canton drops them (a warning). */
+  'truncated-timestamp',
+  /** A Numeric given as a JSON number: Canton reads it through a Double (a warning; `data.suggestion` is the string). */
+  'numeric-as-number',
   'not-serializable',
   /** The type refers to a package that is not known: the value could not be checked there. */
   'unknown-type',
@@ -330,7 +362,8 @@ class ValueChecker {
     if (!isObject(value)) return this.wrongKind(shape.type, value, path, '{"tag": …, "value": …}');
     for (const key of Object.keys(value)) {
       if (key !== 'tag' && key !== 'value') {
-        this.report(joinPointer(path, key), 'unknown-field', `A variant (${printType(shape.type)}) has only "tag" and "value".`);
+        // Canton's codec reads only these two keys and ignores the rest.
+        this.report(joinPointer(path, key), 'unknown-field', `A variant (${printType(shape.type)}) has only "tag" and "value": Canton ignores "${key}".`, 'warning');
       }
     }
     for (const key of ['tag', 'value'] as const) {
@@ -349,16 +382,23 @@ class ValueChecker {
     const [first, second] = args;
     switch (shape.builtin) {
       case 'Unit':
-        if (!isObject(value)) return this.wrongKind(type, value, path, '{}');
-        for (const key of Object.keys(value)) this.report(joinPointer(path, key), 'unknown-field', `() (Unit) is written {} and has no fields.`);
+        // Canton's codec reads any JSON as (): what is written there is ignored.
+        if (!isObject(value)) return this.wrongKind(type, value, path, '{}', 'warning');
+        for (const key of Object.keys(value)) this.report(joinPointer(path, key), 'unknown-field', `() (Unit) is written {} and has no fields: Canton ignores "${key}".`, 'warning');
         return;
       case 'Bool':
         if (typeof value !== 'boolean') this.wrongKind(type, value, path);
         return;
       case 'Text':
-      case 'Party':
-      case 'ContractId':
         if (typeof value !== 'string') this.wrongKind(type, value, path);
+        return;
+      case 'Party':
+        if (typeof value !== 'string') return this.wrongKind(type, value, path);
+        if (!PARTY_REGEX.test(value)) this.report(path, 'bad-party', `Not a Party: ${quoted(value)}. ${PARTY_RULE}`, 'error', { expected: 'Party' });
+        return;
+      case 'ContractId':
+        if (typeof value !== 'string') return this.wrongKind(type, value, path);
+        if (!CONTRACT_ID_REGEX.test(value)) this.report(path, 'bad-contract-id', `Not a ${printType(type)}: ${quoted(value)}. ${CONTRACT_ID_RULE}`, 'error', { expected: printType(type) });
         return;
       case 'Int64':
         return this.int64(type, value, path);
@@ -372,9 +412,9 @@ class ValueChecker {
       case 'Timestamp':
         if (typeof value !== 'string') return this.wrongKind(type, value, path);
         if (!TIMESTAMP_REGEX.test(value) || !isValidDate(value)) {
-          this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone and at most microseconds, e.g. "2025-01-31T12:00:00Z").`, 'error', { expected: 'Timestamp' });
+          return this.report(path, 'bad-timestamp', `Not a Timestamp: "${value}" (write ISO-8601 with a zone, e.g. "2025-01-31T12:00:00Z").`, 'error', { expected: 'Timestamp' });
         }
-        return;
+        return this.timestampPrecision(value, path);
       case 'List':
         if (!Array.isArray(value)) return this.wrongKind(type, value, path, 'an array');
         if (first) value.forEach((item, i) => this.check(first, item, joinPointer(path, i)));
@@ -386,22 +426,27 @@ class ValueChecker {
       case 'GenMap':
         return this.genMap(type, first, second, value, path);
       case 'Optional':
-        if (value !== null) this.optionalContent(type, first, value, path);
+        if (first && optionalKind(first, this.lookup)) return this.nestedOptional(type, first, value, path);
+        if (value !== null && first) this.check(first, value, path);
         return;
       default:
         this.report(path, 'not-serializable', `${printType(type)} has no JSON encoding.`);
     }
   }
 
-  private optionalContent(optionalType: DamlType, inner: DamlType | undefined, value: unknown, path: string): void {
-    if (!inner) return;
-    const shape = shapeOf(inner, this.lookup);
-    if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return this.check(inner, value, path);
-    // An Optional inside an Optional: None is [], Some x is [x].
+  /**
+   * An Optional of an Optional, as Canton's codec reads it (its `OptionalProcessor` reads an array at
+   * every level of the chain, the outermost included): `[]` is None, `[x]` is Some x; null is refused.
+   */
+  private nestedOptional(type: DamlType, inner: DamlType, value: unknown, path: string): void {
     if (!Array.isArray(value) || value.length > 1) {
-      return this.wrongKind(optionalType, value, path, `null, [] or [x] (${printType(inner)} inside an Optional)`);
+      return this.wrongKind(type, value, path, '[] for None, [x] for Some x: Canton reads an array at every level of an Optional inside an Optional');
     }
-    if (value.length === 1) this.optionalContent(inner, shape.args[0], value[0], joinPointer(path, 0));
+    if (value.length === 0) return;
+    const shape = shapeOf(inner, this.lookup);
+    const at = joinPointer(path, 0);
+    if (shape.kind === 'builtin' && shape.builtin === 'Optional' && shape.args[0]) return this.nestedOptional(inner, shape.args[0], value[0], at);
+    this.check(inner, value[0], at);
   }
 
   private genMap(type: DamlType, key: DamlType | undefined, item: DamlType | undefined, value: unknown, path: string): void {
@@ -424,23 +469,58 @@ class ValueChecker {
   }
 
   private numeric(type: DamlType, scale: number | undefined, value: unknown, path: string): void {
-    if (typeof value !== 'string' && typeof value !== 'number') return this.wrongKind(type, value, path);
-    const text = typeof value === 'number' ? numberText(value) : value;
-    if (text === undefined || !numericRegex(scale).test(text)) {
+    if (typeof value === 'number') return this.numericNumber(type, scale, value, path);
+    if (typeof value !== 'string') return this.wrongKind(type, value, path);
+    if (!numericRegex(scale).test(value)) {
       this.report(path, 'bad-numeric', `Not a ${printType(type)}: ${JSON.stringify(value)}. ${numericHint(scale)}`, 'error', { expected: printType(type) });
     }
   }
 
-  private isOptional(type: DamlType): boolean {
-    const shape = shapeOf(type, this.lookup);
-    return shape.kind === 'builtin' && shape.builtin === 'Optional';
+  /**
+   * Canton's codec reads a JSON number for a Numeric as a Double and passes on Java's
+   * `Double.toString` of it, which has an exponent below 10^-3 and from 10^7 up; the ValueValidator
+   * refuses an exponent. Every other number may lose digits through the Double.
+   */
+  private numericNumber(type: DamlType, scale: number | undefined, value: number, path: string): void {
+    const printed = printType(type);
+    const magnitude = Math.abs(value);
+    if (!Number.isFinite(value) || (magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e7))) {
+      return this.report(
+        path,
+        'bad-numeric',
+        `Canton refuses the number ${value} as a ${printed}: it reads a JSON number through a Double, which Java prints with an exponent below 0.001 and from 10000000 up. Write it as a string.`,
+        'error',
+        { expected: printed, ...(Number.isFinite(value) ? { suggestion: plainDecimal(String(value)) } : {}) },
+      );
+    }
+    const text = numberText(value);
+    if (text === undefined || !numericRegex(scale).test(text)) {
+      return this.report(path, 'bad-numeric', `Not a ${printed}: ${JSON.stringify(value)}. ${numericHint(scale)}`, 'error', { expected: printed });
+    }
+    this.report(path, 'numeric-as-number', `A ${printed} given as a JSON number is read through a Double: digits can be lost. Write it as a string.`, 'warning', {
+      expected: printed,
+      suggestion: text,
+    });
   }
 
-  private wrongKind(type: DamlType, value: unknown, path: string, expected?: string): void {
+  /** Canton keeps microseconds (Java's nanoseconds divided by 1000): further non-zero digits are dropped. */
+  private timestampPrecision(value: string, path: string): void {
+    const fraction = /[.]([0-9]+)/.exec(value.slice(16))?.[1] ?? '';
+    if (!/[1-9]/.test(fraction.slice(6))) return;
+    const kept = value.slice(0, 16) + value.slice(16).replace(`.${fraction}`, `.${fraction.slice(0, 6)}`);
+    this.report(path, 'truncated-timestamp', `Canton keeps microseconds: "${value}" is read as "${kept}".`, 'warning', { suggestion: kept });
+  }
+
+  private isOptional(type: DamlType): boolean {
+    return optionalKind(type, this.lookup) === 'simple';
+  }
+
+  private wrongKind(type: DamlType, value: unknown, path: string, expected?: string, severity: 'error' | 'warning' = 'error'): void {
     const printed = printType(type);
     // A number or boolean where the JSON form is a string: quoting it is the fix.
     const quote = (typeof value === 'number' || typeof value === 'boolean') && this.encodedAsString(type);
-    this.report(path, 'wrong-kind', `Expected ${printed}${expected ? ` (${expected})` : ''}, got ${kindOf(value)}.`, 'error', quote ? { expected: printed, suggestion: String(value) } : { expected: printed });
+    const ignored = severity === 'warning' ? ' Canton ignores it.' : '';
+    this.report(path, 'wrong-kind', `Expected ${printed}${expected ? ` (${expected})` : ''}, got ${kindOf(value)}.${ignored}`, severity, quote ? { expected: printed, suggestion: String(value) } : { expected: printed });
   }
 
   private encodedAsString(type: DamlType): boolean {
@@ -464,8 +544,26 @@ class ValueChecker {
   }
 }
 
+/**
+ * Whether `type` is an Optional: `simple` (null for None; a record field may be left out) or `nested`
+ * (of an Optional: arrays at every level, and Canton refuses null and a left-out field, since its
+ * codec reads the missing value as null).
+ */
+export function optionalKind(type: DamlType, lookup: TypeLookup): 'simple' | 'nested' | undefined {
+  const shape = shapeOf(type, lookup);
+  if (!(shape.kind === 'builtin' && shape.builtin === 'Optional')) return undefined;
+  const inner = shape.args[0] && shapeOf(shape.args[0], lookup);
+  return inner && inner.kind === 'builtin' && inner.builtin === 'Optional' ? 'nested' : 'simple';
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string value for a message, shortened; an empty one named as such. */
+function quoted(value: string): string {
+  if (value === '') return 'an empty string';
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 
 function kindOf(value: unknown): string {
@@ -474,6 +572,24 @@ function kindOf(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : typeof value} ${String(value)}`;
+}
+
+/**
+ * The text of a JSON number as plain decimal digits, exactly (`1.5e-7` → `0.00000015`); undefined
+ * when it has no exponent form we expand (an exponent beyond ±1000 would make a huge string).
+ */
+export function plainDecimal(text: string): string | undefined {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText);
+  if (Math.abs(exponent) > 1000) return undefined;
+  if (exponent === 0) return text;
+  const digits = whole + fraction;
+  const point = whole.length + exponent;
+  const plain =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return sign + plain.replace(/^0+(?=[0-9])/, '');
 }
 
 /** A JSON number as plain decimal text (no exponent); undefined for numbers that cannot be written so. */
@@ -488,7 +604,7 @@ function numberText(value: number): string | undefined {
 /**
  * A complete, valid placeholder value of `type` for snippets and new command files: "" for Text and
  * Party, "0" for Int64, "0.0" for Numeric, the first enum constructor, the first variant constructor
- * that does not recurse, null for Optional, [] / {} for collections.
+ * that does not recurse, null for Optional ([] for an Optional of an Optional), [] / {} for collections.
  */
 export function skeletonValue(type: DamlType, lookup: TypeLookup): unknown {
   try {
@@ -522,6 +638,7 @@ function skeleton(type: DamlType, lookup: TypeLookup, building: ReadonlySet<stri
       }
       throw new RecursiveSkeleton();
     case 'builtin':
+      if (optionalKind(type, lookup) === 'nested') return [];
       // A copy: callers may fill the placeholder in.
       return structuredClone(BUILTIN_SKELETONS[shape.builtin] ?? null);
     default:

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { modify, type JSONPath, type Node } from 'jsonc-parser';
+import { plainDecimal } from '../daml/jsonEncoding';
 import { pointerSegments } from '../jsonPointer';
 import { JsonDocument } from './jsonDocument';
 import type { Problem, ProblemCode } from './problems';
@@ -225,6 +226,10 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
 
   'bad-int64': (site) => quoteValue(site),
 
+  'bad-numeric': (site) => quoteValue(site, plainDecimal),
+
+  'numeric-as-number': (site) => quoteValue(site, plainDecimal),
+
   'unknown-template': (site) => replaceString(site, 'Use'),
 
   'unknown-choice': (site) => replaceString(site, 'Use'),
@@ -240,13 +245,15 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
 };
 
 /** A number (or boolean) where the Daml type is written as a string: `data.suggestion` is the text to quote. */
-function quoteValue(site: FixSite): Fix[] {
+function quoteValue(site: FixSite, rewrite: (raw: string) => string | undefined = (raw) => raw): Fix[] {
   const suggestion = site.data('suggestion');
   const node = site.doc.nodeAt(site.problem.path);
   if (typeof suggestion !== 'string' || !node || (node.type !== 'number' && node.type !== 'boolean')) return [];
+  // As written (digits a double would change stay), in quotes; a Numeric without its exponent.
   const raw = site.text.slice(node.offset, node.offset + node.length);
-  // As written (digits a double would change stay), in quotes.
-  return [site.fix(`Write ${raw} as a string`, [{ offset: node.offset, length: node.length, newText: JSON.stringify(raw) }], true)];
+  const text = rewrite(raw);
+  if (text === undefined) return [];
+  return [site.fix(`Write ${raw} as ${text === raw ? 'a string' : `"${text}"`}`, [{ offset: node.offset, length: node.length, newText: JSON.stringify(text) }], true)];
 }
 
 /** A misspelt name in a string value (template id, choice, constructor): replace it by `data.suggestion`. */
