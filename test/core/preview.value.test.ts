@@ -1,4 +1,5 @@
-// Ledger API protobuf values in the preview, written as the JSON Ledger API writes Daml-LF values.
+// Ledger API protobuf values in the preview, written as the JSON Ledger API writes Daml-LF values:
+// a nested Optional as Canton's codec writes it (an array at every level; docs/daml-values.md).
 import assert from 'node:assert/strict';
 import type { Value } from '@canton-network/core-ledger-proto';
 import { valueToJson } from '../../src/core/preview/value';
@@ -13,21 +14,19 @@ describe('preview values: Optional', () => {
     assert.equal(valueToJson(some(text('x'))), 'x');
   });
 
-  it('Optional (Optional Text): null, [], ["x"]', () => {
+  it('Optional (Optional Text): Some None is [[]] and Some (Some "x") [["x"]] (a None, typeless here, null)', () => {
     assert.equal(valueToJson(none()), null);
-    assert.deepEqual(valueToJson(some(none())), []);
-    assert.deepEqual(valueToJson(some(some(text('x')))), ['x']);
+    assert.deepEqual(valueToJson(some(none())), [[]]);
+    assert.deepEqual(valueToJson(some(some(text('x')))), [['x']]);
   });
 
-  it('Optional (Optional (Optional Text)): every level nests, so Some (Some None) is [[]] and the deepest value [["deep"]]', () => {
-    assert.deepEqual(valueToJson(some(none())), []);
-    assert.deepEqual(valueToJson(some(some(none()))), [[]]);
-    assert.deepEqual(valueToJson(some(some(some(text('deep'))))), [['deep']]);
+  it('Optional (Optional (Optional Text)): an array at every level, so nothing two levels deep reads as null or loses a level', () => {
+    assert.deepEqual(valueToJson(some(some(none()))), [[[]]]);
+    assert.deepEqual(valueToJson(some(some(some(text('deep'))))), [[['deep']]]);
   });
 
-  it('nested Optionals inside a list and a record keep their levels', () => {
+  it('nested Optionals inside a list keep their levels', () => {
     const list = { sum: { oneofKind: 'list', list: { elements: [none(), some(none()), some(some(text('a')))] } } } as Value;
-    // Each element is an Optional (Optional Text) at top level of its position.
-    assert.deepEqual(valueToJson(list), [null, [], ['a']]);
+    assert.deepEqual(valueToJson(list), [null, [[]], [['a']]]);
   });
 });

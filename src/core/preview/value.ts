@@ -27,7 +27,7 @@ export function valueToJson(value: Value | undefined): unknown {
     case 'optional': {
       const inner = sum.optional.value;
       if (!inner) return null;
-      return inner.sum.oneofKind === 'optional' ? nestedOptional(inner.sum.optional) : valueToJson(inner);
+      return inner.sum.oneofKind === 'optional' ? nestedOptional(sum.optional) : valueToJson(inner);
     }
     case 'list':
       return sum.list.elements.map(valueToJson);
@@ -48,9 +48,10 @@ export function valueToJson(value: Value | undefined): unknown {
 }
 
 /**
- * An Optional inside an Optional: None is [] and Some x is [x], where x is again nested when it is an
- * Optional itself (Daml-LF JSON encoding), so that None, Some None and Some (Some None) all differ:
- * null, [], [[]].
+ * An Optional whose value is an Optional, written as Canton's JSON codec writes it (docs/daml-values.md):
+ * an array at every level, the outermost included — [] None, [x] Some x — so Some None is [[]] and
+ * Some (Some "x") is [["x"]]. (A None at the outermost level is written null by the caller: a prepared
+ * transaction carries no types, so whether its Optional nests cannot be told.)
  */
 function nestedOptional(optional: { value?: Value }): unknown[] {
   const inner = optional.value;
