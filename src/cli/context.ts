@@ -6,6 +6,7 @@
 import { LedgerClient } from '../core/api/client';
 import type { CallOptions } from '../core/api/http';
 import { PackageCache, PackageIndex } from '../core/daml/packageIndex';
+import { readDar } from '../core/daml/lf/archive';
 import { LedgerConnection } from '../core/ledger/connection';
 import { PackageStore } from '../core/ledger/packages';
 import type { Logger } from '../core/log';
@@ -88,7 +89,7 @@ export class CliContext {
 
   /** Decoded Daml packages of this run (a participant's, DARs'), kept in memory only. */
   get packages(): PackageStore {
-    this.store ??= new PackageStore(() => ({ PackageCache, PackageIndex }));
+    this.store ??= new PackageStore(() => ({ PackageCache, PackageIndex, readDar }));
     return this.store;
   }
 

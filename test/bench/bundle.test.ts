@@ -86,6 +86,14 @@ describe('extension bundle', function () {
     assert.ok(readFileSync(join(REPO_ROOT, 'dist', 'preview.js'), 'utf8').includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'));
   });
 
+  it('leaves the Daml-LF decoder (protobufjs, fflate) to dist/daml.js, loaded when packages or a DAR are first read', () => {
+    // The development build names each module it bundles in a comment.
+    const features = readFileSync(FEATURES_JS, 'utf8');
+    for (const lib of ['node_modules/protobufjs/', 'node_modules/fflate/', 'node_modules/long/']) assert.ok(!features.includes(lib), `${lib} is not in features.js`);
+    const daml = readFileSync(join(REPO_ROOT, 'dist', 'daml.js'), 'utf8');
+    assert.ok(daml.includes('node_modules/protobufjs/') && daml.includes('node_modules/fflate/'));
+  });
+
   it('imports the VS Code API once per bundle, however many modules use it', () => {
     for (const file of [EXTENSION_JS, FEATURES_JS]) {
       const imports = readFileSync(file, 'utf8').match(/require\("vscode"\)/g) ?? [];

@@ -1,6 +1,7 @@
 // LedgerConnection against the demo participant over real loopback HTTP: the connect lifecycle, writes
 // that move the ledger state themselves, packages read through a storage port, and dispose.
 import assert from 'node:assert/strict';
+import { readDar } from '../../src/core/daml/lf/archive';
 import * as net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { LedgerClient } from '../../src/core/api/client';
@@ -18,7 +19,7 @@ import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { start } from '../participant/helpers';
 
 const IOU = '#demo-iou:Iou:Iou';
-const decoder = () => ({ PackageCache, PackageIndex });
+const decoder = () => ({ PackageCache, PackageIndex, readDar });
 
 function profile(url: string, extra: Partial<ConnectionProfile> = {}): ConnectionProfile {
   return { id: `c-${randomUUID()}`, name: 'Test', url, auth: 'none', userId: 'demo-admin', source: 'user', ...extra };
@@ -252,7 +253,7 @@ describe('LedgerConnection against the demo participant', function () {
         assert.ok(!vettedBefore.includes(main));
         const seen: PackagesState['state'][] = [];
         c.onDidChangePackages((s) => seen.push(s.state));
-        await c.write('packages', (client, signal) => uploadDarWithReport(client, dar, { mode: 'upload', signal }));
+        await c.write('packages', (client, signal) => uploadDarWithReport(client, dar, { mode: 'upload', signal, readDar }));
         assert.equal(c.packages().state, 'loading', 'read again at once');
         const after = await c.readPackages();
         assert.ok(after.state === 'ready' && after.packageIds.includes(main), JSON.stringify(after.state));

@@ -1,6 +1,7 @@
 // Upload DAR with its report, against the demo participant: the DAR's packages (new or already there)
 // and the vetting change, a validation that changes nothing, 3.3 without vetting options, a bad file.
 import assert from 'node:assert/strict';
+import { readDar } from '../../src/core/daml/lf/archive';
 import { LedgerClient } from '../../src/core/api/client';
 import { CantonApiError } from '../../src/core/errors';
 import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport } from '../../src/core/submit/darUpload';
@@ -22,7 +23,7 @@ describe('DAR upload with a report', () => {
     const dar = requireDarBytes(this, DARS.holding);
     const main = requireDar(this, DARS.holding).mainPackageId;
     const before = await client.listVettedPackages();
-    const r = await uploadDarWithReport(client, dar, { mode: 'validate' });
+    const r = await uploadDarWithReport(client, dar, { mode: 'validate', readDar });
     assert.equal(r.mode, 'validate');
     assert.deepEqual(
       r.packages.filter((x) => x.main).map((x) => [x.id, x.name, x.version, x.isNew]),
@@ -37,7 +38,7 @@ describe('DAR upload with a report', () => {
   it('upload: the new packages, and the vetting before → after', async function () {
     const dar = requireDarBytes(this, DARS.holding);
     const contents = requireDar(this, DARS.holding);
-    const r = await uploadDarWithReport(client, dar, { mode: 'upload' });
+    const r = await uploadDarWithReport(client, dar, { mode: 'upload', readDar });
     assert.equal(await client.packageStatus(contents.mainPackageId), 'PACKAGE_STATUS_REGISTERED');
     const fresh = r.packages.filter((x) => x.isNew).map((x) => x.id);
     assert.ok(fresh.includes(contents.mainPackageId));
@@ -51,7 +52,7 @@ describe('DAR upload with a report', () => {
     assert.match(md, /^### Added$/m);
 
     // Again: nothing new, vetting unchanged.
-    const again = await uploadDarWithReport(client, dar, { mode: 'upload' });
+    const again = await uploadDarWithReport(client, dar, { mode: 'upload', readDar });
     assert.ok(again.packages.every((x) => !x.isNew));
     assert.match(darUploadSummary(again), /, 0 new; vetting unchanged$/);
   });
@@ -59,14 +60,14 @@ describe('DAR upload with a report', () => {
   it('upload without vetting: stored, not vetted', async function () {
     const dar = requireDarBytes(this, DARS.holding);
     const main = requireDar(this, DARS.holding).mainPackageId;
-    const r = await uploadDarWithReport(client, dar, { mode: 'upload', vetAllPackages: false });
+    const r = await uploadDarWithReport(client, dar, { mode: 'upload', vetAllPackages: false, readDar });
     assert.equal(await client.packageStatus(main), 'PACKAGE_STATUS_REGISTERED');
     assert.equal(r.vetting[0].diff.added.length, 0);
   });
 
   it('a file that is not a DAR: sent anyway (the participant judges) and refused with its code', async () => {
-    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'validate' }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
-    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'upload' }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
+    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'validate', readDar }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
+    await assert.rejects(uploadDarWithReport(client, new Uint8Array([1, 2, 3]), { mode: 'upload', readDar }), (e) => e instanceof CantonApiError && e.code === 'INVALID_DAR');
   });
 
   it('3.3: no validation, no vetting options and no vetting list; the upload vets everywhere', async function () {
@@ -76,7 +77,7 @@ describe('DAR upload with a report', () => {
       assert.deepEqual(await darUploadAbilities(c33), { canValidate: false, canChooseVetting: false, canListVetting: false });
       assert.deepEqual(await darUploadAbilities(client), { canValidate: true, canChooseVetting: true, canListVetting: true });
       const dar = requireDarBytes(this, DARS.holding);
-      const r = await uploadDarWithReport(c33, dar, { mode: 'upload', vetAllPackages: false });
+      const r = await uploadDarWithReport(c33, dar, { mode: 'upload', vetAllPackages: false, readDar });
       assert.ok(r.packages.some((x) => x.main && x.isNew));
       assert.deepEqual(r.vetting, []);
       assert.match(darUploadMarkdown(r, 'h.dar', 'Old'), /^Not shown: this version lists no vetting state; an upload vets the packages on every synchronizer\.$/m);
@@ -105,7 +106,7 @@ describe('DAR upload with a report', () => {
         return sendJson(res, 400, refusal);
       };
       const c = new LedgerClient({ baseUrl: await server.start() });
-      await assert.rejects(uploadDarWithReport(c, dar, { mode: 'upload' }), (e) => e instanceof CantonApiError && e.code === 'KNOWN_DAR_VERSION' && /bump the version in daml\.yaml/.test(e.hint));
+      await assert.rejects(uploadDarWithReport(c, dar, { mode: 'upload', readDar }), (e) => e instanceof CantonApiError && e.code === 'KNOWN_DAR_VERSION' && /bump the version in daml\.yaml/.test(e.hint));
     } finally {
       await server.stop();
     }

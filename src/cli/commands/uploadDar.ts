@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { UnsupportedOperationError } from '../../core/errors';
+import { readDar } from '../../core/daml/lf/archive';
 import { darUploadAbilities, darUploadMarkdown, uploadDarWithReport } from '../../core/submit/darUpload';
 import { expectPositionals, flag, stringOption, UsageError } from '../args';
 import { EXIT_OK, type Command } from '../command';
@@ -46,6 +47,7 @@ export const uploadDarCommand: Command = {
       vetAllPackages: validateOnly ? undefined : !noVet,
       synchronizerId: stringOption(args.values, 'synchronizer'),
       signal: ctx.signal,
+      readDar,
     });
     if (ctx.globals.json) await ctx.out(JSON.stringify(result, null, 2));
     else await ctx.out(darUploadMarkdown(result, basename(file), ctx.globals.url).trimEnd());

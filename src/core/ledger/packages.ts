@@ -1,3 +1,4 @@
+import type { DarContents } from '../daml/lf/archive';
 import type { DamlPackage } from '../daml/model';
 import type { PackageCache, PackageIndex } from '../daml/packageIndex';
 import type { ArgumentContext } from '../files/argumentChecks';
@@ -20,6 +21,8 @@ export type PackagesState =
 export interface DamlDecoder {
   PackageCache: new () => PackageCache;
   PackageIndex: new (packages?: Iterable<DamlPackage>) => PackageIndex;
+  /** A DAR's packages and which is its main one (for the report of an upload). */
+  readDar(bytes: Uint8Array): DarContents;
 }
 
 /**
@@ -79,6 +82,11 @@ export class PackageStore {
   }
 
   /** The packages of DARs (their bytes); those already decoded are not decoded again. @throws LfDecodeError */
+  /** A DAR read with the decoder (loaded now if it was not yet). */
+  readDar(bytes: Uint8Array): DarContents {
+    return this.decoder.readDar(bytes);
+  }
+
   fromDars(dars: Iterable<Uint8Array>): DamlPackage[] {
     return [...dars].flatMap((bytes) => this.decoded.fromDar(bytes).packages);
   }

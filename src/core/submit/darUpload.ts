@@ -4,7 +4,7 @@
  * the participant before and after, per synchronizer, as the vetting files' reports show it.
  */
 import type { LedgerClient } from '../api/client';
-import { readDar, type DarContents } from '../daml/lf/archive';
+import type { DarContents } from '../daml/lf/archive';
 import { LfDecodeError } from '../errors';
 import { diffVettedPackages, isEmptyDiff, type VettedPackagesState, type VettingUpdateResult } from '../models/vetting';
 import { markdownTableRow, vettingChangeMarkdown } from './vetting';
@@ -57,6 +57,11 @@ export interface DarUploadOptions {
   synchronizerId?: string;
   /** Upload: validate first where the version can (default); false when the caller just validated it. */
   validateFirst?: boolean;
+  /**
+   * Reads the DAR to name its packages: the Daml-LF decoder, handed in so that the extension keeps it
+   * in its lazy bundle (`PackageStore.readDar`; the CLI passes `readDar` of core/daml/lf/archive).
+   */
+  readDar(bytes: Uint8Array): DarContents;
   signal?: AbortSignal;
 }
 
@@ -69,7 +74,7 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
   let contents: DarContents | undefined;
   let darUnreadable: string | undefined;
   try {
-    contents = readDar(dar);
+    contents = o.readDar(dar);
   } catch (e) {
     if (!(e instanceof LfDecodeError)) throw e;
     darUnreadable = e.message;

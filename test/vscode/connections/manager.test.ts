@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../../src/core/connections';
 import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
+import { readDar } from '../../../src/core/daml/lf/archive';
 import type { LedgerConnection } from '../../../src/core/ledger/connection';
 import { PackageStore } from '../../../src/core/ledger/packages';
 import { CancelledError } from '../../../src/core/errors';
@@ -56,7 +57,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     fake.reset();
     profiles = new ProfileStore(new MemoryMemento() as never);
     tokens = recordingTokens();
-    manager = new ConnectionManager(profiles, tokens, silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex })));
+    manager = new ConnectionManager(profiles, tokens, silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
     changes = [];
     manager.onDidChange((id) => changes.push(id));
     profile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };
@@ -183,7 +184,7 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
   it("the active connection's packages once it is connected; with none and no .dar in the workspace, unavailable", async () => {
     fake.reset();
     const profiles = new ProfileStore(new MemoryMemento() as never);
-    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex })));
+    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
     const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
     try {
       const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };

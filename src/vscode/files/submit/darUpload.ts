@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { PackageStore } from '../../../core/ledger/packages';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
 import { CancelledError } from '../../../core/errors';
@@ -56,7 +57,7 @@ export class DarUploadController {
       if (plan.mode === 'validate') doing = 'Validating';
       // The core validates an upload first where the version can, unless it was just validated.
       const send = (c: LedgerClient, signal: AbortSignal) =>
-        uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal });
+        uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal, readDar: (bytes) => this.darReader().readDar(bytes) });
       // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
       const connection = this.deps.connections.connectionOf(profile);
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
@@ -76,6 +77,13 @@ export class DarUploadController {
   }
 
   /** What to do: the caller's request, else asked (only what the version offers). */
+  /** The Daml-LF decoder of the connections' package store (loaded from its own bundle on first use). */
+  private darReader(): PackageStore {
+    const store = this.deps.connections.packageStore;
+    if (!store) throw new Error('No Daml package store: the DAR cannot be read');
+    return store;
+  }
+
   private async plan(client: LedgerClient, name: string, profile: ConnectionProfile, request: DarUploadRequest): Promise<{ mode: DarUploadMode; vet?: boolean; synchronizerId?: string } | undefined> {
     const abilities = await darUploadAbilities(client);
     let { mode, vet } = request;
