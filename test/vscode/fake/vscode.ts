@@ -228,6 +228,25 @@ export enum LogLevel {
   Warning = 4,
   Error = 5,
 }
+export enum CompletionItemKind {
+  Method = 1,
+  Field = 4,
+  Class = 6,
+  Interface = 7,
+  Value = 11,
+  EnumMember = 19,
+}
+
+export class CodeActionKind {
+  static readonly Empty = new CodeActionKind('');
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  static readonly Refactor = new CodeActionKind('refactor');
+  constructor(readonly value: string) {}
+  intersects(other: CodeActionKind): boolean {
+    return this.value === '' || other.value === '' || this.value.startsWith(other.value) || other.value.startsWith(this.value);
+  }
+}
+
 export const QuickInputButtons = { Back: { iconPath: new ThemeIcon('arrow-left') } };
 
 export class CancellationTokenSource {
