@@ -131,6 +131,11 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     return this.rootNodes(profile);
   }
 
+  /** The first page being read, if one is (a subclass that starts something after the pages waits for it). */
+  protected get firstPageInFlight(): Promise<void> | undefined {
+    return this.firstLoad;
+  }
+
   /** The root's nodes; a subclass adds its own around `pageNodes`. */
   protected rootNodes(profile: ConnectionProfile): ViewNode[] {
     return this.pageNodes(profile);

@@ -54,6 +54,11 @@ interface Tail {
   controller: AbortController;
   window: UpdateWindow;
   fromOffset: number;
+  /**
+   * Where the tail starts, once decided (undefined if that failed). History read while the tail runs
+   * ends there, so the two neither overlap nor leave a gap, whichever is read first.
+   */
+  start: Promise<number | undefined>;
   /** Where following stands once it has begun: a Retry after a failure resumes from here. */
   position?: FollowPosition;
   status: { state: 'starting' } | FollowStatus | { state: 'stopped'; error: unknown };
@@ -127,7 +132,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
     // While a live tail runs, up to where it started: the history and the live updates do not overlap.
     const ledger = this.connections.ledger(profile.id);
-    const tailStart = this.tail?.position ? this.tail.fromOffset : undefined;
+    const tailStart = this.tail ? await this.tail.start : undefined;
     if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
     return new UpdatesPager(this.connections.client(profile), query);
   }
@@ -215,19 +220,27 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     const profile = this.connections.profiles.active();
     if (!profile || this.tail) return;
     if (profile.id !== this.profileId) this.switchConnection(profile.id);
-    const tail: Tail = { controller: new AbortController(), window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, status: { state: 'starting' }, rows: new WeakMap() };
-    this.tail = tail;
-    this.setLiveContext(true);
-    this.updateDescription();
-    this.changed.fire(undefined);
-    try {
+    // A first page being read now (the tree asked for it just before) ends where it ends: the tail
+    // continues after it. A page read from now on waits for the tail's start instead (openPager).
+    const pagesInFlight = this.firstPageInFlight;
+    const decideStart = async (signal: AbortSignal): Promise<number> => {
+      await pagesInFlight;
       // Right after what is loaded, so that the live updates continue the history without a gap;
       // else from the connection's ledger end.
       // A range the filter ends in the past is not continued: the tail starts at the ledger end then.
       const ledger = this.connections.ledger(profile.id);
       const loadedEnd = this.filters.get(profile.id).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
-      tail.fromOffset =
-        loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(tail.controller.signal) : await this.connections.client(profile).ledgerEnd({ signal: tail.controller.signal }));
+      return loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(signal) : await this.connections.client(profile).ledgerEnd({ signal }));
+    };
+    const controller = new AbortController();
+    const started = decideStart(controller.signal);
+    const tail: Tail = { controller, window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, start: started.catch(() => undefined), status: { state: 'starting' }, rows: new WeakMap() };
+    this.tail = tail;
+    this.setLiveContext(true);
+    this.updateDescription();
+    this.changed.fire(undefined);
+    try {
+      tail.fromOffset = await started;
     } catch (e) {
       this.tailStopped(tail, e);
       return;

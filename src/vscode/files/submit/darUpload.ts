@@ -63,7 +63,7 @@ export class DarUploadController {
       const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
         plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
-      const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'}`, darUploadMarkdown(result, name, profile.name));
+      const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'} on ${profile.name}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
       const action = await prompts.message('info', done, again);
