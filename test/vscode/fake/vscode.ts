@@ -5,6 +5,7 @@
 // second registration of a command id throws, events fire synchronously to listeners in order, a
 // disposed emitter drops its listeners. What the glue does not use is left out; add it here when a
 // test needs it, with VS Code's semantics.
+import * as nodeFs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 
 export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
@@ -507,6 +508,12 @@ export const workspace = {
   onDidCloseTextDocument: new EventEmitter<unknown>().event,
   onDidChangeTextDocument: new EventEmitter<unknown>().event,
   onDidRenameFiles: new EventEmitter<unknown>().event,
+  /** The real file system, for `file:` URIs (what the glue reads: DARs, files on disk). */
+  fs: {
+    readFile: async (uri: Uri): Promise<Uint8Array> => new Uint8Array(await nodeFs.readFile(uri.fsPath)),
+    writeFile: async (uri: Uri, content: Uint8Array): Promise<void> => nodeFs.writeFile(uri.fsPath, content),
+    createDirectory: async (uri: Uri): Promise<void> => void (await nodeFs.mkdir(uri.fsPath, { recursive: true })),
+  },
   createFileSystemWatcher() {
     const never = new EventEmitter<Uri>().event;
     return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };

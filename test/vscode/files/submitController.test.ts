@@ -5,29 +5,20 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionProfile } from '../../../src/core/connections';
-import { silentLogger } from '../../../src/core/log';
-import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
-import { ConnectionTargets } from '../../../src/vscode/commands/registry';
-import { ConnectionManager } from '../../../src/vscode/connections/manager';
-import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import type { TokenProviders } from '../../../src/vscode/connections/tokens';
-import type { JsonDocuments } from '../../../src/vscode/documents';
+import type { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { SubmitActions, SubmitController } from '../../../src/vscode/files/submit/submit';
-import { ErrorReporter, PromptsPort, type Prompts } from '../../../src/vscode/prompts';
-import { windowPrompts } from '../../../src/vscode/ui';
 import { start } from '../../participant/helpers';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
-import { commands, fake, MemoryMemento, Uri, workspace } from '../fake/vscode';
-
-const noTokens = { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as unknown as TokenProviders;
+import { fake, MemoryMemento, Uri, workspace } from '../fake/vscode';
+import { sendWindow, type SendWindow } from './sendHarness';
 
 describe('SubmitController (the Submit command) against the fake VS Code API', function () {
   this.timeout(30_000);
   let p: DemoParticipant;
   let proxy: FaultProxy;
-  let profiles: ProfileStore;
+  let window: SendWindow;
   let manager: ConnectionManager;
   let controller: SubmitController;
   let history: SubmissionHistory;
@@ -52,25 +43,16 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
   });
 
   beforeEach(async () => {
-    fake.reset();
     opened.length = 0;
-    profiles = new ProfileStore(new MemoryMemento() as never);
-    manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor());
-    profile = { id: 'demo', name: 'Demo', url: proxy.url, auth: 'none', userId: 'demo-admin', source: 'user' };
-    await profiles.save(profile);
-    await profiles.setActive(profile.id);
-    await manager.connect(profile);
-    const prompts = new PromptsPort(windowPrompts);
-    const errors = new ErrorReporter(silentLogger, new Redactor(), prompts, () => undefined);
-    const documents = { show: async (_kind: string, name: string, value: unknown) => (opened.push({ name, value }), { document: { uri: Uri.parse(`canton-ledger:/${encodeURIComponent(name)}`) } }) } as unknown as JsonDocuments;
+    const documents = { show: async (_kind: string, name: string, value: unknown) => (opened.push({ name, value }), { document: { uri: Uri.parse(`canton-ledger:/${encodeURIComponent(name)}`) } }) };
+    window = await sendWindow(proxy.url, { documents: documents as never });
+    ({ manager, profile } = window);
     history = new SubmissionHistory(new MemoryMemento() as never);
-    const deps = { connections: manager, documents, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(profiles, prompts, commands, errors) };
-    controller = new SubmitController(deps, history, (): Prompts => prompts, () => undefined);
+    controller = new SubmitController(window.deps, history, window.prompts, () => undefined);
   });
   afterEach(() => {
     history.dispose();
-    manager.dispose();
-    profiles.dispose();
+    window.dispose();
   });
 
   it('succeeded: the transaction opens, the summary is shown, the history keeps it, and the ledger end moves with no call of ours', async () => {

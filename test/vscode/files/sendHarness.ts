@@ -1,0 +1,53 @@
+// What the send controllers' tests share: a window (the fake VS Code API) with one connection, active
+// and connected, to a demo participant, and the deps a controller is built with.
+import type { ConnectionProfile } from '../../../src/core/connections';
+import type { PackageStore } from '../../../src/core/ledger/packages';
+import { silentLogger } from '../../../src/core/log';
+import { Redactor } from '../../../src/core/redact';
+import { ConnectionTargets } from '../../../src/vscode/commands/registry';
+import { ConnectionManager } from '../../../src/vscode/connections/manager';
+import { ProfileStore } from '../../../src/vscode/connections/profiles';
+import type { TokenProviders } from '../../../src/vscode/connections/tokens';
+import type { JsonDocuments } from '../../../src/vscode/documents';
+import type { SendDeps } from '../../../src/vscode/files/submit/submit';
+import { ErrorReporter, PromptsPort, type Prompts } from '../../../src/vscode/prompts';
+import { windowPrompts } from '../../../src/vscode/ui';
+import { fake, MemoryMemento, commands } from '../fake/vscode';
+
+/** Token providers for participants without auth. */
+const noTokens = { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as unknown as TokenProviders;
+
+export interface SendWindow {
+  profile: ConnectionProfile;
+  manager: ConnectionManager;
+  deps: SendDeps;
+  /** What the controllers take: the prompts the fake window answers (fake.answerMessage). */
+  prompts: () => Prompts;
+  dispose(): void;
+}
+
+/** A fresh fake window connected to `url` as "Demo"; `documents` and `packages` as the test needs them. */
+export async function sendWindow(url: string, o: { documents?: Partial<JsonDocuments>; packages?: PackageStore } = {}): Promise<SendWindow> {
+  fake.reset();
+  // The reports open in the built-in Markdown preview; here it only has to exist.
+  commands.registerCommand('markdown.showPreview', () => undefined);
+  const profiles = new ProfileStore(new MemoryMemento() as never);
+  const manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor(), o.packages);
+  const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url, auth: 'none', userId: 'demo-admin', source: 'user' };
+  await profiles.save(profile);
+  await profiles.setActive(profile.id);
+  await manager.connect(profile);
+  const port = new PromptsPort(windowPrompts);
+  const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
+  const deps: SendDeps = { connections: manager, documents: (o.documents ?? {}) as JsonDocuments, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(profiles, port, commands, errors) };
+  return {
+    profile,
+    manager,
+    deps,
+    prompts: () => port,
+    dispose: () => {
+      manager.dispose();
+      profiles.dispose();
+    },
+  };
+}
