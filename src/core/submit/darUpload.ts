@@ -5,7 +5,7 @@
  */
 import type { LedgerClient } from '../api/client';
 import type { DarContents } from '../daml/lf/archive';
-import { LfDecodeError } from '../errors';
+import type { LfDecodeError } from '../errors';
 import { diffVettedPackages, isEmptyDiff, type VettedPackagesState, type VettingUpdateResult } from '../models/vetting';
 import { markdownTableRow, vettingChangeMarkdown } from './vetting';
 
@@ -76,7 +76,8 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
   try {
     contents = o.readDar(dar);
   } catch (e) {
-    if (!(e instanceof LfDecodeError)) throw e;
+    // By kind, not class: the extension's decoder is a bundle of its own, with its own copy of the class.
+    if (!(e instanceof Error) || (e as Partial<LfDecodeError>).kind !== 'package-decode') throw e;
     darUnreadable = e.message;
   }
   const signal = o.signal;

@@ -52,4 +52,20 @@ describe('DarUploadController (Upload DAR…) against the fake VS Code API', fun
     const after = await connection.readPackages();
     assert.ok(after.state === 'ready' && after.packageIds.includes(main.id), 'the new package is among the connection packages');
   });
+
+  it('a file that is not a DAR is still sent, and refused by the participant with its code, also when the decoder is a bundle of its own (another LfDecodeError class)', async () => {
+    // What dist/daml.js throws: an error of its own copy of the class, with the same kind.
+    class BundledLfDecodeError extends Error {
+      readonly kind = 'package-decode';
+    }
+    window!.dispose();
+    window = await sendWindow(p.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar: () => { throw new BundledLfDecodeError('not a zip file'); } })) });
+    controller = new DarUploadController(window.deps, reports!, window.prompts, () => undefined);
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'not-a-dar-')), 'not-a.dar');
+    writeFileSync(file, 'not a dar');
+    const outcome = await controller.upload(Uri.file(file), { mode: 'upload' });
+    assert.equal((outcome.error as { code?: string } | undefined)?.code, 'INVALID_DAR', String(outcome.error));
+  });
 });
