@@ -61,15 +61,18 @@ export class LedgerPackages extends Disposable {
   ) {
     super();
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.dar');
-    // A deleted folder is reported as the folder, not as the .dar files in it.
-    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
+    // A folder is reported as the folder, not as the .dar files in it: deleted, and also created when
+    // its files were written before the watcher saw the new folder (a folder copied in, or a .dar written
+    // right after its folder was made: then no event names the .dar).
+    const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     this._registerAll(
       this.changed,
       watcher,
-      deletions,
+      folders,
       watcher.onDidCreate(() => this.rescanDars()),
       watcher.onDidChange(() => this.rescanDars()),
-      deletions.onDidDelete((uri) => this.darUris.some((d) => d.path === uri.path || d.path.startsWith(`${uri.path}/`)) && this.rescanDars()),
+      folders.onDidCreate((uri) => void this.rescanIfFolder(uri)),
+      folders.onDidDelete((uri) => this.darUris.some((d) => d.path === uri.path || d.path.startsWith(`${uri.path}/`)) && this.rescanDars()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`cantonLedger.${DAR_GLOBS_SETTING}`) && this.rescanDars()),
       connections.onDidChange(() => this.changed.fire()),
       connections.onDidChangePackages(() => this.changed.fire()),
@@ -100,6 +103,15 @@ export class LedgerPackages extends Disposable {
     connection.ledger?.refreshVetting().catch(() => undefined);
     connection.reloadPackages();
     this.changed.fire();
+  }
+
+  private async rescanIfFolder(uri: vscode.Uri): Promise<void> {
+    if (uri.path.endsWith('.dar') || uri.path.includes('/node_modules/')) return;
+    try {
+      if ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) this.rescanDars();
+    } catch {
+      // Gone again already: nothing to scan.
+    }
   }
 
   private rescanDars(): void {

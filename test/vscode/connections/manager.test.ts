@@ -2,6 +2,9 @@
 // a new one when what its client is built from changes, events that name the connection, and the
 // packages the editor uses taken from the active connection. Against the demo participant over loopback.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../../src/core/connections';
@@ -18,6 +21,7 @@ import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import type { TokenProviders } from '../../../src/vscode/connections/tokens';
 import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { start } from '../../participant/helpers';
+import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
 import { fake, MemoryMemento } from '../fake/vscode';
 
 /** Token providers for connections without auth: records what the model asks of them. */
@@ -208,6 +212,36 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
       packages.dispose();
       manager.dispose();
       profiles.dispose();
+    }
+  });
+
+  it('a .dar that arrives inside a new folder is read, though the watcher names only the folder', async function () {
+    requireDarBytes(this, DARS.ping);
+    fake.reset();
+    const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dar-folder-'));
+    // findFiles over the temporary workspace (the DAR globs are **/*.dar and .daml/dist/*.dar).
+    const dars = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? dars(path.join(dir, e.name)) : e.name.endsWith('.dar') ? [path.join(dir, e.name)] : []));
+    fake.state.findFiles = (glob) => (glob === '**/*.dar' ? dars(workspaceDir).map((f) => vscode.Uri.file(f)) : []);
+    const profiles = new ProfileStore(new MemoryMemento() as never);
+    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
+    const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
+    try {
+      await waitUntil(() => packages.current() === 'unavailable', 'no .dar yet');
+      const folder = path.join(workspaceDir, 'daml-dars');
+      fs.mkdirSync(folder);
+      fs.copyFileSync(path.join(DAR_DIR, DARS.ping), path.join(folder, DARS.ping));
+      // What a watcher reports when the folder's files came before it watched the folder: the folder only.
+      const everything = fake.state.watchers.find((w) => w.pattern === '**/*')!;
+      everything.create.fire(vscode.Uri.file(folder));
+      await waitUntil(() => {
+        const c = packages.current();
+        return typeof c === 'object' && c.source.includes(DARS.ping);
+      }, 'the packages of the .dar in the new folder');
+    } finally {
+      packages.dispose();
+      manager.dispose();
+      profiles.dispose();
+      fs.rmSync(workspaceDir, { recursive: true, force: true });
     }
   });
 });

@@ -201,6 +201,13 @@ export class CodeLens {
   }
 }
 
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
 export enum StatusBarAlignment {
   Left = 1,
   Right = 2,
@@ -325,6 +332,10 @@ class FakeState {
   quickPickAnswers: Array<Answer<{ items: readonly unknown[]; options: unknown }>> = [];
   inputBoxAnswers: Array<Answer<{ options: unknown }>> = [];
   readonly progressTitles: string[] = [];
+  /** Every file system watcher made, with its events for a test to fire. */
+  readonly watchers: Array<{ pattern: string; create: EventEmitter<Uri>; change: EventEmitter<Uri>; delete: EventEmitter<Uri> }> = [];
+  /** What workspace.findFiles answers (none by default). */
+  findFiles: (include: string) => Uri[] = () => [];
 }
 
 class FakeTreeView {
@@ -513,13 +524,20 @@ export const workspace = {
     readFile: async (uri: Uri): Promise<Uint8Array> => new Uint8Array(await nodeFs.readFile(uri.fsPath)),
     writeFile: async (uri: Uri, content: Uint8Array): Promise<void> => nodeFs.writeFile(uri.fsPath, content),
     createDirectory: async (uri: Uri): Promise<void> => void (await nodeFs.mkdir(uri.fsPath, { recursive: true })),
+    stat: async (uri: Uri): Promise<{ type: FileType; size: number }> => {
+      const st = await nodeFs.stat(uri.fsPath);
+      return { type: st.isDirectory() ? FileType.Directory : FileType.File, size: st.size };
+    },
   },
-  createFileSystemWatcher() {
+  /** Events fire only when a test fires them (fake.state.watchers), as VS Code's watcher reports them. */
+  createFileSystemWatcher(pattern: string, ignoreCreate = false, ignoreChange = false, ignoreDelete = false) {
+    const w = { pattern, create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+    state.watchers.push(w);
     const never = new EventEmitter<Uri>().event;
-    return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };
+    return { onDidCreate: ignoreCreate ? never : w.create.event, onDidChange: ignoreChange ? never : w.change.event, onDidDelete: ignoreDelete ? never : w.delete.event, dispose: () => void state.watchers.splice(state.watchers.indexOf(w), 1) };
   },
-  async findFiles(): Promise<Uri[]> {
-    return [];
+  async findFiles(include: string): Promise<Uri[]> {
+    return state.findFiles(include);
   },
   asRelativePath(p: string | Uri): string {
     return typeof p === 'string' ? p : p.path;
