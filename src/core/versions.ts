@@ -5,7 +5,7 @@
  * per-version behaviour from it; a test compares it with the official specs of every release line.
  *
  * A version is what `GET /v2/version` reports. Unknown or unparsable versions (snapshots, forks) are
- * treated as the newest release line we know.
+ * treated as the newest release line we know, and the user is told so in one line (`unknownVersionNotice`).
  */
 
 export type VersionTriple = readonly [number, number, number];
@@ -48,6 +48,23 @@ export function lineOf(version: string): ApiLine {
   let found: ApiLine = API_LINES[0].line;
   for (const l of API_LINES) if (atLeast(version, l.from)) found = l.line;
   return found;
+}
+
+/** The newest release line this table knows; a newer or unknown version is treated as it. */
+export const NEWEST_LINE: ApiLine = API_LINES[API_LINES.length - 1].line;
+
+/**
+ * One line for the user when a participant reports a version this table does not know (a release
+ * after the newest line, or a version that does not parse): it is treated as the newest line, and a
+ * difference of a newer release may show as an error the table cannot explain. Undefined for a
+ * known release line (a snapshot or patch of the newest line is known).
+ */
+export function unknownVersionNotice(version: string): string | undefined {
+  const v = parseVersion(version);
+  const newest = parseVersion(NEWEST_LINE)!;
+  if (v && (v[0] < newest[0] || (v[0] === newest[0] && v[1] <= newest[1]))) return undefined;
+  const what = v ? `Canton ${shortVersion(version)} is newer than the newest release this extension knows (${NEWEST_LINE})` : `Canton version "${version}" is not one this extension knows`;
+  return `${what}: treated as ${NEWEST_LINE}.`;
 }
 
 /** "3.4.11-SNAPSHOT" → "3.4.11"; unparsable versions are shown as they are. */
@@ -249,6 +266,8 @@ export function factsOf(version: string): VersionFacts {
 export interface ParticipantCapabilities extends VersionFacts {
   /** As the participant reported it. */
   version: string;
+  /** Set when the version is newer than (or unknown to) the table: see {@link unknownVersionNotice}. */
+  notice?: string;
   /** The endpoint the version offers for an operation, or undefined. */
   endpoint(operation: OperationName): Endpoint | undefined;
   has(operation: OperationName): boolean;
@@ -258,6 +277,7 @@ export function capabilitiesOf(version: string): ParticipantCapabilities {
   return {
     ...factsOf(version),
     version,
+    notice: unknownVersionNotice(version),
     endpoint: (operation) => endpointFor(operation, version),
     has: (operation) => endpointFor(operation, version) !== undefined,
   };

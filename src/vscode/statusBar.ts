@@ -49,7 +49,7 @@ export class ConnectionStatusBar extends Disposable {
     else if (token === 'expired') parts.push('$(key) token expired');
     else if (token === 'expiring') parts.push('$(key) token expiring');
     this.item.text = parts.join(' ');
-    this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${end ?? '?'}, version ${s.info.version}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
+    this.item.tooltip = `Canton Ledger: ${p.name} (${p.url})${s.state === 'connected' ? `\nLedger end ${end ?? '?'}, version ${s.info.version}${s.info.versionNotice ? `\n${s.info.versionNotice}` : ''}` : s.state === 'error' ? `\n${s.error.message}` : ''}\nClick to choose the active connection.`;
     this.item.backgroundColor = rejected || token === 'expired' ? new vscode.ThemeColor('statusBarItem.errorBackground') : token === 'expiring' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.visible = true;
     this.item.show();

@@ -12,6 +12,7 @@ import { AuthError, CancelledError, CantonApiError, isOutcomeUnknown, NetworkErr
 import { LedgerConnection, type ConnectionState } from '../../src/core/ledger/connection';
 import { packagesInUse, PackageStore, type PackagesState, type PackageStorage } from '../../src/core/ledger/packages';
 import type { LedgerChange } from '../../src/core/ledger/state';
+import { silentLogger } from '../../src/core/log';
 import type * as wire from '../../src/core/models/wire';
 import { uploadDarWithReport } from '../../src/core/submit/darUpload';
 import type { DemoParticipant } from '../../src/participant';
@@ -123,6 +124,21 @@ describe('LedgerConnection against the demo participant', function () {
       const now = (c as LedgerConnection).state;
       assert.equal(now.state === 'connected' && now.info, info);
       assert.equal((c as LedgerConnection).ledger?.ledgerEnd, p.state.ledgerEnd);
+    });
+
+    it('a participant newer than the newest known release connects as the newest, and says so once: in its facts and in the log', async () => {
+      const warnings: string[] = [];
+      const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+      const version = client.version.bind(client);
+      client.version = async (o) => ({ ...(await version(o)), version: '3.7.0' });
+      const c = new LedgerConnection({ profile: profile(p.url, { name: 'Next' }), client, logger: { ...silentLogger, warn: (m) => warnings.push(m) } });
+      made.push(c);
+      const info = await c.connect();
+      assert.equal(info.version, '3.7.0');
+      assert.equal(info.versionNotice, 'Canton 3.7.0 is newer than the newest release this extension knows (3.6): treated as 3.6.');
+      assert.deepEqual(warnings, ['Next: Canton 3.7.0 is newer than the newest release this extension knows (3.6): treated as 3.6.']);
+      const known = await connection().connect();
+      assert.equal(known.versionNotice, undefined);
     });
 
     it('a connect in progress is joined; Cancel aborts it and the state goes back to what it was', async () => {

@@ -13,6 +13,8 @@ import {
   REQUEST_SHAPES,
   requiredAt,
   requiredFieldsByPath,
+  capabilitiesOf,
+  unknownVersionNotice,
   type RequestSchemaName,
   type RequestShape,
 } from '../../src/core/versions';
@@ -29,6 +31,17 @@ describe('version table', () => {
     assert.equal(lineOf('3.6.0-SNAPSHOT'), '3.6');
     assert.equal(lineOf('main-snapshot'), '3.6');
     assert.ok(atLeast('3.5.1', '3.5.1') && !atLeast('3.5.0', '3.5.1') && atLeast('4.0', '3.6.0'));
+  });
+
+  it('a version newer than the newest line is treated as the newest, with one line saying so; known lines have none', () => {
+    const newer = capabilitiesOf('3.7.0');
+    assert.equal(newer.line, '3.6');
+    assert.equal(newer.notice, 'Canton 3.7.0 is newer than the newest release this extension knows (3.6): treated as 3.6.');
+    // What 3.6 has, and 3.6 dropped, the newer release is taken to have and to have dropped too.
+    assert.ok(newer.has('updatesPage') && !newer.has('listUpdatesFlats'));
+    assert.equal(unknownVersionNotice('4.0.1'), 'Canton 4.0.1 is newer than the newest release this extension knows (3.6): treated as 3.6.');
+    assert.equal(unknownVersionNotice('main-snapshot'), 'Canton version "main-snapshot" is not one this extension knows: treated as 3.6.');
+    for (const known of ['3.3.0', '3.4.11', '3.4.12-demo', '3.5.10', '3.6.0-SNAPSHOT', '3.6.4', '2.10.0']) assert.equal(capabilitiesOf(known).notice, undefined, known);
   });
 
   it('picks the form of an operation that the version has', () => {

@@ -4,6 +4,7 @@ import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '.
 import { silentLogger, type Logger } from '../log';
 import type * as wire from '../models/wire';
 import { readableParties, type UserRights } from '../models/users';
+import { unknownVersionNotice } from '../versions';
 import { Emitter } from './events';
 import { templateCount, type PackagesState, type PackageStore } from './packages';
 import { LedgerState, untilAborted, type LedgerChange, type LedgerWrite } from './state';
@@ -18,6 +19,8 @@ export interface ParticipantInfo {
   parties: wire.PartyDetails[];
   /** The user may not list all parties: `parties` are those of its rights. */
   partiesFromRights: boolean;
+  /** The version is newer than the newest release line known (or unknown): one line saying how it is treated. */
+  versionNotice?: string;
 }
 
 export type ConnectionState =
@@ -203,6 +206,7 @@ export class LedgerConnection {
   }
 
   private connected(info: ParticipantInfo, ledgerEnd: number): void {
+    if (info.versionNotice) this.logger.warn(`${this.profile.name}: ${info.versionNotice}`);
     const known = this.ledgerState;
     if (known) {
       known.advanceTo(ledgerEnd);
@@ -318,7 +322,11 @@ export async function readParticipantInfo(client: LedgerClient, profile: Connect
   const user = profile.auth !== 'none' ? await client.authenticatedUser({ ...o, fallbackUserId: profile.userId }) : profile.userId ? { id: profile.userId } : undefined;
   const rights = user ? await unlessForbidden(client.userRights(user.id, mayBeForbidden)) : undefined;
   const fromRights = rights ? readableParties(rights).map((party) => ({ party })) : [];
-  return { info: { version: version.version, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties }, ledgerEnd };
+  const versionNotice = unknownVersionNotice(version.version);
+  return {
+    info: { version: version.version, participantId, synchronizers: synchronizers ?? [], user, rights, parties: parties ?? fromRights, partiesFromRights: !parties, ...(versionNotice ? { versionNotice } : {}) },
+    ledgerEnd,
+  };
 }
 
 /** What makes a client: a change of any of it needs a new client, and so a new connection. */

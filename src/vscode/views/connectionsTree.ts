@@ -156,6 +156,7 @@ function infoNodes(p: ConnectionProfile, info: ParticipantInfo, ledgerEnd: numbe
   const party = (party: string, role: string) => new DetailNode(id(`${role}:${party}`), shortParty(party), { tooltip: party, icon: 'person', copyValue: party, contextValue: 'cantonLedger:value:party' });
   const nodes = [
     new DetailNode(id('version'), 'Version', { description: info.version, icon: 'versions', copyValue: info.version }),
+    ...(info.versionNotice ? [new DetailNode(id('version-notice'), info.versionNotice, { tooltip: info.versionNotice, icon: 'warning' })] : []),
     new DetailNode(id('ledger-end'), 'Ledger end', { description: String(ledgerEnd ?? '?'), icon: 'arrow-down', copyValue: String(ledgerEnd ?? '') }),
   ];
   if (info.participantId) nodes.push(new DetailNode(id('participant'), 'Participant', { description: info.participantId, tooltip: info.participantId, icon: 'server', copyValue: info.participantId }));
