@@ -52,7 +52,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const logger = channelLogger(channel, redactor);
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles, { logger, redactor });
+  const tokens = new TokenProviders(secrets, profiles);
   const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
   const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   // Every question and failure message goes through this one port; a test replaces its `current`.

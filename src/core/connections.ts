@@ -16,7 +16,7 @@ export interface ConnectionProfile {
   auth: AuthKind;
   userId?: string;
   parties?: string[];
-  /** sandbox-secret: the token form and, for the audience form, the participant id. */
+  /** sandbox-secret: the token form and the participant id (the token's audience). */
   tokenForm?: 'audience' | 'scope';
   participantId?: string;
   /** oauth2 client credentials. */
@@ -106,18 +106,18 @@ export function persistableProfile(p: ConnectionProfile): Record<string, unknown
 export type ConnectionWizardStep = 'name' | 'url' | 'auth' | 'userId' | 'tokenForm' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience';
 
 /**
- * The questions of the Add/Edit Connection wizard, in order, for an auth kind and (sandbox secrets) a
- * token form: the step counter shows "k/N" from this list, so N is right for every path. Before the
- * auth kind is chosen the path is not known (`auth` undefined: the common questions only, and
- * `complete` false); before the token form is chosen, the audience form (the recommended one) is assumed.
+ * The questions of the Add/Edit Connection wizard, in order, for an auth kind: the step counter shows
+ * "k/N" from this list, so N is right for every path. Before the auth kind is chosen the path is not
+ * known (`auth` undefined: the common questions only, and `complete` false).
  */
-export function connectionWizardSteps(auth: AuthKind | undefined, tokenForm?: 'audience' | 'scope'): { steps: ConnectionWizardStep[]; complete: boolean } {
+export function connectionWizardSteps(auth: AuthKind | undefined): { steps: ConnectionWizardStep[]; complete: boolean } {
   const common: ConnectionWizardStep[] = ['name', 'url', 'auth', 'userId'];
   switch (auth) {
     case undefined:
       return { steps: common, complete: false };
     case 'sandbox-secret':
-      return { steps: [...common, 'tokenForm', ...(tokenForm === 'scope' ? [] : ['participantId' as const])], complete: true };
+      // Both token forms carry the participant id in `aud` (Canton 3.7 refuses tokens without an audience).
+      return { steps: [...common, 'tokenForm', 'participantId'], complete: true };
     case 'oauth2':
       return { steps: [...common, 'tokenUrl', 'clientId', 'scope', 'audience'], complete: true };
     default:

@@ -114,7 +114,9 @@ export type AuthFailure =
   /** An empty token: refused before sending (Canton would answer a bare 400). */
   | 'empty-token'
   /** The identity provider refused the client credentials (OAuth2). */
-  | 'idp-rejected';
+  | 'idp-rejected'
+  /** A token to mint has no audience: the connection names neither the participant id nor an audience. */
+  | 'no-audience';
 
 /** 401/403 (Canton redacts the body to `code: "NA"`), or a token we refused to send. */
 export class AuthError extends LedgerError {
@@ -138,6 +140,7 @@ const AUTH_MESSAGES: Record<AuthFailure, string> = {
   'unknown-user': 'The token names a user the participant does not know',
   'empty-token': 'The token is empty',
   'idp-rejected': 'The identity provider rejected the client credentials',
+  'no-audience': 'No audience for the token: the connection names neither the participant id nor an audience',
 };
 const AUTH_HINTS: Record<AuthFailure, string> = {
   unauthenticated: 'Update the token: it may be missing, expired (participants accept at most 5 minutes by default), or have the wrong audience or scope.',
@@ -145,6 +148,8 @@ const AUTH_HINTS: Record<AuthFailure, string> = {
   'unknown-user': 'Create the user on the participant (POST /v2/users) or use a token whose sub is an existing, active user.',
   'empty-token': 'Set a token for this connection, or choose "no auth" for a sandbox without authentication.',
   'idp-rejected': 'Check the token URL, client id, client secret, scope and audience of the connection.',
+  'no-audience':
+    "Set the connection's participant id (Edit Connection; the Canton console prints it with participant1.id, the demo participant at start), or the target audience the participant is configured with. Canton 3.7 refuses tokens without an audience.",
 };
 
 /** A non-JSON error body (pekko's text/plain decode errors, an HTML page from a proxy, …). */

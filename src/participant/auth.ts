@@ -3,12 +3,11 @@
  * §6): HS256 user tokens in the audience or the scope form, the 5-minute maximum token lifetime,
  * then the user's rights from user management. With auth off every request is allowed.
  */
-import { SignJWT, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import { LEDGER_API_SCOPE, mintSandboxToken, PARTICIPANT_AUDIENCE_PREFIX } from '../core/auth/jwt';
 import { AuthFailure, DecodeFailure } from './errors';
 import type { UserRecord, UserRight } from './model';
 
-export const PARTICIPANT_AUDIENCE_PREFIX = 'https://daml.com/jwt/aud/participant/';
-const LEDGER_API_SCOPE = 'daml_ledger_api';
 /** Canton's default `ledger-api.max-token-lifetime` (3.4.4+). */
 const MAX_TOKEN_LIFETIME_SECONDS = 300;
 
@@ -86,15 +85,9 @@ export class Authenticator {
     return audienceOk && scopes.includes(LEDGER_API_SCOPE);
   }
 
-  async mint(userId: string, form: 'audience' | 'scope', expiresInSeconds: number): Promise<string> {
-    const now = Math.floor(this.clock().getTime() / 1000);
-    const jwt = new SignJWT(form === 'scope' ? { scope: LEDGER_API_SCOPE } : {})
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(userId)
-      .setIssuedAt(now)
-      .setExpirationTime(now + expiresInSeconds);
-    if (form === 'audience') jwt.setAudience(this.audience);
-    return jwt.sign(this.key);
+  /** A token of this participant's own, minted as the product mints every token (with its audience). */
+  mint(userId: string, form: 'audience' | 'scope', expiresInSeconds: number): Promise<string> {
+    return mintSandboxToken({ secret: this.config.secret, userId, form, participantId: this.participantId, audience: this.config.audience, expiresInSeconds, now: this.clock() });
   }
 }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { jwtVerify } from 'jose';
 import { cachingTokenProvider, decodeClaims, mintSandboxToken, PARTICIPANT_AUDIENCE_PREFIX, tokenState } from '../../src/core/auth/jwt';
 import { Redactor, redactUrl, REDACTION_MASK } from '../../src/core/redact';
@@ -17,13 +19,36 @@ describe('sandbox tokens', () => {
     assert.equal(payload.exp! - payload.iat!, 120);
   });
 
-  it('mints a scope-form token and decodes its claims', async () => {
-    const token = await mintSandboxToken({ secret: SECRET, userId: 'bob', form: 'scope' });
+  it('mints a scope-form token whose aud is the participant id (Canton reads a single aud of a scope token so), and decodes its claims', async () => {
+    const token = await mintSandboxToken({ secret: SECRET, userId: 'bob', form: 'scope', participantId: 'participant1::1220ab' });
     const c = decodeClaims(token)!;
     assert.equal(c.sub, 'bob');
     assert.equal(c.scope, 'daml_ledger_api');
-    assert.equal(c.aud, undefined);
+    assert.equal(c.aud, 'participant1::1220ab');
     assert.ok(c.expiresAt! > new Date());
+  });
+
+  it('no token is minted without aud: every form and option either names an audience or fails with no-audience', async () => {
+    for (const form of ['audience', 'scope'] as const) {
+      for (const participantId of [undefined, '', '  ', 'p::1']) {
+        for (const audience of [undefined, '', 'https://target/aud']) {
+          const minted = mintSandboxToken({ secret: SECRET, userId: 'u', form, participantId, audience }).then(
+            (t) => decodeClaims(t)!.aud,
+            (e: unknown) => e,
+          );
+          const aud = await minted;
+          const expected = form === 'audience' ? (audience || (participantId?.trim() ? PARTICIPANT_AUDIENCE_PREFIX + 'p::1' : undefined)) : participantId?.trim() || undefined;
+          const what = JSON.stringify({ form, participantId, audience });
+          if (expected) assert.equal(aud, expected, what);
+          else assert.ok(aud instanceof AuthError && aud.failure === 'no-audience', what);
+        }
+      }
+    }
+  });
+
+  it('every token of the product is minted by that one function: no other source file signs a JWT', () => {
+    const signers = sourceFiles(path.join(__dirname, '../../src')).filter((f) => /\bSignJWT\b/.test(fs.readFileSync(f, 'utf8')));
+    assert.deepEqual(signers.map((f) => path.relative(path.join(__dirname, '../..'), f).split(path.sep).join('/')), ['src/core/auth/jwt.ts']);
   });
 
   it('classifies token expiry', () => {
@@ -41,7 +66,7 @@ describe('sandbox tokens', () => {
     let minted = 0;
     const provider = cachingTokenProvider(async () => {
       minted++;
-      return mintSandboxToken({ secret: SECRET, userId: 'u', form: 'scope', now: clock, expiresInSeconds: 100 });
+      return mintSandboxToken({ secret: SECRET, userId: 'u', form: 'scope', participantId: 'p::1', now: clock, expiresInSeconds: 100 });
     }, { renewBeforeSeconds: 30, now: () => clock });
     const [a, b] = await Promise.all([provider(), provider()]);
     assert.equal(a, b);
@@ -72,7 +97,7 @@ describe('Redactor', () => {
 
   it('masks registered secrets, JWTs, bearer credentials and secret fields', async () => {
     const r = new Redactor();
-    const token = await mintSandboxToken({ secret: SECRET, userId: 'alice', form: 'scope' });
+    const token = await mintSandboxToken({ secret: SECRET, userId: 'alice', form: 'scope', participantId: 'p::1' });
     r.register('my-client-secret-123');
     const text = `Authorization: Bearer ${token}\n{"client_secret":"my-client-secret-123"} jwt.token.${token} token=${token} secret=abcdefghij`;
     const out = r.redact(text);
@@ -108,3 +133,7 @@ describe('Redactor', () => {
     assert.equal(redactUrl('https://user:pw@host:7575/p?access_token=abc&x=1'), `https://${REDACTION_MASK}:${REDACTION_MASK}@host:7575/p?access_token=${REDACTION_MASK}&x=1`);
   });
 });
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+}

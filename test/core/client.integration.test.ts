@@ -459,7 +459,7 @@ describe('LedgerClient against the demo participant', function () {
 
     it('maps missing or bad tokens to 401 and missing rights to 403', async () => {
       await assert.rejects(new LedgerClient({ baseUrl: secured.url }).ledgerEnd(), (e) => e instanceof AuthError && e.failure === 'unauthenticated');
-      const wrong = new LedgerClient({ baseUrl: secured.url, token: () => mintSandboxToken({ secret: 'another-secret-entirely', userId: 'alice', form: 'scope' }) });
+      const wrong = new LedgerClient({ baseUrl: secured.url, token: () => mintSandboxToken({ secret: 'another-secret-entirely', userId: 'alice', form: 'scope', participantId: 'p::1' }) });
       await assert.rejects(wrong.ledgerEnd(), (e) => e instanceof AuthError && e.status === 401);
       const alice = new LedgerClient({ baseUrl: secured.url, token: () => secured.mintToken('alice') });
       await assert.rejects(alice.updateVettedPackages({ changes: [{ operation: { Unvet: { value: { packages: [{ packageName: 'demo-iou' }] } } } }], dryRun: true }), (e) => e instanceof AuthError && e.failure === 'permission-denied');

@@ -3,6 +3,7 @@
  * checks (no verification: the participant verifies), and minting HS256 sandbox tokens.
  */
 import { SignJWT, decodeJwt } from 'jose';
+import { AuthError } from '../errors';
 
 /** The participant audience prefix of audience-based tokens. */
 export const PARTICIPANT_AUDIENCE_PREFIX = 'https://daml.com/jwt/aud/participant/';
@@ -54,31 +55,46 @@ export interface SandboxTokenOptions {
   /** The HS256 shared secret configured as `unsafe-jwt-hmac-256`. */
   secret: string;
   userId: string;
-  /** `audience` (recommended): aud = participant audience; `scope`: scope = daml_ledger_api. */
+  /** `audience` (recommended): aud = participant audience; `scope`: scope = daml_ledger_api, aud = participant id. */
   form: 'audience' | 'scope';
-  /** For the audience form: the participant id, or a full custom audience. */
+  /** The participant id; for the audience form, a configured target audience may stand in for it. */
   participantId?: string;
+  /** The audience form: the participant's configured target audience (used instead of the participant id). */
   audience?: string;
   /** Lifetime; Canton rejects more than its max-token-lifetime (5 min by default). */
   expiresInSeconds?: number;
   now?: Date;
 }
 
-/** Mints an HS256 token the way a sandbox with a shared secret expects it. */
+/**
+ * The `aud` of a token: the target audience, else the participant audience of the participant id
+ * (audience form); the bare participant id (scope form: Canton reads a single `aud` of a scope-based
+ * token as the participant id and checks it, `readPayload` in canton
+ * `base/daml-jwt/src/main/scala/com/daml/jwt/AuthServiceJWTPayload.scala`, main). Every token carries
+ * one: Canton 3.7 refuses tokens without (scope-only tokens were deprecated in 3.5). Neither an id
+ * nor an audience: {@link AuthError} `no-audience`.
+ */
+export function tokenAudience(o: Pick<SandboxTokenOptions, 'form' | 'participantId' | 'audience'>): string {
+  const participantId = o.participantId?.trim() || undefined;
+  const audience = o.form === 'audience' ? (o.audience?.trim() || undefined) ?? (participantId && PARTICIPANT_AUDIENCE_PREFIX + participantId) : participantId;
+  if (!audience) throw new AuthError(0, 'no-audience');
+  return audience;
+}
+
+/**
+ * Mints an HS256 token the way a participant with a shared secret expects it: the one minting
+ * function of the product (the extension's connections, the CLI's `token`, the demo participant).
+ */
 export async function mintSandboxToken(o: SandboxTokenOptions): Promise<string> {
   const now = Math.floor((o.now ?? new Date()).getTime() / 1000);
   const lifetime = o.expiresInSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS - 30;
-  const jwt = new SignJWT(o.form === 'scope' ? { scope: LEDGER_API_SCOPE } : {})
+  return new SignJWT(o.form === 'scope' ? { scope: LEDGER_API_SCOPE } : {})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(o.userId)
+    .setAudience(tokenAudience(o))
     .setIssuedAt(now)
-    .setExpirationTime(now + lifetime);
-  if (o.form === 'audience') {
-    const aud = o.audience ?? (o.participantId ? PARTICIPANT_AUDIENCE_PREFIX + o.participantId : undefined);
-    if (!aud) throw new Error('mintSandboxToken: the audience form needs a participantId or an audience');
-    jwt.setAudience(aud);
-  }
-  return jwt.sign(new TextEncoder().encode(o.secret));
+    .setExpirationTime(now + lifetime)
+    .sign(new TextEncoder().encode(o.secret));
 }
 
 /** Supplies the bearer token for a request; undefined means "send no Authorization header". */

@@ -159,7 +159,7 @@ interface WizardAnswers {
 
 /**
  * Asks step by step for a profile, with Back; undefined when the user gives up. The counter counts the
- * steps of the path the answers lead to (the auth kind and token form add their own questions).
+ * steps of the path the answers lead to (the auth kind adds its own questions).
  */
 async function promptProfile(current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
   const title = current ? `Edit ${current.name}` : 'Add Canton Connection';
@@ -177,7 +177,7 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
   };
   let index = 0;
   for (;;) {
-    const path = connectionWizardSteps(a.auth, a.tokenForm);
+    const path = connectionWizardSteps(a.auth);
     if (index >= path.steps.length) break;
     const step = path.steps[index];
     const answer = await askStep(step, a, { title, ...wizardStepCounter(step, path) });
@@ -188,8 +188,7 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
   const profile: ConnectionProfile = { id: current?.id ?? randomUUID(), name: a.name.trim(), url: a.url.trim().replace(/\/+$/, ''), auth, userId: a.userId.trim() || undefined, parties: current?.parties, source: 'user' };
   if (auth === 'sandbox-secret') {
     profile.tokenForm = a.tokenForm ?? 'audience';
-    // Empty: read from the participant when a token is first minted.
-    if (profile.tokenForm === 'audience') profile.participantId = a.participantId.trim() || undefined;
+    profile.participantId = a.participantId.trim() || undefined;
   }
   if (auth === 'oauth2') Object.assign(profile, { tokenUrl: a.tokenUrl.trim(), clientId: a.clientId.trim(), scope: a.scope.trim() || undefined, audience: a.audience.trim() || undefined });
   return profile;
@@ -219,7 +218,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
     case 'tokenForm': {
       const items = [
         { label: 'Audience', detail: 'aud = https://daml.com/jwt/aud/participant/<participant id> (recommended)', form: 'audience' as const },
-        { label: 'Scope', detail: 'scope = daml_ledger_api (deprecated in 3.5)', form: 'scope' as const },
+        { label: 'Scope', detail: 'scope = daml_ledger_api, aud = the participant id (deprecated in 3.5)', form: 'scope' as const },
       ];
       const v = await pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
       if (v === undefined || v === BACK) return v;
@@ -227,7 +226,9 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
       return 'ok';
     }
     case 'participantId':
-      return text('participantId', 'The participant id for the audience, e.g. participant1::1220… (empty: read from the participant)');
+      return text('participantId', "The participant id, for the token's audience, e.g. participant1::1220…", (v) =>
+        v.trim() ? undefined : 'Every token names its participant in its audience (Canton 3.7 refuses tokens without one): the participant id is needed.',
+      );
     case 'tokenUrl':
       return text('tokenUrl', 'OAuth2 token URL', (v) => checkParticipantUrl(v.trim()) && 'Expected the https URL of the token endpoint');
     case 'clientId':

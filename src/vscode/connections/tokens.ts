@@ -1,10 +1,6 @@
 import * as vscode from 'vscode';
 import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
-import { cachingTokenProvider, decodeClaims, TokenClaims, TokenProvider } from '../../core/auth/jwt';
-import { sandboxTokenMinter } from '../../core/auth/sandboxTokens';
-import { LedgerClient } from '../../core/api/client';
-import type { Logger } from '../../core/log';
-import type { Redactor } from '../../core/redact';
+import { cachingTokenProvider, decodeClaims, mintSandboxToken, TokenClaims, TokenProvider } from '../../core/auth/jwt';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
 import { Disposable } from '../lifecycle';
@@ -29,8 +25,6 @@ export class TokenProviders extends Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly profiles: ProfileStore,
-    /** For the one call that reads a participant's id before its first audience token (sandbox secrets). */
-    private readonly http: { logger?: Logger; redactor?: Redactor } = {},
   ) {
     super();
     this._register(secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId)));
@@ -88,24 +82,16 @@ export class TokenProviders extends Disposable {
     return provider;
   }
 
-  /** Mints sandbox tokens; an empty participant id is read from the participant once (kept until invalidated). */
+  /**
+   * Mints sandbox tokens with the core's one minting function (as the CLI does), for the connection's
+   * participant id or target audience: without either it fails with `no-audience` before anything is sent.
+   */
   private minter(profile: ConnectionProfile): (signal?: AbortSignal) => Promise<string> {
-    let mint: ((signal?: AbortSignal) => Promise<string>) | undefined;
-    return async (signal) => {
-      if (!mint) {
-        const secret = await this.secrets.get(profile.id, 'sharedSecret');
-        if (!secret) throw new AuthError(0, 'empty-token');
-        mint = sandboxTokenMinter({
-          secret,
-          userId: profile.userId ?? 'participant_admin',
-          form: profile.tokenForm ?? 'audience',
-          participantId: profile.participantId,
-          audience: profile.audience,
-          expiresInSeconds: 240,
-          readParticipantId: (token, s) => new LedgerClient({ baseUrl: profile.url, token: async () => token, timeoutMs: 30_000, ...this.http }).participantId({ signal: s }),
-        });
-      }
-      return mint(signal);
+    return async () => {
+      const secret = await this.secrets.get(profile.id, 'sharedSecret');
+      if (!secret) throw new AuthError(0, 'empty-token');
+      const form = profile.tokenForm ?? 'audience';
+      return mintSandboxToken({ secret, userId: profile.userId ?? 'participant_admin', form, participantId: profile.participantId, audience: profile.audience, expiresInSeconds: 240 });
     };
   }
 

@@ -1,7 +1,7 @@
 // Upload DAR… and the Add Connection wizard's participant id, in the real extension host against demo
 // participants of their own (the embedded one keeps its catalog for the suites after this one): a shared
 // DAR uploaded, listed and vetted in the views; a validation on 3.5 that changes nothing; a bad file
-// refused with its Canton code; a sandbox-secret connection without a participant id that reads it.
+// refused with its Canton code; a sandbox-secret connection gets no token until it names its participant.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
 import type { DarUploadOutcome } from '../../../src/vscode/files/submit/darUpload';
-import type { CantonApiError } from '../../../src/core/errors';
+import type { AuthError, CantonApiError } from '../../../src/core/errors';
 import { extension, newSecret, waitFor, workspaceDir } from './helpers';
 import { closeEditors, scripted } from './sendHelpers';
 
@@ -126,10 +126,10 @@ describe('Upload DAR', function () {
   });
 });
 
-describe('Add Connection: a sandbox secret without a participant id', function () {
+describe('Add Connection: a sandbox secret names its participant in every token', function () {
   this.timeout(60_000);
 
-  it('reads the participant id from the participant and mints audience tokens for it', async () => {
+  it('without a participant id nothing is sent (no-audience, with what to set); with it, tokens carry its audience', async () => {
     const api = (await scripted()).api;
     const secret = newSecret('e2e-wizard-hs256');
     const p = await startParticipant({ seed: 32, auth: { secret } });
@@ -142,8 +142,15 @@ describe('Add Connection: a sandbox secret without a participant id', function (
       userId: 'demo-admin',
     });
     try {
-      assert.equal(api.connections.profiles.get(profile.id)?.participantId, undefined);
       await vscode.commands.executeCommand('cantonLedger.token.set', profile.id, secret);
+      await vscode.commands.executeCommand('cantonLedger.connections.connect', profile.id);
+      await waitFor(() => api.connections.state(profile.id).state === 'error', { what: 'the connect failed', timeoutMs: 20_000 });
+      const failed = api.connections.state(profile.id);
+      const error = failed.state === 'error' ? (failed.error as AuthError) : undefined;
+      assert.equal(error?.failure, 'no-audience');
+      assert.match(error?.hint ?? '', /participant id/);
+      const saved = api.connections.profiles.get(profile.id)!;
+      await api.connections.profiles.save({ ...saved, participantId: p.participantId });
       await vscode.commands.executeCommand('cantonLedger.connections.connect', profile.id);
       await waitFor(() => api.connections.state(profile.id).state === 'connected', { what: 'the connection connected', timeoutMs: 20_000 });
       assert.equal(api.connections.tokens.claims(profile.id)?.aud, `https://daml.com/jwt/aud/participant/${p.participantId}`);
