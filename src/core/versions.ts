@@ -132,6 +132,9 @@ export const OPERATIONS = {
   listUpdates: [ep('POST', '/v2/updates')],
   listUpdatesFlats: [ep('POST', '/v2/updates/flats', { until: '3.6.0' })],
   updatesPage: [ep('POST', '/v2/updates/get-updates-page', { since: '3.5.1' })],
+  // 3.6: an externally signed transaction by the hash its parties signed, and its command's completions.
+  updateByHash: [ep('POST', '/v2/updates/update-by-hash', { since: '3.6.0' })],
+  completionByHash: [ep('POST', '/v2/commands/completion-by-hash', { since: '3.6.0' })],
   // The same GetUpdatesRequest as the list, as the first frame; each update then comes as a frame.
   subscribeUpdates: [ep('GET', '/v2/updates', { websocket: true })],
   submitAndWaitForTransaction: [ep('POST', '/v2/commands/submit-and-wait-for-transaction')],
@@ -172,6 +175,8 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   listUpdates: 'Listing updates',
   listUpdatesFlats: 'Listing flat updates',
   updatesPage: 'Paged updates (get-updates-page)',
+  updateByHash: 'Looking up an update by transaction hash',
+  completionByHash: 'Looking up a completion by transaction hash',
   subscribeUpdates: 'The update stream over a websocket',
   submitAndWaitForTransaction: 'Submitting commands',
   submitAndWait: 'Submitting commands',
@@ -383,6 +388,8 @@ export const REQUEST_SHAPES = {
     fields: { updateFormat: UPDATE_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },
   },
   GetUpdatesPageRequest: { required: [['3.5.0', ['updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
+  GetUpdateByHashRequest: { required: [['3.6.0', ['transactionHash', 'updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
+  GetCompletionByHashRequest: { required: [['3.6.0', ['transactionHash']]] },
   GetActiveContractsRequest: {
     required: [['3.3.0', ['activeAtOffset', 'verbose']], ['3.4.12', ['activeAtOffset', 'eventFormat']], ['3.5.0', ['activeAtOffset']]],
     fields: { eventFormat: EVENT_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },

@@ -269,6 +269,24 @@ export function decodeGetUpdatesPageRequest(body: unknown): wire.GetUpdatesPageR
   };
 }
 
+/** A proto `bytes` field: base64 in JSON; anything else fails decoding, as circe's bytes codec does. */
+function base64Field(f: Fields, name: string): string {
+  const value = f.str(name) ?? '';
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw DecodeFailure.body(`DecodingFailure at ${f.path}.${name}: ${JSON.stringify(value)} is not base64`);
+  return value;
+}
+
+/** `POST /v2/updates/update-by-hash` (3.6). */
+export function decodeGetUpdateByHashRequest(body: unknown): wire.GetUpdateByHashRequest {
+  const f = Fields.of(body, '');
+  return { transactionHash: base64Field(f, 'transactionHash'), updateFormat: decodeUpdateFormat(f.object('updateFormat', true)) };
+}
+
+/** `POST /v2/commands/completion-by-hash` (3.6). */
+export function decodeGetCompletionByHashRequest(body: unknown): wire.GetCompletionByHashRequest {
+  return { transactionHash: base64Field(Fields.of(body, ''), 'transactionHash') };
+}
+
 /** 3.3 also took `requestingParties` instead of `eventFormat`; later releases ignore it (and need `eventFormat`). */
 export function decodeEventsByContractIdRequest(body: unknown): { contractId: string; eventFormat?: wire.EventFormat; requestingParties?: string[] } {
   const f = Fields.of(body, '');

@@ -21,6 +21,7 @@ import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent, Transaction, Update } from '../models/updates';
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
+import { type CompletionsByHash, decodeCompletionsByHash, transactionHashForRequest } from '../models/completions';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
 import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
@@ -571,6 +572,34 @@ export class LedgerClient {
       }
     }
     return { request: body, raw };
+  }
+
+  // ---------------------------------------------------------------- look-ups by transaction hash (3.6+)
+
+  /**
+   * The update of an externally signed transaction, by the hash its parties signed (3.6+, for
+   * transactions committed since the upgrade to 3.6). The hash as hex or base64
+   * ({@link transactionHashForRequest}). Unknown, filtered out, or older: UPDATE_NOT_FOUND (404).
+   */
+  async updateByHash(transactionHash: string, selection: { filter: UpdateFilter } | { updateFormat: wire.UpdateFormat }, o: CallOptions = {}): Promise<Update> {
+    const updateFormat = 'updateFormat' in selection ? selection.updateFormat : buildUpdateFormat(selection.filter);
+    const body: wire.GetUpdateByHashRequest = { transactionHash: transactionHashForRequest(transactionHash), updateFormat };
+    const req: RequestInfo = { method: 'POST', path: '/v2/updates/update-by-hash' };
+    const r = expectObject<wire.JsGetUpdateResponse>(await this.call<unknown>('updateByHash', { body, idempotent: true }, o), req, 'an object {"update": …}');
+    expectField(r as unknown as Record<string, unknown>, 'update', req, 'the update');
+    return decodeAnswer(() => decodeUpdate(r), req, '', () => updateFieldProblem(r));
+  }
+
+  /**
+   * The completions of the command whose transaction has this hash (3.6+; completions since the
+   * upgrade to 3.5): the accepted one, if any, and the latest rejected ones. Unknown, invisible, or
+   * pruned: COMPLETION_NOT_FOUND (404).
+   */
+  async completionByHash(transactionHash: string, o: CallOptions = {}): Promise<CompletionsByHash> {
+    const body: wire.GetCompletionByHashRequest = { transactionHash: transactionHashForRequest(transactionHash) };
+    const req: RequestInfo = { method: 'POST', path: '/v2/commands/completion-by-hash' };
+    const r = expectObject<wire.GetCompletionByHashResponse>(await this.call<unknown>('completionByHash', { body, idempotent: true }, o), req, 'an object {"acceptedCompletion": …, "lastRejectedCompletions": […]}');
+    return decodeAnswer(() => decodeCompletionsByHash(r), req, '');
   }
 
   // ---------------------------------------------------------------- events

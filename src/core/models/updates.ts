@@ -71,6 +71,8 @@ export interface Transaction {
   events: TransactionEvent[];
   traceParent?: string;
   externalTransactionHash?: string;
+  /** 3.6: the hash an external party signed (what `update-by-hash` looks up). */
+  transactionHash?: string;
   paidTrafficCost?: number;
   raw: wire.JsTransaction;
 }
@@ -258,6 +260,7 @@ export function decodeTransaction(t: wire.JsTransaction): Transaction {
     events,
     traceParent: str(t.traceContext?.traceparent),
     externalTransactionHash: str(t.externalTransactionHash),
+    transactionHash: str(t.transactionHash),
     paidTrafficCost: opt(t.paidTrafficCost),
     raw: t,
   };

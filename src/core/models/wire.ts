@@ -419,6 +419,41 @@ export interface JsPrepareSubmissionResponse {
   costEstimation?: CostEstimation | null;
 }
 
+// ---------------------------------------------------------------- look-ups by transaction hash (3.6+)
+
+/** `POST /v2/updates/update-by-hash`: the hash is proto bytes, so base64 in JSON. */
+export interface GetUpdateByHashRequest {
+  transactionHash: string;
+  updateFormat: UpdateFormat;
+}
+/** The answer of a look-up of one update: the same shape as an element of the updates list. */
+export type JsGetUpdateResponse = JsGetUpdatesResponse;
+/** `POST /v2/commands/completion-by-hash`. */
+export interface GetCompletionByHashRequest {
+  transactionHash: string;
+}
+export interface GetCompletionByHashResponse {
+  acceptedCompletion?: Opt<Completion>;
+  lastRejectedCompletions?: Opt<Completion[]>;
+}
+export interface JsStatus {
+  code: number;
+  message: string;
+  details?: Opt<unknown[]>;
+}
+export interface Completion {
+  commandId: string;
+  status?: Opt<JsStatus>;
+  updateId?: Opt<string>;
+  userId: string;
+  actAs: string[];
+  submissionId?: Opt<string>;
+  offset: number;
+  synchronizerTime?: Opt<{ synchronizerId: string; recordTime: Timestamp }>;
+  paidTrafficCost?: Opt<number>;
+  transactionHash?: Opt<string>;
+}
+
 // ---------------------------------------------------------------- events by contract id
 
 export interface GetEventsByContractIdRequest {
