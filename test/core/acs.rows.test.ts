@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LedgerClient, type ActiveContract } from '../../src/core/api/client';
-import { actingCandidates, exerciseChoices, exerciseCommand } from '../../src/core/acs/exercise';
+import { actingCandidates, canExerciseByKey, exerciseChoices, exerciseCommand } from '../../src/core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../src/core/acs/pager';
 import { activeContractRow, activeContractRows, countText, templateGroup } from '../../src/core/acs/rows';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
@@ -41,6 +41,15 @@ describe('core: the Active Contracts rows', () => {
     assert.deepEqual(complete[1].children!().map((r) => r.contractId), [contracts[0].event.contractId, contracts[1].event.contractId]);
     assert.deepEqual(activeContractRows({ contracts: [], complete: true }), []);
     assert.equal(countText(3, false), '3+');
+  });
+
+  it('a contract with a key shows it first in its description and in its tooltip; one without shows none', () => {
+    const keyed = activeContractRow(sample({ templateId: `${PKG}:Asset:Asset`, contractKey: { _1: ALICE, _2: 'car-1' }, offset: 12 }));
+    assert.match(keyed.description!, /^key \(Alice::12201111…, car-1\) · signatories Alice · offset 12$/);
+    assert.match(keyed.tooltip!, /Key `\{"_1":"Alice::1220[1]+","_2":"car-1"\}`/);
+    const plain = activeContractRow(sample({ offset: 12 }));
+    assert.equal(plain.description, 'signatories Alice · offset 12');
+    assert.doesNotMatch(plain.tooltip!, /Key/);
   });
 
   it('a contract: short id, stakeholders and offset; expands to its arguments and details; opens its create event', () => {
@@ -166,5 +175,27 @@ describe('core: Active Contracts against the demo participant', function () {
 
     // Without packages: the choice as typed, its argument to fill in.
     assert.deepEqual(exerciseCommand(contract, 'Whatever', undefined, owner), { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.event.contractId, choice: 'Whatever', choiceArgument: {} } });
+    // No key, or a choice of an interface: not by key.
+    assert.throws(() => exerciseCommand(contract, 'Iou_Transfer', packages, owner, true), (e) => e instanceof RequestValidationError && e.field === 'contractKey');
+  });
+
+  it('Exercise by key: a contract with a key gets an ExerciseByKeyCommand with its key, which validates against the packages and submits', async () => {
+    const pager = new ActiveContractsPager(client, activeContractsQueryOf({ anyParty: true, templateIds: ['#demo-asset:Asset:Asset'] }));
+    await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
+    const asset = pager.state.contracts.find((c) => c.event.contractKey !== undefined)!;
+    assert.ok(asset, 'the demo has an asset with a key');
+    const rename = exerciseChoices(asset, packages)!.find((c) => c.name === 'Asset_Rename')!;
+    assert.ok(canExerciseByKey(asset, rename));
+    const owner = String((asset.event.createArgument as { owner: string }).owner);
+    const command = exerciseCommand(asset, 'Asset_Rename', packages, owner, true);
+    assert.deepEqual(command, { ExerciseByKeyCommand: { templateId: '#demo-asset:Asset:Asset', contractKey: asset.event.contractKey, choice: 'Asset_Rename', choiceArgument: { newDescription: '' } } });
+    const text = templateText(commandsFileTemplate({ command, actAs: owner, userId: 'demo-admin' }));
+    assert.deepEqual(validateText('commands', text, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error'), []);
+    const result = await client.submitAndWaitForTransaction({ commands: JSON.parse(text) });
+    assert.ok(result.transaction.events.some((e) => e.kind === 'archived' && e.contractId === asset.event.contractId), 'the contract holding the key was renamed');
+    // A key of the wrong shape is caught in the file, at the key.
+    const wrong = templateText(commandsFileTemplate({ command: { ExerciseByKeyCommand: { ...(command.ExerciseByKeyCommand as object), contractKey: { _1: owner } } }, actAs: owner, userId: 'demo-admin' }));
+    const problems = validateText('commands', wrong, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error');
+    assert.ok(problems.some((x) => x.path.startsWith('/commands/0/ExerciseByKeyCommand/contractKey')), JSON.stringify(problems));
   });
 });

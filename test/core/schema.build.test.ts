@@ -172,6 +172,16 @@ describe('schema: files and generated validators', () => {
       ]);
       assert.deepEqual(labels(schemaOf('validateVetting'), 'VettedPackagesChange'), ['Vet', 'Unvet']);
     });
+
+    it('say where contract keys come from (Daml-LF 2.3, Canton 3.6) on ExerciseByKeyCommand and its snippet', () => {
+      const definitions = schemaOf('validateCommands').definitions as Record<string, Schema>;
+      const snippet = (definitions.Command.defaultSnippets as Array<{ label: string; markdownDescription: string }>).find((x) => x.label === 'ExerciseByKeyCommand')!;
+      for (const text of [definitions.ExerciseByKeyCommand.description, definitions.ExerciseByKeyCommand.markdownDescription, snippet.markdownDescription] as string[]) {
+        assert.match(text, /Daml-LF 2\.3/);
+        assert.match(text, /Canton 3\.6/);
+        assert.doesNotMatch(text, /not (yet )?available/);
+      }
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { decodeUpdate } from '../../src/core/models/updates';
 import { RequestValidationError } from '../../src/core/errors';
 import { shortParty } from '../../src/core/models/users';
 import { shortId } from '../../src/core/text';
-import { contractEventRows, entityName, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
+import { contractEventRows, contractKeyText, entityName, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../src/core/updates/rows';
 import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt } from '../../src/core/updates/viewFilter';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../support/wireSamples';
 
@@ -43,6 +43,34 @@ describe('ledger view rows', () => {
     assert.deepEqual(args.map((a) => a.label), ['issuer', 'owner', 'currency', 'amount', 'observers']);
     assert.equal(args.find((a) => a.label === 'observers')!.description, '[0]');
     assert.equal(args.find((a) => a.label === 'issuer')!.copyValue, ALICE);
+  });
+
+  it('a created event with a contract key (Daml-LF 2.3): the key on the row, in its tooltip, and as a group with its hash', () => {
+    const key = { _1: ALICE, _2: 'car-1' };
+    const tx = decodeUpdate({
+      update: { Transaction: { value: transaction({ events: [{ CreatedEvent: createdEvent({ templateId: `${PKG}:Asset:Asset`, contractKey: key, contractKeyHash: 'a2V5LWhhc2g=' }) }] }) } },
+    });
+    const created = updateRow(tx).children!()[1];
+    assert.equal(created.description, `${shortId(CID)} · key (${shortParty(ALICE)}, car-1)`);
+    assert.match(created.tooltip!, new RegExp(`Key \`${JSON.stringify(key).replace(/[{}]/g, '\\$&')}\``));
+    const group = created.children!().find((r) => r.label === 'Contract key')!;
+    assert.equal(group.description, `(${shortParty(ALICE)}, car-1)`);
+    assert.equal(group.copyValue, JSON.stringify(key));
+    assert.deepEqual(group.children!().map((r) => [r.label, r.copyValue]), [['_1', ALICE], ['_2', 'car-1'], ['Key hash', 'a2V5LWhhc2g=']]);
+    // Without a key: nothing about keys.
+    const plain = updateRow(decodeUpdate({ update: { Transaction: { value: transaction({ events: [{ CreatedEvent: createdEvent() }] }) } } })).children!()[1];
+    assert.equal(plain.description, shortId(CID));
+    assert.doesNotMatch(plain.tooltip!, /Key/);
+    assert.equal(plain.children!().find((r) => r.label === 'Contract key'), undefined);
+  });
+
+  it('contract keys on one line: tuples, records, parties short, long keys cut', () => {
+    assert.equal(contractKeyText({ _1: ALICE, _2: 'car-1' }), `(${shortParty(ALICE)}, car-1)`);
+    assert.equal(contractKeyText({ owner: BOB, ids: ['a', 'b'], n: '3' }), `{owner: ${shortParty(BOB)}, ids: [a, b], n: 3}`);
+    assert.equal(contractKeyText('plain'), 'plain');
+    const long = contractKeyText({ text: 'x'.repeat(100) }, 20);
+    assert.equal(long.length, 20);
+    assert.ok(long.endsWith('…'));
   });
 
   it('a created event with interface views: each view by interface, its value, or the error computing it', () => {

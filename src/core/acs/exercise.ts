@@ -1,11 +1,13 @@
 /**
  * "Exercise…" on an active contract: the choices its template offers (from the packages, when known),
- * the stakeholders the user may act as, and the ExerciseCommand for a new commands file.
+ * the stakeholders the user may act as, and the command for a new commands file (by contract id, or by
+ * the contract's key).
  */
 import type { ActiveContract } from '../api/client';
 import type { PackageIndex } from '../daml/packageIndex';
 import { printType } from '../daml/types';
 import type { UserRights } from '../models/users';
+import { RequestValidationError } from '../errors';
 import { commandFor } from '../files/templates';
 import { templateGroup } from './rows';
 
@@ -60,12 +62,25 @@ export function actingCandidates(c: ActiveContract, rights: UserRights | undefin
 }
 
 /**
- * An ExerciseCommand of `choice` on this contract. With packages that know the choice, its argument is
- * complete (valid placeholders, Party fields set to `party`); without, the argument is left empty to fill in.
+ * The command of `choice` on this contract: an ExerciseCommand by its id, or (`byKey`, for a contract
+ * with a key and a choice of its template) an ExerciseByKeyCommand with the contract's key, which
+ * reaches whichever contract holds the key when the command runs. With packages that know the choice,
+ * its argument is complete (valid placeholders, Party fields set to `party`); without, it is left
+ * empty to fill in.
  */
-export function exerciseCommand(c: ActiveContract, choice: string, packages: PackageIndex | undefined, party: string): Record<string, unknown> {
+export function exerciseCommand(c: ActiveContract, choice: string, packages: PackageIndex | undefined, party: string, byKey = false): Record<string, unknown> {
   const known = packages && exerciseChoices(c, packages)?.find((x) => x.name === choice);
   const templateId = known ? known.templateId : packageNameTemplateId(c);
   const built = known && packages ? (commandFor(packages, templateId, choice, party)?.ExerciseCommand as Record<string, unknown> | undefined) : undefined;
-  return { ExerciseCommand: { templateId, contractId: c.event.contractId, choice, choiceArgument: built?.choiceArgument ?? {} } };
+  const choiceArgument = built?.choiceArgument ?? {};
+  if (!byKey) return { ExerciseCommand: { templateId, contractId: c.event.contractId, choice, choiceArgument } };
+  if (!canExerciseByKey(c, known || undefined)) {
+    throw new RequestValidationError('contractKey', c.event.contractKey === undefined ? 'The contract has no key: exercise it by its contract id.' : `${choice} comes from the interface ${known ? known.fromInterface : ''}: exercise it by contract id.`);
+  }
+  return { ExerciseByKeyCommand: { templateId, contractKey: c.event.contractKey, choice, choiceArgument } };
+}
+
+/** A choice can be exercised by key when the contract has a key and the choice is its template's (a by-key command names the template). */
+export function canExerciseByKey(c: ActiveContract, choice: ExerciseChoice | undefined): boolean {
+  return c.event.contractKey !== undefined && !choice?.fromInterface;
 }

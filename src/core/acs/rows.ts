@@ -7,7 +7,7 @@ import type { ActiveContract } from '../api/client';
 import { parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
 import type { LedgerRow } from '../rows';
 import { code, md, plural, shortId } from '../text';
-import { createdEventRows, valueRows, withoutRaw } from '../updates/rows';
+import { contractKeyLine, contractKeyText, createdEventRows, valueRows, withoutRaw } from '../updates/rows';
 
 /** What the view has loaded of one snapshot of the active contract set. */
 export interface ActiveContractsSnapshot {
@@ -77,10 +77,18 @@ export function activeContractRow(c: ActiveContract): LedgerRow {
     key: `c-${e.contractId}`,
     kind: 'contract',
     label: shortId(e.contractId),
-    description: [`signatories ${names(e.signatories)}`, e.observers.length ? `observers ${names(e.observers)}` : undefined, `offset ${e.offset}`].filter(Boolean).join(' · '),
+    description: [
+      e.contractKey !== undefined ? `key ${contractKeyText(e.contractKey, 40)}` : undefined,
+      `signatories ${names(e.signatories)}`,
+      e.observers.length ? `observers ${names(e.observers)}` : undefined,
+      `offset ${e.offset}`,
+    ]
+      .filter(Boolean)
+      .join(' · '),
     tooltip: [
       `**Contract** ${code(e.contractId)}`,
       `Template ${code(e.templateId)}`,
+      ...contractKeyLine(e),
       `Signatories ${e.signatories.map(code).join(', ') || '—'}`,
       `Observers ${e.observers.map(code).join(', ') || '—'}`,
       `Created at offset ${e.offset}, ${md(e.createdAt)}`,

@@ -13,7 +13,10 @@ export interface CreatedEvent {
   templateId: string;
   packageName: string;
   createArgument: unknown;
+  /** The contract's key, when its template has one (Daml-LF 2.3 packages on Canton 3.6). */
   contractKey?: unknown;
+  /** The key's hash (3.5+), base64. */
+  contractKeyHash?: string;
   createdAt: string;
   signatories: string[];
   observers: string[];
@@ -186,6 +189,7 @@ export function decodeCreatedEvent(e: wire.CreatedEvent): CreatedEvent {
     packageName: e.packageName,
     createArgument: opt(e.createArgument),
     contractKey: opt(e.contractKey),
+    contractKeyHash: str(e.contractKeyHash),
     createdAt: e.createdAt,
     signatories: list(e.signatories),
     observers: list(e.observers),

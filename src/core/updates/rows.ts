@@ -66,6 +66,46 @@ function valueRow(key: string, name: string, v: unknown): LedgerRow {
 
 // ---------------------------------------------------------------- events
 
+/**
+ * A contract key on one line, for a row's description and tooltip: a tuple as `(a, b)`, a record as
+ * `{field: value}`, parties without their namespace; long keys are cut (the row's children have it whole).
+ */
+export function contractKeyText(key: unknown, max = 60): string {
+  const text = (v: unknown): string => {
+    if (v === null || v === undefined) return 'None';
+    if (typeof v === 'string') return v.includes('::') ? shortParty(v) : v;
+    if (Array.isArray(v)) return `[${v.map(text).join(', ')}]`;
+    if (typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>);
+      if (entries.length > 0 && entries.every(([k], i) => k === `_${i + 1}`)) return `(${entries.map(([, x]) => text(x)).join(', ')})`;
+      return `{${entries.map(([k, x]) => `${k}: ${text(x)}`).join(', ')}}`;
+    }
+    return String(v);
+  };
+  const whole = text(key);
+  return whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
+}
+
+function contractKeyRows(e: CreatedEvent): LedgerRow[] {
+  if (e.contractKey === undefined) return [];
+  return [
+    {
+      key: 'key',
+      kind: 'group',
+      label: 'Contract key',
+      description: contractKeyText(e.contractKey),
+      icon: 'key',
+      copyValue: JSON.stringify(e.contractKey),
+      children: () => [...valueRows(e.contractKey), ...(e.contractKeyHash ? [detail('keyHash', 'Key hash', e.contractKeyHash)] : [])],
+    },
+  ];
+}
+
+/** The tooltip line of a contract's key, when it has one. */
+export function contractKeyLine(e: CreatedEvent): string[] {
+  return e.contractKey === undefined ? [] : [`Key ${code(JSON.stringify(e.contractKey))}`];
+}
+
 export function createdEventRows(e: CreatedEvent): LedgerRow[] {
   return [
     detail('template', 'Template', e.templateId),
@@ -77,7 +117,7 @@ export function createdEventRows(e: CreatedEvent): LedgerRow[] {
     partyList('observers', 'Observers', e.observers),
     partyList('witnesses', 'Witnesses', e.witnessParties),
     { key: 'arguments', kind: 'group', label: 'Arguments', icon: 'symbol-structure', children: () => valueRows(e.createArgument) },
-    ...(e.contractKey !== undefined ? [{ key: 'key', kind: 'group' as const, label: 'Contract key', icon: 'key', children: () => valueRows(e.contractKey) }] : []),
+    ...contractKeyRows(e),
     ...(e.interfaceViews.length > 0
       ? [{
           key: 'views',
@@ -130,8 +170,8 @@ export function transactionEventRow(e: TransactionEvent, updateId?: string): Led
     key: `event-${e.nodeId}`,
     kind: `event.${e.kind}`,
     label: what,
-    description: shortId(e.contractId),
-    tooltip: `**${md(what)}**  \nContract ${code(e.contractId)}  \nTemplate ${code(e.templateId)}  \n${md(stakeholders)}`,
+    description: [shortId(e.contractId), e.kind === 'created' && e.contractKey !== undefined ? `key ${contractKeyText(e.contractKey, 40)}` : undefined].filter(Boolean).join(' · '),
+    tooltip: [`**${md(what)}**`, `Contract ${code(e.contractId)}`, `Template ${code(e.templateId)}`, ...(e.kind === 'created' ? contractKeyLine(e) : []), md(stakeholders)].join('  \n'),
     icon: EVENT_ICON[e.kind],
     children,
     contractId: e.contractId,

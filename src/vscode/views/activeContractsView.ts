@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActiveContract } from '../../core/api/client';
-import { actingCandidates, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
+import { actingCandidates, canExerciseByKey, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
 import { shortId } from '../../core/text';
@@ -10,6 +10,7 @@ import type { Logger } from '../../core/log';
 import { shortParty } from '../../core/models/users';
 import type { Redactor } from '../../core/redact';
 import { actingParty, PLACEHOLDER } from '../../core/files/templates';
+import { contractKeyText } from '../../core/updates/rows';
 import { filterSummary } from '../../core/updates/viewFilter';
 import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
@@ -127,6 +128,8 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'untitled'> {
   choice?: string;
   actAs?: string;
+  /** An ExerciseByKeyCommand with the contract's key instead of its id. */
+  byKey?: boolean;
 }
 
 /** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
@@ -167,14 +170,15 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const state = connections.state(profile.id);
   const info = state.state === 'connected' ? state.info : undefined;
   const index = await packageIndex(packages, profile);
-  const choice = options.choice ?? (await pickChoice(contract, index && exerciseChoices(contract, index)));
-  if (!choice) return undefined;
+  const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(contract, index && exerciseChoices(contract, index));
+  if (!picked) return undefined;
+  const choice = picked.name;
   const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined);
   const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice) : candidates[0]?.party);
   if (candidates.length > 1 && !actAs) return undefined;
   // No stakeholder the user may act as: the choice's controller may be another party; the user's own is the best guess.
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
-  const command = exerciseCommand(contract, choice, index, party);
+  const command = exerciseCommand(contract, choice, index, party, picked.byKey);
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
   return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
 }
@@ -192,7 +196,8 @@ async function packageIndex(packages: LedgerPackages, profile: ConnectionProfile
   }));
 }
 
-async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | undefined): Promise<string | undefined> {
+/** The choice (typed where the packages do not know the template) and whether to exercise it by the contract's key. */
+async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | undefined): Promise<{ name: string; byKey: boolean } | undefined> {
   const title = `Exercise on ${shortId(contract.event.contractId)}`;
   if (!choices) {
     const value = await vscode.window.showInputBox({
@@ -201,18 +206,20 @@ async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | 
       ignoreFocusOut: true,
       validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_']*$/.test(v.trim()) ? undefined : 'A Daml choice name, e.g. Archive'),
     });
-    return value?.trim() || undefined;
+    return value?.trim() ? { name: value.trim(), byKey: false } : undefined;
   }
-  const picked = await vscode.window.showQuickPick(
-    choices.map((c) => ({
-      label: `$(symbol-method) ${c.name}`,
-      description: c.signature,
-      detail: [c.consuming ? 'consuming' : 'nonconsuming', c.fromInterface ? `from interface ${c.fromInterface}` : undefined].filter(Boolean).join(' · '),
-      name: c.name,
-    })),
-    { title, placeHolder: 'The choice to exercise', matchOnDescription: true },
-  );
-  return picked?.name;
+  const item = (c: ExerciseChoice, byKey: boolean) => ({
+    label: `$(${byKey ? 'key' : 'symbol-method'}) ${c.name}${byKey ? ' by key' : ''}`,
+    description: c.signature,
+    detail: [byKey ? `the contract with key ${contractKeyText(contract.event.contractKey)} when the command runs` : undefined, c.consuming ? 'consuming' : 'nonconsuming', c.fromInterface ? `from interface ${c.fromInterface}` : undefined]
+      .filter(Boolean)
+      .join(' · '),
+    name: c.name,
+    byKey,
+  });
+  const byKey = choices.filter((c) => canExerciseByKey(contract, c)).map((c) => item(c, true));
+  const picked = await vscode.window.showQuickPick([...choices.map((c) => item(c, false)), ...byKey], { title, placeHolder: 'The choice to exercise', matchOnDescription: true });
+  return picked && { name: picked.name, byKey: picked.byKey };
 }
 
 async function pickParty(candidates: ActingCandidate[], choice: string): Promise<string | undefined> {
