@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { LedgerClient } from '../../src/core/api/client';
 import { CantonApiError, RequestValidationError, UnsupportedOperationError } from '../../src/core/errors';
 import { transactionHashForRequest } from '../../src/core/models/completions';
+import { lookUpByHash } from '../../src/core/updates/byHash';
 import type { DemoParticipant } from '../../src/participant';
 import { start } from '../participant/helpers';
 import { requireSpec, specValidator } from '../support/spec';
@@ -49,6 +50,11 @@ describe('look-ups by hash against the demo participant', function () {
     const client = new LedgerClient({ baseUrl: v36.url, timeoutMs: 10_000 });
     await assert.rejects(client.updateByHash(HEX, ANY), (e) => e instanceof CantonApiError && e.code === 'UPDATE_NOT_FOUND' && e.status === 404);
     await assert.rejects(client.completionByHash(BASE64), (e) => e instanceof CantonApiError && e.code === 'COMPLETION_NOT_FOUND' && e.status === 404 && /transaction hash/.test(e.hint));
+  });
+
+  it('lookUpByHash: "not found" is an answer (nothing found), not a failure; a release without the look-ups is', async () => {
+    assert.deepEqual(await lookUpByHash(new LedgerClient({ baseUrl: v36.url, timeoutMs: 10_000 }), HEX, ANY.filter), {});
+    await assert.rejects(lookUpByHash(new LedgerClient({ baseUrl: v35.url, timeoutMs: 10_000 }), HEX, ANY.filter), (e) => e instanceof UnsupportedOperationError);
   });
 
   it('before 3.6 they are unavailable, and nothing is sent', async () => {
@@ -138,5 +144,8 @@ describe('look-ups by hash: found answers', function () {
     assert.equal((updateRequest as { transactionHash: string }).transactionHash, BASE64);
     assert.ok(specValidator('main-3.6', 'GetUpdateByHashRequest')(updateRequest).ok);
     assert.deepEqual(bodies['/v2/commands/completion-by-hash'], { transactionHash: BASE64 });
+    const both = await lookUpByHash(client, BASE64, ANY.filter);
+    assert.equal(both.update?.kind, 'transaction');
+    assert.equal(both.completions?.accepted?.commandId, 'external-1');
   });
 });

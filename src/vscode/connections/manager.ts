@@ -150,7 +150,11 @@ export class ConnectionManager extends Disposable {
   private closeOutdated(): void {
     for (const [id, entry] of [...this.open]) {
       const profile = this.profiles.get(id);
-      if (!profile || clientKey(profile) !== entry.key) this.close(id);
+      if (!profile || clientKey(profile) !== entry.key) {
+        this.close(id);
+        // Its tokens were made for what changed (a participant id is their audience): the next are made anew.
+        this.tokens.invalidate(id);
+      }
     }
   }
 

@@ -106,7 +106,7 @@ export default async function (t) {
     await t.waitUntil(async () => (await page.locator('#quickInput_list [role="option"]', { hasText: 'Audience' }).count()) > 0, { what: 'the token form choices' });
     await t.quickPick('Audience');
     await expectTitle(t, 'Add Canton Connection (6/6)');
-    await t.waitForInput({ prompt: 'empty: read from the participant' });
+    await t.waitForInput({ prompt: "The participant id, for the token's audience" });
     await shot(t, '70-wizard-step-6-of-6');
     await page.keyboard.press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });

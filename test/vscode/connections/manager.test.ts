@@ -81,6 +81,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     assert.deepEqual(opened, [c]);
     await profiles.save({ ...profile, name: 'Renamed' });
     assert.equal(manager.connection('demo'), c, 'a new name is not a new client');
+    assert.ok(!tokens.calls.some((call) => call.startsWith('invalidate')), 'nor new tokens');
     assert.equal(manager.connection('nope'), undefined);
   });
 
@@ -90,8 +91,10 @@ describe('ConnectionManager (a list of connection objects)', function () {
     await manager.connect(profile);
     const old = manager.connection('demo')!;
     assert.equal(manager.state('demo').state, 'connected');
+    tokens.calls.length = 0;
     await profiles.save({ ...profile, url: `${p.url}/prefix` });
     assert.deepEqual(closed, [old]);
+    assert.deepEqual(tokens.calls, ['invalidate demo'], 'its tokens were made for the old profile');
     assert.equal(old.disposed, true);
     assert.equal(manager.state('demo').state, 'disconnected', 'nothing said yet by the participant at the new URL');
     assert.equal(manager.ledger('demo'), undefined);
