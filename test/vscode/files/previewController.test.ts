@@ -26,6 +26,7 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
   let w: SendWindow;
   let history: SubmissionHistory;
   let previews: PreviewController;
+  let submit: SubmitController;
   const shows: { folder: string; name: string; value: unknown; viewColumn?: number }[] = [];
   const contents = new Map<string, string>();
   const source = Uri.file('/work/iou.commands.json');
@@ -65,8 +66,8 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     window.visibleTextEditors = editors;
     window.activeTextEditor = sourceEditor;
     history = new SubmissionHistory(new MemoryMemento() as never);
-    const submit = new SubmitController(w.deps, history, w.prompts, () => undefined);
-    previews = new PreviewController(w.deps, submit, w.prompts, () => undefined, () => readPreparedAnswer);
+    submit = new SubmitController(w.deps, history, w.prompts, () => undefined);
+    previews = new PreviewController(w.deps, submit, w.prompts, () => undefined, () => readPreparedAnswer, history);
   });
   afterEach(() => {
     previews.dispose();
@@ -135,7 +136,7 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     const end = p.state.ledgerEnd;
     const doc = JSON.parse(contents.get(first.resultUri!.toString())!) as Record<string, unknown>;
     assert.equal(Object.keys(doc)[0], 'submitted');
-    assert.match(String(doc.submitted), new RegExp(`^Submitted from this preview \\(succeeded: update [0-9a-f]+ at offset ${first.next!.record!.offset}\\)`));
+    assert.match(String(doc.submitted), new RegExp(`^Submitted since this preview \\(succeeded: update [0-9a-f]+ at offset ${first.next!.record!.offset}\\)`));
     const lenses = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: first.resultUri } as never);
     assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]).at(-1), ['$(check) Submitted (succeeded): Open Result', Commands.openSubmissionResult]);
 
@@ -147,5 +148,16 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.equal(again.record?.id, first.next!.record!.id);
     assert.equal(shows.at(-1)!.folder, 'submissions', 'Open Result showed the transaction');
     assert.ok(!fake.state.messages.some((m) => /Already executed/i.test(m.text)));
+  });
+
+  it('the preview says it was submitted while the success message is still open, also when the file itself was submitted', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const { resultUri } = await previews.previewFile(source);
+    let whileOpen: string[] = [];
+    // The success message stays until the user answers it: by then the preview must already say so.
+    fake.answerMessage((m) => void (whileOpen = /^Transaction /.test(m.text) ? lensTitles(resultUri!) : ['not the success message']));
+    const outcome = await submit.submitFile(source);
+    assert.equal(outcome.record?.outcome, 'succeeded');
+    assert.deepEqual(whileOpen.at(-1), '$(check) Submitted (succeeded): Open Result');
   });
 });

@@ -34,7 +34,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const submit = new SubmitController(deps, history, prompts, deps.showLog);
   const sending: FileSending = {
     submit,
-    preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath)),
+    preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath), history),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
     darUpload: new DarUploadController(deps, reports, prompts, deps.showLog),
     history,

@@ -12,6 +12,7 @@ import { Commands } from '../../commands/ids';
 import { DOCUMENT_SCHEME } from '../../documents';
 import { Disposable } from '../../lifecycle';
 import { SHOW_LOG, summary, type Prompts } from '../../prompts';
+import type { SubmissionHistory } from './history';
 import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 import { SubmitActions, type SendDeps, type SubmitController, type SubmitOutcome } from './submit';
 
@@ -48,9 +49,12 @@ export interface PreviewOutcome {
   next?: SubmitOutcome;
 }
 
-/** One preview document: where it came from, what it shows, and the submission made from it. */
+/** One preview document: where it came from, what it shows, and the submission of its commands that followed. */
 interface ShownPreview {
   source: vscode.Uri;
+  commandId: string;
+  /** ISO time it was prepared: a submission recorded since then is this preview's. */
+  preparedAt: string;
   /** The document's name (its URI): showing it again under this name updates it in place. */
   name: string;
   document: Record<string, unknown>;
@@ -60,8 +64,9 @@ interface ShownPreview {
 
 /**
  * Previewing `*.commands.json` files: prepare (nothing is submitted), the read-only preview
- * document with the verdict on its hash, and "Submit now" for the same file — once: a preview that
- * was submitted says so and opens the result instead of submitting again.
+ * document with the verdict on its hash, and "Submit now" for the same file — once: a preview whose
+ * commands were submitted since (from it or from the file) says so and opens the result instead of
+ * submitting again.
  */
 export class PreviewController extends Disposable {
   private readonly previews = new Map<string, ShownPreview>();
@@ -76,8 +81,11 @@ export class PreviewController extends Disposable {
     private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
     private readonly reader: () => PreviewReader,
+    private readonly history: SubmissionHistory,
   ) {
     super();
+    // The history records a submission as soon as its outcome is known, before the user answers its message.
+    this._register(history.onDidChange(() => this.followSubmissions()));
   }
 
   async previewFile(arg?: unknown): Promise<PreviewOutcome> {
@@ -94,6 +102,7 @@ export class PreviewController extends Disposable {
       return {};
     }
     const client = this.deps.connections.client(profile);
+    const preparedAt = new Date().toISOString();
     let document: Record<string, unknown>;
     let preview: PreparedPreview;
     let hash: HashVerification;
@@ -112,7 +121,7 @@ export class PreviewController extends Disposable {
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const shown: ShownPreview = { source: source.uri, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, hash };
+    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, hash };
     // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
     const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
@@ -158,17 +167,24 @@ export class PreviewController extends Disposable {
       const resultUri = action === PreviewActions.openResult ? await this.submit.openResult(done) : undefined;
       return { record: done, action, resultUri };
     }
-    const outcome = await this.submit.submitFile(shown.source);
-    const record = outcome.record;
-    if (record && (record.outcome === 'succeeded' || record.outcome === 'duplicate')) {
+    return this.submit.submitFile(shown.source);
+  }
+
+  /** Marks each preview whose file and commandId were submitted since it was prepared (executed, or found already executed). */
+  private followSubmissions(): void {
+    const records = this.history.all();
+    for (const [key, shown] of this.previews) {
+      if (shown.submitted) continue;
+      const record = records.find((r) => r.fileUri === shown.source.toString() && r.commandId === shown.commandId && r.time >= shown.preparedAt && (r.outcome === 'succeeded' || r.outcome === 'duplicate'));
+      if (!record) continue;
       shown.submitted = record;
+      const uri = vscode.Uri.parse(key);
       // The same name: the open document changes in place.
       const updated = { submitted: submittedNote(record), ...shown.document };
       this.deps.documents.put('previews', shown.name, updated);
       this.showHashDiagnostics(uri, updated, shown.hash);
       this.changed.fire();
     }
-    return outcome;
   }
 
   /** A hash that does not match is marked in the document as an error (red, and in the Problems view). */
@@ -193,7 +209,7 @@ export class PreviewController extends Disposable {
 
 function submittedNote(r: SubmissionRecord): string {
   const at = r.offset !== undefined ? ` at offset ${r.offset}` : '';
-  return `Submitted from this preview (${outcomeLabel(r)}${r.updateId ? `: update ${r.updateId}` : ''}${at}). Use "Open Result" above; it is not submitted again.`;
+  return `Submitted since this preview (${outcomeLabel(r)}${r.updateId ? `: update ${r.updateId}` : ''}${at}). Use "Open Result" above; it is not submitted again.`;
 }
 
 /** At the top of a preview document: the verdict on the hash, then "Submit now" (or, once submitted, "Open Result"). */
