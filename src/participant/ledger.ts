@@ -85,6 +85,8 @@ export interface PreviewedTransaction {
   effectiveAt: Micros;
   /** Contracts of the ledger the transaction reads (exercises or fetches). */
   inputs: ContractRecord[];
+  /** The seed of each create and exercise node (32 bytes, hex), as Canton sends them with a prepared transaction. */
+  nodeSeeds: { nodeId: number; seed: string }[];
 }
 
 export interface LedgerOptions {
@@ -134,6 +136,8 @@ export class DemoLedger {
   /** Contract ids in creation order: the active contract set is read in pages from a position in it. */
   private readonly contractOrder: string[];
   private readonly maxDeduplicationMicros: Micros;
+  /** Names what previews create and seeds their nodes: fresh ids on every prepare, never those of a later submission. */
+  private readonly previewIds: IdSource;
   private batchDepth = 0;
 
   constructor(
@@ -141,6 +145,7 @@ export class DemoLedger {
     private readonly options: LedgerOptions,
   ) {
     this.ids = new IdSource(s.idState);
+    this.previewIds = this.ids.fork();
     this.participantId = `${s.participantName}::1220${s.namespace}`;
     this.maxDeduplicationMicros = options.maxDeduplicationMicros ?? TEN_MINUTES;
     this.events.setMaxListeners(0);
@@ -366,19 +371,20 @@ export class DemoLedger {
   }
 
   /**
-   * Interprets commands as `execute` would and commits nothing: no update, no contract, and the id
-   * generator does not move (a copy of it names the new contracts; like Canton's, those ids are not
-   * the ones a later submission gets).
+   * Interprets commands as `execute` would and commits nothing: no update, no contract, and the
+   * ledger's id generator does not move. The new contracts are named from a stream of their own, so
+   * two prepares never share an id and, like Canton's, none is the id a later submission gets.
    */
   preview(request: Pick<ExecuteRequest, 'actAs' | 'readAs' | 'commands' | 'synchronizerId'>): PreviewedTransaction {
     const effectiveAt = Math.max(this.now(), this.s.lastRecordTime + 1) - 1234;
-    const ids = new IdSource(this.ids.state);
+    const ids = this.previewIds;
     const view: LedgerView = { ...this.interpreterView, newContractId: () => ids.contractId() };
     const prepared = interpret(view, { commands: request.commands, actAs: request.actAs, readAs: request.readAs, synchronizerId: request.synchronizerId, effectiveAt });
     const created = new Set(prepared.created.map((c) => c.contractId));
     const inputs = new Map<string, ContractRecord>();
     for (const node of prepared.nodes) if (node.kind === 'exercised' && !created.has(node.contract.contractId)) inputs.set(node.contract.contractId, node.contract);
-    return { prepared, effectiveAt, inputs: [...inputs.values()] };
+    const nodeSeeds = prepared.nodes.map((node) => ({ nodeId: node.nodeId, seed: ids.hex(64) }));
+    return { prepared, effectiveAt, inputs: [...inputs.values()], nodeSeeds };
   }
 
   private checkDuplicate(changeId: string, period: DeduplicationPeriod): void {

@@ -85,6 +85,7 @@ export interface InterfaceChoiceDef {
   name: string;
   consuming: boolean;
   argType: DamlType;
+  returnType: DamlType;
   /** Undefined when the simulator cannot run the choice (choices of interfaces from DARs, but Archive). */
   behaviour?: InterfaceChoiceBehaviour;
 }
@@ -103,6 +104,7 @@ export interface ChoiceDef {
   name: string;
   consuming: boolean;
   argType: DamlType;
+  returnType: DamlType;
   /** Undefined when the simulator cannot run the choice (choices of templates from DARs, but Archive). */
   behaviour?: ChoiceBehaviour;
 }
@@ -166,7 +168,7 @@ export class PackageDef {
         const behaviour = interfaceBehaviourOf(`${signature.name}:${m.name}:${i.name}`);
         const choices = i.choices.map((c): [string, InterfaceChoiceDef] => [
           c.name,
-          { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour?.choices[c.name] ?? (c.name === 'Archive' ? INTERFACE_ARCHIVE : undefined) },
+          { name: c.name, consuming: c.consuming, argType: c.argType, returnType: c.returnType, behaviour: behaviour?.choices[c.name] ?? (c.name === 'Archive' ? INTERFACE_ARCHIVE : undefined) },
         ]);
         return { pkg: this, moduleName: m.name, entityName: i.name, id: `${signature.id}:${m.name}:${i.name}`, choices: new Map(choices) };
       }),
@@ -206,7 +208,7 @@ function templateDef(pkg: PackageDef, moduleName: string, template: DamlPackage[
     choices: new Map(
       template.choices.map((c) => [
         c.name,
-        { name: c.name, consuming: c.consuming, argType: c.argType, behaviour: behaviour.choices[c.name] ?? (c.name === 'Archive' ? ARCHIVE : undefined) },
+        { name: c.name, consuming: c.consuming, argType: c.argType, returnType: c.returnType, behaviour: behaviour.choices[c.name] ?? (c.name === 'Archive' ? ARCHIVE : undefined) },
       ]),
     ),
     interfaces: template.implements.map((i) => {

@@ -1,15 +1,15 @@
 /**
  * What `prepare` answers: the interpreted transaction as the Ledger API's `PreparedTransaction`
- * protobuf (the real message, so any client's decoder reads it), and its hash.
- *
- * The hash is SHA-256 of the serialized message: a stand-in, not Canton's hashing scheme (the demo
- * never executes prepared transactions, so nothing checks a signature against it).
+ * protobuf (the real message, so any client's decoder reads it), with the seeds of its create and
+ * exercise nodes, and its hash under Canton's hashing scheme V2 (computed by the core, the same
+ * function the preview verifies with).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { PreparedTransaction, type Create, type DamlTransaction_Node, type Exercise, type Identifier, type Value } from '@canton-network/core-ledger-proto';
 import type { TypeLookup } from '../core/daml/packageIndex';
 import type { DamlType } from '../core/daml/model';
 import { shapeOf } from '../core/daml/types';
+import { preparedTransactionHashV2 } from '../core/preview/hash';
 import type { PreviewedTransaction } from './ledger';
 import type { ContractRecord, TransactionNode } from './model';
 import type { InterfaceDef, PackageStore, TemplateDef } from './packages';
@@ -31,16 +31,16 @@ export interface PreparedAnswer {
 }
 
 export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: PackageStore): PreparedAnswer {
-  const bytes = PreparedTransaction.toBinary(preparedMessage(previewed, meta, lookup));
+  const message = preparedMessage(previewed, meta, lookup);
   return {
-    preparedTransaction: Buffer.from(bytes).toString('base64'),
-    preparedTransactionHash: createHash('sha256').update(bytes).digest('base64'),
+    preparedTransaction: Buffer.from(PreparedTransaction.toBinary(message)).toString('base64'),
+    preparedTransactionHash: Buffer.from(preparedTransactionHashV2(message)).toString('base64'),
     hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
   };
 }
 
 export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: PackageStore): PreparedTransaction {
-  const { prepared, inputs } = previewed;
+  const { prepared, inputs, nodeSeeds } = previewed;
   // The interpreter's nodes are flat, in execution order; an exercise owns the nodes up to its last descendant.
   const roots: string[] = [];
   const children = new Map<number, string[]>();
@@ -56,7 +56,7 @@ export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMe
   }
   const nodes = prepared.nodes.map((node): DamlTransaction_Node => ({ nodeId: String(node.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: nodeType(node, children.get(node.nodeId) ?? [], lookup) } } }));
   return PreparedTransaction.create({
-    transaction: { version: LF_VERSION, roots, nodes, nodeSeeds: [] },
+    transaction: { version: LF_VERSION, roots, nodes, nodeSeeds: nodeSeeds.map(({ nodeId, seed }) => ({ nodeId, seed: Buffer.from(seed, 'hex') })) },
     metadata: {
       submitterInfo: { actAs: [...meta.actAs], commandId: meta.commandId },
       synchronizerId: prepared.synchronizerId,
@@ -106,15 +106,16 @@ function nodeType(node: TransactionNode, children: string[], lookup: PackageStor
       chosenValue: toValue(node.choiceArgument, choice?.argType, lookup),
       consuming: node.consuming,
       children,
-      exerciseResult: toValue(node.exerciseResult, undefined, lookup),
+      exerciseResult: toValue(node.exerciseResult, choice?.returnType, lookup),
       choiceObservers: [],
     },
   };
 }
 
 /**
- * A Daml-LF JSON value as a protobuf Value, guided by its type where it is known (Party, Numeric and
- * Text are all strings in JSON); without a type (choice results), by the JSON's own shape.
+ * A Daml-LF JSON value as a protobuf Value, guided by its type (Party, Numeric, Text and ContractId
+ * are all strings in JSON); without a type (a choice the package does not describe), by the JSON's
+ * own shape.
  */
 export function toValue(json: unknown, type: DamlType | undefined, lookup: TypeLookup): Value {
   const shape = type ? shapeOf(type, lookup) : undefined;

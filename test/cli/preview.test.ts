@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DemoParticipant } from '../../src/participant/index';
+import { startFaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
 import { cli, writeJson } from './harness';
 
@@ -33,6 +34,7 @@ describe('cli: submit --preview', () => {
     assert.match(r.stdout, /^Would create 1 contract, archive 0, exercise 0 choices; depends on 0 input contracts$/m);
     assert.ok(r.stdout.includes(`seen by ${[alice, bank].sort().join(', ')}`), r.stdout);
     assert.match(r.stdout, /^Hash: [0-9a-f]{64} \(HASHING_SCHEME_VERSION_V2\)$/m);
+    assert.match(r.stdout, /^ {2}hash verified \(V2\): recomputed here from the transaction and its metadata/m);
     assert.match(r.stdout, /Nothing was submitted/);
 
     const json = await cli(['submit', file, '--preview', '--json'], env);
@@ -41,6 +43,25 @@ describe('cli: submit --preview', () => {
     assert.equal(doc.commandId, 'cli-preview-1');
     assert.equal(doc.transaction[0].create.endsWith(':Iou:Iou'), true);
     assert.equal(typeof doc.prepareResponse.preparedTransaction, 'string');
+    assert.deepEqual(doc.hashVerification, { kind: 'verified', scheme: 'V2', hash: doc.hash });
+    assert.match(doc.hashCheck, /^hash verified \(V2\)/);
+  });
+
+  it('a hash that is not the hash of the transaction: said first and last, "do not sign", exit 1', async () => {
+    const { bank, alice } = participant.parties;
+    const proxy = await startFaultProxy(participant.url);
+    try {
+      const forged = Buffer.alloc(32, 7).toString('base64');
+      proxy.add({ method: 'POST', path: '/v2/interactive-submission/prepare', fault: { kind: 'rewrite-json', rewrite: (body) => ({ ...(body as object), preparedTransactionHash: forged }) } });
+      const file = writeJson(dir, 'forged.commands.json', { commandId: 'cli-preview-forged', actAs: [bank], commands: [iou(alice)] });
+      const r = await cli(['submit', file, '--preview'], { CANTON_LEDGER_URL: proxy.url });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stdout, /^DO NOT SIGN: the participant's hash is not the hash of this transaction/);
+      assert.match(r.stdout, new RegExp(`^ {2}HASH DOES NOT MATCH \\(V2\\): the participant sent ${'07'.repeat(32)}, the transaction and its metadata hash to [0-9a-f]{64}; do not sign it$`, 'm'));
+      assert.match(r.stderr, /^error: DO NOT SIGN/m);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('several commands on 3.5: the Canton error, then why and what to do', async () => {

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { LedgerClient } from '../../src/core/api/client';
 import { AuthError, CantonApiError, ProtocolError } from '../../src/core/errors';
 import type * as wire from '../../src/core/models/wire';
-import { decodePreparedTransaction } from '../../src/core/preview';
+import { decodePreparedTransaction, readPreparedAnswer } from '../../src/core/preview';
 import { walkNodes } from '../../src/core/preview/model';
-import { previewCounts, previewDocument, previewSummary, previewText, PREVIEW_CAVEAT } from '../../src/core/preview/render';
+import { HASH_MISMATCH_WARNING, previewCounts, previewDocument, previewSummary, previewText, PREVIEW_CAVEAT } from '../../src/core/preview/render';
 import { previewFailureAdvice } from '../../src/core/submit/prepare';
 import { prepareRequestOf } from '../../src/core/submit/submission';
 import type { DemoParticipant } from '../../src/participant';
@@ -96,8 +96,8 @@ describe('preview (interactive-submission prepare)', function () {
   it('renders a document and a text that say nothing was submitted, with the hash in hex', async () => {
     const request = file([p.parties.bank], [iou(p.parties.bank, p.parties.charlie, '7')]);
     const { raw } = await client.prepare(request);
-    const preview = decodePreparedTransaction(raw.preparedTransaction);
-    const doc = previewDocument({ preview, raw, participant: 'demo', file: 'x.commands.json' });
+    const { preview, hash } = readPreparedAnswer(raw);
+    const doc = previewDocument({ preview, hash, raw, participant: 'demo', file: 'x.commands.json' });
     assert.equal(doc.preview, PREVIEW_CAVEAT);
     assert.equal(doc.hash, Buffer.from(raw.preparedTransactionHash, 'base64').toString('hex'));
     assert.match(String(doc.hash), /^[0-9a-f]{64}$/);
@@ -105,10 +105,24 @@ describe('preview (interactive-submission prepare)', function () {
     assert.deepEqual((doc.transaction as Record<string, unknown>[]).map((n) => [n.create, n.templateId]), [['#demo-iou:Iou:Iou', preview.roots[0].templateId]]);
     assert.match(String(preview.roots[0].templateId), /^[0-9a-f]{64}:Iou:Iou$/);
     assert.equal(previewSummary(preview), 'Would create 1 contract, archive 0, exercise 0 choices; depends on 0 input contracts');
-    const text = previewText({ preview, raw, participant: 'demo' });
+    assert.match(String(doc.hashCheck), /^hash verified \(V2\)/);
+    assert.equal(doc.warning, undefined);
+    const text = previewText({ preview, hash, raw, participant: 'demo' });
     assert.match(text, /create #demo-iou:Iou:Iou /);
     assert.ok(text.includes(`seen by ${[p.parties.bank, p.parties.charlie].sort().join(', ')}`));
     assert.ok(text.trimEnd().endsWith(PREVIEW_CAVEAT));
+  });
+
+  it('a hash that does not match is said first, in the document and the text: do not sign', async () => {
+    const { raw } = await client.prepare(file([p.parties.bank], [iou(p.parties.bank, p.parties.charlie, '8')]));
+    const forged = { ...raw, preparedTransactionHash: Buffer.alloc(32, 1).toString('base64') };
+    const { preview, hash } = readPreparedAnswer(forged);
+    assert.equal(hash.kind, 'mismatch');
+    const doc = previewDocument({ preview, hash, raw: forged, participant: 'demo' });
+    assert.equal(Object.keys(doc)[0], 'warning');
+    assert.equal(doc.warning, HASH_MISMATCH_WARNING);
+    assert.match(String(doc.hashCheck), /^HASH DOES NOT MATCH \(V2\): the participant sent (01){32}, the transaction and its metadata hash to [0-9a-f]{64}; do not sign it$/);
+    assert.ok(previewText({ preview, hash, raw: forged, participant: 'demo' }).startsWith(HASH_MISMATCH_WARNING));
   });
 
   it('refuses several commands from 3.4 on, and says to preview each alone', async () => {

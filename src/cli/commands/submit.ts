@@ -6,8 +6,8 @@ import { CancelledError, LedgerError } from '../../core/errors';
 import type { Transaction } from '../../core/models/updates';
 import { previewFailureAdvice } from '../../core/submit/prepare';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue, type SubmissionOutcome } from '../../core/submit/submission';
-import { decodePreparedTransaction } from '../../core/preview/decode';
-import { previewDocument, previewText } from '../../core/preview/render';
+import { readPreparedAnswer } from '../../core/preview/decode';
+import { HASH_MISMATCH_WARNING, previewDocument, previewText } from '../../core/preview/render';
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
@@ -26,6 +26,9 @@ export const submitCommand: Command = {
     '--dry-validate     validate the file only; do not submit',
     '--preview          show what the commands would do (interactive-submission prepare); nothing is',
     '                   submitted. Needs only ReadAs rights for the actAs and readAs parties.',
+    '                   The hash is recomputed from the prepared transaction (hashing scheme V2) and',
+    '                   compared with the participant\'s: "hash verified", or exit 1 when it does not',
+    '                   match (do not sign it).',
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
     'Without a transactionFormat the transaction is shown as the ledger-effects tree (the exercise',
@@ -109,8 +112,11 @@ async function preview(ctx: CliContext, file: string, value: CommandsFileValue):
     ctx.err(`to do: ${advice.todo}`);
     return EXIT_FAILURE;
   }
-  const input = { preview: decodePreparedTransaction(result.raw.preparedTransaction), raw: result.raw, participant: ctx.client().baseUrl, file };
-  if (ctx.globals.json) await ctx.out(JSON.stringify({ ...previewDocument(input), prepareResponse: result.raw }, null, 2));
+  const { preview, hash } = readPreparedAnswer(result.raw);
+  const input = { preview, hash, raw: result.raw, participant: ctx.client().baseUrl, file };
+  if (ctx.globals.json) await ctx.out(JSON.stringify({ ...previewDocument(input), hashVerification: hash, prepareResponse: result.raw }, null, 2));
   else await ctx.out(previewText(input).trimEnd());
-  return EXIT_OK;
+  if (hash.kind !== 'mismatch') return EXIT_OK;
+  ctx.err(`error: ${HASH_MISMATCH_WARNING} It sent ${hash.expected}; the transaction hashes to ${hash.computed} (${hash.scheme}).`);
+  return EXIT_FAILURE;
 }

@@ -5,6 +5,8 @@
  */
 import { PreparedTransaction, type DamlTransaction_Node, type Identifier } from '@canton-network/core-ledger-proto';
 import { ProtocolError } from '../errors';
+import type * as wire from '../models/wire';
+import { verifyPreparedHash, type HashVerification } from './hash';
 import { informeesOf, type PreparedPreview, type PreviewInputContract, type PreviewNode } from './model';
 import { microsToIso, valueToJson } from './value';
 
@@ -15,13 +17,31 @@ function broken(why: string, cause?: unknown): ProtocolError {
   return new ProtocolError(`The preparedTransaction of the prepare answer cannot be read: ${why}`, PREPARE, cause, { problem: 'bad-field', field: 'preparedTransaction' });
 }
 
+/** A prepare answer as a preview shows it: the transaction, and whether its hash is the hash of that transaction. */
+export interface PreparedReading {
+  preview: PreparedPreview;
+  hash: HashVerification;
+}
+
+/** Reads a prepare answer: decodes its transaction and recomputes its hash from it. */
+export function readPreparedAnswer(raw: Pick<wire.JsPrepareSubmissionResponse, 'preparedTransaction' | 'preparedTransactionHash' | 'hashingSchemeVersion'>): PreparedReading {
+  const message = preparedMessage(raw.preparedTransaction);
+  return { preview: previewOf(message), hash: verifyPreparedHash(message, raw) };
+}
+
 export function decodePreparedTransaction(base64: string): PreparedPreview {
-  let message: PreparedTransaction;
+  return previewOf(preparedMessage(base64));
+}
+
+function preparedMessage(base64: string): PreparedTransaction {
   try {
-    message = PreparedTransaction.fromBinary(Buffer.from(base64, 'base64'));
+    return PreparedTransaction.fromBinary(Buffer.from(base64, 'base64'));
   } catch (e) {
     throw broken(`it is not a PreparedTransaction protobuf (${e instanceof Error ? e.message : String(e)})`, e);
   }
+}
+
+function previewOf(message: PreparedTransaction): PreparedPreview {
   const tx = message.transaction;
   const meta = message.metadata;
   const byId = new Map((tx?.nodes ?? []).map((n) => [n.nodeId, n]));

@@ -1,2 +1,2 @@
 /** The preview decoder as a bundle of its own (dist/preview.js): the extension loads it on the first preview. */
-export { decodePreparedTransaction } from './decode';
+export { decodePreparedTransaction, readPreparedAnswer, type PreparedReading } from './decode';

@@ -4,6 +4,7 @@
  */
 import type * as wire from '../models/wire';
 import { parseIdentifier, printIdentifier, withPackageName } from '../daml/identifiers';
+import type { HashVerification } from './hash';
 import { walkNodes, type PreparedPreview, type PreviewNode } from './model';
 
 export const PREVIEW_CAVEAT =
@@ -50,6 +51,21 @@ export function hashHex(raw: wire.JsPrepareSubmissionResponse): string {
   return Buffer.from(raw.preparedTransactionHash, 'base64').toString('hex');
 }
 
+/** Said first, in the document and the CLI's text, when the hash is not the transaction's. */
+export const HASH_MISMATCH_WARNING = "DO NOT SIGN: the participant's hash is not the hash of this transaction and its metadata.";
+
+/** The verdict on the hash in one line: "hash verified (V2): …", "HASH DOES NOT MATCH (V2): …", "hash not verified (V3): …". */
+export function hashCheckLine(h: HashVerification): string {
+  switch (h.kind) {
+    case 'verified':
+      return `hash verified (${h.scheme}): recomputed here from the transaction and its metadata, it is the hash the participant sent`;
+    case 'mismatch':
+      return `HASH DOES NOT MATCH (${h.scheme}): the participant sent ${h.expected}, the transaction and its metadata hash to ${h.computed}; do not sign it`;
+    case 'cannot-verify':
+      return `hash not verified (${h.scheme}): ${h.reason}`;
+  }
+}
+
 /**
  * A node's template as the commands file names it, `#package-name:Module:Entity` (the prepared
  * transaction names it by package id, 64 hex digits that say nothing to a reader).
@@ -84,6 +100,8 @@ function nodeDocument(n: PreviewNode): Record<string, unknown> {
 export interface PreviewDocumentInput {
   preview: PreparedPreview;
   raw: wire.JsPrepareSubmissionResponse;
+  /** The hash recomputed from the transaction, compared with the answer's. */
+  hash: HashVerification;
   /** Where it was prepared: the connection's name or URL. */
   participant: string;
   file?: string;
@@ -94,6 +112,7 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
   const { preview: p, raw } = input;
   const nodes = [...walkNodes(p.roots)];
   return {
+    ...(input.hash.kind === 'mismatch' ? { warning: HASH_MISMATCH_WARNING } : {}),
     preview: PREVIEW_CAVEAT,
     summary: previewSummary(p),
     ...(input.file ? { file: input.file } : {}),
@@ -103,6 +122,7 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
     synchronizerId: p.synchronizerId,
     hash: hashHex(raw),
     hashingSchemeVersion: raw.hashingSchemeVersion,
+    hashCheck: hashCheckLine(input.hash),
     ...(raw.costEstimation ? { costEstimation: raw.costEstimation } : {}),
     transaction: p.roots.map(nodeDocument),
     created: nodes.filter((n) => n.kind === 'create').map((n) => ({ contractId: n.contractId, templateId: n.templateId, stakeholders: n.stakeholders })),
@@ -122,7 +142,7 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
 /** The CLI's text: the tree indented, one line per node, then the inputs and the hash. */
 export function previewText(input: PreviewDocumentInput): string {
   const { preview: p, raw } = input;
-  const lines = [`Preview of commandId ${p.commandId} on ${input.participant} (actAs ${p.actAs.join(', ')})`, previewSummary(p), ''];
+  const lines = [...(input.hash.kind === 'mismatch' ? [HASH_MISMATCH_WARNING, ''] : []), `Preview of commandId ${p.commandId} on ${input.participant} (actAs ${p.actAs.join(', ')})`, previewSummary(p), ''];
   const line = (n: PreviewNode, depth: number) => {
     const pad = '  '.repeat(depth + 1);
     const seen = `seen by ${n.informees.join(', ') || 'nobody'}`;
@@ -136,6 +156,6 @@ export function previewText(input: PreviewDocumentInput): string {
   for (const r of p.roots) line(r, 0);
   lines.push('', `Input contracts: ${p.inputContracts.length === 0 ? 'none' : ''}`);
   for (const c of p.inputContracts) lines.push(`  ${c.contractId} ${c.templateId ?? c.packageName} (stakeholders ${c.stakeholders.join(', ')})`);
-  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, '', PREVIEW_CAVEAT);
+  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, `  ${hashCheckLine(input.hash)}`, '', PREVIEW_CAVEAT);
   return lines.join('\n') + '\n';
 }

@@ -1,5 +1,7 @@
 // Previewing a commands file like a user: the "Preview" CodeLens, the read-only preview document (what
-// would be created, exercised and archived, with informees), nothing on the ledger until "Submit now",
+// would be created, exercised and archived, with informees, and "hash verified (V2)": the hash recomputed
+// from the transaction), nothing on the ledger until "Submit now", whose result opens in the preview's
+// column (two columns, never a third), a preview that then says it was submitted and opens the result,
 // and a refusal that says why and what to do. Runs against the demo participant.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,13 @@ const FILE = 'ui-preview.commands.json';
 const TWO_COMMANDS_FILE = 'ui-preview-two.commands.json';
 
 const iou = (currency) => ({ issuer: BANK, owner: BANK, currency, amount: '7.25', observers: [] });
+
+/** A CodeLens shown as a label (no command), in any visible editor. */
+function lensLabel(t, text) {
+  return t.page.locator('.monaco-editor .codelens-decoration', { hasText: text }).first();
+}
+
+const editorGroups = (t) => t.page.locator('.part.editor .editor-group-container').count();
 
 async function visibleEditorText(t) {
   return (await t.page.locator('.editor-group-container .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
@@ -37,30 +46,52 @@ export default async function (t) {
       await lens.waitFor({ timeout: 15000 });
       await lens.click();
       await t.toast(/^Preview of ui-preview\.commands\.json \(nothing submitted\): Would create 2 contracts, archive 1, exercise 1 choice \(Iou_Transfer\)/).waitFor({ timeout: 20000 });
-      await t.page.locator('.tabs-container [role="tab"]', { hasText: `preview ${commandId}` }).first().waitFor({ timeout: 10000 });
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: 10000 });
       await t.waitUntil(async () => {
         const text = await visibleEditorText(t);
         return /"exercise": "Iou_Transfer"/.test(text) && /"archives":/.test(text) && /"informees":/.test(text) && /Nothing was submitted/.test(text);
       }, { timeout: 10000, what: 'the preview document to show the exercise, what it archives, the informees and the caveat' });
+      await lensLabel(t, 'Hash verified (V2)').waitFor({ timeout: 10000 });
+      await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await visibleEditorText(t)), { timeout: 10000, what: 'the preview document to say "hash verified (V2)"' });
       await t.screenshot('58-preview-document');
     });
 
-    await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing)', async () => {
-      await t.page.locator('.tabs-container [role="tab"]', { hasText: `preview ${commandId}` }).first().click();
+    await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing); the result opens in the preview\'s column, not a third one', async () => {
+      const previewTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first();
+      await previewTab.click();
       const lens = codeLens(t, 'Submit now');
       await lens.waitFor({ timeout: 15000 });
       await t.screenshot('58-preview-submit-now-lens');
+      if ((await editorGroups(t)) !== 2) throw new Error(`before Submit now: ${await editorGroups(t)} editor columns, expected the file and the preview`);
       await lens.click();
       // The outcome as the Submissions view records it (a toast can be dropped by VS Code's spam
       // protection when several notifications come at once): "succeeded", where a second submission of
       // the same commandId would read "already executed".
-      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first().waitFor({ timeout: 20000 });
+      const resultTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first();
+      await resultTab.waitFor({ timeout: 20000 });
       await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: 10000, what: `the submission result of ${commandId}` });
+      // One column for the preview and its result: the result's tab beside the preview's, in the same group.
+      const groups = await editorGroups(t);
+      const sameGroup = t.page.locator('.part.editor .editor-group-container', { has: t.page.locator('[role="tab"]', { hasText: `ui-preview preview ${commandId}` }) }).locator('[role="tab"]', { hasText: `ui-preview ${commandId}` });
+      if (groups !== 2 || (await sameGroup.count()) !== 1) throw new Error(`after Submit now: ${groups} editor columns, the result ${(await sameGroup.count()) ? 'in' : 'not in'} the preview's column`);
+      await t.screenshot('58-preview-column-reused');
       await t.palette('Canton Ledger: Focus on Submissions View');
       const row = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
       await row.waitFor({ timeout: 10000 });
       const label = `${(await row.getAttribute('aria-label')) ?? ''} ${await row.innerText()}`;
       if (!/succeeded/.test(label)) throw new Error(`the Submissions view records ${FILE} as "${label}", not succeeded`);
+    });
+
+    await t.check('the submitted preview says so, and offers the result instead of "Submit now"', async () => {
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().click();
+      const openResult = codeLens(t, 'Submitted (succeeded): Open Result');
+      await openResult.waitFor({ timeout: 15000 });
+      await t.waitUntil(async () => /"submitted": "Submitted since this preview \(succeeded/.test(await visibleEditorText(t)), { timeout: 10000, what: 'the preview to say it was submitted' });
+      if ((await codeLens(t, 'Submit now').count()) !== 0) throw new Error('the submitted preview still offers "Submit now"');
+      await t.screenshot('58-preview-submitted');
+      await openResult.click();
+      const activeResult = t.page.locator('.tabs-container [role="tab"].active', { hasText: `ui-preview ${commandId}` }).filter({ hasNotText: 'preview preview' });
+      await t.waitUntil(async () => (await activeResult.count()) === 1 && (await editorGroups(t)) === 2, { timeout: 10000, what: 'the result tab active, in the same two columns' });
     });
 
     await t.check('a file of two commands on a participant that prepares one at a time: the error says why and to preview each command alone', async () => {

@@ -321,6 +321,8 @@ class FakeState {
   readonly context = new Map<string, unknown>();
   readonly clipboard = { text: '' };
   readonly logLines: string[] = [];
+  /** What every diagnostic collection holds, by URI (string form): the Problems view. */
+  readonly diagnostics = new Map<string, Diagnostic[]>();
   /** User settings and workspace settings, by full key (`cantonLedger.x`). */
   settings: Record<string, unknown> = {};
   workspaceSettings: Record<string, unknown> = {};
@@ -558,9 +560,28 @@ export const env = {
   },
 };
 
+/** One collection's entries, mirrored into the window's Problems (fake.state.diagnostics). */
+class ProblemsEntries extends Map<string, Diagnostic[]> {
+  constructor(private readonly problems: Map<string, Diagnostic[]>) {
+    super();
+  }
+  override set(uri: string, d: Diagnostic[]): this {
+    this.problems?.set(uri, d);
+    return super.set(uri, d);
+  }
+  override delete(uri: string): boolean {
+    this.problems.delete(uri);
+    return super.delete(uri);
+  }
+  override clear(): void {
+    for (const uri of this.keys()) this.problems.delete(uri);
+    super.clear();
+  }
+}
+
 export const languages = {
   createDiagnosticCollection(name?: string) {
-    const entries = new Map<string, Diagnostic[]>();
+    const entries = new ProblemsEntries(state.diagnostics);
     return { name, set: (uri: Uri, d: Diagnostic[] | undefined) => void (d ? entries.set(uri.toString(), d) : entries.delete(uri.toString())), get: (uri: Uri) => entries.get(uri.toString()), delete: (uri: Uri) => void entries.delete(uri.toString()), clear: () => entries.clear(), forEach: (f: (uri: Uri, d: Diagnostic[]) => void) => entries.forEach((d, u) => f(Uri.parse(u), d)), dispose: () => entries.clear() };
   },
   registerCodeLensProvider: () => new Disposable(() => undefined),

@@ -12,7 +12,10 @@ import type { JsonDocuments } from '../../../src/vscode/documents';
 import type { SendDeps } from '../../../src/vscode/files/submit/submit';
 import { ErrorReporter, PromptsPort, type Prompts } from '../../../src/vscode/prompts';
 import { windowPrompts } from '../../../src/vscode/ui';
-import { fake, MemoryMemento, commands } from '../fake/vscode';
+import type { DemoParticipant } from '../../../src/participant';
+import { start } from '../../participant/helpers';
+import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { fake, MemoryMemento, commands, workspace, type Uri } from '../fake/vscode';
 
 /** Token providers for participants without auth. */
 const noTokens = { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as unknown as TokenProviders;
@@ -50,4 +53,26 @@ export async function sendWindow(url: string, o: { documents?: Partial<JsonDocum
       profiles.dispose();
     },
   };
+}
+
+/** A demo participant behind a fault proxy, for the whole suite (registers mocha's before and after hooks). */
+export function participantBehindProxy(): { readonly participant: DemoParticipant; readonly proxy: FaultProxy } {
+  const suite = {} as { participant: DemoParticipant; proxy: FaultProxy };
+  before(async () => {
+    suite.participant = await start({ port: 0 });
+    suite.proxy = await startFaultProxy(suite.participant.url);
+  });
+  after(async () => {
+    workspace.textDocuments.splice(0);
+    await suite.proxy.close();
+    await suite.participant.close();
+  });
+  return suite;
+}
+
+/** The commands file open in the fake window: the bank creates an Iou for Alice under `commandId`. */
+export function openCommandsFile(uri: Uri, p: DemoParticipant, commandId: string, templateId = '#demo-iou:Iou:Iou'): void {
+  const { bank, alice } = p.parties;
+  const text = JSON.stringify({ commandId, actAs: [bank], commands: [{ CreateCommand: { templateId, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '10.0', observers: [] } } }] });
+  workspace.textDocuments.splice(0, workspace.textDocuments.length, { uri, getText: () => text });
 }

@@ -9,10 +9,9 @@ import type { DemoParticipant } from '../../../src/participant';
 import type { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { SubmitActions, SubmitController } from '../../../src/vscode/files/submit/submit';
-import { start } from '../../participant/helpers';
-import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
-import { fake, MemoryMemento, Uri, workspace } from '../fake/vscode';
-import { sendWindow, type SendWindow } from './sendHarness';
+import type { FaultProxy } from '../../support/faultProxy';
+import { fake, MemoryMemento, Uri } from '../fake/vscode';
+import { openCommandsFile, participantBehindProxy, sendWindow, type SendWindow } from './sendHarness';
 
 describe('SubmitController (the Submit command) against the fake VS Code API', function () {
   this.timeout(30_000);
@@ -26,21 +25,9 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
   const opened: unknown[] = [];
   const uri = Uri.file('/work/iou.commands.json');
 
-  const writeFile = (commandId: string, templateId = '#demo-iou:Iou:Iou') => {
-    const { bank, alice } = p.parties;
-    const text = JSON.stringify({ commandId, actAs: [bank], commands: [{ CreateCommand: { templateId, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '10.0', observers: [] } } }] });
-    workspace.textDocuments.splice(0, workspace.textDocuments.length, { uri, getText: () => text });
-  };
-
-  before(async () => {
-    p = await start({ port: 0 });
-    proxy = await startFaultProxy(p.url);
-  });
-  after(async () => {
-    workspace.textDocuments.splice(0);
-    await proxy.close();
-    await p.close();
-  });
+  const suite = participantBehindProxy();
+  const writeFile = (commandId: string, templateId?: string) => openCommandsFile(uri, p, commandId, templateId);
+  before(() => ({ participant: p, proxy } = suite));
 
   beforeEach(async () => {
     opened.length = 0;

@@ -7,7 +7,7 @@ import { SubmissionHistory, SubmissionsTreeProvider } from './history';
 import { Commands, Views } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
 import type { Prompts, PromptsPort } from '../../prompts';
-import { bundledPreviewDecoder, PreviewCodeLensProvider, PreviewController } from './preview';
+import { bundledPreviewReader, PreviewCodeLensProvider, PreviewController } from './preview';
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
@@ -34,7 +34,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const submit = new SubmitController(deps, history, prompts, deps.showLog);
   const sending: FileSending = {
     submit,
-    preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewDecoder(context.extensionPath)),
+    preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath), history),
     vetting: new VettingController(deps, reports, prompts, deps.showLog),
     darUpload: new DarUploadController(deps, reports, prompts, deps.showLog),
     history,
@@ -53,6 +53,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const codeLenses = new SendCodeLensProvider(deps.connections);
   context.subscriptions.push(
     history,
+    sending.preview,
     reports,
     tree,
     vscode.window.createTreeView(Views.submissions, { treeDataProvider: tree }),

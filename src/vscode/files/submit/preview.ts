@@ -1,30 +1,37 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';
+import type { HashVerification } from '../../../core/preview/hash';
 import type { PreparedPreview } from '../../../core/preview/model';
-import { previewDocument, previewSummary } from '../../../core/preview/render';
+import { HASH_MISMATCH_WARNING, hashCheckLine, previewDocument, previewSummary } from '../../../core/preview/render';
+import type * as wire from '../../../core/models/wire';
+import { outcomeLabel, type SubmissionRecord } from '../../../core/submit/history';
 import { previewFailureAdvice } from '../../../core/submit/prepare';
 import { prepareRequestOf, type CommandsFileValue } from '../../../core/submit/submission';
 import { Commands } from '../../commands/ids';
 import { DOCUMENT_SCHEME } from '../../documents';
+import { Disposable } from '../../lifecycle';
 import { SHOW_LOG, summary, type Prompts } from '../../prompts';
+import type { SubmissionHistory } from './history';
 import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
-import type { SendDeps, SubmitController, SubmitOutcome } from './submit';
+import { SubmitActions, type SendDeps, type SubmitController, type SubmitOutcome } from './submit';
 
 export const PreviewActions = {
   submitNow: 'Submit now',
+  openResult: SubmitActions.openResult,
   showLog: SHOW_LOG,
 } as const;
 
-/** The decoder bundle (dist/preview.js): loaded on the first preview, so activation does not pay for the protobuf code. */
-export type PreviewDecoder = (base64: string) => PreparedPreview;
+/** What the preview bundle reads from a prepare answer: the transaction and the verdict on its hash. */
+export type PreviewReader = (raw: wire.JsPrepareSubmissionResponse) => { preview: PreparedPreview; hash: HashVerification };
 
-export function bundledPreviewDecoder(extensionPath: string): () => PreviewDecoder {
-  let decode: PreviewDecoder | undefined;
+/** The preview bundle (dist/preview.js): loaded on the first preview, so activation does not pay for the protobuf code. */
+export function bundledPreviewReader(extensionPath: string): () => PreviewReader {
+  let read: PreviewReader | undefined;
   return () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    decode ??= (require(path.join(extensionPath, 'dist', 'preview.js')) as { decodePreparedTransaction: PreviewDecoder }).decodePreparedTransaction;
-    return decode;
+    read ??= (require(path.join(extensionPath, 'dist', 'preview.js')) as { readPreparedAnswer: PreviewReader }).readPreparedAnswer;
+    return read;
   };
 }
 
@@ -35,26 +42,51 @@ export interface PreviewOutcome {
   /** What it shows. */
   document?: Record<string, unknown>;
   preview?: PreparedPreview;
+  /** The hash recomputed from the transaction, compared with the participant's. */
+  hash?: HashVerification;
   action?: string;
   /** "Submit now": the submission that followed. */
   next?: SubmitOutcome;
 }
 
+/** One preview document: where it came from, what it shows, and the submission of its commands that followed. */
+interface ShownPreview {
+  source: vscode.Uri;
+  commandId: string;
+  /** ISO time it was prepared: a submission recorded since then is this preview's. */
+  preparedAt: string;
+  /** The document's name (its URI): showing it again under this name updates it in place. */
+  name: string;
+  document: Record<string, unknown>;
+  hash: HashVerification;
+  submitted?: SubmissionRecord;
+}
+
 /**
  * Previewing `*.commands.json` files: prepare (nothing is submitted), the read-only preview
- * document, and "Submit now" for the same file.
+ * document with the verdict on its hash, and "Submit now" for the same file — once: a preview whose
+ * commands were submitted since (from it or from the file) says so and opens the result instead of
+ * submitting again.
  */
-export class PreviewController {
-  /** The file each preview document was made from (for the document's "Submit now" lens). */
-  private readonly sources = new Map<string, vscode.Uri>();
+export class PreviewController extends Disposable {
+  private readonly previews = new Map<string, ShownPreview>();
+  private readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('canton-ledger-preview'));
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** A preview was shown or submitted (its lenses change). */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly deps: SendDeps,
     private readonly submit: SubmitController,
     private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
-    private readonly decoder: () => PreviewDecoder,
-  ) {}
+    private readonly reader: () => PreviewReader,
+    private readonly history: SubmissionHistory,
+  ) {
+    super();
+    // The history records a submission as soon as its outcome is known, before the user answers its message.
+    this._register(history.onDidChange(() => this.followSubmissions()));
+  }
 
   async previewFile(arg?: unknown): Promise<PreviewOutcome> {
     const prompts = this.prompts();
@@ -70,13 +102,15 @@ export class PreviewController {
       return {};
     }
     const client = this.deps.connections.client(profile);
+    const preparedAt = new Date().toISOString();
     let document: Record<string, unknown>;
     let preview: PreparedPreview;
+    let hash: HashVerification;
     try {
-      ({ document, preview } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
+      ({ document, preview, hash } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
         const { raw } = await client.prepare(request, { signal });
-        const decoded = this.decoder()(raw.preparedTransaction);
-        return { preview: decoded, document: previewDocument({ preview: decoded, raw, participant: profile.name, file: name }) };
+        const read = this.reader()(raw);
+        return { ...read, document: previewDocument({ ...read, raw, participant: profile.name, file: name }) };
       }));
     } catch (e) {
       if (e instanceof CancelledError) return {};
@@ -87,41 +121,121 @@ export class PreviewController {
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const editor = await this.deps.documents.show('previews', `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, {
-      preview: true,
-      viewColumn: resultColumn(),
-      preserveFocus: true,
-    });
+    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, hash };
+    // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
+    const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
-    this.sources.set(resultUri.toString(), source.uri);
-    const action = await prompts.message('info', `Preview of ${name} (nothing submitted): ${previewSummary(preview)}. The ledger may change before you submit.`, [PreviewActions.submitNow]);
-    const next = action === PreviewActions.submitNow ? await this.submit.submitFile(source.uri) : undefined;
-    return { resultUri, document, preview, action, next };
+    this.previews.set(resultUri.toString(), shown);
+    this.showHashDiagnostics(resultUri, document, hash);
+    this.changed.fire();
+    if (hash.kind === 'mismatch') {
+      this.deps.logger.error(`Preview of ${name}: ${hashCheckLine(hash)}`);
+      const action = await prompts.message('error', `Preview of ${name}: ${HASH_MISMATCH_WARNING} (${hash.scheme}; nothing submitted)`, []);
+      return { resultUri, document, preview, hash, action };
+    }
+    const verdict = hash.kind === 'verified' ? `Hash verified (${hash.scheme}).` : `Hash not verified (${hash.scheme}).`;
+    const action = await prompts.message('info', `Preview of ${name} (nothing submitted): ${previewSummary(preview)}. The ledger may change before you submit. ${verdict}`, [PreviewActions.submitNow]);
+    const next = action === PreviewActions.submitNow ? await this.submitFrom(resultUri) : undefined;
+    return { resultUri, document, preview, hash, action, next };
   }
 
-  /** "Submit now" from a preview document: submits the file it was made from. */
+  /** "Submit now" from a preview document: submits the file it was made from, unless this preview was submitted already. */
   async submitPreviewed(arg?: unknown): Promise<SubmitOutcome> {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    const file = uri && this.sources.get(uri.toString());
-    if (!file) {
+    if (!uri || !this.previews.has(uri.toString())) {
       await this.prompts().message('error', 'This is not a preview document of this session: preview the commands file again.', []);
       return {};
     }
-    return this.submit.submitFile(file);
+    return this.submitFrom(uri);
   }
 
   /** Whether a document is a preview with a known source file. */
   sourceOf(uri: vscode.Uri): vscode.Uri | undefined {
-    return this.sources.get(uri.toString());
+    return this.previews.get(uri.toString())?.source;
+  }
+
+  /** The preview shown in a document, for its lenses. */
+  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted'>> | undefined {
+    return this.previews.get(uri.toString());
+  }
+
+  private async submitFrom(uri: vscode.Uri): Promise<SubmitOutcome> {
+    const shown = this.previews.get(uri.toString())!;
+    const done = shown.submitted;
+    if (done) {
+      const action = await this.prompts().message('info', `This preview was submitted already (commandId ${done.commandId}, ${outcomeLabel(done)}): it is not submitted again.`, [PreviewActions.openResult]);
+      const resultUri = action === PreviewActions.openResult ? await this.submit.openResult(done) : undefined;
+      return { record: done, action, resultUri };
+    }
+    return this.submit.submitFile(shown.source);
+  }
+
+  /** Marks each preview whose file and commandId were submitted since it was prepared (executed, or found already executed). */
+  private followSubmissions(): void {
+    const records = this.history.all();
+    for (const [key, shown] of this.previews) {
+      if (shown.submitted) continue;
+      const record = records.find((r) => r.fileUri === shown.source.toString() && r.commandId === shown.commandId && r.time >= shown.preparedAt && (r.outcome === 'succeeded' || r.outcome === 'duplicate'));
+      if (!record) continue;
+      shown.submitted = record;
+      const uri = vscode.Uri.parse(key);
+      // The same name: the open document changes in place.
+      const updated = { submitted: submittedNote(record), ...shown.document };
+      this.deps.documents.put('previews', shown.name, updated);
+      this.showHashDiagnostics(uri, updated, shown.hash);
+      this.changed.fire();
+    }
+  }
+
+  /** A hash that does not match is marked in the document as an error (red, and in the Problems view). */
+  private showHashDiagnostics(uri: vscode.Uri, shown: Record<string, unknown>, hash: HashVerification): void {
+    if (hash.kind !== 'mismatch') {
+      this.diagnostics.delete(uri);
+      return;
+    }
+    // The lines as the document writes them (formatted JSON, two spaces).
+    const lines = JSON.stringify(shown, null, 2).split('\n');
+    const marked = lines.flatMap((line, i) => (/^ {2}"(warning|hashCheck)":/.test(line) ? [i] : []));
+    this.diagnostics.set(
+      uri,
+      marked.map((i) => {
+        const d = new vscode.Diagnostic(new vscode.Range(i, 2, i, lines[i].length), hashCheckLine(hash), vscode.DiagnosticSeverity.Error);
+        d.source = 'Canton Ledger';
+        return d;
+      }),
+    );
   }
 }
 
-/** "Submit now" at the top of a preview document. */
+function submittedNote(r: SubmissionRecord): string {
+  const at = r.offset !== undefined ? ` at offset ${r.offset}` : '';
+  return `Submitted since this preview (${outcomeLabel(r)}${r.updateId ? `: update ${r.updateId}` : ''}${at}). Use "Open Result" above; it is not submitted again.`;
+}
+
+/** At the top of a preview document: the verdict on the hash, then "Submit now" (or, once submitted, "Open Result"). */
 export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
-  constructor(private readonly previews: PreviewController) {}
+  readonly onDidChangeCodeLenses: vscode.Event<void>;
+
+  constructor(private readonly previews: PreviewController) {
+    this.onDidChangeCodeLenses = previews.onDidChange;
+  }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    if (document.uri.scheme !== DOCUMENT_SCHEME || !this.previews.sourceOf(document.uri)) return [];
-    return [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: [document.uri] })];
+    const shown = document.uri.scheme === DOCUMENT_SCHEME ? this.previews.previewIn(document.uri) : undefined;
+    if (!shown) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    const { hash } = shown;
+    const verdict =
+      hash.kind === 'verified'
+        ? `$(pass) Hash verified (${hash.scheme})`
+        : hash.kind === 'mismatch'
+          ? `$(error) Hash does not match (${hash.scheme}): do not sign`
+          : `$(question) Hash not verified (${hash.scheme})`;
+    // A lens without a command is a label: the verdict itself, with the details in its tooltip.
+    const lenses = [new vscode.CodeLens(top, { title: verdict, tooltip: hashCheckLine(hash), command: '' })];
+    const args = [document.uri];
+    if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
+    else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
+    return lenses;
   }
 }

@@ -4,6 +4,7 @@ import { fileKindOf, validateText, type FileKind, type Problem } from '../../../
 import type { ConnectionProfile } from '../../../core/connections';
 import type { ConnectionTargets } from '../../commands/registry';
 import type { Prompts } from '../../prompts';
+import { DOCUMENT_SCHEME } from '../../schemes';
 
 /** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */
 export function targetUri(arg: unknown): vscode.Uri | undefined {
@@ -91,7 +92,18 @@ export async function applyJsonEdits(uri: vscode.Uri, edits: ReadonlyArray<{ off
   return vscode.workspace.applyEdit(edit);
 }
 
-/** Results open beside the file being edited; with no editor open (sent from the explorer), in the editor area itself. */
+/**
+ * Where a preview or a submission's result opens: in the column that already shows one (so a
+ * preview, then its submission, stay in one column beside the file, and clicking in a preview does
+ * not push the next result into a third column); else beside the file being edited; with no editor
+ * open (sent from the explorer), in the editor area itself.
+ */
 export function resultColumn(): vscode.ViewColumn {
+  const results = vscode.window.visibleTextEditors.find((e) => isResultDocument(e.document.uri) && e.viewColumn !== undefined);
+  if (results?.viewColumn !== undefined) return results.viewColumn;
   return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+}
+
+function isResultDocument(uri: vscode.Uri): boolean {
+  return uri.scheme === DOCUMENT_SCHEME && /^\/(previews|submissions)\//.test(uri.path);
 }
