@@ -73,4 +73,42 @@ describe('cli: graph against the demo participant', () => {
     assert.equal(format.status, 2);
     assert.match(format.stderr, /--format must be one of mermaid, dot, text, json/);
   });
+
+  it('--lineage draws where the transferred Iou came from, in every format', async () => {
+    const tx = JSON.parse((await cli(['graph', transfer.updateId, '--json'], env)).stdout);
+    const created = tx.contracts.find((c: { state: string }) => c.state === 'created').contractId;
+    const consumed = tx.contracts.find((c: { state: string }) => c.state === 'consumed').contractId;
+    const text = await cli(['graph', '--lineage', created], env);
+    assert.equal(text.status, 0, text.stderr);
+    const head = /^Lineage of (00[0-9a-f]+): (\d+) contracts, (\d+) transactions, (\d+) requests$/m.exec(text.stdout);
+    assert.ok(head, text.stdout);
+    assert.equal(head[1], created);
+    assert.match(text.stdout, new RegExp(`^ {2}\\* Iou:Iou ${created.slice(0, 8)}… · [^\\n]*\\n {6}from Iou_Transfer on ${consumed.slice(0, 8)}… @${transfer.offset}$`, 'm'));
+    const json = JSON.parse((await cli(['graph', '--lineage', created, '--json'], env)).stdout);
+    assert.ok(json.links.some((k: { parent: string; child: string }) => k.parent === consumed && k.child === created));
+    // A lineage is a tree: one parent per contract but the oldest.
+    assert.equal(json.links.length, json.contracts.length - 1);
+    assert.ok(json.requests <= 2 * Number(head[3]) + 1, `${json.requests} requests for ${head[3]} transactions`);
+    const dot = await cli(['graph', '--lineage', created, '--format', 'dot'], env);
+    const svg = execFileSync('dot', ['-Tsvg'], { input: dot.stdout, encoding: 'utf8' });
+    assert.equal((svg.match(/class="node"/g) ?? []).length, json.contracts.length);
+    assert.equal((svg.match(/class="edge"/g) ?? []).length, json.links.length);
+  });
+
+  it('--diff over the whole ledger agrees with the active contract set', async () => {
+    const end = participant.state.ledgerEnd;
+    const d = await cli(['graph', '--diff', `1..${end}`, '--json'], env);
+    assert.equal(d.status, 0, d.stderr);
+    const diff = JSON.parse(d.stdout);
+    const acs = (await cli(['acs', '--json'], env)).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const active = new Set(acs.map((c: { contractId: string }) => c.contractId));
+    const added = diff.templates.flatMap((t: { added: string[] }) => t.added);
+    assert.deepEqual(new Set(added), active, 'from the ledger start, what was added is exactly what is active');
+    assert.ok(diff.templates.every((t: { removed: string[] }) => t.removed.length === 0), 'nothing existed before the start');
+    const text = await cli(['graph', '--diff', `1..${end}`], env);
+    assert.match(text.stdout, new RegExp(`^Active contracts over offsets 1..${end}: \\d+ transactions$`, 'm'));
+    assert.match(text.stdout, /^ {2}#demo-iou:Iou:Iou {2}\+\d+ -0/m);
+    const bad = await cli(['graph', '--diff', `1..${end}`, '--format', 'dot'], env);
+    assert.equal(bad.status, 2);
+  });
 });

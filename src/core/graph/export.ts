@@ -7,6 +7,7 @@ import { shortId } from '../text';
 import { entityName } from '../updates/rows';
 import { transactionDiff } from './diff';
 import type { PartyLens } from './lens';
+import { lineageInOrder, type Lineage, type LineageContract } from './lineage';
 import { actionsInTreeOrder, type ActionNode, type ContractNode, type EdgeKind, type TransactionGraph } from './model';
 
 export type GraphFormat = 'mermaid' | 'dot' | 'text' | 'json';
@@ -189,5 +190,48 @@ export function exportGraph(g: TransactionGraph, format: GraphFormat, o: ExportO
       return toText(g, o);
     case 'json':
       return toJson(g, o);
+  }
+}
+
+// ---------------------------------------------------------------- lineage
+
+export type LineageFormat = GraphFormat;
+
+function lineageContractLabel(c: LineageContract): string[] {
+  const where = [c.createdIn ? `created at ${c.createdIn.offset}` : '', c.archivedIn ? `archived at ${c.archivedIn.offset}` : ''].filter(Boolean).join(', ');
+  return [`${c.templateId ? entityName(c.templateId) : 'contract'} ${shortId(c.contractId, 8, 0)}`, c.problem ? `${c.state}: ${c.problem.code}` : c.state, ...(where ? [where] : [])];
+}
+
+export function exportLineage(l: Lineage, format: LineageFormat): string {
+  const contracts = lineageInOrder(l);
+  const ids = new Map(contracts.map((c, i) => [c.contractId, `c${i}`]));
+  switch (format) {
+    case 'mermaid': {
+      const lines = ['flowchart TB'];
+      for (const c of contracts) lines.push(`  ${ids.get(c.contractId)}[("${lineageContractLabel(c).map(mermaidText).join('<br/>')}")]`);
+      for (const k of l.links) lines.push(`  ${ids.get(k.parent)} -->|"${mermaidText(`${k.choice} @${k.via.offset}`)}"| ${ids.get(k.child)}`);
+      lines.push('  classDef start stroke-width:3px', `  class ${ids.get(l.start)} start`);
+      return lines.join('\n') + '\n';
+    }
+    case 'dot': {
+      const lines = [`digraph ${dotString(`lineage ${l.start}`)} {`, '  rankdir=TB;', '  node [fontname="Helvetica", fontsize=10, shape=cylinder];', '  edge [fontname="Helvetica", fontsize=9];'];
+      for (const c of contracts) lines.push(`  ${ids.get(c.contractId)} [label=${dotString(lineageContractLabel(c).join('\n'))}${c.contractId === l.start ? ', penwidth=2.5' : ''}];`);
+      for (const k of l.links) lines.push(`  ${ids.get(k.parent)} -> ${ids.get(k.child)} [label=${dotString(`${k.choice} @${k.via.offset}`)}];`);
+      lines.push('}');
+      return lines.join('\n') + '\n';
+    }
+    case 'text': {
+      const lines = [`Lineage of ${l.start}: ${contracts.length} contracts, ${l.transactions.size} transactions, ${l.requests} requests`];
+      for (const c of contracts) {
+        const parents = l.links.filter((k) => k.child === c.contractId).map((k) => `${k.choice} on ${shortId(k.parent, 8, 0)} @${k.via.offset}`);
+        lines.push(`  ${c.contractId === l.start ? '*' : ' '} ${lineageContractLabel(c).join(' · ')}  ${c.contractId}${parents.length ? `\n      from ${parents.join('; ')}` : ''}`);
+      }
+      for (const f of l.frontier) lines.push(`  … more ${f.direction === 'back' ? 'before' : 'after'} ${f.contractId} (past the bound)`);
+      return lines.join('\n') + '\n';
+    }
+    case 'json': {
+      const { contracts: _c, transactions, ...rest } = l;
+      return JSON.stringify({ ...rest, contracts, transactions: [...transactions.values()].map((g) => ({ updateId: g.updateId, offset: g.offset })) }, null, 2) + '\n';
+    }
   }
 }

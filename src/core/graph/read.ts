@@ -3,6 +3,7 @@ import type { LedgerClient } from '../api/client';
 import type { CallOptions } from '../api/http';
 import { RequestValidationError } from '../errors';
 import type { Transaction } from '../models/updates';
+import type { LineageReader } from './lineage';
 import { buildTransactionGraph, type TransactionGraph } from './model';
 
 export type TransactionKey = { updateId: string } | { offset: number };
@@ -40,4 +41,12 @@ export async function readTransaction(client: LedgerClient, key: TransactionKey,
 
 export async function readTransactionGraph(client: LedgerClient, key: TransactionKey, readAs: GraphReadAs, o: CallOptions = {}): Promise<TransactionGraph> {
   return buildTransactionGraph(await readTransaction(client, key, readAs, o));
+}
+
+/** The lineage walk's reads through a client, as the given parties. */
+export function lineageReaderOf(client: LedgerClient, readAs: GraphReadAs): LineageReader {
+  return {
+    contractEvents: (contractId, o) => client.eventsByContractId(contractId, { filter: { parties: [...readAs.parties], anyParty: readAs.anyParty } }, o),
+    transactionAt: (offset, o) => readTransaction(client, { offset }, readAs, o),
+  };
 }
