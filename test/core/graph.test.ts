@@ -6,6 +6,7 @@ import { lensDifference, partyLens } from '../../src/core/graph/lens';
 import { actionsInTreeOrder, buildTransactionGraph } from '../../src/core/graph/model';
 import { decodeTransaction, type Transaction } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
+import { generatedTransaction } from '../support/transactions';
 
 const IOU = '#demo-iou:Iou:Iou';
 const TRANSFER = '#demo-iou:Iou:IouTransfer';
@@ -166,25 +167,6 @@ function renderDot(dot: string): string {
   return execFileSync('dot', ['-Tsvg'], { input: dot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** A transaction of `n` nodes: chains of exercises three deep, each creating one contract, under root exercises. */
-function generated(n: number): Transaction {
-  const events: wire.Event[] = [];
-  let nodeId = 0;
-  while (nodeId < n) {
-    const root = nodeId;
-    const size = Math.min(7, n - root);
-    // root exercise, then (create, exercise(create, create)) patterns inside its range.
-    events.push(exercised(root, root + size - 1, `#in${root}`, 'Split', true, [ALICE], [ALICE]));
-    for (let k = 1; k < size; k++) {
-      const id = root + k;
-      if (k === 2 && size > 4) events.push(exercised(id, root + 4, `#c${root + 1}`, 'Merge', true, [ALICE], [ALICE]));
-      else events.push(created(id, `#c${id}`, IOU, [ALICE], [BOB], [ALICE]));
-    }
-    nodeId += size;
-  }
-  return tx(events);
-}
-
 describe('transaction graph: drawings checked by their tools', () => {
   it('DOT of a transfer is rendered by Graphviz with every node and edge', () => {
     const g = buildTransactionGraph(tx(TRANSFER_EVENTS));
@@ -211,8 +193,7 @@ describe('transaction graph: drawings checked by their tools', () => {
 
   for (const size of [1_000, 5_000]) {
     it(`builds a ${size.toLocaleString('en')}-node transaction into one consistent tree`, () => {
-      const t = generated(size);
-      const g = buildTransactionGraph(t);
+      const g = buildTransactionGraph(decodeTransaction(generatedTransaction(size)));
       assert.equal(g.actions.size, size);
       assert.equal(actionsInTreeOrder(g).length, size);
       const childCount = [...g.actions.values()].reduce((n, a) => n + a.children.length, 0);
@@ -224,7 +205,7 @@ describe('transaction graph: drawings checked by their tools', () => {
 
   it('DOT of a generated 200-node transaction is laid out by Graphviz', function () {
     this.timeout(60_000);
-    const g = buildTransactionGraph(generated(200));
+    const g = buildTransactionGraph(decodeTransaction(generatedTransaction(200)));
     const svg = renderDot(toDot(g));
     assert.equal((svg.match(/class="node"/g) ?? []).length, g.actions.size + g.contracts.size);
     assert.equal((svg.match(/class="edge"/g) ?? []).length, g.edges.length);
