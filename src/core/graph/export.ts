@@ -197,7 +197,7 @@ export function exportGraph(g: TransactionGraph, format: GraphFormat, o: ExportO
 
 export type LineageFormat = GraphFormat;
 
-function lineageContractLabel(c: LineageContract): string[] {
+export function lineageContractLabel(c: LineageContract): string[] {
   const where = [c.createdIn ? `created at ${c.createdIn.offset}` : '', c.archivedIn ? `archived at ${c.archivedIn.offset}` : ''].filter(Boolean).join(', ');
   return [`${c.templateId ? entityName(c.templateId) : 'contract'} ${shortId(c.contractId, 8, 0)}`, c.problem ? `${c.state}: ${c.problem.code}` : c.state, ...(where ? [where] : [])];
 }
