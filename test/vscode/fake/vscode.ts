@@ -336,6 +336,54 @@ class FakeState {
   readonly watchers: Array<{ pattern: string; create: EventEmitter<Uri>; change: EventEmitter<Uri>; delete: EventEmitter<Uri> }> = [];
   /** What workspace.findFiles answers (none by default). */
   findFiles: (include: string) => Uri[] = () => [];
+  /** Webview panels made and not disposed, and the serializers registered by view type. */
+  readonly webviewPanels: FakeWebviewPanel[] = [];
+  readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
+}
+
+/**
+ * A webview panel: `posted` has what the extension sent the page, `receive` plays the page sending a
+ * message; no page runs (the page itself is checked in a real browser by the UI checks).
+ */
+export class FakeWebviewPanel {
+  private readonly messages = new EventEmitter<unknown>();
+  private readonly disposed = new EventEmitter<void>();
+  readonly posted: unknown[] = [];
+  readonly onDidDispose = this.disposed.event;
+  revealed = 0;
+  iconPath: unknown;
+  readonly webview = {
+    html: '',
+    options: {} as unknown,
+    cspSource: 'https://fake.vscode-cdn.net',
+    asWebviewUri: (uri: Uri) => Uri.parse(`https://fake.vscode-cdn.net${uri.path}`),
+    postMessage: async (message: unknown) => {
+      this.posted.push(message);
+      return true;
+    },
+    onDidReceiveMessage: this.messages.event,
+  };
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly column: unknown,
+    options: unknown,
+  ) {
+    this.webview.options = options;
+  }
+  /** The page sends `message` to the extension. */
+  receive(message: unknown): void {
+    this.messages.fire(message);
+  }
+  reveal(): void {
+    this.revealed++;
+  }
+  dispose(): void {
+    const i = state.webviewPanels.indexOf(this);
+    if (i < 0) return;
+    state.webviewPanels.splice(i, 1);
+    this.disposed.fire();
+  }
 }
 
 class FakeTreeView {
@@ -459,6 +507,15 @@ export const window = {
   registerTreeDataProvider(id: string, provider: unknown): Disposable {
     const view = window.createTreeView(id, { treeDataProvider: provider });
     return new Disposable(() => view.dispose());
+  },
+  createWebviewPanel(viewType: string, title: string, column: unknown, options: unknown): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, column, options);
+    state.webviewPanels.push(panel);
+    return panel;
+  },
+  registerWebviewPanelSerializer(viewType: string, serializer: { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> }): Disposable {
+    state.webviewSerializers.set(viewType, serializer);
+    return new Disposable(() => state.webviewSerializers.delete(viewType));
   },
   createStatusBarItem(id: string): FakeStatusBarItem {
     const item: FakeStatusBarItem = {
