@@ -338,6 +338,9 @@ class FakeState {
   findFiles: (include: string) => Uri[] = () => [];
   /** Webview panels made and not disposed, and the serializers registered by view type. */
   readonly webviewPanels: FakeWebviewPanel[] = [];
+  /** Untitled documents opened with content (workspace.openTextDocument({ language, content })) and those shown. */
+  readonly untitledDocuments: Array<{ languageId: string; text: string }> = [];
+  readonly shownDocuments: unknown[] = [];
   readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
 }
 
@@ -508,6 +511,10 @@ export const window = {
     const view = window.createTreeView(id, { treeDataProvider: provider });
     return new Disposable(() => view.dispose());
   },
+  async showTextDocument(document: unknown): Promise<unknown> {
+    state.shownDocuments.push(document);
+    return { document };
+  },
   createWebviewPanel(viewType: string, title: string, column: unknown, options: unknown): FakeWebviewPanel {
     const panel = new FakeWebviewPanel(viewType, title, column, options);
     state.webviewPanels.push(panel);
@@ -592,6 +599,11 @@ export const workspace = {
     state.watchers.push(w);
     const never = new EventEmitter<Uri>().event;
     return { onDidCreate: ignoreCreate ? never : w.create.event, onDidChange: ignoreChange ? never : w.change.event, onDidDelete: ignoreDelete ? never : w.delete.event, dispose: () => void state.watchers.splice(state.watchers.indexOf(w), 1) };
+  },
+  async openTextDocument(options: { language?: string; content?: string }): Promise<{ languageId: string; getText(): string; uri: Uri }> {
+    const doc = { languageId: options.language ?? 'plaintext', text: options.content ?? '' };
+    state.untitledDocuments.push(doc);
+    return { languageId: doc.languageId, getText: () => doc.text, uri: Uri.parse(`untitled:Untitled-${state.untitledDocuments.length}`) };
   },
   async findFiles(include: string): Promise<Uri[]> {
     return state.findFiles(include);
