@@ -207,7 +207,9 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
   }
   for (const b of layout.boxes) {
     const roles = doc.kind === 'transaction' ? [roleOf(doc, lensA, b), roleOf(doc, lensB, b)] : [null, null];
-    const seen = roles.some((r) => r === null) ? true : roles.some((r) => r !== undefined && r !== null);
+    // Seen when no lens is on, or when any party of the lens sees it.
+    const lensRoles = roles.filter((r) => r !== null);
+    const seen = lensRoles.length === 0 || lensRoles.some((r) => r !== undefined);
     const g = svg('g', {
       class: `box ${b.kind}${b.state ? ` ${b.state}` : ''}${seen ? '' : ' unseen'}${b.id === state.selected ? ' selected' : ''}`,
       transform: `translate(${b.x},${b.y})`,
@@ -384,7 +386,8 @@ function find(text: string): void {
   };
   const start = layout.boxes.findIndex((b) => b.id === state.selected);
   const order = [...layout.boxes.slice(start + 1), ...layout.boxes.slice(0, start + 1)];
-  const hit = order.find((b) => haystack(b).includes(q));
+  // A box that shows the text wins over one that only refers to it (a contract over the create of it).
+  const hit = order.find((b) => b.lines.join(' ').toLowerCase().includes(q)) ?? order.find((b) => haystack(b).includes(q));
   const status = document.getElementById('legend');
   if (!hit) {
     if (status) status.textContent = `Nothing matches “${text}”`;
