@@ -149,13 +149,16 @@ function lineageTree(doc: LineageDocument): { roots: TreeItem[]; cross: { from: 
   return { roots: doc.contracts.filter((c) => !hasParent.has(c.contractId)).map((c) => items.get(c.contractId)!), cross };
 }
 
-/** Lays out a transaction or a lineage; boxes in `collapsed` hide their descendants. */
-export function layoutDocument(doc: TransactionDocument | LineageDocument, collapsed: ReadonlySet<string> = new Set()): Layout {
+/**
+ * Lays out a transaction or a lineage; boxes in `collapsed` hide their descendants; `footerLines` adds
+ * room under each box's text (for the party lens's roles).
+ */
+export function layoutDocument(doc: TransactionDocument | LineageDocument, collapsed: ReadonlySet<string> = new Set(), footerLines = 0): Layout {
   const { roots, cross } = doc.kind === 'transaction' ? transactionTree(doc) : lineageTree(doc);
   const top: TreeItem = { id: '', kind: 'contract', lines: [], children: roots, descendants: 0 };
   countDescendants(top);
   const maxLines = Math.max(1, ...[...walk(top)].map((t) => t.lines.length));
-  const rowHeight = heightOf(maxLines) + GAP_Y;
+  const rowHeight = heightOf(maxLines + footerLines) + GAP_Y;
   const root = hierarchy(top, (t) => (collapsed.has(t.id) ? [] : t.children));
   const laid = tree<TreeItem>()
     .nodeSize([BOX_WIDTH + GAP_X, rowHeight])
@@ -173,7 +176,7 @@ export function layoutDocument(doc: TransactionDocument | LineageDocument, colla
       x: n.x - minX + MARGIN,
       y: (n.depth - 1) * rowHeight + MARGIN,
       width: BOX_WIDTH,
-      height: heightOf(t.lines.length),
+      height: heightOf(t.lines.length + footerLines),
       lines: t.lines,
       state: t.state,
       hidden: collapsed.has(t.id) ? t.descendants : 0,

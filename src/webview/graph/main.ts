@@ -185,7 +185,8 @@ function roleOf(doc: TransactionDocument, party: string | undefined, box: LaidOu
 }
 
 function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocument): void {
-  layout = layoutDocument(doc, new Set(state.collapsed));
+  const lensOn = doc.kind === 'transaction' && state.lens.some(Boolean);
+  layout = layoutDocument(doc, new Set(state.collapsed), lensOn ? 1 : 0);
   boxesById = new Map(layout.boxes.map((b) => [b.id, b]));
   svgRoot = svg('svg', { id: 'graph', role: 'tree', 'aria-label': doc.title, width: '100%', height: '100%' });
   const defs = svg('defs');
@@ -227,7 +228,7 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
     });
     const badges = roles.map((r, i) => (r && r !== null ? `${(i === 0 ? lensA : lensB)!.split('::')[0]}: ${r}` : '')).filter(Boolean);
     if (badges.length > 0) {
-      const t = svg('text', { x: b.width - 6, y: b.height - 6, class: 'role', 'text-anchor': 'end' });
+      const t = svg('text', { x: 8, y: 8 + 12 + b.lines.length * 15, class: 'role' });
       t.textContent = badges.join(' · ');
       g.append(t);
     }
