@@ -7,12 +7,12 @@ import vscode = require('vscode');
 import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
-import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
+import { DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/schemes';
 
 export type { CantonLedgerApi } from './features';
 
 /** Every key of the API (checked against the type), so that the entry's API can stand in for it. */
-const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, packages: true, statusBar: true, connectionsTree: true, compare: true } satisfies Record<keyof CantonLedgerApi, true>;
+const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true } satisfies Record<keyof CantonLedgerApi, true>;
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   return activateDeferred<CantonLedgerApi>(vscode, context, {
@@ -20,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     load: (): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).activateFeatures(context),
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
     schemes: [DOCUMENT_SCHEME, REPORT_SCHEME],
+    webviewTypes: [GRAPH_VIEW_TYPE],
   });
 }
 

@@ -18,13 +18,16 @@ import { ErrorReporter, PromptsPort } from './vscode/prompts';
 import { windowPrompts } from './vscode/ui';
 import { CommandRegistry, ConnectionTargets } from './vscode/commands/registry';
 import { JsonDocuments } from './vscode/documents';
-import { DOCUMENT_SCHEME, REPORT_SCHEME } from './vscode/schemes';
+import { DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/schemes';
+import type { SavedGraphState } from './core/graph/viewProtocol';
 import { type LedgerViews, registerLedgerViews } from './vscode/views/ledgerViews';
 import { registerFileSending, type FileSending } from './vscode/files/submit';
 import { registerFileEditing } from './vscode/files/editing';
 import { extensionPackageStore, LedgerPackages } from './vscode/packages/ledgerPackages';
 import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
+import { registerGraphs } from './vscode/graph/graphCommands';
+import type { GraphPanels } from './vscode/graph/graphPanels';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -38,12 +41,14 @@ export interface CantonLedgerApi {
   compare: CompareFeature;
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
+  graphs: GraphPanels;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
 export interface Features {
   api: CantonLedgerApi;
   provideContent(uri: vscode.Uri): string | undefined;
+  deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
 }
 
 export function activateFeatures(context: vscode.ExtensionContext): Features {
@@ -104,11 +109,15 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
   const compare = registerComparePartiesView(commands, connections, logger, redactor, errors);
   context.subscriptions.push(compare.view);
+  const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
+  context.subscriptions.push(...graphs.registrations);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
-  return { api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature }, provideContent };
+  const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
+    viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels }, provideContent };
 }

@@ -11,6 +11,7 @@ import { commandHelp, overview } from './help';
 import { reportError, type ErrorSink } from './report';
 import { acsCommand } from './commands/acs';
 import { eventsCommand } from './commands/events';
+import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
 import { participantCommand } from './commands/participant';
 import { submitCommand } from './commands/submit';
@@ -20,7 +21,7 @@ import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand];
 
 export type { CliIo, Env };
 

@@ -287,6 +287,16 @@ export function decodeGetCompletionByHashRequest(body: unknown): wire.GetComplet
   return { transactionHash: base64Field(Fields.of(body, ''), 'transactionHash') };
 }
 
+/** `POST /v2/updates/update-by-id` and `/update-by-offset`: one key and the update format (both required). */
+export function decodeGetUpdateByIdRequest(body: unknown): wire.GetUpdateByIdRequest {
+  const f = Fields.of(body, '');
+  return { updateId: f.str('updateId', true), updateFormat: decodeUpdateFormat(f.object('updateFormat', true)) };
+}
+export function decodeGetUpdateByOffsetRequest(body: unknown): wire.GetUpdateByOffsetRequest {
+  const f = Fields.of(body, '');
+  return { offset: f.int('offset', true), updateFormat: decodeUpdateFormat(f.object('updateFormat', true)) };
+}
+
 /** 3.3 also took `requestingParties` instead of `eventFormat`; later releases ignore it (and need `eventFormat`). */
 export function decodeEventsByContractIdRequest(body: unknown): { contractId: string; eventFormat?: wire.EventFormat; requestingParties?: string[] } {
   const f = Fields.of(body, '');

@@ -8,7 +8,7 @@ import type * as vscode from 'vscode';
 /** The part of the VS Code API the stand-ins use. */
 export interface DeferHost {
   commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
-  window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage'>;
+  window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
 }
 
@@ -16,6 +16,8 @@ export interface DeferHost {
 export interface Loaded<A> {
   api: A;
   provideContent(uri: vscode.Uri): string | undefined;
+  /** Restores a webview panel of one of the `webviewTypes` that VS Code brings back after a reload. */
+  deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
 }
 
 export interface DeferOptions<A> {
@@ -25,6 +27,8 @@ export interface DeferOptions<A> {
   apiKeys: readonly (keyof A)[];
   /** The schemes of the read-only documents, whose tabs VS Code may restore before anything else is used. */
   schemes: readonly string[];
+  /** The view types of the webview panels, which VS Code may restore before anything else is used. */
+  webviewTypes: readonly string[];
 }
 
 /** A `*.commands.json` or `*.vetting.json` file, by name (any scheme: loading for one more is harmless). */
@@ -109,6 +113,9 @@ export function activateDeferred<A extends object>(
   }
   for (const scheme of options.schemes) {
     standIns.push(host.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => load().provideContent(uri) }));
+  }
+  for (const viewType of options.webviewTypes) {
+    standIns.push(host.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => load().deserializeWebviewPanel(viewType, panel, state) }));
   }
   standIns.push(host.workspace.onDidOpenTextDocument((d) => isCantonFile(d.uri) && load()));
   return api;

@@ -6,3 +6,6 @@ export const DOCUMENT_SCHEME = 'canton-ledger';
 
 /** The read-only Markdown reports (vetting diffs). */
 export const REPORT_SCHEME = 'canton-ledger-report';
+
+/** The graph panels' view type (their serializer restores them after a reload). */
+export { GRAPH_VIEW_TYPE } from '../core/graph/viewProtocol';

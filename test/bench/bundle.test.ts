@@ -21,7 +21,8 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js']);
+    assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
   });
 
@@ -43,7 +44,11 @@ describe('extension bundle', function () {
     const disposable = { dispose: () => undefined };
     const fakeVscode = {
       commands: { registerCommand: (id: string) => (registered.push(id), disposable), executeCommand: async () => undefined },
-      window: { registerTreeDataProvider: (id: string) => (registered.push(id), disposable), showErrorMessage: async () => undefined },
+      window: {
+        registerTreeDataProvider: (id: string) => (registered.push(id), disposable),
+        registerWebviewPanelSerializer: (viewType: string) => (registered.push(viewType), disposable),
+        showErrorMessage: async () => undefined,
+      },
       workspace: {
         textDocuments: [{ uri: { scheme: 'file', path: '/u/.config/Code/User/chatLanguageModels.json' } }],
         onDidOpenTextDocument: () => disposable,
@@ -63,8 +68,8 @@ describe('extension bundle', function () {
       const entry = require(EXTENSION_JS) as { activate(context: unknown): object };
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
-      assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger'));
-      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'packages', 'secrets', 'send', 'statusBar', 'views']);
+      assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
+      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];
@@ -92,6 +97,14 @@ describe('extension bundle', function () {
     for (const lib of ['node_modules/protobufjs/', 'node_modules/fflate/', 'node_modules/long/']) assert.ok(!features.includes(lib), `${lib} is not in features.js`);
     const daml = readFileSync(join(REPO_ROOT, 'dist', 'daml.js'), 'utf8');
     assert.ok(daml.includes('node_modules/protobufjs/') && daml.includes('node_modules/fflate/'));
+  });
+
+  it('leaves the graph webview’s code (its layout, d3-hierarchy) to dist/webview/graph.js, which only the webview loads', () => {
+    const features = readFileSync(FEATURES_JS, 'utf8');
+    for (const part of ['node_modules/d3-hierarchy/', 'src/core/graph/layout.ts', 'src/webview/']) assert.ok(!features.includes(part), `${part} is not in features.js`);
+    const webview = readFileSync(join(REPO_ROOT, 'dist', 'webview', 'graph.js'), 'utf8');
+    assert.ok(webview.includes('node_modules/d3-hierarchy/') && webview.includes('src/core/graph/layout.ts'));
+    assert.ok(!/require\(["']vscode["']\)|require\(["']node:/.test(webview), 'no vscode or Node module in the webview');
   });
 
   it('imports the VS Code API once per bundle, however many modules use it', () => {

@@ -32,6 +32,7 @@ class FakeVsCode {
   readonly contents = new Map<string, ContentProvider[]>();
   readonly openListeners = new Set<(d: ReturnType<typeof doc>) => void>();
   readonly errors: string[] = [];
+  readonly serializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> }>();
   textDocuments: ReturnType<typeof doc>[] = [];
   settings: Record<string, unknown> = {};
 
@@ -54,6 +55,11 @@ class FakeVsCode {
         return { dispose: () => self.views.get(id) === p && self.views.delete(id) };
       },
       showErrorMessage: async (m: string) => void self.errors.push(m),
+      registerWebviewPanelSerializer: (viewType: string, serializer: { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> }) => {
+        if (self.serializers.has(viewType)) throw new Error(`a serializer for '${viewType}' is already registered`);
+        self.serializers.set(viewType, serializer);
+        return { dispose: () => self.serializers.get(viewType) === serializer && self.serializers.delete(viewType) };
+      },
     },
     workspace: {
       get textDocuments() {
@@ -88,6 +94,7 @@ interface Api {
 function activate() {
   const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST } };
   const ran: Array<[string, unknown[]]> = [];
+  const restored: Array<[string, unknown, unknown]> = [];
   let loads = 0;
   const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
     load: (): Loaded<Api> => {
@@ -95,12 +102,18 @@ function activate() {
       for (const id of COMMANDS) fake.host.commands.registerCommand(id, (...args: unknown[]) => void ran.push([id, args]));
       for (const id of VIEWS) fake.host.window.registerTreeDataProvider(id, { getChildren: () => ['real'] });
       fake.host.workspace.registerTextDocumentContentProvider('canton-ledger', { provideTextDocumentContent: () => 'real' });
-      return { api: { connections: 'the connections', views: 'the views' }, provideContent: (uri) => `content of ${uri.path}` };
+      fake.host.window.registerWebviewPanelSerializer('cantonLedger.graph', { deserializeWebviewPanel: async () => undefined });
+      return {
+        api: { connections: 'the connections', views: 'the views' },
+        provideContent: (uri) => `content of ${uri.path}`,
+        deserializeWebviewPanel: (viewType, panel, state) => void restored.push([viewType, panel, state]),
+      };
     },
     apiKeys: ['connections', 'views'],
     schemes: ['canton-ledger', 'canton-ledger-report'],
+    webviewTypes: ['cantonLedger.graph'],
   });
-  return { api, context, ran, loads: () => loads };
+  return { api, context, ran, restored, loads: () => loads };
 }
 
 describe('deferred activation (the entry, in a window that may never use Canton)', () => {
@@ -114,6 +127,15 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.deepEqual([...fake.views.keys()].sort(), [...VIEWS].sort());
     assert.deepEqual([...fake.contents.keys()].sort(), ['canton-ledger', 'canton-ledger-report']);
     assert.ok(COMMANDS.length > 40 && VIEWS.length >= 8, 'the manifest lists them');
+  });
+
+  it('a graph panel VS Code restores after a reload loads the features and is handed to them, with its saved state', async () => {
+    const a = activate();
+    assert.equal(a.loads(), 0);
+    const panel = { title: 'Transaction @8' };
+    await fake.serializers.get('cantonLedger.graph')!.deserializeWebviewPanel(panel, { target: { kind: 'transaction', offset: 8 } });
+    assert.equal(a.loads(), 1);
+    assert.deepEqual(a.restored, [['cantonLedger.graph', panel, { target: { kind: 'transaction', offset: 8 } }]]);
   });
 
   it('opening an unrelated JSON file keeps it so; opening a commands or vetting file loads the features once, after the stand-ins are gone', () => {
@@ -189,8 +211,9 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.equal(a.loads(), 0);
   });
 
-  it('is activated by no event that fires for an unrelated JSON file or in every window: only by a folder with a Canton file, and by its views and commands', () => {
-    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['workspaceContains:**/*.commands.json', 'workspaceContains:**/*.vetting.json']);
+  it('is activated by no event that fires for an unrelated JSON file or in every window: only by a folder with a Canton file, by its views and commands, and by a graph panel to restore', () => {
+    // onWebviewPanel fires only when VS Code restores one of our graph panels.
+    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['onWebviewPanel:cantonLedger.graph', 'workspaceContains:**/*.commands.json', 'workspaceContains:**/*.vetting.json']);
     // From VS Code 1.74 on, contributed views and commands activate their extension on use (onView:, onCommand:).
     const [major, minor] = /(\d+)\.(\d+)/.exec(MANIFEST.engines.vscode)!.slice(1).map(Number);
     assert.ok(major > 1 || minor >= 74, `engines.vscode ${MANIFEST.engines.vscode}`);

@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,acs,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,acs,graph,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -24,6 +24,7 @@ import type { SubmitInput, SubmitOutput } from './workers/submit';
 import type { TailInput, TailOutput, TailProgress } from './workers/tail';
 import type { DamlInput, DamlOutput } from './workers/daml';
 import type { ValidateInput, ValidateOutput } from './workers/validate';
+import type { GraphInput, GraphOutput } from './workers/graph';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -372,6 +373,47 @@ async function validateBenchmark(): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------- the transaction graph
+
+async function graphBenchmark(): Promise<void> {
+  if (!wanted('graph')) return;
+  await step('Transaction graph: building and drawing a large transaction; a lineage walk of many hops', async () => {
+    const hops = QUICK ? 20 : 100;
+    const r = await runWorker<GraphInput, GraphOutput>('graph', { sizes: [1_000, 5_000], reps: QUICK ? 5 : 15, hops });
+    for (const b of r.builds) {
+      addRow({
+        section: 'Transaction graph',
+        what: `model and Mermaid of a ${sizeName(b.nodes)}-node transaction (${(b.bytes / 1024).toFixed(0)} KB)`,
+        ours: b.oursMs,
+        baseline: b.jsonParseMs,
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 50 },
+        note: 'ours includes the JSON.parse; baseline: JSON.parse of the same text',
+      });
+    }
+    const l = r.lineage;
+    addRow({
+      section: 'Transaction graph',
+      what: `requests of a lineage walk of ${l.hops} transfers (per hop)`,
+      ours: l.requests,
+      baseline: l.hops,
+      unit: 'requests',
+      // A hop needs the contract's events (where it was created) and then that transaction: two dependent reads.
+      goal: { kind: 'ratio-at-most', value: 2.05 },
+      note: `${l.contracts} contracts; the start's own events and the issue's transaction add one each`,
+    });
+    addRow({
+      section: 'Transaction graph',
+      what: `time of that walk per request`,
+      ours: l.ms / l.requests,
+      baseline: l.oneRequestMs,
+      unit: 'ms',
+      goal: { kind: 'none' },
+      note: 'baseline: one events-by-contract-id round trip; ours also decodes each transaction and builds its graph',
+    });
+  });
+}
+
 // ---------------------------------------------------------------- 5. Daml packages
 
 async function damlBenchmark(): Promise<void> {
@@ -524,6 +566,7 @@ async function main(): Promise<void> {
   await submitBenchmark();
   await tailBenchmark();
   await validateBenchmark();
+  await graphBenchmark();
   await damlBenchmark();
   await extensionBenchmark();
 

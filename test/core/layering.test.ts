@@ -112,7 +112,7 @@ function closedPath(graph: ImportGraph, component: Set<string>): string[] {
 const rel = (f: string) => relative(ROOT, f).split(sep).join('/');
 
 describe('layering', () => {
-  for (const layer of ['src/core', 'src/participant', 'src/cli']) {
+  for (const layer of ['src/core', 'src/participant', 'src/cli', 'src/webview']) {
     it(`${layer} does not import vscode`, () => {
       const offenders = sources(join(ROOT, layer)).filter((f) => VSCODE_IMPORT.test(readFileSync(f, 'utf8')));
       assert.deepEqual(offenders.map((f) => relative(ROOT, f)), []);
@@ -132,6 +132,16 @@ describe('layering', () => {
       .filter(([from]) => rel(from).startsWith('src/core/'))
       .flatMap(([from, to]) => to.filter((t) => above.some((layer) => rel(t).startsWith(layer))).map((t) => `${rel(from)} -> ${rel(t)}`));
     assert.deepEqual(offenders, []);
+  });
+
+  it('src/webview (code that runs in a webview) imports only src/core, and no Node module', () => {
+    const offenders = [...graph]
+      .filter(([from]) => rel(from).startsWith('src/webview/'))
+      .flatMap(([from, to]) => to.filter((t) => !rel(t).startsWith('src/core/') && !rel(t).startsWith('src/webview/')).map((t) => `${rel(from)} -> ${rel(t)}`));
+    assert.deepEqual(offenders, []);
+    const node = sources(join(ROOT, 'src', 'webview')).filter((f) => /from\s+['"]node:|require\(\s*['"]node:/.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(node.map(rel), []);
+    assert.ok(graph.has(join(ROOT, 'src', 'webview', 'graph', 'main.ts')), 'the webview sources were read');
   });
 
   it('src has no import cycle', () => {

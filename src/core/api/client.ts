@@ -618,6 +618,24 @@ export class LedgerClient {
     return decodeAnswer(() => decodeContractEvents(contractId, r), req, '');
   }
 
+  // ---------------------------------------------------------------- one update
+
+  /**
+   * One update by its id or its offset, in the format asked for (`filter`, e.g. ledger-effects shape to
+   * see every exercise). Unknown, pruned, or every event filtered out: UPDATE_NOT_FOUND (404).
+   */
+  async updateByKey(key: { updateId: string } | { offset: number }, format: { filter: UpdateFilter } | { updateFormat: wire.UpdateFormat }, o: CallOptions = {}): Promise<Update> {
+    const updateFormat = 'updateFormat' in format ? format.updateFormat : buildUpdateFormat(format.filter);
+    const byId = 'updateId' in key;
+    if (byId && !key.updateId) throw new RequestValidationError('updateId', 'An update id is needed.');
+    if (!byId && !(Number.isSafeInteger(key.offset) && key.offset > 0)) throw new RequestValidationError('offset', 'An offset is a positive whole number.');
+    const body: wire.GetUpdateByIdRequest | wire.GetUpdateByOffsetRequest = byId ? { updateId: key.updateId, updateFormat } : { offset: key.offset, updateFormat };
+    const req: RequestInfo = { method: 'POST', path: byId ? '/v2/updates/update-by-id' : '/v2/updates/update-by-offset' };
+    const r = expectObject<wire.JsGetUpdatesResponse>(await this.call<unknown>(byId ? 'updateById' : 'updateByOffset', { body, idempotent: true }, o), req, 'an object {"update": …}');
+    expectField(r as unknown as Record<string, unknown>, 'update', req, 'the update');
+    return decodeAnswer(() => decodeUpdate(r), req, '', () => updateFieldProblem(r));
+  }
+
   // ---------------------------------------------------------------- package vetting
 
   /**

@@ -85,6 +85,14 @@ export interface GetUpdatesRequest {
   verbose?: boolean;
 }
 
+export interface GetUpdateByIdRequest {
+  updateId: string;
+  updateFormat: UpdateFormat;
+}
+export interface GetUpdateByOffsetRequest {
+  offset: number;
+  updateFormat: UpdateFormat;
+}
 export interface GetUpdatesPageRequest {
   updateFormat: UpdateFormat;
   beginOffsetExclusive?: number;

@@ -195,12 +195,19 @@ function differingFields<T>(views: (T | undefined)[], fields: readonly string[],
   return out;
 }
 
-interface ContractParties {
+export interface ContractParties {
   signatories: readonly string[];
   observers: readonly string[];
 }
 
-function seenAs(party: string, e: TransactionEvent, contracts: ReadonlyMap<string, ContractParties>): SeenAs {
+/** What `seenAs` reads of an event (a TransactionEvent is one). */
+export type SeenAsEvent =
+  | { kind: 'created'; signatories: readonly string[]; observers: readonly string[] }
+  | { kind: 'archived' }
+  | { kind: 'exercised'; contractId: string; actingParties: readonly string[]; consuming: boolean; acsDelta?: boolean };
+
+/** How `party` comes to see event `e`, given the stakeholders of the contracts known so far (see SeenAs). */
+export function seenAs(party: string, e: SeenAsEvent, contracts: ReadonlyMap<string, ContractParties>): SeenAs {
   if (e.kind === 'created') return e.signatories.includes(party) || e.observers.includes(party) ? 'stakeholder' : 'witness';
   // An ACS-delta archive goes to stakeholders only.
   if (e.kind === 'archived') return 'stakeholder';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as wire from '../../core/models/wire';
-import { decodeGetUpdatesPageRequest, decodeGetUpdatesRequest } from '../decode';
+import { decodeGetUpdateByIdRequest, decodeGetUpdateByOffsetRequest, decodeGetUpdatesPageRequest, decodeGetUpdatesRequest } from '../decode';
 import { isVisible, updateJson } from '../encode';
 import { LedgerApiError, invalidArgument, offsetAfterLedgerEnd } from '../errors';
 import { parseLegacyFilter, parseUpdateFormat, type UpdateFilter } from '../filters';
@@ -320,6 +320,26 @@ async function updatesPage(s: Services, ctx: RequestContext<wire.GetUpdatesPageR
   );
 }
 
+/**
+ * One update by id or offset, in the requested format. Canton answers UPDATE_NOT_FOUND both when there
+ * is no such update and when the format filters out every event of it (openapi: /v2/updates/update-by-id).
+ */
+function sendOneUpdate(s: Services, ctx: RequestContext<{ updateFormat: wire.UpdateFormat }>, find: () => LogEntry | undefined, key: string): void {
+  ensureCanReadUpdates(ctx.caller, ctx.body.updateFormat);
+  const filter = parseUpdateFormat(ctx.body.updateFormat, filterRules(s));
+  const entry = find();
+  if (!entry || entry.kind === 'checkpoint' || !isVisible(entry, filter, false)) {
+    throw new LedgerApiError('UPDATE_NOT_FOUND', `Update not found, or not visible.`, { resources: [['ErrorResource(UPDATE_ID)', key]] });
+  }
+  sendRawJson(ctx.res, 200, updateJson(entry, filter, s.profile.wire));
+}
+
+function entryAtOffset(ledger: DemoLedger, offset: number): LogEntry | undefined {
+  const i = ledger.indexAfterKey(offset * 2) - 1;
+  const entry = i >= 0 ? ledger.entries[i] : undefined;
+  return entry && entry.offset === offset ? entry : undefined;
+}
+
 export function updateChannels(s: Services): Channel[] {
   return [channel({ path: '/v2/updates', body: 'GetUpdatesRequest', decode: decodeGetUpdatesRequest, handle: (ctx) => streamUpdates(s, ctx) })];
 }
@@ -330,5 +350,22 @@ export function updateRoutes(s: Services): Route[] {
     list('/v2/updates'),
     list('/v2/updates/flats'),
     route({ method: 'POST', path: '/v2/updates/get-updates-page', body: 'GetUpdatesPageRequest', decode: decodeGetUpdatesPageRequest, handle: (ctx) => updatesPage(s, ctx) }),
+    route({
+      method: 'POST',
+      path: '/v2/updates/update-by-id',
+      body: 'GetUpdateByIdRequest',
+      decode: decodeGetUpdateByIdRequest,
+      handle: (ctx) => sendOneUpdate(s, ctx, () => s.ledger.entries.find((e) => e.kind !== 'checkpoint' && e.updateId === ctx.body.updateId), ctx.body.updateId),
+    }),
+    route({
+      method: 'POST',
+      path: '/v2/updates/update-by-offset',
+      body: 'GetUpdateByOffsetRequest',
+      decode: decodeGetUpdateByOffsetRequest,
+      handle: (ctx) => {
+        if (ctx.body.offset <= 0) throw nonPositiveOffset(ctx.body.offset, 'offset');
+        return sendOneUpdate(s, ctx, () => entryAtOffset(s.ledger, ctx.body.offset), String(ctx.body.offset));
+      },
+    }),
   ];
 }

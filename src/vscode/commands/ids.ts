@@ -70,6 +70,10 @@ export const Commands = {
   submitPreviewed: 'cantonLedger.files.submitPreviewed',
   vettingDryRun: 'cantonLedger.files.vettingDryRun',
   vettingApply: 'cantonLedger.files.vettingApply',
+  // Transaction graph, lineage, ACS changes
+  showTransactionGraph: 'cantonLedger.graph.showTransaction',
+  showContractLineage: 'cantonLedger.graph.showLineage',
+  showRangeDiff: 'cantonLedger.graph.showRangeDiff',
   // Submissions history
   openSubmissionResult: 'cantonLedger.submissions.openResult',
   resubmit: 'cantonLedger.submissions.resubmit',

@@ -338,6 +338,57 @@ class FakeState {
   readonly watchers: Array<{ pattern: string; create: EventEmitter<Uri>; change: EventEmitter<Uri>; delete: EventEmitter<Uri> }> = [];
   /** What workspace.findFiles answers (none by default). */
   findFiles: (include: string) => Uri[] = () => [];
+  /** Webview panels made and not disposed, and the serializers registered by view type. */
+  readonly webviewPanels: FakeWebviewPanel[] = [];
+  /** Untitled documents opened with content (workspace.openTextDocument({ language, content })) and those shown. */
+  readonly untitledDocuments: Array<{ languageId: string; text: string }> = [];
+  readonly shownDocuments: unknown[] = [];
+  readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
+}
+
+/**
+ * A webview panel: `posted` has what the extension sent the page, `receive` plays the page sending a
+ * message; no page runs (the page itself is checked in a real browser by the UI checks).
+ */
+export class FakeWebviewPanel {
+  private readonly messages = new EventEmitter<unknown>();
+  private readonly disposed = new EventEmitter<void>();
+  readonly posted: unknown[] = [];
+  readonly onDidDispose = this.disposed.event;
+  revealed = 0;
+  iconPath: unknown;
+  readonly webview = {
+    html: '',
+    options: {} as unknown,
+    cspSource: 'https://fake.vscode-cdn.net',
+    asWebviewUri: (uri: Uri) => Uri.parse(`https://fake.vscode-cdn.net${uri.path}`),
+    postMessage: async (message: unknown) => {
+      this.posted.push(message);
+      return true;
+    },
+    onDidReceiveMessage: this.messages.event,
+  };
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly column: unknown,
+    options: unknown,
+  ) {
+    this.webview.options = options;
+  }
+  /** The page sends `message` to the extension. */
+  receive(message: unknown): void {
+    this.messages.fire(message);
+  }
+  reveal(): void {
+    this.revealed++;
+  }
+  dispose(): void {
+    const i = state.webviewPanels.indexOf(this);
+    if (i < 0) return;
+    state.webviewPanels.splice(i, 1);
+    this.disposed.fire();
+  }
 }
 
 class FakeTreeView {
@@ -462,6 +513,19 @@ export const window = {
     const view = window.createTreeView(id, { treeDataProvider: provider });
     return new Disposable(() => view.dispose());
   },
+  async showTextDocument(document: unknown): Promise<unknown> {
+    state.shownDocuments.push(document);
+    return { document };
+  },
+  createWebviewPanel(viewType: string, title: string, column: unknown, options: unknown): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, column, options);
+    state.webviewPanels.push(panel);
+    return panel;
+  },
+  registerWebviewPanelSerializer(viewType: string, serializer: { deserializeWebviewPanel(panel: unknown, state: unknown): Promise<void> }): Disposable {
+    state.webviewSerializers.set(viewType, serializer);
+    return new Disposable(() => state.webviewSerializers.delete(viewType));
+  },
   createStatusBarItem(id: string): FakeStatusBarItem {
     const item: FakeStatusBarItem = {
       id,
@@ -537,6 +601,11 @@ export const workspace = {
     state.watchers.push(w);
     const never = new EventEmitter<Uri>().event;
     return { onDidCreate: ignoreCreate ? never : w.create.event, onDidChange: ignoreChange ? never : w.change.event, onDidDelete: ignoreDelete ? never : w.delete.event, dispose: () => void state.watchers.splice(state.watchers.indexOf(w), 1) };
+  },
+  async openTextDocument(options: { language?: string; content?: string }): Promise<{ languageId: string; getText(): string; uri: Uri }> {
+    const doc = { languageId: options.language ?? 'plaintext', text: options.content ?? '' };
+    state.untitledDocuments.push(doc);
+    return { languageId: doc.languageId, getText: () => doc.text, uri: Uri.parse(`untitled:Untitled-${state.untitledDocuments.length}`) };
   },
   async findFiles(include: string): Promise<Uri[]> {
     return state.findFiles(include);

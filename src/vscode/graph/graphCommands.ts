@@ -1,0 +1,107 @@
+/**
+ * Show Transaction Graph, Show Contract Lineage and Show Active Contract Changes: from a row of the
+ * ledger views (its update, offset or contract), a submission, or the palette (asked for).
+ */
+import * as vscode from 'vscode';
+import { transactionKeyOf } from '../../core/graph/read';
+import { GRAPH_VIEW_TYPE, type GraphTarget } from '../../core/graph/viewProtocol';
+import type { LedgerConnection } from '../../core/ledger/connection';
+import { looksLikeContractId } from '../../core/models/contracts';
+import { parseOffsetRange } from '../../core/updates/compare';
+import { Commands } from '../commands/ids';
+import type { CommandRegistry } from '../commands/registry';
+import type { ConnectionManager } from '../connections/manager';
+import type { IDisposable } from '../lifecycle';
+import { GraphPanels, type GraphPanelsDeps } from './graphPanels';
+
+/** What a row, a submission or a command argument carries: its update, offset or contract. */
+interface Carrier {
+  updateId?: string;
+  offset?: number;
+  contractId?: string;
+}
+
+function carried(arg: unknown): Carrier {
+  if (typeof arg === 'string') return looksLikeContractId(arg) ? { contractId: arg } : { ...transactionKeyOf(arg) };
+  if (typeof arg !== 'object' || arg === null) return {};
+  const o = arg as { row?: Carrier; opts?: { values?: Carrier } } & Carrier;
+  const from = o.row ?? o.opts?.values ?? o;
+  return { updateId: from.updateId, offset: from.offset, contractId: from.contractId };
+}
+
+const RECENT = 100;
+
+export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps & { connections: ConnectionManager }): { panels: GraphPanels; registrations: IDisposable[] } {
+  const panels = new GraphPanels(deps);
+  const connection = async (purpose: string): Promise<LedgerConnection | undefined> => {
+    const active = deps.connections.activeConnection();
+    if (active) return active;
+    await commands.targets.resolve(undefined, { purpose });
+    return deps.connections.activeConnection();
+  };
+
+  const showTransaction = async (arg?: unknown) => {
+    let { updateId, offset } = carried(arg);
+    if (!updateId && offset === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: 'Show Transaction Graph',
+        prompt: 'The update id or the offset of a transaction',
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : 'An update id (1220…) or an offset (42)'),
+      });
+      if (text === undefined) return undefined;
+      ({ updateId, offset } = { updateId: undefined, offset: undefined, ...transactionKeyOf(text) });
+    }
+    const c = await connection('draw the transaction');
+    if (!c) return undefined;
+    const target: GraphTarget = updateId ? { kind: 'transaction', updateId } : { kind: 'transaction', offset };
+    return panels.show(target, c);
+  };
+
+  const showLineage = async (arg?: unknown) => {
+    let { contractId } = carried(arg);
+    if (!contractId) {
+      contractId = await vscode.window.showInputBox({
+        title: 'Show Contract Lineage',
+        prompt: 'Where did this contract come from, and what became of it?',
+        placeHolder: '00…',
+        ignoreFocusOut: true,
+        validateInput: (v) => (looksLikeContractId(v) ? undefined : 'A contract id: 00 or 01 and at least 64 hex digits'),
+      });
+      if (contractId === undefined) return undefined;
+      contractId = contractId.trim();
+    }
+    const c = await connection('walk the lineage');
+    if (!c) return undefined;
+    return panels.show({ kind: 'lineage', contractId }, c);
+  };
+
+  const showRangeDiff = async (arg?: unknown) => {
+    const c = await connection('read the range');
+    if (!c) return undefined;
+    const end = (await c.ledger?.refreshLedgerEnd().catch(() => undefined)) ?? c.ledger?.ledgerEnd ?? 0;
+    let range = typeof arg === 'string' ? parseOffsetRange(arg, end) : undefined;
+    if (!range || 'problem' in range) {
+      const text = await vscode.window.showInputBox({
+        title: 'Show Active Contract Changes',
+        prompt: `First and last offset, both included (the ledger ends at ${end})`,
+        value: `${Math.max(1, end - RECENT + 1)}-${end}`,
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          const r = parseOffsetRange(v, end);
+          return 'problem' in r ? r.problem : undefined;
+        },
+      });
+      if (text === undefined) return undefined;
+      range = parseOffsetRange(text, end);
+      if ('problem' in range) return undefined;
+    }
+    return panels.show({ kind: 'range-diff', ...range }, c);
+  };
+
+  // The registry holds these and disposes them with the other commands.
+  commands.register(Commands.showTransactionGraph, showTransaction);
+  commands.register(Commands.showContractLineage, showLineage);
+  commands.register(Commands.showRangeDiff, showRangeDiff);
+  return { panels, registrations: [panels, vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, panels)] };
+}

@@ -1,0 +1,498 @@
+/**
+ * The graph webview: draws a transaction, a lineage or a range's ACS change that the panel sends, as
+ * SVG laid out by the core's tidy-tree layout. Runs in the webview's sandbox: no network (the panel's
+ * Content-Security-Policy allows only this script and its style sheet), theme colours from VS Code's
+ * CSS variables, every action reachable by keyboard, a text alternative beside the picture, and its
+ * state kept with setState so that a reload draws the same view.
+ */
+import type { LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
+import { layoutDocument, type LaidOutBox, type Layout } from '../../core/graph/layout';
+import type { FromWebview, SavedGraphState, ToWebview } from '../../core/graph/viewProtocol';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): SavedGraphState | undefined;
+  setState(state: SavedGraphState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const SVG = 'http://www.w3.org/2000/svg';
+const app = document.getElementById('app')!;
+
+/** What the panel wrote into the page: the graph this webview shows, until setState has saved more. */
+const initial = JSON.parse(app.dataset.initial ?? '{}') as Pick<SavedGraphState, 'target' | 'connectionId'>;
+let state: SavedGraphState = vscode.getState() ?? { ...initial, collapsed: [], lens: [undefined, undefined] };
+let layout: Layout | undefined;
+let boxesById = new Map<string, LaidOutBox>();
+let view = state.view ?? { x: 0, y: 0, scale: 1 };
+let viewport: SVGGElement | undefined;
+let svgRoot: SVGSVGElement | undefined;
+
+function save(): void {
+  vscode.setState({ ...state, view });
+}
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+function button(label: string, title: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = el('button', { type: 'button', title, 'aria-label': title, ...attrs }, label);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+// ---------------------------------------------------------------- messages
+
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
+  const m = event.data;
+  switch (m.type) {
+    case 'loading':
+      showMessage('loading', m.title, m.detail);
+      break;
+    case 'error':
+      showError(m);
+      break;
+    case 'stale':
+      showStale(m.text);
+      break;
+    case 'document': {
+      const sameGraph = state.document && state.document.kind === m.document.kind && state.document.title === m.document.title;
+      state = { ...state, document: m.document, ...(sameGraph ? {} : { collapsed: [], lens: [undefined, undefined], selected: undefined }) };
+      if (!sameGraph) view = { x: 0, y: 0, scale: 1 };
+      render(!sameGraph);
+      break;
+    }
+  }
+});
+
+function showMessage(kind: 'loading' | 'error', title: string, detail: string): void {
+  app.replaceChildren(el('div', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, el('h2', {}, title), el('p', {}, detail)));
+}
+
+function showError(m: Extract<ToWebview, { type: 'error' }>): void {
+  const box = el(
+    'div',
+    { class: 'message error', role: 'alert' },
+    el('h2', {}, m.title),
+    el('p', { class: 'code' }, m.code ?? ''),
+    el('p', {}, m.message),
+    ...(m.hint ? [el('p', { class: 'hint' }, m.hint)] : []),
+  );
+  const retry = button('Retry', 'Read it again', () => post({ type: 'retry' }), { id: 'retry' });
+  box.append(retry);
+  app.replaceChildren(box);
+  retry.focus();
+}
+
+function showStale(text: string): void {
+  document.getElementById('stale')?.remove();
+  const banner = el('div', { id: 'stale', class: 'banner', role: 'status' }, text, ' ');
+  banner.append(button('Refresh', 'Read it again', () => post({ type: 'retry' })));
+  app.prepend(banner);
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render(fit: boolean): void {
+  const doc = state.document;
+  if (!doc) return;
+  if (doc.kind === 'range-diff') return renderRangeDiff(doc);
+  const toolbar = renderToolbar(doc);
+  const canvas = el('div', { class: 'canvas', id: 'canvas' });
+  const alternative = el('details', { class: 'text-alternative', id: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text));
+  const legend = renderLegend(doc);
+  app.replaceChildren(toolbar, canvas, legend, alternative);
+  drawGraph(canvas, doc);
+  if (fit) fitToView();
+  else applyView();
+  save();
+}
+
+function renderToolbar(doc: TransactionDocument | LineageDocument): HTMLElement {
+  const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Graph' });
+  bar.append(el('h1', { id: 'title' }, doc.title));
+  if (doc.kind === 'transaction') bar.append(el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`));
+  else bar.append(el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`));
+  const search = el('input', { type: 'search', id: 'search', placeholder: 'Find contract, template, party', 'aria-label': 'Find a contract id, template or party' });
+  search.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') find(search.value);
+    if (e.key === 'Escape') focusBox(state.selected);
+  });
+  bar.append(search);
+  if (doc.kind === 'transaction' && doc.parties.length > 0) {
+    for (const i of [0, 1] as const) {
+      const select = el('select', { id: `lens-${i}`, 'aria-label': i === 0 ? 'See as party' : 'Beside a second party' });
+      select.append(el('option', { value: '' }, i === 0 ? 'All parties' : 'No second party'));
+      for (const p of doc.parties) {
+        const o = el('option', { value: p }, p.split('::')[0]);
+        if (state.lens[i] === p) o.selected = true;
+        select.append(o);
+      }
+      select.addEventListener('change', () => {
+        state.lens[i] = select.value || undefined;
+        render(false);
+        document.getElementById(`lens-${i}`)?.focus();
+      });
+      bar.append(select);
+    }
+  }
+  bar.append(
+    button('−', 'Zoom out', () => zoom(1 / 1.25)),
+    button('+', 'Zoom in', () => zoom(1.25)),
+    button('Fit', 'Fit the graph to the view', fitToView, { id: 'fit' }),
+    button('Mermaid', 'Open as Mermaid', () => post({ type: 'export', format: 'mermaid' }), { id: 'export-mermaid' }),
+    button('DOT', 'Open as Graphviz DOT', () => post({ type: 'export', format: 'dot' })),
+    button('SVG', 'Save as SVG', () => post({ type: 'saveSvg', svg: svgText() })),
+  );
+  if (doc.kind === 'transaction') bar.append(button('Updates', 'Show in the Updates view', () => post({ type: 'openUpdate' })));
+  if (doc.kind === 'lineage' && doc.frontier.length > 0) bar.append(button(`More (${doc.frontier.length})`, 'Walk further past the bound', () => post({ type: 'more' }), { id: 'more' }));
+  return bar;
+}
+
+function renderLegend(doc: TransactionDocument | LineageDocument): HTMLElement {
+  const items =
+    doc.kind === 'transaction'
+      ? [`${doc.actions.length} actions`, `${doc.contracts.length} contracts`, ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: +${t.created} −${t.consumed}${t.transient ? ` (${t.transient} transient)` : ''}`)]
+      : [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])];
+  const lens = doc.kind === 'transaction' && state.lens[0] ? [`Seen as ${state.lens.filter(Boolean).map((p) => p!.split('::')[0]).join(' and ')}: the rest is dimmed`] : [];
+  return el('div', { class: 'legend', id: 'legend', role: 'status' }, [...items, ...lens].join(' · '));
+}
+
+function roleOf(doc: TransactionDocument, party: string | undefined, box: LaidOutBox): string | undefined | null {
+  if (!party) return null;
+  const lens = doc.lenses[party];
+  if (!lens) return undefined;
+  if (box.kind === 'contract') {
+    const c = doc.contracts.find((x) => x.id === box.id);
+    return c && lens.contracts.includes(c.contractId) ? 'sees' : undefined;
+  }
+  return lens.actions[Number(box.id.slice(1))];
+}
+
+function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocument): void {
+  const lensOn = doc.kind === 'transaction' && state.lens.some(Boolean);
+  layout = layoutDocument(doc, new Set(state.collapsed), lensOn ? 1 : 0);
+  boxesById = new Map(layout.boxes.map((b) => [b.id, b]));
+  svgRoot = svg('svg', { id: 'graph', role: 'tree', 'aria-label': doc.title, width: '100%', height: '100%' });
+  const defs = svg('defs');
+  const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+  marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }));
+  defs.append(marker);
+  svgRoot.append(defs);
+  viewport = svg('g', { id: 'viewport' });
+  svgRoot.append(viewport);
+  const [lensA, lensB] = doc.kind === 'transaction' ? state.lens : [undefined, undefined];
+  for (const e of layout.edges) {
+    const path = svg('path', { d: e.path, class: `edge ${e.kind}${e.cross ? ' cross' : ''}`, 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to });
+    viewport.append(path);
+    if (e.label) {
+      const t = svg('text', { x: e.label.x, y: e.label.y, class: 'edge-label' });
+      t.textContent = e.label.text;
+      viewport.append(t);
+    }
+  }
+  for (const b of layout.boxes) {
+    const roles = doc.kind === 'transaction' ? [roleOf(doc, lensA, b), roleOf(doc, lensB, b)] : [null, null];
+    // Seen when no lens is on, or when any party of the lens sees it.
+    const lensRoles = roles.filter((r) => r !== null);
+    const seen = lensRoles.length === 0 || lensRoles.some((r) => r !== undefined);
+    const g = svg('g', {
+      class: `box ${b.kind}${b.state ? ` ${b.state}` : ''}${seen ? '' : ' unseen'}${b.id === state.selected ? ' selected' : ''}`,
+      transform: `translate(${b.x},${b.y})`,
+      tabindex: b.id === (state.selected ?? layout.boxes[0]?.id) ? 0 : -1,
+      role: 'treeitem',
+      'aria-label': ariaLabel(b, roles),
+      'data-id': b.id,
+      ...(b.collapsible ? { 'aria-expanded': String(b.hidden === 0) } : {}),
+    });
+    g.append(svg('rect', { width: b.width, height: b.height, rx: b.kind === 'exercise' ? 3 : 10 }));
+    b.lines.forEach((line, i) => {
+      const t = svg('text', { x: 8, y: 8 + 12 + i * 15, class: i === 0 ? 'head' : 'line' });
+      t.textContent = line;
+      g.append(t);
+    });
+    const badges = roles.map((r, i) => (r && r !== null ? `${(i === 0 ? lensA : lensB)!.split('::')[0]}: ${r}` : '')).filter(Boolean);
+    if (badges.length > 0) {
+      const t = svg('text', { x: 8, y: 8 + 12 + b.lines.length * 15, class: 'role' });
+      t.textContent = badges.join(' · ');
+      g.append(t);
+    }
+    if (b.collapsible) {
+      const toggle = svg('text', { x: b.width - 8, y: 16, class: 'toggle', 'text-anchor': 'end' });
+      toggle.textContent = b.hidden > 0 ? `+${b.hidden}` : '−';
+      toggle.addEventListener('click', (ev) => {
+        ev.stopPropagation();
+        toggleCollapse(b.id);
+      });
+      g.append(toggle);
+    }
+    g.addEventListener('click', () => select(b.id));
+    g.addEventListener('dblclick', () => open(b.id));
+    g.addEventListener('keydown', (ev) => onBoxKey(ev, b.id));
+    viewport.append(g);
+  }
+  canvas.append(svgRoot);
+  enablePanZoom(svgRoot);
+}
+
+function ariaLabel(b: LaidOutBox, roles: (string | null | undefined)[]): string {
+  const seen = roles.filter((r) => r !== null).map((r) => r ?? 'not seen');
+  return [...b.lines, b.hidden ? `${b.hidden} hidden` : '', ...seen].filter(Boolean).join(', ');
+}
+
+function renderRangeDiff(doc: RangeDiffDocument): void {
+  const table = el('table', { class: 'diff', 'aria-label': doc.title });
+  table.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Template'), el('th', { scope: 'col' }, 'Added'), el('th', { scope: 'col' }, 'Removed'), el('th', { scope: 'col' }, 'Transient'))));
+  const body = el('tbody');
+  for (const t of doc.diff.templates) {
+    body.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId), el('td', {}, `+${t.added.length}`), el('td', {}, `−${t.removed.length}`), el('td', {}, String(t.transient))));
+  }
+  table.append(body);
+  app.replaceChildren(
+    el('div', { class: 'toolbar' }, el('h1', { id: 'title' }, doc.title), el('span', { class: 'subtitle' }, `${doc.diff.transactions} transactions`)),
+    doc.diff.templates.length ? table : el('p', {}, 'No change.'),
+    el('details', { class: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text)),
+  );
+  save();
+}
+
+// ---------------------------------------------------------------- interaction
+
+function select(id: string | undefined): void {
+  if (!id || !boxesById.has(id)) return;
+  state.selected = id;
+  for (const g of Array.from(viewport?.querySelectorAll<SVGGElement>('g.box') ?? [])) {
+    const mine = g.dataset.id === id;
+    g.classList.toggle('selected', mine);
+    g.setAttribute('tabindex', mine ? '0' : '-1');
+  }
+  save();
+}
+
+function focusBox(id: string | undefined): void {
+  if (!id) return;
+  select(id);
+  const g = viewport?.querySelector<SVGGElement>(`g.box[data-id="${id}"]`);
+  if (!g) return;
+  g.focus();
+  ensureVisible(boxesById.get(id)!);
+}
+
+function open(id: string): void {
+  const doc = state.document;
+  if (!doc || doc.kind === 'range-diff') return;
+  if (doc.kind === 'lineage') {
+    const c = doc.contracts[Number(id.slice(1))];
+    if (c) post({ type: 'openContract', contractId: c.contractId });
+    return;
+  }
+  if (id.startsWith('n')) post({ type: 'openNode', nodeId: Number(id.slice(1)) });
+  else {
+    const c = doc.contracts.find((x) => x.id === id);
+    if (c) post({ type: 'openContract', contractId: c.contractId });
+  }
+}
+
+function toggleCollapse(id: string): void {
+  const set = new Set(state.collapsed);
+  if (set.has(id)) set.delete(id);
+  else set.add(id);
+  state.collapsed = [...set];
+  state.selected = id;
+  render(false);
+  focusBox(id);
+}
+
+function siblingsOf(b: LaidOutBox): string[] {
+  if (b.parent) return boxesById.get(b.parent)!.children;
+  return layout!.boxes.filter((x) => !x.parent).map((x) => x.id);
+}
+
+function onBoxKey(ev: KeyboardEvent, id: string): void {
+  const b = boxesById.get(id)!;
+  const siblings = siblingsOf(b);
+  const at = siblings.indexOf(id);
+  let next: string | undefined;
+  switch (ev.key) {
+    case 'ArrowUp':
+      next = b.parent;
+      break;
+    case 'ArrowDown':
+      next = b.children[0];
+      break;
+    case 'ArrowLeft':
+      next = siblings[at - 1];
+      break;
+    case 'ArrowRight':
+      next = siblings[at + 1];
+      break;
+    case 'Home':
+      next = layout!.boxes[0]?.id;
+      break;
+    case 'Enter':
+      open(id);
+      break;
+    case ' ':
+    case '-':
+    case '+':
+      if (b.collapsible) toggleCollapse(id);
+      break;
+    case 'l':
+    case 'L': {
+      const doc = state.document;
+      const c = doc?.kind === 'transaction' ? doc.contracts.find((x) => x.id === id) : doc?.kind === 'lineage' ? doc.contracts[Number(id.slice(1))] : undefined;
+      if (c) post({ type: 'lineage', contractId: c.contractId });
+      break;
+    }
+    case 'f':
+      fitToView();
+      break;
+    case '/':
+      document.getElementById('search')?.focus();
+      break;
+    default:
+      return;
+  }
+  ev.preventDefault();
+  if (next) focusBox(next);
+}
+
+function find(text: string): void {
+  const q = text.trim().toLowerCase();
+  const doc = state.document;
+  if (!q || !doc || doc.kind === 'range-diff' || !layout) return;
+  const haystack = (b: LaidOutBox): string => {
+    if (doc.kind === 'transaction') {
+      const a = b.id.startsWith('n') ? doc.actions.find((x) => x.id === b.id) : undefined;
+      const c = b.id.startsWith('c') ? doc.contracts.find((x) => x.id === b.id) : undefined;
+      return [b.lines.join(' '), a?.contractId, a?.templateId, ...(a?.actingParties ?? []), ...(a?.signatories ?? []), c?.contractId, c?.templateId].join(' ').toLowerCase();
+    }
+    const c = doc.contracts[Number(b.id.slice(1))];
+    return [b.lines.join(' '), c?.contractId, c?.templateId].join(' ').toLowerCase();
+  };
+  const start = layout.boxes.findIndex((b) => b.id === state.selected);
+  const order = [...layout.boxes.slice(start + 1), ...layout.boxes.slice(0, start + 1)];
+  // A box that shows the text wins over one that only refers to it (a contract over the create of it).
+  const hit = order.find((b) => b.lines.join(' ').toLowerCase().includes(q)) ?? order.find((b) => haystack(b).includes(q));
+  const status = document.getElementById('legend');
+  if (!hit) {
+    if (status) status.textContent = `Nothing matches “${text}”`;
+    return;
+  }
+  focusBox(hit.id);
+}
+
+// ---------------------------------------------------------------- zoom and pan
+
+function applyView(): void {
+  viewport?.setAttribute('transform', `translate(${view.x},${view.y}) scale(${view.scale})`);
+  save();
+}
+
+function zoom(factor: number, cx?: number, cy?: number): void {
+  if (!svgRoot) return;
+  const r = svgRoot.getBoundingClientRect();
+  const x = cx ?? r.width / 2;
+  const y = cy ?? r.height / 2;
+  const scale = Math.min(4, Math.max(0.05, view.scale * factor));
+  view = { scale, x: x - ((x - view.x) * scale) / view.scale, y: y - ((y - view.y) * scale) / view.scale };
+  applyView();
+}
+
+function fitToView(): void {
+  if (!svgRoot || !layout) return;
+  const r = svgRoot.getBoundingClientRect();
+  const scale = Math.min(1.5, Math.max(0.05, Math.min(r.width / layout.width, r.height / layout.height)));
+  view = { scale, x: (r.width - layout.width * scale) / 2, y: Math.max(0, (r.height - layout.height * scale) / 2) };
+  applyView();
+}
+
+function ensureVisible(b: LaidOutBox): void {
+  if (!svgRoot) return;
+  const r = svgRoot.getBoundingClientRect();
+  const left = b.x * view.scale + view.x;
+  const top = b.y * view.scale + view.y;
+  const right = left + b.width * view.scale;
+  const bottom = top + b.height * view.scale;
+  if (left >= 0 && top >= 0 && right <= r.width && bottom <= r.height) return;
+  view = { ...view, x: r.width / 2 - (b.x + b.width / 2) * view.scale, y: r.height / 2 - (b.y + b.height / 2) * view.scale };
+  applyView();
+}
+
+function enablePanZoom(root: SVGSVGElement): void {
+  let drag: { x: number; y: number } | undefined;
+  root.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const r = root.getBoundingClientRect();
+    zoom(e.deltaY < 0 ? 1.1 : 1 / 1.1, e.clientX - r.left, e.clientY - r.top);
+  });
+  root.addEventListener('pointerdown', (e) => {
+    if ((e.target as Element).closest('g.box')) return;
+    drag = { x: e.clientX - view.x, y: e.clientY - view.y };
+    root.setPointerCapture(e.pointerId);
+  });
+  root.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    view = { ...view, x: e.clientX - drag.x, y: e.clientY - drag.y };
+    viewport?.setAttribute('transform', `translate(${view.x},${view.y}) scale(${view.scale})`);
+  });
+  root.addEventListener('pointerup', () => {
+    drag = undefined;
+    save();
+  });
+}
+
+/** The drawing as a standalone SVG file, with the theme's colours written in. */
+function svgText(): string {
+  if (!svgRoot || !layout) return '';
+  const copy = svgRoot.cloneNode(true) as SVGSVGElement;
+  copy.setAttribute('xmlns', SVG);
+  copy.setAttribute('width', String(layout.width));
+  copy.setAttribute('height', String(layout.height));
+  copy.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
+  copy.querySelector('#viewport')?.removeAttribute('transform');
+  const css = getComputedStyle(document.body);
+  const color = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const style = document.createElementNS(SVG, 'style');
+  style.textContent = [
+    `text{font-family:sans-serif;font-size:11px;fill:${color('--vscode-editor-foreground', '#333')}}`,
+    `rect{fill:${color('--vscode-editor-background', '#fff')};stroke:${color('--vscode-editor-foreground', '#333')}}`,
+    `.edge{fill:none;stroke:${color('--vscode-editor-foreground', '#333')}}`,
+    `.edge.consumes,.edge.uses,.edge.cross{stroke-dasharray:5 3}`,
+    `.unseen{opacity:.35}`,
+  ].join('\n');
+  copy.prepend(style);
+  return new XMLSerializer().serializeToString(copy);
+}
+
+// ---------------------------------------------------------------- start
+
+document.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  if (e.key === '/' && !(e.target instanceof SVGElement)) {
+    e.preventDefault();
+    document.getElementById('search')?.focus();
+  }
+});
+window.addEventListener('resize', () => {
+  if (layout && state.view === undefined) fitToView();
+});
+
+save();
+if (state.document) render(false);
+post({ type: 'ready' });

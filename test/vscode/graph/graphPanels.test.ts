@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { ToWebview } from '../../../src/core/graph/viewProtocol';
+import { silentLogger } from '../../../src/core/log';
+import { Redactor } from '../../../src/core/redact';
+import type { JsonDocuments } from '../../../src/vscode/documents';
+import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
+import type { DemoParticipant } from '../../../src/participant/index';
+import { start } from '../../participant/helpers';
+import { sendWindow, type SendWindow } from '../files/sendHarness';
+import { fake, type FakeWebviewPanel, Uri } from '../fake/vscode';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** Resolves once the panel has been sent a message `pick` accepts (the glue answers asynchronously). */
+async function sent<T extends ToWebview['type']>(panel: FakeWebviewPanel, type: T, after = 0): Promise<Extract<ToWebview, { type: T }>> {
+  for (;;) {
+    const m = (panel.posted.slice(after) as ToWebview[]).find((x) => x.type === type);
+    if (m) return m as Extract<ToWebview, { type: T }>;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('graph panels (fake VS Code API, demo participant)', () => {
+  let p: DemoParticipant;
+  let w: SendWindow;
+  let panels: GraphPanels;
+  let shownJson: Array<[string, string, unknown]>;
+  let transferOffset: number;
+  /** Every request the participant answered. */
+  let requests = 0;
+
+  before(async () => {
+    p = await start({ port: 0, onExchange: () => void requests++ });
+  });
+  after(() => p.close());
+  beforeEach(async () => {
+    w = await sendWindow(p.url);
+    shownJson = [];
+    const documents = { show: async (folder: string, name: string, value: unknown) => void shownJson.push([folder, name, value]) } as unknown as JsonDocuments;
+    panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents, logger: silentLogger, redactor: new Redactor() });
+    const tx = await w.manager.activeConnection()!.client.listUpdates({ beginExclusive: 0, endInclusive: p.state.ledgerEnd }, { filter: { anyParty: true, shape: 'ledger-effects' } });
+    transferOffset = tx.find((u) => u.kind === 'transaction' && u.events.some((e) => e.kind === 'exercised'))!.offset!;
+  });
+  afterEach(() => {
+    panels.dispose();
+    w.dispose();
+  });
+
+  it('draws a transaction: a strict CSP with a nonce, only its own script and style, then the document', async () => {
+    await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
+    const [panel] = fake.state.webviewPanels;
+    const html = panel.webview.html;
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1];
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1];
+    assert.match(csp, /^default-src 'none';/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+    assert.ok(html.includes(`<script nonce="${nonce}" src="https://fake.vscode-cdn.net${ROOT}/dist/webview/graph.js">`));
+    assert.equal((html.match(/<script/g) ?? []).length, 1);
+    assert.deepEqual((panel.webview.options as { localResourceRoots: { path: string }[] }).localResourceRoots.map((u) => u.path), [`${ROOT}/dist/webview`, `${ROOT}/media/graph`]);
+    const loaded = await sent(panel, 'document');
+    assert.equal(loaded.document.kind, 'transaction');
+    if (loaded.document.kind !== 'transaction') return;
+    assert.equal(loaded.document.offset, transferOffset);
+    assert.ok(loaded.document.actions.some((a) => a.kind === 'exercise' && a.choice === 'Iou_Transfer'));
+    assert.ok(loaded.document.parties.length >= 2, 'read as any party: every witness can be a lens');
+  });
+
+  it('shows the same graph once: a second request reveals its panel', async () => {
+    const c = w.manager.activeConnection()!;
+    await panels.show({ kind: 'transaction', offset: transferOffset }, c);
+    await panels.show({ kind: 'transaction', offset: transferOffset }, c);
+    assert.equal(fake.state.webviewPanels.length, 1);
+    assert.equal(fake.state.webviewPanels[0].revealed, 1);
+  });
+
+  it('a failure is shown in the view with Canton’s code and hint, and Retry reads again', async () => {
+    await panels.show({ kind: 'transaction', updateId: '1220' + 'ab'.repeat(32) }, w.manager.activeConnection()!);
+    const [panel] = fake.state.webviewPanels;
+    const error = await sent(panel, 'error');
+    assert.equal(error.code, 'UPDATE_NOT_FOUND');
+    assert.ok(error.hint);
+    const before = panel.posted.length;
+    panel.receive({ type: 'retry' });
+    assert.equal((await sent(panel, 'error', before)).code, 'UPDATE_NOT_FOUND');
+    assert.equal((await sent(panel, 'loading', before)).type, 'loading');
+  });
+
+  it('opens a node’s event as JSON, a contract’s events, and the drawing as Mermaid or DOT', async () => {
+    await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
+    const [panel] = fake.state.webviewPanels;
+    const { document } = await sent(panel, 'document');
+    if (document.kind !== 'transaction') throw new Error('not a transaction');
+    const exercise = document.actions.find((a) => a.kind === 'exercise')!;
+    panel.receive({ type: 'openNode', nodeId: exercise.nodeId });
+    panel.receive({ type: 'export', format: 'mermaid' });
+    panel.receive({ type: 'export', format: 'dot' });
+    const contract = document.contracts[0];
+    let opened: unknown[] | undefined;
+    fake.state.commands.set('cantonLedger.contractEvents.show', (...args: unknown[]) => void (opened = args));
+    panel.receive({ type: 'openContract', contractId: contract.contractId });
+    while (shownJson.length === 0 || fake.state.untitledDocuments.length < 2 || !opened) await new Promise((r) => setImmediate(r));
+    const [, , event] = shownJson[0];
+    assert.equal((event as { ExercisedEvent: { choice: string } }).ExercisedEvent.choice, 'Iou_Transfer');
+    assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['mermaid', 'dot']);
+    assert.match(fake.state.untitledDocuments[0].text, /^flowchart TB/);
+    assert.match(fake.state.untitledDocuments[1].text, /^digraph /);
+    assert.deepEqual(opened, [contract.contractId]);
+  });
+
+  it('a lineage says when newer transactions exist, and a restored panel draws from its saved state without reading', async () => {
+    const c = w.manager.activeConnection()!;
+    const contractId = (await c.client.pageActiveContracts({ filter: { anyParty: true } })).contracts[0].event.contractId;
+    await panels.show({ kind: 'lineage', contractId }, c);
+    const [panel] = fake.state.webviewPanels;
+    const { document } = await sent(panel, 'document');
+    assert.equal(document.kind, 'lineage');
+    await c.ledger!.refreshLedgerEnd();
+    const before = panel.posted.length;
+    // Something happens on the ledger: the connection's ledger end moves, and the lineage says so.
+    await fetch(`${p.url}/v2/commands/submit-and-wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'EUR', amount: '1.0', observers: [] } } }], commandId: `graph-${Date.now()}`, actAs: [p.parties.bank] }),
+    });
+    await c.ledger!.refreshLedgerEnd();
+    assert.match((await sent(panel, 'stale', before)).text, /Newer transactions exist/);
+
+    const restored = new (panel.constructor as typeof FakeWebviewPanel)('cantonLedger.graph', 'Lineage', -1, {});
+    const requestsBefore = requests;
+    await panels.deserializeWebviewPanel(restored as never, { target: { kind: 'lineage', contractId }, connectionId: 'demo', document, collapsed: [], lens: [undefined, undefined] });
+    assert.match(restored.webview.html, /dist\/webview\/graph\.js/);
+    assert.deepEqual(restored.posted, [], 'the page draws from its own saved state');
+    assert.equal(requests, requestsBefore, 'no request');
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * The graph webview's own script (dist/webview/graph.js) in a real browser (Debian's Chromium, driven by
+ * playwright-core), under the same Content-Security-Policy as the panel: what it draws, the keyboard,
+ * the lens, collapse, search, its saved state, the exports it asks for; and the Mermaid the CLI and the
+ * panel export, rendered by Mermaid itself.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { lineageDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
+import { toMermaid } from '../../src/core/graph/export';
+import type { Lineage } from '../../src/core/graph/lineage';
+import { buildTransactionGraph } from '../../src/core/graph/model';
+import { decodeTransaction } from '../../src/core/models/updates';
+import type * as wire from '../../src/core/models/wire';
+import { generatedTransaction } from '../support/transactions';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const SCRIPT = path.join(ROOT, 'dist', 'webview', 'graph.js');
+
+const IOU = '#demo-iou:Iou:Iou';
+const ALICE = 'Alice::1220aa';
+const BOB = 'Bob::1220bb';
+const BANK = 'Bank::1220cc';
+function tx(events: wire.Event[]): GraphDocument {
+  return transactionDocument(buildTransactionGraph(decodeTransaction({ updateId: '1220ff00', offset: 9, effectiveAt: 't', recordTime: 't', synchronizerId: 's', commandId: 'transfer-1', events })));
+}
+const TRANSFER = tx([
+  {
+    ExercisedEvent: { offset: 9, nodeId: 0, lastDescendantNodeId: 1, contractId: '00aa', templateId: IOU, packageName: 'demo-iou', choice: 'Iou_Transfer', choiceArgument: {}, actingParties: [ALICE], consuming: true, witnessParties: [ALICE, BANK] },
+  },
+  {
+    CreatedEvent: { offset: 9, nodeId: 1, contractId: '00bb', templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: {}, signatories: [BANK], observers: [BOB], witnessParties: [ALICE, BANK, BOB] },
+  },
+]);
+
+/** The panel's page: the same CSP as GraphPanels writes, a stand-in for acquireVsCodeApi that records. */
+function page(origin: string, initial: unknown, saved: unknown): string {
+  return `<!DOCTYPE html><html><head>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${origin} data:; style-src ${origin}; font-src ${origin}; script-src 'nonce-abc' ${origin};">
+<link rel="stylesheet" href="${origin}/media/graph/graph.css"></head>
+<body class="vscode-dark"><div id="app" data-initial='${JSON.stringify(initial)}'></div>
+<script nonce="abc" src="${origin}/host.js"></script>
+<script nonce="abc" src="${origin}/dist/webview/graph.js"></script></body></html>`;
+}
+
+/** Stands in for VS Code's webview host: the state and the messages go to window.__host. */
+const HOST_JS = `
+window.__host = { posted: [], state: window.__saved, violations: [] };
+document.addEventListener('securitypolicyviolation', (e) => window.__host.violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({
+  postMessage: (m) => window.__host.posted.push(m),
+  getState: () => window.__host.state,
+  setState: (s) => { window.__host.state = s; },
+});`;
+
+describe('graph webview in Chromium', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let server: Server;
+  let origin: string;
+  let saved: unknown;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM) || !existsSync(SCRIPT)) {
+      // Loud: CI installs Chromium and builds dist/ before the tests.
+      throw new Error(`needs ${CHROMIUM} (apt-get install chromium) and ${SCRIPT} (npm run build)`);
+    }
+    server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      if (url.pathname === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(page(origin, { target: { kind: 'transaction', offset: 9 } }, saved));
+      } else if (url.pathname === '/host.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(`window.__saved = ${JSON.stringify(saved ?? null) === 'null' ? 'undefined' : JSON.stringify(saved)};${HOST_JS}`);
+      } else if (url.pathname === '/mermaid.html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!DOCTYPE html><html><body><div id="out"></div><script src="${origin}/node_modules/mermaid/dist/mermaid.min.js"></script></body></html>`);
+      } else {
+        const file = path.join(ROOT, url.pathname);
+        if (!file.startsWith(ROOT) || !existsSync(file)) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' });
+        res.end(readFileSync(file));
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  async function open(doc?: GraphDocument, state?: unknown): Promise<Page> {
+    saved = state;
+    const p = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    const errors: string[] = [];
+    p.on('pageerror', (e) => errors.push(String(e)));
+    (p as Page & { errors: string[] }).errors = errors;
+    await p.goto(origin + '/');
+    await p.waitForFunction(() => (window as any).__host.posted.some((m: any) => m.type === 'ready'));
+    if (doc) {
+      await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), doc as never);
+      await p.waitForSelector('g.box');
+    }
+    return p;
+  }
+  const host = (p: Page) => p.evaluate(() => (window as any).__host);
+
+  it('draws every action and contract as a focusable tree item, with no CSP violation and no error', async () => {
+    const p = await open(TRANSFER);
+    const boxes = await p.$$eval('g.box', (gs) => gs.map((g) => [g.getAttribute('data-id'), g.getAttribute('role'), g.getAttribute('aria-label')]));
+    const doc = TRANSFER as Extract<GraphDocument, { kind: 'transaction' }>;
+    assert.equal(boxes.length, doc.actions.length + doc.contracts.length);
+    assert.ok(boxes.every(([, role]) => role === 'treeitem'));
+    assert.ok(boxes.some(([, , label]) => /exercise Iou_Transfer, on Iou:Iou, by Alice/.test(label!)));
+    assert.equal(await p.$$eval('path.edge', (e) => e.length), doc.edges.length);
+    assert.match(await p.textContent('#text-alternative pre') ?? '', /exercise Iou_Transfer on Iou:Iou/);
+    const h = await host(p);
+    assert.deepEqual(h.violations, []);
+    assert.deepEqual((p as Page & { errors: string[] }).errors, []);
+    // Colours come only from the theme's variables: the style sheet names no colour of its own.
+    assert.doesNotMatch(readFileSync(path.join(ROOT, 'media', 'graph', 'graph.css'), 'utf8'), /#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/i);
+    await p.close();
+  });
+
+  it('moves between boxes with the keyboard: down to a child, up to the parent, Enter opens', async () => {
+    const p = await open(TRANSFER);
+    await p.focus('g.box[tabindex="0"]');
+    const focused = () => p.evaluate(() => document.activeElement?.getAttribute('data-id'));
+    const first = await focused();
+    await p.keyboard.press('ArrowDown');
+    const child = await focused();
+    assert.notEqual(child, first);
+    await p.keyboard.press('ArrowUp');
+    assert.equal(await focused(), first);
+    await p.keyboard.press('ArrowDown');
+    await p.keyboard.press('Enter');
+    const posted = (await host(p)).posted;
+    assert.ok(posted.some((m: any) => m.type === 'openNode' || m.type === 'openContract'), JSON.stringify(posted));
+    await p.close();
+  });
+
+  it('the party lens dims what Bob does not see and names his role; two parties side by side', async () => {
+    const p = await open(TRANSFER);
+    await p.selectOption('#lens-0', BOB);
+    await p.waitForSelector('g.box.unseen');
+    const unseen = await p.$$eval('g.box.unseen', (gs) => gs.map((g) => g.getAttribute('aria-label')));
+    assert.ok(unseen.some((l) => /exercise Iou_Transfer/.test(l!)), 'Bob does not see the exercise');
+    const seen = await p.$$eval('g.box:not(.unseen) text.role', (ts) => ts.map((t) => t.textContent));
+    assert.ok(seen.some((t) => /Bob: stakeholder/.test(t!)), seen.join('|'));
+    await p.selectOption('#lens-1', ALICE);
+    await p.waitForFunction(() => document.querySelectorAll('g.box.unseen').length === 0);
+    const roles = await p.$$eval('text.role', (ts) => ts.map((t) => t.textContent));
+    assert.ok(roles.some((t) => /Alice: actor/.test(t!)), roles.join('|'));
+    assert.match((await p.textContent('#legend')) ?? '', /Seen as Bob and Alice/);
+    await p.close();
+  });
+
+  it('collapses a subtree and counts what it hides; search finds a contract; the state survives a reload', async () => {
+    const p = await open(TRANSFER);
+    const root = await p.$eval('g.box[aria-expanded]', (g) => g.getAttribute('data-id'));
+    await p.focus(`g.box[data-id="${root}"]`);
+    await p.keyboard.press(' ');
+    await p.waitForSelector(`g.box[data-id="${root}"][aria-expanded="false"]`);
+    assert.match((await p.textContent(`g.box[data-id="${root}"] text.toggle`)) ?? '', /^\+\d+$/);
+    await p.keyboard.press(' ');
+    await p.waitForSelector(`g.box[data-id="${root}"][aria-expanded="true"]`);
+    await p.fill('#search', '00bb');
+    await p.press('#search', 'Enter');
+    await p.waitForFunction(() => /00bb/.test(document.activeElement?.getAttribute('aria-label') ?? ''));
+    await p.selectOption('#lens-0', BOB);
+    await p.waitForSelector('g.box.unseen');
+    const state = (await host(p)).state;
+    await p.close();
+    // A reloaded panel: VS Code hands the saved state back; nothing is sent, the same view is drawn.
+    const again = await open(undefined, state);
+    await again.waitForSelector('g.box.unseen');
+    assert.equal(await again.$eval('#lens-0', (s) => (s as HTMLSelectElement).value), BOB);
+    assert.match((await again.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '', /00bb|/);
+    await again.close();
+  });
+
+  it('asks the panel for exports and a lineage, and shows an error with Retry', async () => {
+    const p = await open(TRANSFER);
+    await p.click('#export-mermaid');
+    await p.click('button[title="Save as SVG"]');
+    const posted = (await host(p)).posted;
+    assert.ok(posted.some((m: any) => m.type === 'export' && m.format === 'mermaid'));
+    const svg = posted.find((m: any) => m.type === 'saveSvg').svg as string;
+    assert.match(svg, /^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.match(svg, /Iou_Transfer/);
+    await p.evaluate(() => window.postMessage({ type: 'error', title: 'Could not read', message: 'Update not found', code: 'UPDATE_NOT_FOUND', hint: 'No update with that id' }, '*'));
+    await p.waitForSelector('#retry');
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'retry', 'Retry has the focus');
+    assert.match((await p.textContent('.message.error')) ?? '', /UPDATE_NOT_FOUND/);
+    await p.keyboard.press('Enter');
+    assert.ok((await host(p)).posted.some((m: any) => m.type === 'retry'));
+    await p.close();
+  });
+
+  it('draws a lineage with the choice on each link, and offers More past the bound', async () => {
+    const ref = (offset: number) => ({ updateId: `u${offset}`, offset });
+    const lineage: Lineage = {
+      start: '00b',
+      contracts: new Map([
+        ['00a', { contractId: '00a', templateId: IOU, state: 'archived', distance: 1, createdIn: ref(1), archivedIn: ref(2) }],
+        ['00b', { contractId: '00b', templateId: IOU, state: 'active', distance: 0, createdIn: ref(2) }],
+      ]),
+      links: [{ parent: '00a', child: '00b', via: ref(2), choice: 'Iou_Transfer', consuming: true }],
+      transactions: new Map(),
+      frontier: [{ contractId: '00a', direction: 'back' }],
+      requests: 3,
+    };
+    const p = await open(lineageDocument(lineage));
+    assert.equal(await p.$$eval('g.box', (g) => g.length), 2);
+    assert.equal(await p.textContent('text.edge-label'), 'Iou_Transfer @2');
+    await p.click('#more');
+    assert.ok((await host(p)).posted.some((m: any) => m.type === 'more'));
+    await p.close();
+  });
+
+  it('draws 1,000 nodes: first paint measured', async () => {
+    const big = transactionDocument(buildTransactionGraph(decodeTransaction(generatedTransaction(1_000))));
+    const p = await open();
+    // A string, not a function: the test runner's compiler would add helpers the page does not have.
+    await p.evaluate(`window.__big = ${JSON.stringify(big)}`);
+    const ms = (await p.evaluate(`new Promise((resolve) => {
+      const t0 = performance.now();
+      window.postMessage({ type: 'document', document: window.__big }, '*');
+      const painted = () => (document.querySelectorAll('g.box').length > 0 ? requestAnimationFrame(() => resolve(performance.now() - t0)) : requestAnimationFrame(painted));
+      painted();
+    })`)) as number;
+    assert.equal(await p.$$eval('g.box', (g) => g.length), big.kind === 'transaction' ? big.actions.length + big.contracts.length : 0);
+    console.log(`      first paint of 1,000 nodes: ${ms.toFixed(0)} ms`);
+    await p.close();
+  });
+
+  it('the Mermaid export is drawn by Mermaid itself', async () => {
+    const p = await browser.newPage();
+    await p.goto(origin + '/mermaid.html');
+    const text = (TRANSFER as Extract<GraphDocument, { kind: 'transaction' }>).mermaid;
+    const nodes = await p.evaluate(async (source) => {
+      const m = (window as any).mermaid;
+      m.initialize({ startOnLoad: false, securityLevel: 'strict' });
+      const { svg } = await m.render('g1', source);
+      document.getElementById('out')!.innerHTML = svg;
+      return document.querySelectorAll('#out g.node').length;
+    }, text);
+    const doc = TRANSFER as Extract<GraphDocument, { kind: 'transaction' }>;
+    assert.equal(nodes, doc.actions.length + doc.contracts.length);
+    // The escapes hold: a label with quotes, angle brackets and hashes parses.
+    const odd = toMermaid(buildTransactionGraph(decodeTransaction({ updateId: 'u', offset: 1, effectiveAt: 't', recordTime: 't', synchronizerId: 's', events: [{ ExercisedEvent: { offset: 1, nodeId: 0, lastDescendantNodeId: 0, contractId: '00', templateId: IOU, packageName: 'p', choice: 'A<b>"#', choiceArgument: {}, actingParties: [ALICE], consuming: false, witnessParties: [ALICE] } }] })));
+    const oddNodes = await p.evaluate(async (source) => {
+      const { svg } = await (window as any).mermaid.render('g2', source);
+      document.getElementById('out')!.innerHTML = svg;
+      return document.querySelectorAll('#out g.node').length;
+    }, odd);
+    assert.equal(oddNodes, 2);
+    await p.close();
+  });
+});
