@@ -514,6 +514,8 @@ export const commands = {
       state.context.set(args[0] as string, args[1]);
       return undefined;
     }
+    // VS Code gives every view a command that shows and focuses it.
+    if (id.endsWith('.focus') && state.treeViews.has(id.slice(0, -'.focus'.length))) return undefined;
     const fn = state.commands.get(id);
     if (!fn) throw new Error(`command '${id}' not found`);
     return fn(...args);
