@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ConnectionProfile } from '../core/connections';
 import type { Logger } from '../core/log';
 import type { ConnectionManager } from './connections/manager';
+import { DEMO_RAN_KEY } from './deferred';
 
 type ParticipantModule = typeof import('../participant');
 type DemoParticipant = Awaited<ReturnType<ParticipantModule['startDemoParticipant']>>;
@@ -12,8 +13,6 @@ export const DEMO_CONNECTION_ID = 'demo';
 const DEMO_USER = 'demo-admin';
 /** A fixed seed gives the same participant and party ids everywhere, so example files name real parties. */
 export const DEMO_SEED = 1;
-/** Workspace state: the demo ran in this window when it closed, so a reload (or reopening) starts it again. */
-const RUNNING_KEY = 'cantonLedger.demo.running';
 
 /**
  * Runs the embedded demo participant in the extension host on a free loopback port, and offers it as
@@ -41,7 +40,7 @@ export class DemoController implements vscode.Disposable {
 
   /** True when the demo ran in this window when the window last closed or reloaded (and was not stopped). */
   get ranWhenClosed(): boolean {
-    return this.windowState?.get<boolean>(RUNNING_KEY) === true;
+    return this.windowState?.get<boolean>(DEMO_RAN_KEY) === true;
   }
 
   get participant(): DemoParticipant | undefined {
@@ -61,7 +60,7 @@ export class DemoController implements vscode.Disposable {
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.running = participant;
-    await this.windowState?.update(RUNNING_KEY, true);
+    await this.windowState?.update(DEMO_RAN_KEY, true);
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);
     await this.manager.profiles.setActive(DEMO_CONNECTION_ID);
@@ -75,7 +74,7 @@ export class DemoController implements vscode.Disposable {
    * its ledger; only then is "demo running" cleared.
    */
   async stop(): Promise<void> {
-    await this.windowState?.update(RUNNING_KEY, undefined);
+    await this.windowState?.update(DEMO_RAN_KEY, undefined);
     return this.halt(true);
   }
 
