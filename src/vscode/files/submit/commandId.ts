@@ -53,8 +53,10 @@ export class CommandIdAssist extends Disposable implements vscode.CodeActionProv
 
   private update(document: vscode.TextDocument): void {
     if (editableFileKind(document) !== 'commands') return;
-    const site = commandIdSite(document.getText());
-    const record = site && this.alreadyExecuted(document.uri, site.commandId);
+    // The text is parsed only for a file the participant answered "already executed" for.
+    const answered = this.alreadyExecuted(document.uri);
+    const site = answered.length > 0 ? commandIdSite(document.getText()) : undefined;
+    const record = site && answered.find((r) => r.commandId === site.commandId);
     if (!site || !record) {
       this.collection.delete(document.uri);
       return;
@@ -69,9 +71,10 @@ export class CommandIdAssist extends Disposable implements vscode.CodeActionProv
     this.collection.set(document.uri, [diagnostic]);
   }
 
-  /** The participant's "already executed" for this file and commandId, as the history keeps it. */
-  private alreadyExecuted(uri: vscode.Uri, commandId: string): SubmissionRecord | undefined {
-    return this.history.all().find((r) => r.outcome === 'duplicate' && r.commandId === commandId && r.fileUri === uri.toString());
+  /** The participant's "already executed" answers for this file, as the history keeps them. */
+  private alreadyExecuted(uri: vscode.Uri): SubmissionRecord[] {
+    const file = uri.toString();
+    return this.history.all().filter((r) => r.outcome === 'duplicate' && r.fileUri === file);
   }
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
