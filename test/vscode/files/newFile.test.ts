@@ -15,6 +15,8 @@ import type { DemoParticipant } from '../../../src/participant';
 import { ConnectionFacts } from '../../../src/vscode/files/editing/connectionFacts';
 import { CREATE_PLACEHOLDER_FILE, NewFileCommands } from '../../../src/vscode/files/editing/newFile';
 import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import type { PromptsPort } from '../../../src/vscode/prompts';
+import { windowPrompts } from '../../../src/vscode/ui';
 import { start } from '../../participant/helpers';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { fake, Uri } from '../fake/vscode';
@@ -72,6 +74,20 @@ describe('New Commands File right after connecting (the template picker waits fo
     assert.equal(await newFiles.newCommandsFile({ uri: file, pickTemplate: true }), undefined, 'the picker was dismissed: no file');
     assert.ok(!fake.state.progressTitles.includes(PICKER_PROGRESS));
     assert.equal(existsSync(file.fsPath), false);
+  });
+
+  it('Cancel while they are read: no file, no question', async () => {
+    const port = window.prompts() as PromptsPort;
+    // The user cancels the progress as soon as it shows.
+    port.current = { ...windowPrompts, progress: (_title, task) => {
+      const cancel = new AbortController();
+      const running = task(cancel.signal);
+      cancel.abort();
+      return running;
+    } };
+    assert.equal(await newFiles.newCommandsFile({ uri: file, pickTemplate: true }), undefined);
+    assert.equal(existsSync(file.fsPath), false);
+    assert.deepEqual(fake.state.messages, []);
   });
 
   it('packages that cannot be read: says so, and writes the placeholder file only when asked to', async () => {
