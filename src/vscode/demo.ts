@@ -74,8 +74,10 @@ export class DemoController implements vscode.Disposable {
    * its ledger; only then is "demo running" cleared.
    */
   async stop(): Promise<void> {
+    // Halted first, at once: a start right after this stop must wait for it, not find the demo running.
+    const halted = this.halt(true);
     await this.windowState?.update(DEMO_RAN_KEY, undefined);
-    return this.halt(true);
+    return halted;
   }
 
   /** Resolves once a stop in progress (also the one of dispose) has saved the ledger. */

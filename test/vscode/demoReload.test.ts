@@ -17,6 +17,21 @@ import { activateAllFeatures, type KeptState } from './featureHost';
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'demo-workspace', 'iou-create.commands.json');
 
+/** A workspace state whose next update is stored at once (as VS Code's is) but written (resolved) only when released. */
+class HeldMemento extends MemoryMemento {
+  holdNext = false;
+  private readonly held: Array<() => void> = [];
+  override update(key: string, value: unknown): Promise<void> {
+    const stored = super.update(key, value);
+    if (!this.holdNext) return stored;
+    this.holdNext = false;
+    return new Promise((resolve) => this.held.push(() => resolve(stored)));
+  }
+  release(): void {
+    this.held.splice(0).forEach((written) => written());
+  }
+}
+
 /** Resolves once the window's demo connection is connected (the window starts it by itself). */
 function demoConnected(api: CantonLedgerApi): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -74,6 +89,23 @@ describe('the demo connection across a window reload', function () {
     await demoConnected(api);
     assert.equal(api.connections.profiles.active()?.id, DEMO_CONNECTION_ID, 'the active connection again');
     assert.equal(api.connections.ledger(DEMO_CONNECTION_ID)?.ledgerEnd, written.transaction.offset, 'the ledger it kept, up to the write before the reload');
+  });
+
+  it('a start right after a stop (not awaited): a new participant, and the window remembers the start', async () => {
+    const workspaceState = new HeldMemento();
+    kept.workspaceState = workspaceState;
+    window = activateAllFeatures(kept);
+    await commands.executeCommand(Commands.startDemo);
+    const before = window.api.demo.participant;
+    // The stop's note in the workspace state is still being written when the start comes.
+    workspaceState.holdNext = true;
+    const stopping = commands.executeCommand(Commands.stopDemo);
+    await commands.executeCommand(Commands.startDemo);
+    workspaceState.release();
+    await stopping;
+    assert.ok(window.api.demo.participant && window.api.demo.participant !== before, 'a new participant runs');
+    const api = await reload();
+    await demoConnected(api);
   });
 
   it('a demo the user stopped stays stopped after a reload', async () => {
