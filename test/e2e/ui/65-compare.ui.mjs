@@ -7,7 +7,13 @@ const SUMMARY = /^Alice sees \d+ of \d+ transactions; Bob sees \d+; \d+ seen by 
 
 /** The Compare Parties tab of the panel (a view of its own there: the tab is the view). */
 function compareTab(t) {
-  return t.page.locator('.part.panel [role="tab"][aria-label^="Compare Parties"]').first();
+  // By its text: the tab element itself may carry no aria-label (its label is a child's).
+  return t.page.locator('.part.panel [role="tab"]', { hasText: 'Compare Parties' });
+}
+
+/** Whether the panel shows the Compare Parties tab as the selected one (any rendering of the tab says so). */
+function compareTabSelected(t) {
+  return compareTab(t).evaluateAll((tabs) => tabs.some((tab) => tab.getAttribute('aria-selected') === 'true' || tab.classList.contains('checked')));
 }
 
 /** The rows of the Compare Parties view, in the panel, by their accessible names. */
@@ -55,7 +61,9 @@ export default async function (t) {
 
   await t.check('the result opens in the panel, its own tab, shown and focused: the summary, and a row per transaction with a column per party', async () => {
     await t.page.locator('.part.panel').waitFor({ state: 'visible', timeout: 10000 });
-    await t.waitUntil(async () => (await compareTab(t).getAttribute('aria-selected')) === 'true', { what: 'the Compare Parties tab of the panel to be the selected one' });
+    await t.waitUntil(() => compareTabSelected(t), {
+      what: async () => `the Compare Parties tab of the panel to be the selected one (tabs: ${JSON.stringify(await t.page.locator('.part.panel [role="tab"]').evaluateAll((tabs) => tabs.map((x) => `${x.textContent} selected=${x.getAttribute('aria-selected')} class=${x.className}`)))})`,
+    });
     await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l)), {
       timeout: 30000,
       what: async () => `the summary in the Compare Parties view (rows: ${JSON.stringify((await compareLabels(t)).slice(0, 4))})`,
@@ -99,7 +107,7 @@ export default async function (t) {
   await t.check('Close Comparison hides the view; cleanup: editors closed, the panel hidden, toasts cleared', async () => {
     await closeAllEditors(t);
     await t.palette('Canton Ledger: Close Comparison');
-    await compareTab(t).waitFor({ state: 'detached', timeout: 10000 });
+    await compareTab(t).first().waitFor({ state: 'detached', timeout: 10000 });
     await t.hidePanel();
     await t.palette('Notifications: Clear All Notifications');
     if (startedDemo) await t.stopDemo();
