@@ -69,7 +69,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
   const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
-  const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath);
+  const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState);
   const statusBar = new ConnectionStatusBar(connections);
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
@@ -103,7 +103,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     profiles.onDidChange(updateContext),
     connections.onDidChange(updateConnectedContext),
     packages,
-    ...registerFileEditing(commands, connections, packages, logger),
+    ...registerFileEditing(commands, connections, packages, logger, prompts),
     registerPackagesView(commands, connections, packages, logger, redactor),
   );
   const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
@@ -113,7 +113,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(...graphs.registrations);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
-  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen')) void vscode.commands.executeCommand(Commands.startDemo);
+  // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
+  if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') || demo.ranWhenClosed) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;

@@ -36,6 +36,9 @@ export function isCantonFile(uri: { path: string }): boolean {
   return /\.(commands|vetting)\.json$/i.test(uri.path);
 }
 
+/** Workspace state: the demo participant ran in this window when it closed (the features start it again). */
+export const DEMO_RAN_KEY = 'cantonLedger.demo.running';
+
 /** What a view shows until the features answer for it. */
 export const LOADING_ROW: vscode.TreeItem = { label: 'Loading…' };
 
@@ -44,7 +47,8 @@ interface ContributedView {
 }
 
 /**
- * Loads the features now if a Canton file is open or the demo participant starts with the folder;
+ * Loads the features now if a Canton file is open, or the demo participant starts with the folder or
+ * ran in this window before it reloaded;
  * otherwise registers a stand-in for every contributed command and view, for the read-only document
  * schemes and for opening a Canton file, each of which loads the features (disposing the stand-ins
  * first, since the features register the same ids) and hands over. Returns the API, whose properties
@@ -52,7 +56,7 @@ interface ContributedView {
  */
 export function activateDeferred<A extends object>(
   host: DeferHost,
-  context: Pick<vscode.ExtensionContext, 'subscriptions' | 'extension'>,
+  context: Pick<vscode.ExtensionContext, 'subscriptions' | 'extension'> & { workspaceState?: Pick<vscode.Memento, 'get'> },
   options: DeferOptions<A>,
 ): A {
   let loaded: Loaded<A> | undefined;
@@ -74,7 +78,9 @@ export function activateDeferred<A extends object>(
   context.subscriptions.push({ dispose: disposeStandIns });
 
   const inUse =
-    host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) || host.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') === true;
+    host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) ||
+    host.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') === true ||
+    context.workspaceState?.get<boolean>(DEMO_RAN_KEY) === true;
   if (inUse) {
     load();
     return api;

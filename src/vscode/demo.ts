@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { ConnectionProfile } from '../core/connections';
 import type { Logger } from '../core/log';
 import type { ConnectionManager } from './connections/manager';
+import { DEMO_RAN_KEY } from './deferred';
 
 type ParticipantModule = typeof import('../participant');
 type DemoParticipant = Awaited<ReturnType<ParticipantModule['startDemoParticipant']>>;
@@ -16,6 +17,8 @@ export const DEMO_SEED = 1;
 /**
  * Runs the embedded demo participant in the extension host on a free loopback port, and offers it as
  * the "Demo" connection while it runs. Its code is a separate bundle, loaded on first start only.
+ * The participant lives in the extension host, which a window reload ends: the window remembers that
+ * it ran (until the user stops it) so that it comes back, on the ledger it saved, with the window.
  */
 export class DemoController implements vscode.Disposable {
   private running: DemoParticipant | undefined;
@@ -23,8 +26,22 @@ export class DemoController implements vscode.Disposable {
   /** A stop in progress: a start waits for it, since the stopping participant still saves the ledger. */
   private stopping: Promise<void> | undefined;
 
-  /** `statePath`: where the demo ledger is kept between sessions (absent: in memory only). */
-  constructor(private readonly manager: ConnectionManager, private readonly logger: Logger, private readonly extensionPath: string, private readonly statePath?: string) {}
+  /**
+   * `statePath`: where the demo ledger is kept between sessions (absent: in memory only);
+   * `windowState`: where the window remembers that the demo ran (the workspace state).
+   */
+  constructor(
+    private readonly manager: ConnectionManager,
+    private readonly logger: Logger,
+    private readonly extensionPath: string,
+    private readonly statePath?: string,
+    private readonly windowState?: vscode.Memento,
+  ) {}
+
+  /** True when the demo ran in this window when the window last closed or reloaded (and was not stopped). */
+  get ranWhenClosed(): boolean {
+    return this.windowState?.get<boolean>(DEMO_RAN_KEY) === true;
+  }
 
   get participant(): DemoParticipant | undefined {
     return this.running;
@@ -43,6 +60,7 @@ export class DemoController implements vscode.Disposable {
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.running = participant;
+    await this.windowState?.update(DEMO_RAN_KEY, true);
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);
     await this.manager.profiles.setActive(DEMO_CONNECTION_ID);
@@ -51,19 +69,35 @@ export class DemoController implements vscode.Disposable {
     return participant;
   }
 
-  /** Resolves once the participant has closed and saved its ledger; only then is "demo running" cleared. */
+  /**
+   * The user's stop: the window forgets the demo. Resolves once the participant has closed and saved
+   * its ledger; only then is "demo running" cleared.
+   */
   async stop(): Promise<void> {
+    // Halted first, at once: a start right after this stop must wait for it, not find the demo running.
+    const halted = this.halt(true);
+    await this.windowState?.update(DEMO_RAN_KEY, undefined);
+    return halted;
+  }
+
+  /** Resolves once a stop in progress (also the one of dispose) has saved the ledger. */
+  whenStopped(): Promise<void> {
+    return this.stopping ?? Promise.resolve();
+  }
+
+  /** `userStop`: the Demo is no longer the active connection; a window closing keeps it, for its return. */
+  private halt(userStop: boolean): Promise<void> {
     const p = this.running;
-    if (!p) return this.stopping;
+    if (!p) return this.whenStopped();
     this.running = undefined;
-    this.stopping = this.shutDown(p).finally(() => (this.stopping = undefined));
+    this.stopping = this.shutDown(p, userStop).finally(() => (this.stopping = undefined));
     return this.stopping;
   }
 
-  private async shutDown(p: DemoParticipant): Promise<void> {
+  private async shutDown(p: DemoParticipant, userStop: boolean): Promise<void> {
     this.manager.disconnect(DEMO_CONNECTION_ID);
     this.manager.profiles.setDemo(undefined);
-    if (this.manager.profiles.activeId() === DEMO_CONNECTION_ID) await this.manager.profiles.setActive(undefined);
+    if (userStop && this.manager.profiles.activeId() === DEMO_CONNECTION_ID) await this.manager.profiles.setActive(undefined);
     try {
       await p.close();
     } finally {
@@ -72,7 +106,8 @@ export class DemoController implements vscode.Disposable {
     this.logger.info('Demo participant stopped');
   }
 
+  /** The window closes or reloads: the participant stops and saves its ledger; the window remembers it ran. */
   dispose(): void {
-    void this.stop();
+    void this.halt(false);
   }
 }

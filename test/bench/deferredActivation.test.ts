@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { activateDeferred, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
+import { activateDeferred, DEMO_RAN_KEY, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
 import { ROOT } from './lib';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -91,8 +91,8 @@ interface Api {
 }
 
 /** Activates the entry's logic with features that register every contributed command and view, as the real ones do. */
-function activate() {
-  const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST } };
+function activate(workspaceState: Record<string, unknown> = {}) {
+  const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: (key: string) => workspaceState[key] } };
   const ran: Array<[string, unknown[]]> = [];
   const restored: Array<[string, unknown, unknown]> = [];
   let loads = 0;
@@ -189,6 +189,12 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     fake.settings['cantonLedger.demo.startOnOpen'] = true;
     a = activate();
     assert.equal(a.loads(), 1);
+  });
+
+  it('loads the features at activation in a window where the demo participant ran before it reloaded (they start it again)', () => {
+    assert.equal(activate({ [DEMO_RAN_KEY]: false }).loads(), 0);
+    fake = new FakeVsCode();
+    assert.equal(activate({ [DEMO_RAN_KEY]: true }).loads(), 1);
   });
 
   it('its API loads the features when read, and is not a thenable (VS Code resolves what activate returns)', async () => {

@@ -2,14 +2,25 @@
 // check what the extension registers as a whole.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import type { CantonLedgerApi } from '../../src/features';
 import { EventEmitter, fake, MemoryMemento, Uri } from './fake/vscode';
 
 const ROOT = join(__dirname, '..', '..');
 
 export const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
-/** A fresh fake window with every feature activated; dispose() disposes what activation registered, last first. */
-export function activateAllFeatures(): { dispose(): void } {
+/** What outlives a window (a reload keeps it): its global and workspace state, its global storage. */
+export interface KeptState {
+  globalState: MemoryMemento;
+  workspaceState: MemoryMemento;
+  globalStorageUri: Uri;
+}
+
+/**
+ * A fresh fake window with every feature activated (on `kept` state, as a reloaded window); dispose()
+ * disposes what activation registered, last first, as a window closing does.
+ */
+export function activateAllFeatures(kept?: KeptState): { api: CantonLedgerApi; dispose(): void } {
   fake.reset();
   const secrets = new Map<string, string>();
   const changed = new EventEmitter<{ key: string }>();
@@ -17,13 +28,13 @@ export function activateAllFeatures(): { dispose(): void } {
   // Loaded only now: its modules read the fake when they load.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { activateFeatures } = require('../../src/features') as typeof import('../../src/features');
-  activateFeatures({
+  const { api } = activateFeatures({
     subscriptions,
     extensionPath: ROOT,
     extension: { packageJSON: manifest },
-    globalState: new MemoryMemento(),
-    workspaceState: new MemoryMemento(),
-    globalStorageUri: Uri.file(join(ROOT, '.vscode-test', 'unit-global-storage')),
+    globalState: kept?.globalState ?? new MemoryMemento(),
+    workspaceState: kept?.workspaceState ?? new MemoryMemento(),
+    globalStorageUri: kept?.globalStorageUri ?? Uri.file(join(ROOT, '.vscode-test', 'unit-global-storage')),
     secrets: {
       get: async (k: string) => secrets.get(k),
       store: async (k: string, v: string) => void secrets.set(k, v),
@@ -31,5 +42,5 @@ export function activateAllFeatures(): { dispose(): void } {
       onDidChange: changed.event,
     },
   } as never);
-  return { dispose: () => subscriptions.splice(0).reverse().forEach((s) => s.dispose()) };
+  return { api, dispose: () => subscriptions.splice(0).reverse().forEach((s) => s.dispose()) };
 }

@@ -157,6 +157,14 @@ export class LedgerPackages extends Disposable {
     this.store.forgetDecoded();
   }
 
+  /**
+   * A connection's packages once read: 'ready' or 'failed' (a read in progress is joined, else one
+   * starts); rejects with CancelledError when `signal` aborts.
+   */
+  read(profile: ConnectionProfile, signal?: AbortSignal): Promise<PackagesState> {
+    return this.connections.connectionOf(profile).readPackages(signal);
+  }
+
   /** The index for a connection, when ready (for views and new files). */
   indexFor(profile: ConnectionProfile): PackageIndex | undefined {
     const s = this.stateOf(profile);

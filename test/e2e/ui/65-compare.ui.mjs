@@ -5,14 +5,20 @@ import { closeAllEditors } from './50-submit.ui.mjs';
 
 const SUMMARY = /^Alice sees \d+ of \d+ transactions; Bob sees \d+; \d+ seen by both/;
 
-/** The rows of the Compare Parties view, by their accessible names. */
-async function compareLabels(t) {
-  return t.page.locator('.part.sidebar .pane').filter({ has: t.page.locator('.pane-header[aria-label^="Compare Parties"]') }).getByRole('treeitem').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+/** The Compare Parties tab of the panel (a view of its own there: the tab is the view). */
+function compareTab(t) {
+  // By its text: the tab element itself may carry no aria-label (its label is a child's).
+  return t.page.locator('.part.panel [role="tab"]', { hasText: 'Compare Parties' });
 }
 
-async function collapsePane(t, name) {
-  const header = t.viewPane(name);
-  if ((await header.count()) > 0 && (await header.getAttribute('aria-expanded')) === 'true') await header.click();
+/** Whether the panel shows the Compare Parties tab as the selected one (any rendering of the tab says so). */
+function compareTabSelected(t) {
+  return compareTab(t).evaluateAll((tabs) => tabs.some((tab) => tab.getAttribute('aria-selected') === 'true' || tab.classList.contains('checked')));
+}
+
+/** The rows of the Compare Parties view, in the panel, by their accessible names. */
+async function compareLabels(t) {
+  return t.page.locator('.part.panel').getByRole('treeitem').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
 /** The row of `label` in the open quick pick (a multi-select's rows are checkboxes, not options). */
@@ -53,9 +59,11 @@ export default async function (t) {
     await t.quickPick('Whole ledger');
   });
 
-  await t.check('the result: the summary, and a row per transaction with a column per party', async () => {
-    // Room for the rows: a tree renders only the rows that fit in its pane.
-    for (const name of ['Connections', 'Updates', 'Contract Events', 'Vetted Packages', 'Packages', 'Submissions']) await collapsePane(t, name);
+  await t.check('the result opens in the panel, its own tab, shown and focused: the summary, and a row per transaction with a column per party', async () => {
+    await t.page.locator('.part.panel').waitFor({ state: 'visible', timeout: 10000 });
+    await t.waitUntil(() => compareTabSelected(t), {
+      what: async () => `the Compare Parties tab of the panel to be the selected one (tabs: ${JSON.stringify(await t.page.locator('.part.panel [role="tab"]').evaluateAll((tabs) => tabs.map((x) => `${x.textContent} selected=${x.getAttribute('aria-selected')} class=${x.className}`)))})`,
+    });
     await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l)), {
       timeout: 30000,
       what: async () => `the summary in the Compare Parties view (rows: ${JSON.stringify((await compareLabels(t)).slice(0, 4))})`,
@@ -63,6 +71,7 @@ export default async function (t) {
     const labels = await compareLabels(t);
     if (!labels.some((l) => /^\d+ +Transaction, Alice ✓ · Bob — *$/.test(l))) throw new Error(`no transaction Alice alone sees: ${JSON.stringify(labels)}`);
     if (!labels.some((l) => /^\d+ +Transaction, Alice ✓ · Bob ✓ · .*differ$/.test(l))) throw new Error(`no transaction both see differently: ${JSON.stringify(labels)}`);
+    await t.screenshot('65-compare-result-in-panel');
   });
 
   await t.check('a transaction both see differently: the create Alice only witnesses, marked', async () => {
@@ -95,15 +104,11 @@ export default async function (t) {
     await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l) && l.includes('offsets 2–12')), { timeout: 30000, what: 'the summary of offsets 2–12' });
   });
 
-  await t.check('Close Comparison hides the view; cleanup: editors closed, panes back, toasts cleared', async () => {
+  await t.check('Close Comparison hides the view; cleanup: editors closed, the panel hidden, toasts cleared', async () => {
     await closeAllEditors(t);
     await t.palette('Canton Ledger: Close Comparison');
-    await t.viewPane('Compare Parties').waitFor({ state: 'detached', timeout: 10000 });
-    await t.palette('Canton Ledger: Focus on Connections View');
-    for (const name of ['Connections', 'Updates']) {
-      const header = t.viewPane(name);
-      if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-    }
+    await compareTab(t).first().waitFor({ state: 'detached', timeout: 10000 });
+    await t.hidePanel();
     await t.palette('Notifications: Clear All Notifications');
     if (startedDemo) await t.stopDemo();
   });

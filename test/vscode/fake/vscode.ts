@@ -249,11 +249,85 @@ export class CodeActionKind {
   static readonly Empty = new CodeActionKind('');
   static readonly QuickFix = new CodeActionKind('quickfix');
   static readonly Refactor = new CodeActionKind('refactor');
+  static readonly RefactorRewrite = new CodeActionKind('refactor.rewrite');
   constructor(readonly value: string) {}
   intersects(other: CodeActionKind): boolean {
     return this.value === '' || other.value === '' || this.value.startsWith(other.value) || other.value.startsWith(this.value);
   }
 }
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(
+    public title: string,
+    public kind?: CodeActionKind,
+  ) {}
+}
+
+/** Text replacements by document, applied by `workspace.applyEdit`. */
+export class WorkspaceEdit {
+  readonly replacements: Array<{ uri: Uri; range: Range; newText: string }> = [];
+  replace(uri: Uri, range: Range, newText: string): void {
+    this.replacements.push({ uri, range, newText });
+  }
+  insert(uri: Uri, position: Position, newText: string): void {
+    this.replace(uri, new Range(position, position), newText);
+  }
+  get size(): number {
+    return new Set(this.replacements.map((r) => r.uri.toString())).size;
+  }
+}
+
+/** An open document: its text changes through `workspace.applyEdit` (dirty until saved), as in VS Code. */
+export class FakeTextDocument {
+  version = 1;
+  isDirty = false;
+  isClosed = false;
+  /** Every save, with the text saved (a test reads what reached the disk). */
+  readonly saves: string[] = [];
+  constructor(
+    readonly uri: Uri,
+    private text: string,
+  ) {}
+  get fileName(): string {
+    return this.uri.fsPath;
+  }
+  get lineCount(): number {
+    return this.text.split('\n').length;
+  }
+  getText(range?: Range): string {
+    return range ? this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end)) : this.text;
+  }
+  positionAt(offset: number): Position {
+    const before = this.text.slice(0, Math.max(0, Math.min(offset, this.text.length)));
+    const line = before.split('\n').length - 1;
+    return new Position(line, before.length - (before.lastIndexOf('\n') + 1));
+  }
+  offsetAt(position: Position): number {
+    const lines = this.text.split('\n');
+    let offset = 0;
+    for (let i = 0; i < position.line && i < lines.length; i++) offset += lines[i].length + 1;
+    return Math.min(offset + position.character, this.text.length);
+  }
+  /** Replaces the text (what an edit does); fires onDidChangeTextDocument. */
+  setText(text: string): void {
+    this.text = text;
+    this.version++;
+    this.isDirty = true;
+    textDocumentChanged.fire({ document: this, contentChanges: [] });
+  }
+  async save(): Promise<boolean> {
+    if (this.uri.scheme === 'file') await nodeFs.writeFile(this.uri.fsPath, this.text);
+    this.saves.push(this.text);
+    this.isDirty = false;
+    return true;
+  }
+}
+
+const textDocumentChanged = new EventEmitter<{ document: FakeTextDocument; contentChanges: unknown[] }>();
 
 export const QuickInputButtons = { Back: { iconPath: new ThemeIcon('arrow-left') } };
 
@@ -340,10 +414,11 @@ class FakeState {
   findFiles: (include: string) => Uri[] = () => [];
   /** Webview panels made and not disposed, and the serializers registered by view type. */
   readonly webviewPanels: FakeWebviewPanel[] = [];
-  /** Untitled documents opened with content (workspace.openTextDocument({ language, content })) and those shown. */
+  /** Untitled documents opened with content (workspace.openTextDocument({ language, content })). */
   readonly untitledDocuments: Array<{ languageId: string; text: string }> = [];
-  readonly shownDocuments: unknown[] = [];
   readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
+  /** Every document shown in an editor (window.showTextDocument), in order. */
+  readonly shownDocuments: FakeTextDocument[] = [];
 }
 
 /**
@@ -424,9 +499,11 @@ export const fake = {
   get state(): FakeState {
     return state;
   },
-  /** A fresh window: no commands, messages, settings or answers. */
+  /** A fresh window: no commands, messages, settings, answers, open documents or active editor. */
   reset(): void {
     state = new FakeState();
+    workspace.textDocuments.splice(0);
+    window.activeTextEditor = undefined;
   },
   /** The next message is answered with `action` (a button's text; undefined dismisses). */
   answerMessage(action: string | undefined | Answer<ShownMessage>): void {
@@ -440,6 +517,15 @@ export const fake = {
   grantTrust(): void {
     state.isTrusted = true;
     state.trustGranted.fire();
+  },
+  /** An open document with `text` (replacing one open at the same URI). */
+  openDocument(uri: Uri, text: string): FakeTextDocument {
+    const document = new FakeTextDocument(uri, text);
+    const open = workspace.textDocuments as FakeTextDocument[];
+    const i = open.findIndex((d) => d.uri.toString() === uri.toString());
+    if (i >= 0) open.splice(i, 1, document);
+    else open.push(document);
+    return document;
   },
   answerInputBox(value: string | undefined): void {
     state.inputBoxAnswers.push(() => value);
@@ -480,6 +566,8 @@ export const commands = {
       state.context.set(args[0] as string, args[1]);
       return undefined;
     }
+    // VS Code gives every view a command that shows and focuses it.
+    if (id.endsWith('.focus') && state.treeViews.has(id.slice(0, -'.focus'.length))) return undefined;
     const fn = state.commands.get(id);
     if (!fn) throw new Error(`command '${id}' not found`);
     return fn(...args);
@@ -513,10 +601,6 @@ export const window = {
     const view = window.createTreeView(id, { treeDataProvider: provider });
     return new Disposable(() => view.dispose());
   },
-  async showTextDocument(document: unknown): Promise<unknown> {
-    state.shownDocuments.push(document);
-    return { document };
-  },
   createWebviewPanel(viewType: string, title: string, column: unknown, options: unknown): FakeWebviewPanel {
     const panel = new FakeWebviewPanel(viewType, title, column, options);
     state.webviewPanels.push(panel);
@@ -541,6 +625,13 @@ export const window = {
   createOutputChannel(name: string) {
     const line = (level: string) => (m: string) => void state.logLines.push(`[${level}] ${m}`);
     return { name, logLevel: LogLevel.Info, onDidChangeLogLevel: new EventEmitter<LogLevel>().event, trace: line('trace'), debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'), appendLine: line('info'), append: line('info'), show: () => undefined, hide: () => undefined, clear: () => undefined, replace: () => undefined, dispose: () => undefined };
+  },
+  async showTextDocument(target: FakeTextDocument | Uri, options?: { selection?: Range }): Promise<unknown> {
+    const document = target instanceof Uri ? await workspace.openTextDocument(target) : target;
+    state.shownDocuments.push(document);
+    const editor = { document, selection: options?.selection ?? new Selection(new Position(0, 0), new Position(0, 0)), options: { tabSize: 2, insertSpaces: true } };
+    window.activeTextEditor = editor;
+    return editor;
   },
   setStatusBarMessage(): Disposable {
     return new Disposable(() => undefined);
@@ -583,7 +674,35 @@ export const workspace = {
   textDocuments: [] as unknown[],
   onDidOpenTextDocument: new EventEmitter<unknown>().event,
   onDidCloseTextDocument: new EventEmitter<unknown>().event,
-  onDidChangeTextDocument: new EventEmitter<unknown>().event,
+  onDidChangeTextDocument: textDocumentChanged.event,
+  /** The open document, else the file read from disk (an untitled one starts empty). */
+  /** A file's document (the open one, else read from disk), or a new untitled one with `content`. */
+  async openTextDocument(target: Uri | { language?: string; content?: string }): Promise<FakeTextDocument> {
+    if (!(target instanceof Uri)) {
+      const content = target.content ?? '';
+      state.untitledDocuments.push({ languageId: target.language ?? 'plaintext', text: content });
+      return fake.openDocument(Uri.parse(`untitled:Untitled-${state.untitledDocuments.length}`), content);
+    }
+    const uri = target;
+    const open = (workspace.textDocuments as FakeTextDocument[]).find((d) => d.uri.toString() === uri.toString());
+    if (open) return open;
+    return fake.openDocument(uri, uri.scheme === 'untitled' ? '' : await nodeFs.readFile(uri.fsPath, 'utf8'));
+  },
+  /** Applies the replacements of each document, last first (so earlier offsets stay valid); opens what is not open. */
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    const byDocument = new Map<string, { uri: Uri; replacements: WorkspaceEdit['replacements'] }>();
+    for (const r of edit.replacements) {
+      const entry = byDocument.get(r.uri.toString()) ?? { uri: r.uri, replacements: [] };
+      entry.replacements.push(r);
+      byDocument.set(r.uri.toString(), entry);
+    }
+    for (const { uri, replacements } of byDocument.values()) {
+      const document = await workspace.openTextDocument(uri);
+      const edits = replacements.map((r) => ({ start: document.offsetAt(r.range.start), end: document.offsetAt(r.range.end), text: r.newText })).sort((a, b) => b.start - a.start);
+      document.setText(edits.reduce((text, e) => text.slice(0, e.start) + e.text + text.slice(e.end), document.getText()));
+    }
+    return true;
+  },
   onDidRenameFiles: new EventEmitter<unknown>().event,
   /** The real file system, for `file:` URIs (what the glue reads: DARs, files on disk). */
   fs: {
@@ -601,11 +720,6 @@ export const workspace = {
     state.watchers.push(w);
     const never = new EventEmitter<Uri>().event;
     return { onDidCreate: ignoreCreate ? never : w.create.event, onDidChange: ignoreChange ? never : w.change.event, onDidDelete: ignoreDelete ? never : w.delete.event, dispose: () => void state.watchers.splice(state.watchers.indexOf(w), 1) };
-  },
-  async openTextDocument(options: { language?: string; content?: string }): Promise<{ languageId: string; getText(): string; uri: Uri }> {
-    const doc = { languageId: options.language ?? 'plaintext', text: options.content ?? '' };
-    state.untitledDocuments.push(doc);
-    return { languageId: doc.languageId, getText: () => doc.text, uri: Uri.parse(`untitled:Untitled-${state.untitledDocuments.length}`) };
   },
   async findFiles(include: string): Promise<Uri[]> {
     return state.findFiles(include);

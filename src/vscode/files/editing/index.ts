@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../core/log';
 import type { ConnectionManager } from '../../connections/manager';
 import type { CommandRegistry } from '../../commands/registry';
+import type { Prompts } from '../../prompts';
 import { FileQuickFixes } from './codeActions';
 import { ConnectionFacts } from './connectionFacts';
 import { DamlAssist } from './damlAssist';
@@ -23,11 +24,11 @@ const COMMANDS_SELECTOR: vscode.DocumentSelector = [
 ];
 
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
-export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger): vscode.Disposable[] {
+export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger, prompts: Prompts): vscode.Disposable[] {
   const diagnostics = new FileDiagnostics(packages);
   const assist = new DamlAssist(packages);
   const facts = new ConnectionFacts(connections, logger);
-  new NewFileCommands(facts, packages, logger).register(commands);
+  new NewFileCommands(facts, packages, logger, prompts).register(commands);
   return [
     diagnostics,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { CancelledError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/files/templates';
+import type { ConnectionProfile } from '../../../core/connections';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
+import { summary, type Prompts } from '../../prompts';
 import type { FileKind } from '../../../core/files/validate';
 import { Commands } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
@@ -42,12 +45,20 @@ export interface NewVettingFileOptions extends NewFileTarget {
 
 const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
 
+/** The button that turns "the packages could not be read" into a file with a placeholder template. */
+export const CREATE_PLACEHOLDER_FILE = 'Create File with Placeholders';
+
 /**
  * "New Commands File" and "New Vetting File": a file from a template filled from the active connection
  * (user, act-as party, synchronizer, topology serial), or with marked placeholders without one.
  */
 export class NewFileCommands {
-  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly logger: Logger) {}
+  constructor(
+    private readonly facts: ConnectionFacts,
+    private readonly packages: LedgerPackages,
+    private readonly logger: Logger,
+    private readonly prompts: Prompts,
+  ) {}
 
   register(commands: CommandRegistry): void {
     commands.register(Commands.newCommandsFile, (arg?: NewCommandsFileOptions | vscode.Uri) =>
@@ -61,12 +72,18 @@ export class NewFileCommands {
   async newCommandsFile(options: NewCommandsFileOptions = {}): Promise<vscode.Uri | undefined> {
     const participant = await this.participant();
     const info = participant?.info;
-    const index = participant ? this.packages.indexFor(participant.profile) : undefined;
+    let index = participant ? this.packages.indexFor(participant.profile) : undefined;
     let { templateId, choice } = options;
-    if (!templateId && options.pickTemplate && index) {
-      const picked = await pickTemplateAndChoice(index);
-      if (picked === null) return undefined;
-      ({ templateId, choice } = picked ?? {});
+    if (!templateId && options.pickTemplate && participant) {
+      // Right after connecting the packages are still being read: the picker waits for them.
+      const read = index ?? (await this.packagesRead(participant.profile));
+      if (read === null) return undefined;
+      index = read;
+      if (index) {
+        const picked = await pickTemplateAndChoice(index);
+        if (picked === null) return undefined;
+        ({ templateId, choice } = picked ?? {});
+      }
     }
     const party = options.actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
     const command = options.command ?? (templateId && index ? commandFor(index, templateId, choice, party) : undefined);
@@ -96,6 +113,26 @@ export class NewFileCommands {
     }
     const notice = participant ? undefined : 'No connected participant: add "synchronizerId" and "expectedTopologySerial" if you need them (completions offer both).';
     return this.create('vetting', templateText(vettingFileTemplate(facts)), options, 'package-name', notice);
+  }
+
+  /**
+   * The connection's packages once read, with a cancellable progress while they are. When they cannot
+   * be read, says so and offers the file with a placeholder template: undefined when taken, null when
+   * the user cancelled or declined.
+   */
+  private async packagesRead(profile: ConnectionProfile): Promise<PackageIndex | undefined | null> {
+    let state;
+    try {
+      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} for the template picker`, (signal) => this.packages.read(profile, signal));
+    } catch (e) {
+      if (e instanceof CancelledError) return null;
+      state = { state: 'failed' as const, error: e as Error };
+    }
+    if (state.state === 'ready') return state.context.packages;
+    const why = state.state === 'failed' ? `: ${summary(state.error)}` : '';
+    this.logger.warn(`New commands file: the Daml packages of ${profile.name} are not available${why}`);
+    const choice = await this.prompts.message('warning', `The Daml packages of ${profile.name} could not be read${why}. Without them there are no templates to pick from.`, [CREATE_PLACEHOLDER_FILE]);
+    return choice === CREATE_PLACEHOLDER_FILE ? undefined : null;
   }
 
   private participant(): Thenable<ConnectedParticipant | undefined> {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../../core/submit/history';
 import { DOCUMENT_SCHEME } from '../../documents';
 import { SendCodeLensProvider } from './codeLens';
+import { CommandIdAssist } from './commandId';
 import { SubmissionHistory, SubmissionsTreeProvider } from './history';
 import { Commands, Views } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
@@ -51,6 +52,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
 
   const codeLenses = new SendCodeLensProvider(deps.connections);
+  const commandIds = new CommandIdAssist(history);
   context.subscriptions.push(
     history,
     sending.preview,
@@ -60,6 +62,8 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     codeLenses,
     vscode.languages.registerCodeLensProvider(files, codeLenses),
     vscode.languages.registerCodeLensProvider({ scheme: DOCUMENT_SCHEME }, new PreviewCodeLensProvider(sending.preview)),
+    commandIds,
+    vscode.languages.registerCodeActionsProvider(files[0], commandIds, CommandIdAssist.metadata),
   );
   commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
   commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));

@@ -16,6 +16,7 @@ import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
 import { SHOW_LOG, summary, type ErrorReporter, type Prompts } from '../../prompts';
 import type { SubmissionHistory } from './history';
+import { useNewCommandId } from './commandId';
 import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
 
 export interface SendDeps {
@@ -38,6 +39,7 @@ export const SubmitActions = {
   lookItUp: 'Look it up',
   showLog: SHOW_LOG,
   submitAgain: 'Submit Again',
+  newCommandIdAndSubmit: 'New Command ID and Submit',
 } as const;
 
 /** What a submit command did, with what the user chose next (for the tests and for chaining). */
@@ -197,17 +199,21 @@ export class SubmitController {
     return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
   }
 
-  /** Opens the result document (it stays open: no "Open Result" on the summary) and the summary with its actions. */
-  private async showTransaction(record: SubmissionRecord, t: Transaction, message: string): Promise<SubmitOutcome> {
+  /**
+   * Opens the result document (it stays open: no "Open Result" on the summary) and the summary with its
+   * actions; `further` is one more action of the caller's.
+   */
+  private async showTransaction(record: SubmissionRecord, t: Transaction, message: string, further?: FurtherAction): Promise<SubmitOutcome> {
     const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
     // The file chose a shape without the exercise (ACS delta): say what is missing and offer it.
     const partial = leavesOutEffects(record.request.transactionFormat);
     const note = partial ? ' (ACS delta, as the file asks: the exercise and contracts created and archived within it are left out)' : '';
-    const actions = [...(partial ? [SubmitActions.showLedgerEffects] : []), ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
+    const actions = [...(further ? [further.action] : []), ...(partial ? [SubmitActions.showLedgerEffects] : []), ...(t.events.length > 0 ? [SubmitActions.showContractEvents] : []), SubmitActions.revealInUpdates];
     const action = await this.prompts().message('info', `${message}${note}`, actions);
     let next: SubmitOutcome | undefined;
-    if (action === SubmitActions.showLedgerEffects) next = await this.showLedgerEffects(record, t);
+    if (further && action === further.action) next = await further.run();
+    else if (action === SubmitActions.showLedgerEffects) next = await this.showLedgerEffects(record, t);
     else if (action === SubmitActions.showContractEvents) await this.showContractEvents(t);
     else if (action === SubmitActions.revealInUpdates) await this.runViewCommand(Commands.revealUpdate, { connectionId: record.connectionId, offset: t.offset, updateId: t.updateId });
     return { record, resultUri, action, next };
@@ -274,7 +280,8 @@ export class SubmitController {
 
   /**
    * DUPLICATE_COMMAND: the commandId executed before, once — the answer a retry after an unknown
-   * outcome waits for. Shows the transaction it executed as, when the core could read it.
+   * outcome waits for. Shows the transaction it executed as, when the core could read it. A first
+   * attempt is offered to run under a new commandId; a retry is not (it was meant to run at most once).
    */
   private async duplicate(record: SubmissionRecord, outcome: Extract<SubmissionOutcome, { kind: 'already-executed' }>): Promise<SubmitOutcome> {
     const duplicate: SubmissionRecord = { ...record, outcome: 'duplicate', errorCode: outcome.error.code, lookUpFrom: outcome.lookUp.fromOffset };
@@ -283,20 +290,47 @@ export class SubmitController {
     const executed = `Already executed: commandId "${record.commandId}" was accepted before${at} and was not executed again.`;
     const readError = outcome.lookUpError;
     if (readError && !(readError instanceof CancelledError)) this.deps.logger.warn(`Reading the transaction of commandId ${record.commandId}: ${this.deps.redactor.redactError(readError)}`);
+    const firstAttempt = record.attempts === 1;
+    const newCommandId: FurtherAction | undefined = firstAttempt ? { action: SubmitActions.newCommandIdAndSubmit, run: () => this.submitWithNewCommandId(duplicate) } : undefined;
     const t = outcome.transaction;
     if (t) {
       const shown: SubmissionRecord = { ...duplicate, updateId: t.updateId, offset: t.offset, transaction: t.raw };
       await this.history.put(shown);
-      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t, true)}`);
+      return this.showTransaction(shown, t, `${executed} ${transactionSummary(t, true)}`, newCommandId);
     }
     // Not readable now (pruned, not visible to the actAs parties, or the read failed): offer the search.
-    const action = await this.prompts().message('info', `${executed} Change the commandId in the file to run the commands once more.`, [SubmitActions.lookItUp]);
-    return { record: duplicate, action, next: action === SubmitActions.lookItUp ? await this.lookUp(duplicate) : undefined };
+    const rerun = firstAttempt ? ' To run the commands once more, submit them under a new commandId.' : '';
+    const action = await this.prompts().message('info', `${executed}${rerun}`, [...(newCommandId ? [newCommandId.action] : []), SubmitActions.lookItUp]);
+    const next = action === SubmitActions.lookItUp ? await this.lookUp(duplicate) : newCommandId && action === newCommandId.action ? await newCommandId.run() : undefined;
+    return { record: duplicate, action, next };
+  }
+
+  /** Gives the record's file a fresh commandId (one edit of the id alone) and submits it: a new submission. */
+  async submitWithNewCommandId(record: SubmissionRecord): Promise<SubmitOutcome> {
+    const uri = vscode.Uri.parse(record.fileUri);
+    let commandId: string | undefined;
+    try {
+      commandId = await useNewCommandId(uri);
+    } catch (e) {
+      return { action: await this.reportFailure(`${record.fileName}: the commandId could not be changed`, e) };
+    }
+    if (!commandId) {
+      await this.prompts().message('error', `${record.fileName} has no "commandId" to replace: add one (the file's quick fix does) and submit again.`, []);
+      return {};
+    }
+    this.deps.logger.info(`${record.fileName}: new commandId ${commandId} (was ${record.commandId})`);
+    return this.submitFile(uri);
   }
 
   private reportFailure(context: string, e: unknown): Promise<string | undefined> {
     return this.deps.errors.report(context, e);
   }
+}
+
+/** One more button on a message, and what it does. */
+interface FurtherAction {
+  action: string;
+  run(): Promise<SubmitOutcome>;
 }
 
 /** The result tab's name: the file and the commandId. */
