@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ActiveContract } from '../../core/api/client';
-import { actingCandidates, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
+import {
+  actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand, type ActingCandidate, type ChoiceControllers, type ExerciseChoice,
+} from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
 import { shortId } from '../../core/text';
@@ -158,7 +160,8 @@ async function askOffset(connections: ConnectionManager): Promise<number | undef
 
 /**
  * Exercise… on a contract: a choice of its template (picked from the packages, with signatures; typed
- * without them), a stakeholder to act as, then a new commands file with the ExerciseCommand.
+ * without them), a stakeholder to act as (the choice's controller preselected when its package says who
+ * it is), then a new commands file with the ExerciseCommand, whose other Party fields name another party.
  */
 async function exercise(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
   const contract = view.contractOf(node);
@@ -167,14 +170,17 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const state = connections.state(profile.id);
   const info = state.state === 'connected' ? state.info : undefined;
   const index = await packageIndex(packages, profile);
-  const choice = options.choice ?? (await pickChoice(contract, index && exerciseChoices(contract, index)));
+  const choices = index && exerciseChoices(contract, index);
+  const choice = options.choice ?? (await pickChoice(contract, choices));
   if (!choice) return undefined;
-  const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined);
-  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice) : candidates[0]?.party);
+  const known = choices?.find((c) => c.name === choice);
+  const controllers = known ? choiceControllers(contract, known) : undefined;
+  const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined, controllers);
+  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice, controllers) : candidates[0]?.party);
   if (candidates.length > 1 && !actAs) return undefined;
   // No stakeholder the user may act as: the choice's controller may be another party; the user's own is the best guess.
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
-  const command = exerciseCommand(contract, choice, index, party);
+  const command = exerciseCommand(contract, choice, index, party, counterparty(contract, party, info?.parties.map((p) => p.party) ?? []));
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
   return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
 }
@@ -215,10 +221,11 @@ async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | 
   return picked?.name;
 }
 
-async function pickParty(candidates: ActingCandidate[], choice: string): Promise<string | undefined> {
+/** The party to act as; the first item (the one the picker highlights) is the controller when one is known. */
+async function pickParty(candidates: ActingCandidate[], choice: string, controllers: ChoiceControllers | undefined): Promise<string | undefined> {
   const picked = await vscode.window.showQuickPick(
-    candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.role, detail: c.party, party: c.party })),
-    { title: `Exercise ${choice}: act as`, placeHolder: "The choice's controller (the packages do not say which stakeholder it is)", matchOnDetail: true },
+    candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.controller ? `${c.role} · controller` : c.role, detail: c.party, party: c.party })),
+    { title: `Exercise ${choice}: act as`, placeHolder: actAsPrompt(candidates, controllers), matchOnDetail: true },
   );
   return picked?.party;
 }
