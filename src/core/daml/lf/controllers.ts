@@ -127,10 +127,15 @@ class Evaluator {
   // -------------------------------------------------------------- decoding
 
   private readExpr(w: WireReader, end: number): Expr {
-    if (++this.nodes > MAX_NODES || this.depth > MAX_DEPTH) throw new OutOfFuel();
+    return this.bounded(++this.nodes > MAX_NODES, () => this.readExprFields(w, end));
+  }
+
+  /** Runs one level deeper; out of fuel when `exhausted` or too deep. */
+  private bounded<T>(exhausted: boolean, run: () => T): T {
+    if (exhausted || this.depth > MAX_DEPTH) throw new OutOfFuel();
     this.depth++;
     try {
-      return this.readExprFields(w, end);
+      return run();
     } finally {
       this.depth--;
     }
@@ -237,13 +242,7 @@ class Evaluator {
   // -------------------------------------------------------------- evaluation
 
   eval(expr: Expr, env: Map<string, Value>): Value {
-    if (++this.steps > MAX_STEPS || this.depth > MAX_DEPTH) throw new OutOfFuel();
-    this.depth++;
-    try {
-      return this.evalNode(expr, env);
-    } finally {
-      this.depth--;
-    }
+    return this.bounded(++this.steps > MAX_STEPS, () => this.evalNode(expr, env));
   }
 
   private evalNode(expr: Expr, env: Map<string, Value>): Value {
