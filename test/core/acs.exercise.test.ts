@@ -4,14 +4,16 @@
 // this).owner`) and the Ping package of the shared DARs (Respond: `controller responder`; AbortPing:
 // `controller anyone`, a field of its argument).
 import assert from 'node:assert/strict';
-import type { ActiveContract } from '../../src/core/api/client';
-import { actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand } from '../../src/core/acs/exercise';
+import { LedgerClient, type ActiveContract } from '../../src/core/api/client';
+import { actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand, needsInterfaceView, withInterfaceView } from '../../src/core/acs/exercise';
+import { ActiveContractsPager, activeContractsQueryOf } from '../../src/core/acs/pager';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
 import { PLACEHOLDER } from '../../src/core/files/templates';
 import { decodeCreatedEvent } from '../../src/core/models/updates';
 import { decodeRights } from '../../src/core/models/users';
 import { CATALOG, HOLDING_INTERFACE_ID } from '../../src/participant/catalog';
 import { DARS, requireDar } from '../support/dars';
+import { startCheckedParticipant } from '../support/specCheck';
 import { ALICE, BOB, PKG, SYNC, createdEvent } from '../support/wireSamples';
 
 const BANK = 'Bank::1220' + '4'.repeat(64);
@@ -80,6 +82,25 @@ describe('core: Exercise… acts as the choice\'s controller', () => {
     assert.match(actAsPrompt(actingCandidates(pingContract, everyone, BOB, abort), abort), /nothing to preselect/);
     const command = exerciseCommand(pingContract, 'AbortPing', index, BOB, CAROL) as { ExerciseCommand: { choiceArgument: unknown } };
     assert.deepEqual(command.ExerciseCommand.choiceArgument, { anyone: BOB }, 'the field that names the controller holds the actor');
+  });
+
+  it('Holding_Transfer on the demo participant: the view the Active Contracts set lacks is read by contract id, and names the owner', async () => {
+    const p = await startCheckedParticipant({ port: 0, seed: 23, apiVersion: '3.5' });
+    try {
+      const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+      const pager = new ActiveContractsPager(client, activeContractsQueryOf({ anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] }));
+      await pager.loadAtLeast(Number.MAX_SAFE_INTEGER);
+      const owned = pager.state.contracts.find((c) => (c.event.createArgument as { issuer: string; owner: string }).owner !== (c.event.createArgument as { issuer: string }).issuer)!;
+      const owner = (owned.event.createArgument as { owner: string }).owner;
+      const transfer = choice(owned, 'Holding_Transfer');
+      assert.equal(needsInterfaceView(owned, transfer), true, 'the set was read without views');
+      assert.equal(needsInterfaceView(owned, choice(owned, 'Iou_Transfer')), false);
+      const viewed = await withInterfaceView(client, owned, transfer, AbortSignal.timeout(10_000));
+      assert.equal(needsInterfaceView(viewed, transfer), false);
+      assert.deepEqual(choiceControllers(viewed, transfer), { kind: 'parties', parties: [owner], because: "Holding_Transfer is controlled by the interface view's owner" });
+    } finally {
+      await p.close();
+    }
   });
 
   it('a choice whose package does not say (no controllers expression, a computed set) is unknown: nobody is guessed', () => {

@@ -3,7 +3,7 @@
  * who controls the chosen one, the stakeholders the user may act as (the controller first), and the
  * ExerciseCommand for a new commands file.
  */
-import type { ActiveContract } from '../api/client';
+import type { ActiveContract, LedgerClient } from '../api/client';
 import type { ControllerTerm, Controllers } from '../daml/model';
 import type { PackageIndex } from '../daml/packageIndex';
 import { printType } from '../daml/types';
@@ -115,6 +115,23 @@ function partiesOf(c: ActiveContract, choice: ExerciseChoice, term: Exclude<Cont
       return view === undefined || view === null ? undefined : partiesIn(valueAt(view, term.path));
     }
   }
+}
+
+/** Whether the choice's controllers name a field of an interface view the contract's event does not carry. */
+export function needsInterfaceView(c: ActiveContract, choice: ExerciseChoice): boolean {
+  const names = choice.controllers?.kind === 'terms' && choice.controllers.terms.some((t) => t.kind === 'viewField');
+  return Boolean(names && choice.interfaceId && !c.event.interfaceViews.some((v) => v.interfaceId === choice.interfaceId && v.viewValue != null));
+}
+
+/**
+ * The contract with the view of the interface that declares `choice`, read by contract id as its
+ * stakeholders (the Active Contracts view reads no views unless its filter asks for them).
+ */
+export async function withInterfaceView(client: Pick<LedgerClient, 'eventsByContractId'>, c: ActiveContract, choice: ExerciseChoice, signal: AbortSignal): Promise<ActiveContract> {
+  const parties = [...new Set([...c.event.signatories, ...c.event.observers])];
+  const events = await client.eventsByContractId(c.event.contractId, { filter: { parties, interfaceIds: [choice.templateId], includeInterfaceViews: true } }, { signal });
+  const views = events.created?.event.interfaceViews ?? [];
+  return { ...c, event: { ...c.event, interfaceViews: [...c.event.interfaceViews.filter((v) => !views.some((w) => w.interfaceId === v.interfaceId)), ...views] } };
 }
 
 function valueAt(value: unknown, path: readonly string[]): unknown {

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { ActiveContract } from '../../core/api/client';
 import {
-  actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand, type ActingCandidate, type ChoiceControllers, type ExerciseChoice,
+  actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand, needsInterfaceView, withInterfaceView, type ActingCandidate,
+  type ChoiceControllers, type ExerciseChoice,
 } from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
+import { CancelledError } from '../../core/errors';
 import { shortId } from '../../core/text';
 import type { ConnectionProfile } from '../../core/connections';
 import type { PackageIndex } from '../../core/daml/packageIndex';
@@ -18,6 +20,7 @@ import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
+import { summary } from '../prompts';
 import { withCancellableProgress } from '../ui';
 import { PagedView } from './pagedView';
 import { MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
@@ -174,7 +177,8 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const choice = options.choice ?? (await pickChoice(contract, choices));
   if (!choice) return undefined;
   const known = choices?.find((c) => c.name === choice);
-  const controllers = known ? choiceControllers(contract, known) : undefined;
+  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(connections, profile, contract, known) : { contract };
+  const controllers = viewed.failed ?? (known ? choiceControllers(viewed.contract, known) : undefined);
   const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined, controllers);
   const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice, controllers) : candidates[0]?.party);
   if (candidates.length > 1 && !actAs) return undefined;
@@ -183,6 +187,19 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const command = exerciseCommand(contract, choice, index, party, counterparty(contract, party, info?.parties.map((p) => p.party) ?? []));
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
   return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
+}
+
+/**
+ * The contract with the view an interface choice's controllers name; when it cannot be read, why, as
+ * controllers the picker says are unknown. Cancel cancels the command.
+ */
+async function interfaceView(connections: ConnectionManager, profile: ConnectionProfile, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
+  try {
+    return { contract: await withCancellableProgress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connections.client(profile), contract, choice, signal)) };
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    return { contract, failed: { kind: 'unknown', because: `${choice.name} is controlled by a field of the ${choice.fromInterface ?? 'interface'} view, which could not be read (${summary(e)})` } };
+  }
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */

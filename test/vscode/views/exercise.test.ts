@@ -1,7 +1,8 @@
 // Exercise… on a contract of the Active Contracts view, against the fake VS Code API and a demo
 // participant: the party picker's first item (the one VS Code highlights) is the choice's controller,
-// read from the package the participant serves (Iou_Transfer: the Iou's owner, not its signing issuer),
-// and the new file acts as that party and transfers to another one.
+// read from the package the participant serves (Iou_Transfer: the Iou's owner, not its signing issuer;
+// Holding_Transfer: the owner in the interface view, read for the contract), and the new file acts as
+// that party and transfers to another one.
 import assert from 'node:assert/strict';
 import { readDar } from '../../../src/core/daml/lf/archive';
 import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
@@ -96,5 +97,18 @@ describe('Exercise… (Active Contracts) against the fake VS Code API', function
     assert.equal(exercise.choice, 'Iou_Transfer');
     assert.notEqual(exercise.choiceArgument.newOwner, owner, 'the Iou goes to another party than the actor');
     assert.ok(Object.values(p.parties).includes(exercise.choiceArgument.newOwner), 'a party of the participant');
+  });
+
+  it("Holding_Transfer (an interface choice): the view is read for the contract, and its owner is the picker's first item", async () => {
+    await packagesRead();
+    const { node, issuer, owner } = await iouNode();
+    const shown: PickItem[][] = [];
+    fake.answerQuickPick((i: PickItem) => i.name === 'Holding_Transfer');
+    fake.state.quickPickAnswers.push((q) => (shown.push(q.items as PickItem[]), (q.items as PickItem[])[0]));
+    await commands.executeCommand(Commands.exercise, node);
+    assert.ok(fake.state.progressTitles.includes('Reading the Holding view of the contract'), 'the view was read');
+    assert.deepEqual(shown[0].map((i) => i.party).slice(0, 2), [owner, issuer]);
+    assert.equal(written[0].actAs, owner);
+    assert.equal((written[0].command as { ExerciseCommand: { templateId: string } }).ExerciseCommand.templateId, '#demo-holding:Holding:Holding');
   });
 });
