@@ -4,10 +4,12 @@
 // this).owner`) and the Ping package of the shared DARs (Respond: `controller responder`; AbortPing:
 // `controller anyone`, a field of its argument).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { LedgerClient, type ActiveContract } from '../../src/core/api/client';
 import { actAsPrompt, actingCandidates, choiceControllers, counterparty, exerciseChoices, exerciseCommand, needsInterfaceView, withInterfaceView } from '../../src/core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../src/core/acs/pager';
 import { PackageIndex } from '../../src/core/daml/packageIndex';
+import { CantonApiError } from '../../src/core/errors';
 import { PLACEHOLDER } from '../../src/core/files/templates';
 import { decodeCreatedEvent } from '../../src/core/models/updates';
 import { decodeRights } from '../../src/core/models/users';
@@ -98,6 +100,21 @@ describe('core: Exercise… acts as the choice\'s controller', () => {
       const viewed = await withInterfaceView(client, owned, transfer, AbortSignal.timeout(10_000));
       assert.equal(needsInterfaceView(viewed, transfer), false);
       assert.deepEqual(choiceControllers(viewed, transfer), { kind: 'parties', parties: [owner], because: "Holding_Transfer is controlled by the interface view's owner" });
+
+      // The file Exercise… writes for Iou_Transfer, acting as the preselected party, is accepted; as the signatory it is not.
+      const everyParty = Object.values(p.parties) as string[];
+      const send = (actor: string) => {
+        const command = exerciseCommand(owned, 'Iou_Transfer', packages, actor, counterparty(owned, actor, everyParty));
+        return client.submitAndWaitForTransaction({ commands: { commands: [command as never], commandId: randomUUID(), actAs: [actor], userId: 'demo-admin' } });
+      };
+      const issuer = (owned.event.createArgument as { issuer: string }).issuer;
+      const refused = await send(issuer).catch((e: unknown) => e);
+      assert.ok(refused instanceof CantonApiError, String(refused));
+      assert.equal(refused.code, 'DAML_AUTHORIZATION_ERROR');
+      const preselected = actingCandidates(owned, decodeRights(everyParty.map((party) => ({ kind: { CanActAs: { value: { party } } } }))), issuer, choiceControllers(owned, choice(owned, 'Iou_Transfer')))[0];
+      assert.equal(preselected.party, owner);
+      const done = await send(preselected.party);
+      assert.ok(done.transaction.events.some((e) => e.kind === 'archived' && e.contractId === owned.event.contractId));
     } finally {
       await p.close();
     }
