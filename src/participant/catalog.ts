@@ -11,7 +11,7 @@
  */
 import { packageIdOf } from '../core/daml/lf/archive';
 import { SELF_PACKAGE, encodeArchivePayload, type PackageSource } from '../core/daml/lf/encode';
-import { DamlTypes as T, type DamlType, type Module, type QualifiedName } from '../core/daml/model';
+import { DamlTypes as T, type Controllers, type DamlType, type Module, type QualifiedName } from '../core/daml/model';
 import { sha256Hex } from './ids';
 import { PackageDef, type InterfaceBehaviour, type TemplateBehaviour } from './packages';
 import { formatNumeric, parseNumeric, type DamlRecord } from './values';
@@ -24,6 +24,9 @@ const text = T.builtin('Text');
 const unit = T.builtin('Unit');
 const NUMERIC_10 = T.numeric(10);
 const contractIdOf = (moduleName: string, name: string): DamlType => T.builtin('ContractId', T.con(local(moduleName, name)));
+/** `controller owner`, and through an interface `controller (view this).owner`. */
+const ownerControls: Controllers = { kind: 'terms', terms: [{ kind: 'contractField', path: ['owner'] }] };
+const viewOwnerControls: Controllers = { kind: 'terms', terms: [{ kind: 'viewField', path: ['owner'] }] };
 
 function record(name: string, fields: Array<[string, DamlType]>, params: string[] = []): Module['dataTypes'][number] {
   return {
@@ -87,7 +90,7 @@ const HOLDING_SOURCE: PackageSource = {
           viewType: T.con(local('Holding', 'HoldingView')),
           methods: [{ name: 'setOwner', type: T.builtin('Arrow', party, T.con(local('Holding', 'Holding'))) }],
           choices: [
-            { name: 'Holding_Transfer', consuming: true, argType: T.con(local('Holding', 'Holding_Transfer')), returnType: contractIdOf('Holding', 'Holding') },
+            { name: 'Holding_Transfer', consuming: true, argType: T.con(local('Holding', 'Holding_Transfer')), returnType: contractIdOf('Holding', 'Holding'), controllers: viewOwnerControls },
             archive,
           ],
           requires: [],
@@ -100,8 +103,11 @@ const HOLDING_PACKAGE_ID = packageIdOf(encodeArchivePayload(HOLDING_SOURCE));
 /** The Holding interface, package-id form. */
 export const HOLDING_INTERFACE_ID = `${HOLDING_PACKAGE_ID}:Holding:Holding`;
 
-/** Iou implements Holding; an instance lives in the template's module (LF 2 has no instances in the interface's). */
-function iouPackage(version: string, implementsHolding = true): PackageSource {
+/**
+ * Iou implements Holding (the demo-holding package of `holdingPackageId`; null: it does not); an
+ * instance lives in the template's module (LF 2 has no instances in the interface's).
+ */
+function iouPackage(version: string, holdingPackageId: string | null = HOLDING_PACKAGE_ID): PackageSource {
   const cid = contractIdOf('Iou', 'Iou');
   return {
     name: 'demo-iou',
@@ -117,10 +123,10 @@ function iouPackage(version: string, implementsHolding = true): PackageSource {
         templates: [
           {
             name: 'Iou',
-            implements: implementsHolding ? [{ packageId: HOLDING_PACKAGE_ID, moduleName: 'Holding', name: 'Holding' }] : [],
+            implements: holdingPackageId ? [{ packageId: holdingPackageId, moduleName: 'Holding', name: 'Holding' }] : [],
             choices: [
-              { name: 'Iou_Transfer', consuming: true, argType: T.con(local('Iou', 'Iou_Transfer')), returnType: cid },
-              { name: 'Iou_Split', consuming: true, argType: T.con(local('Iou', 'Iou_Split')), returnType: tuple2(cid, cid) },
+              { name: 'Iou_Transfer', consuming: true, argType: T.con(local('Iou', 'Iou_Transfer')), returnType: cid, controllers: ownerControls },
+              { name: 'Iou_Split', consuming: true, argType: T.con(local('Iou', 'Iou_Split')), returnType: tuple2(cid, cid), controllers: ownerControls },
               archive,
             ],
           },
@@ -143,7 +149,7 @@ const ASSET_SOURCE: PackageSource = {
           name: 'Asset',
           implements: [],
           keyType: tuple2(party, text),
-          choices: [{ name: 'Asset_Rename', consuming: true, argType: T.con(local('Asset', 'Asset_Rename')), returnType: contractIdOf('Asset', 'Asset') }, archive],
+          choices: [{ name: 'Asset_Rename', consuming: true, argType: T.con(local('Asset', 'Asset_Rename')), returnType: contractIdOf('Asset', 'Asset'), controllers: ownerControls }, archive],
         },
       ],
     }),
@@ -225,13 +231,11 @@ export function builtinBehaviour(nameKey: string): TemplateBehaviour | undefined
 const build = (source: PackageSource) =>
   PackageDef.fromPayload(encodeArchivePayload(source), 'catalog', builtinBehaviour, (nameKey) => interfaceBehaviours.get(nameKey));
 
-const PRIM = build(DAML_PRIM);
-const STDLIB = build(DAML_STDLIB);
-const HOLDING = build(HOLDING_SOURCE);
-const IOU_V1 = build(iouPackage('1.0.0'));
-const ASSET_V1 = build(ASSET_SOURCE);
+const IOU_V1_SOURCE = iouPackage('1.0.0');
 /** An upgrade of demo-iou: uploaded, but not vetted on a fresh participant. */
-const IOU_V2 = build(iouPackage('2.0.0'));
+const IOU_V2_SOURCE = iouPackage('2.0.0');
+const SOURCES = [DAML_PRIM, DAML_STDLIB, HOLDING_SOURCE, IOU_V1_SOURCE, ASSET_SOURCE, IOU_V2_SOURCE];
+const [PRIM, STDLIB, HOLDING, IOU_V1, ASSET_V1, IOU_V2] = SOURCES.map(build);
 
 /** The packages every demo participant starts with. */
 export const CATALOG: readonly PackageDef[] = [PRIM, STDLIB, HOLDING, IOU_V1, ASSET_V1, IOU_V2];
@@ -248,10 +252,35 @@ export const IOU_V2_TEMPLATE = IOU_V2.templates[0];
  */
 export const LEGACY_CATALOG_IDS: ReadonlyMap<string, string> = new Map(CATALOG.map((p) => [sha256Hex(p.name + p.version), p.id]));
 
+/** The source without the choices' controllers, as the catalog was encoded before it had them. */
+function withoutControllers(source: PackageSource): PackageSource {
+  const strip = <C extends { controllers?: Controllers }>({ controllers: _, ...choice }: C) => choice;
+  return {
+    ...source,
+    modules: source.modules.map((m) => ({
+      ...m,
+      templates: m.templates.map((t) => ({ ...t, choices: t.choices.map(strip) })),
+      interfaces: m.interfaces.map((i) => ({ ...i, choices: i.choices.map(strip) })),
+    })),
+  };
+}
+
 /**
- * The ids demo-iou had before its Iou implemented Holding, mapped to the current ones: state files
- * of format 2 name them.
+ * The ids the catalog's packages had before their choices carried controllers, mapped to the current
+ * ones: state files of formats 2 and 3 name them.
+ */
+export const PRE_CONTROLLERS_IDS: ReadonlyMap<string, string> = (() => {
+  const before = (source: PackageSource) => packageIdOf(encodeArchivePayload(withoutControllers(source)));
+  // demo-iou then implemented the demo-holding of then.
+  const holdingBefore = before(HOLDING_SOURCE);
+  const sourcesBefore = SOURCES.map((source) => (source.name === 'demo-iou' ? iouPackage(source.version, holdingBefore) : source));
+  return new Map(sourcesBefore.map((source, i) => [before(source), CATALOG[i].id] as const).filter(([then, now]) => then !== now));
+})();
+
+/**
+ * The ids demo-iou had before its Iou implemented Holding (and before choices carried controllers),
+ * mapped to the current ones: state files of format 2 name them.
  */
 export const PRE_HOLDING_IOU_IDS: ReadonlyMap<string, string> = new Map(
-  [IOU_V1, IOU_V2].map((p) => [packageIdOf(encodeArchivePayload(iouPackage(p.version, false))), p.id]),
+  [IOU_V1, IOU_V2].map((p) => [packageIdOf(encodeArchivePayload(withoutControllers(iouPackage(p.version, null)))), p.id]),
 );

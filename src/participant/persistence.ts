@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { CATALOG, LEGACY_CATALOG_IDS, PRE_HOLDING_IOU_IDS } from './catalog';
+import { CATALOG, LEGACY_CATALOG_IDS, PRE_CONTROLLERS_IDS, PRE_HOLDING_IOU_IDS } from './catalog';
 import type { DemoLedger, DedupRecord, DemoLedgerData } from './ledger';
 import type { ContractRecord, LogEntry, PartyRecord, SynchronizerInfo, TransactionNode, UserRecord } from './model';
 import { PackageDef, PackageStore, type PackageOrigin, type TemplateDef } from './packages';
@@ -15,8 +15,9 @@ import type { VettingBounds } from './vetting';
 /**
  * 2: the catalog's packages are real Daml-LF (other ids), and packages from DARs are saved.
  * 3: demo-iou implements the Holding interface of demo-holding (other ids for demo-iou).
+ * 4: the catalog's choices carry their controllers (other ids for demo-holding, demo-iou, demo-asset).
  */
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 
 type StoredContract = Omit<ContractRecord, 'template'> & { templateId: string };
 type StoredNode =
@@ -89,10 +90,11 @@ function toStored(s: DemoLedgerData): StoredState {
 }
 
 function fromStored(stored: StoredState, path: string): DemoLedgerData {
-  if (![1, 2, FORMAT_VERSION].includes(stored.format)) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
+  if (![1, 2, 3, FORMAT_VERSION].includes(stored.format)) throw new Error(`${path}: unsupported demo participant state format ${stored.format}`);
   // Format 1 names the catalog's packages by the ids they had before they were real Daml-LF, format 2
-  // demo-iou by its ids from before Iou implemented Holding.
-  const renamed = stored.format === 1 ? LEGACY_CATALOG_IDS : stored.format === 2 ? PRE_HOLDING_IOU_IDS : undefined;
+  // demo-iou by its ids from before Iou implemented Holding, formats 2 and 3 the others by their ids
+  // from before the choices carried controllers.
+  const renamed = stored.format === 1 ? LEGACY_CATALOG_IDS : stored.format === 2 ? new Map([...PRE_CONTROLLERS_IDS, ...PRE_HOLDING_IOU_IDS]) : stored.format === 3 ? PRE_CONTROLLERS_IDS : undefined;
   const packageId = (id: string) => renamed?.get(id) ?? id;
   const packages = new PackageStore(CATALOG);
   for (const p of stored.packages ?? []) packages.add(PackageDef.fromPayload(Buffer.from(p.payload, 'base64'), p.origin));

@@ -176,7 +176,7 @@ describe('core: Active Contracts against the demo participant', function () {
     // Without packages: the choice as typed, its argument to fill in.
     assert.deepEqual(exerciseCommand(contract, 'Whatever', undefined, owner), { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.event.contractId, choice: 'Whatever', choiceArgument: {} } });
     // No key, or a choice of an interface: not by key.
-    assert.throws(() => exerciseCommand(contract, 'Iou_Transfer', packages, owner, true), (e) => e instanceof RequestValidationError && e.field === 'contractKey');
+    assert.throws(() => exerciseCommand(contract, 'Iou_Transfer', packages, owner, owner, true), (e) => e instanceof RequestValidationError && e.field === 'contractKey');
   });
 
   it('Exercise by key: a contract with a key gets an ExerciseByKeyCommand with its key, which validates against the packages and submits', async () => {
@@ -187,7 +187,7 @@ describe('core: Active Contracts against the demo participant', function () {
     const rename = exerciseChoices(asset, packages)!.find((c) => c.name === 'Asset_Rename')!;
     assert.ok(canExerciseByKey(asset, rename));
     const owner = String((asset.event.createArgument as { owner: string }).owner);
-    const command = exerciseCommand(asset, 'Asset_Rename', packages, owner, true);
+    const command = exerciseCommand(asset, 'Asset_Rename', packages, owner, owner, true);
     assert.deepEqual(command, { ExerciseByKeyCommand: { templateId: '#demo-asset:Asset:Asset', contractKey: asset.event.contractKey, choice: 'Asset_Rename', choiceArgument: { newDescription: '' } } });
     const text = templateText(commandsFileTemplate({ command, actAs: owner, userId: 'demo-admin' }));
     assert.deepEqual(validateText('commands', text, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error'), []);

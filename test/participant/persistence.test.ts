@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoParticipant } from '../../src/participant/index';
-import { CATALOG, HOLDING_INTERFACE_ID, IOU, LEGACY_CATALOG_IDS, PRE_HOLDING_IOU_IDS } from '../../src/participant/catalog';
+import { CATALOG, HOLDING_INTERFACE_ID, IOU, LEGACY_CATALOG_IDS, PRE_CONTROLLERS_IDS, PRE_HOLDING_IOU_IDS } from '../../src/participant/catalog';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { createIou, createdEvents, eventFormat, get, post, postBytes, start, submit, transactionsFormat } from './helpers';
 
@@ -109,6 +109,26 @@ describe('demo participant: persistence', () => {
       assert.equal(events.json.created.createdEvent.interfaceViews[0].interfaceId, HOLDING_INTERFACE_ID);
       const vetted = second.state.vetting(second.state.synchronizers[0].id)!.packages;
       assert.ok(vetted.has(IOU.pkg.id) && vetted.has(holding));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('reads state files of format 3, from before the choices carried controllers: the catalog by its ids of then', async () => {
+    const statePath = join(dir, 'state.json');
+    const first = await start({ statePath });
+    const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice, '6')]));
+    await first.close();
+    let text = JSON.stringify({ ...JSON.parse(readFileSync(statePath, 'utf8')), format: 3 });
+    for (const [previous, current] of PRE_CONTROLLERS_IDS) text = text.split(current).join(previous);
+    writeFileSync(statePath, text);
+    assert.ok(!text.includes(IOU.pkg.id));
+    const second = await startDemoParticipant({ statePath });
+    try {
+      const events = await post(second, '/v2/events/events-by-contract-id', { contractId: iou.contractId, eventFormat: eventFormat('any') });
+      assert.equal(events.json.created.createdEvent.templateId, IOU.id);
+      const vetted = second.state.vetting(second.state.synchronizers[0].id)!.packages;
+      for (const current of PRE_CONTROLLERS_IDS.values()) if (CATALOG.find((x) => x.id === current)?.version === '1.0.0') assert.ok(vetted.has(current), current);
     } finally {
       await second.close();
     }

@@ -1,7 +1,8 @@
 /**
  * The signatures of Daml-LF packages: modules, data types, templates, choices and interfaces, with
  * their types. Plain data (JSON-serializable), so decoded packages can be cached on disk as JSON.
- * Expressions (choice bodies, signatories, …) are not part of it.
+ * Expressions (choice bodies, signatories, …) are not part of it, but for what a choice's `controllers`
+ * expression says in its simple forms (`Controllers`).
  */
 
 /** Builtin types of Daml-LF 2 (the `BuiltinType` enum of daml_lf2.proto, by their Daml names). */
@@ -69,7 +70,31 @@ export interface Choice {
   /** The choice argument's type: usually a record of the choice's name, but any serializable type is allowed. */
   argType: DamlType;
   returnType: DamlType;
+  /** Who must authorize the choice, read from its `controllers` expression; absent when the package has none. */
+  controllers?: Controllers;
 }
+
+/**
+ * A party, or several, that a choice's `controllers` expression names in one of the forms simple enough
+ * to read without running Daml. A field holds a Party, a list of parties or an optional party.
+ */
+export type ControllerTerm =
+  /** A field of the contract (`controller owner`); a path for records inside records. */
+  | { kind: 'contractField'; path: string[] }
+  /** A field of the choice argument (`controller newOwner`, a field of the `with` block). */
+  | { kind: 'argumentField'; path: string[] }
+  /** A field of the interface view (`controller (view this).owner`), for interface choices. */
+  | { kind: 'viewField'; path: string[] }
+  /** The contract's signatories (`controller signatory this`, and every `Archive`). */
+  | { kind: 'signatories' }
+  /** The contract's observers. */
+  | { kind: 'observers' };
+
+/**
+ * A choice's controllers: every term must authorize (they are conjunctive). `unknown` when the
+ * expression is anything else (a function of the package, a computed set): then nobody is guessed.
+ */
+export type Controllers = { kind: 'terms'; terms: ControllerTerm[] } | { kind: 'unknown' };
 
 export interface Template {
   /** The template's name; its fields are the record data type of the same name in the same module. */

@@ -71,10 +71,10 @@ export function templateText(value: unknown): string {
 /**
  * A complete command for a template (a CreateCommand with every field) or one of its choices (an
  * ExerciseCommand with the choice's argument), values filled with valid placeholders: Party fields of
- * the top level with `party`, the contract id marked for the user to fill in. Undefined when the
- * packages do not know the template or choice.
+ * the top level with `party` (or the party it gives for the field's name), the contract id marked for
+ * the user to fill in. Undefined when the packages do not know the template or choice.
  */
-export function commandFor(packages: PackageIndex, templateId: string, choice: string | undefined, party: string): Record<string, unknown> | undefined {
+export function commandFor(packages: PackageIndex, templateId: string, choice: string | undefined, party: string | ((field: string) => string)): Record<string, unknown> | undefined {
   const context = { packages, source: '' };
   const resolved = resolveTarget(templateId, context, true);
   if (!resolved || !('target' in resolved)) return undefined;
@@ -85,7 +85,7 @@ export function commandFor(packages: PackageIndex, templateId: string, choice: s
     const filled = { ...(value as Record<string, unknown>) };
     for (const f of shape.fields) {
       const fieldShape = shapeOf(f.type, packages);
-      if (fieldShape.kind === 'builtin' && fieldShape.builtin === 'Party') filled[f.name] = party;
+      if (fieldShape.kind === 'builtin' && fieldShape.builtin === 'Party') filled[f.name] = typeof party === 'string' ? party : party(f.name);
     }
     return filled;
   };

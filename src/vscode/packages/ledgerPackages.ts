@@ -19,7 +19,8 @@ const DAR_GLOBS_SETTING = 'packages.dars';
  * packages are first read.
  */
 export function extensionPackageStore(storageUri: vscode.Uri, extensionPath: string, logger: Logger): { store: PackageStore; cacheDir: vscode.Uri } {
-  const cacheDir = vscode.Uri.joinPath(storageUri, 'daml-packages');
+  // A new folder when the decoded form grows (choices' controllers): files of the old form lack it.
+  const cacheDir = vscode.Uri.joinPath(storageUri, 'daml-packages-2');
   const file = (id: string) => vscode.Uri.joinPath(cacheDir, `${id}.json`);
   const storage: PackageStorage = {
     async read(id) {

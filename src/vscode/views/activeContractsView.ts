@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
 import type { ActiveContract } from '../../core/api/client';
-import { actingCandidates, canExerciseByKey, exerciseChoices, exerciseCommand, type ActingCandidate, type ExerciseChoice } from '../../core/acs/exercise';
+import {
+  actAsPrompt, actingCandidates, canExerciseByKey, choiceControllers, counterparty, exerciseChoices, exerciseCommand, needsInterfaceView, withInterfaceView, type ActingCandidate,
+  type ChoiceControllers, type ExerciseChoice,
+} from '../../core/acs/exercise';
 import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pager';
 import { activeContractRows } from '../../core/acs/rows';
+import { CancelledError } from '../../core/errors';
 import { shortId } from '../../core/text';
 import type { ConnectionProfile } from '../../core/connections';
 import type { PackageIndex } from '../../core/daml/packageIndex';
@@ -17,6 +21,7 @@ import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
+import { summary } from '../prompts';
 import { withCancellableProgress } from '../ui';
 import { PagedView } from './pagedView';
 import { MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
@@ -161,7 +166,8 @@ async function askOffset(connections: ConnectionManager): Promise<number | undef
 
 /**
  * Exercise… on a contract: a choice of its template (picked from the packages, with signatures; typed
- * without them), a stakeholder to act as, then a new commands file with the ExerciseCommand.
+ * without them), a stakeholder to act as (the choice's controller preselected when its package says who
+ * it is), then a new commands file with the ExerciseCommand, whose other Party fields name another party.
  */
 async function exercise(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
   const contract = view.contractOf(node);
@@ -170,17 +176,34 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
   const state = connections.state(profile.id);
   const info = state.state === 'connected' ? state.info : undefined;
   const index = await packageIndex(packages, profile);
-  const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(contract, index && exerciseChoices(contract, index));
+  const choices = index && exerciseChoices(contract, index);
+  const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(contract, choices);
   if (!picked) return undefined;
   const choice = picked.name;
-  const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined);
-  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice) : candidates[0]?.party);
+  const known = choices?.find((c) => c.name === choice);
+  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(connections, profile, contract, known) : { contract };
+  const controllers = viewed.failed ?? (known ? choiceControllers(viewed.contract, known) : undefined);
+  const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined, controllers);
+  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice, controllers) : candidates[0]?.party);
   if (candidates.length > 1 && !actAs) return undefined;
   // No stakeholder the user may act as: the choice's controller may be another party; the user's own is the best guess.
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
-  const command = exerciseCommand(contract, choice, index, party, picked.byKey);
+  const command = exerciseCommand(contract, choice, index, party, counterparty(contract, party, info?.parties.map((p) => p.party) ?? []), picked.byKey);
   const target: NewCommandsFileOptions = { command, actAs: party, ...(options.uri ? { uri: options.uri } : { untitled: options.untitled ?? true }) };
   return vscode.commands.executeCommand<vscode.Uri | undefined>(Commands.newCommandsFile, target);
+}
+
+/**
+ * The contract with the view an interface choice's controllers name; when it cannot be read, why, as
+ * controllers the picker says are unknown. Cancel cancels the command.
+ */
+async function interfaceView(connections: ConnectionManager, profile: ConnectionProfile, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
+  try {
+    return { contract: await withCancellableProgress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connections.client(profile), contract, choice, signal)) };
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    return { contract, failed: { kind: 'unknown', because: `${choice.name} is controlled by a field of the ${choice.fromInterface ?? 'interface'} view, which could not be read (${summary(e)})` } };
+  }
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */
@@ -222,10 +245,11 @@ async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | 
   return picked && { name: picked.name, byKey: picked.byKey };
 }
 
-async function pickParty(candidates: ActingCandidate[], choice: string): Promise<string | undefined> {
+/** The party to act as; the first item (the one the picker highlights) is the controller when one is known. */
+async function pickParty(candidates: ActingCandidate[], choice: string, controllers: ChoiceControllers | undefined): Promise<string | undefined> {
   const picked = await vscode.window.showQuickPick(
-    candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.role, detail: c.party, party: c.party })),
-    { title: `Exercise ${choice}: act as`, placeHolder: "The choice's controller (the packages do not say which stakeholder it is)", matchOnDetail: true },
+    candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.controller ? `${c.role} · controller` : c.role, detail: c.party, party: c.party })),
+    { title: `Exercise ${choice}: act as`, placeHolder: actAsPrompt(candidates, controllers), matchOnDetail: true },
   );
   return picked?.party;
 }

@@ -101,11 +101,16 @@ export default async function (t) {
       await page.keyboard.press('ControlOrMeta+Shift+M');
     });
   } finally {
-    await t.palette('View: Revert and Close Editor').catch(() => {});
-    await closeAllEditors(t).catch(() => {});
-    await page.keyboard.press('Escape').catch(() => {});
-    await t.setPaneExpanded('Connections', true).catch(() => {});
-    await t.setPaneExpanded('Updates', true).catch(() => {});
-    if (startedDemo) await t.stopDemo().catch(() => {});
+    await leaveActiveContracts(t, startedDemo);
   }
+}
+
+/** What a check of the Active Contracts view leaves behind: its editors closed, the other panes open again, the demo stopped if it started it. */
+export async function leaveActiveContracts(t, startedDemo) {
+  await t.palette('View: Revert and Close Editor').catch(() => {});
+  await closeAllEditors(t).catch(() => {});
+  await t.page.keyboard.press('Escape').catch(() => {});
+  await t.setPaneExpanded('Connections', true).catch(() => {});
+  await t.setPaneExpanded('Updates', true).catch(() => {});
+  if (startedDemo) await t.stopDemo().catch(() => {});
 }

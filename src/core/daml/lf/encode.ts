@@ -5,13 +5,13 @@
  * lists, and other packages are named by interned package-id strings.
  *
  * Only signatures are written: data types, synonyms, templates with their choices (names, consuming,
- * argument and return types), keys and the interfaces they implement, and interfaces with their
- * methods, view type, required interfaces and choices. Expressions (choice bodies, signatories,
- * preconditions, method and view implementations) are left out, so these packages describe templates
- * and interfaces without the code a Daml engine would run. The demo participant, which interprets
- * no Daml, serves its catalog this way.
+ * argument and return types, and the controllers where the model has them), keys and the interfaces
+ * they implement, and interfaces with their methods, view type, required interfaces and choices.
+ * Other expressions (choice bodies, signatories, preconditions, method and view implementations) are
+ * left out, so these packages describe templates and interfaces without the code a Daml engine would
+ * run. The demo participant, which interprets no Daml, serves its catalog this way.
  */
-import type { Choice, DamlType, DataType, Interface, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym } from '../model';
+import type { Choice, Controllers, DamlType, DataType, Interface, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym } from '../model';
 import { BUILTIN_NUMBERS } from './package';
 import { WireWriter } from './wire';
 
@@ -186,8 +186,8 @@ function encodeModule(module: Module, tables: InternTables): Uint8Array {
     w.int32(1, tables.dottedName(module.name));
     for (const s of module.synonyms) w.embedded(3, (x) => writeSynonym(x, s, tables));
     for (const d of module.dataTypes) w.embedded(4, (x) => writeDataType(x, d, tables));
-    for (const t of module.templates) w.embedded(6, (x) => writeTemplate(x, t, tables));
-    for (const i of module.interfaces) w.embedded(8, (x) => writeInterface(x, i, tables));
+    for (const t of module.templates) w.embedded(6, (x) => writeTemplate(x, t, { packageId: SELF_PACKAGE, moduleName: module.name, name: t.name }, tables));
+    for (const i of module.interfaces) w.embedded(8, (x) => writeInterface(x, i, { packageId: SELF_PACKAGE, moduleName: module.name, name: i.name }, tables));
   });
 }
 
@@ -219,13 +219,14 @@ function writeDataType(w: WireWriter, data: DataType, tables: InternTables): voi
   }
 }
 
-// The binder of the contract in template and interface expressions, as the compiler names it.
+// The binders of the contract and of a choice's argument in template and interface expressions, as the compiler names them.
 const THIS = 'this';
+const ARG = 'arg';
 
-function writeTemplate(w: WireWriter, template: Template, tables: InternTables): void {
+function writeTemplate(w: WireWriter, template: Template, self: QualifiedName, tables: InternTables): void {
   w.int32(1, tables.dottedName(template.name));
   w.int32(2, tables.string(THIS));
-  for (const choice of template.choices) w.embedded(6, (c) => writeChoice(c, choice, tables));
+  for (const choice of template.choices) w.embedded(6, (c) => writeChoice(c, choice, { kind: 'template', record: self }, tables));
   const keyType = template.keyType;
   if (keyType) w.embedded(9, (k) => writeType(k, 1, keyType, tables));
   // Implements: the interface (1) and the instance body (2), whose method and view expressions are left out.
@@ -238,7 +239,7 @@ function writeTemplate(w: WireWriter, template: Template, tables: InternTables):
 }
 
 /** DefInterface: type constructor 2, methods 3, binder 4, choices 5, view type 6, required interfaces 7 (LF 2 interfaces have no type parameters). */
-function writeInterface(w: WireWriter, iface: Interface, tables: InternTables): void {
+function writeInterface(w: WireWriter, iface: Interface, self: QualifiedName, tables: InternTables): void {
   w.int32(2, tables.dottedName(iface.name));
   for (const method of iface.methods) {
     w.embedded(3, (m) => {
@@ -247,15 +248,102 @@ function writeInterface(w: WireWriter, iface: Interface, tables: InternTables): 
     });
   }
   w.int32(4, tables.string(THIS));
-  for (const choice of iface.choices) w.embedded(5, (c) => writeChoice(c, choice, tables));
+  for (const choice of iface.choices) w.embedded(5, (c) => writeChoice(c, choice, { kind: 'interface', name: self, viewType: iface.viewType }, tables));
   writeType(w, 6, iface.viewType, tables);
   for (const required of iface.requires) w.embedded(7, (id) => writeTypeConId(id, required, tables));
 }
 
-/** TemplateChoice, without its expressions (controllers, observers, update). */
-function writeChoice(w: WireWriter, choice: Choice, tables: InternTables): void {
+/** What a choice belongs to: the template (its record type) or the interface (and its view type). */
+type ChoiceOwner = { kind: 'template'; record: QualifiedName } | { kind: 'interface'; name: QualifiedName; viewType: DamlType };
+
+/** TemplateChoice: name, consuming, controllers (when known), argument and return type; no observers or update. */
+function writeChoice(w: WireWriter, choice: Choice, owner: ChoiceOwner, tables: InternTables): void {
   w.int32(2, tables.string(choice.name));
   w.bool(3, choice.consuming);
-  w.embedded(6, (arg) => writeField(arg, 'arg', choice.argType, tables));
+  const controllers = choice.controllers;
+  if (controllers?.kind === 'terms' && canWriteControllers(controllers, owner, choice)) w.embedded(4, (e) => writeControllers(e, controllers, owner, choice, tables));
+  w.embedded(6, (arg) => writeField(arg, ARG, choice.argType, tables));
   writeType(w, 8, choice.returnType, tables);
+}
+
+type KnownControllers = Extract<Controllers, { kind: 'terms' }>;
+
+/**
+ * Whether the controllers have a plain LF expression here: a list of fields (of the contract for a
+ * template, of `view this` for an interface, of the argument when it is a record), one level deep, or
+ * an interface's signatories or observers alone. Other forms (what the compiler writes for
+ * `signatory this` of a template, nested records) need code this encoder does not write; such a
+ * choice is written without controllers, as a package whose controllers are unknown.
+ */
+function canWriteControllers(controllers: KnownControllers, owner: ChoiceOwner, choice: Choice): boolean {
+  const [only] = controllers.terms;
+  if (controllers.terms.length === 1 && (only.kind === 'signatories' || only.kind === 'observers')) return owner.kind === 'interface';
+  return controllers.terms.every((term) => {
+    switch (term.kind) {
+      case 'contractField':
+        return owner.kind === 'template' && term.path.length === 1;
+      case 'viewField':
+        return owner.kind === 'interface' && owner.viewType.kind === 'con' && term.path.length === 1;
+      case 'argumentField':
+        return choice.argType.kind === 'con' && term.path.length === 1;
+      default:
+        return false;
+    }
+  });
+}
+
+/** The controllers that {@link canWriteControllers} accepts, as an LF expression (`[this.owner]`, `[(view this).owner]`, …). */
+function writeControllers(w: WireWriter, controllers: KnownControllers, owner: ChoiceOwner, choice: Choice, tables: InternTables): void {
+  const unsupported = (what: string) => new Error(`the encoder cannot write the controllers of ${choice.name}: ${what}`);
+  const [only] = controllers.terms;
+  if (controllers.terms.length === 1 && (only.kind === 'signatories' || only.kind === 'observers')) {
+    if (owner.kind !== 'interface') throw unsupported(`${only.kind} of a template`);
+    // SignatoryInterface = 36, ObserverInterface = 37 { interface = 1; expr = 2 }
+    w.embedded(only.kind === 'signatories' ? 36 : 37, (x) => x.embedded(1, (id) => writeTypeConId(id, owner.name, tables)).embedded(2, (e) => writeVar(e, THIS, tables)));
+    return;
+  }
+  const party: DamlType = { kind: 'builtin', builtin: 'Party', args: [] };
+  const recordOf = (type: DamlType, what: string): QualifiedName => {
+    if (type.kind !== 'con') throw unsupported(`${what} is not a record type`);
+    return type.con;
+  };
+  // Cons { type = 1; front = 2; tail = 3 (Nil = 21 { type = 1 }) }
+  w.embedded(22, (cons) => {
+    writeType(cons, 1, party, tables);
+    for (const term of controllers.terms) {
+      if (term.kind === 'signatories' || term.kind === 'observers') throw unsupported(`${term.kind} beside other controllers`);
+      if (term.path.length !== 1) throw unsupported('a field of a nested record');
+      const field = term.path[0];
+      cons.embedded(2, (e) => {
+        switch (term.kind) {
+          case 'contractField':
+            if (owner.kind !== 'template') throw unsupported('a contract field of an interface');
+            return writeProjection(e, owner.record, field, (r) => writeVar(r, THIS, tables), tables);
+          case 'argumentField':
+            return writeProjection(e, recordOf(choice.argType, 'the argument'), field, (r) => writeVar(r, ARG, tables), tables);
+          case 'viewField': {
+            if (owner.kind !== 'interface') throw unsupported('a view field of a template');
+            // ViewInterface = 38 { interface = 1; expr = 2 }
+            const view = (r: WireWriter) => r.embedded(38, (v) => v.embedded(1, (id) => writeTypeConId(id, owner.name, tables)).embedded(2, (x) => writeVar(x, THIS, tables)));
+            return writeProjection(e, recordOf(owner.viewType, 'the view'), field, view, tables);
+          }
+        }
+      });
+    }
+    cons.embedded(3, (tail) => tail.embedded(21, (nil) => writeType(nil, 1, party, tables)));
+  });
+}
+
+/** Expr.var_interned_str = 2. */
+function writeVar(w: WireWriter, name: string, tables: InternTables): void {
+  w.int32(2, tables.string(name), true);
+}
+
+/** Expr.rec_proj = 8 { tycon = 1 (Type.Con { tycon = 1 }); record = 3; field = 4 }. */
+function writeProjection(w: WireWriter, record: QualifiedName, field: string, writeRecord: (r: WireWriter) => void, tables: InternTables): void {
+  w.embedded(8, (p) => {
+    p.embedded(1, (con) => con.embedded(1, (id) => writeTypeConId(id, record, tables)));
+    p.embedded(3, writeRecord);
+    p.int32(4, tables.string(field));
+  });
 }

@@ -11,6 +11,7 @@
 import type {
   BuiltinTypeName, Choice, DamlType, DataType, Field, Interface, InterfaceMethod, Kind, Module, QualifiedName, Template, TypeParam, TypeSynonym,
 } from '../model';
+import { readControllers, type ExpressionTables } from './controllers';
 import { WireFormatError, WireReader } from './wire';
 
 /** BuiltinType enum values. TEXTMAP moved from 1001 (dev, SDK 3.3/3.4 schema) to 19 (LF 2.2+); both are read. */
@@ -42,13 +43,19 @@ export class PackageFormatError extends Error {
 }
 
 /** The interning tables of one package, and what a reference to "self" means. */
-class Tables {
+class Tables implements ExpressionTables {
   strings: string[] = [];
   dottedNames: string[] = [];
   types: DamlType[] = [];
   kinds: Kind[] = [];
+  exprs: Uint8Array[] = [];
   imports: string[] | undefined;
   readonly referenced = new Set<string>();
+  /** The value definitions' bytes by module, indexed by name (one module at a time) only when a choice's controllers call one. */
+  readonly valueBytes = new Map<string, Uint8Array[]>();
+  private readonly valueIndex = new Map<string, Map<string, Uint8Array>>();
+  /** Choices' controllers, read once every module (and so every value definition) is known. */
+  readonly pendingControllers: Array<() => void> = [];
   constructor(readonly selfId: string) {}
 
   string(index: number): string {
@@ -56,6 +63,23 @@ class Tables {
   }
   dottedName(index: number): string {
     return at(this.dottedNames, index, 'interned dotted name');
+  }
+  value(moduleName: string, name: string): Uint8Array | undefined {
+    let index = this.valueIndex.get(moduleName);
+    if (!index) {
+      index = new Map();
+      for (const bytes of this.valueBytes.get(moduleName) ?? []) {
+        // DefValue { name_with_type = 2 { name_interned_dname = 1 } }
+        let nameIndex = -1;
+        WireReader.read(bytes, (w, end) => w.fields(end, { 2: (wt) => w.message(wt, { 1: (x) => (nameIndex = w.int32(x)) }) }));
+        if (nameIndex >= 0) index.set(this.dottedName(nameIndex), bytes);
+      }
+      this.valueIndex.set(moduleName, index);
+    }
+    return index.get(name);
+  }
+  packageRef(w: WireReader, end: number): string {
+    return readPackageRef(w, end, this);
   }
 }
 
@@ -90,6 +114,7 @@ export function decodePackage(bytes: Uint8Array, packageId: string): DecodedPack
       },
       5: (wt) => internedTypeBytes.push(w.bytes(wt)),
       6: (wt) => internedKindBytes.push(w.bytes(wt)),
+      7: (wt) => tables.exprs.push(w.bytes(wt)),
       9: (wt) => {
         const imports: string[] = [];
         w.message(wt, { 1: (x) => imports.push(w.string(x)) });
@@ -104,6 +129,7 @@ export function decodePackage(bytes: Uint8Array, packageId: string): DecodedPack
   for (const b of internedTypeBytes) tables.types.push(WireReader.read(b, (w, end) => readType(w, end, tables)));
 
   const modules = moduleBytes.map((b) => WireReader.read(b, (w, end) => readModule(w, end, tables)));
+  for (const resolve of tables.pendingControllers) resolve();
   for (const id of tables.imports ?? []) tables.referenced.add(id);
   tables.referenced.delete(packageId);
   const named = metadata ? { name: tables.string(metadata.name), version: tables.string(metadata.version) } : { name: '', version: '' };
@@ -123,6 +149,7 @@ function sub<T>(w: WireReader, wireType: number, tables: Tables, read: Read<T>):
 function readModule(w: WireReader, end: number, tables: Tables): Module {
   const module: Module = { name: '', dataTypes: [], synonyms: [], templates: [], interfaces: [] };
   let nameIndex = 0;
+  const values: Uint8Array[] = [];
   // Definitions are read after the name so that failures can say where they happened.
   const later: Array<() => void> = [];
   const defer = <T>(wireType: number, into: T[], read: Read<T>) => {
@@ -133,10 +160,12 @@ function readModule(w: WireReader, end: number, tables: Tables): Module {
     1: (wt) => (nameIndex = w.int32(wt)),
     3: (wt) => defer(wt, module.synonyms, readSynonym),
     4: (wt) => defer(wt, module.dataTypes, readDataType),
+    5: (wt) => values.push(w.bytes(wt)),
     6: (wt) => defer(wt, module.templates, readTemplate),
     8: (wt) => defer(wt, module.interfaces, readInterface),
   });
   module.name = tables.dottedName(nameIndex);
+  tables.valueBytes.set(module.name, values);
   try {
     for (const read of later) read();
   } catch (error) {
@@ -201,36 +230,40 @@ function readSynonym(w: WireReader, end: number, tables: Tables): TypeSynonym {
 
 function readTemplate(w: WireReader, end: number, tables: Tables): Template {
   let name = 0;
-  const choices: Choice[] = [];
+  let binder = 0;
+  const choices: ChoiceRead[] = [];
   const implementsList: QualifiedName[] = [];
   let keyType: DamlType | undefined;
   w.fields(end, {
     1: (wt) => (name = w.int32(wt)),
+    2: (wt) => (binder = w.int32(wt)),
     6: (wt) => choices.push(sub(w, wt, tables, readChoice)),
     // DefKey: the key's type is field 1; its expressions are skipped.
     9: (wt) => w.message(wt, { 1: (x) => (keyType = sub(w, x, tables, readType)) }),
     // Implements: the interface is field 1; the instance body (expressions) is skipped.
     10: (wt) => w.message(wt, { 1: (x) => implementsList.push(sub(w, x, tables, readTypeConId)) }),
   });
-  const template: Template = { name: tables.dottedName(name), choices, implements: implementsList };
+  const template: Template = { name: tables.dottedName(name), choices: withControllers(choices, binder, tables), implements: implementsList };
   if (keyType) template.keyType = keyType;
   return template;
 }
 
 function readInterface(w: WireReader, end: number, tables: Tables): Interface {
   let name = 0;
+  let binder = 0;
   const methods: InterfaceMethod[] = [];
-  const choices: Choice[] = [];
+  const choices: ChoiceRead[] = [];
   const requires: QualifiedName[] = [];
   let viewType: DamlType | undefined;
   w.fields(end, {
     2: (wt) => (name = w.int32(wt)),
     3: (wt) => methods.push(sub(w, wt, tables, readInterfaceMethod)),
+    4: (wt) => (binder = w.int32(wt)),
     5: (wt) => choices.push(sub(w, wt, tables, readChoice)),
     6: (wt) => (viewType = sub(w, wt, tables, readType)),
     7: (wt) => requires.push(sub(w, wt, tables, readTypeConId)),
   });
-  return { name: tables.dottedName(name), viewType: required(viewType, 'interface view type'), methods, choices, requires };
+  return { name: tables.dottedName(name), viewType: required(viewType, 'interface view type'), methods, choices: withControllers(choices, binder, tables), requires };
 }
 
 /** InterfaceMethod: name (interned string) = 2, type = 3. */
@@ -242,19 +275,38 @@ function readInterfaceMethod(w: WireReader, end: number, tables: Tables): Interf
   return { name: methodName, type: required(type, `type of method ${methodName}`) };
 }
 
-function readChoice(w: WireReader, end: number, tables: Tables): Choice {
+/** A choice as read, with what its controllers are read from once the package's values are known. */
+interface ChoiceRead {
+  choice: Choice;
+  controllers?: Uint8Array;
+  argumentBinder: string;
+}
+
+function readChoice(w: WireReader, end: number, tables: Tables): ChoiceRead {
   let name = 0;
   let consuming = false;
-  let argType: DamlType | undefined;
+  let argument: Field | undefined;
   let returnType: DamlType | undefined;
+  let controllers: Uint8Array | undefined;
   w.fields(end, {
     2: (wt) => (name = w.int32(wt)),
     3: (wt) => (consuming = w.bool(wt)),
+    4: (wt) => (controllers = w.bytes(wt)),
     // arg_binder: a VarWithType, laid out like FieldWithType.
-    6: (wt) => (argType = sub(w, wt, tables, readField).type),
+    6: (wt) => (argument = sub(w, wt, tables, readField)),
     8: (wt) => (returnType = sub(w, wt, tables, readType)),
   });
-  return { name: tables.string(name), consuming, argType: required(argType, 'choice argument type'), returnType: required(returnType, 'choice return type') };
+  const choice: Choice = { name: tables.string(name), consuming, argType: required(argument, 'choice argument type').type, returnType: required(returnType, 'choice return type') };
+  return { choice, controllers, argumentBinder: argument!.name };
+}
+
+/** The choices, whose controllers are filled in once every module is read (they may call values of any module). */
+function withControllers(choices: ChoiceRead[], binder: number, tables: Tables): Choice[] {
+  const contract = tables.string(binder);
+  for (const { choice, controllers, argumentBinder } of choices) {
+    if (controllers) tables.pendingControllers.push(() => (choice.controllers = readControllers(controllers, { contract, argument: argumentBinder }, tables)));
+  }
+  return choices.map((c) => c.choice);
 }
 
 // ---------------------------------------------------------------- types
