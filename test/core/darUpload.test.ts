@@ -57,6 +57,22 @@ describe('DAR upload with a report', () => {
     assert.match(darUploadSummary(again), /, 0 new; vetting unchanged$/);
   });
 
+  it('the report lists the main package, then its own dependencies, then the standard library folded', async function () {
+    const dar = requireDarBytes(this, DARS.amulet);
+    const r = await uploadDarWithReport(client, dar, { mode: 'validate', readDar });
+    const names = r.packages.map((x) => x.name);
+    assert.equal(names[0], 'splice-amulet');
+    const firstStandard = r.packages.findIndex((x) => x.standardLibrary);
+    assert.ok(firstStandard > 1, 'own dependencies come before the standard library');
+    assert.ok(r.packages.slice(0, firstStandard).every((x) => /^splice-/.test(x.name)), names.slice(0, firstStandard).join(', '));
+    assert.ok(r.packages.slice(firstStandard).every((x) => /^(daml-prim|daml-stdlib|ghc-stdlib)/.test(x.name)), names.slice(firstStandard).join(', '));
+    const md = darUploadMarkdown(r, 'amulet.dar', 'Demo');
+    const at = (re: RegExp) => md.search(re);
+    assert.ok(at(/^\| splice-amulet \(main\) /m) < at(/^\| splice-util /m), 'main first');
+    assert.ok(at(/^\| splice-util /m) < at(/^<details><summary>Standard library: \d+ packages, \d+ new<\/summary>$/m), 'own dependencies before the folded standard library');
+    assert.ok(at(/<details>/) < at(/^\| daml-prim /m), 'the standard library inside the fold');
+  });
+
   it('upload without vetting: stored, not vetted', async function () {
     const dar = requireDarBytes(this, DARS.holding);
     const main = requireDar(this, DARS.holding).mainPackageId;

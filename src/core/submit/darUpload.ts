@@ -33,6 +33,25 @@ export interface DarPackageRow {
   main: boolean;
   /** Not on the participant before (an upload added it, or would). */
   isNew: boolean;
+  /** One of the packages every DAR carries (daml-prim, daml-stdlib, ghc-stdlib and their split parts). */
+  standardLibrary: boolean;
+}
+
+/**
+ * The packages every Daml compiler output carries: `daml-prim`, `daml-stdlib`, and the parts the
+ * compiler splits off them (`daml-prim-DA-Types`, `daml-stdlib-DA-Time-Types`, `ghc-stdlib-DA-Internal-Any`…).
+ */
+export function isStandardLibraryPackage(name: string): boolean {
+  return /^(daml-prim|daml-stdlib|ghc-stdlib)(-|$)/.test(name);
+}
+
+/**
+ * The report's order: the DAR's main package, then its own dependencies, then the standard library;
+ * within each, the packages the upload added before those already there, then by name.
+ */
+export function sortDarPackages(rows: DarPackageRow[]): DarPackageRow[] {
+  const rank = (p: DarPackageRow) => (p.main ? 0 : p.standardLibrary ? 2 : 1);
+  return [...rows].sort((a, b) => rank(a) - rank(b) || Number(b.isNew) - Number(a.isNew) || a.name.localeCompare(b.name));
 }
 
 export type VettingChange = Pick<VettingUpdateResult, 'past' | 'next' | 'diff' | 'dryRun'>;
@@ -90,12 +109,13 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
   // 3.3 takes no vetting options: it vets on every synchronizer.
   if (o.mode === 'upload') await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
   const after = o.mode === 'upload' ? await vettingNow?.() : before;
-  const packages: DarPackageRow[] = contents
-    ? contents.packages.map((p) => ({ id: p.id, name: p.name, version: p.version, main: p.id === contents.mainPackageId, isNew: !known.has(p.id) }))
-    : o.mode === 'upload'
-      ? namedFromVetting((await client.packages({ signal })).filter((id) => !known.has(id)), after ?? [])
-      : [];
-  packages.sort((a, b) => Number(b.main) - Number(a.main) || Number(b.isNew) - Number(a.isNew) || a.name.localeCompare(b.name));
+  const packages = sortDarPackages(
+    contents
+      ? contents.packages.map((p) => ({ id: p.id, name: p.name, version: p.version, main: p.id === contents.mainPackageId, isNew: !known.has(p.id), standardLibrary: isStandardLibraryPackage(p.name) }))
+      : o.mode === 'upload'
+        ? namedFromVetting((await client.packages({ signal })).filter((id) => !known.has(id)), after ?? [])
+        : [],
+  );
   const vetting = (after ?? []).map((next) => {
     const past = before?.find((s) => s.synchronizerId === next.synchronizerId);
     return { past, next, diff: diffVettedPackages(past, next), dryRun: o.mode === 'validate' };
@@ -113,7 +133,10 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
 /** New package ids, named where a vetting state knows them. */
 function namedFromVetting(ids: string[], states: VettedPackagesState[]): DarPackageRow[] {
   const known = new Map(states.flatMap((s) => s.packages).map((p) => [p.packageId, p]));
-  return ids.map((id) => ({ id, name: known.get(id)?.packageName ?? '(unknown name)', version: known.get(id)?.packageVersion ?? '', main: false, isNew: true }));
+  return ids.map((id) => {
+    const name = known.get(id)?.packageName ?? '(unknown name)';
+    return { id, name, version: known.get(id)?.packageVersion ?? '', main: false, isNew: true, standardLibrary: isStandardLibraryPackage(name) };
+  });
 }
 
 /** This participant's vetting states (on a shared synchronizer the list holds others' too). */
@@ -137,10 +160,23 @@ export function darUploadMarkdown(r: DarUploadResult, source: string, participan
   const lines = [`# ${title}`, '', `- **Packages:** ${darUploadSummary(r)}`, ''];
   if (r.darUnreadable) lines.push(`The DAR could not be read here (${r.darUnreadable}); ${r.mode === 'validate' ? 'its packages are not listed' : 'its packages are those new on the participant'}.`, '');
   const head = ['Package', 'Version', 'Package id', r.mode === 'validate' ? 'Would be' : 'On the participant'];
-  lines.push('## Packages of the DAR', '', markdownTableRow(head), markdownTableRow(head.map(() => '---')));
-  for (const p of r.packages) {
-    const state = p.isNew ? (r.mode === 'validate' ? 'new' : 'added') : 'already there';
-    lines.push(markdownTableRow([`${p.name}${p.main ? ' (main)' : ''}`, p.version, '`' + p.id + '`', state]));
+  const table = (rows: DarPackageRow[]) => {
+    lines.push(markdownTableRow(head), markdownTableRow(head.map(() => '---')));
+    for (const p of rows) {
+      const state = p.isNew ? (r.mode === 'validate' ? 'new' : 'added') : 'already there';
+      lines.push(markdownTableRow([`${p.name}${p.main ? ' (main)' : ''}`, p.version, '`' + p.id + '`', state]));
+    }
+  };
+  // The DAR's own packages first; the standard library every DAR carries after them, folded.
+  const own = r.packages.filter((p) => !p.standardLibrary);
+  const standard = r.packages.filter((p) => p.standardLibrary);
+  lines.push('## Packages of the DAR', '');
+  table(own);
+  if (standard.length > 0) {
+    const fresh = standard.filter((p) => p.isNew).length;
+    lines.push('', `<details><summary>Standard library: ${standard.length} package${standard.length === 1 ? '' : 's'}, ${fresh} ${r.mode === 'validate' ? 'new' : 'added'}</summary>`, '');
+    table(standard);
+    lines.push('', '</details>');
   }
   lines.push('');
   lines.push(`## Vetting${r.mode === 'validate' ? ' (unchanged by a validation)' : ''}`, '');
