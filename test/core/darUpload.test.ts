@@ -4,11 +4,18 @@ import assert from 'node:assert/strict';
 import { readDar } from '../../src/core/daml/lf/archive';
 import { LedgerClient } from '../../src/core/api/client';
 import { CantonApiError } from '../../src/core/errors';
-import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport } from '../../src/core/submit/darUpload';
+import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport as uploadOutcome, type DarUploadOptions, type DarUploadResult } from '../../src/core/submit/darUpload';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { startCheckedParticipant } from '../support/specCheck';
 import { sendJson, TestServer } from '../support/httpServer';
+
+/** The report of an upload that got its answer. */
+async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array, o: DarUploadOptions): Promise<DarUploadResult> {
+  const outcome = await uploadOutcome(client, dar, o);
+  assert.equal(outcome.kind, 'done');
+  return (outcome as { result: DarUploadResult }).result;
+}
 
 describe('DAR upload with a report', () => {
   let p: DemoParticipant;

@@ -5,7 +5,7 @@
  */
 import type { LedgerClient } from '../api/client';
 import type { DarContents } from '../daml/lf/archive';
-import type { LfDecodeError } from '../errors';
+import { CancelledError, isOutcomeUnknown, LedgerError, type LfDecodeError } from '../errors';
 import { diffVettedPackages, isEmptyDiff, type VettedPackagesState, type VettingUpdateResult } from '../models/vetting';
 import { markdownTableRow, vettingChangeMarkdown } from './vetting';
 
@@ -69,6 +69,27 @@ export interface DarUploadResult {
   validatedFirst: boolean;
 }
 
+/**
+ * What a look-up found after an upload whose answer was lost: whether the DAR's main package is on the
+ * participant now. Without the main package (a DAR this reader cannot decode) it names the packages
+ * that are new since before the upload.
+ */
+export type DarUploadLookUp =
+  | { found: 'present'; mainPackageId: string; wasThereBefore: boolean }
+  /** Not listed (yet: a participant may still be storing a large DAR). */
+  | { found: 'absent'; mainPackageId: string }
+  | { found: 'new-packages'; packageIds: string[] }
+  /** The look-up itself failed (or was cancelled). */
+  | { found: 'not-checked'; error: LedgerError };
+
+export type DarUploadOutcome =
+  | { kind: 'done'; result: DarUploadResult }
+  /**
+   * The upload was sent and no definite answer came back: it may or may not have happened. Nothing is
+   * sent again by itself; uploading the same DAR again is safe (a package already there stays as it is).
+   */
+  | { kind: 'unknown'; error: LedgerError; lookUp: DarUploadLookUp };
+
 export interface DarUploadOptions {
   mode: DarUploadMode;
   /** Default (unset): the participant's default, which vets every package of the DAR. */
@@ -87,9 +108,11 @@ export interface DarUploadOptions {
 /**
  * Validates or uploads a DAR and reports what it did. The DAR is read here to name its packages; one
  * this reader cannot decode (a newer Daml-LF) is still sent — the participant is the judge — and its
- * packages are then found by comparing the participant's package lists before and after.
+ * packages are then found by comparing the participant's package lists before and after. An upload
+ * whose answer is lost is an unknown outcome, followed by a look-up of the participant's packages; a
+ * definite refusal is thrown (a LedgerError with its Canton code).
  */
-export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array, o: DarUploadOptions): Promise<DarUploadResult> {
+export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array, o: DarUploadOptions): Promise<DarUploadOutcome> {
   let contents: DarContents | undefined;
   let darUnreadable: string | undefined;
   try {
@@ -107,7 +130,14 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
   const validatedFirst = o.mode === 'upload' && abilities.canValidate && o.validateFirst !== false;
   if (o.mode === 'validate' || validatedFirst) await client.validateDar(dar, { synchronizerId: o.synchronizerId, signal });
   // 3.3 takes no vetting options: it vets on every synchronizer.
-  if (o.mode === 'upload') await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
+  if (o.mode === 'upload') {
+    try {
+      await client.uploadDar(dar, abilities.canChooseVetting ? { vetAllPackages: o.vetAllPackages, synchronizerId: o.synchronizerId, signal } : { signal });
+    } catch (e) {
+      if (!(e instanceof LedgerError) || !isOutcomeUnknown(e)) throw e;
+      return { kind: 'unknown', error: e, lookUp: await lookUpUpload(client, contents?.mainPackageId, known, signal) };
+    }
+  }
   const after = o.mode === 'upload' ? await vettingNow?.() : before;
   const packages = sortDarPackages(
     contents
@@ -120,7 +150,7 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
     const past = before?.find((s) => s.synchronizerId === next.synchronizerId);
     return { past, next, diff: diffVettedPackages(past, next), dryRun: o.mode === 'validate' };
   });
-  return {
+  const result: DarUploadResult = {
     mode: o.mode,
     packages,
     vetting,
@@ -128,6 +158,49 @@ export async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array,
     darUnreadable,
     validatedFirst,
   };
+  return { kind: 'done', result };
+}
+
+/** After a lost answer: is the DAR's main package listed now? (`before`: the ids listed before the upload.) */
+async function lookUpUpload(client: LedgerClient, mainPackageId: string | undefined, before: Set<string>, signal?: AbortSignal): Promise<DarUploadLookUp> {
+  // A cancel by the user ends the command: the look-up is not made behind their back.
+  if (signal?.aborted) return { found: 'not-checked', error: new CancelledError(true) };
+  let now: string[];
+  try {
+    now = await client.packages({ signal });
+  } catch (e) {
+    if (!(e instanceof LedgerError)) throw e;
+    return { found: 'not-checked', error: e };
+  }
+  if (mainPackageId === undefined) return { found: 'new-packages', packageIds: now.filter((id) => !before.has(id)) };
+  return now.includes(mainPackageId) ? { found: 'present', mainPackageId, wasThereBefore: before.has(mainPackageId) } : { found: 'absent', mainPackageId };
+}
+
+/**
+ * What an unknown upload's look-up means, in one sentence for a person, ending with what to do:
+ * uploading again is safe either way (the same DAR again changes nothing that is there already).
+ */
+export function darUploadLookUpText(lookUp: DarUploadLookUp): string {
+  const again = 'Uploading the same DAR again is safe: packages already on the participant stay as they are.';
+  switch (lookUp.found) {
+    case 'present':
+      return lookUp.wasThereBefore
+        ? `Its main package ${lookUp.mainPackageId} is on the participant, as it was before this upload. ${again}`
+        : `Its main package ${lookUp.mainPackageId} is on the participant now: the upload went through.`;
+    case 'absent':
+      return `Its main package ${lookUp.mainPackageId} is not on the participant (yet: a large DAR may still be being stored). ${again}`;
+    case 'new-packages':
+      return lookUp.packageIds.length > 0
+        ? `The DAR could not be read here; ${lookUp.packageIds.length} package${lookUp.packageIds.length === 1 ? ' is' : 's are'} new on the participant since before the upload: it went through. (${lookUp.packageIds.join(', ')})`
+        : `The DAR could not be read here, and no package is new on the participant since before the upload. ${again}`;
+    case 'not-checked':
+      return `Whether it is there could not be checked (${lookUp.error.message}). ${again}`;
+  }
+}
+
+/** True when the look-up shows the DAR on the participant now (its main package, or packages new since before the upload). */
+export function darUploadIsThere(lookUp: DarUploadLookUp): boolean {
+  return lookUp.found === 'present' || (lookUp.found === 'new-packages' && lookUp.packageIds.length > 0);
 }
 
 /** New package ids, named where a vetting state knows them. */
