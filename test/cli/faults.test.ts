@@ -128,6 +128,59 @@ describe('cli on a hostile network', function () {
     assert.equal(proxy.count('POST', '/v2/updates/get-updates-page'), 1);
   });
 
+  describe('a page that cannot be the last one', () => {
+    const PROTOCOL_EARLY = /^error: PROTOCOL: The answer to POST \/v2\/[\w/-]+ (ends the paging early|has empty at activeContracts)/m;
+    it('acs on 3.5: a `{}` page after the first is a PROTOCOL error (exit 1), not a short list with exit 0', async () => {
+      const whole = await cli(['acs', '--any-party', '--page-size', '2'], env);
+      assert.equal(whole.status, 0, whole.stderr);
+      const pagesBefore = proxy.count('POST', '/v2/state/active-contracts-page');
+      assert.ok(pagesBefore > 2, 'more than two pages in all');
+      proxy.add({ method: 'POST', path: '/v2/state/active-contracts-page', fault: { kind: 'answer', status: 200, body: '{}', contentType: 'application/json' }, skip: 1 });
+      const r = await cli(['acs', '--any-party', '--page-size', '2'], env);
+      assert.equal(r.status, 1, r.stdout);
+      assert.match(r.stderr, /^error: PROTOCOL: The answer to POST \/v2\/state\/active-contracts-page has empty at activeContracts, expected the list of active contracts$/m);
+      assert.equal(proxy.count('POST', '/v2/state/active-contracts-page'), pagesBefore + 2, 'reading stopped at the broken page');
+    });
+
+    describe('on 3.4 (lists by offset and continuation token)', () => {
+      let old: DemoParticipant;
+      let oldProxy: FaultProxy;
+      let oldEnv: Record<string, string>;
+      before(async () => {
+        old = await startCheckedParticipant({ seed: 8, apiVersion: '3.4' });
+      });
+      after(() => old.close());
+      beforeEach(async () => {
+        oldProxy = await startFaultProxy(old.url);
+        oldEnv = { CANTON_LEDGER_URL: oldProxy.url };
+      });
+      afterEach(() => oldProxy.close());
+
+      const emptyAfterMore: Array<[string, string, RegExp]> = [
+        ['acs', '/v2/state/active-contracts', /it is empty, but the page before it showed another contract/],
+        ['updates', '/v2/updates', /it is empty, but the page before it showed an update in \(\d+, \d+\]/],
+      ];
+      for (const [command, path, why] of emptyAfterMore) {
+        it(`${command}: an empty page after one that showed more is a PROTOCOL error (exit 1)`, async () => {
+          assert.equal((await cli([command, '--any-party', '--page-size', '2'], oldEnv)).status, 0);
+          oldProxy.add({ method: 'POST', path, fault: { kind: 'answer', status: 200, body: '[]', contentType: 'application/json' }, skip: 1 });
+          const r = await cli([command, '--any-party', '--page-size', '2'], oldEnv);
+          assert.equal(r.status, 1, r.stdout);
+          assert.match(r.stderr, PROTOCOL_EARLY);
+          assert.match(r.stderr, why);
+        });
+      }
+
+      it('acs: a page that is followed by more but carries no continuation token is a PROTOCOL error (exit 1)', async () => {
+        const stripTokens = (body: unknown) => (body as Array<Record<string, unknown>>).map(({ streamContinuationToken: _t, ...rest }) => rest);
+        oldProxy.add({ method: 'POST', path: '/v2/state/active-contracts', fault: { kind: 'rewrite-json', rewrite: stripTokens } });
+        const r = await cli(['acs', '--any-party', '--page-size', '2'], oldEnv);
+        assert.equal(r.status, 1, r.stdout);
+        assert.match(r.stderr, /ends the paging early: more contracts follow, but the last one of the page \(element 1\) has no streamContinuationToken/);
+      });
+    });
+  });
+
   for (const body of ['{}', '[]', '', 'null']) {
     it(`events: a 200 with ${JSON.stringify(body)} is a PROTOCOL error (exit 1), not "not visible"`, async () => {
       const [contractId] = [...participant.state.contracts.keys()];
