@@ -60,7 +60,8 @@ export const uploadDarCommand: Command = {
         darUploadLookUpText(outcome.lookUp),
         ...(there ? [] : ['To upload it again:', ...retryCommandLines(ctx)]),
       ]);
-      if (ctx.globals.json) await ctx.out(JSON.stringify({ outcome: 'unknown', error: outcome.error.message, lookUp: outcome.lookUp }, null, 2));
+      const lookUp = outcome.lookUp.found === 'not-checked' ? { found: outcome.lookUp.found, error: outcome.lookUp.error.message } : outcome.lookUp;
+      if (ctx.globals.json) await ctx.out(JSON.stringify({ outcome: 'unknown', error: outcome.error.message, lookUp }, null, 2));
       if (there) return EXIT_OK;
       return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_OUTCOME_UNKNOWN;
     }
