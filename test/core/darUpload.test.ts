@@ -78,6 +78,11 @@ describe('DAR upload with a report', () => {
     assert.ok(at(/^\| splice-amulet \(main\) /m) < at(/^\| splice-util /m), 'main first');
     assert.ok(at(/^\| splice-util /m) < at(/^<details><summary>Standard library: \d+ packages, \d+ new<\/summary>$/m), 'own dependencies before the folded standard library');
     assert.ok(at(/<details>/) < at(/^\| daml-prim /m), 'the standard library inside the fold');
+    // The vetting tables follow the same order: the DAR's own packages first.
+    const uploaded = await uploadDarWithReport(client, dar, { mode: 'upload', readDar });
+    const report = darUploadMarkdown(uploaded, 'amulet.dar', 'Demo');
+    const added = report.slice(report.search(/^### Added$/m));
+    assert.ok(added.search(/^\| splice-amulet /m) >= 0 && added.search(/^\| splice-amulet /m) < added.search(/^\| daml-prim /m), 'main before the standard library in the vetting change');
   });
 
   it('upload without vetting: stored, not vetted', async function () {

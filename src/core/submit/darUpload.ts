@@ -255,6 +255,19 @@ export function darUploadMarkdown(r: DarUploadResult, source: string, participan
   lines.push(`## Vetting${r.mode === 'validate' ? ' (unchanged by a validation)' : ''}`, '');
   if (r.vettingUnknown) lines.push(`Not shown: ${r.vettingUnknown}.`, '');
   else if (r.vetting.length === 0) lines.push('This participant has no vetting state on any synchronizer.', '');
-  for (const v of r.vetting) lines.push(...vettingChangeMarkdown(v, 3));
+  // The vetting tables in the order of the package table: the DAR's own packages before the standard library.
+  const order = new Map(r.packages.map((p, i) => [p.id, i]));
+  const rank = (id: string) => order.get(id) ?? r.packages.length;
+  const inReportOrder = <T>(list: T[], id: (x: T) => string) => [...list].sort((a, b) => rank(id(a)) - rank(id(b)));
+  for (const v of r.vetting) {
+    const d = v.diff;
+    const diff = {
+      added: inReportOrder(d.added, (p) => p.packageId),
+      removed: inReportOrder(d.removed, (p) => p.packageId),
+      validityChanged: inReportOrder(d.validityChanged, (c) => c.after.packageId),
+      unchanged: inReportOrder(d.unchanged, (p) => p.packageId),
+    };
+    lines.push(...vettingChangeMarkdown({ ...v, diff }, 3));
+  }
   return lines.join('\n');
 }
