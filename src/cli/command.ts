@@ -18,5 +18,7 @@ export const EXIT_OK = 0;
 /** API, validation or I/O failure. */
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** A write was sent and no definite answer came back (and no look-up settled it): it may or may not have happened. */
+export const EXIT_OUTCOME_UNKNOWN = 3;
 /** 128 + SIGINT, as shells report a process ended by Ctrl-C. */
 export const EXIT_INTERRUPTED = 130;

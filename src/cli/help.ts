@@ -31,7 +31,9 @@ export function overview(commands: readonly Command[]): string[] {
     `  ${TOKEN_ENV}        bearer token; read only from here, never from the command line`,
     `  ${SECRET_ENV}  shared secret of the demo participant (participant, token commands)`,
     '',
-    'Exit status: 0 success, 1 API or validation error, 2 usage error, 130 interrupted (Ctrl-C).',
+    'Exit status: 0 success, 1 API or validation error, 2 usage error, 3 outcome unknown (a write whose',
+    'answer was lost: submit, vet, upload-dar; the message says how to find out and retry safely),',
+    '130 interrupted (Ctrl-C).',
     "Run 'canton-ledger <command> --help' for a command's options.",
   ];
 }

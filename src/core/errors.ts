@@ -254,6 +254,11 @@ export type ProtocolProblem =
   | 'offset-order'
   /** The participant answered with the page token it was sent: following it would never end. */
   | 'repeated-page-token'
+  /**
+   * A page that cannot be the last one ends the paging: a page that showed more is followed by an
+   * empty one, or a full page carries no token where the next page needs one.
+   */
+  | 'page-ended-early'
   /** The answer is larger than the client's cap for answers it holds in memory. */
   | 'too-large';
 
@@ -286,6 +291,7 @@ export class ProtocolError extends LedgerError {
     switch (this.problem) {
       case 'offset-order':
       case 'repeated-page-token':
+      case 'page-ended-early':
         return 'The participant (or a proxy in front of it) broke the Ledger API protocol; reading stopped here rather than show repeated or missing updates. Report it to its operator.';
       case 'too-large':
         return 'Raise the cap on answers held in memory (CLI: --max-response-mb) if the answer is expected to be this large.';

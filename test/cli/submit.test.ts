@@ -144,7 +144,7 @@ describe('cli: submit', () => {
     participant.faults.submit = { dropResponse: true, times: 1 };
     const argv = ['submit', file];
     const lost = await cli(argv, env);
-    assert.equal(lost.status, 1);
+    assert.equal(lost.status, 3, lost.stderr);
     assert.equal(lost.stdout, '');
     assert.match(lost.stderr, /^error: outcome UNKNOWN: ECONNRESET: /m);
     assert.match(lost.stderr, /^Command "cli-lost-1" may or may not have executed/m);
@@ -167,7 +167,7 @@ describe('cli: submit', () => {
     const url = participant.url.replace('://', '://ops:pw-Secret-4711@');
     participant.faults.submit = { dropResponse: true, times: 1 };
     const r = await cli(['--url', url, '--verbose', 'submit', file], {});
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 3, r.stderr);
     assert.match(r.stderr, /outcome UNKNOWN/);
     assert.doesNotMatch(r.stdout + r.stderr, /pw-Secret-4711/);
     assert.match(r.stderr, /^  canton-ledger --url '?http:\/\/ops:\[REDACTED\]@127\.0\.0\.1:\d+'? --verbose submit /m);

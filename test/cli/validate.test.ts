@@ -10,6 +10,9 @@ import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
 import { cli } from './harness';
 import type { DemoParticipant } from '../../src/participant/index';
 import { startCheckedParticipant } from '../support/specCheck';
+import { LedgerClient } from '../../src/core/api/client';
+import { decodeArchivePayload } from '../../src/core/daml/lf/archive';
+import { startFaultProxy, type Fault, type FaultProxy } from '../support/faultProxy';
 
 /** `file:line:col: severity: message [code]` */
 const PROBLEM_LINE = /^(.+):(\d+):(\d+): (error|warning): (.+) \[([a-z-]+)\]$/;
@@ -157,6 +160,69 @@ describe('cli: validate --url, Daml arguments against the participant', function
     const r = await cli(['validate', '--url', 'http://127.0.0.1:9', file]);
     assert.notEqual(r.status, 0);
     assert.doesNotMatch(r.stdout, /: ok$/m);
+  });
+});
+
+describe('cli: validate --url, a package of the participant that cannot be read', function () {
+  this.timeout(30_000);
+  let participant: DemoParticipant;
+  let proxy: FaultProxy;
+  let assetId: string;
+  let dir: string;
+  before(async () => {
+    participant = await startCheckedParticipant({ port: 0, seed: 7 });
+    const client = new LedgerClient({ baseUrl: participant.url });
+    for (const id of await client.packages()) if (decodeArchivePayload(await client.packageArchive(id), id).name === 'demo-asset') assetId = id;
+    assert.ok(assetId, 'the demo participant has demo-asset');
+    dir = mkdtempSync(join(tmpdir(), 'cli-validate-unreadable-'));
+  });
+  after(() => participant.close());
+  beforeEach(async () => {
+    proxy = await startFaultProxy(participant.url, { maxHangMs: 10_000 });
+  });
+  afterEach(() => proxy.close());
+
+  const commandsFile = (name: string, templateId: string, createArguments: Record<string, unknown>) => {
+    const file = join(dir, `${name}.commands.json`);
+    writeFileSync(file, JSON.stringify({ commandId: name, actAs: [participant.parties.bank], commands: [{ CreateCommand: { templateId, createArguments } }] }, null, 2));
+    return file;
+  };
+
+  const faults: Array<[string, Fault, string[]]> = [
+    ['a 500', { kind: 'answer', status: 500, body: 'internal error' }, []],
+    ['an HTML page', { kind: 'answer', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' }, []],
+    ['damaged bytes', { kind: 'answer', status: 200, body: 'not a Daml-LF archive', contentType: 'application/octet-stream', headers: { 'canton-package-hash': '' } }, []],
+    ['a hang', { kind: 'hang' }, ['--timeout', '1500']],
+    ['a truncated body', { kind: 'cut-body', afterBytes: 100 }, []],
+  ];
+  for (const [what, fault, extra] of faults) {
+    it(`${what}: that package is named in one warning with its error, its templates cannot be checked, every other file is checked`, async () => {
+      const f = typeof fault === 'object' && fault.kind === 'answer' && fault.headers ? { ...fault, headers: { 'canton-package-hash': assetId } } : fault;
+      proxy.add({ method: 'GET', path: `/v2/packages/${assetId}`, fault: f });
+      const { bank, alice } = participant.parties;
+      const iouWrong = commandsFile('iou-wrong', '#demo-iou:Iou:Iou', { issuer: bank, owner: alice, currency: 'USD', observers: [], amount: 'ten' });
+      const iouRight = commandsFile('iou-right', '#demo-iou:Iou:Iou', { issuer: bank, owner: alice, currency: 'USD', observers: [], amount: '10.0' });
+      const asset = commandsFile('asset', `${assetId}:Asset:Asset`, { anything: 1 });
+      const r = await cli([...extra, 'validate', iouWrong, iouRight, asset], { CANTON_LEDGER_URL: proxy.url });
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+      assert.equal(warnings.length, 1, r.stderr);
+      assert.match(warnings[0], new RegExp(`^warning: 1 of the Daml packages on .* could not be read, and the commands on the templates they hold are not checked: package ${assetId} \\(.+\\)$`));
+      // The files that do not use that package get their verdict as if nothing had happened.
+      assert.ok(problemLines(r.stdout, iouWrong).some((p) => p.code === 'number-format' || p.severity === 'error'), r.stdout);
+      assert.match(r.stdout, new RegExp(`^${iouRight.replace(/[.]/g, '\\.')}: ok$`, 'm'));
+      // The file on a template of the unreadable package: not checked, and said so.
+      assert.deepEqual(problemLines(r.stdout, asset).filter((p) => p.code !== 'package-id-template').map((p) => [p.severity, p.code]), [['warning', 'package-unreadable']]);
+      assert.match(r.stdout, new RegExp(`Cannot check: package ${assetId} \\(.+\\) could not be read on `));
+    });
+  }
+
+  it('a template named by package name that no readable package has: cannot check (not "no package named")', async () => {
+    proxy.add({ method: 'GET', path: `/v2/packages/${assetId}`, fault: { kind: 'answer', status: 500, body: 'internal error' } });
+    const asset = commandsFile('asset-by-name', '#demo-asset:Asset:Asset', {});
+    const r = await cli(['validate', asset], { CANTON_LEDGER_URL: proxy.url });
+    assert.equal(r.status, 1);
+    assert.deepEqual(problemLines(r.stdout, asset).map((p) => p.code), ['package-unreadable']);
   });
 });
 

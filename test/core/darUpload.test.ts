@@ -4,11 +4,18 @@ import assert from 'node:assert/strict';
 import { readDar } from '../../src/core/daml/lf/archive';
 import { LedgerClient } from '../../src/core/api/client';
 import { CantonApiError } from '../../src/core/errors';
-import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport } from '../../src/core/submit/darUpload';
+import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport as uploadOutcome, type DarUploadOptions, type DarUploadResult } from '../../src/core/submit/darUpload';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
 import { startCheckedParticipant } from '../support/specCheck';
 import { sendJson, TestServer } from '../support/httpServer';
+
+/** The report of an upload that got its answer. */
+async function uploadDarWithReport(client: LedgerClient, dar: Uint8Array, o: DarUploadOptions): Promise<DarUploadResult> {
+  const outcome = await uploadOutcome(client, dar, o);
+  assert.equal(outcome.kind, 'done');
+  return (outcome as { result: DarUploadResult }).result;
+}
 
 describe('DAR upload with a report', () => {
   let p: DemoParticipant;
@@ -55,6 +62,27 @@ describe('DAR upload with a report', () => {
     const again = await uploadDarWithReport(client, dar, { mode: 'upload', readDar });
     assert.ok(again.packages.every((x) => !x.isNew));
     assert.match(darUploadSummary(again), /, 0 new; vetting unchanged$/);
+  });
+
+  it('the report lists the main package, then its own dependencies, then the standard library folded', async function () {
+    const dar = requireDarBytes(this, DARS.amulet);
+    const r = await uploadDarWithReport(client, dar, { mode: 'validate', readDar });
+    const names = r.packages.map((x) => x.name);
+    assert.equal(names[0], 'splice-amulet');
+    const firstStandard = r.packages.findIndex((x) => x.standardLibrary);
+    assert.ok(firstStandard > 1, 'own dependencies come before the standard library');
+    assert.ok(r.packages.slice(0, firstStandard).every((x) => /^splice-/.test(x.name)), names.slice(0, firstStandard).join(', '));
+    assert.ok(r.packages.slice(firstStandard).every((x) => /^(daml-prim|daml-stdlib|ghc-stdlib)/.test(x.name)), names.slice(firstStandard).join(', '));
+    const md = darUploadMarkdown(r, 'amulet.dar', 'Demo');
+    const at = (re: RegExp) => md.search(re);
+    assert.ok(at(/^\| splice-amulet \(main\) /m) < at(/^\| splice-util /m), 'main first');
+    assert.ok(at(/^\| splice-util /m) < at(/^<details><summary>Standard library: \d+ packages, \d+ new<\/summary>$/m), 'own dependencies before the folded standard library');
+    assert.ok(at(/<details>/) < at(/^\| daml-prim /m), 'the standard library inside the fold');
+    // The vetting tables follow the same order: the DAR's own packages first.
+    const uploaded = await uploadDarWithReport(client, dar, { mode: 'upload', readDar });
+    const report = darUploadMarkdown(uploaded, 'amulet.dar', 'Demo');
+    const added = report.slice(report.search(/^### Added$/m));
+    assert.ok(added.search(/^\| splice-amulet /m) >= 0 && added.search(/^\| splice-amulet /m) < added.search(/^\| daml-prim /m), 'main before the standard library in the vetting change');
   });
 
   it('upload without vetting: stored, not vetted', async function () {

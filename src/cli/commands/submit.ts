@@ -9,7 +9,7 @@ import { prepareRequestOf, submissionOf, submit, type CommandsFileValue, type Su
 import { readPreparedAnswer } from '../../core/preview/decode';
 import { HASH_MISMATCH_WARNING, previewDocument, previewText } from '../../core/preview/render';
 import { expectPositionals, flag } from '../args';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
 import type { CliContext } from '../context';
 import { sendableFile } from '../files';
 import { formatTransaction } from '../format';
@@ -33,7 +33,7 @@ export const submitCommand: Command = {
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
     'Without a transactionFormat the transaction is shown as the ledger-effects tree (the exercise',
     'and what it caused) for the actAs and readAs parties: the request the editor sends for the file.',
-    'An unknown outcome (timeout, dropped connection) is reported, never retried automatically:',
+    'An unknown outcome (timeout, dropped connection) is reported (exit 3), never retried automatically:',
     'run the same file again; its unchanged commandId makes the retry at most once. A commandId',
     'that already executed is answered "already executed" with its transaction (exit 0).',
   ],
@@ -62,7 +62,7 @@ export const submitCommand: Command = {
           ...retryCommandLines(ctx),
           'Deduplication on the unchanged commandId makes it at most once: if the first attempt went through, the retry answers "already executed" with its transaction.',
         ]);
-        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
+        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_OUTCOME_UNKNOWN;
       case 'already-executed':
         return alreadyExecuted(ctx, outcome, request.commands);
       case 'not-sent':

@@ -4,11 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { UnsupportedOperationError } from '../../core/errors';
+import { CancelledError, UnsupportedOperationError } from '../../core/errors';
 import { readDar } from '../../core/daml/lf/archive';
-import { darUploadAbilities, darUploadMarkdown, uploadDarWithReport } from '../../core/submit/darUpload';
+import { darUploadAbilities, darUploadIsThere, darUploadLookUpText, darUploadMarkdown, uploadDarWithReport } from '../../core/submit/darUpload';
 import { expectPositionals, flag, stringOption, UsageError } from '../args';
-import { EXIT_OK, type Command } from '../command';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
+import { reportOutcomeUnknown, retryCommandLines } from '../retry';
 
 const NAME = 'upload-dar';
 
@@ -23,6 +24,9 @@ export const uploadDarCommand: Command = {
     '--synchronizer ID  the synchronizer to vet on (or validate for) when the participant has several',
     '--json             the report as JSON',
     'Needs participant admin rights. The report is the editor\'s Upload DAR report, as Markdown.',
+    'An upload whose answer is lost (timeout, dropped connection, 502/504) is reported as an unknown',
+    'outcome, then the participant\'s packages are listed: exit 0 when the DAR\'s main package is there',
+    'now, else exit 3. It is never re-sent by itself; uploading the same DAR again is safe.',
   ],
   options: { 'no-vet': { type: 'boolean' }, 'validate-only': { type: 'boolean' }, synchronizer: { type: 'string' } },
   async run(ctx, args) {
@@ -41,7 +45,7 @@ export const uploadDarCommand: Command = {
     const version = (await client.capabilities(ctx.callOptions)).version;
     if (validateOnly && !abilities.canValidate) throw new UnsupportedOperationError('Validating a DAR without uploading it', version, 'validateDar');
     if (noVet && !abilities.canChooseVetting) throw new UnsupportedOperationError('Uploading a DAR without vetting it', version, 'uploadDar');
-    const result = await uploadDarWithReport(client, dar, {
+    const outcome = await uploadDarWithReport(client, dar, {
       mode: validateOnly ? 'validate' : 'upload',
       // As the editor's "Upload and Vet" / "Upload without Vetting".
       vetAllPackages: validateOnly ? undefined : !noVet,
@@ -49,8 +53,20 @@ export const uploadDarCommand: Command = {
       signal: ctx.signal,
       readDar,
     });
-    if (ctx.globals.json) await ctx.out(JSON.stringify(result, null, 2));
-    else await ctx.out(darUploadMarkdown(result, basename(file), ctx.globals.url).trimEnd());
+    if (outcome.kind === 'unknown') {
+      const there = darUploadIsThere(outcome.lookUp);
+      reportOutcomeUnknown(ctx, outcome.error, [
+        `The upload of ${file} may or may not have happened: it reached the participant, but no definite answer came back.`,
+        darUploadLookUpText(outcome.lookUp),
+        ...(there ? [] : ['To upload it again:', ...retryCommandLines(ctx)]),
+      ]);
+      const lookUp = outcome.lookUp.found === 'not-checked' ? { found: outcome.lookUp.found, error: outcome.lookUp.error.message } : outcome.lookUp;
+      if (ctx.globals.json) await ctx.out(JSON.stringify({ outcome: 'unknown', error: outcome.error.message, lookUp }, null, 2));
+      if (there) return EXIT_OK;
+      return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_OUTCOME_UNKNOWN;
+    }
+    if (ctx.globals.json) await ctx.out(JSON.stringify(outcome.result, null, 2));
+    else await ctx.out(darUploadMarkdown(outcome.result, basename(file), ctx.globals.url).trimEnd());
     return EXIT_OK;
   },
 };

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ArgumentContext } from '../../core/files/argumentChecks';
-import { packagesInUse, type PackagesState } from '../../core/ledger/packages';
+import { packagesInUse, unreadableWarning, type PackagesState } from '../../core/ledger/packages';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
@@ -20,6 +20,8 @@ export const validateCommand: Command = {
     'Exit 1 if any file has an error-severity problem, 2 if a file is unreadable or of unknown kind.',
     'The Daml arguments (createArguments, choiceArgument, contractKey) are checked against the packages',
     'of the participant at --url (or CANTON_LEDGER_URL) when one is given, else of the --dar files.',
+    'A package (or .dar) that cannot be read is named in one warning with its error; the commands on',
+    'templates it may hold get "Cannot check" (exit 1), and every other file is checked as usual.',
     '--dar FILE         a .dar whose packages to check against (repeatable)',
     '--json             one line per file: {"file", "kind", "problems"}',
   ],
@@ -46,7 +48,9 @@ export const validateCommand: Command = {
         continue;
       }
       sawCommands ||= checked.kind === 'commands';
-      if (checked.hasErrors && status === EXIT_OK) status = EXIT_FAILURE;
+      // A command that could not be checked (its package unreadable) does not pass: CI never passes unchecked.
+      const unchecked = checked.problems.some((p) => p.code === 'package-unreadable');
+      if ((checked.hasErrors || unchecked) && status === EXIT_OK) status = EXIT_FAILURE;
       if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems: checked.problems }));
       else if (checked.problems.length === 0) await ctx.out(`${file}: ok`);
       else for (const p of checked.problems) await ctx.out(formatProblem(file, p));
@@ -66,19 +70,23 @@ async function packagesFor(ctx: CliContext, dars: string[]): Promise<ArgumentCon
   if (fromParticipant?.state === 'failed') throw fromParticipant.error;
   const fromDars = fromParticipant?.state === 'ready' ? undefined : await darPackages(ctx, dars);
   const chosen = packagesInUse(fromParticipant, () => fromDars ?? { state: 'none' });
-  return chosen === 'unavailable' ? undefined : chosen;
+  if (chosen === 'unavailable' || chosen === undefined) return undefined;
+  // Named once for the run; each file that needs one of them says "cannot check".
+  if (chosen.unreadable?.length) ctx.err(`warning: ${unreadableWarning(chosen.unreadable, chosen.source)}`);
+  return chosen;
 }
 
 async function darPackages(ctx: CliContext, dars: string[]): Promise<PackagesState> {
   if (dars.length === 0) return { state: 'none' };
-  const bytes: Uint8Array[] = [];
+  const files: Array<{ name: string; bytes: Uint8Array }> = [];
   for (const dar of dars) {
     try {
-      bytes.push(await readFile(dar));
+      files.push({ name: basename(dar), bytes: await readFile(dar) });
     } catch (e) {
       throw new UsageError(`cannot read ${dar}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
     }
   }
-  const packages = ctx.packages.fromDars(bytes);
-  return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`), packageIds: packages.map((p) => p.id) };
+  // A .dar whose contents cannot be read is named in the warning; the others are checked against.
+  const { packages, unreadable } = ctx.packages.fromDars(files);
+  return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`, unreadable), packageIds: packages.map((p) => p.id) };
 }

@@ -6,9 +6,9 @@
 import { CancelledError, type LedgerError } from '../../core/errors';
 import { isEmptyDiff } from '../../core/models/vetting';
 import type * as wire from '../../core/models/wire';
-import { expectedSerialValue, pinnedSerial, sendVetting, vettingRequestOf, type VettingOutcome } from '../../core/submit/vetting';
+import { diffSummary, expectedSerialValue, pinnedSerial, sendVetting, vettingRequestOf, type VettingLookUp, type VettingOutcome } from '../../core/submit/vetting';
 import { expectPositionals, flag, integerOption } from '../args';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type Command } from '../command';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
 import type { CliContext } from '../context';
 import { sendableFile } from '../files';
 import { formatVetting } from '../format';
@@ -32,7 +32,10 @@ export const vetCommand: Command = {
     '--json             the raw response',
     'Needs participant admin rights.',
     'An apply whose answer is lost (timeout, dropped connection) is reported as an unknown outcome,',
-    'never retried automatically; the printed retry is pinned, so it cannot apply twice.',
+    'never retried automatically, and the state is looked at (a dry run of the file): when the change',
+    'is in place it says "already applied" (exit 0), else it prints a retry pinned to the serial',
+    'before the attempt (exit 3), which cannot apply twice: a pinned apply refused because the serial',
+    'moved on, where the state already is as the file says, is "already applied" too (exit 0).',
   ],
   options: { 'dry-run': { type: 'boolean' }, 'expected-serial': { type: 'string' } },
   async run(ctx, args) {
@@ -61,9 +64,16 @@ export const vetCommand: Command = {
         else for (const line of formatVetting(outcome.result)) await ctx.out(line);
         return EXIT_OK;
       case 'unknown': {
-        reportUnknownApply(ctx, outcome.error, fileArg, pinnedSerial(outcome.retry.request.expectedTopologySerial) ?? 0, pinnedHere);
-        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_FAILURE;
+        if (outcome.lookUp.found === 'applied') {
+          reportOutcomeUnknown(ctx, outcome.error, [`The vetting change of ${fileArg} may or may not have been applied by this attempt: no definite answer came back.`, alreadyAppliedText(fileArg, outcome.lookUp.current.next.topologySerial)]);
+          return EXIT_OK;
+        }
+        reportUnknownApply(ctx, outcome.error, fileArg, pinnedSerial(outcome.retry.request.expectedTopologySerial) ?? 0, pinnedHere, outcome.lookUp);
+        return outcome.error instanceof CancelledError ? EXIT_INTERRUPTED : EXIT_OUTCOME_UNKNOWN;
       }
+      case 'already-applied':
+        ctx.err(`${alreadyAppliedText(fileArg, outcome.current.next.topologySerial)} (Refused with ${outcome.error.code}: the serial it was pinned to had moved on.)`);
+        return EXIT_OK;
       case 'failed': {
         const e = outcome.error;
         if (outcome.failure?.kind !== 'serial-mismatch') throw e;
@@ -72,7 +82,7 @@ export const vetCommand: Command = {
         ctx.err(
           pinnedHere
             ? `The vetting state changed between the check (serial ${serial}) and the apply; nothing was applied. Run the command again to check against the new state.`
-            : `Nothing was applied: the topology serial is no longer ${serial}. If this retries an apply whose outcome was unknown, that apply went through; see the current state with: canton-ledger vet ${fileArg} --dry-run`,
+            : `Nothing was applied: the topology serial is no longer ${serial}, and the vetted packages are not as ${fileArg} says (another change was made meanwhile). See the current state with: canton-ledger vet ${fileArg} --dry-run`,
         );
         return EXIT_FAILURE;
       }
@@ -80,13 +90,23 @@ export const vetCommand: Command = {
   },
 };
 
-function reportUnknownApply(ctx: CliContext, e: LedgerError, file: string, serial: number, pinnedHere: boolean): void {
+/** "Already applied": the answer to a retry (or a lost answer) when the state already is as the file says. */
+function alreadyAppliedText(file: string, serial: number): string {
+  return `Already applied: the vetted packages already are as ${file} says (topology serial ${serial}); nothing was applied twice.`;
+}
+
+function reportUnknownApply(ctx: CliContext, e: LedgerError, file: string, serial: number, pinnedHere: boolean, lookUp: VettingLookUp): void {
   const retry = pinnedHere ? retryCommandLines(ctx, ['--expected-serial', String(serial)]) : retryCommandLines(ctx);
+  const seen =
+    lookUp.found === 'not-applied'
+      ? `A dry run now shows the change not in place (yet: the participant may still be applying it): it would still make ${diffSummary(lookUp.current.diff)}.`
+      : `Whether it is in place could not be checked (${lookUp.found === 'not-checked' ? lookUp.error.message : ''}).`;
   reportOutcomeUnknown(ctx, e, [
     `The vetting change of ${file} may or may not have been applied: the request may have reached the participant, but no definite answer came back.`,
-    `To see whether it was: canton-ledger vet ${file} --dry-run  (the current topology serial; "No change to the vetted packages" means it is in place)`,
+    seen,
+    `To see whether it is now: canton-ledger vet ${file} --dry-run  (the current topology serial; "No change to the vetted packages" means it is in place)`,
     'To retry safely, run:',
     ...retry,
-    `It is pinned to topology serial ${serial}, the state before this attempt: if the first attempt went through, the retry fails with TOPOLOGY_SERIAL_MISMATCH instead of applying twice.`,
+    `It is pinned to topology serial ${serial}, the state before this attempt: if the first attempt went through, the retry says "already applied" instead of applying twice.`,
   ]);
 }

@@ -16,7 +16,7 @@ import {
 import { HttpError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
-import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectObject, OffsetOrder, updateFieldProblem } from './protocol';
+import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, pageEndedEarly, updateFieldProblem } from './protocol';
 import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent, Transaction, Update } from '../models/updates';
@@ -62,6 +62,8 @@ export interface UpdatesCursor {
   readonly sentTokens?: readonly string[];
   /** Where the previous page ended, so that the next one is checked to go on from there. */
   readonly previousEnd?: { offset: number; update: boolean; checkpoint?: boolean };
+  /** Paging by offsets: the page before saw an update in this cursor's range (its look-ahead), so this page cannot be empty. */
+  readonly moreExpected?: boolean;
 }
 
 export interface UpdatesPageQuery {
@@ -99,6 +101,8 @@ export interface ActiveContractsCursor {
   readonly pageSize: number;
   readonly token: string;
   readonly sentTokens: readonly string[];
+  /** The list form: the page before saw a contract after it (its look-ahead), so this page cannot be empty. */
+  readonly moreExpected?: boolean;
 }
 
 export interface ActiveContract {
@@ -429,8 +433,13 @@ export class LedgerClient {
     };
   }
 
+  /**
+   * A page by offsets and `limit`. One update more than the page is asked for: when it comes, the next
+   * page is known to hold it, so an empty next page is a broken answer (an HTTP list cut short by an
+   * idle timeout or a proxy), not the end of the ledger.
+   */
   private async pageWithOffsets(c: UpdatesCursor, o: CallOptions): Promise<UpdatesPage> {
-    let limit = c.pageSize;
+    let limit = c.pageSize + 1;
     let updates: Update[];
     for (;;) {
       try {
@@ -446,8 +455,15 @@ export class LedgerClient {
       }
     }
     const range = { beginExclusive: c.beginExclusive, endInclusive: c.endInclusive };
+    if (c.moreExpected && updates.length === 0) {
+      throw pageEndedEarly({ method: 'POST', path: '/v2/updates' }, `it is empty, but the page before it showed an update in (${c.beginExclusive}, ${c.endInclusive}]`);
+    }
+    const pageSize = Math.max(1, limit - 1);
+    if (updates.length <= pageSize) return { updates, ...range };
+    const lookAhead = updates[pageSize].offset;
+    updates = updates.slice(0, pageSize);
     const last = updates[updates.length - 1]?.offset;
-    if (updates.length < limit || last === undefined) return { updates, ...range };
+    if (last === undefined) return { updates, ...range };
     // An offset checkpoint carries the offset of the update before it, so more elements may share the
     // last offset beyond this page. Resuming after that offset would skip them: hand the elements at
     // the last offset to the next page instead, unless the whole page is at that offset.
@@ -459,10 +475,10 @@ export class LedgerClient {
     if (c.descending) {
       // Trimmed: the next page ends at the trimmed offset (inclusive), so it starts with them.
       const endInclusive = trimmed ? last : last - 1;
-      if (endInclusive > c.beginExclusive) next = { ...c, endInclusive, pageSize: limit };
+      if (endInclusive > c.beginExclusive) next = { ...c, endInclusive, pageSize, moreExpected: lookAhead !== undefined && lookAhead <= endInclusive };
     } else {
       const beginExclusive = trimmed ? page[page.length - 1].offset! : last;
-      if (beginExclusive < c.endInclusive) next = { ...c, beginExclusive, pageSize: limit };
+      if (beginExclusive < c.endInclusive) next = { ...c, beginExclusive, pageSize, moreExpected: lookAhead !== undefined && lookAhead > beginExclusive };
     }
     return { updates: page, next, ...range };
   }
@@ -520,10 +536,10 @@ export class LedgerClient {
         req,
         'activeContracts',
       );
-    const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo): ActiveContractsCursor | undefined => {
+    const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo, moreExpected?: boolean): ActiveContractsCursor | undefined => {
       if (!token) return undefined;
       checkPageToken(token, cursor.sentTokens, req);
-      return { ...cursor, activeAtOffset, token, sentTokens: [...cursor.sentTokens, token] };
+      return { ...cursor, activeAtOffset, token, sentTokens: [...cursor.sentTokens, token], moreExpected };
     };
     if (caps.has('activeContractsPage')) {
       const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts-page' };
@@ -534,8 +550,14 @@ export class LedgerClient {
         ...(cursor.token ? { pageToken: cursor.token } : {}),
       };
       const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
-      const contracts = decode(r.activeContracts, req);
-      return { contracts, activeAtOffset: r.activeAtOffset, next: advance(r.activeAtOffset, r.nextPageToken || undefined, req) };
+      // Both are required (openapi.yaml, JsGetActiveContractsPageResponse): a page without them, `{}`
+      // above all, is no page, and must not read as the last one.
+      const entries = expectList(r as unknown as Record<string, unknown>, 'activeContracts', req, 'the list of active contracts') as wire.JsGetActiveContractsResponse[];
+      const activeAtOffset = expectNumber(r as unknown as Record<string, unknown>, 'activeAtOffset', req, 'the offset of the snapshot');
+      if (entries.length > cursor.pageSize) throw pageEndedEarly(req, `it holds ${entries.length} contracts where at most ${cursor.pageSize} were asked for`);
+      // A full page without a token is a last page: Canton reads maxPageSize + 1 contracts and sets the
+      // token only when the one more exists (ApiStateService.getActiveContractsPage, canton 3.5).
+      return { contracts: decode(entries, req), activeAtOffset, next: advance(activeAtOffset, r.nextPageToken || undefined, req) };
     }
     const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts' };
     const body: wire.GetActiveContractsRequest = {
@@ -545,12 +567,18 @@ export class LedgerClient {
       ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
       ...(cursor.token ? { streamContinuationToken: cursor.token } : {}),
     };
-    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: cursor.pageSize }, idempotent: true }, o);
+    // One contract more than the page is asked for: when it comes, the next page is known to hold it.
+    const pageSize = Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1);
+    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: pageSize + 1 }, idempotent: true }, o);
     if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
-    const list = answer as wire.JsGetActiveContractsResponse[];
+    if (cursor.moreExpected && answer.length === 0) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
+    const list = (answer as wire.JsGetActiveContractsResponse[]).slice(0, pageSize);
     const contracts = decode(list, req);
-    const full = list.length >= cursor.pageSize;
-    return { contracts, activeAtOffset: cursor.activeAtOffset, next: full ? advance(cursor.activeAtOffset, list[list.length - 1]?.streamContinuationToken, req) : undefined };
+    if (answer.length <= pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    // More follow: the next page resumes after the last contract of this one, with its continuation token.
+    const token = list[list.length - 1]?.streamContinuationToken || undefined;
+    if (!token) throw pageEndedEarly(req, `more contracts follow, but the last one of the page (element ${list.length - 1}) has no streamContinuationToken to go on from`);
+    return { contracts, activeAtOffset: cursor.activeAtOffset, next: advance(cursor.activeAtOffset, token, req, true) };
   }
 
   // ---------------------------------------------------------------- preview

@@ -162,6 +162,21 @@ export function checkPageToken(next: string | undefined, sent: readonly string[]
   }
 }
 
+/**
+ * A page that cannot be the last one must not end the paging silently (a short list shown as the whole
+ * ledger): `why` says what the page before (or this one) promised.
+ */
+export function pageEndedEarly(req: RequestInfo, why: string): ProtocolError {
+  return new ProtocolError(`The answer to ${where(req)} ends the paging early: ${why}`, req, undefined, { problem: 'page-ended-early' });
+}
+
+/** `value[key]` must be a number (an offset); else a ProtocolError naming the field. */
+export function expectNumber(value: Record<string, unknown>, key: string, req: RequestInfo, what: string): number {
+  const v = value[key];
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ProtocolError(`The answer to ${where(req)} has ${describe(v)} at ${key}, expected ${what}`, req, undefined, { problem: 'bad-field', field: key });
+  return v;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -17,6 +17,37 @@ import type { ProblemDraft } from './problems';
 export interface ArgumentContext {
   packages: PackageIndex;
   source: string;
+  /** What could not be read (a participant's package, a .dar file): what it holds cannot be checked. */
+  unreadable?: readonly UnreadablePackages[];
+}
+
+/**
+ * Packages that could not be read, and why: one package of a participant (`packageId` known), or a
+ * `.dar` file whose packages are not known at all.
+ */
+export interface UnreadablePackages {
+  /** "package 1220ab…" or "model.dar", for messages. */
+  name: string;
+  packageId?: string;
+  error: Error;
+}
+
+/** "package 1220ab… (HTTP 500 …)", each unreadable source with its error. */
+export function unreadableText(u: UnreadablePackages): string {
+  return `${u.name} (${u.error.message})`;
+}
+
+/**
+ * The unreadable packages that may hold what a template id names: the one with its package id, or,
+ * for a package name (or an id of a .dar that could not be read), every one whose ids are unknown.
+ */
+function unreadableFor(id: DamlIdentifier, context: ArgumentContext): readonly UnreadablePackages[] {
+  const unreadable = context.unreadable ?? [];
+  if (id.form === 'package-id') {
+    const own = unreadable.filter((u) => u.packageId === id.packageId);
+    return own.length > 0 ? own : unreadable.filter((u) => u.packageId === undefined);
+  }
+  return unreadable;
 }
 
 /** What a command's `templateId` names, once resolved. */
@@ -53,7 +84,7 @@ export function resolveTarget(
   templateId: unknown,
   context: ArgumentContext,
   allowInterface: boolean,
-): { target: ResolvedTarget } | { problem: { message: string; suggestion?: string } } | undefined {
+): { target: ResolvedTarget } | { problem: { message: string; suggestion?: string; unchecked?: boolean } } | undefined {
   // The placeholder of a new file is flagged as one (placeholderProblems), not as an unknown template.
   if (typeof templateId !== 'string' || templateId === TEMPLATE_ID_PLACEHOLDER) return undefined;
   const id = parseIdentifier(templateId);
@@ -62,6 +93,9 @@ export function resolveTarget(
   const { packages, source } = context;
   const packageId = id.form === 'package-id' ? id.packageId : packages.resolvePackageName(id.packageName);
   if (!packageId || !packages.package(packageId)) {
+    // Not among the packages read: when some could not be read, it may be in one of them.
+    const unreadable = unreadableFor(id, context);
+    if (unreadable.length > 0) return { problem: { message: `Cannot check: ${unreadable.map(unreadableText).join('; ')} could not be read ${source}.`, unchecked: true } };
     return { problem: { message: `No package ${id.form === 'package-name' ? `named "${id.packageName}"` : packageRefOf(id)} is known ${source}.` } };
   }
   const name: QualifiedName = { packageId, moduleName: id.moduleName, name: id.entityName };
@@ -93,7 +127,8 @@ function commandProblems(site: CommandSite, doc: JsonDocument, context: Argument
     const node = doc.nodeAt(`${pointer}/templateId`);
     if (node) {
       const data = resolved.problem.suggestion ? { suggestion: resolved.problem.suggestion } : undefined;
-      problems.push({ path: `${pointer}/templateId`, severity: 'error', code: 'unknown-template', message: resolved.problem.message, ...rangeOf(node), data });
+      const { unchecked, message } = resolved.problem;
+      problems.push({ path: `${pointer}/templateId`, severity: unchecked ? 'warning' : 'error', code: unchecked ? 'package-unreadable' : 'unknown-template', message, ...rangeOf(node), data });
     }
     return problems;
   }

@@ -55,6 +55,8 @@ const FILE_PROBLEM_CODES = [
   'unknown-template',
   /** The template (or interface) has no such choice; `data.suggestion` when one is close. */
   'unknown-choice',
+  /** Not checked: the template id may name a package that could not be read (named with its error). A warning. */
+  'package-unreadable',
   // The codes of a Daml value checked against its type: declared once, with the checker.
   ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field'),
 ] as const;

@@ -6,7 +6,7 @@ import type * as wire from '../models/wire';
 import { readableParties, type UserRights } from '../models/users';
 import { unknownVersionNotice } from '../versions';
 import { Emitter } from './events';
-import { templateCount, type PackagesState, type PackageStore } from './packages';
+import { templateCount, unreadableWarning, type PackagesState, type PackageStore } from './packages';
 import { LedgerState, untilAborted, type LedgerChange, type LedgerWrite } from './state';
 
 /** What a participant said about itself at connect (its ledger end lives in the connection's LedgerState). */
@@ -246,9 +246,11 @@ export class LedgerConnection {
       if (!store) return settle({ state: 'none' });
       const signal = AbortSignal.any([abort.signal, this.lifetime.signal]);
       try {
-        const { ids, packages } = await store.read(this.client, signal);
+        const { ids, packages, unreadable } = await store.read(this.client, signal);
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
-        return settle({ state: 'ready', context: store.context(packages, source), packageIds: ids });
+        // One package that cannot be read leaves the others usable: it is named, with its error, once.
+        if (unreadable.length > 0) this.logger.warn(unreadableWarning(unreadable, source));
+        return settle({ state: 'ready', context: store.context(packages, source, unreadable), packageIds: ids });
       } catch (e) {
         if (signal.aborted) {
           // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.

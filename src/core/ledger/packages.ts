@@ -1,7 +1,8 @@
 import type { DarContents } from '../daml/lf/archive';
 import type { DamlPackage } from '../daml/model';
 import type { PackageCache, PackageIndex } from '../daml/packageIndex';
-import type { ArgumentContext } from '../files/argumentChecks';
+import type { ArgumentContext, UnreadablePackages } from '../files/argumentChecks';
+import { CancelledError } from '../errors';
 import { silentLogger, type Logger } from '../log';
 
 /** At most this many package archives are fetched at once from a participant. */
@@ -11,6 +12,7 @@ export const PACKAGE_FETCH_CONCURRENCY = 4;
 export type PackagesState =
   | { state: 'none' }
   | { state: 'loading'; source: string }
+  /** Ready: what could be read (`context.unreadable`: what could not, each with its error). */
   | { state: 'ready'; context: ArgumentContext; packageIds: string[] }
   | { state: 'failed'; source: string; error: Error };
 
@@ -73,27 +75,51 @@ export class PackageStore {
 
   /**
    * The participant's packages: its list, then each package from memory, the storage, or (fetched,
-   * decoded once, then stored) the participant, at most PACKAGE_FETCH_CONCURRENCY at once.
+   * decoded once, then stored) the participant, at most PACKAGE_FETCH_CONCURRENCY at once. Each package
+   * on its own: one that cannot be fetched or decoded (a 500, an HTML page, damaged bytes, a timeout,
+   * over the size cap) is named in `unreadable` with its error, and the others are read all the same.
+   * The list itself failing, or a cancel, fails the read.
    */
-  async read(source: PackageSource, signal: AbortSignal): Promise<{ ids: string[]; packages: DamlPackage[] }> {
+  async read(source: PackageSource, signal: AbortSignal): Promise<{ ids: string[]; packages: DamlPackage[]; unreadable: UnreadablePackages[] }> {
     const ids = await source.packages({ signal });
-    const packages = await mapLimited(ids, PACKAGE_FETCH_CONCURRENCY, (id) => this.byId(id, (s) => source.packageArchive(id, { signal: s }), signal));
-    return { ids, packages };
+    const read = await mapLimited(ids, PACKAGE_FETCH_CONCURRENCY, async (id): Promise<DamlPackage | UnreadablePackages> => {
+      try {
+        return await this.byId(id, (s) => source.packageArchive(id, { signal: s }), signal);
+      } catch (e) {
+        if (signal.aborted) throw e instanceof CancelledError ? e : new CancelledError();
+        return { name: `package ${id}`, packageId: id, error: e instanceof Error ? e : new Error(String(e)) };
+      }
+    });
+    const packages = read.filter((r): r is DamlPackage => !('error' in r));
+    const unreadable = read.filter((r): r is UnreadablePackages => 'error' in r);
+    return { ids, packages, unreadable };
   }
 
-  /** The packages of DARs (their bytes); those already decoded are not decoded again. @throws LfDecodeError */
   /** A DAR read with the decoder (loaded now if it was not yet). */
   readDar(bytes: Uint8Array): DarContents {
     return this.decoder.readDar(bytes);
   }
 
-  fromDars(dars: Iterable<Uint8Array>): DamlPackage[] {
-    return [...dars].flatMap((bytes) => this.decoded.fromDar(bytes).packages);
+  /**
+   * The packages of DARs (their bytes, by file name); those already decoded are not decoded again. A DAR
+   * that cannot be read is named in `unreadable` with its error; the others are read all the same.
+   */
+  fromDars(dars: Iterable<{ name: string; bytes: Uint8Array }>): { packages: DamlPackage[]; unreadable: UnreadablePackages[] } {
+    const packages: DamlPackage[] = [];
+    const unreadable: UnreadablePackages[] = [];
+    for (const dar of dars) {
+      try {
+        packages.push(...this.decoded.fromDar(dar.bytes).packages);
+      } catch (e) {
+        unreadable.push({ name: dar.name, error: e instanceof Error ? e : new Error(String(e)) });
+      }
+    }
+    return { packages, unreadable };
   }
 
-  /** Packages as the argument checks take them. */
-  context(packages: Iterable<DamlPackage>, source: string): ArgumentContext {
-    return { packages: new this.decoder.PackageIndex(packages), source };
+  /** Packages as the argument checks take them, with what could not be read. */
+  context(packages: Iterable<DamlPackage>, source: string, unreadable: readonly UnreadablePackages[] = []): ArgumentContext {
+    return { packages: new this.decoder.PackageIndex(packages), source, ...(unreadable.length > 0 ? { unreadable } : {}) };
   }
 
   private async byId(id: string, fetch: (signal: AbortSignal) => Promise<Uint8Array>, signal: AbortSignal): Promise<DamlPackage> {
@@ -127,6 +153,15 @@ export function packagesInUse(fromConnection: PackagesState | undefined, fromDar
   if (dars.state === 'ready') return dars.context;
   if (dars.state === 'loading') return undefined;
   return 'unavailable';
+}
+
+/**
+ * The one warning of a read that left packages out: each unreadable package (or .dar) with its error,
+ * and what that means for the checks.
+ */
+export function unreadableWarning(unreadable: readonly UnreadablePackages[], source: string): string {
+  const list = unreadable.map((u) => `${u.name} (${u.error.message})`).join('; ');
+  return `${unreadable.length} of the Daml packages ${source} could not be read, and the commands on the templates they hold are not checked: ${list}`;
 }
 
 /** Template count of packages, for the log line after a read. */

@@ -5,7 +5,7 @@
  */
 import { modify, type Edit, type FormattingOptions, type JSONPath } from 'jsonc-parser';
 import type { LedgerClient } from '../api/client';
-import { CantonApiError, isOutcomeUnknown, LedgerError } from '../errors';
+import { CancelledError, CantonApiError, isOutcomeUnknown, LedgerError } from '../errors';
 import type { LedgerWrite } from '../ledger/state';
 import type * as wire from '../models/wire';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingDiff, type VettingUpdateResult } from '../models/vetting';
@@ -164,15 +164,39 @@ export function vettingRequestOf(file: wire.UpdateVettedPackagesRequest, mode: V
   return { ...file, dryRun: mode === 'dry-run', ...(pin ? { expectedTopologySerial: expectedSerialValue(checkedSerial) } : {}) };
 }
 
+/**
+ * What a look-up found after an apply whose answer was lost, or after a pinned apply refused because
+ * the serial moved on: the file's change as a dry run against the state now. No change left means the
+ * state already is as the file says.
+ */
+export type VettingLookUp =
+  | { found: 'applied'; current: VettingUpdateResult }
+  /** The change is not (yet) in place: `current.diff` is what it would still do. */
+  | { found: 'not-applied'; current: VettingUpdateResult }
+  /** The look-up itself failed (or was cancelled). */
+  | { found: 'not-checked'; error: LedgerError };
+
 export type VettingOutcome =
   /** `write` only for an apply: what it did to the ledger. */
   | { kind: 'done'; result: VettingUpdateResult; write?: LedgerWrite }
-  /** An apply without a definite answer: it may or may not have been applied. `retry` is the same, pinned request. */
-  | { kind: 'unknown'; error: LedgerError; retry: { request: wire.UpdateVettedPackagesRequest }; write: LedgerWrite }
+  /**
+   * An apply without a definite answer: it may or may not have been applied; `lookUp` says what the
+   * state shows now. `retry` is the same, pinned request (never sent by itself).
+   */
+  | { kind: 'unknown'; error: LedgerError; retry: { request: wire.UpdateVettedPackagesRequest }; write: LedgerWrite; lookUp: VettingLookUp }
+  /**
+   * A pinned request refused (TOPOLOGY_SERIAL_MISMATCH) where the state already is as the file says: an
+   * earlier attempt (the one whose outcome was unknown) or someone else applied it. Nothing was applied twice.
+   */
+  | { kind: 'already-applied'; error: CantonApiError; current: VettingUpdateResult }
   /** Refused (or never sent); `failure` when the failure has a known fix. */
   | { kind: 'failed'; error: LedgerError; failure?: VettingFailure };
 
-/** Sends a vetting request (dry run or apply) and classifies the answer; never re-sends by itself. */
+/**
+ * Sends a vetting request (dry run or apply) and classifies the answer; never re-sends by itself. An
+ * apply whose answer is lost, or a request refused because its pinned serial moved on, is followed by a look-up
+ * (a dry run of the same change, unpinned): a change already in place is said to be applied.
+ */
 export async function sendVetting(client: LedgerClient, request: wire.UpdateVettedPackagesRequest, signal?: AbortSignal): Promise<VettingOutcome> {
   const apply = request.dryRun !== true;
   try {
@@ -180,7 +204,27 @@ export async function sendVetting(client: LedgerClient, request: wire.UpdateVett
     return apply ? { kind: 'done', result, write: { vetting: true } } : { kind: 'done', result };
   } catch (e) {
     if (!(e instanceof LedgerError)) throw e;
-    if (apply && isOutcomeUnknown(e)) return { kind: 'unknown', error: e, retry: { request }, write: { vetting: true } };
-    return { kind: 'failed', error: e, failure: vettingFailureOf(e) };
+    if (apply && isOutcomeUnknown(e)) return { kind: 'unknown', error: e, retry: { request }, write: { vetting: true }, lookUp: await lookUpVetting(client, request, signal) };
+    const failure = vettingFailureOf(e);
+    // Pinned to a serial that moved on (a dry run too: the CLI checks a pinned retry first).
+    if (failure?.kind === 'serial-mismatch') {
+      const lookUp = await lookUpVetting(client, request, signal);
+      if (lookUp.found === 'applied') return { kind: 'already-applied', error: e as CantonApiError, current: lookUp.current };
+    }
+    return { kind: 'failed', error: e, failure };
+  }
+}
+
+/** The change of `request` as a dry run against the state now, without its pin: is any of it left to do? */
+export async function lookUpVetting(client: LedgerClient, request: wire.UpdateVettedPackagesRequest, signal?: AbortSignal): Promise<VettingLookUp> {
+  // A cancel by the user ends the command: the look-up is not made behind their back.
+  if (signal?.aborted) return { found: 'not-checked', error: new CancelledError(true) };
+  const { expectedTopologySerial: _pin, ...unpinned } = request;
+  try {
+    const current = await client.updateVettedPackages({ ...unpinned, dryRun: true }, { signal });
+    return { found: isEmptyDiff(current.diff) ? 'applied' : 'not-applied', current };
+  } catch (e) {
+    if (!(e instanceof LedgerError)) throw e;
+    return { found: 'not-checked', error: e };
   }
 }

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { ConnectionProfile } from '../../core/connections';
 import type { DamlPackage } from '../../core/daml/model';
 import type { PackageIndex } from '../../core/daml/packageIndex';
-import { PackageStore, packagesInUse, type DamlDecoder, type PackagesState, type PackageStorage } from '../../core/ledger/packages';
+import { PackageStore, packagesInUse, unreadableWarning, type DamlDecoder, type PackagesState, type PackageStorage } from '../../core/ledger/packages';
 import type { Logger } from '../../core/log';
 import type { ArgumentContext } from '../../core/files/argumentChecks';
 import type { ConnectionManager } from '../connections/manager';
@@ -142,10 +142,12 @@ export class LedgerPackages extends Disposable {
     this.dars = { state: 'loading', source };
     let result: PackagesState;
     try {
-      const bytes: Uint8Array[] = [];
-      for (const uri of uris.values()) bytes.push(await vscode.workspace.fs.readFile(uri));
-      const packages = this.store.fromDars(bytes);
-      result = { state: 'ready', context: this.store.context(packages, source), packageIds: packages.map((p) => p.id) };
+      const dars: Array<{ name: string; bytes: Uint8Array }> = [];
+      for (const uri of uris.values()) dars.push({ name: path.posix.basename(uri.path), bytes: await vscode.workspace.fs.readFile(uri) });
+      // Each .dar on its own: one that cannot be read is named once, and the others are used.
+      const { packages, unreadable } = this.store.fromDars(dars);
+      if (unreadable.length > 0 && latest()) this.logger.warn(unreadableWarning(unreadable, source));
+      result = { state: 'ready', context: this.store.context(packages, source, unreadable), packageIds: packages.map((p) => p.id) };
     } catch (e) {
       result = { state: 'failed', source, error: e as Error };
       if (latest()) this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);

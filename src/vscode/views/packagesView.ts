@@ -47,7 +47,17 @@ export class PackagesView extends LedgerTreeView {
       case 'ready': {
         if (state.packageIds.length === 0) return [new MessageNode('packages/empty', 'No packages', { description: 'upload a .dar', icon: 'info' })];
         const vetted = await this.vettedIds(profile.id);
-        return uniqueNodes(packageRows(state.context.packages, { vetted }), 'packages');
+        // A package that could not be read is shown first, with its error; the others as usual.
+        const unreadable = (state.context.unreadable ?? []).map(
+          (u) =>
+            new MessageNode(`packages/unreadable/${u.packageId ?? u.name}`, `${u.name} could not be read`, {
+              description: this.redactor.redact(u.error.message),
+              tooltip: 'The commands on the templates it holds are not checked. Refresh to read it again.',
+              icon: 'warning',
+              values: u.packageId ? { packageId: u.packageId } : undefined,
+            }),
+        );
+        return [...unreadable, ...uniqueNodes(packageRows(state.context.packages, { vetted }), 'packages')];
       }
     }
   }

@@ -192,7 +192,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
       `${state.updates.length} loaded`,
       `range ends at offset ${state.endInclusive}`,
       state.newerWaiting > 0 ? `${state.newerWaiting} newer after these` : undefined,
-      pager.cappedPageSize ? `pages of ${pager.cappedPageSize} (the participant's cap)` : undefined,
+      pager.cappedPageSize ? `pages of ${pager.cappedPageSize} (the participant's cap, less the one read ahead)` : undefined,
     ].filter(Boolean).join(' · ');
   }
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
-import type { DarUploadOutcome } from '../../../src/vscode/files/submit/darUpload';
+import type { DarUploadControllerOutcome } from '../../../src/vscode/files/submit/darUpload';
 import type { AuthError, CantonApiError } from '../../../src/core/errors';
 import { extension, newSecret, waitFor, workspaceDir } from './helpers';
 import { closeEditors, scripted } from './sendHelpers';
@@ -23,8 +23,8 @@ function startParticipant(o: DemoParticipantOptions): Promise<DemoParticipant> {
   return mod.startDemoParticipant({ port: 0, ...o });
 }
 
-function uploadDar(uri: vscode.Uri, request?: { mode?: 'validate' | 'upload'; vet?: boolean }): Thenable<DarUploadOutcome> {
-  return vscode.commands.executeCommand<DarUploadOutcome>('cantonLedger.packages.uploadDar', uri, request);
+function uploadDar(uri: vscode.Uri, request?: { mode?: 'validate' | 'upload'; vet?: boolean }): Thenable<DarUploadControllerOutcome> {
+  return vscode.commands.executeCommand<DarUploadControllerOutcome>('cantonLedger.packages.uploadDar', uri, request);
 }
 
 describe('Upload DAR', function () {

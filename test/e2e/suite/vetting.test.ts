@@ -90,22 +90,17 @@ describe('vetting files', function () {
     assert.ok(!(await vettedNow()).includes('demo-iou 2.0.0'));
   });
 
-  it('an apply whose answer is lost is an unknown outcome; the retry pinned to the serial is refused, nothing applied twice', async () => {
+  it('an apply whose answer is lost: the state is looked at, and the change in place is "already applied", nothing applied twice', async () => {
     const { prompts } = await scripted();
     const uri = writeWorkspaceJson('lost.vetting.json', { changes: [vet(IOU_V2)] });
     const before = serial();
     // The participant applies the change, then drops the connection without answering.
     p.faults.vettingUpdate = { dropResponse: true, times: 1 };
-    prompts.answer('Apply', 'Retry (Pinned to the Serial)');
+    prompts.answer('Apply');
     const outcome = await apply(uri);
-    assert.equal(outcome.unknown, true);
-    const unknown = prompts.messages.find((m) => m.severity === 'warning' && /^Outcome unknown/.test(m.text));
-    assert.ok(unknown, prompts.messages.map((m) => m.text).join('\n'));
-    assert.deepEqual(unknown.actions, ['Check the Current State', 'Retry (Pinned to the Serial)']);
-    assert.equal(serial(), before + 1, 'it was applied');
-    assert.equal(outcome.next?.failure?.kind, 'serial-mismatch', 'the pinned retry is refused');
-    assert.match(prompts.last().text, /Nothing was applied twice/);
-    assert.equal(serial(), before + 1, 'not applied twice');
+    assert.equal(outcome.alreadyApplied, true);
+    assert.match(prompts.last().text, /^Already applied: .*nothing was applied twice/);
+    assert.equal(serial(), before + 1, 'applied once');
 
     // Back to the start.
     prompts.answer('Apply');

@@ -23,6 +23,8 @@ import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
 import { fake, MemoryMemento } from '../fake/vscode';
+import { validateText } from '../../../src/core/files/validate';
+import { startFaultProxy } from '../../support/faultProxy';
 
 /** Token providers for connections without auth: records what the model asks of them. */
 function recordingTokens(): TokenProviders & { calls: string[] } {
@@ -240,6 +242,68 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
         const c = packages.current();
         return typeof c === 'object' && c.source.includes(DARS.ping);
       }, 'the packages of the .dar in the new folder');
+    } finally {
+      packages.dispose();
+      manager.dispose();
+      profiles.dispose();
+      fs.rmSync(workspaceDir, { recursive: true, force: true });
+    }
+  });
+  /** The problem codes of a commands file creating `templateId`, checked as the editor checks it. */
+  const codesFor = (templateId: string, context: ReturnType<LedgerPackages['current']>) =>
+    validateText('commands', JSON.stringify({ commandId: 'c', actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId, createArguments: {} } }] }), { packages: context }).problems.map((x) => x.code);
+
+  it("one package of the connection that cannot be read: the others are used, and only its templates are 'cannot check'", async () => {
+    fake.reset();
+    const proxy = await startFaultProxy(p.url);
+    const profiles = new ProfileStore(new MemoryMemento() as never);
+    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
+    const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
+    try {
+      // The demo-asset package answers 500; every other package is served.
+      const client = manager.client({ id: 'probe', name: 'Probe', url: p.url, auth: 'none', source: 'user' });
+      const store = new PackageStore(() => ({ PackageCache, PackageIndex, readDar }));
+      const all = await store.read(client, new AbortController().signal);
+      const asset = all.packages.find((x) => x.name === 'demo-asset')!;
+      proxy.add({ method: 'GET', path: `/v2/packages/${asset.id}`, fault: { kind: 'answer', status: 500, body: 'internal error' }, times: 5 });
+      const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: proxy.url, auth: 'none', userId: 'demo-admin', source: 'user' };
+      await profiles.save(profile);
+      await profiles.setActive(profile.id);
+      await manager.connect(profile);
+      await waitUntil(() => packages.stateOf(profile).state !== 'loading' && packages.stateOf(profile).state !== 'none', "the connection's packages");
+      const current = packages.current();
+      assert.ok(current && current !== 'unavailable', `ready, not ${JSON.stringify(packages.stateOf(profile))}`);
+      assert.deepEqual(current.unreadable?.map((u) => u.packageId), [asset.id]);
+      assert.ok(current.packages.template('#demo-iou:Iou:Iou'), 'the readable packages are there');
+      assert.ok(!codesFor('#demo-iou:Iou:Iou', current).includes('package-unreadable'));
+      assert.ok(codesFor('#demo-iou:Iou:Iou', current).includes('missing-field'), 'checked as usual');
+      assert.deepEqual(codesFor('#demo-asset:Asset:Asset', current), ['package-unreadable']);
+    } finally {
+      packages.dispose();
+      manager.dispose();
+      profiles.dispose();
+      await proxy.close();
+    }
+  });
+
+  it('a workspace .dar that cannot be read: named, and the other .dar files are used', async function () {
+    requireDarBytes(this, DARS.ping);
+    fake.reset();
+    const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dar-bad-'));
+    fs.copyFileSync(path.join(DAR_DIR, DARS.ping), path.join(workspaceDir, DARS.ping));
+    fs.writeFileSync(path.join(workspaceDir, 'broken.dar'), 'not a zip');
+    fake.state.findFiles = (glob) => (glob === '**/*.dar' ? fs.readdirSync(workspaceDir).map((f) => vscode.Uri.file(path.join(workspaceDir, f))) : []);
+    const profiles = new ProfileStore(new MemoryMemento() as never);
+    const manager = new ConnectionManager(profiles, recordingTokens(), silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
+    const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
+    try {
+      // Before, one unreadable .dar failed them all: the packages stayed unavailable.
+      await waitUntil(() => typeof packages.current() === 'object', 'the packages of the readable .dar');
+      const current = packages.current();
+      assert.ok(current && current !== 'unavailable', 'the readable .dar is used');
+      assert.deepEqual(current.unreadable?.map((u) => u.name), ['broken.dar']);
+      assert.ok(current.packages.templates().length > 0, 'the templates of the readable .dar');
+      assert.deepEqual(codesFor('#not-in-ping:M:T', current), ['package-unreadable'], 'a template of no readable package may be in broken.dar');
     } finally {
       packages.dispose();
       manager.dispose();

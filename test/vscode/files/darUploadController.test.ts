@@ -11,7 +11,8 @@ import { DarUploadController } from '../../../src/vscode/files/submit/darUpload'
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { start } from '../../participant/helpers';
 import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
-import { Uri } from '../fake/vscode';
+import { startFaultProxy, type Fault } from '../../support/faultProxy';
+import { fake, Uri } from '../fake/vscode';
 import { sendWindow, type SendWindow } from './sendHarness';
 
 describe('DarUploadController (Upload DAR…) against the fake VS Code API', function () {
@@ -52,6 +53,32 @@ describe('DarUploadController (Upload DAR…) against the fake VS Code API', fun
     const after = await connection.readPackages();
     assert.ok(after.state === 'ready' && after.packageIds.includes(main.id), 'the new package is among the connection packages');
   });
+
+  const lostAnswers: Array<[string, Fault]> = [
+    ['dropped', { kind: 'drop' }],
+    ['a 502 after forwarding', { kind: 'answer', status: 502, body: 'Bad Gateway' }],
+  ];
+  for (const [what, fault] of lostAnswers) {
+    it(`an upload whose answer is ${what}: said to be unknown, then found on the participant; not reported as failed, not sent again`, async function () {
+      const proxy = await startFaultProxy(p.url);
+      try {
+        window!.dispose();
+        window = await sendWindow(proxy.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })) });
+        controller = new DarUploadController(window.deps, reports!, window.prompts, () => undefined);
+        const main = readDar(requireDarBytes(this, DARS.ping)).mainPackageId;
+        proxy.add({ method: 'POST', path: '/v2/dars', fault });
+        const outcome = await controller.upload(dar, { mode: 'upload' });
+        assert.equal(outcome.error, undefined, String(outcome.error));
+        assert.deepEqual(outcome.unknown?.lookUp, { found: 'present', mainPackageId: main, wasThereBefore: false });
+        const shown = fake.state.messages.map((m) => m.text);
+        assert.ok(shown.some((m) => /^The outcome of uploading .* to Demo is unknown: .*Its main package \S+ is on the participant now: the upload went through\.$/.test(m)), shown.join('\n'));
+        assert.ok(!shown.some((m) => /failed/.test(m)), shown.join('\n'));
+        assert.equal(proxy.count('POST', '/v2/dars'), 1, 'not sent again');
+      } finally {
+        await proxy.close();
+      }
+    });
+  }
 
   it('a file that is not a DAR is still sent, and refused by the participant with its code, also when the decoder is a bundle of its own (another LfDecodeError class)', async () => {
     // What dist/daml.js throws: an error of its own copy of the class, with the same kind.

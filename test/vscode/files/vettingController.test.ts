@@ -66,6 +66,21 @@ describe('VettingController (Dry Run / Apply Vetting Changes) against the fake V
     assert.match(fake.state.messages.at(-1)!.text, /^Vetting applied on Demo: .*the topology serial is now \d+/);
   });
 
+  it('an apply whose answer is lost: the state is looked at, and a change in place is "already applied" (not unknown, not failed), applied once', async () => {
+    const serial = async () => (await manager.client(profile).listVettedPackages())[0].topologySerial;
+    const before = await serial();
+    // The participant applies the change, then drops the connection without answering.
+    p.faults.vettingUpdate = { dropResponse: true, times: 1 };
+    fake.answerMessage(VettingActions.confirmApply);
+    const outcome = await controller.apply(uri);
+    assert.equal(outcome.alreadyApplied, true);
+    assert.equal(outcome.unknown, undefined);
+    assert.equal(await serial(), before + 1, 'applied once');
+    const texts = fake.state.messages.map((m) => m.text);
+    assert.match(texts.at(-1)!, new RegExp(`^Already applied: the vetted packages on Demo already are as vet-iou-2\\.vetting\\.json says \\(topology serial ${before + 1}\\); nothing was applied twice\\.`));
+    assert.ok(!texts.some((t) => /^Outcome unknown|failed/.test(t)), texts.join('\n'));
+  });
+
   it('a declined confirmation applies nothing', async () => {
     const before = await vettedIou();
     fake.answerMessage(undefined);

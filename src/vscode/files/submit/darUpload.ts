@@ -3,7 +3,17 @@ import type { PackageStore } from '../../../core/ledger/packages';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
 import { CancelledError } from '../../../core/errors';
-import { darUploadAbilities, darUploadMarkdown, darUploadSummary, uploadDarWithReport, type DarUploadMode, type DarUploadResult } from '../../../core/submit/darUpload';
+import {
+  darUploadAbilities,
+  darUploadIsThere,
+  darUploadLookUpText,
+  darUploadMarkdown,
+  darUploadSummary,
+  uploadDarWithReport,
+  type DarUploadMode,
+  type DarUploadOutcome,
+  type DarUploadResult,
+} from '../../../core/submit/darUpload';
 import type { Prompts } from '../../prompts';
 import { fileName } from './sourceFile';
 import type { SendDeps } from './submit';
@@ -19,8 +29,10 @@ export interface DarUploadRequest {
   validated?: boolean;
 }
 
-export interface DarUploadOutcome {
+export interface DarUploadControllerOutcome {
   result?: DarUploadResult;
+  /** The upload's answer was lost: what the look-up after it found. */
+  unknown?: Extract<DarUploadOutcome, { kind: 'unknown' }>;
   reportUri?: vscode.Uri;
   /** The error the participant (or the client) answered with. */
   error?: unknown;
@@ -41,7 +53,7 @@ export class DarUploadController {
     private readonly showLog: () => void,
   ) {}
 
-  async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadOutcome> {
+  async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadControllerOutcome> {
     const prompts = this.prompts();
     const profile = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
     if (!profile) return {};
@@ -60,9 +72,17 @@ export class DarUploadController {
         uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal, readDar: (bytes) => this.darReader().readDar(bytes) });
       // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
       const connection = this.deps.connections.connectionOf(profile);
-      const result = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
+      const outcome = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
         plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
+      if (outcome.kind === 'unknown') {
+        // Said as unknown, with what the look-up found; never uploaded again by itself.
+        const lead = `The outcome of uploading ${name} to ${profile.name} is unknown: ${outcome.error.message}.`;
+        const action = await prompts.message(darUploadIsThere(outcome.lookUp) ? 'info' : 'warning', `${lead} ${darUploadLookUpText(outcome.lookUp)}`, ['Show Log']);
+        if (action === 'Show Log') this.showLog();
+        return { unknown: outcome };
+      }
+      const { result } = outcome;
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'} on ${profile.name}`, darUploadMarkdown(result, name, profile.name));
       const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];

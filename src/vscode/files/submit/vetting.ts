@@ -46,6 +46,8 @@ export interface VettingOutcome {
   applied?: boolean;
   /** True when an apply was sent and no definite answer came back: it may or may not have been applied. */
   unknown?: boolean;
+  /** True when the state already was as the file says after a lost answer or a refused pinned retry (`result`: the state now). */
+  alreadyApplied?: boolean;
   action?: string;
   /** What the chosen action led to (a fix runs the same operation again). */
   next?: VettingOutcome;
@@ -100,7 +102,7 @@ export class VettingController {
     // fails (TOPOLOGY_SERIAL_MISMATCH) instead of applying something other than what was confirmed.
     const pinned: CheckedSource = { ...source, value: vettingRequestOf(value, 'apply', r.past?.topologySerial ?? 0) };
     const applied = await this.update(pinned, profile, client, 'apply', source);
-    if (applied.result) {
+    if (applied.result && !applied.alreadyApplied) {
       await this.prompts().message('info', `Vetting applied on ${profile.name}: ${diffSummary(applied.result.diff)}; the topology serial is now ${applied.result.next.topologySerial}.`, []);
     }
     return { ...applied, applied: applied.result !== undefined };
@@ -123,9 +125,9 @@ export class VettingController {
     const outcome = await this.prompts().progress(`${mode === 'dry-run' ? 'Dry run of' : 'Applying'} ${name} on ${profile.name}`, (signal) =>
       mode === 'apply' ? connection.write('vetting', (c, s) => sendVetting(c, body, s), { signal }) : sendVetting(client, body, signal),
     );
-    if (outcome.kind === 'unknown') {
-      return this.unknownApply(source, original, profile, client, outcome.error);
-    }
+    if (outcome.kind === 'unknown' && outcome.lookUp.found === 'applied') return this.alreadyApplied(original, profile, outcome.lookUp.current, `no definite answer came back (${outcome.error.message})`);
+    if (outcome.kind === 'unknown') return this.unknownApply(source, original, profile, client, outcome.error);
+    if (outcome.kind === 'already-applied') return this.alreadyApplied(original, profile, outcome.current, `refused with ${outcome.error.code}: the serial it was pinned to had moved on`);
     if (outcome.kind === 'failed') {
       if (retry && outcome.failure?.kind === 'serial-mismatch') return this.retryRefused(original, profile, client, body);
       return this.failed(original, profile, client, mode, outcome.error, outcome.failure);
@@ -161,12 +163,20 @@ export class VettingController {
     return { unknown: true, action, next };
   }
 
-  /** The pinned retry of an unknown apply found the serial moved on: the first attempt was applied. */
+  /** The state already is as the file says (a lost answer, or a pinned retry after one): said so, with the state as a report. */
+  private async alreadyApplied(original: CheckedSource, profile: ConnectionProfile, current: VettingUpdateResult, why: string): Promise<VettingOutcome> {
+    const name = fileName(original.uri);
+    const reportUri = await this.reports.show(`${name.replace(/\.vetting\.json$/i, '')} current state`, vettingDiffMarkdown(current, name));
+    await this.prompts().message('info', `Already applied: the vetted packages on ${profile.name} already are as ${name} says (topology serial ${current.next.topologySerial}); nothing was applied twice. (${why})`, []);
+    return { result: current, reportUri, alreadyApplied: true };
+  }
+
+  /** The pinned retry of an unknown apply found the serial moved on, and the state is not as the file says: another change came first. */
   private async retryRefused(original: CheckedSource, profile: ConnectionProfile, client: LedgerClient, body: wire.UpdateVettedPackagesRequest): Promise<VettingOutcome> {
     const serial = pinnedSerial(body.expectedTopologySerial);
     const action = await this.prompts().message(
       'info',
-      `The retry was refused: the topology serial on ${profile.name} is no longer ${serial ?? 'the one pinned'}, so the first attempt (or another change) was applied meanwhile. Nothing was applied twice; check the current state.`,
+      `The retry was refused: the topology serial on ${profile.name} is no longer ${serial ?? 'the one pinned'}, and the vetted packages are not as ${fileName(original.uri)} says: another change was made meanwhile. Nothing was applied; check the current state.`,
       [VettingActions.checkState],
     );
     return { failure: { kind: 'serial-mismatch' }, action, next: action === VettingActions.checkState ? await this.update(original, profile, client, 'dry-run') : undefined };
