@@ -242,9 +242,12 @@ export class LedgerConnection {
       if (!store) return settle({ state: 'none' });
       const signal = AbortSignal.any([abort.signal, this.lifetime.signal]);
       try {
+        // Which version a package name stands for depends on the vetting state: read it alongside.
+        this.ledgerState?.vettedPackages(signal).catch(() => undefined);
         const { ids, packages } = await store.read(this.client, signal);
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
-        return settle({ state: 'ready', context: store.context(packages, source), packageIds: ids });
+        const vettedPackageIds = () => this.ledgerState?.vettedPackageIds();
+        return settle({ state: 'ready', context: store.context(packages, source, { vettedPackageIds }), packageIds: ids });
       } catch (e) {
         if (signal.aborted) {
           // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.

@@ -1,6 +1,6 @@
 import type { DarContents } from '../daml/lf/archive';
 import type { DamlPackage } from '../daml/model';
-import type { PackageCache, PackageIndex } from '../daml/packageIndex';
+import type { PackageCache, PackageIndex, PackageIndexOptions } from '../daml/packageIndex';
 import type { ArgumentContext } from '../files/argumentChecks';
 import { silentLogger, type Logger } from '../log';
 
@@ -20,7 +20,7 @@ export type PackagesState =
  */
 export interface DamlDecoder {
   PackageCache: new () => PackageCache;
-  PackageIndex: new (packages?: Iterable<DamlPackage>) => PackageIndex;
+  PackageIndex: new (packages?: Iterable<DamlPackage>, options?: PackageIndexOptions) => PackageIndex;
   /** A DAR's packages and which is its main one (for the report of an upload). */
   readDar(bytes: Uint8Array): DarContents;
 }
@@ -91,9 +91,9 @@ export class PackageStore {
     return [...dars].flatMap((bytes) => this.decoded.fromDar(bytes).packages);
   }
 
-  /** Packages as the argument checks take them. */
-  context(packages: Iterable<DamlPackage>, source: string): ArgumentContext {
-    return { packages: new this.decoder.PackageIndex(packages), source };
+  /** Packages as the argument checks take them (with the participant's vetting state, where there is one). */
+  context(packages: Iterable<DamlPackage>, source: string, options?: PackageIndexOptions): ArgumentContext {
+    return { packages: new this.decoder.PackageIndex(packages, options), source };
   }
 
   private async byId(id: string, fetch: (signal: AbortSignal) => Promise<Uint8Array>, signal: AbortSignal): Promise<DamlPackage> {

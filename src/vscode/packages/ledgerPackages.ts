@@ -76,6 +76,8 @@ export class LedgerPackages extends Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`cantonLedger.${DAR_GLOBS_SETTING}`) && this.rescanDars()),
       connections.onDidChange(() => this.changed.fire()),
       connections.onDidChangePackages(() => this.changed.fire()),
+      // The vetting state decides which version a package name stands for.
+      connections.onDidChangeLedger((e) => e.change.vetting && this.changed.fire()),
     );
   }
 

@@ -167,11 +167,11 @@ export class NewFileCommands {
  */
 async function pickTemplateAndChoice(index: PackageIndex): Promise<{ templateId: string; choice?: string } | undefined | null> {
   const blank = { label: '$(file) Blank commands file', description: 'a placeholder template to fill in', templateId: undefined };
-  const templates = index
-    .templates()
+  const unique = index
+    .templatesByPackageName()
     .filter((t) => !/^(daml-|ghc-)/.test(t.packageName))
-    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }));
-  const unique = [...new Map(templates.map((t) => [t.label, t])).values()].sort((a, b) => a.label.localeCompare(b.label));
+    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }))
+    .sort((a, b) => a.label.localeCompare(b.label));
   const template = await vscode.window.showQuickPick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
   if (!template) return null;
   if (!template.templateId) return undefined;
