@@ -98,7 +98,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     profiles.onDidChange(updateContext),
     connections.onDidChange(updateConnectedContext),
     packages,
-    ...registerFileEditing(commands, connections, packages, logger),
+    ...registerFileEditing(commands, connections, packages, logger, prompts),
     registerPackagesView(commands, connections, packages, logger, redactor),
   );
   const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });

@@ -8,6 +8,7 @@ import { DamlAssist } from './damlAssist';
 import { FileDiagnostics } from './diagnostics';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 import { NewFileCommands } from './newFile';
+import type { Prompts } from '../../prompts';
 
 /** The files users write, `*.commands.json` and `*.vetting.json`: diagnostics, quick fixes, New … File. */
 const FILE_SELECTOR: vscode.DocumentSelector = [
@@ -23,11 +24,11 @@ const COMMANDS_SELECTOR: vscode.DocumentSelector = [
 ];
 
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
-export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger): vscode.Disposable[] {
+export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger, prompts: Prompts): vscode.Disposable[] {
   const diagnostics = new FileDiagnostics(packages);
   const assist = new DamlAssist(packages);
   const facts = new ConnectionFacts(connections, logger);
-  new NewFileCommands(facts, packages, logger).register(commands);
+  new NewFileCommands(facts, packages, logger, prompts).register(commands);
   return [
     diagnostics,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),

@@ -9,6 +9,7 @@ import { Commands } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
 import { withCancellableProgress } from '../../ui';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
+import type { Prompts } from '../../prompts';
 
 /** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
 export interface NewFileTarget {
@@ -47,7 +48,7 @@ const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: 
  * (user, act-as party, synchronizer, topology serial), or with marked placeholders without one.
  */
 export class NewFileCommands {
-  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly logger: Logger) {}
+  constructor(private readonly facts: ConnectionFacts, private readonly packages: LedgerPackages, private readonly logger: Logger, private readonly prompts: Prompts) {}
 
   register(commands: CommandRegistry): void {
     commands.register(Commands.newCommandsFile, (arg?: NewCommandsFileOptions | vscode.Uri) =>
@@ -64,7 +65,7 @@ export class NewFileCommands {
     const index = participant ? this.packages.indexFor(participant.profile) : undefined;
     let { templateId, choice } = options;
     if (!templateId && options.pickTemplate && index) {
-      const picked = await pickTemplateAndChoice(index);
+      const picked = await pickTemplateAndChoice(index, this.prompts);
       if (picked === null) return undefined;
       ({ templateId, choice } = picked ?? {});
     }
@@ -165,19 +166,19 @@ export class NewFileCommands {
  * The template to start from, among the participant's, then what to do with it (create it, or
  * exercise one of its choices). Undefined: the user chose the blank file; null: cancelled.
  */
-async function pickTemplateAndChoice(index: PackageIndex): Promise<{ templateId: string; choice?: string } | undefined | null> {
+async function pickTemplateAndChoice(index: PackageIndex, prompts: Prompts): Promise<{ templateId: string; choice?: string } | undefined | null> {
   const blank = { label: '$(file) Blank commands file', description: 'a placeholder template to fill in', templateId: undefined };
   const unique = index
     .templatesByPackageName()
     .filter((t) => !/^(daml-|ghc-)/.test(t.packageName))
     .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }))
     .sort((a, b) => a.label.localeCompare(b.label));
-  const template = await vscode.window.showQuickPick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
+  const template = await prompts.pick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
   if (!template) return null;
   if (!template.templateId) return undefined;
   const choices = index.choices(template.templateId) ?? [];
   const create = { label: `$(add) Create ${template.label.split(':').pop()}`, choice: undefined as string | undefined };
-  const action = await vscode.window.showQuickPick([create, ...choices.map((c) => ({ label: `$(symbol-method) Exercise ${c.choice.name}`, description: c.declaredIn === 'interface' ? `from ${c.declaredBy.name}` : undefined, choice: c.choice.name as string | undefined }))], {
+  const action = await prompts.pick([create, ...choices.map((c) => ({ label: `$(symbol-method) Exercise ${c.choice.name}`, description: c.declaredIn === 'interface' ? `from ${c.declaredBy.name}` : undefined, choice: c.choice.name as string | undefined }))], {
     title: 'New Commands File (2/2): command',
   });
   if (!action) return null;
