@@ -188,8 +188,12 @@ describe('core: Active Contracts against the demo participant', function () {
     assert.ok(canExerciseByKey(asset, rename));
     const owner = String((asset.event.createArgument as { owner: string }).owner);
     const command = exerciseCommand(asset, 'Asset_Rename', packages, owner, owner, true);
-    assert.deepEqual(command, { ExerciseByKeyCommand: { templateId: '#demo-asset:Asset:Asset', contractKey: asset.event.contractKey, choice: 'Asset_Rename', choiceArgument: { newDescription: '' } } });
-    const text = templateText(commandsFileTemplate({ command, actAs: owner, userId: 'demo-admin' }));
+    assert.deepEqual(command, { ExerciseByKeyCommand: { templateId: '#demo-asset:Asset:Asset', contractKey: asset.event.contractKey, choice: 'Asset_Rename', choiceArgument: { newDescription: '<Text>' } } });
+    // The generated Text is a placeholder, flagged until the user writes one.
+    const generated = templateText(commandsFileTemplate({ command, actAs: owner, userId: 'demo-admin' }));
+    const flagged = validateText('commands', generated, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error');
+    assert.deepEqual(flagged.map((x) => [x.path, x.code]), [['/commands/0/ExerciseByKeyCommand/choiceArgument/newDescription', 'placeholder']]);
+    const text = generated.replace('"<Text>"', '"renamed by key"');
     assert.deepEqual(validateText('commands', text, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error'), []);
     const result = await client.submitAndWaitForTransaction({ commands: JSON.parse(text) });
     assert.ok(result.transaction.events.some((e) => e.kind === 'archived' && e.contractId === asset.event.contractId), 'the contract holding the key was renamed');

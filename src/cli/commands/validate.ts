@@ -88,5 +88,5 @@ async function darPackages(ctx: CliContext, dars: string[]): Promise<PackagesSta
   }
   // A .dar whose contents cannot be read is named in the warning; the others are checked against.
   const { packages, unreadable } = ctx.packages.fromDars(files);
-  return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`, unreadable), packageIds: packages.map((p) => p.id) };
+  return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`, { unreadable }), packageIds: packages.map((p) => p.id) };
 }

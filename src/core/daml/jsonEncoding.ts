@@ -280,6 +280,8 @@ export const VALUE_PROBLEM_CODES = [
   'not-serializable',
   /** The type refers to a package that is not known: the value could not be checked there. */
   'unknown-type',
+  /** A generated placeholder (`"<Numeric 10>"`, `skeletonValue`) not replaced yet. */
+  'placeholder',
 ] as const;
 
 export type ValueProblemCode = (typeof VALUE_PROBLEM_CODES)[number];
@@ -380,6 +382,9 @@ class ValueChecker {
   private builtin(shape: TypeShape & { kind: 'builtin' }, value: unknown, path: string): void {
     const { type, args } = shape;
     const [first, second] = args;
+    if (PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
+      return this.report(path, 'placeholder', `Fill in this ${printType(type)}: ${JSON.stringify(value)} is a placeholder.`, 'error', { expected: printType(type) });
+    }
     switch (shape.builtin) {
       case 'Unit':
         // Canton's codec reads any JSON as (): what is written there is ignored.
@@ -602,9 +607,23 @@ function numberText(value: number): string | undefined {
 // ---------------------------------------------------------------- placeholders
 
 /**
- * A complete, valid placeholder value of `type` for snippets and new command files: "" for Text and
- * Party, "0" for Int64, "0.0" for Numeric, the first enum constructor, the first variant constructor
- * that does not recurse, null for Optional ([] for an Optional of an Optional), [] / {} for collections.
+ * The builtins whose values have no neutral default: a generated value of one is the type's name in
+ * angle brackets (`"<Numeric 10>"`), which the checker flags until it is replaced. A value that could
+ * be meant ("0.0", "") would pass the checks and fail on the ledger (a precondition), or be sent as is.
+ */
+const PLACEHOLDER_BUILTINS = new Set<string>(['Text', 'Party', 'ContractId', 'Int64', 'Numeric', 'BigNumeric', 'Date', 'Timestamp']);
+
+/** The placeholder of a value of `type` (one of PLACEHOLDER_BUILTINS): `"<Party>"`, `"<ContractId Iou>"`. */
+export function valuePlaceholder(type: DamlType): string {
+  return `<${printType(type)}>`;
+}
+
+/**
+ * A complete placeholder value of `type` for snippets and new command files: a marked placeholder
+ * (`valuePlaceholder`) for Text, Party, ContractId, Int64, Numeric, Date and Timestamp, flagged until
+ * replaced; the first enum constructor, the first variant constructor that does not recurse, false,
+ * null for Optional ([] for an Optional of an Optional), [] / {} for collections, which are valid as
+ * they are.
  */
 export function skeletonValue(type: DamlType, lookup: TypeLookup): unknown {
   try {
@@ -639,6 +658,7 @@ function skeleton(type: DamlType, lookup: TypeLookup, building: ReadonlySet<stri
       throw new RecursiveSkeleton();
     case 'builtin':
       if (optionalKind(type, lookup) === 'nested') return [];
+      if (PLACEHOLDER_BUILTINS.has(shape.builtin)) return valuePlaceholder(shape.type);
       // A copy: callers may fill the placeholder in.
       return structuredClone(BUILTIN_SKELETONS[shape.builtin] ?? null);
     default:
@@ -649,14 +669,6 @@ function skeleton(type: DamlType, lookup: TypeLookup, building: ReadonlySet<stri
 const BUILTIN_SKELETONS: Partial<Record<string, unknown>> = {
   Unit: {},
   Bool: false,
-  Text: '',
-  Party: '',
-  ContractId: '',
-  Int64: '0',
-  Numeric: '0.0',
-  BigNumeric: '0.0',
-  Date: '1970-01-01',
-  Timestamp: '1970-01-01T00:00:00Z',
   List: [],
   TextMap: {},
   GenMap: [],

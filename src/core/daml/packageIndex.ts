@@ -37,20 +37,21 @@ export interface ChoiceEntry {
 
 export interface PackageIndexOptions {
   /**
-   * Package name → the package id to use for `#name:…` identifiers (e.g. the participant's package
-   * preference). Without an entry the highest version among the indexed packages wins.
+   * The ids of the packages the participant has vetted, as known when asked (the vetting state is read
+   * after the packages and changes with every vetting write); undefined while unknown. With it, `#name`
+   * resolves to the highest vetted version, as Canton's package selection does.
    */
-  preferredPackageIds?: ReadonlyMap<string, string>;
+  vettedPackageIds?: () => ReadonlySet<string> | undefined;
 }
 
 /** An index over decoded packages. Packages are immutable, so adding one twice is harmless. */
 export class PackageIndex implements TypeLookup {
   private readonly byId = new Map<string, DamlPackage>();
   private readonly modulesByKey = new Map<string, Module>();
-  private readonly preferred: ReadonlyMap<string, string>;
+  private readonly vetted: () => ReadonlySet<string> | undefined;
 
   constructor(packages: Iterable<DamlPackage> = [], options: PackageIndexOptions = {}) {
-    this.preferred = options.preferredPackageIds ?? new Map();
+    this.vetted = options.vettedPackageIds ?? (() => undefined);
     for (const p of packages) this.add(p);
   }
 
@@ -68,15 +69,24 @@ export class PackageIndex implements TypeLookup {
     return [...this.byId.values()];
   }
 
-  /** The package id `#name` stands for: the preferred one if given and indexed, else the highest version. */
+  /**
+   * The package id `#name` stands for: the one rule every surface (checks, hovers, completions, the
+   * template picker) resolves a package name with. Canton submits a command with the highest version
+   * of the name that is vetted (topology-aware package selection: "the highest-versioned commonly-vetted
+   * package ID for each package name", `TopologyAwareCommandExecutor.scala` in
+   * community/ledger/ledger-api-core, platform/apiserver/execution; read on Canton's main line, 2026), so: the highest
+   * vetted version when the vetting state is known and vets one, else the highest version known.
+   */
   resolvePackageName(name: string): string | undefined {
-    const preferred = this.preferred.get(name);
-    if (preferred && this.byId.has(preferred)) return preferred;
+    const vetted = this.vetted();
     let best: DamlPackage | undefined;
+    let bestVetted: DamlPackage | undefined;
     for (const p of this.byId.values()) {
-      if (p.name === name && (!best || comparePackageVersions(p.version, best.version) > 0)) best = p;
+      if (p.name !== name) continue;
+      if (!best || comparePackageVersions(p.version, best.version) > 0) best = p;
+      if (vetted?.has(p.id) && (!bestVetted || comparePackageVersions(p.version, bestVetted.version) > 0)) bestVetted = p;
     }
-    return best?.id;
+    return (bestVetted ?? best)?.id;
   }
 
   /** The qualified name an identifier (parsed, or text in either form) refers to; undefined if the package is unknown. */
@@ -130,6 +140,18 @@ export class PackageIndex implements TypeLookup {
       }
     }
     return entries;
+  }
+
+  /**
+   * One template per package-name form (`#name:Module:Template`): the one that form resolves to
+   * (`resolvePackageName`), so that a list shows the version a command would use.
+   */
+  templatesByPackageName(): TemplateEntry[] {
+    const chosen = new Map<string, string | undefined>();
+    return this.templates().filter((t) => {
+      if (!chosen.has(t.packageName)) chosen.set(t.packageName, this.resolvePackageName(t.packageName));
+      return chosen.get(t.packageName) === t.name.packageId;
+    });
   }
 
   /**

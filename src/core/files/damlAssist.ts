@@ -4,7 +4,7 @@
  * tags, and a snippet that fills a whole value. Editor-neutral (offsets, not positions): the editor
  * maps these to its own items.
  */
-import { getLocation, parse, parseTree, findNodeAtOffset, type Node, type Segment } from 'jsonc-parser';
+import { getLocation, getNodePath, parse, parseTree, findNodeAtOffset, type Node, type Segment } from 'jsonc-parser';
 import { skeletonValue } from '../daml/jsonEncoding';
 import type { Choice, DamlType, Field } from '../daml/model';
 import { printType, shapeOf, type TypeShape } from '../daml/types';
@@ -25,6 +25,8 @@ export interface AssistItem {
   snippet?: boolean;
   /** The text it replaces (the string or key being typed), when not just the word at the cursor. */
   replace?: { offset: number; length: number };
+  /** Edits elsewhere that keep the JSON valid (the comma a field inserted after the last one needs). */
+  additionalEdits?: Array<{ offset: number; length: number; text: string }>;
   /** Sorts before the others (the snippet that fills everything). */
   preferred?: boolean;
 }
@@ -104,9 +106,35 @@ function childType(type: DamlType, segment: Segment, value: unknown, context: Ar
   return undefined;
 }
 
-/** Completions at `offset` of `text`, or [] where the packages have nothing to say. */
+/**
+ * Completions at `offset` of `text`, or [] where the packages have nothing to say. Each item keeps the
+ * JSON valid wherever it is accepted: the comma to the field before and after it is added when missing,
+ * and never doubled.
+ */
 export function completionsAt(text: string, offset: number, context: ArgumentContext): AssistItem[] {
+  const location = cursorLocation(text, offset);
+  const items = itemsAt(text, offset, location, context);
+  return items.map((item) => withSeparators(text, offset, item, location.isAtPropertyKey));
+}
+
+type CursorLocation = Pick<ReturnType<typeof getLocation>, 'path' | 'isAtPropertyKey' | 'previousNode'>;
+
+/**
+ * Where the cursor is. jsonc-parser places a cursor after a complete value (`"a": 1 ‸`, the comma not
+ * typed yet) at that value; in an object that is where the next key goes.
+ */
+function cursorLocation(text: string, offset: number): CursorLocation {
   const location = getLocation(text, offset);
+  // A key typed after a value with no comma between (`"a": 1 "‸"`): a key all the same.
+  if (!location.isAtPropertyKey && location.path.at(-1) === '' && location.previousNode?.type === 'property') return { ...location, isAtPropertyKey: true };
+  if (location.isAtPropertyKey || !/\s/.test(text.charAt(offset - 1))) return location;
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && findNodeAtOffset(tree, offset);
+  if (node?.type !== 'object' || offset <= node.offset || offset >= node.offset + node.length) return location;
+  return { path: [...getNodePath(node), ''], isAtPropertyKey: true, previousNode: undefined };
+}
+
+function itemsAt(text: string, offset: number, location: CursorLocation, context: ArgumentContext): AssistItem[] {
   const root = parse(text, [], { allowTrailingComma: true });
   const position = commandPosition(location.path, root);
   if (!position) return [];
@@ -126,7 +154,9 @@ export function completionsAt(text: string, offset: number, context: ArgumentCon
     const type = typeAt({ ...position, inner: inner.slice(0, -1) }, target, context);
     if (!type) return [];
     const present = valueAt(command, inner.slice(0, -1));
-    return keyItems(type, isJsonObject(present) ? present : {}, context, replace);
+    // A key typed over where a value follows already (`"cur‸": ""`): the name alone.
+    const keyOnly = replace !== undefined && nextSignificant(text, replace.offset + replace.length).char === ':';
+    return keyItems(type, isJsonObject(present) ? present : {}, context, replace, keyOnly);
   }
   // The value of a variant's "tag": its constructors.
   if (inner[inner.length - 1] === 'tag') {
@@ -140,10 +170,9 @@ export function completionsAt(text: string, offset: number, context: ArgumentCon
 
 function templateItems(context: ArgumentContext, withInterfaces: boolean, replace: AssistItem['replace']): AssistItem[] {
   const items: AssistItem[] = [];
-  // One entry per package name: the package-name form lets the participant pick the version.
   const seen = new Set<string>();
-  for (const t of context.packages.templates()) {
-    if (seen.has(t.packageNameForm)) continue;
+  // One entry per package-name form, of the version that form resolves to (as the hover and the checks do).
+  for (const t of context.packages.templatesByPackageName()) {
     seen.add(t.packageNameForm);
     const fields = t.fields?.kind === 'record' ? t.fields.fields : [];
     items.push({
@@ -157,6 +186,7 @@ function templateItems(context: ArgumentContext, withInterfaces: boolean, replac
   }
   if (withInterfaces) {
     for (const p of context.packages.packages()) {
+      if (context.packages.resolvePackageName(p.name) !== p.id) continue;
       for (const m of p.modules) {
         for (const i of m.interfaces) {
           const id = `#${p.name}:${m.name}:${i.name}`;
@@ -181,10 +211,12 @@ function choiceItems(target: ResolvedTarget, context: ArgumentContext, replace: 
   }));
 }
 
-function keyItems(type: DamlType, present: Record<string, unknown>, context: ArgumentContext, replace: AssistItem['replace']): AssistItem[] {
+function keyItems(type: DamlType, present: Record<string, unknown>, context: ArgumentContext, replace: AssistItem['replace'], keyOnly: boolean): AssistItem[] {
   const shape = shapeOf(type, context.packages);
   if (shape.kind === 'variant') {
-    return ['tag', 'value'].filter((k) => !(k in present)).map((k) => ({ label: k, kind: 'field' as const, detail: `variant ${printType(shape.type)}`, insertText: `"${k}": `, replace }));
+    return ['tag', 'value']
+      .filter((k) => !(k in present))
+      .map((k) => ({ label: k, kind: 'field' as const, detail: `variant ${printType(shape.type)}`, insertText: keyOnly ? `"${k}"` : `"${k}": ${k === 'tag' ? '"$1"' : '${1:null}'}`, snippet: !keyOnly, replace }));
   }
   if (shape.kind !== 'record') return [];
   const missing = shape.fields.filter((f) => !(f.name in present));
@@ -193,11 +225,11 @@ function keyItems(type: DamlType, present: Record<string, unknown>, context: Arg
     kind: 'field',
     detail: printType(f.type),
     documentation: `Field of ${printType(shape.type)}: ${printType(f.type)}`,
-    insertText: `"${f.name}": ${placeholder(f.type, context, 1)}`,
-    snippet: true,
+    insertText: keyOnly ? JSON.stringify(f.name) : `"${f.name}": ${placeholder(f.type, context, 1)}`,
+    snippet: !keyOnly,
     replace,
   }));
-  if (missing.length > 1) {
+  if (missing.length > 1 && !keyOnly) {
     items.unshift({
       label: `All ${missing.length} fields of ${printType(shape.type)}`,
       kind: 'field',
@@ -237,6 +269,37 @@ function valueItems(type: DamlType, context: ArgumentContext, replace: AssistIte
 
 function constructorItem(name: string, typeText: string, replace: AssistItem['replace']): AssistItem {
   return { label: name, kind: 'constructor', detail: typeText, insertText: JSON.stringify(name), replace };
+}
+
+/** The first character that is not white space at or after (`direction` 1) or before (-1) `offset`, and where it is. */
+function nextSignificant(text: string, offset: number, direction: 1 | -1 = 1): { char: string | undefined; at: number } {
+  let at = direction === 1 ? offset : offset - 1;
+  while (at >= 0 && at < text.length && /\s/.test(text[at])) at += direction;
+  return { char: at >= 0 && at < text.length ? text[at] : undefined, at };
+}
+
+/** Characters after which a value or key may start without a comma. */
+const OPENS = new Set(['{', '[', ',', ':']);
+/** Characters that may follow a value or property without a comma. */
+const CLOSES = new Set(['}', ']', ',', ':']);
+
+/**
+ * The item with the commas it needs where it lands: one after it when a value or key follows, and
+ * (for a key) one after the value before it when that has none. A comma is never doubled.
+ */
+function withSeparators(text: string, offset: number, item: AssistItem, atKey: boolean): AssistItem {
+  const start = item.replace?.offset ?? offset;
+  const end = item.replace ? item.replace.offset + item.replace.length : offset;
+  const after = nextSignificant(text, end).char;
+  const before = nextSignificant(text, start, -1);
+  const trailing = after !== undefined && !CLOSES.has(after);
+  const leading = atKey && before.char !== undefined && !OPENS.has(before.char);
+  if (!trailing && !leading) return item;
+  return {
+    ...item,
+    insertText: trailing ? `${item.insertText},` : item.insertText,
+    ...(leading ? { additionalEdits: [{ offset: before.at + 1, length: 0, text: ',' }] } : {}),
+  };
 }
 
 /** A snippet placeholder holding a complete valid value of `type` (its JSON text selected). */

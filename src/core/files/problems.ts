@@ -40,7 +40,7 @@ const FILE_PROBLEM_CODES = [
   'package-id-template',
   /** The same key twice in one object. */
   'duplicate-key',
-  /** A placeholder a new file was written with (a template id, a vetting file's package name), not replaced yet. */
+  /** A placeholder a new file or a completion was written with (a template id, a vetting file's package name, a Daml value such as "<Numeric 10>"), not replaced yet. */
   'placeholder',
   /** An integer field given a number no 64-bit integer holds (judged on the text, not on the double). */
   'integer-range',
@@ -58,7 +58,7 @@ const FILE_PROBLEM_CODES = [
   /** Not checked: the template id may name a package that could not be read (named with its error). A warning. */
   'package-unreadable',
   // The codes of a Daml value checked against its type: declared once, with the checker.
-  ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field'),
+  ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field' && code !== 'placeholder'),
 ] as const;
 
 export type ProblemCode = (typeof FILE_PROBLEM_CODES)[number] | ValueProblemCode;

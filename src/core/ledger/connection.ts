@@ -246,11 +246,14 @@ export class LedgerConnection {
       if (!store) return settle({ state: 'none' });
       const signal = AbortSignal.any([abort.signal, this.lifetime.signal]);
       try {
+        // Which version a package name stands for depends on the vetting state: read it alongside.
+        this.ledgerState?.vettedPackages(signal).catch(() => undefined);
         const { ids, packages, unreadable } = await store.read(this.client, signal);
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
         // One package that cannot be read leaves the others usable: it is named, with its error, once.
         if (unreadable.length > 0) this.logger.warn(unreadableWarning(unreadable, source));
-        return settle({ state: 'ready', context: store.context(packages, source, unreadable), packageIds: ids });
+        const vettedPackageIds = () => this.ledgerState?.vettedPackageIds();
+        return settle({ state: 'ready', context: store.context(packages, source, { unreadable, index: { vettedPackageIds } }), packageIds: ids });
       } catch (e) {
         if (signal.aborted) {
           // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.

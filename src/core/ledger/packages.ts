@@ -1,6 +1,6 @@
 import type { DarContents } from '../daml/lf/archive';
 import type { DamlPackage } from '../daml/model';
-import type { PackageCache, PackageIndex } from '../daml/packageIndex';
+import type { PackageCache, PackageIndex, PackageIndexOptions } from '../daml/packageIndex';
 import type { ArgumentContext, UnreadablePackages } from '../files/argumentChecks';
 import { CancelledError } from '../errors';
 import { silentLogger, type Logger } from '../log';
@@ -22,7 +22,7 @@ export type PackagesState =
  */
 export interface DamlDecoder {
   PackageCache: new () => PackageCache;
-  PackageIndex: new (packages?: Iterable<DamlPackage>) => PackageIndex;
+  PackageIndex: new (packages?: Iterable<DamlPackage>, options?: PackageIndexOptions) => PackageIndex;
   /** A DAR's packages and which is its main one (for the report of an upload). */
   readDar(bytes: Uint8Array): DarContents;
 }
@@ -117,9 +117,10 @@ export class PackageStore {
     return { packages, unreadable };
   }
 
-  /** Packages as the argument checks take them, with what could not be read. */
-  context(packages: Iterable<DamlPackage>, source: string, unreadable: readonly UnreadablePackages[] = []): ArgumentContext {
-    return { packages: new this.decoder.PackageIndex(packages), source, ...(unreadable.length > 0 ? { unreadable } : {}) };
+  /** Packages as the argument checks take them, with what could not be read and the participant's vetting state (where there is one). */
+  context(packages: Iterable<DamlPackage>, source: string, extra: { unreadable?: readonly UnreadablePackages[]; index?: PackageIndexOptions } = {}): ArgumentContext {
+    const unreadable = extra.unreadable ?? [];
+    return { packages: new this.decoder.PackageIndex(packages, extra.index), source, ...(unreadable.length > 0 ? { unreadable } : {}) };
   }
 
   private async byId(id: string, fetch: (signal: AbortSignal) => Promise<Uint8Array>, signal: AbortSignal): Promise<DamlPackage> {

@@ -44,6 +44,7 @@ export class LedgerState {
   private readonly lifetime = new AbortController();
   private end: number | undefined;
   private vettingState: VettingSnapshot = { state: 'unknown' };
+  private vettedIds: { states: VettedPackagesState[]; ids: ReadonlySet<string> } | undefined;
   private readonly endReads: CoalescedRead<number>;
   private readonly vettingReads: CoalescedRead<VettedPackagesState[]>;
 
@@ -75,6 +76,14 @@ export class LedgerState {
 
   get vetting(): VettingSnapshot {
     return this.vettingState;
+  }
+
+  /** The ids of the packages vetted on any synchronizer, as last read; undefined while not read. */
+  vettedPackageIds(): ReadonlySet<string> | undefined {
+    const s = this.vettingState;
+    if (s.state !== 'ready') return undefined;
+    if (this.vettedIds?.states !== s.states) this.vettedIds = { states: s.states, ids: new Set(s.states.flatMap((v) => v.packages.map((p) => p.packageId))) };
+    return this.vettedIds.ids;
   }
 
   get disposed(): boolean {

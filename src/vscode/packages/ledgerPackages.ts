@@ -77,6 +77,8 @@ export class LedgerPackages extends Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`cantonLedger.${DAR_GLOBS_SETTING}`) && this.rescanDars()),
       connections.onDidChange(() => this.changed.fire()),
       connections.onDidChangePackages(() => this.changed.fire()),
+      // The vetting state decides which version a package name stands for.
+      connections.onDidChangeLedger((e) => e.change.vetting && this.changed.fire()),
     );
   }
 
@@ -147,7 +149,7 @@ export class LedgerPackages extends Disposable {
       // Each .dar on its own: one that cannot be read is named once, and the others are used.
       const { packages, unreadable } = this.store.fromDars(dars);
       if (unreadable.length > 0 && latest()) this.logger.warn(unreadableWarning(unreadable, source));
-      result = { state: 'ready', context: this.store.context(packages, source, unreadable), packageIds: packages.map((p) => p.id) };
+      result = { state: 'ready', context: this.store.context(packages, source, { unreadable }), packageIds: packages.map((p) => p.id) };
     } catch (e) {
       result = { state: 'failed', source, error: e as Error };
       if (latest()) this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);

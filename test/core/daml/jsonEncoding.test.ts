@@ -101,14 +101,26 @@ interface Case {
 const CID_V1 = `00${'ab'.repeat(32)}`;
 const CID_V2 = `01${'cd'.repeat(12)}`;
 
-/** Placeholders leave parties and contract ids empty for the user to fill in: beyond that they must be valid. */
+/** Placeholders are marked ("<Party>", "<Numeric 10>") for the user to fill in: beyond those they must be valid. */
 function unfilledOnly(problems: ReturnType<typeof checkValue>): ReturnType<typeof checkValue> {
-  return problems.filter((p) => p.code !== 'bad-party' && p.code !== 'bad-contract-id');
+  return problems.filter((p) => p.code !== 'placeholder');
 }
 
-/** The placeholder filled in: every empty string becomes a text that is a valid Party, ContractId and Text alike. */
+/** A valid value for each marked placeholder, by the type it names. */
+function filledValue(placeholder: string): string {
+  const type = placeholder.slice(1, -1);
+  if (type === 'Party') return 'Alice::1220abcd';
+  if (type.startsWith('ContractId')) return CID_V1;
+  if (type === 'Int64') return '42';
+  if (type.startsWith('Numeric') || type === 'BigNumeric') return '1';
+  if (type === 'Date') return '2025-01-31';
+  if (type === 'Timestamp') return '2025-01-31T12:00:00Z';
+  return 'text';
+}
+
+/** The placeholder filled in: every marked placeholder becomes a valid value of the type it names. */
 function fillIn(value: unknown): unknown {
-  if (value === '') return CID_V1;
+  if (typeof value === 'string' && /^<.+>$/.test(value)) return filledValue(value);
   if (Array.isArray(value)) return value.map(fillIn);
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillIn(v)]));
   return value;
@@ -305,14 +317,27 @@ describe('daml JSON encoding: hand-built types, schema and checker agree', () =>
     assert.match(JSON.stringify(schema.definitions['Shapes.MyList.Cons_Text']), /"\$ref":"#\/definitions\/Shapes.MyList_Text"/);
   });
 
-  it('placeholders: the first enum constructor, a non-recursive variant constructor, "0.0" for Numeric', () => {
-    assert.deepEqual(skeletonValue(con('Iou'), index), { issuer: '', amount: '0.0', note: null, tags: [] });
+  it('placeholders: the first enum constructor, a non-recursive variant constructor, marked values for Numeric, Party and Text', () => {
+    assert.deepEqual(skeletonValue(con('Iou'), index), { issuer: '<Party>', amount: '<Numeric 10>', note: null, tags: [] });
     assert.equal(skeletonValue(con('Color'), index), 'Red');
     assert.deepEqual(skeletonValue(con('MyList', b.int64), index), { tag: 'Nil', value: {} });
-    assert.deepEqual(skeletonValue(con('Shape'), index), { tag: 'Circle', value: { radius: '0.0' } });
+    assert.deepEqual(skeletonValue(con('Shape'), index), { tag: 'Circle', value: { radius: '<Numeric 2>' } });
     const first = skeletonValue(b.list(b.text), index) as unknown[];
     first.push('x');
     assert.deepEqual(skeletonValue(b.list(b.text), index), [], 'placeholders are fresh values');
+  });
+
+  it('flags a generated placeholder until it is replaced, and never a value typed on purpose', () => {
+    const placeholders = checkValue(con('Iou'), skeletonValue(con('Iou'), index), index);
+    assert.deepEqual(placeholders.map((p) => [p.code, p.path, p.severity]), [['placeholder', '/issuer', 'error'], ['placeholder', '/amount', 'error']]);
+    assert.match(placeholders[1].message, /Numeric 10/);
+    // What a user types is judged as a value: "0.0" and an empty Text are values Canton takes.
+    assert.deepEqual(checkValue(con('Iou'), { issuer: 'Alice::1220abcd', amount: '0.0', note: '', tags: [] }, index), []);
+    for (const type of [b.text, b.party, b.int64, T.numeric(10), b.date, b.time, b.contractId(con('Iou'))]) {
+      assert.deepEqual(checkValue(type, skeletonValue(type, index), index).map((p) => p.code), ['placeholder'], printType(type));
+    }
+    // A placeholder of another type is a wrong value like any other, not a placeholder.
+    assert.deepEqual(checkValue(b.text, '<Party>', index), []);
   });
 
   it('prints types as Daml does', () => {

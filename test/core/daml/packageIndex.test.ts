@@ -29,7 +29,7 @@ describe('daml package index', () => {
     assert.ok(comparePackageVersions('1.0.0', '2.0.0') < 0);
   });
 
-  it('resolves #name to the highest version, unless a preferred package is given', () => {
+  it('resolves #name to the highest version while the vetting state is unknown, and to the highest vetted version once it is known', () => {
     const packages = [pkg(ID('a'), 'iou', '1.9.0'), pkg(ID('b'), 'iou', '1.10.0'), pkg(ID('c'), 'other', '3.0.0')];
     const index = new PackageIndex(packages);
     assert.equal(index.resolvePackageName('iou'), ID('b'));
@@ -38,11 +38,23 @@ describe('daml package index', () => {
     assert.equal(index.resolve('#nope:Main:T'), undefined);
     assert.equal(index.resolve(`${ID('d')}:Main:T`), undefined);
     assert.equal(index.resolve('not an id'), undefined);
-    const preferring = new PackageIndex(packages, { preferredPackageIds: new Map([['iou', ID('a')]]) });
-    assert.equal(preferring.resolvePackageName('iou'), ID('a'));
-    // A preferred id that is not indexed falls back to the highest version.
-    const stale = new PackageIndex(packages, { preferredPackageIds: new Map([['iou', ID('e')]]) });
-    assert.equal(stale.resolvePackageName('iou'), ID('b'));
+    // Canton submits with the highest vetted version (1.10.0 uploaded but not vetted: 1.9.0).
+    let vetted: ReadonlySet<string> | undefined;
+    const withVetting = new PackageIndex(packages, { vettedPackageIds: () => vetted });
+    assert.equal(withVetting.resolvePackageName('iou'), ID('b'), 'vetting unknown: the highest version');
+    vetted = new Set([ID('a'), ID('c')]);
+    assert.equal(withVetting.resolvePackageName('iou'), ID('a'), 'the vetting state is read when asked');
+    assert.equal(withVetting.resolvePackageName('other'), ID('c'));
+    vetted = new Set([ID('c')]);
+    assert.equal(withVetting.resolvePackageName('iou'), ID('b'), 'no version of the name vetted: the highest version');
+  });
+
+  it('lists one template per package-name form, of the version that form resolves to, in every surface', () => {
+    const packages = [pkg(ID('b'), 'iou', '2.0.0'), pkg(ID('a'), 'iou', '1.0.0')];
+    const vetted = new Set([ID('a')]);
+    const index = new PackageIndex(packages, { vettedPackageIds: () => vetted });
+    assert.deepEqual(index.templatesByPackageName().map((t) => [t.packageNameForm, t.packageVersion]), [['#iou:Main:T', '1.0.0']]);
+    assert.equal(index.resolve('#iou:Main:T')?.packageId, ID('a'));
   });
 
   it('lists templates with their ids in both forms', () => {

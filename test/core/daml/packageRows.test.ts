@@ -53,11 +53,13 @@ describe('core: the Packages view rows and commands for a template', () => {
     assert.match(abort.description!, /^AbortPing → \(\)/);
   });
 
-  it('writes a complete CreateCommand (parties filled in) that checks clean against the packages', () => {
+  it('writes a complete CreateCommand (parties filled in) whose other values are placeholders flagged until replaced', () => {
     const command = commandFor(index, PING, undefined, ALICE)!;
-    assert.deepEqual(command, { CreateCommand: { templateId: PING, createArguments: { id: '', initiator: ALICE, responder: ALICE } } });
+    assert.deepEqual(command, { CreateCommand: { templateId: PING, createArguments: { id: '<Text>', initiator: ALICE, responder: ALICE } } });
     const text = templateText(commandsFileTemplate({ command, rights: { actAs: [ALICE], readAs: [], admin: false, identityProviderAdmin: false, readAsAnyParty: false } as never, userId: 'u' }));
-    assert.deepEqual(validateText('commands', text, { packages: { packages: index, source: 'x' } }).problems, []);
+    const problems = validateText('commands', text, { packages: { packages: index, source: 'x' } }).problems;
+    assert.deepEqual(problems.map((p) => [p.code, p.path, p.severity]), [['placeholder', '/commands/0/CreateCommand/createArguments/id', 'error']]);
+    assert.deepEqual(validateText('commands', text.replace('"<Text>"', '"ping-1"'), { packages: { packages: index, source: 'x' } }).problems, [], 'checks clean once filled in');
   });
 
   it('writes an ExerciseCommand of a choice whose contract id is a placeholder the checks flag until replaced', () => {

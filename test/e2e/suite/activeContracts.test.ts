@@ -154,7 +154,7 @@ describe('Active Contracts view', function () {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.activeContracts.exercise', contract, { choice: 'Iou_Split', actAs: owner, uri: target });
     assert.equal(uri?.fsPath, target.fsPath);
     const file = JSON.parse(fs.readFileSync(target.fsPath, 'utf8'));
-    assert.deepEqual(file.commands, [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.row.contractId, choice: 'Iou_Split', choiceArgument: { splitAmount: '0.0' } } }]);
+    assert.deepEqual(file.commands, [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: contract.row.contractId, choice: 'Iou_Split', choiceArgument: { splitAmount: '<Numeric 10>' } } }]);
     assert.deepEqual(file.actAs, [owner]);
     assert.equal(file.userId, 'demo-admin');
     // The placeholder amount is valid Daml but not a split the contract allows: set one.

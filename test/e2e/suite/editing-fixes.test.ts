@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import { ourDiagnostics, waitForValue } from './editingHelpers';
+import { editorDiagnostics, ourDiagnostics, waitForValue } from './editingHelpers';
 import { activate, waitFor, workspaceDir } from './helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -25,7 +25,7 @@ async function writeAndOpen(name: string, text: string): Promise<vscode.TextDocu
 }
 
 async function diagnosticWith(doc: vscode.TextDocument, code: string): Promise<vscode.Diagnostic> {
-  return waitForValue(() => ourDiagnostics(doc.uri).find((d) => d.code === code), { what: `a ${code} diagnostic` });
+  return waitForValue(() => editorDiagnostics(doc.uri).find((d) => d.code === code), { timeoutMs: 30_000, what: `a ${code} diagnostic` });
 }
 
 /** The quick fixes VS Code offers at the diagnostic's range (what the light bulb shows there). */
@@ -43,7 +43,7 @@ async function applyFix(doc: vscode.TextDocument, code: string, title: RegExp, {
   if (preferred !== undefined) assert.equal(!!fix.isPreferred, preferred, `isPreferred of "${fix.title}"`);
   assert.ok(fix.edit, 'the fix is an edit');
   assert.ok(await vscode.workspace.applyEdit(fix.edit));
-  await waitFor(() => !ourDiagnostics(doc.uri).some((d) => d.code === code && d.range.isEqual(diagnostic.range)), { what: `the ${code} diagnostic gone after "${fix.title}"` });
+  await waitFor(() => !editorDiagnostics(doc.uri).some((d) => d.code === code && d.range.isEqual(diagnostic.range)), { what: `the ${code} diagnostic gone after "${fix.title}"` });
 }
 
 describe('editing: quick fixes', function () {
@@ -178,15 +178,19 @@ describe('editing: New Commands File / New Vetting File', function () {
     assert.notEqual((JSON.parse(fs.readFileSync(again.fsPath, 'utf8')) as { commandId: string }).commandId, value.commandId, 'a fresh commandId');
   });
 
-  it('creates a complete command for a template or choice of the participant (as the Packages view asks), valid but for the contract id', async () => {
+  it('creates a complete command for a template or choice of the participant (as the Packages view asks), valid but for the placeholders to fill in', async () => {
     await waitFor(() => api.packages.indexFor(api.connections.profiles.active()!), { what: 'the demo packages read' });
     const create = vscode.Uri.file(path.join(workspaceDir(), 'create-iou.commands.json'));
     await vscode.commands.executeCommand('cantonLedger.files.newCommands', { uri: create, templateId: '#demo-iou:Iou:Iou' });
     const value = JSON.parse(fs.readFileSync(create.fsPath, 'utf8')) as { commands: Array<{ CreateCommand: { createArguments: Record<string, unknown> } }>; actAs: string[] };
     assert.deepEqual(Object.keys(value.commands[0].CreateCommand.createArguments).sort(), ['amount', 'currency', 'issuer', 'observers', 'owner']);
     assert.equal(value.commands[0].CreateCommand.createArguments.issuer, value.actAs[0]);
-    await new Promise((r) => setTimeout(r, 400));
-    assert.deepEqual(ourDiagnostics(create).map((d) => d.code), []);
+    // The values nothing is known of are marked placeholders, flagged until replaced; nothing else is flagged.
+    const flagged = await waitForValue(() => {
+      const d = ourDiagnostics(create);
+      return d.length >= 2 ? d : undefined;
+    }, { what: 'the placeholders flagged' });
+    assert.deepEqual(flagged.map((d) => d.code), ['placeholder', 'placeholder']);
 
     const exercise = vscode.Uri.file(path.join(workspaceDir(), 'transfer-iou.commands.json'));
     await vscode.commands.executeCommand('cantonLedger.files.newCommands', { uri: exercise, templateId: '#demo-iou:Iou:Iou', choice: 'Iou_Transfer' });
@@ -194,7 +198,7 @@ describe('editing: New Commands File / New Vetting File', function () {
       const d = ourDiagnostics(exercise);
       return d.length > 0 ? d : undefined;
     }, { what: 'the contract id placeholder flagged' });
-    assert.ok(problems.every((d) => vscode.window.activeTextEditor!.document.getText(d.range).includes('<contract-id>')), problems.map((d) => d.message).join('; '));
+    assert.ok(problems.every((d) => /<contract-id>|<Party>/.test(vscode.window.activeTextEditor!.document.getText(d.range))), problems.map((d) => d.message).join('; '));
   });
 
   it('creates a vetting file with the synchronizer and current topology serial of the demo participant', async () => {

@@ -771,6 +771,8 @@ export const languages = {
   registerHoverProvider: () => new Disposable(() => undefined),
   registerCompletionItemProvider: () => new Disposable(() => undefined),
   registerCodeActionsProvider: () => new Disposable(() => undefined),
+  getDiagnostics: (): Diagnostic[] => [],
+  onDidChangeDiagnostics: new EventEmitter<{ uris: Uri[] }>().event,
 };
 
 export const version = '1.96.0-fake';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { fixesFor, type Fix, type FixContext } from '../../../core/files/fixes';
 import type { Problem } from '../../../core/files/validate';
 import type { ConnectionFacts } from './connectionFacts';
-import { DIAGNOSTIC_SOURCE, type FileDiagnostics } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, JSON_DIAGNOSTIC_SOURCE, type FileDiagnostics } from './diagnostics';
 
 /**
  * Quick fixes for the diagnostics of {@link FileDiagnostics}: the core computes them from the problem's
@@ -14,7 +14,8 @@ export class FileQuickFixes implements vscode.CodeActionProvider {
   constructor(private readonly diagnostics: FileDiagnostics, private readonly facts: ConnectionFacts) {}
 
   async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext, token: vscode.CancellationToken): Promise<vscode.CodeAction[]> {
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    // A syntax error VS Code's JSON support shows is not shown again by us (see FileDiagnostics): it gets our fixes.
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE || d.source === JSON_DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     if (context.only && !vscode.CodeActionKind.QuickFix.intersects(context.only)) return [];
     const text = document.getText();
@@ -58,7 +59,7 @@ function indentOf(document: vscode.TextDocument): FixContext['indent'] {
 function sameProblem(problem: Problem, diagnostic: vscode.Diagnostic): boolean {
   const { start, end } = diagnostic.range;
   return (
-    problem.code === diagnostic.code &&
+    (diagnostic.source === JSON_DIAGNOSTIC_SOURCE ? problem.code === 'json-syntax' : problem.code === diagnostic.code) &&
     problem.line - 1 === start.line &&
     problem.column - 1 === start.character &&
     problem.endLine - 1 === end.line &&

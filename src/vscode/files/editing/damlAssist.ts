@@ -48,6 +48,7 @@ function toCompletion(document: vscode.TextDocument, position: vscode.Position, 
       completion.filterText = document.getText(range);
     }
   }
+  completion.additionalTextEdits = item.additionalEdits?.map((e) => vscode.TextEdit.replace(new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.text));
   completion.sortText = `${item.preferred ? '0' : '1'}${item.label}`;
   if (item.preferred) completion.preselect = true;
   return completion;

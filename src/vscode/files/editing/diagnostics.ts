@@ -34,6 +34,24 @@ export function toDiagnostic(problem: Problem): vscode.Diagnostic {
   return diagnostic;
 }
 
+/** The `source` of the diagnostics of VS Code's own JSON support. */
+export const JSON_DIAGNOSTIC_SOURCE = 'json';
+
+/**
+ * The lines where VS Code's JSON support shows a syntax error (an error of its own, not a schema
+ * warning). It reports most syntax errors itself, but not all (not an empty document; comments,
+ * depending on its settings): the core's `json-syntax` problems are shown where it shows none, so
+ * that each error is listed once.
+ */
+function jsonSyntaxLines(uri: vscode.Uri): Set<number> {
+  return new Set(
+    vscode.languages
+      .getDiagnostics(uri)
+      .filter((d) => d.source === JSON_DIAGNOSTIC_SOURCE && d.severity === vscode.DiagnosticSeverity.Error)
+      .map((d) => d.range.start.line),
+  );
+}
+
 /**
  * Validates `*.commands.json` / `*.vetting.json` documents with the core validator (the same as the CLI's
  * `validate`) when they open and, debounced, as they change. A run scheduled for an older version of a
@@ -44,6 +62,8 @@ export class FileDiagnostics extends Disposable {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   /** The problems behind the published diagnostics, per document and version: quick fixes read their data. */
   private readonly problems = new Map<string, { version: number; problems: Problem[] }>();
+  /** What is shown per document (a key of the problems shown), so that showing again changes nothing when nothing moved. */
+  private readonly shown = new Map<string, string>();
 
   constructor(private readonly packages: PackagesSource) {
     super();
@@ -61,6 +81,8 @@ export class FileDiagnostics extends Disposable {
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
       // A rename can turn a file into (or out of) a commands/vetting file.
       vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.forget(f.oldUri))),
+      // VS Code's JSON support answers after us: a syntax error it shows is not shown twice.
+      vscode.languages.onDidChangeDiagnostics((e) => e.uris.forEach((uri) => this.show(uri))),
     );
     vscode.workspace.textDocuments.forEach((d) => this.validateNow(d));
   }
@@ -98,8 +120,22 @@ export class FileDiagnostics extends Disposable {
   private publish(document: vscode.TextDocument, kind: FileKind): Problem[] {
     const { problems } = validateText(kind, document.getText(), { packages: this.packages.current() });
     this.problems.set(document.uri.toString(), { version: document.version, problems });
-    this.collection.set(document.uri, problems.map(toDiagnostic));
+    this.show(document.uri);
     return problems;
+  }
+
+  /** Publishes the document's problems, but the syntax errors VS Code's JSON support shows already. */
+  private show(uri: vscode.Uri): void {
+    const key = uri.toString();
+    const known = this.problems.get(key);
+    if (!known) return;
+    const syntaxLines = jsonSyntaxLines(uri);
+    const shown = known.problems.filter((p) => p.code !== 'json-syntax' || !syntaxLines.has(p.line - 1));
+    const shownKey = `${known.version}:${shown.map((p) => `${p.offset}:${p.code}`).join(',')}`;
+    // Our own publishing fires the diagnostics event too: only a change is published.
+    if (this.shown.get(key) === shownKey) return;
+    this.shown.set(key, shownKey);
+    this.collection.set(uri, shown.map(toDiagnostic));
   }
 
   private forget(uri: vscode.Uri): void {
@@ -107,6 +143,7 @@ export class FileDiagnostics extends Disposable {
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
     this.problems.delete(key);
+    this.shown.delete(key);
     this.collection.delete(uri);
   }
 }

@@ -80,7 +80,7 @@ export class NewFileCommands {
       if (read === null) return undefined;
       index = read;
       if (index) {
-        const picked = await pickTemplateAndChoice(index);
+        const picked = await pickTemplateAndChoice(index, this.prompts);
         if (picked === null) return undefined;
         ({ templateId, choice } = picked ?? {});
       }
@@ -202,19 +202,19 @@ export class NewFileCommands {
  * The template to start from, among the participant's, then what to do with it (create it, or
  * exercise one of its choices). Undefined: the user chose the blank file; null: cancelled.
  */
-async function pickTemplateAndChoice(index: PackageIndex): Promise<{ templateId: string; choice?: string } | undefined | null> {
+async function pickTemplateAndChoice(index: PackageIndex, prompts: Prompts): Promise<{ templateId: string; choice?: string } | undefined | null> {
   const blank = { label: '$(file) Blank commands file', description: 'a placeholder template to fill in', templateId: undefined };
-  const templates = index
-    .templates()
+  const unique = index
+    .templatesByPackageName()
     .filter((t) => !/^(daml-|ghc-)/.test(t.packageName))
-    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }));
-  const unique = [...new Map(templates.map((t) => [t.label, t])).values()].sort((a, b) => a.label.localeCompare(b.label));
-  const template = await vscode.window.showQuickPick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
+    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const template = await prompts.pick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
   if (!template) return null;
   if (!template.templateId) return undefined;
   const choices = index.choices(template.templateId) ?? [];
   const create = { label: `$(add) Create ${template.label.split(':').pop()}`, choice: undefined as string | undefined };
-  const action = await vscode.window.showQuickPick([create, ...choices.map((c) => ({ label: `$(symbol-method) Exercise ${c.choice.name}`, description: c.declaredIn === 'interface' ? `from ${c.declaredBy.name}` : undefined, choice: c.choice.name as string | undefined }))], {
+  const action = await prompts.pick([create, ...choices.map((c) => ({ label: `$(symbol-method) Exercise ${c.choice.name}`, description: c.declaredIn === 'interface' ? `from ${c.declaredBy.name}` : undefined, choice: c.choice.name as string | undefined }))], {
     title: 'New Commands File (2/2): command',
   });
   if (!action) return null;
