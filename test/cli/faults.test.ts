@@ -44,7 +44,8 @@ describe('cli on a hostile network', function () {
 
   const lostAnswers: Array<[string, Fault, string[]]> = [
     ['dropped', { kind: 'drop' }, []],
-    ['hung', { kind: 'hang' }, ['--timeout', '2000']],
+    // The deadline is per request: long enough for every other call on a loaded 2-core machine, shorter than the proxy's 5 s hang.
+    ['hung', { kind: 'hang' }, ['--timeout', '3000']],
     ['502', { kind: 'answer', status: 502, body: 'Bad Gateway' }, []],
     ['504', { kind: 'answer', status: 504, body: 'Gateway Timeout' }, []],
     ['an HTML page', { kind: 'answer', status: 200, body: '<html><body>Maintenance</body></html>', contentType: 'text/html' }, []],
@@ -277,7 +278,9 @@ describe('cli on a hostile network', function () {
     const executions = (commandId: string) => participant.state.entries.filter((e) => e.kind === 'transaction' && (e as { commandId?: string }).commandId === commandId).length;
     const faults: Array<[string, Fault, string[]]> = [
       ['dropped', { kind: 'drop' }, []],
-      ['hung', { kind: 'hang' }, ['--timeout', '400']],
+      // The deadline is per request: long enough for every other call on a loaded 2-core machine (400 ms was
+      // not: a ledger-end read once took 512 ms), shorter than the proxy's 5 s hang.
+      ['hung', { kind: 'hang' }, ['--timeout', '3000']],
       ['cut mid-body', { kind: 'cut-body', afterBytes: 30 }, []],
       ['502', { kind: 'answer', status: 502, body: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html' }, []],
       ['504', { kind: 'answer', status: 504, body: 'upstream timed out' }, []],
