@@ -5,16 +5,12 @@ import { buildTransactionGraph } from '../../src/core/graph/model';
 import type { Lineage } from '../../src/core/graph/lineage';
 import { decodeTransaction } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
-import { generatedTransaction } from '../support/transactions';
+import { createdEvent, exercisedEvent, generatedTransaction } from '../support/transactions';
 
 const IOU = '#demo-iou:Iou:Iou';
 const ev = {
-  created: (nodeId: number, contractId: string): wire.Event => ({
-    CreatedEvent: { offset: 9, nodeId, contractId, templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: {}, signatories: ['A::1'], observers: [], witnessParties: ['A::1'] },
-  }),
-  exercised: (nodeId: number, last: number, contractId: string, consuming = true): wire.Event => ({
-    ExercisedEvent: { offset: 9, nodeId, lastDescendantNodeId: last, contractId, templateId: IOU, packageName: 'demo-iou', choice: 'C', choiceArgument: {}, actingParties: ['A::1'], consuming, witnessParties: ['A::1'] },
-  }),
+  created: (nodeId: number, contractId: string): wire.Event => createdEvent(nodeId, contractId, { signatories: ['A::1'] }),
+  exercised: (nodeId: number, last: number, contractId: string, consuming = true): wire.Event => exercisedEvent(nodeId, last, contractId, { choice: 'C', consuming, actors: ['A::1'] }),
 };
 const doc = (events: wire.Event[]) =>
   transactionDocument(buildTransactionGraph(decodeTransaction({ updateId: 'u', offset: 9, effectiveAt: 't', recordTime: 't', synchronizerId: 's', events })));

@@ -4,9 +4,9 @@ import { transactionDiff } from '../../src/core/graph/diff';
 import { exportGraph, toDot, toMermaid, toText } from '../../src/core/graph/export';
 import { lensDifference, partyLens } from '../../src/core/graph/lens';
 import { actionsInTreeOrder, buildTransactionGraph } from '../../src/core/graph/model';
-import { decodeTransaction, type Transaction } from '../../src/core/models/updates';
+import { decodeTransaction } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
-import { generatedTransaction } from '../support/transactions';
+import { createdEvent, exercisedEvent, generatedTransaction, transactionOf } from '../support/transactions';
 
 const IOU = '#demo-iou:Iou:Iou';
 const TRANSFER = '#demo-iou:Iou:IouTransfer';
@@ -15,30 +15,12 @@ const BOB = 'Bob::1220bb';
 const BANK = 'Bank::1220cc';
 
 function created(nodeId: number, contractId: string, templateId: string, signatories: string[], observers: string[], witnesses: string[]): wire.Event {
-  return {
-    CreatedEvent: { offset: 9, nodeId, contractId, templateId, packageName: 'demo-iou', createdAt: '2026-01-01T00:00:00Z', createArgument: {}, signatories, observers, witnessParties: witnesses },
-  };
+  return createdEvent(nodeId, contractId, { templateId, signatories, observers, witnesses });
 }
 function exercised(nodeId: number, last: number, contractId: string, choice: string, consuming: boolean, actors: string[], witnesses: string[], templateId = IOU): wire.Event {
-  return {
-    ExercisedEvent: {
-      offset: 9,
-      nodeId,
-      lastDescendantNodeId: last,
-      contractId,
-      templateId,
-      packageName: 'demo-iou',
-      choice,
-      choiceArgument: {},
-      actingParties: actors,
-      consuming,
-      witnessParties: witnesses,
-    },
-  };
+  return exercisedEvent(nodeId, last, contractId, { choice, consuming, actors, witnesses, templateId });
 }
-function tx(events: wire.Event[]): Transaction {
-  return decodeTransaction({ updateId: '1220ff', offset: 9, effectiveAt: '2026-01-01T00:00:00Z', recordTime: '2026-01-01T00:00:00Z', synchronizerId: 'sync::1', commandId: 'cmd-1', events });
-}
+const tx = transactionOf;
 
 /**
  * Alice transfers an Iou to Bob through an IouTransfer proposal created and accepted in the same
