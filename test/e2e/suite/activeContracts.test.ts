@@ -124,14 +124,16 @@ describe('Active Contracts view', function () {
     await closeEditors();
   });
 
-  it('the context menu of a contract offers Exercise…, Show Contract Events and Copy Contract ID; Copy puts the id on the clipboard', async () => {
+  it('the context menu of a contract offers Exercise…, Show Contract Events, its lineage and creating transaction, and Copy Contract ID; Copy puts the id on the clipboard', async () => {
     const contract = rows(await view().getChildren())[0].children()[0];
-    const menus = (extension().packageJSON.contributes.menus['view/item/context'] as { command: string; when: string }[]).filter((m) => m.when.startsWith('view == cantonLedger.activeContracts'));
+    const menus = (extension().packageJSON.contributes.menus['view/item/context'] as { command: string; when: string }[]).filter((m) => /(^|\(|\|\| )view == cantonLedger\.activeContracts\b/.test(m.when));
     const contextValue = view().getTreeItem(contract).contextValue!;
     const offered = [...new Set(menus.filter((m) => new RegExp(m.when.match(/viewItem =~ \/(.*)\/$/)![1]).test(contextValue)).map((m) => m.command))].sort();
     assert.deepEqual(offered, [
       'cantonLedger.activeContracts.exercise',
       'cantonLedger.contractEvents.show',
+      'cantonLedger.graph.showLineage',
+      'cantonLedger.graph.showTransaction',
       'cantonLedger.item.copyContractId',
       'cantonLedger.item.copyOffset',
       'cantonLedger.item.copyTemplateId',

@@ -13,6 +13,21 @@ export function explorerRow(t, name) {
   return t.page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${name}"]`).first();
 }
 
+/**
+ * The explorer row of a file at the workspace's root, brought into view: the explorer renders only the
+ * rows that fit, and the in-host suites leave many files beside it. Opening the file makes the
+ * explorer reveal it (explorer.autoReveal); the editor is closed again.
+ */
+export async function revealedExplorerRow(t, name) {
+  await showExplorer(t);
+  await t.openFile(path.join(t.workspace, name));
+  const row = explorerRow(t, name);
+  await row.waitFor({ timeout: 15000 });
+  await t.palette('View: Close Editor');
+  await row.waitFor({ timeout: 15000 });
+  return row;
+}
+
 export async function showExplorer(t) {
   await t.palette('View: Show Explorer');
   await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
@@ -45,9 +60,7 @@ export default async function (t) {
 
   await t.check('right-click a *.commands.json in the explorer: "Submit Commands to Participant" submits it; the summary toast and the result document show', async () => {
     startedDemo = await t.startDemo();
-    await showExplorer(t);
-    const row = explorerRow(t, FILE);
-    await row.waitFor({ timeout: 15000 });
+    const row = await revealedExplorerRow(t, FILE);
     await t.contextMenu(row, 'Submit Commands to Participant');
     const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
     await summary.waitFor({ timeout: 20000 });
@@ -66,9 +79,9 @@ export default async function (t) {
   });
 
   await t.check('the submit entry is only in the context menu of *.commands.json files', async () => {
-    const items = await t.contextMenuItems(explorerRow(t, 'other.json'));
+    const items = await t.contextMenuItems(await revealedExplorerRow(t, 'other.json'));
     if (items.includes('Submit Commands to Participant')) throw new Error(`other.json offers submit: ${items.join(', ')}`);
-    const own = await t.contextMenuItems(explorerRow(t, FILE));
+    const own = await t.contextMenuItems(await revealedExplorerRow(t, FILE));
     if (!own.includes('Submit Commands to Participant')) throw new Error(`${FILE} lacks submit: ${own.join(', ')}`);
   });
 
