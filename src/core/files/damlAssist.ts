@@ -29,6 +29,8 @@ export interface AssistItem {
   additionalEdits?: Array<{ offset: number; length: number; text: string }>;
   /** Sorts before the others (the snippet that fills everything). */
   preferred?: boolean;
+  /** What the typed text is matched against, when not the text the item replaces (a contract's full id). */
+  filterText?: string;
 }
 
 export interface AssistHover {
@@ -166,6 +168,48 @@ function itemsAt(text: string, offset: number, location: CursorLocation, context
   }
   const type = typeAt(position, target, context);
   return type ? valueItems(type, context, replace) : [];
+}
+
+/** A place in a commands file where a contract id goes, and which contracts fit there. */
+export interface ContractIdSlot {
+  /** The template of the contracts that fit (`#package-name:Module:Entity`, or as the command writes it). */
+  templateId?: string;
+  /** Or the interface they implement. */
+  interfaceId?: string;
+  /** The string being typed, which an item replaces. */
+  replace?: { offset: number; length: number };
+}
+
+/**
+ * Whether the cursor is where a contract id goes: an ExerciseCommand's `contractId` (contracts of its
+ * template), or, with packages, a choice or create argument of type `ContractId T` (contracts of T).
+ */
+export function contractIdSlotAt(text: string, offset: number, context?: ArgumentContext): ContractIdSlot | undefined {
+  // jsonc-parser's own reading: a cursor right after `"contractId": ` is at that value.
+  const location = getLocation(text, offset);
+  if (location.isAtPropertyKey) return undefined;
+  const root = parse(text, [], { allowTrailingComma: true });
+  const position = commandPosition(location.path, root);
+  if (!position) return undefined;
+  const stringNode = location.previousNode?.type === 'string' ? location.previousNode : undefined;
+  const replace = stringNode ? { offset: stringNode.offset, length: stringNode.length } : undefined;
+  const { inner, kind, command } = position;
+  if (kind === 'ExerciseCommand' && inner.length === 1 && inner[0] === 'contractId') {
+    return typeof command.templateId === 'string' && command.templateId !== '' ? { templateId: command.templateId, replace } : { replace };
+  }
+  if (!context || inner.length === 0 || !VALUE_FIELDS.has(String(inner[0]))) return undefined;
+  const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
+  const target = resolved && 'target' in resolved ? resolved.target : undefined;
+  const type = target && typeAt(position, target, context);
+  const shape = type && shapeOf(type, context.packages);
+  if (shape?.kind !== 'builtin' || shape.builtin !== 'ContractId') return undefined;
+  const of = shape.args[0];
+  if (of?.kind !== 'con') return { replace };
+  const pkg = context.packages.package(of.con.packageId);
+  const id = pkg ? `#${pkg.name}:${of.con.moduleName}:${of.con.name}` : `${of.con.packageId}:${of.con.moduleName}:${of.con.name}`;
+  if (context.packages.template(of.con)) return { templateId: id, replace };
+  if (context.packages.interface(of.con)) return { interfaceId: id, replace };
+  return { replace };
 }
 
 function templateItems(context: ArgumentContext, withInterfaces: boolean, replace: AssistItem['replace']): AssistItem[] {

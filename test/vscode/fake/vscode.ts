@@ -102,6 +102,10 @@ export class Range {
     const [s, e] = typeof a === 'number' ? [new Position(a, b as number), new Position(c!, d!)] : [a, b as Position];
     [this.start, this.end] = e.isBefore(s) ? [e, s] : [s, e];
   }
+  /** Whether `p` lies within the range, both ends included (as VS Code's Range.contains). */
+  contains(p: Position): boolean {
+    return !p.isBefore(this.start) && !this.end.isBefore(p);
+  }
 }
 
 export class Selection extends Range {
@@ -145,6 +149,35 @@ export class ThemeIcon {
 
 export class ThemeColor {
   constructor(readonly id: string) {}
+}
+
+export class SnippetString {
+  constructor(public value = '') {}
+}
+
+export class TextEdit {
+  constructor(
+    public range: Range,
+    public newText: string,
+  ) {}
+  static replace(range: Range, newText: string): TextEdit {
+    return new TextEdit(range, newText);
+  }
+}
+
+export class CompletionItem {
+  detail?: string;
+  documentation?: unknown;
+  insertText?: string | SnippetString;
+  range?: Range;
+  filterText?: string;
+  sortText?: string;
+  preselect?: boolean;
+  additionalTextEdits?: TextEdit[];
+  constructor(
+    public label: string,
+    public kind?: CompletionItemKind,
+  ) {}
 }
 
 export class MarkdownString {

@@ -1,6 +1,16 @@
 import * as vscode from 'vscode';
-import { completionsAt, hoverAt, type AssistItem, type AssistKind } from '../../../core/files/damlAssist';
+import type { ActiveContract } from '../../../core/api/client';
+import { completionsAt, contractIdSlotAt, hoverAt, type AssistItem, type AssistKind, type ContractIdSlot } from '../../../core/files/damlAssist';
+import type { ArgumentContext } from '../../../core/files/argumentChecks';
+import { shortId } from '../../../core/text';
+import { entityName } from '../../../core/updates/rows';
+import { defaultViewFilter } from '../../../core/updates/viewFilter';
+import type { ConnectionManager } from '../../connections/manager';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
+
+/** How many active contracts a contract-id completion offers, and how long it waits for them. */
+const CONTRACT_ITEMS = 50;
+const CONTRACT_READ_MS = 5000;
 
 const KINDS: Record<AssistKind, vscode.CompletionItemKind> = {
   template: vscode.CompletionItemKind.Class,
@@ -16,13 +26,48 @@ const KINDS: Record<AssistKind, vscode.CompletionItemKind> = {
  * connection's, or the workspace's .dar files): thin glue over the core's `damlAssist`.
  */
 export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverProvider {
-  constructor(private readonly packages: LedgerPackages) {}
+  constructor(
+    private readonly packages: LedgerPackages,
+    private readonly connections: ConnectionManager,
+  ) {}
 
-  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
-    const context = this.packages.current();
-    if (!context || context === 'unavailable') return [];
+  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token?: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
+    const current = this.packages.current();
+    const context: ArgumentContext | undefined = current && current !== 'unavailable' ? current : undefined;
     const text = document.getText();
-    return completionsAt(text, document.offsetAt(position), context).map((item) => toCompletion(document, position, item));
+    const offset = document.offsetAt(position);
+    const items = context ? completionsAt(text, offset, context).map((item) => toCompletion(document, position, item)) : [];
+    const slot = contractIdSlotAt(text, offset, context);
+    if (!slot) return items;
+    // Where a contract id goes: the active contracts that fit (and never the words of the document).
+    return [...(await this.contractItems(slot, token)).map((item) => toCompletion(document, position, item)), ...items];
+  }
+
+  private async contractItems(slot: ContractIdSlot, token?: vscode.CancellationToken): Promise<AssistItem[]> {
+    const connection = this.connections.activeConnection();
+    const info = connection?.state.state === 'connected' ? connection.state.info : undefined;
+    const what = slot.templateId ? entityName(slot.templateId) : slot.interfaceId ? entityName(slot.interfaceId) : 'contract';
+    if (!connection || !info) {
+      return [{ label: `<${what} contract id>`, kind: 'value', detail: 'Connect to a participant to pick one of its active contracts', insertText: '"$1"', snippet: true, replace: slot.replace }];
+    }
+    const readAs = defaultViewFilter(info.rights);
+    const controller = new AbortController();
+    const cancel = token?.onCancellationRequested(() => controller.abort());
+    try {
+      const page = await connection.client.pageActiveContracts(
+        {
+          filter: { parties: readAs.parties, anyParty: readAs.anyParty, ...(slot.templateId ? { templateIds: [slot.templateId] } : {}), ...(slot.interfaceId ? { interfaceIds: [slot.interfaceId] } : {}) },
+          pageSize: CONTRACT_ITEMS,
+        },
+        { signal: controller.signal, timeoutMs: CONTRACT_READ_MS },
+      );
+      if (page.contracts.length === 0) return [{ label: `no active ${what} contract`, kind: 'value', detail: `${connection.profile.name} has none visible to these parties`, insertText: '"$1"', snippet: true, replace: slot.replace }];
+      return page.contracts.map((c) => contractItem(c, slot));
+    } catch (e) {
+      return [{ label: `<${what} contract id>`, kind: 'value', detail: `The active contracts could not be read: ${(e as Error)?.message ?? e}`, insertText: '"$1"', snippet: true, replace: slot.replace }];
+    } finally {
+      cancel?.dispose();
+    }
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -35,6 +80,20 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
   }
 }
 
+function contractItem(c: ActiveContract, slot: ContractIdSlot): AssistItem {
+  const e = c.event;
+  const argument = JSON.stringify(e.createArgument);
+  return {
+    label: shortId(e.contractId, 12, 6),
+    kind: 'value',
+    detail: `${entityName(e.templateId)} · created at offset ${e.offset}`,
+    documentation: `\`${e.contractId}\`\n\n\`\`\`json\n${argument.length > 400 ? `${argument.slice(0, 400)}…` : argument}\n\`\`\``,
+    insertText: JSON.stringify(e.contractId),
+    filterText: JSON.stringify(e.contractId),
+    replace: slot.replace,
+  };
+}
+
 function toCompletion(document: vscode.TextDocument, position: vscode.Position, item: AssistItem): vscode.CompletionItem {
   const completion = new vscode.CompletionItem(item.label, KINDS[item.kind]);
   completion.detail = item.detail;
@@ -45,7 +104,7 @@ function toCompletion(document: vscode.TextDocument, position: vscode.Position, 
     // The range must contain the cursor for VS Code to use the item; the filter text is what it replaces.
     if (range.contains(position)) {
       completion.range = range;
-      completion.filterText = document.getText(range);
+      completion.filterText = item.filterText ?? document.getText(range);
     }
   }
   completion.additionalTextEdits = item.additionalEdits?.map((e) => vscode.TextEdit.replace(new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.text));

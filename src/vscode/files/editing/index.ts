@@ -26,7 +26,7 @@ const COMMANDS_SELECTOR: vscode.DocumentSelector = [
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
 export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger, prompts: Prompts): vscode.Disposable[] {
   const diagnostics = new FileDiagnostics(packages);
-  const assist = new DamlAssist(packages);
+  const assist = new DamlAssist(packages, connections);
   const facts = new ConnectionFacts(connections, logger);
   new NewFileCommands(facts, packages, logger, prompts).register(commands);
   return [
