@@ -126,6 +126,10 @@ describe('graph webview in Chromium', function () {
     assert.ok(boxes.some(([, , label]) => /exercise Iou_Transfer, on Iou:Iou, by Alice/.test(label!)));
     assert.equal(await p.$$eval('path.edge', (e) => e.length), doc.edges.length);
     assert.match(await p.textContent('#text-alternative pre') ?? '', /exercise Iou_Transfer on Iou:Iou/);
+    // The ACS change beside the graph: one row per template, and each contract a button to its box.
+    assert.deepEqual(await p.$$eval('#acs-change tbody tr', (rows) => rows.map((r) => Array.from(r.children).map((c) => c.textContent))), [['Iou:Iou', '+1', '−1', '0']]);
+    await p.click('#side li.created button');
+    assert.match((await p.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '', /^Iou:Iou 00bb, created/);
     const h = await host(p);
     assert.deepEqual(h.violations, []);
     assert.deepEqual((p as Page & { errors: string[] }).errors, []);

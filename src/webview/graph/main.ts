@@ -18,6 +18,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const SVG = 'http://www.w3.org/2000/svg';
+/** Contracts listed beside a transaction's graph. */
+const SIDE_LIST_MAX = 100;
 const app = document.getElementById('app')!;
 
 /** What the panel wrote into the page: the graph this webview shows, until setState has saved more. */
@@ -116,7 +118,9 @@ function render(fit: boolean): void {
   const canvas = el('div', { class: 'canvas', id: 'canvas' });
   const alternative = el('details', { class: 'text-alternative', id: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text));
   const legend = renderLegend(doc);
-  app.replaceChildren(toolbar, canvas, legend, alternative);
+  const body = el('div', { class: 'body' }, canvas);
+  if (doc.kind === 'transaction') body.append(renderAcsChange(doc));
+  app.replaceChildren(toolbar, body, legend, alternative);
   drawGraph(canvas, doc);
   if (fit) fitToView();
   else applyView();
@@ -171,6 +175,31 @@ function renderLegend(doc: TransactionDocument | LineageDocument): HTMLElement {
       : [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])];
   const lens = doc.kind === 'transaction' && state.lens[0] ? [`Seen as ${state.lens.filter(Boolean).map((p) => p!.split('::')[0]).join(' and ')}: the rest is dimmed`] : [];
   return el('div', { class: 'legend', id: 'legend', role: 'status' }, [...items, ...lens].join(' · '));
+}
+
+/** What the transaction did to the active contract set, per template, beside the graph. */
+function renderAcsChange(doc: TransactionDocument): HTMLElement {
+  const table = el('table', { class: 'diff', id: 'acs-change', 'aria-label': 'Active contract set change' });
+  table.append(el('caption', {}, 'Active contract set change'));
+  table.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Template'), el('th', { scope: 'col' }, 'Created'), el('th', { scope: 'col' }, 'Consumed'), el('th', { scope: 'col' }, 'Transient'))));
+  const rows = el('tbody');
+  for (const t of doc.byTemplate) {
+    rows.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId.split(':').slice(-2).join(':')), el('td', {}, `+${t.created}`), el('td', {}, `−${t.consumed}`), el('td', {}, String(t.transient))));
+  }
+  if (doc.byTemplate.length === 0) rows.append(el('tr', {}, el('td', { colspan: '4' }, 'No change (only non-consuming exercises)')));
+  table.append(rows);
+  // Each contract by state, a click away from its box.
+  const list = el('ul', { class: 'contracts', 'aria-label': 'Contracts of the transaction' });
+  // A long list helps nobody: the first ones, and search for the rest.
+  const shown = doc.contracts.slice(0, SIDE_LIST_MAX);
+  for (const c of shown) {
+    const item = el('li', { class: `contract ${c.state}` });
+    const b = button(`${c.state} ${c.templateId.split(':').slice(-2).join(':')} ${c.contractId.slice(0, 10)}…`, `Show ${c.contractId}`, () => focusBox(c.id));
+    item.append(b);
+    list.append(item);
+  }
+  if (doc.contracts.length > shown.length) list.append(el('li', { class: 'more' }, `… ${doc.contracts.length - shown.length} more: find them with the search box`));
+  return el('aside', { class: 'side', id: 'side' }, table, list);
 }
 
 function roleOf(doc: TransactionDocument, party: string | undefined, box: LaidOutBox): string | undefined | null {
