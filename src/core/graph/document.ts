@@ -63,7 +63,8 @@ export interface RangeDiffDocument {
 
 export type GraphDocument = TransactionDocument | LineageDocument | RangeDiffDocument;
 
-export function transactionDocument(g: TransactionGraph): TransactionDocument {
+/** `title`: what the view calls it (a preview is no transaction at an offset yet). */
+export function transactionDocument(g: TransactionGraph, title = `Transaction at offset ${g.offset}`): TransactionDocument {
   const parties = [...new Set([...g.actions.values()].flatMap((a) => a.witnessParties))].sort();
   const lenses: Record<string, LensData> = {};
   for (const party of parties) {
@@ -72,7 +73,7 @@ export function transactionDocument(g: TransactionGraph): TransactionDocument {
   }
   return {
     kind: 'transaction',
-    title: `Transaction at offset ${g.offset}`,
+    title,
     updateId: g.updateId,
     offset: g.offset,
     commandId: g.commandId,

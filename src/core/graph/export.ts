@@ -30,6 +30,10 @@ export function actionLabel(a: ActionNode): string[] {
       return [`create ${template}`, `signed by ${partyList(a.signatories ?? []) || '—'}`];
     case 'archive':
       return [`archive ${template}`];
+    case 'fetch':
+      return [`fetch ${template}`, `by ${partyList(a.actingParties) || '—'}`];
+    case 'rollback':
+      return ['rollback', 'what it holds was undone'];
     case 'exercise': {
       const through = a.interfaceId ? ` via ${entityName(a.interfaceId)}` : '';
       return [`${a.consuming ? 'exercise' : 'exercise (non-consuming)'} ${a.choice}${through}`, `on ${template}`, `by ${partyList(a.actingParties) || '—'}`];

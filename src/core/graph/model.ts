@@ -9,7 +9,8 @@
  */
 import type { Transaction, TransactionEvent } from '../models/updates';
 
-export type ActionKind = 'exercise' | 'create' | 'archive';
+/** `fetch` and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have neither. */
+export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'rollback';
 
 /**
  * A contract's part in the transaction. `consumed`: an input that a consuming exercise (or an archive)
@@ -161,6 +162,34 @@ export function buildTransactionGraph(tx: Transaction): TransactionGraph {
     }
   }
 
+  const linked = linkContracts(actions);
+  const { contracts, edges } = linked;
+  problems.push(...linked.problems);
+
+  const kinds = new Set(tx.events.map((e) => e.kind));
+  return {
+    updateId: tx.updateId,
+    offset: tx.offset,
+    commandId: tx.commandId,
+    workflowId: tx.workflowId,
+    effectiveAt: tx.effectiveAt,
+    recordTime: tx.recordTime,
+    synchronizerId: tx.synchronizerId,
+    ledgerEffects: kinds.has('exercised') || !kinds.has('archived'),
+    roots,
+    actions,
+    contracts,
+    edges,
+    problems,
+  };
+}
+
+/**
+ * The contracts the actions touch, each with its state, and the edges: parent to child, create to its
+ * contract, contract to the exercise (or fetch, or archive) on it. A rollback touches no contract.
+ */
+export function linkContracts(actions: ReadonlyMap<number, ActionNode>): { contracts: Map<string, ContractNode>; edges: GraphEdge[]; problems: GraphProblem[] } {
+  const problems: GraphProblem[] = [];
   const contracts = new Map<string, ContractNode>();
   const contractOf = (a: ActionNode): ContractNode => {
     let c = contracts.get(a.contractId);
@@ -171,11 +200,21 @@ export function buildTransactionGraph(tx: Transaction): TransactionGraph {
     return c;
   };
   const edges: GraphEdge[] = [];
+  // What a rollback node holds was undone: it is drawn, and changes no contract's state.
+  const rolledBack = (a: ActionNode): boolean => {
+    for (let p = a.parent === undefined ? undefined : actions.get(a.parent); p; p = p.parent === undefined ? undefined : actions.get(p.parent)) if (p.kind === 'rollback') return true;
+    return false;
+  };
   // Tree order, so that contracts are numbered as a reader meets them.
   const inTreeOrder = [...actions.values()].sort((a, b) => a.nodeId - b.nodeId);
   for (const a of inTreeOrder) {
     if (a.parent !== undefined) edges.push({ from: `n${a.parent}`, to: a.id, kind: 'child' });
+    if (a.kind === 'rollback') continue;
     const c = contractOf(a);
+    if (rolledBack(a)) {
+      edges.push({ from: a.kind === 'create' ? a.id : c.id, to: a.kind === 'create' ? c.id : a.id, kind: a.kind === 'create' ? 'creates' : 'uses' });
+      continue;
+    }
     if (a.kind === 'create') {
       if (c.createdBy !== undefined) problems.push({ nodeId: a.nodeId, problem: 'contract-created-twice' });
       c.createdBy ??= a.nodeId;
@@ -197,22 +236,7 @@ export function buildTransactionGraph(tx: Transaction): TransactionGraph {
     c.state = created ? (consumed ? 'transient' : 'created') : consumed ? 'consumed' : 'used';
   }
 
-  const kinds = new Set(tx.events.map((e) => e.kind));
-  return {
-    updateId: tx.updateId,
-    offset: tx.offset,
-    commandId: tx.commandId,
-    workflowId: tx.workflowId,
-    effectiveAt: tx.effectiveAt,
-    recordTime: tx.recordTime,
-    synchronizerId: tx.synchronizerId,
-    ledgerEffects: kinds.has('exercised') || !kinds.has('archived'),
-    roots,
-    actions,
-    contracts,
-    edges,
-    problems,
-  };
+  return { contracts, edges, problems };
 }
 
 /** The actions in tree order (depth first, children in order). */

@@ -37,6 +37,8 @@ export interface SavedGraphState {
 export type GraphTarget =
   | { kind: 'transaction'; updateId?: string; offset?: number }
   | { kind: 'lineage'; contractId: string; maxDistance?: number }
-  | { kind: 'range-diff'; beginExclusive: number; endInclusive: number };
+  | { kind: 'range-diff'; beginExclusive: number; endInclusive: number }
+  /** A preview's prepared transaction: drawn from what the preview decoded, nothing to read. */
+  | { kind: 'preview'; commandId: string; preparedAt: string };
 
 export const GRAPH_VIEW_TYPE = 'cantonLedger.graph';

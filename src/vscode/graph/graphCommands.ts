@@ -3,7 +3,10 @@
  * ledger views (its update, offset or contract), a submission, or the palette (asked for).
  */
 import * as vscode from 'vscode';
+import { transactionDocument } from '../../core/graph/document';
+import { previewGraph } from '../../core/graph/preview';
 import { transactionKeyOf } from '../../core/graph/read';
+import type { PreparedPreview } from '../../core/preview/model';
 import { GRAPH_VIEW_TYPE, type GraphTarget } from '../../core/graph/viewProtocol';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { looksLikeContractId } from '../../core/models/contracts';
@@ -41,6 +44,12 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
   };
 
   const showTransaction = async (arg?: unknown) => {
+    // A preview's CodeLens hands over the prepared transaction it decoded.
+    const prepared = typeof arg === 'object' && arg !== null ? (arg as { prepared?: { preview: PreparedPreview; preparedAt: string } }).prepared : undefined;
+    if (prepared) {
+      const { preview, preparedAt } = prepared;
+      return panels.showDocument({ kind: 'preview', commandId: preview.commandId, preparedAt }, transactionDocument(previewGraph(preview), `Preview of ${preview.commandId}`));
+    }
     let { updateId, offset } = carried(arg);
     if (!updateId && offset === undefined) {
       const text = await vscode.window.showInputBox({

@@ -52,6 +52,8 @@ export function targetKey(t: GraphTarget): string {
       return `lineage:${t.contractId}`;
     case 'range-diff':
       return `diff:${t.beginExclusive}..${t.endInclusive}`;
+    case 'preview':
+      return `preview:${t.commandId}@${t.preparedAt}`;
   }
 }
 
@@ -122,7 +124,23 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return `Lineage ${t.contractId.slice(0, 10)}…`;
       case 'range-diff':
         return `ACS change ${t.beginExclusive + 1}..${t.endInclusive}`;
+      case 'preview':
+        return `Preview ${t.commandId}`;
     }
+  }
+
+  /** Opens (or reveals) the graph of a document already at hand (a preview's prepared transaction). */
+  showDocument(target: Extract<GraphTarget, { kind: 'preview' }>, document: GraphDocument): vscode.WebviewPanel {
+    const existing = this.panels.get(targetKey(target));
+    if (existing) {
+      existing.panel.reveal();
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, this.titleOf(target), vscode.ViewColumn.Active, this.options());
+    const entry = this.adopt(panel, target, undefined);
+    entry.document = document;
+    this.post(entry, { type: 'document', document });
+    return panel;
   }
 
   private adopt(panel: vscode.WebviewPanel, target: GraphTarget, connectionId: string | undefined): PanelEntry {
@@ -176,6 +194,11 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
 
   private async load(entry: PanelEntry, more = false): Promise<void> {
     entry.load?.abort();
+    // A preview is not read from the ledger: Retry draws what the preview decoded again.
+    if (entry.target.kind === 'preview') {
+      if (entry.document) this.post(entry, { type: 'document', document: entry.document });
+      return;
+    }
     const load = (entry.load = new AbortController());
     const connection = this.connectionOf(entry);
     if (!connection) {
@@ -197,9 +220,9 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         const lineage = await walkLineage(lineageReaderOf(connection.client, readAs), t.contractId, { maxDistance: t.maxDistance }, o, more ? entry.lineage : undefined);
         entry.lineage = lineage;
         document = lineageDocument(lineage);
-      } else {
+      } else if (t.kind === 'range-diff') {
         document = rangeDiffDocument(await rangeDiff(connection.client, t, readAs, o));
-      }
+      } else return;
       if (load.signal.aborted) return;
       entry.document = document;
       this.post(entry, { type: 'document', document });

@@ -163,7 +163,8 @@ function renderToolbar(doc: TransactionDocument | LineageDocument): HTMLElement 
     button('DOT', 'Open as Graphviz DOT', () => post({ type: 'export', format: 'dot' })),
     button('SVG', 'Save as SVG', () => post({ type: 'saveSvg', svg: svgText() })),
   );
-  if (doc.kind === 'transaction') bar.append(button('Updates', 'Show in the Updates view', () => post({ type: 'openUpdate' })));
+  // A preview has no offset yet: nothing to show in Updates.
+  if (doc.kind === 'transaction' && doc.offset > 0) bar.append(button('Updates', 'Show in the Updates view', () => post({ type: 'openUpdate' })));
   if (doc.kind === 'lineage' && doc.frontier.length > 0) bar.append(button(`More (${doc.frontier.length})`, 'Walk further past the bound', () => post({ type: 'more' }), { id: 'more' }));
   return bar;
 }

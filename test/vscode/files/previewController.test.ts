@@ -89,7 +89,7 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.equal(message.severity, 'info');
     assert.match(message.text, /Hash verified \(V2\)\.$/);
     assert.deepEqual(message.actions, [PreviewActions.submitNow]);
-    assert.deepEqual(lensTitles(outcome.resultUri!), ['$(pass) Hash verified (V2)', '$(play) Submit now (same file, same commandId)']);
+    assert.deepEqual(lensTitles(outcome.resultUri!), ['$(pass) Hash verified (V2)', '$(play) Submit now (same file, same commandId)', '$(type-hierarchy) Show Graph']);
     assert.equal(fake.state.diagnostics.size, 0);
   });
 
@@ -138,7 +138,11 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.equal(Object.keys(doc)[0], 'submitted');
     assert.match(String(doc.submitted), new RegExp(`^Submitted since this preview \\(succeeded: update [0-9a-f]+ at offset ${first.next!.record!.offset}\\)`));
     const lenses = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: first.resultUri } as never);
-    assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]).at(-1), ['$(check) Submitted (succeeded): Open Result', Commands.openSubmissionResult]);
+    assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]).at(1), ['$(check) Submitted (succeeded): Open Result', Commands.openSubmissionResult]);
+    // Show Graph hands the command the prepared transaction the preview decoded.
+    const graph = lenses.at(-1)!.command!;
+    assert.equal(graph.command, Commands.showTransactionGraph);
+    assert.equal((graph.arguments![0] as { prepared: { preview: { commandId: string } } }).prepared.preview.commandId, first.preview!.commandId);
 
     fake.answerMessage(PreviewActions.openResult);
     const again = await previews.submitPreviewed(first.resultUri);
@@ -158,6 +162,6 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     fake.answerMessage((m) => void (whileOpen = /^Transaction /.test(m.text) ? lensTitles(resultUri!) : ['not the success message']));
     const outcome = await submit.submitFile(source);
     assert.equal(outcome.record?.outcome, 'succeeded');
-    assert.deepEqual(whileOpen.at(-1), '$(check) Submitted (succeeded): Open Result');
+    assert.deepEqual(whileOpen.at(1), '$(check) Submitted (succeeded): Open Result');
   });
 });

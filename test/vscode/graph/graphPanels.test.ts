@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { ToWebview } from '../../../src/core/graph/viewProtocol';
+import { transactionDocument } from '../../../src/core/graph/document';
+import { previewGraph } from '../../../src/core/graph/preview';
+import { decodePreparedTransaction } from '../../../src/core/preview';
+import { prepareRequestOf } from '../../../src/core/submit/submission';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { JsonDocuments } from '../../../src/vscode/documents';
@@ -132,5 +136,26 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.match(restored.webview.html, /dist\/webview\/graph\.js/);
     assert.deepEqual(restored.posted, [], 'the page draws from its own saved state');
     assert.equal(requests, requestsBefore, 'no request');
+  });
+
+  it('draws a preview’s prepared transaction from what the preview decoded, and Retry reads nothing', async () => {
+    const c = w.manager.activeConnection()!;
+    const iou = (await c.client.pageActiveContracts({ filter: { anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] } })).contracts[0].event;
+    const owner = String((iou.createArgument as { owner: string }).owner);
+    const command = { ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: iou.contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.charlie } } };
+    const { raw } = await c.client.prepare(prepareRequestOf({ commands: [command], commandId: 'graph-preview', actAs: [owner] }));
+    const preview = decodePreparedTransaction(raw.preparedTransaction);
+    panels.showDocument({ kind: 'preview', commandId: preview.commandId, preparedAt: 't1' }, transactionDocument(previewGraph(preview), `Preview of ${preview.commandId}`));
+    const [panel] = fake.state.webviewPanels;
+    const { document } = await sent(panel, 'document');
+    assert.equal(document.title, 'Preview of graph-preview');
+    if (document.kind !== 'transaction') throw new Error('not a transaction');
+    assert.deepEqual(document.actions.map((a) => a.kind), ['exercise', 'create']);
+    assert.equal(document.contracts.find((x) => x.contractId === iou.contractId)?.state, 'consumed');
+    const before = requests;
+    const posted = panel.posted.length;
+    panel.receive({ type: 'retry' });
+    await sent(panel, 'document', posted);
+    assert.equal(requests, before, 'a preview is not read again');
   });
 });

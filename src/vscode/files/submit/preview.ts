@@ -58,6 +58,8 @@ interface ShownPreview {
   /** The document's name (its URI): showing it again under this name updates it in place. */
   name: string;
   document: Record<string, unknown>;
+  /** The decoded transaction: what Show Graph draws. */
+  preview: PreparedPreview;
   hash: HashVerification;
   submitted?: SubmissionRecord;
 }
@@ -121,7 +123,7 @@ export class PreviewController extends Disposable {
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, hash };
+    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, hash };
     // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
     const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: resultColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
@@ -155,7 +157,7 @@ export class PreviewController extends Disposable {
   }
 
   /** The preview shown in a document, for its lenses. */
-  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted'>> | undefined {
+  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted' | 'preview' | 'preparedAt'>> | undefined {
     return this.previews.get(uri.toString());
   }
 
@@ -236,6 +238,7 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const args = [document.uri];
     if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
     else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
+    lenses.push(new vscode.CodeLens(top, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared: { preview: shown.preview, preparedAt: shown.preparedAt } }] }));
     return lenses;
   }
 }
