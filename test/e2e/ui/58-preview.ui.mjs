@@ -6,6 +6,7 @@
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { codeLens, closeAllEditors } from './50-submit.ui.mjs';
+import { graphFrame } from './75-graph.ui.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
 const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -54,6 +55,23 @@ export default async function (t) {
       await lensLabel(t, 'Hash verified (V2)').waitFor({ timeout: 10000 });
       await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await visibleEditorText(t)), { timeout: 10000, what: 'the preview document to say "hash verified (V2)"' });
       await t.screenshot('58-preview-document');
+    });
+
+    await t.check('"Show Graph" on the preview draws its prepared CreateAndExercise: the Iou created and consumed inside it (transient), the exercise, the new Iou', async () => {
+      const lens = codeLens(t, 'Show Graph');
+      await lens.waitFor({ timeout: 15000 });
+      await lens.click();
+      const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId}$`));
+      await frame.locator('g.box').first().waitFor({ timeout: 20000 });
+      const labels = await frame.locator('g.box').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''));
+      for (const want of [/^exercise Iou_Transfer, on Iou:Iou/, /^Iou:Iou \S+, transient/, /^Iou:Iou \S+, created/]) {
+        if (!labels.some((l) => want.test(l))) throw new Error(`no box ${want}: ${labels.join(' | ')}`);
+      }
+      await frame.locator('#fit').click();
+      await t.screenshot('58-preview-graph');
+      // Back to the preview and the file only, as the next check expects.
+      await t.palette('View: Close Editor');
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: 10000 });
     });
 
     await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing); the result opens in the preview\'s column, not a third one', async () => {

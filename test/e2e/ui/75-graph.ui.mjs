@@ -8,7 +8,7 @@ const TRANSFER_OFFSET = '8';
 const LAST_TRANSFER_OFFSET = '10';
 
 /** The frame of the graph webview whose title matches `title` (webviews live in frames of their own). */
-async function graphFrame(t, title) {
+export async function graphFrame(t, title) {
   return t.waitUntil(
     async () => {
       for (const frame of t.page.frames()) {
