@@ -1,6 +1,7 @@
 /** Which parties to read as when the command line names none: everything the user may read. */
 import { RequestValidationError } from '../core/errors';
 import { readableParties } from '../core/models/users';
+import { resolvePartyNames } from '../core/updates/compare';
 import { flag, stringList, type OptionSpecs, type OptionValues } from './args';
 import type { CliContext } from './context';
 
@@ -45,4 +46,10 @@ export async function resolveReadAs(ctx: CliContext, values: OptionValues): Prom
   }
   ctx.logger.info(`User ${userId} reads as ${readable.length} ${readable.length === 1 ? 'party' : 'parties'}`);
   return { parties: readable, anyParty: false };
+}
+
+/** Party ids for what was typed: full ids as they are, bare hints (Alice) looked up among the participant's parties. */
+export async function resolvePartyArgs(ctx: CliContext, names: readonly string[]): Promise<string[]> {
+  const known = names.some((n) => !n.includes('::')) ? (await ctx.client().parties(ctx.callOptions)).map((p) => p.party) : [];
+  return resolvePartyNames(names, known);
 }

@@ -1,5 +1,5 @@
 /** `graph`: what one transaction did, a contract's lineage, or the net change of a range, drawn as text, Mermaid, DOT or JSON. */
-import { parseOffsetRange, resolvePartyNames } from '../../core/updates/compare';
+import { parseOffsetRange } from '../../core/updates/compare';
 import { exportGraph, exportLineage, GRAPH_FORMATS, type GraphFormat } from '../../core/graph/export';
 import { partyLens } from '../../core/graph/lens';
 import { walkLineage } from '../../core/graph/lineage';
@@ -8,7 +8,7 @@ import { lineageReaderOf, readTransactionGraph, transactionKeyOf } from '../../c
 import { integerOption, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
-import { PARTY_DETAILS, PARTY_OPTIONS, resolveReadAs } from '../parties';
+import { PARTY_DETAILS, PARTY_OPTIONS, resolvePartyArgs, resolveReadAs } from '../parties';
 
 const NAME = 'graph';
 
@@ -60,7 +60,5 @@ export const graphCommand: Command = {
 
 async function lensOf(ctx: CliContext, v: OptionValues, graph: Parameters<typeof partyLens>[0]) {
   const name = stringOption(v, 'lens');
-  if (name === undefined) return undefined;
-  const known = name.includes('::') ? [] : (await ctx.client().parties(ctx.callOptions)).map((p) => p.party);
-  return partyLens(graph, resolvePartyNames([name], known)[0]);
+  return name === undefined ? undefined : partyLens(graph, (await resolvePartyArgs(ctx, [name]))[0]);
 }

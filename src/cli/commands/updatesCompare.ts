@@ -1,5 +1,6 @@
 /** `updates --compare-parties A,B[,C]`: the same range read as each party, and what each one sees. */
-import { compareParties, comparisonJson, resolvePartyNames } from '../../core/updates/compare';
+import { compareParties, comparisonJson } from '../../core/updates/compare';
+import { resolvePartyArgs } from '../parties';
 import { stringList, UsageError, type OptionValues } from '../args';
 import { EXIT_OK } from '../command';
 import type { CliContext } from '../context';
@@ -14,9 +15,7 @@ export async function compareUpdates(ctx: CliContext, v: OptionValues, range: { 
   const names = stringList(v, 'compare-parties').flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   if (new Set(names).size < 2) throw new UsageError('--compare-parties needs at least two different parties, separated by commas (A,B[,C])', command);
   const client = ctx.client();
-  // Bare hints (Alice) are looked up among the participant's parties; full ids need no look-up.
-  const known = names.some((n) => !n.includes('::')) ? (await client.parties(ctx.callOptions)).map((p) => p.party) : [];
-  const parties = resolvePartyNames(names, known);
+  const parties = await resolvePartyArgs(ctx, names);
   const onProgress = (p: { party: string; transactions: number }) => {
     if (p.transactions === 0) ctx.logger.info(`Reading as ${p.party}`);
   };

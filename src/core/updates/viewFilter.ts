@@ -23,6 +23,12 @@ export function defaultViewFilter(rights: UserRights | undefined): UpdatesViewFi
   return { parties: readableParties(rights), verbose: true, includeReassignments: true };
 }
 
+/** The parties a read of the connection's own choosing is made as: any party when the user may, else its own. */
+export function defaultReadAs(rights: UserRights | undefined): { parties: string[]; anyParty: boolean } {
+  const f = defaultViewFilter(rights);
+  return { parties: f.parties ?? [], anyParty: f.anyParty === true };
+}
+
 /** Refuses what the participant would refuse, before anything is sent (field names as in the filter). */
 export function checkViewFilter(f: UpdatesViewFilter): void {
   if (!f.anyParty && !(f.parties?.length)) throw new RequestValidationError('parties', 'Choose at least one party, or read as any party');

@@ -16,7 +16,7 @@ import { GRAPH_VIEW_TYPE, type FromWebview, type GraphTarget, type SavedGraphSta
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
-import { defaultViewFilter } from '../../core/updates/viewFilter';
+import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
@@ -59,9 +59,7 @@ export function targetKey(t: GraphTarget): string {
 
 /** Read as any party when the user may, else as its parties: the graph then shows what each of them sees. */
 function readAsOf(connection: LedgerConnection): GraphReadAs {
-  const info = connection.state.state === 'connected' ? connection.state.info : undefined;
-  const f = defaultViewFilter(info?.rights);
-  return { parties: f.parties ?? [], anyParty: f.anyParty === true };
+  return defaultReadAs(connection.state.state === 'connected' ? connection.state.info.rights : undefined);
 }
 
 export class GraphPanels extends Disposable implements vscode.WebviewPanelSerializer<SavedGraphState> {

@@ -203,15 +203,14 @@ function renderAcsChange(doc: TransactionDocument): HTMLElement {
   return el('aside', { class: 'side', id: 'side' }, table, list);
 }
 
-function roleOf(doc: TransactionDocument, party: string | undefined, box: LaidOutBox): string | undefined | null {
-  if (!party) return null;
+/** A party's role for each box of a transaction, looked up once per drawing (not per box: graphs have thousands). */
+function roleLookup(doc: TransactionDocument, party: string | undefined): (box: LaidOutBox) => string | undefined | null {
+  if (!party) return () => null;
   const lens = doc.lenses[party];
-  if (!lens) return undefined;
-  if (box.kind === 'contract') {
-    const c = doc.contracts.find((x) => x.id === box.id);
-    return c && lens.contracts.includes(c.contractId) ? 'sees' : undefined;
-  }
-  return lens.actions[Number(box.id.slice(1))];
+  if (!lens) return () => undefined;
+  const seenContracts = new Set(lens.contracts);
+  const contractOfBox = new Map(doc.contracts.map((c) => [c.id, c.contractId]));
+  return (box) => (box.kind === 'contract' ? (seenContracts.has(contractOfBox.get(box.id) ?? '') ? 'sees' : undefined) : lens.actions[Number(box.id.slice(1))]);
 }
 
 function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocument): void {
@@ -227,6 +226,8 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
   viewport = svg('g', { id: 'viewport' });
   svgRoot.append(viewport);
   const [lensA, lensB] = doc.kind === 'transaction' ? state.lens : [undefined, undefined];
+  const roleA = doc.kind === 'transaction' ? roleLookup(doc, lensA) : () => null;
+  const roleB = doc.kind === 'transaction' ? roleLookup(doc, lensB) : () => null;
   for (const e of layout.edges) {
     const path = svg('path', { d: e.path, class: `edge ${e.kind}${e.cross ? ' cross' : ''}`, 'marker-end': 'url(#arrow)', 'data-from': e.from, 'data-to': e.to });
     viewport.append(path);
@@ -237,7 +238,7 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
     }
   }
   for (const b of layout.boxes) {
-    const roles = doc.kind === 'transaction' ? [roleOf(doc, lensA, b), roleOf(doc, lensB, b)] : [null, null];
+    const roles = [roleA(b), roleB(b)];
     // Seen when no lens is on, or when any party of the lens sees it.
     const lensRoles = roles.filter((r) => r !== null);
     const seen = lensRoles.length === 0 || lensRoles.some((r) => r !== undefined);
@@ -406,10 +407,12 @@ function find(text: string): void {
   const q = text.trim().toLowerCase();
   const doc = state.document;
   if (!q || !doc || doc.kind === 'range-diff' || !layout) return;
+  const actions = doc.kind === 'transaction' ? new Map(doc.actions.map((a) => [a.id, a])) : undefined;
+  const contracts = doc.kind === 'transaction' ? new Map(doc.contracts.map((c) => [c.id, c])) : undefined;
   const haystack = (b: LaidOutBox): string => {
     if (doc.kind === 'transaction') {
-      const a = b.id.startsWith('n') ? doc.actions.find((x) => x.id === b.id) : undefined;
-      const c = b.id.startsWith('c') ? doc.contracts.find((x) => x.id === b.id) : undefined;
+      const a = actions!.get(b.id);
+      const c = contracts!.get(b.id);
       return [b.lines.join(' '), a?.contractId, a?.templateId, ...(a?.actingParties ?? []), ...(a?.signatories ?? []), c?.contractId, c?.templateId].join(' ').toLowerCase();
     }
     const c = doc.contracts[Number(b.id.slice(1))];

@@ -4,7 +4,7 @@ import { completionsAt, contractIdSlotAt, hoverAt, type AssistItem, type AssistK
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { shortId } from '../../../core/text';
 import { entityName } from '../../../core/updates/rows';
-import { defaultViewFilter } from '../../../core/updates/viewFilter';
+import { defaultReadAs } from '../../../core/updates/viewFilter';
 import type { ConnectionManager } from '../../connections/manager';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 
@@ -47,10 +47,10 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
     const connection = this.connections.activeConnection();
     const info = connection?.state.state === 'connected' ? connection.state.info : undefined;
     const what = slot.templateId ? entityName(slot.templateId) : slot.interfaceId ? entityName(slot.interfaceId) : 'contract';
-    if (!connection || !info) {
-      return [{ label: `<${what} contract id>`, kind: 'value', detail: 'Connect to a participant to pick one of its active contracts', insertText: '"$1"', snippet: true, replace: slot.replace }];
-    }
-    const readAs = defaultViewFilter(info.rights);
+    // An item that says why there is no contract to pick (and keeps VS Code from offering the document's words).
+    const note = (label: string, detail: string): AssistItem[] => [{ label, kind: 'value', detail, insertText: '"$1"', snippet: true, replace: slot.replace }];
+    if (!connection || !info) return note(`<${what} contract id>`, 'Connect to a participant to pick one of its active contracts');
+    const readAs = defaultReadAs(info.rights);
     const controller = new AbortController();
     const cancel = token?.onCancellationRequested(() => controller.abort());
     try {
@@ -61,10 +61,10 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
         },
         { signal: controller.signal, timeoutMs: CONTRACT_READ_MS },
       );
-      if (page.contracts.length === 0) return [{ label: `no active ${what} contract`, kind: 'value', detail: `${connection.profile.name} has none visible to these parties`, insertText: '"$1"', snippet: true, replace: slot.replace }];
+      if (page.contracts.length === 0) return note(`no active ${what} contract`, `${connection.profile.name} has none visible to these parties`);
       return page.contracts.map((c) => contractItem(c, slot));
     } catch (e) {
-      return [{ label: `<${what} contract id>`, kind: 'value', detail: `The active contracts could not be read: ${(e as Error)?.message ?? e}`, insertText: '"$1"', snippet: true, replace: slot.replace }];
+      return note(`<${what} contract id>`, `The active contracts could not be read: ${(e as Error)?.message ?? e}`);
     } finally {
       cancel?.dispose();
     }
