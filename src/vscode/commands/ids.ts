@@ -74,6 +74,7 @@ export const Commands = {
   showTransactionGraph: 'cantonLedger.graph.showTransaction',
   showContractLineage: 'cantonLedger.graph.showLineage',
   showRangeDiff: 'cantonLedger.graph.showRangeDiff',
+  comparePreviewWithCommitted: 'cantonLedger.graph.comparePreview',
   // Submissions history
   openSubmissionResult: 'cantonLedger.submissions.openResult',
   resubmit: 'cantonLedger.submissions.resubmit',
