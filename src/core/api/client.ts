@@ -422,6 +422,8 @@ export class LedgerClient {
       order.check(u, i);
       return u;
     });
+    // No token: the last page, full or not. The spec defines it so (JsGetUpdatesPageResponse.nextPageToken:
+    // "If the value is not populated, this is the last page"), unlike an offsets page, which proves nothing.
     const token = r.nextPageToken || undefined;
     const sentTokens = [...(c.sentTokens ?? []), ...(c.pageToken ? [c.pageToken] : [])];
     checkPageToken(token, sentTokens, req);
