@@ -38,8 +38,8 @@ export const common = {
   sourcemap: production ? false : 'linked',
   sourcesContent: false,
   logLevel: 'warning',
-  // vscode is provided by the host at run time.
-  external: ['vscode'],
+  // vscode is provided by the host at run time; pg's optional native binding is never used.
+  external: ['vscode', 'pg-native'],
   alias: { 'whatwg-url': './scripts/shims/whatwg-url.cjs', '@canton-network/core-ledger-proto': './scripts/shims/ledger-proto.mjs' },
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
