@@ -138,3 +138,33 @@ export function checkFilter(text: string, f: PayloadFilter, fields: DataType | u
   // A Numeric's JSON is a decimal string ("1000.0000000000"): even equality compares it as a number.
   return { ...f, numeric: check.kind === 'numeric' };
 }
+
+/** What {@link checkFilters} needs of a package index: templates with their fields, and the types behind them. */
+export interface FilterPackages extends TypeLookup {
+  templatesByPackageName(): readonly { fields: DataType | undefined; packageName: string; name: { moduleName: string; name: string } }[];
+}
+
+/**
+ * Parses filters and, when the participant's packages are known and hold the template, checks them
+ * against its fields: every bad filter is reported (one error listing them all), not only the first.
+ */
+export function checkFilters(texts: readonly string[], pqsName: string, packages?: FilterPackages): PayloadFilter[] {
+  const entry = packages?.templatesByPackageName().find((t) => {
+    const qualified = `${t.name.moduleName}:${t.name.name}`;
+    return pqsName === `${t.packageName}:${qualified}` || pqsName === qualified || pqsName === t.name.name;
+  });
+  const out: PayloadFilter[] = [];
+  const errors: PqsError[] = [];
+  for (const text of texts) {
+    try {
+      const parsed = parsePayloadFilter(text);
+      out.push(entry && packages ? checkFilter(text, parsed, entry.fields, packages, pqsName) : parsed);
+    } catch (err) {
+      if (!(err instanceof PqsError)) throw err;
+      errors.push(err);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new PqsError('bad-filter', errors.map((e) => e.message).join('\n'), undefined, errors[0].position);
+  return out;
+}

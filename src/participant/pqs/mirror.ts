@@ -15,6 +15,8 @@ export interface PqsMirrorOptions {
   url: string;
   /** The schema PQS's functions go in (default `public`'s neighbour `pqs`). */
   schema?: string;
+  /** The password, when not in the URL (else PGPASSWORD of the process, as node-postgres reads it). */
+  password?: string;
   log?: (line: string) => void;
 }
 
@@ -47,7 +49,10 @@ export class PqsMirror {
     private readonly options: PqsMirrorOptions,
   ) {
     this.schema = options.schema ?? 'pqs';
-    this.pool = new Pool({ connectionString: options.url, max: 2 });
+    // node-postgres takes the connection string's fields over separate ones: the password goes into it.
+    const url = new URL(options.url);
+    if (options.password) url.password = encodeURIComponent(options.password);
+    this.pool = new Pool({ connectionString: url.toString(), max: 2 });
     this.pool.on('error', () => undefined);
   }
 
