@@ -7,8 +7,10 @@
 import { strict as assert } from 'node:assert';
 import { PqsError } from '../../../src/core/pqs/errors';
 import { parsePayloadFilter } from '../../../src/core/pqs/filter';
+import { queries, type Query } from '../../../src/core/pqs/interface';
 import { PqsStore } from '../../../src/core/pqs/store';
-import { asAdmin, postgresAvailable } from '../../support/postgres';
+import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgres';
+import { loadSyntheticStore, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
 
 stopPostgresAfterRun();
@@ -228,3 +230,40 @@ async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   }
   assert.fail('condition not reached');
 }
+
+(postgresAvailable() ? describe : describe.skip)('PQS store at scale: the plan of a keyset page', function () {
+  this.timeout(60_000);
+  let store: PqsStore;
+  let cluster: Awaited<ReturnType<typeof freshDatabase>>['cluster'];
+  let database: string;
+  const explain = async (q: Query) => (await asAdmin(cluster, database, (c) => c.query(`EXPLAIN ${q.text}`, q.values))).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+
+  before(async () => {
+    ({ cluster, database } = await freshDatabase('scale'));
+    await asAdmin(cluster, database, (c) => loadSyntheticStore(c, 'pqs', 20_000, 100));
+    store = new PqsStore({ host: cluster.host, port: cluster.port, database, user: cluster.user, schema: 'pqs', sslmode: 'disable', statementTimeoutMs: 30_000 }, async () => cluster.password, pgDriver);
+  });
+  after(() => store?.dispose());
+
+  it('reads a later page from the index where the cursor points (no sort, no scan of the pages before)', async () => {
+    const pages = store.activeContracts(SYNTHETIC_TEMPLATE, 20_000, [], 100);
+    await pages.loadAtLeast(100 * 150);
+    assert.deepEqual(pages.items.slice(14_900, 14_903).map((c) => c.createEventPk), [14_901, 14_902, 14_903]);
+    const plan = await explain(queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, 14_900, 101));
+    assert.match(plan, /Index Scan using \S+ on _contracts/);
+    assert.match(plan, /Index Cond: .*create_event_pk > '14900'::bigint/);
+    assert.doesNotMatch(plan, /Sort|Seq Scan/);
+  });
+
+  it('a payload filter reaches the payload index PQS documents (create_index_for_contract)', async () => {
+    const f = parsePayloadFilter('owner=party-7::1220');
+    const q = queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f]);
+    assert.doesNotMatch(await explain(q), /owner_idx/);
+    await asAdmin(cluster, database, (c) => c.query(`CALL pqs.create_index_for_contract('owner_idx', $1, $$(payload #>> '{owner}')$$, 'btree')`, [SYNTHETIC_TEMPLATE]));
+    await asAdmin(cluster, database, (c) => c.query('ANALYZE pqs._contracts'));
+    assert.match(await explain(q), /Index Scan using owner_idx/);
+    const rows = await store.activePage(SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f], {});
+    assert.equal(rows.length, 101);
+    assert.ok(rows.every((r) => (r.payload as { owner: string }).owner === 'party-7::1220'));
+  });
+});
