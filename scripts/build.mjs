@@ -61,6 +61,8 @@ export const builds = [
   { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
   // The PreparedTransaction decoder (the generated Ledger API protobuf code): loaded by the extension on the first preview.
   { ...common, entryPoints: { preview: 'src/core/preview/index.ts' }, outdir: 'dist' },
+  // The PostgreSQL driver (node-postgres): loaded by the extension on the first PQS connection.
+  { ...common, entryPoints: { pqs: 'src/core/pqs/pgDriver.ts' }, outdir: 'dist' },
   // The graph webview's script: runs in the webview (a browser), loaded only when a graph is opened.
   { ...common, plugins: [], platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { graph: 'src/webview/graph/main.ts' }, outdir: 'dist/webview', alias: {} },
 ];
