@@ -236,7 +236,14 @@ export class PqsStore {
       });
       // Read only by the races below; a rejection after they settled is nobody's failure.
       stop.catch(() => undefined);
-      client = await Promise.race([pool.connect(), stop]);
+      const connecting = pool.connect();
+      try {
+        client = await Promise.race([connecting, stop]);
+      } catch (err) {
+        // Cancelled while the pool was connecting: the session it hands over later goes back at once.
+        void connecting.then((c) => c.release(), () => undefined);
+        throw err;
+      }
       if (ctx.cancelledBy) throw new PqsError(ctx.cancelledBy === 'user' ? 'cancelled' : 'timeout', 'Cancelled while connecting');
       return await Promise.race([client.query({ text: query.text, values: query.values, ...(rowMode ? { rowMode } : {}) }), stop]);
     } catch (err) {

@@ -275,6 +275,13 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
   // ---------------------------------------------------------------- tree
 
   getTreeItem(n: Node): vscode.TreeItem {
+    const item = this.treeItem(n);
+    // What a screen reader says (and what VS Code would otherwise take from the tooltip): label, then description.
+    item.accessibilityInformation = { label: [item.label, item.description].filter(Boolean).join(', ') as string };
+    return item;
+  }
+
+  private treeItem(n: Node): vscode.TreeItem {
     switch (n.kind) {
       case 'message': {
         const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
