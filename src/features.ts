@@ -113,7 +113,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(compare.view);
   const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
   context.subscriptions.push(...graphs.registrations);
-  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, packages, prompts, logger });
+  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger });
   context.subscriptions.push(pqs);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));

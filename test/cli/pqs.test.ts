@@ -49,7 +49,7 @@ stopPostgresAfterRun();
 
   it('active --as-of: the offset of a time (nearest_offset); --at an offset', async () => {
     const tx = demo.participant.state.entries.find((e) => e.kind === 'transaction' && e.offset === 6) as { effectiveAt: number };
-    const r = await cli(['pqs', 'active', 'demo-iou:Iou:Iou', '--pqs', url, '--as-of', new Date(Math.ceil(tx.effectiveAt / 1000)).toISOString()], env);
+    const r = await cli(['pqs', 'active', '#demo-iou:Iou:Iou', '--pqs', url, '--as-of', new Date(Math.ceil(tx.effectiveAt / 1000)).toISOString()], env);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /at offset 6:/);
     const at = await cli(['pqs', 'active', 'Iou', '--pqs', url, '--at', '6', '--format', 'jsonl'], env);

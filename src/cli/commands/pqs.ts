@@ -9,6 +9,7 @@ import { checkFilters } from '../../core/pqs/filter';
 import { parsePqsUrl, describeSettings } from '../../core/pqs/settings';
 import { PqsStore, type PgDriver } from '../../core/pqs/store';
 import { PqsError } from '../../core/pqs/errors';
+import { pqsNameOf } from '../../core/pqs/names';
 import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
@@ -23,6 +24,7 @@ export const pqsCommand: Command = {
   synopsis: 'pqs active TEMPLATE [--at N | --as-of TIME] [--where PATH=VALUE]… | history CONTRACT_ID | summary [--at N] | query FILE.pqs.sql [--explain]  [--pqs URL] [--format table|jsonl|csv]',
   summary: 'Ask a Participant Query Store (PostgreSQL) through its public SQL functions',
   details: [
+    'TEMPLATE           as PQS names it (package-name:Module:Entity, Module:Entity, Entity) or as a template id (#package-name:…)',
     `--pqs URL          postgresql://user@host:5432/database?schema=…&sslmode=… (or ${PQS_URL_ENV});`,
     '                   the password from PGPASSWORD or the URL in the environment, never on the command line',
     '--at N             read at offset N (default: the store\'s latest offset, pinned for every page)',
@@ -57,7 +59,8 @@ export const pqsCommand: Command = {
           return await summary(ctx, store, v, format);
         case 'active':
           if (!target) throw new UsageError('pqs active needs a TEMPLATE (package-name:Module:Entity, Module:Entity or Entity)', NAME);
-          return await active(ctx, store, target, v, format);
+          // The extension's template ids (#package-name:Module:Entity, <package id>:Module:Entity) become PQS names.
+          return await active(ctx, store, pqsNameOf(target), v, format);
         case 'history':
           if (!target) throw new UsageError('pqs history needs a CONTRACT_ID', NAME);
           return await history(ctx, store, target, format);

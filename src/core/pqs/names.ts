@@ -3,7 +3,7 @@
  * the extension writes template ids (`#package-name:Module:Entity`, `<package id>:Module:Entity`):
  * the one place that maps between them.
  */
-import { parseIdentifier } from '../daml/identifiers';
+import { isPackageHash, parseIdentifier } from '../daml/identifiers';
 
 /**
  * The PQS name of a template id the extension holds. A package-name id maps to PQS's fully qualified
@@ -15,6 +15,8 @@ export function pqsNameOf(templateId: string, packageNameOf?: (packageId: string
   if (!id) return templateId.startsWith('#') ? templateId.slice(1) : templateId;
   const qualified = `${id.moduleName}:${id.entityName}`;
   if (id.form === 'package-name') return `${id.packageName}:${qualified}`;
+  // `name:Module:Entity` without the `#` is already PQS's fully qualified name; only a hash is a package id.
+  if (!isPackageHash(id.packageId)) return templateId;
   const name = packageNameOf?.(id.packageId);
   return name ? `${name}:${qualified}` : qualified;
 }

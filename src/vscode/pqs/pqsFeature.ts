@@ -21,7 +21,6 @@ import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from '../lifecycle';
-import type { LedgerPackages } from '../packages/ledgerPackages';
 import type { Prompts } from '../prompts';
 import type { SecretStore } from '../secrets';
 import { resultsCsv, resultsHtml, resultsJson } from './resultsHtml';
@@ -36,10 +35,11 @@ export interface PqsDeps {
   extensionPath: string;
   globalState: vscode.Memento;
   connections: ConnectionManager;
-  secrets: SecretStore;
-  packages: LedgerPackages;
+  secrets: Pick<SecretStore, 'get' | 'set' | 'delete'>;
   prompts: Prompts;
   logger: Logger;
+  /** node-postgres; default: dist/pqs.js of the extension, loaded on the first connection. */
+  driver?: () => PgDriver;
 }
 
 type Node =
@@ -107,7 +107,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
     return this.connection()?.pqs;
   }
 
-  private driver = (): PgDriver => require(path.join(this.deps.extensionPath, 'dist', 'pqs.js')) as PgDriver;
+  private driver = (): PgDriver => (this.deps.driver ?? (() => require(path.join(this.deps.extensionPath, 'dist', 'pqs.js')) as PgDriver))();
 
   /** Attaches the store this profile used before (its URL and password kept), without asking. */
   private async autoAttach(): Promise<void> {
@@ -304,7 +304,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
       case 'contract': {
         const item = new vscode.TreeItem(shortId(n.contractId), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `pqs/contract/${n.template}/${n.contractId}`;
-        item.description = `@${n.offset} ${JSON.stringify(n.payload).slice(0, 120)}`;
+        item.description = `@${n.offset} ${payloadSummary(n.payload)}`;
         item.tooltip = `${n.contractId}\n${JSON.stringify(n.payload, null, 2)}`;
         item.contextValue = 'pqsContract';
         item.iconPath = new vscode.ThemeIcon('file-code');
@@ -457,7 +457,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
     const doc = await vscode.workspace.openTextDocument(target);
     const result = await this.deps.prompts.progress(`${explain ? 'Explaining' : 'Running'} ${path.basename(target.fsPath)} on PQS`, (signal) => store.runSql(doc.getText(), { signal }, explain));
     this.lastResult = result;
-    this.showResults(`${path.basename(target.fsPath)}${explain ? ' (plan)' : ''}`, result, explain);
+    this.showResults(`PQS: ${path.basename(target.fsPath)}${explain ? ' (plan)' : ''}`, result, explain);
     return result;
   }
 
@@ -479,6 +479,15 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
     this.panel?.dispose();
     super.dispose();
   }
+}
+
+/** The payload's top-level text and number fields, parties by their name: `owner=Bob · amount=700.0 · currency=USD`. */
+function payloadSummary(payload: unknown): string {
+  if (typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  return Object.entries(payload)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+    .map(([k, v]) => `${k}=${String(v).split('::')[0].replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')}`)
+    .join(' · ');
 }
 
 export function registerPqs(commands: CommandRegistry, deps: PqsDeps): PqsFeature {

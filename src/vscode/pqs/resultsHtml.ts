@@ -43,7 +43,7 @@ export function resultsHtml(view: ResultsView, nonce: string): string {
 <style nonce="${nonce}">
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px; }
 header { display: flex; gap: 8px; align-items: center; padding: 8px 0; position: sticky; top: 0; background: var(--vscode-editor-background); }
-header .summary { flex: 1; color: var(--vscode-descriptionForeground); }
+header .summary { flex: 1 1 auto; min-width: 9em; white-space: nowrap; color: var(--vscode-descriptionForeground); }
 button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 3px 10px; cursor: pointer; }
 button:hover { background: var(--vscode-button-secondaryHoverBackground); }
 button:focus-visible, td:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }

@@ -4,13 +4,14 @@ import type { DataType } from '../../../src/core/daml/model';
 import type { TypeLookup } from '../../../src/core/daml/packageIndex';
 import { PqsError } from '../../../src/core/pqs/errors';
 import { checkFilter, filterCondition, parsePayloadFilter, suggestedPayloadIndex } from '../../../src/core/pqs/filter';
+import { pqsCompletions } from '../../../src/core/pqs/completions';
 import { checkInterface, PQS_FUNCTIONS } from '../../../src/core/pqs/interface';
 import { pqsNameOf, templateIdOfPqsName } from '../../../src/core/pqs/names';
 import { describeSettings, parsePqsUrl } from '../../../src/core/pqs/settings';
 import { assertReadOnlyStatement } from '../../../src/core/pqs/sqlGuard';
 import { Redactor } from '../../../src/core/redact';
 
-const PKG = 'p'.repeat(64);
+const PKG = 'a1'.repeat(32);
 const builtin = (b: 'Party' | 'Numeric' | 'Text' | 'Optional' | 'List', ...args: never[]) => ({ kind: 'builtin' as const, builtin: b, args });
 const LOCK: DataType = { kind: 'record', name: 'Lock', params: [], serializable: true, fields: [{ name: 'notary', type: builtin('Party') }] };
 const IOU: DataType = {
@@ -98,6 +99,8 @@ describe('PQS names, settings and interface check', () => {
     assert.equal(pqsNameOf('#demo-iou:Iou:Iou'), 'demo-iou:Iou:Iou');
     assert.equal(pqsNameOf(`${PKG}:Iou:Iou`), 'Iou:Iou');
     assert.equal(pqsNameOf(`${PKG}:Iou:Iou`, () => 'demo-iou'), 'demo-iou:Iou:Iou');
+    assert.equal(pqsNameOf('demo-iou:Iou:Iou'), 'demo-iou:Iou:Iou');
+    assert.equal(pqsNameOf('Iou:Iou'), 'Iou:Iou');
     assert.equal(templateIdOfPqsName('demo-iou:Iou:Iou'), '#demo-iou:Iou:Iou');
   });
 
@@ -119,5 +122,20 @@ describe('PQS names, settings and interface check', () => {
     assert.deepEqual(checkInterface(catalog).extra, ['active.reassignment_counter']);
     assert.equal(checkInterface(catalog).verdict, 'newer');
     assert.equal(checkInterface([]).verdict, 'none');
+  });
+});
+
+describe('PQS completions', () => {
+  it('offer the public functions with signatures, the store\'s template names quoted, and the packages\' payload fields', () => {
+    const packages = { ...lookup, templatesByPackageName: () => [{ fields: IOU, packageName: 'demo-iou', name: { moduleName: 'Iou', name: 'Iou' } }] };
+    const items = pqsCompletions(["demo-iou:Iou:Iou", "o'brien:M:T"], packages);
+    const active = items.find((i) => i.label === 'active')!;
+    assert.equal(active.detail, 'active(name text DEFAULT NULL, at_offset bigint DEFAULT NULL)');
+    assert.equal(active.insertText, 'active(');
+    assert.ok(items.some((i) => i.kind === 'template' && i.insertText === "'demo-iou:Iou:Iou'"));
+    assert.ok(items.some((i) => i.kind === 'template' && i.insertText === "'o''brien:M:T'"));
+    const amount = items.find((i) => i.kind === 'field' && i.label === 'amount')!;
+    assert.equal(amount.insertText, "payload->>'amount'");
+    assert.match(amount.detail, /demo-iou:Iou:Iou/);
   });
 });
