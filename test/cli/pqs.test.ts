@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/main';
-import { postgresAvailable } from '../support/postgres';
+import { asAdmin, postgresAvailable } from '../support/postgres';
 import { mirroredDemo, READER, READER_PASSWORD, stopPostgresAfterRun, type MirroredDemo } from '../support/pqsFixture';
 import { Capture, cli } from './harness';
 
@@ -88,6 +88,21 @@ stopPostgresAfterRun();
     assert.match(w.stderr, /error: PQS write-refused: One statement at a time.*line 1, column 9/);
     const explain = await cli(['pqs', 'query', file, '--pqs', url, '--explain', '--format', 'csv'], env);
     assert.match(explain.stdout, /^QUERY PLAN$/m);
+  });
+
+  it('Ctrl-C cancels a running query on the server (exit 130)', async () => {
+    const file = join(dir, 'slow.pqs.sql');
+    writeFileSync(file, "SELECT pg_sleep(60), 'cli-cancel-me'");
+    const interrupt = new AbortController();
+    const running = cli(['pqs', 'query', file, '--pqs', url], env, interrupt.signal);
+    const active = () =>
+      asAdmin(demo.cluster, demo.database, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%cli-cancel-me%' AND pid <> pg_backend_pid()`)).rows[0].n as number);
+    while ((await active()) === 0) await new Promise((r) => setTimeout(r, 50));
+    interrupt.abort();
+    const r = await running;
+    assert.equal(r.status, 130, r.stderr);
+    assert.match(r.stderr, /^Cancelled\.$/m);
+    while ((await active()) > 0) await new Promise((r2) => setTimeout(r2, 50));
   });
 
   it('a wrong password, a password on the command line, and no database are clear errors', async () => {
