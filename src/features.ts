@@ -13,7 +13,7 @@ import { ConnectionStatusBar } from './vscode/statusBar';
 import { ConnectionCommands } from './vscode/commands/connections';
 import { TokenCommands } from './vscode/commands/tokens';
 import { Commands, Views, type CommandId } from './vscode/commands/ids';
-import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
+import { DEMO_CONNECTION_ID, DemoController, demoPqsUrl } from './vscode/demo';
 import { ErrorReporter, PromptsPort } from './vscode/prompts';
 import { windowPrompts } from './vscode/ui';
 import { CommandRegistry, ConnectionTargets } from './vscode/commands/registry';
@@ -113,7 +113,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(compare.view);
   const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
   context.subscriptions.push(...graphs.registrations);
-  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger });
+  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger, demoPqsUrl, env: process.env });
   context.subscriptions.push(pqs);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));

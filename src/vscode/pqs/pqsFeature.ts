@@ -38,6 +38,10 @@ export interface PqsDeps {
   secrets: Pick<SecretStore, 'get' | 'set' | 'delete'>;
   prompts: Prompts;
   logger: Logger;
+  /** The demo participant's PQS database (cantonLedger.demo.pqsUrl), attached to the demo connection by itself. */
+  demoPqsUrl?: () => string | undefined;
+  /** The environment (PGPASSWORD for the demo's PQS). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** node-postgres; default: dist/pqs.js of the extension, loaded on the first connection. */
   driver?: () => PgDriver;
 }
@@ -113,9 +117,12 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
   private async autoAttach(): Promise<void> {
     const c = this.connection();
     if (!c || c.pqs) return this.changed.fire(undefined);
-    const url = this.deps.globalState.get<string>(URL_KEY(c.id));
+    const kept = this.deps.globalState.get<string>(URL_KEY(c.id));
+    // The demo participant's own PQS (cantonLedger.demo.pqsUrl), read with the password of the environment.
+    const url = kept ?? (c.profile.source === 'demo' ? this.deps.demoPqsUrl?.() : undefined);
     if (!url) return this.changed.fire(undefined);
-    await this.attach(c, url, await this.deps.secrets.get(c.id, 'pqsPassword')).catch(() => undefined);
+    const password = kept ? await this.deps.secrets.get(c.id, 'pqsPassword') : this.deps.env?.PGPASSWORD;
+    await this.attach(c, url, password, !kept).catch((err) => this.deps.logger.warn(`PQS of ${c.profile.name} not attached: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   private async connect(arg?: { url?: string; password?: string }): Promise<void> {
@@ -148,14 +155,17 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
     await this.attach(c, url, password);
   }
 
-  private async attach(c: LedgerConnection, url: string, password: string | undefined): Promise<void> {
+  /** `transient`: the demo's store, attached for this session only (nothing kept). */
+  private async attach(c: LedgerConnection, url: string, password: string | undefined, transient = false): Promise<void> {
     const { settings } = parsePqsUrl(url);
     const store = new PqsStore(settings, async () => password, this.driver);
     try {
       const check = await this.deps.prompts.progress(`Connecting to PQS ${describeSettings(settings)}`, (signal) => store.connect({ signal }));
       // Kept only once it worked: the URL without its password, the password in secret storage.
-      await this.deps.globalState.update(URL_KEY(c.id), describeSettings(settings));
-      if (password) await this.deps.secrets.set(c.id, 'pqsPassword', password);
+      if (!transient) {
+        await this.deps.globalState.update(URL_KEY(c.id), describeSettings(settings));
+        if (password) await this.deps.secrets.set(c.id, 'pqsPassword', password);
+      }
       c.attachPqs(store);
       this.deps.logger.info(`PQS attached to ${c.profile.name}: ${describeSettings(settings)} (interface ${check.verdict} as ${check.knows})`);
       this.resetReads();

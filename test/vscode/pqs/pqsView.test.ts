@@ -14,10 +14,15 @@ import { PqsError } from '../../../src/core/pqs/errors';
 import { Commands } from '../../../src/vscode/commands/ids';
 import { CommandRegistry } from '../../../src/vscode/commands/registry';
 import type { Prompts } from '../../../src/vscode/prompts';
+import { demoPqsUrl } from '../../../src/vscode/demo';
 import { PqsFeature } from '../../../src/vscode/pqs/pqsFeature';
 import { postgresAvailable } from '../../support/postgres';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, type MirroredDemo } from '../../support/pqsFixture';
-import { commands, MemoryMemento } from '../fake/vscode';
+import type { ConnectionProfile } from '../../../src/core/connections';
+import { Redactor } from '../../../src/core/redact';
+import { ConnectionManager } from '../../../src/vscode/connections/manager';
+import { ProfileStore } from '../../../src/vscode/connections/profiles';
+import { commands, fake, MemoryMemento } from '../fake/vscode';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 
 stopPostgresAfterRun();
@@ -117,5 +122,65 @@ type Row = { kind: string; name?: string; contractId?: string };
     const [err] = failures as PqsError[];
     assert.ok(err instanceof PqsError && err.kind === 'bad-filter', String(err));
     assert.match(err.message, /has no field colour \(its fields: .*amount/);
+  });
+});
+
+(postgresAvailable() ? describe : describe.skip)('PQS view with the demo participant’s own PQS (cantonLedger.demo.pqsUrl)', function () {
+  this.timeout(60_000);
+  let demo: MirroredDemo;
+  let manager: ConnectionManager;
+  let profiles: ProfileStore;
+  let feature: PqsFeature;
+  const globalState = new MemoryMemento();
+  const kept = new Map<string, string>();
+
+  before(async () => {
+    demo = await mirroredDemo('demo_view');
+    fake.reset();
+    profiles = new ProfileStore(new MemoryMemento() as never);
+    manager = new ConnectionManager(profiles, { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as never, silentLogger, new Redactor());
+    const s = demo.settings;
+    feature = new PqsFeature({
+      extensionPath: '/nowhere',
+      globalState: globalState as never,
+      connections: manager,
+      secrets: { get: async () => undefined, set: async (id: string, kind: string, v: string) => void kept.set(`${id}/${kind}`, v), delete: async () => undefined } as never,
+      prompts: { message: async () => undefined, pick: async () => undefined, progress: (_t, task) => task(new AbortController().signal) },
+      logger: silentLogger,
+      driver: pgDriver,
+      demoPqsUrl: () => `postgresql://${s.user}@${s.host}:${s.port}/${s.database}?schema=pqs&sslmode=disable`,
+      env: { PGPASSWORD: READER_PASSWORD },
+    });
+  });
+  after(async () => {
+    feature?.dispose();
+    manager?.dispose();
+    profiles?.dispose();
+    await demo?.close();
+  });
+
+  it('attaches the demo connection’s PQS by itself, with the password of the environment, and keeps nothing', async () => {
+    const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: demo.participant.url, auth: 'none', userId: 'demo-admin', source: 'demo' };
+    profiles.setDemo(profile);
+    await profiles.setActive('demo');
+    await manager.connect(profile);
+    for (let i = 0; i < 200 && !manager.activeConnection()?.pqs; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(manager.activeConnection()?.pqs, 'the demo connection has its PQS');
+    const rows = (await feature.getChildren()).map((n) => feature.getTreeItem(n).label);
+    assert.ok(rows.includes('Watermark'), JSON.stringify(rows));
+    assert.deepEqual([globalState.keys(), [...kept.keys()]], [[], []]);
+  });
+});
+
+describe('cantonLedger.demo.pqsUrl', () => {
+  afterEach(() => fake.reset());
+
+  it('gives the demo its PQS database, never with a password in the settings', () => {
+    fake.setSetting('cantonLedger.demo.pqsUrl', '');
+    assert.equal(demoPqsUrl(), undefined);
+    fake.setSetting('cantonLedger.demo.pqsUrl', 'postgresql://me@db.local:5433/ledger?schema=mirror');
+    assert.equal(demoPqsUrl(), 'postgresql://me@db.local:5433/ledger?schema=mirror&sslmode=prefer');
+    fake.setSetting('cantonLedger.demo.pqsUrl', 'postgresql://me:hunter2pw@db.local/ledger');
+    assert.throws(() => demoPqsUrl(), /must not hold a password/);
   });
 });
