@@ -82,6 +82,16 @@ export const Commands = {
   lookUpSubmission: 'cantonLedger.submissions.lookUp',
   copyCommandId: 'cantonLedger.submissions.copyCommandId',
   clearSubmissions: 'cantonLedger.submissions.clear',
+  // Participant Query Store
+  pqsConnect: 'cantonLedger.pqs.connect',
+  pqsDisconnect: 'cantonLedger.pqs.disconnect',
+  pqsRefresh: 'cantonLedger.pqs.refresh',
+  pqsPin: 'cantonLedger.pqs.pin',
+  pqsFilter: 'cantonLedger.pqs.filter',
+  pqsLoadMore: 'cantonLedger.pqs.loadMore',
+  pqsCopySuggestedIndex: 'cantonLedger.pqs.copySuggestedIndex',
+  pqsRunFile: 'cantonLedger.pqs.runFile',
+  pqsExplainFile: 'cantonLedger.pqs.explainFile',
 } as const;
 
 /** A command id of the extension. */
@@ -97,6 +107,7 @@ export const Views = {
   packages: 'cantonLedger.packages',
   submissions: 'cantonLedger.submissions',
   compareParties: 'cantonLedger.compareParties',
+  pqs: 'cantonLedger.pqs',
 } as const;
 
 export type ViewId = (typeof Views)[keyof typeof Views];
