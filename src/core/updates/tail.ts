@@ -378,24 +378,3 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
-
-// ---------------------------------------------------------------- command completions
-
-export interface FollowCompletionsOptions extends FollowBase<CompletionElement> {
-  selection: CompletionsSelection;
-}
-
-/**
- * Follows the command completions of a selection with the same resume policy as the updates (no
- * gap, no duplicate, retries from the last position), reading open-ended lists: the participant's
- * completions websocket is not used. A release without the endpoint ends following with an
- * UnsupportedOperationError before any completions request is sent.
- */
-export function followCompletions(client: LedgerClient, o: FollowCompletionsOptions): Promise<FollowPosition> {
-  const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
-  const source: ElementSource<CompletionElement> = {
-    kind: 'polling',
-    read: (beginExclusive, r) => client.streamCompletions(beginExclusive, o.selection, { signal: r.signal, limit: r.batchSize, idleTimeoutMs, timeoutMs: idleTimeoutMs + 30_000 }),
-  };
-  return followElements(o, { choose: async () => source });
-}
