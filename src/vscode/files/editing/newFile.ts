@@ -43,7 +43,7 @@ export interface NewVettingFileOptions extends NewFileTarget {
   expectedTopologySerial?: number;
 }
 
-const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
+const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
 
 /** The button that turns "the packages could not be read" into a file with a placeholder template. */
 export const CREATE_PLACEHOLDER_FILE = 'Create File with Placeholders';
