@@ -133,9 +133,10 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     const result = await runner.run(step);
     steps.push(result);
     o.onStepFinished?.(result);
-    if (result.status === 'failed') status = 'failed';
+    // A cancel that stopped a step (its outcome unknown, its checks cancelled) interrupted the run.
+    if (signal?.aborted || result.status === 'not-run') status = 'interrupted';
+    else if (result.status === 'failed') status = 'failed';
     else if (result.status === 'unknown') status = 'unknown';
-    else if (result.status === 'not-run') status = 'interrupted';
   }
   return { runId, status, problems: [], parties, steps };
 }
@@ -166,6 +167,7 @@ class StepRunner {
   firstOffset = 0;
   private readonly client: LedgerClient;
   private readonly signal: AbortSignal | undefined;
+  private readonly userId: string | undefined;
 
   constructor(
     private readonly connection: LedgerConnection,
@@ -176,6 +178,8 @@ class StepRunner {
   ) {
     this.client = connection.client;
     this.signal = o.signal;
+    const state = connection.state;
+    this.userId = connection.profile.userId ?? (state.state === 'connected' ? state.info.user?.id : undefined);
   }
 
   async run(step: ScriptStep): Promise<StepResult> {
@@ -183,7 +187,7 @@ class StepRunner {
     const head = stepHead(step);
     const done = (r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult => ({ ...head, ...r, durationMs: performance.now() - started });
     const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
-    let output: StepOutput;
+    let output: StepOutput | undefined;
     try {
       const spec = interpolate(step.spec, this.scope);
       const expect = interpolate(step.expect, this.scope) as StepExpectations;
@@ -196,7 +200,12 @@ class StepRunner {
     } catch (e) {
       if (e instanceof StepStop) return done({ status: 'failed', commandId, failures: [e.failure], captured: {} });
       if (e instanceof UnknownOutcome) return done({ status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
-      if (e instanceof CancelledError) return done({ status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
+      if (e instanceof CancelledError) {
+        if (!output) return done({ status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
+        // The step did its work; only the reads that check it were cancelled: it ran, unchecked.
+        const failure = { message: `Cancelled while its expectations were checked; the step itself ran${output.summary ? ` (${output.summary})` : ''}.`, pointer: `${step.pointer}/expect` };
+        return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
+      }
       const message = e instanceof LedgerError ? describe(e) : `The step could not run: ${e instanceof Error ? e.message : String(e)}`;
       return done({ status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
     }
@@ -342,7 +351,9 @@ class StepRunner {
       const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
       return this.checkedText(JSON.stringify(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
     }
-    return this.checkedText(JSON.stringify({ ...s, commandId }), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+    // Without a token there is no user to default to: the connection's user submits.
+    const userId = s.userId ?? this.userId;
+    return this.checkedText(JSON.stringify({ ...s, commandId, ...(userId ? { userId } : {}) }), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
   }
 
   private expectSuccess(step: ScriptStep, expect: StepExpectations, what: string): void {

@@ -3,7 +3,8 @@
  * carry, and the command ids a run gives its steps. Checked by `check.ts`, run by `run.ts`.
  */
 import { joinPointer } from '../jsonPointer';
-import { isJsonObject } from '../files/jsonDocument';
+import { isJsonObject, type JsonDocument } from '../files/jsonDocument';
+import type { Problem } from '../files/problems';
 
 export const SCRIPT_SUFFIX = '.ledger.json';
 
@@ -185,4 +186,27 @@ export function scriptCommandId(runId: string, stepIndex: number): string {
 export function scriptStepOfCommandId(commandId: string): { runId: string; stepIndex: number } | undefined {
   const m = /^ledger-script-([A-Za-z0-9]+)-step-([1-9][0-9]*)$/.exec(commandId);
   return m ? { runId: m[1], stepIndex: Number(m[2]) - 1 } : undefined;
+}
+
+// ---------------------------------------------------------------- positions
+
+/** A range of the script with its line/column positions, as a problem of its checks has. */
+export type ScriptPosition = Pick<Problem, 'offset' | 'length' | 'line' | 'column' | 'endLine' | 'endColumn'>;
+
+/**
+ * Where a pointer of a script is (a step, an expectation, a capture), for a failure shown at it: the
+ * value's range, or the nearest enclosing value that exists (a step's `expect` when it has none).
+ */
+export function positionOf(doc: JsonDocument, pointer: string): ScriptPosition {
+  let at = pointer;
+  let node = doc.nodeAt(at);
+  while (!node && at !== '') {
+    at = at.slice(0, at.lastIndexOf('/'));
+    node = doc.nodeAt(at);
+  }
+  const offset = node?.offset ?? 0;
+  const length = node?.length ?? 0;
+  const start = doc.position(offset);
+  const end = doc.position(offset + length);
+  return { offset, length, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
 }
