@@ -12,7 +12,7 @@ import { validateText, type Problem } from '../../src/core/files/validate';
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
-import { interpolate, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { interpolate, newScriptText, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDarBytes } from '../support/dars';
 import { REPO_ROOT } from '../support/spec';
@@ -117,6 +117,16 @@ describe('ledger scripts: checks while typing', () => {
 
   it('the example scripts have no problem', () => {
     for (const name of EXAMPLE_SCRIPTS) assert.deepEqual(validateText('script', readFileSync(join(EXAMPLES, name), 'utf8')).problems, [], name);
+  });
+});
+
+describe('ledger scripts: a new script', () => {
+  it('names the participant\'s parties by alias and starts with a step to fill in that checks clean', () => {
+    const text = newScriptText(['Bank::1220ab', 'Alice::1220ab', 'Alice::1220cd', 'weird party::1'], IOU);
+    const value = JSON.parse(text);
+    assert.deepEqual(Object.keys(value.parties), ['Bank', 'Alice']);
+    assert.deepEqual(value.steps[0].submit.actAs, ['${Bank}']);
+    assert.deepEqual(validateText('script', text).problems, []);
   });
 });
 

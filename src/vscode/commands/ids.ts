@@ -81,6 +81,11 @@ export const Commands = {
   lookUpSubmission: 'cantonLedger.submissions.lookUp',
   copyCommandId: 'cantonLedger.submissions.copyCommandId',
   clearSubmissions: 'cantonLedger.submissions.clear',
+  // Ledger scripts
+  runLedgerScript: 'cantonLedger.scripts.run',
+  openScriptStepResult: 'cantonLedger.scripts.openStepResult',
+  showScriptStepGraph: 'cantonLedger.scripts.showStepGraph',
+  newLedgerScript: 'cantonLedger.files.newLedgerScript',
 } as const;
 
 /** A command id of the extension. */
