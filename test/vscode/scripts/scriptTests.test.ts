@@ -16,11 +16,13 @@ import { Commands } from '../../../src/vscode/commands/ids';
 import { CommandRegistry } from '../../../src/vscode/commands/registry';
 import { ErrorReporter, PromptsPort } from '../../../src/vscode/prompts';
 import { ScriptTests } from '../../../src/vscode/scripts/scriptTests';
+import { FileDiagnostics } from '../../../src/vscode/files/editing/diagnostics';
+import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { windowPrompts } from '../../../src/vscode/ui';
 import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, type FakeTestItem } from '../fake/vscode';
+import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, workspace, type FakeTestItem } from '../fake/vscode';
 
 const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
 
@@ -145,6 +147,22 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     assert.deepEqual(graphs, [{ updateId }]);
     await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 3));
     assert.match(fake.state.messages.at(-1)!.text, /has no transaction from its last run/);
+  });
+
+  it('while typing, an alias that matches no party of the active connection is an error at the alias', async () => {
+    const packages = new LedgerPackages(window.manager, new PackageStore(() => ({ PackageCache, PackageIndex, readDar })), Uri.file(dir), silentLogger);
+    const diagnostics = new FileDiagnostics(packages);
+    try {
+      const uri = uriOf('typing.ledger.json');
+      const text = JSON.stringify({ parties: { Alice: {}, Alicia: {} }, steps: [{ updates: { party: 'Alice' } }] }, null, 2);
+      fake.openDocument(uri, text);
+      diagnostics.problemsOf(workspace.textDocuments[workspace.textDocuments.length - 1] as never);
+      const shown = fake.state.diagnostics.get(uri.toString()) ?? [];
+      assert.deepEqual(shown.map((d) => [d.code, d.range.start.line, d.message]), [['unknown-party', 3, 'No party on Demo has an id starting with "Alicia::": did you mean "Alice"? (or allocate one per run: {"allocate": true}).']]);
+    } finally {
+      diagnostics.dispose();
+      packages.dispose();
+    }
   });
 
   it('an open document\'s steps follow its edits', () => {
