@@ -224,6 +224,11 @@ export class ScriptTests extends Disposable {
     return item ? this.lastRuns.get(item.id) : undefined;
   }
 
+  /** What the last run of a step gave (the Test Explorer keeps its own copy; in-host tests read this one). */
+  lastStepResult(item: vscode.TestItem): StepResult | undefined {
+    return this.record(item)?.result;
+  }
+
   /** The transaction of a step's last run, as a submission's result is shown. */
   async openStepResult(item?: vscode.TestItem): Promise<void> {
     const t = this.record(item)?.result.transaction;
