@@ -287,6 +287,28 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.deepEqual(r.steps.map((s) => s.summary?.split(':')[0]), ['Prepared (nothing was submitted)', 'Vetting of vet-iou-v2.vetting.json applied', 'Uploaded holding.dar']);
   });
 
+  it("with the participant's packages: fields of expectations and captures must be the template's, and inline arguments are checked", async () => {
+    const state = await c.readPackages();
+    assert.equal(state.state, 'ready');
+    const packages = state.state === 'ready' ? state.context : undefined;
+    const badArgs = issue();
+    (badArgs.commands[0].CreateCommand.createArguments as Record<string, unknown>).amount = 'ten';
+    const t = text({
+      parties: PARTIES,
+      steps: [{ submit: badArgs, capture: { who: { contractId: IOU, field: 'ownr' } }, expect: { created: [{ template: IOU, fields: { curency: 'USD' } }] } }],
+    });
+    const found = errors(validateText('script', t, { packages }).problems);
+    assert.deepEqual(
+      found.map((p) => [p.path, p.code]),
+      [
+        ['/steps/0/submit/commands/0/CreateCommand/createArguments/amount', 'bad-numeric'],
+        ['/steps/0/capture/who/field', 'unknown-field'],
+        ['/steps/0/expect/created/0/fields/curency', 'unknown-field'],
+      ],
+    );
+    assert.match(found.find((p) => p.path.endsWith('curency'))!.message, /^Iou:Iou has no field "curency": did you mean "currency"\?/);
+  });
+
   it('a script with an error is refused before anything is sent', async () => {
     const end = await c.client.ledgerEnd();
     const r = await run({ parties: { ...PARTIES, Nobody: {} }, steps: [{ submit: issue() }, { submit: transfer('${Alice}', '${nope}', '${Bob}') }] });
