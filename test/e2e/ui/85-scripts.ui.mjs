@@ -36,22 +36,34 @@ export default async function (t) {
       const lens = codeLens(t, 'Run Script');
       await lens.waitFor({ timeout: 20000 });
       await lens.click();
-      const message = t.page.getByText(/Expected 1 created #demo-iou:Iou:Iou with \{"amount":"45"\}; found 0 with those fields/).first();
-      await message.waitFor({ timeout: 30000 });
-      await t.waitUntil(async () => (await t.page.locator('.monaco-editor .codicon-testing-failed-icon').count()) >= 1, { timeout: 15000, what: 'a failed step in the gutter' });
+      // The run's verdict shows on the script's first line, the step's failure at its expectation
+      // (line 52), each as VS Code's inline test message; a message with expected and actual reads
+      // "actual != expected".
+      const inline = (text) => t.page.locator('.monaco-editor .test-error-content-widget[monaco-visible-content-widget="true"]', { hasText: text }).first();
+      await inline('a step failed (2 passed, 1 failed, 0 unknown, 2 not run)').waitFor({ timeout: 30000 });
+      await t.palette('Go to Line/Column...');
+      await t.inputBox(':60');
+      await t.waitUntil(async () => /Ln 60,/.test(await t.page.locator('.statusbar-item[id="status.editor.selection"]').innerText().catch(() => '')), { timeout: 5000, what: 'the cursor on line 60' });
+      const stepMessage = inline(/ != 1 created #dem/);
+      await stepMessage.waitFor({ timeout: 15000 });
+      const line52 = t.page.locator('.monaco-editor .margin-view-overlays .line-numbers', { hasText: /^52$/ }).first();
+      await line52.waitFor({ timeout: 10000 });
+      const [messageY, lineY] = [(await stepMessage.boundingBox())?.y, (await line52.boundingBox())?.y];
+      if (messageY === undefined || lineY === undefined || Math.abs(messageY - lineY) > 12) throw new Error(`the failure message is not on line 52, the expectation that failed (message at y=${messageY}, line 52 at y=${lineY})`);
       await t.screenshot('85-scripts-failure-at-step');
       await t.page.keyboard.press('Escape');
     });
 
     await t.check('the Test Explorer lists both scripts and their steps, the failing step marked', async () => {
       await t.palette('Testing: Focus on Test Explorer View');
-      const failingRow = t.page.getByRole('treeitem', { name: new RegExp(FAILING.replace(/\./g, '\\.')) }).first();
+      const row = (text) => t.page.locator('.part.sidebar .monaco-list-row', { hasText: text }).first();
+      await row(PASSING).waitFor({ timeout: 20000 });
+      const failingRow = row(FAILING);
       await failingRow.waitFor({ timeout: 20000 });
-      await t.page.getByRole('treeitem', { name: new RegExp(PASSING.replace(/\./g, '\\.')) }).first().waitFor({ timeout: 20000 });
       if ((await failingRow.getAttribute('aria-expanded')) === 'false') await failingRow.click().then(() => t.page.keyboard.press('ArrowRight'));
-      const step = t.page.getByRole('treeitem', { name: /3\. Bob splits it/ }).first();
+      const step = row('3. Bob splits it');
       await step.waitFor({ timeout: 20000 });
-      await t.waitUntil(async () => (await step.locator('.codicon-testing-failed-icon').count()) === 1, { timeout: 15000, what: 'the step "3. Bob splits it" marked failed' });
+      await t.waitUntil(async () => (await step.locator('.codicon-testing-failed-icon').count()) === 1 && (await failingRow.locator('.codicon-testing-failed-icon').count()) === 1 && (await row(PASSING).locator('.codicon-testing-passed-icon').count()) === 1, { timeout: 15000, what: 'the passing script marked passed, the failing one and its step "3. Bob splits it" marked failed' });
       await t.screenshot('85-scripts-test-explorer');
     });
   } finally {
