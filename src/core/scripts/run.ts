@@ -219,10 +219,13 @@ class StepRunner {
       case 'submit': {
         const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
         const { request } = submissionOf(value);
+        // Where a look-up of this submission would start: the end this connection knows is enough (the
+        // end only grows, so the transaction is past it), and it spares a read per step.
         const ledger = this.connection.ledger;
+        const knownEnd = ledger ? (r?: AbortSignal) => (ledger.ledgerEnd !== undefined ? Promise.resolve(ledger.ledgerEnd) : ledger.refreshLedgerEnd(r)) : undefined;
         const outcome = await this.connection.write(
           'transaction',
-          (c, s) => submit(c, request, { signal: s, ledgerEnd: ledger ? (r) => ledger.refreshLedgerEnd(r) : undefined }),
+          (c, s) => submit(c, request, { signal: s, ledgerEnd: knownEnd }),
           { signal, offsetOf: (x) => (x.kind === 'succeeded' ? x.transaction.offset : undefined) },
         );
         const commandId = request.commands.commandId;
