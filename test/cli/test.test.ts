@@ -116,6 +116,16 @@ describe('cli: test (ledger scripts)', function () {
     assert.match(r.stdout, /^2 scripts: 0 passed, 1 did not, 1 not run;/m);
   });
 
+  it('validate checks ledger scripts too: positions of a misspelt name and an unknown step kind, exit 1; a good one is ok', async () => {
+    const bad = inDir('validate-bad.ledger.json');
+    writeFileSync(bad, JSON.stringify({ parties: { Alice: {} }, steps: [{ sumbit: {} }, { updates: { party: '${Alise}' } }] }, null, 2));
+    const r = await cli(['validate', bad, inDir('holding-transfer.ledger.json')], env);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /validate-bad\.ledger\.json:6:5: error: Step 1 does nothing: give it one of submit, preview, vet, uploadDar, activeContracts, contractEvents, updates \(did you mean submit\?\) \[unknown-step-kind\]/);
+    assert.match(r.stdout, /validate-bad\.ledger\.json:11:18: error: \$\{Alise\} is not a party alias or an earlier capture: did you mean \$\{Alice\}\? \[unknown-name\]/);
+    assert.match(r.stdout, /holding-transfer\.ledger\.json: ok/);
+  });
+
   it('a file that is not a ledger script is a usage error', async () => {
     const r = await cli(['test', inDir('x.commands.json')], env);
     assert.equal(r.status, 2);

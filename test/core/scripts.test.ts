@@ -309,6 +309,18 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.match(found.find((p) => p.path.endsWith('curency'))!.message, /^Iou:Iou has no field "curency": did you mean "currency"\?/);
   });
 
+  it('users by alias: an existing user submits as ${alias}; one that does not exist refuses the run at its alias', async () => {
+    const asAdmin = { ...issue(), userId: '${Admin}' };
+    const ok = await run({ parties: PARTIES, users: { Admin: { id: 'demo-admin' } }, steps: [{ submit: asAdmin }] });
+    assert.equal(ok.status, 'passed', JSON.stringify(ok.steps[0].failures));
+    const end = await c.client.ledgerEnd();
+    const t = text({ parties: PARTIES, users: { Ghost: {} }, steps: [{ submit: { ...issue(), userId: '${Ghost}' } }] });
+    const bad = await run(t);
+    assert.equal(bad.status, 'refused');
+    assert.deepEqual(bad.problems.map((p) => [p.path, p.message, p.line]), [['/users/Ghost', 'No user "Ghost" on Demo.', 9]]);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
   it('a script with an error is refused before anything is sent', async () => {
     const end = await c.client.ledgerEnd();
     const r = await run({ parties: { ...PARTIES, Nobody: {} }, steps: [{ submit: issue() }, { submit: transfer('${Alice}', '${nope}', '${Bob}') }] });

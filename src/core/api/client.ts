@@ -220,6 +220,11 @@ export class LedgerClient {
     return (await this.call<wire.GetUserResponse>('user', { params: { 'user-id': userId } }, o)).user;
   }
 
+  /** A participant user by id (`GET /v2/users/{id}`); one that does not exist: USER_NOT_FOUND. */
+  async user(userId: string, o: CallOptions = {}): Promise<wire.User> {
+    return (await this.call<wire.GetUserResponse>('user', { params: { 'user-id': userId } }, o)).user;
+  }
+
   async userRights(userId: string, o: CallOptions = {}): Promise<UserRights> {
     const r = await this.call<wire.ListUserRightsResponse>('userRights', { params: { 'user-id': userId } }, o);
     return decodeRights(r?.rights);

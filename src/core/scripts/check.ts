@@ -35,7 +35,9 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
 
   const aliases = isJsonObject(value.parties) ? Object.keys(value.parties) : [];
   if (o.parties) problems.push(...aliasResolutionProblems(value.parties, doc, o.parties));
-  const scope = new Set<string>(aliases);
+  const userAliases = isJsonObject(value.users) ? Object.keys(value.users) : [];
+  for (const both of userAliases.filter((u) => aliases.includes(u))) push(joinPointer('/users', both), 'unknown-party', `"${both}" names a party and a user: give one of them another alias.`, undefined, true);
+  const scope = new Set<string>([...aliases, ...userAliases]);
   const steps = Array.isArray(value.steps) ? value.steps : [];
   // Where each name is captured, for "used before step N captures it".
   const capturedAt = new Map<string, number>();

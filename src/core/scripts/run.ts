@@ -13,7 +13,7 @@ import type { UpdateFilter } from '../api/updatesRequest';
 import type { DarContents } from '../daml/lf/archive';
 import { parseIdentifier } from '../daml/identifiers';
 import { AuthError, CancelledError, CantonApiError, LedgerError } from '../errors';
-import { isJsonObject } from '../files/jsonDocument';
+import { isJsonObject, JsonDocument } from '../files/jsonDocument';
 import type { ArgumentContext } from '../files/argumentChecks';
 import { validateText, type Problem } from '../files/validate';
 import type { LedgerConnection } from '../ledger/connection';
@@ -23,7 +23,7 @@ import { uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
-import { aliasOfPartyRef, interpolate, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
 
@@ -96,9 +96,19 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   const script = scriptOf(checked.value);
   const notRun = (because: StepResult['notRunBecause']) => (s: ScriptStep): StepResult => ({ ...stepHead(s), status: 'not-run', notRunBecause: because, failures: [], captured: {}, durationMs: 0 });
   const errors = checked.problems.filter((p) => p.severity === 'error');
+  // The users must exist: one that does not is an error at its alias, before anything is sent.
+  const users = new Map<string, string>();
+  for (const u of script.users) {
+    try {
+      users.set(u.alias, (await client.user(u.id, { signal })).id);
+    } catch (e) {
+      if (!(e instanceof CantonApiError) || e.code !== 'USER_NOT_FOUND') throw e;
+      errors.push({ ...positionOf(new JsonDocument(text), u.pointer), path: u.pointer, severity: 'error', code: 'unknown-party', message: `No user "${u.id}" on ${connection.profile.name}.` });
+    }
+  }
   if (errors.length > 0) return { runId, status: 'refused', problems: errors, parties: {}, steps: script.steps.map(notRun('earlier-step')) };
 
-  const scope = new Map<string, unknown>();
+  const scope = new Map<string, unknown>(users);
   const parties: Record<string, string> = {};
   for (const alias of script.parties) {
     let id = partyIds.find((p) => p.startsWith(`${alias.hint}::`));

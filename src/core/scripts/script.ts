@@ -26,6 +26,13 @@ export interface PartyAlias {
   pointer: string;
 }
 
+export interface UserAlias {
+  alias: string;
+  /** The participant user's id. */
+  id: string;
+  pointer: string;
+}
+
 export type CaptureSpec = 'updateId' | 'offset' | { contractId: string; field?: string };
 
 export interface ContractCount {
@@ -60,6 +67,7 @@ export interface ScriptStep {
 
 export interface LedgerScript {
   parties: PartyAlias[];
+  users: UserAlias[];
   steps: ScriptStep[];
 }
 
@@ -80,6 +88,10 @@ export function scriptOf(value: unknown): LedgerScript {
     const s = isJsonObject(spec) ? spec : {};
     return { alias, hint: typeof s.hint === 'string' && s.hint ? s.hint : alias, allocate: s.allocate === true, pointer: joinPointer('/parties', alias) };
   });
+  const users: UserAlias[] = Object.entries(isJsonObject(root.users) ? root.users : {}).map(([alias, spec]) => {
+    const s = isJsonObject(spec) ? spec : {};
+    return { alias, id: typeof s.id === 'string' && s.id ? s.id : alias, pointer: joinPointer('/users', alias) };
+  });
   const steps: ScriptStep[] = [];
   const list = Array.isArray(root.steps) ? root.steps : [];
   list.forEach((raw: unknown, index) => {
@@ -96,7 +108,7 @@ export function scriptOf(value: unknown): LedgerScript {
       expect: (isJsonObject(raw.expect) ? raw.expect : {}) as StepExpectations,
     });
   });
-  return { parties, steps };
+  return { parties, users, steps };
 }
 
 // ---------------------------------------------------------------- ${name}
