@@ -45,6 +45,12 @@ describe('ledger scripts: checks while typing', () => {
     assert.match(twoKinds!.message, /2 kinds \(submit, preview\)/);
   });
 
+  it('a field a script does not know is an error (a misspelt expect would check nothing), with the closest name', () => {
+    const t = text({ parties: PARTIES, steps: [{ submit: issue(), expct: { created: [] } }] });
+    const [p] = validateText('script', t).problems;
+    assert.deepEqual([p.path, p.severity, p.code, p.message], ['/steps/0/expct', 'error', 'unknown-field', 'Unknown field "expct": a ledger script has no such field; did you mean "expect"?']);
+  });
+
   it('a ${name} used before it is captured says which step captures it; a misspelt one gets the closest name', () => {
     const t = text({
       parties: PARTIES,

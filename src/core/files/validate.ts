@@ -77,7 +77,7 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
   // The parser accepted it as strict JSON, so JSON.parse (fast, plain objects) gives the same value.
   const value: unknown = JSON.parse(text);
   const validate = validatorFor(kind);
-  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc);
+  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc).map((d) => (kind === 'script' ? asScriptProblem(d) : d));
   const numbers = checkNumbers(doc, value, validate);
   drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
@@ -92,6 +92,16 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
     if (options.packages) drafts.push(...argumentProblems(value, doc, options.packages === 'unavailable' ? undefined : options.packages));
   }
   return { value: numbers.exactValue, problems: finish(doc, drafts) };
+}
+
+/**
+ * A field a ledger script does not know is not sent anywhere to be ignored: the runner would skip it
+ * (a misspelt `expect` checks nothing), so it is an error. Inline commands are checked as commands files are.
+ */
+function asScriptProblem(d: ProblemDraft): ProblemDraft {
+  if (d.code !== 'unknown-field') return d;
+  const suggestion = typeof d.data?.suggestion === 'string' ? d.data.suggestion : undefined;
+  return { ...d, severity: 'error', message: `Unknown field "${String(d.data?.field)}": a ledger script has no such field${suggestion ? `; did you mean "${suggestion}"?` : '.'}` };
 }
 
 type GeneratedValidators = typeof import('./generated/validators');
