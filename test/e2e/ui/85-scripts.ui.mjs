@@ -70,7 +70,8 @@ export default async function (t) {
     await t.page.keyboard.press('Escape').catch(() => {});
     await closeAllEditors(t).catch(() => {});
     await t.palette('Notifications: Clear All Notifications').catch(() => {});
-    await t.palette('View: Close Primary Side Bar').catch(() => {});
+    // The side bar back on the Explorer, as the checks before left it.
+    await t.palette('View: Show Explorer').catch(() => {});
     rmSync(path.join(t.workspace, PASSING), { force: true });
     rmSync(path.join(t.workspace, FAILING), { force: true });
     if (startedDemo) await t.stopDemo();
