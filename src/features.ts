@@ -29,6 +29,7 @@ import { registerComparePartiesView, type CompareFeature } from './vscode/views/
 import { registerGraphs } from './vscode/graph/graphCommands';
 import type { GraphPanels } from './vscode/graph/graphPanels';
 import { registerPqs, type PqsFeature } from './vscode/pqs/pqsFeature';
+import { ScriptTests } from './vscode/scripts/scriptTests';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -44,6 +45,7 @@ export interface CantonLedgerApi {
   connectionsTree: ConnectionsTreeProvider;
   graphs: GraphPanels;
   pqs: PqsFeature;
+  scripts: ScriptTests;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -115,6 +117,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(...graphs.registrations);
   const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger, demoPqsUrl, env: process.env });
   context.subscriptions.push(pqs);
+  const scripts = new ScriptTests(commands, { connections, documents, readDar: (bytes) => packageStore.store.readDar(bytes) });
+  context.subscriptions.push(scripts);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
@@ -124,5 +128,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs }, provideContent };
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs, scripts }, provideContent };
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,acs,graph,pqs,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,graph,pqs,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -21,6 +21,7 @@ import type { ListInput, ListOutput } from './workers/list';
 import type { PagingInput, PagingOutput } from './workers/paging';
 import type { AcsInput, AcsOutput } from './workers/acs';
 import type { SubmitInput, SubmitOutput } from './workers/submit';
+import type { ScriptInput, ScriptOutput } from './workers/script';
 import type { TailInput, TailOutput, TailProgress } from './workers/tail';
 import type { DamlInput, DamlOutput } from './workers/daml';
 import type { ValidateInput, ValidateOutput } from './workers/validate';
@@ -35,6 +36,7 @@ const wanted = (part: string) => !ONLY || ONLY.has(part);
 
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const SUBMISSIONS = QUICK ? 40 : 200;
+const SCRIPT_STEPS = 100;
 const TAIL_TOTAL = QUICK ? 100_000 : 1_000_000;
 const TAIL_WINDOW = 500; // the view's default (cantonLedger.updates.liveTailWindow)
 const VALIDATE_SIZES = [100 * 1024, 1024 * 1024];
@@ -279,6 +281,29 @@ async function submitBenchmark(): Promise<void> {
         unit: 'ms',
         goal: { kind: 'ratio-at-most', value: 1.1 },
         note: "baseline: Node's fetch with the same body, alternating with ours",
+      });
+    } finally {
+      await p.stop();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- 2b. ledger scripts
+
+async function scriptBenchmark(): Promise<void> {
+  if (!wanted('script')) return;
+  await step(`Ledger script: ${SCRIPT_STEPS} submit steps vs the same submissions sent by the client`, async () => {
+    const p = await ParticipantProcess.start({});
+    try {
+      const r = await runWorker<ScriptInput, ScriptOutput>('script', { url: p.info.url, steps: SCRIPT_STEPS, reps: QUICK ? 3 : 7 }, { timeoutMs: 600_000 });
+      addRow({
+        section: 'Ledger scripts',
+        what: `a ${SCRIPT_STEPS}-step script, median of ${r.oursMs.length} runs`,
+        ours: median(r.oursMs),
+        baseline: median(r.directMs),
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 1.1 },
+        note: 'ours: the whole run (checks, aliases, the ledger end before each submit, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours',
       });
     } finally {
       await p.stop();
@@ -595,6 +620,7 @@ async function main(): Promise<void> {
   await updatesBenchmarks().catch((e) => failures.push(`updates: ${(e as Error).stack ?? e}`));
   await acsBenchmark();
   await submitBenchmark();
+  await scriptBenchmark();
   await tailBenchmark();
   await validateBenchmark();
   await graphBenchmark();

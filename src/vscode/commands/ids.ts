@@ -92,6 +92,11 @@ export const Commands = {
   pqsCopySuggestedIndex: 'cantonLedger.pqs.copySuggestedIndex',
   pqsRunFile: 'cantonLedger.pqs.runFile',
   pqsExplainFile: 'cantonLedger.pqs.explainFile',
+  // Ledger scripts
+  runLedgerScript: 'cantonLedger.scripts.run',
+  openScriptStepResult: 'cantonLedger.scripts.openStepResult',
+  showScriptStepGraph: 'cantonLedger.scripts.showStepGraph',
+  newLedgerScript: 'cantonLedger.files.newLedgerScript',
 } as const;
 
 /** A command id of the extension. */
