@@ -203,13 +203,19 @@ describe('LedgerConnection against the demo participant', function () {
   });
 
   describe('write', () => {
-    it('a transaction: the ledger end takes its offset at once, then is read again', async () => {
+    it('a transaction: the ledger end takes its offset at once, then is read again once the writes pause', async () => {
       const c = connection();
       await c.connect();
       const reads = countCalls(c.client, 'ledgerEnd');
-      const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal }), { offsetOf: (r) => r.transaction.offset });
+      const write = () => c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands: iouCommands() }, { signal }), { offsetOf: (r) => r.transaction.offset });
+      const result = await write();
       assert.equal(c.ledger?.ledgerEnd, result.transaction.offset, 'at once, before any read');
-      assert.equal(reads.count, 1, 'the end is read again');
+      const second = await write();
+      assert.equal(c.ledger?.ledgerEnd, second.transaction.offset);
+      // The end is read again for the writes of others (this joins the pending read and waits for it;
+      // that a burst shares one read is the state's own test).
+      await c.ledger!.afterWrite({ offset: second.transaction.offset });
+      assert.ok(reads.count >= 1, 'the end is read again');
     });
 
     it('an outcome unknown (the answer lost): the error is thrown and the state still moves to what the participant did', async () => {

@@ -75,11 +75,12 @@ describe('LedgerState', () => {
 
   it('afterWrite takes the write\'s offset at once, then re-reads the end; it never throws', async () => {
     const { reader, ends } = scriptedReader();
-    const state = new LedgerState(reader, 5);
+    const state = new LedgerState(reader, 5, { settleMs: 0 });
     const ends_: number[] = [];
     state.onDidChange((c) => c.ledgerEnd && ends_.push(c.ledgerEnd.current));
     const done = state.afterWrite({ offset: 6 });
     assert.equal(state.ledgerEnd, 6);
+    await until(() => ends.length === 1);
     ends[0].reject(new Error('network down'));
     await done;
     assert.deepEqual(ends_, [6]);
@@ -87,6 +88,24 @@ describe('LedgerState', () => {
     ends[1].resolve(8);
     await again;
     assert.deepEqual(ends_, [6, 8]);
+  });
+
+  it('a burst of writes that named their offsets reads the end once, after the last of them', async () => {
+    const { reader, ends } = scriptedReader();
+    const state = new LedgerState(reader, 5, { settleMs: 20 });
+    const written = [6, 7, 8].map((offset) => state.afterWrite({ offset }));
+    assert.equal(state.ledgerEnd, 8, 'each offset at once');
+    assert.equal(ends.length, 0, 'no read while writes come');
+    await until(() => ends.length === 1);
+    ends[0].resolve(11);
+    await Promise.all(written);
+    assert.equal(state.ledgerEnd, 11, 'what others wrote meanwhile');
+    assert.equal(ends.length, 1, 'one read for the burst');
+    // A write without an offset (its answer named none) reads at once.
+    const unnamed = state.afterWrite({});
+    assert.equal(ends.length, 2);
+    ends[1].resolve(12);
+    await unnamed;
   });
 
   it('reads the vetting state once, keeps it, and reads it again after a vetting write', async () => {
@@ -198,3 +217,7 @@ describe('CoalescedRead', () => {
     assert.equal(await read.run(), 2);
   });
 });
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 1));
+}

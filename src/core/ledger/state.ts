@@ -48,7 +48,17 @@ export class LedgerState {
   private readonly endReads: CoalescedRead<number>;
   private readonly vettingReads: CoalescedRead<VettedPackagesState[]>;
 
-  constructor(private readonly reader: LedgerReader, ledgerEnd?: number) {
+  /** A write that named its offset: the end is read again once such writes stop for this long. */
+  private readonly settleMs: number;
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  private settling: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  constructor(
+    private readonly reader: LedgerReader,
+    ledgerEnd?: number,
+    options: { settleMs?: number } = {},
+  ) {
+    this.settleMs = options.settleMs ?? 150;
     this.end = ledgerEnd;
     this.endReads = new CoalescedRead(async () => {
       const end = await this.reader.ledgerEnd(this.lifetime.signal);
@@ -123,20 +133,41 @@ export class LedgerState {
 
   /**
    * After each write of ours: takes the offset the write reached, then reads what it may have changed
-   * (the end always; the vetting state after vetting or package changes). Read failures stay in the
-   * state (the views show them); this never throws.
+   * (the end always, for the writes of others; the vetting state after vetting or package changes). A
+   * write that named its offset moved the end already: its read waits until such writes pause, so a
+   * burst of them (a script's steps) costs one read, not one each. Read failures stay in the state (the
+   * views show them); this never throws.
    */
   async afterWrite(write: LedgerWrite = {}): Promise<void> {
     if (this.disposed) return;
     if (write.offset !== undefined) this.advanceTo(write.offset);
     if (write.packages) this.changed.fire({ packages: true });
-    const reads: Promise<unknown>[] = [this.endReads.run()];
+    const settles = write.offset !== undefined && !write.vetting && !write.packages;
+    const reads: Promise<unknown>[] = [settles ? this.endReadOnceSettled() : this.endReads.run()];
     if (write.vetting || write.packages) reads.push(this.vettingReads.run());
     await Promise.all(reads.map((r) => r.catch(() => undefined)));
   }
 
+  /** One end read after the last of a burst of writes; every write of the burst waits for it. */
+  private endReadOnceSettled(): Promise<void> {
+    clearTimeout(this.settleTimer);
+    let resolve!: () => void;
+    const waiting = (this.settling ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() });
+    this.settleTimer = setTimeout(() => {
+      this.settling = undefined;
+      if (this.disposed) return waiting.resolve();
+      void this.endReads.run().then(waiting.resolve, waiting.resolve);
+    }, this.settleMs);
+    // Nothing waits on it but the writes' followers: it must not hold a CLI process open.
+    (this.settleTimer as { unref?: () => void }).unref?.();
+    return waiting.promise;
+  }
+
   /** Stops reading (the connection went): reads in progress are aborted, listeners dropped. */
   dispose(): void {
+    clearTimeout(this.settleTimer);
+    this.settling?.resolve();
+    this.settling = undefined;
     this.lifetime.abort();
     this.changed.dispose();
   }
