@@ -118,7 +118,9 @@ describe('cli: submit', () => {
     // The transaction of the first submission, read at the offset the DUPLICATE_COMMAND error names.
     assert.equal(TX_LINE.exec(r.stdout)![1], TX_LINE.exec(first.stdout)![1]);
     assert.equal(TX_LINE.exec(r.stdout)![2], String(end));
-    assert.equal(participant.state.ledgerEnd, end);
+    // Not executed again: the rejection's completion took the only new offset.
+    assert.equal(participant.state.ledgerEnd, end + 1);
+    assert.equal(participant.state.entries.filter((e) => e.offset > end && e.kind === 'transaction').length, 0);
 
     const json = await cli(['submit', file, '--json'], env);
     assert.equal(json.status, 0);
