@@ -178,7 +178,10 @@ function findSite(doc: JsonDocument, commands: Node, rule: CauseRule, f: CantonF
       const actAs = doc.propertyNode(commands, 'actAs')?.children?.[1];
       const readAs = doc.propertyNode(commands, 'readAs')?.children?.[1];
       const parties = [...actAs?.children ?? [], ...readAs?.children ?? []];
-      const byValue = parties.find((p) => p.type === 'string' && (named.includes(p.value as string) || mentions(f.cause, p.value as string)));
+      // Daml's "requires authorizers A, but only B were given" names the missing party first: only it is the cause.
+      const required = /requires authorizers (.+?),? but only/.exec(f.cause)?.[1];
+      const wanted = (party: string) => named.includes(party) || (required !== undefined ? mentions(required, party) : mentions(f.cause, party));
+      const byValue = parties.find((p) => p.type === 'string' && wanted(p.value as string));
       if (byValue) return { node: byValue, match: 'value', what: `party ${byValue.value}` };
       return field(actAs, 'actAs');
     }

@@ -58,7 +58,7 @@ describe('error causes: where in a commands file a rejection points', () => {
     CONTRACT_KEY_NOT_FOUND: { failure: failure('CONTRACT_KEY_NOT_FOUND', 'couldn\'t find key', { resources: [['TEMPLATE_ID', 'pkg:Account:Account']] }), line: 6, text: '{ "owner": "Alice::1220aa" }', match: 'field' },
     DUPLICATE_CONTRACT_KEY: { failure: failure('DUPLICATE_CONTRACT_KEY', 'duplicate key'), line: 6, text: '{ "owner": "Alice::1220aa" }', match: 'field' },
     INCONSISTENT_CONTRACT_KEY: { failure: failure('INCONSISTENT_CONTRACT_KEY', 'key changed'), line: 6, text: '{ "owner": "Alice::1220aa" }', match: 'field' },
-    DAML_AUTHORIZATION_ERROR: { failure: failure('DAML_AUTHORIZATION_ERROR', `Interpretation error: Error: node NodeId(0) requires authorizers ${BOB}, but only ${ALICE} were given`), line: 9, text: `"${ALICE}"`, match: 'value' },
+    DAML_AUTHORIZATION_ERROR: { failure: failure('DAML_AUTHORIZATION_ERROR', `Interpretation error: Error: node NodeId(0) requires authorizers Carol::1220cc, but only ${ALICE}, ${BOB} were given`), line: 10, text: '"Carol::1220cc"', match: 'value' },
     NA: { failure: failure('NA', 'A security-sensitive error has been received'), line: 9, text: `["${ALICE}", "${BOB}"]`, match: 'field' },
     NO_SYNCHRONIZER_FOR_SUBMISSION: { failure: failure('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer', { metadata: { PARTIES: BOB } }), line: 9, text: `"${BOB}"`, match: 'value' },
     TEMPLATES_OR_INTERFACES_NOT_FOUND: { failure: failure('TEMPLATES_OR_INTERFACES_NOT_FOUND', 'Templates do not exist: [#demo-iou:Account:Account]'), line: 6, text: '"#demo-iou:Account:Account"', match: 'value' },
@@ -88,6 +88,11 @@ describe('error causes: where in a commands file a rejection points', () => {
       assert.deepEqual(marked(c.failure), { line: c.line, text: c.text, match: c.match });
     });
   }
+
+  it('a missing authorizer the file does not name: the actAs list is marked, not a party that was given', () => {
+    const f = failure('DAML_AUTHORIZATION_ERROR', `Interpretation error: Error: node NodeId(0) requires authorizers Dave::1220dd, but only ${ALICE} were given`);
+    assert.deepEqual(marked(f), { line: 9, text: `["${ALICE}", "${BOB}"]`, match: 'field' });
+  });
 
   it('a file changed since: the contract id is no longer in it, so the contractId field is marked', () => {
     assert.deepEqual(marked(failure('CONTRACT_NOT_FOUND', `not found ${OTHER_CID}`, { resources: [['CONTRACT_ID', OTHER_CID]] })), { line: 5, text: `"${CID}"`, match: 'field' });

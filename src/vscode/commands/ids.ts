@@ -81,6 +81,10 @@ export const Commands = {
   lookUpSubmission: 'cantonLedger.submissions.lookUp',
   copyCommandId: 'cantonLedger.submissions.copyCommandId',
   clearSubmissions: 'cantonLedger.submissions.clear',
+  // Failed Commands
+  explainFailedCommand: 'cantonLedger.failedCommands.explain',
+  goToCause: 'cantonLedger.failedCommands.goToCause',
+  toggleSucceededCommands: 'cantonLedger.failedCommands.toggleSucceeded',
 } as const;
 
 /** A command id of the extension. */
@@ -95,6 +99,7 @@ export const Views = {
   vettedPackages: 'cantonLedger.vettedPackages',
   packages: 'cantonLedger.packages',
   submissions: 'cantonLedger.submissions',
+  failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
 } as const;
 
