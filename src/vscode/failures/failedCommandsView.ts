@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { explainFailure } from '../../core/cantonFailure';
+import { explainFailure, type FailedCommandFacts } from '../../core/cantonFailure';
+import { locateCause } from '../../core/errorCauses';
 import { LedgerError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import {
@@ -15,6 +16,7 @@ import {
 import { followCompletions } from '../../core/updates/tail';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
+import type { SubmissionRecord } from '../../core/submit/history';
 import type { SubmissionHistory } from '../files/submit/history';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import { Disposable, toDisposable } from '../lifecycle';
@@ -102,8 +104,26 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
       await this.prompts().message('info', `Command ${c.commandId} succeeded${c.offset !== undefined ? ` at offset ${c.offset}` : ''}.`, []);
       return undefined;
     }
-    const text = explainFailure(c.failure, { commandId: c.commandId, submissionId: c.submissionId, userId: c.userId, actAs: c.actAs, offset: c.offset, recordTime: c.time });
+    const text = explainFailure(c.failure, { commandId: c.commandId, submissionId: c.submissionId, userId: c.userId, actAs: c.actAs, offset: c.offset, recordTime: c.time, causeAt: await this.causeAt(c) });
     return this.reports.show(`Failed ${c.commandId}`, text);
+  }
+
+  /** Where the cause is in the file this window sent the command from (`iou.commands.json:12:23`), when it can be read. */
+  private async causeAt(c: FailedCommand): Promise<FailedCommandFacts['causeAt']> {
+    if (!c.fileUri || !c.failure) return undefined;
+    try {
+      const uri = vscode.Uri.parse(c.fileUri);
+      const at = locateCause(c.failure, (await vscode.workspace.openTextDocument(uri)).getText());
+      return at && { place: `${uri.path.slice(uri.path.lastIndexOf('/') + 1)}:${at.line}:${at.column}`, what: at.what, match: at.match };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The explanation of a failed submission of this window (the button on its failure message). */
+  explainRecord(record: SubmissionRecord): Promise<vscode.Uri | undefined> {
+    const command = failedCommandOfRecord(record);
+    return command ? this.explain({ kind: 'command', command }) : Promise.resolve(undefined);
   }
 
   /**

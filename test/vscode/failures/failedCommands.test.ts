@@ -29,7 +29,6 @@ describe('failed commands in the editor', function () {
   let reports: MarkdownReports;
   let controller: SubmitController;
   let view: FailedCommandsView;
-  const shown: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'failed-commands-'));
 
   /** A commands file on disk and open, one key per line so positions are easy to state. */
@@ -70,14 +69,13 @@ describe('failed commands in the editor', function () {
   });
   beforeEach(async () => {
     window = await sendWindow(p.url);
-    shown.length = 0;
     // sendWindow has the plain preview; the locked one opens beside an active editor.
-    commands.registerCommand('markdown.showLockedPreviewToSide', (uri: unknown) => void shown.push(String(uri)));
+    commands.registerCommand('markdown.showLockedPreviewToSide', () => undefined);
     history = new SubmissionHistory(new MemoryMemento() as never);
     causes = new CauseDiagnostics();
     reports = new MarkdownReports();
-    controller = new SubmitController(window.deps, history, window.prompts, () => undefined, causes);
     view = new FailedCommandsView(window.manager, history, reports, causes, window.prompts);
+    controller = new SubmitController(window.deps, history, window.prompts, () => undefined, { causes, explain: (r) => view.explainRecord(r) });
   });
   afterEach(() => {
     view.dispose();
@@ -90,10 +88,16 @@ describe('failed commands in the editor', function () {
   it('a rejected submit marks its cause (the unknown contract id) with the Canton code, until the file changes', async () => {
     const cid = `00${'3c'.repeat(33)}`;
     const { uri, text } = writeFile('transfer.commands.json', `unit-${randomUUID()}`, exercise(cid));
+    fake.answerMessage('Explain');
     const outcome = await controller.submitFile(uri);
     assert.equal(outcome.record?.outcome, 'failed');
     assert.equal(outcome.record?.failure?.code, 'CONTRACT_NOT_FOUND');
     assert.deepEqual(marked(uri, text), { code: 'CONTRACT_NOT_FOUND', source: 'Canton', text: `"${cid}"` });
+    // The failure message's Explain opens the explanation, which says where the cause is.
+    assert.equal(outcome.action, 'Explain');
+    const line = text.split('\n').findIndex((l) => l.includes(cid)) + 1;
+    const explained = reports.provideTextDocumentContent((await view.explainRecord(outcome.record!))!);
+    assert.match(explained, new RegExp(`^transfer\\.commands\\.json:${line}:\\d+: the contract id ${cid} the error names\\.$`, 'm'));
 
     // The view lists it (this window's failure), Explain opens the explanation, Go to Cause the file.
     const row = commandRows().find((n) => n.command.commandId === outcome.record!.commandId);

@@ -37,7 +37,8 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const reports = new MarkdownReports();
   const prompts = () => port;
   const causes = new CauseDiagnostics();
-  const submit = new SubmitController(deps, history, prompts, deps.showLog, causes);
+  const explainRecord = (r: SubmissionRecord) => failed.explainRecord(r);
+  const submit = new SubmitController(deps, history, prompts, deps.showLog, { causes, explain: explainRecord });
   const failed = new FailedCommandsView(deps.connections, history, reports, causes, prompts);
   const sending: FileSending = {
     submit,

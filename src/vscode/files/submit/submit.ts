@@ -65,8 +65,8 @@ export class SubmitController {
     private readonly history: SubmissionHistory,
     private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
-    /** Where a rejection's cause is marked in its file (none in tests that do not look). */
-    private readonly causes?: CauseDiagnostics,
+    /** Where a rejection's cause is marked in its file, and its explanation (none in tests that do not look). */
+    private readonly failures?: { causes: CauseDiagnostics; explain(record: SubmissionRecord): Promise<unknown> },
   ) {}
 
   /** Submits the file's current text (also unsaved) to the active connection. */
@@ -162,7 +162,7 @@ export class SubmitController {
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
     const fileUri = vscode.Uri.parse(record.fileUri);
     // A new attempt: the cause marked after the last one no longer stands.
-    this.causes?.clear(fileUri);
+    this.failures?.causes.clear(fileUri);
     const connection = this.deps.connections.connectionOf(profile);
     const ledger = this.deps.connections.ledger(profile.id);
     // Through the connection: its ledger state follows the write (whatever the answer: the ledger may have moved).
@@ -196,7 +196,8 @@ export class SubmitController {
         const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e.kind, failure };
         await this.history.put(failed);
         if (failure) await this.markCause(fileUri, failure);
-        return { record: failed, action: await this.reportFailure(`Submitting ${record.fileName} failed`, e) };
+        const explain = failure && this.failures ? () => this.failures?.explain(failed) : undefined;
+        return { record: failed, action: await this.deps.errors.report(`Submitting ${record.fileName} failed`, e, { explain }) };
       }
     }
   }
@@ -334,7 +335,7 @@ export class SubmitController {
   /** Marks the cause in the file (a file that cannot be read is only logged: the message says the rest). */
   private async markCause(uri: vscode.Uri, failure: NonNullable<SubmissionRecord['failure']>): Promise<void> {
     try {
-      await this.causes?.mark(uri, failure);
+      await this.failures?.causes.mark(uri, failure);
     } catch (e) {
       this.deps.logger.warn(`Marking the cause of ${failure.code ?? 'the rejection'} in ${uri.toString()}: ${this.deps.redactor.redactError(e)}`);
     }
