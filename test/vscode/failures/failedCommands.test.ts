@@ -12,6 +12,8 @@ import type { DemoParticipant } from '../../../src/participant';
 import { CauseDiagnostics } from '../../../src/vscode/failures/causeDiagnostics';
 import { FailedCommandsView, type FailedCommandsNode } from '../../../src/vscode/failures/failedCommandsView';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
+import { readPreparedAnswer } from '../../../src/core/preview/decode';
+import { PreviewController } from '../../../src/vscode/files/submit/preview';
 import { SubmitController } from '../../../src/vscode/files/submit/submit';
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { start } from '../../participant/helpers';
@@ -114,6 +116,21 @@ describe('failed commands in the editor', function () {
     // Editing the file takes the mark away.
     fake.openDocument(uri, text).setText(text.replace(cid, `00${'3d'.repeat(33)}`));
     assert.equal(causes.of(uri as never).length, 0);
+  });
+
+  it('a refused preview marks its cause too; the next attempt takes the old mark away first', async () => {
+    const cid = `00${'4e'.repeat(33)}`;
+    const { uri, text } = writeFile('preview.commands.json', `unit-${randomUUID()}`, exercise(cid));
+    const previews = new PreviewController(window.deps, controller, window.prompts, () => undefined, () => readPreparedAnswer, history);
+    try {
+      await previews.previewFile(uri);
+      assert.deepEqual(marked(uri, text), { code: 'CONTRACT_NOT_FOUND', source: 'Canton', text: `"${cid}"` });
+      // Sent again and refused for another reason (no mark of its own): the old mark is gone.
+      await controller.markRejection(uri as never, new Error('not a Canton answer'));
+      assert.equal(causes.of(uri as never).length, 0);
+    } finally {
+      previews.dispose();
+    }
   });
 
   it("an application's rejected command (a duplicate sent by a plain client) appears live; Go to Cause finds the workspace file carrying its command id", async () => {

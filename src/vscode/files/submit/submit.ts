@@ -332,6 +332,16 @@ export class SubmitController {
     return this.submitFile(uri);
   }
 
+  /**
+   * A refusal of something sent from the file other than a submit (a preview): the mark of an earlier
+   * attempt goes, and a Canton rejection marks its cause.
+   */
+  async markRejection(uri: vscode.Uri, e: unknown): Promise<void> {
+    this.failures?.causes.clear(uri);
+    const failure = failureToKeep(e);
+    if (failure) await this.markCause(uri, failure);
+  }
+
   /** Marks the cause in the file (a file that cannot be read is only logged: the message says the rest). */
   private async markCause(uri: vscode.Uri, failure: NonNullable<SubmissionRecord['failure']>): Promise<void> {
     try {
