@@ -85,6 +85,7 @@ export const Commands = {
   explainFailedCommand: 'cantonLedger.failedCommands.explain',
   goToCause: 'cantonLedger.failedCommands.goToCause',
   toggleSucceededCommands: 'cantonLedger.failedCommands.toggleSucceeded',
+  readFailedCommandsFrom: 'cantonLedger.failedCommands.readFrom',
 } as const;
 
 /** A command id of the extension. */

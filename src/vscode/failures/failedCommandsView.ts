@@ -25,6 +25,8 @@ import type { CauseDiagnostics } from './causeDiagnostics';
 
 /** How far back the view reads when it starts: the completions of the last this-many offsets, then the new ones live. */
 export const RECENT_OFFSETS = 1000;
+/** What Read From… offers (and the ledger start). */
+const READ_BACK_CHOICES = [100, RECENT_OFFSETS, 10_000] as const;
 /** Rows kept from the participant (the newest). */
 const KEPT = 500;
 
@@ -43,6 +45,8 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   private status: FailedCommandsNode | undefined;
   private following: { connection: LedgerConnection; stop: AbortController } | undefined;
   private includeSucceeded = false;
+  /** How many offsets back from the ledger end reading starts, or the ledger start. */
+  private back: number | 'start' = RECENT_OFFSETS;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -56,6 +60,24 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
     this._register(connections.onDidChange(() => this.follow()));
     this._register(toDisposable(() => this.following?.stop.abort()));
     this.follow();
+  }
+
+  /**
+   * Reads again from where the user picks: the last 100, 1000 or 10000 offsets, or the ledger start;
+   * then follows on. Resolves with the offsets chosen (undefined: the pick was dismissed).
+   */
+  async readFrom(): Promise<number | 'start' | undefined> {
+    const choices = [...READ_BACK_CHOICES.map((back) => ({ label: `The last ${back} offsets`, back: back as number | 'start' })), { label: 'The ledger start', back: 'start' as const }];
+    const chosen = await this.prompts().pick(
+      choices.map((c) => ({ ...c, description: c.back === this.back ? 'now' : undefined })),
+      { title: 'Failed Commands: read the completions of' },
+    );
+    if (!chosen) return undefined;
+    this.back = chosen.back;
+    this.following?.stop.abort();
+    this.following = undefined;
+    this.follow();
+    return chosen.back;
   }
 
   get showsSucceeded(): boolean {
@@ -181,10 +203,11 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
       const chosen = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
       if ('unavailable' in chosen) return this.setStatus({ kind: 'status', text: chosen.unavailable });
       const end = await client.ledgerEnd({ signal });
-      this.setStatus({ kind: 'status', text: `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${Math.max(0, end - RECENT_OFFSETS)}` });
+      const from = this.back === 'start' ? 0 : Math.max(0, end - this.back);
+      this.setStatus({ kind: 'status', text: `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${from}` });
       await followCompletions(client, {
         selection: chosen.selection,
-        from: Math.max(0, end - RECENT_OFFSETS),
+        from,
         signal,
         onBatch: (batch) => {
           for (const e of batch) if (e.kind === 'completion') this.fromParticipant.unshift(failedCommandOfCompletion(e.completion));

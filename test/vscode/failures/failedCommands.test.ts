@@ -154,6 +154,13 @@ describe('failed commands in the editor', function () {
 
     await view.goToCause(rows[0]);
     assert.deepEqual(marked(uri, text), { code: 'DUPLICATE_COMMAND', source: 'Canton', text: `"${commandId}"` });
+
+    // Read From… the ledger start: read again from offset 0, each command once.
+    fake.answerQuickPick((item: { label: string }) => item.label === 'The ledger start');
+    assert.equal(await view.readFrom(), 'start');
+    await until('read again', () => commandRows().filter((n) => n.command.commandId === commandId).length === 2);
+    await until('following from the start', () => view.rows().some((n) => n.kind === 'status' && / from offset 0$/.test(n.text)));
+    assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 2, 'no row twice');
   });
 
   it('a command id no workspace file carries: listed, and Go to Cause says so and opens nothing', async () => {

@@ -91,6 +91,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   commands.register(Commands.explainFailedCommand, (node?: FailedCommandsNode) => failed.explain(node));
   commands.register(Commands.goToCause, (node?: FailedCommandsNode) => failed.goToCause(node));
   commands.register(Commands.toggleSucceededCommands, () => failed.toggleSucceeded());
+  commands.register(Commands.readFailedCommandsFrom, () => failed.readFrom());
   return sending;
 }
 
