@@ -31,6 +31,8 @@ export interface CompletionRecord {
   updateId?: string;
   /** Set when it was rejected. */
   status?: wire.JsStatus;
+  /** The deduplication period the submission was checked with (Canton reports it; 3.3's spec requires it). */
+  deduplication: { kind: 'duration'; micros: number } | { kind: 'offset'; offset: number };
 }
 
 /** The gRPC status of a rejection, as the JSON API writes a completion's `status`. */
@@ -44,7 +46,9 @@ export function rejectionStatus(error: LedgerApiError, correlationId: string): w
     const type = /^ErrorResource\((.*)\)$/.exec(key)?.[1] ?? key;
     details.push(detail('google.rpc.ResourceInfo', proto([str(1, type), str(2, value)]), { resourceType: type, resourceName: value, owner: '', description: '' }));
   }
-  return { code: error.grpcCode, message: `${error.code}(${error.category},${correlationId.slice(0, 8)}): ${error.causeText}`, details };
+  // `unknownFields`: 3.3's spec requires it on a status (its encoder wrote it on every message).
+  const status = { code: error.grpcCode, message: `${error.code}(${error.category},${correlationId.slice(0, 8)}): ${error.causeText}`, details, unknownFields: { fields: {} } };
+  return status;
 }
 
 /**
@@ -77,7 +81,7 @@ function varint(n: number): Buffer {
   return Buffer.from(out);
 }
 
-export function completionJson(c: CompletionRecord): wire.Completion {
+export function completionJson(c: CompletionRecord): wire.Completion & { deduplicationPeriod: unknown } {
   return {
     commandId: c.commandId,
     status: c.status ?? null,
@@ -85,6 +89,10 @@ export function completionJson(c: CompletionRecord): wire.Completion {
     userId: c.userId,
     actAs: [...c.actAs],
     submissionId: c.submissionId,
+    deduplicationPeriod:
+      c.deduplication.kind === 'duration'
+        ? { DeduplicationDuration: { value: { seconds: Math.floor(c.deduplication.micros / 1_000_000), nanos: (c.deduplication.micros % 1_000_000) * 1000 } } }
+        : { DeduplicationOffset: { value: c.deduplication.offset } },
     offset: c.offset,
     synchronizerTime: { synchronizerId: c.synchronizerId, recordTime: formatInstant(c.recordTime) },
     paidTrafficCost: null,

@@ -325,8 +325,9 @@ export class DemoLedger {
   /** Runs a submission: deduplication, then `execute`. Throws the error Canton would answer with. */
   submit(request: SubmitRequest, at?: Micros): TransactionRecord {
     const changeId = [request.userId, [...new Set(request.actAs)].sort().join(','), request.commandId].join('\n');
+    const deduplication = request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros };
     try {
-      this.checkDuplicate(changeId, request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros });
+      this.checkDuplicate(changeId, deduplication);
     } catch (e) {
       if (e instanceof LedgerApiError && e.code === 'DUPLICATE_COMMAND') this.rejected(request, e);
       throw e;
@@ -351,8 +352,9 @@ export class DemoLedger {
     this.changed();
   }
 
-  private completionOf(request: SubmitRequest): Pick<CompletionRecord, 'commandId' | 'submissionId' | 'userId' | 'actAs'> {
-    return { commandId: request.commandId, submissionId: request.submissionId, userId: request.userId, actAs: this.partyList(request.actAs) };
+  private completionOf(request: SubmitRequest): Pick<CompletionRecord, 'commandId' | 'submissionId' | 'userId' | 'actAs' | 'deduplication'> {
+    const deduplication = request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros };
+    return { commandId: request.commandId, submissionId: request.submissionId, userId: request.userId, actAs: this.partyList(request.actAs), deduplication };
   }
 
   /**

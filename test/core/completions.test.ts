@@ -129,6 +129,23 @@ describe('command completions', function () {
     assert.deepEqual(again, ['cmpl-live-2']);
   });
 
+  for (const apiVersion of ['3.3', '3.4.11'] as const) {
+    it(`${apiVersion}: the completions read as that release's spec has them (its required fields, deduplicationPeriod among them)`, async () => {
+      const old = await start({ apiVersion });
+      try {
+        const c = new LedgerClient({ baseUrl: old.url, timeoutMs: 10_000 });
+        const body = { commands: { ...create('cmpl-old-1').commands, actAs: [old.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: old.parties.bank, owner: old.parties.alice, currency: 'USD', amount: '5', observers: [] } } }] } };
+        await c.submitAndWaitForTransaction(body);
+        await assert.rejects(c.submitAndWaitForTransaction(body), (e) => e instanceof CantonApiError && e.code === 'DUPLICATE_COMMAND');
+        const got: CompletionElement[] = [];
+        for await (const batch of c.streamCompletions(0, { parties: [old.parties.bank], userId: 'demo-admin' }, { idleTimeoutMs: 50 })) got.push(...batch);
+        assert.deepEqual(got.map((e) => e.kind === 'completion' && failureFromStatus(e.completion.raw.status)?.code), [undefined, 'DUPLICATE_COMMAND']);
+      } finally {
+        await old.close();
+      }
+    });
+  }
+
   it('every user\'s completions on a release without command-completions: refused before any request for them', async () => {
     const old = await start({ apiVersion: '3.4', onExchange: (x) => sent.push(x.path) });
     try {
