@@ -45,6 +45,7 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   private status: FailedCommandsNode | undefined;
   private following: { connection: LedgerConnection; stop: AbortController } | undefined;
   private includeSucceeded = false;
+  private visible = false;
   /** How many offsets back from the ledger end reading starts, or the ledger start. */
   private back: number | 'start' = RECENT_OFFSETS;
 
@@ -59,7 +60,16 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
     this._register(history.onDidChange(() => this.changed.fire(undefined)));
     this._register(connections.onDidChange(() => this.follow()));
     this._register(toDisposable(() => this.following?.stop.abort()));
-    this.follow();
+  }
+
+  /**
+   * The participant's completions are read while the view is shown only: a hidden view polls
+   * nothing. Shown again, it reads anew from where Read From… says.
+   */
+  setVisible(visible: boolean): void {
+    if (this.visible === visible) return;
+    this.visible = visible;
+    this.restart();
   }
 
   /**
@@ -74,9 +84,7 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
     );
     if (!chosen) return undefined;
     this.back = chosen.back;
-    this.following?.stop.abort();
-    this.following = undefined;
-    this.follow();
+    this.restart();
     return chosen.back;
   }
 
@@ -178,8 +186,21 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
     return found ? vscode.Uri.parse(found.uri) : undefined;
   }
 
+  private restart(): void {
+    this.following?.stop.abort();
+    this.following = undefined;
+    this.follow();
+  }
+
   /** (Re)starts following the active connection's completions when the active connection changed. */
   private follow(): void {
+    if (!this.visible) {
+      this.following?.stop.abort();
+      this.following = undefined;
+      this.fromParticipant = [];
+      this.setStatus(undefined);
+      return;
+    }
     const connection = this.connections.activeConnection();
     if (connection && this.following?.connection === connection) return;
     this.following?.stop.abort();

@@ -47,8 +47,14 @@ describe('failed commands', function () {
   before(async () => {
     ({ api } = await scripted());
     p = await demoParticipant(api);
+    // The view reads the participant's completions while it is shown: shown for this suite only (the
+    // later suites count what is sent), without moving the side bar's panes.
+    api.send.failures.view.setVisible(true);
   });
-  after(closeEditors);
+  after(async () => {
+    api.send.failures.view.setVisible(false);
+    await closeEditors();
+  });
 
   it('a transfer of an archived Iou: rejected, its contract id marked with the code, listed, and Go to Cause comes back to it', async () => {
     const { prompts } = await scripted();

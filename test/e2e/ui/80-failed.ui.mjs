@@ -83,6 +83,9 @@ export default async function (t) {
     await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {
       await closeAllEditors(t);
       await t.palette('Notifications: Clear All Notifications');
+      // A shown Failed Commands view reads completions; the next checks start without it.
+      await t.palette('Canton Ledger: Focus on Failed Commands View');
+      await t.setPaneExpanded('Failed Commands', false);
       if (startedDemo) await t.stopDemo();
       rmSync(file, { force: true });
     });

@@ -77,6 +77,7 @@ describe('failed commands in the editor', function () {
     causes = new CauseDiagnostics();
     reports = new MarkdownReports();
     view = new FailedCommandsView(window.manager, history, reports, causes, window.prompts);
+    view.setVisible(true);
     controller = new SubmitController(window.deps, history, window.prompts, () => undefined, { causes, explain: (r) => view.explainRecord(r) });
   });
   afterEach(() => {
@@ -161,6 +162,20 @@ describe('failed commands in the editor', function () {
     await until('read again', () => commandRows().filter((n) => n.command.commandId === commandId).length === 2);
     await until('following from the start', () => view.rows().some((n) => n.kind === 'status' && / from offset 0$/.test(n.text)));
     assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 2, 'no row twice');
+  });
+
+  it('a hidden view reads nothing from the participant; shown, it follows', async () => {
+    const hidden = new FailedCommandsView(window.manager, history, reports, causes, window.prompts);
+    try {
+      assert.deepEqual(hidden.rows(), []);
+      hidden.setVisible(true);
+      const following = () => hidden.rows().some((n) => n.kind === 'status' && n.text.startsWith('Following'));
+      while (!following()) await new Promise<void>((resolve) => { const sub = hidden.onDidChangeTreeData(() => (sub.dispose(), resolve())); });
+      hidden.setVisible(false);
+      assert.deepEqual(hidden.rows(), [], 'hidden again: nothing shown, following stopped');
+    } finally {
+      hidden.dispose();
+    }
   });
 
   it('a command id no workspace file carries: listed, and Go to Cause says so and opens nothing', async () => {

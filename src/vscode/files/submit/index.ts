@@ -56,6 +56,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     },
   };
   const tree = new SubmissionsTreeProvider(history);
+  const failedTree = vscode.window.createTreeView(Views.failedCommands, { treeDataProvider: failed });
   const files = [{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }];
   const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
 
@@ -74,8 +75,10 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     vscode.languages.registerCodeActionsProvider(files[0], commandIds, CommandIdAssist.metadata),
     causes,
     failed,
-    vscode.window.createTreeView(Views.failedCommands, { treeDataProvider: failed }),
+    failedTree,
+    failedTree.onDidChangeVisibility((e) => failed.setVisible(e.visible)),
   );
+  failed.setVisible(failedTree.visible);
   commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
   commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));
   commands.register(Commands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri));
