@@ -38,8 +38,8 @@ export const common = {
   sourcemap: production ? false : 'linked',
   sourcesContent: false,
   logLevel: 'warning',
-  // vscode is provided by the host at run time.
-  external: ['vscode'],
+  // vscode is provided by the host at run time; pg's optional native binding is never used.
+  external: ['vscode', 'pg-native'],
   alias: { 'whatwg-url': './scripts/shims/whatwg-url.cjs', '@canton-network/core-ledger-proto': './scripts/shims/ledger-proto.mjs' },
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
@@ -61,6 +61,8 @@ export const builds = [
   { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
   // The PreparedTransaction decoder (the generated Ledger API protobuf code): loaded by the extension on the first preview.
   { ...common, entryPoints: { preview: 'src/core/preview/index.ts' }, outdir: 'dist' },
+  // The PostgreSQL driver (node-postgres): loaded by the extension on the first PQS connection.
+  { ...common, entryPoints: { pqs: 'src/core/pqs/pgDriver.ts' }, outdir: 'dist' },
   // The graph webview's script: runs in the webview (a browser), loaded only when a graph is opened.
   { ...common, plugins: [], platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { graph: 'src/webview/graph/main.ts' }, outdir: 'dist/webview', alias: {} },
 ];

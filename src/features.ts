@@ -13,7 +13,7 @@ import { ConnectionStatusBar } from './vscode/statusBar';
 import { ConnectionCommands } from './vscode/commands/connections';
 import { TokenCommands } from './vscode/commands/tokens';
 import { Commands, Views, type CommandId } from './vscode/commands/ids';
-import { DEMO_CONNECTION_ID, DemoController } from './vscode/demo';
+import { DEMO_CONNECTION_ID, DemoController, demoPqsUrl } from './vscode/demo';
 import { ErrorReporter, PromptsPort } from './vscode/prompts';
 import { windowPrompts } from './vscode/ui';
 import { CommandRegistry, ConnectionTargets } from './vscode/commands/registry';
@@ -28,6 +28,8 @@ import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
 import { registerGraphs } from './vscode/graph/graphCommands';
 import type { GraphPanels } from './vscode/graph/graphPanels';
+import { registerPqs, type PqsFeature } from './vscode/pqs/pqsFeature';
+import { ScriptTests } from './vscode/scripts/scriptTests';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -42,6 +44,8 @@ export interface CantonLedgerApi {
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
   graphs: GraphPanels;
+  pqs: PqsFeature;
+  scripts: ScriptTests;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -111,6 +115,10 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(compare.view);
   const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
   context.subscriptions.push(...graphs.registrations);
+  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger, demoPqsUrl, env: process.env });
+  context.subscriptions.push(pqs);
+  const scripts = new ScriptTests(commands, { connections, documents, readDar: (bytes) => packageStore.store.readDar(bytes) });
+  context.subscriptions.push(scripts);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
@@ -120,5 +128,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels }, provideContent };
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs, scripts }, provideContent };
 }

@@ -16,7 +16,7 @@ export interface CheckedFile {
   hasErrors: boolean;
 }
 
-const FILE_SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
+const FILE_SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
 
 /** The kind of a file by its name; a usage error when the name says neither. */
 export function kindOfFile(file: string, command: string): FileKind {

@@ -14,14 +14,16 @@ import { eventsCommand } from './commands/events';
 import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
 import { participantCommand } from './commands/participant';
+import { pqsCommand } from './commands/pqs';
 import { submitCommand } from './commands/submit';
+import { testCommand } from './commands/test';
 import { tokenCommand } from './commands/token';
 import { updatesCommand } from './commands/updates';
 import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, pqsCommand, testCommand];
 
 export type { CliIo, Env };
 

@@ -1,5 +1,6 @@
 /** Turns a failure into `error:`/`hint:` lines on stderr and an exit status. */
 import { AuthError, CancelledError, CantonApiError, HttpError, LedgerError, NetworkError } from '../core/errors';
+import { PqsError } from '../core/pqs/errors';
 import { UsageError } from './args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE } from './command';
 import { TOKEN_ENV } from './context';
@@ -55,6 +56,15 @@ export function reportError(sink: ErrorSink, err: unknown, o: ReportOptions): nu
   if (err instanceof CancelledError) {
     sink.err('Cancelled.');
     return EXIT_INTERRUPTED;
+  }
+  if (err instanceof PqsError) {
+    if (err.kind === 'cancelled') {
+      sink.err('Cancelled.');
+      return EXIT_INTERRUPTED;
+    }
+    sink.err(`error: PQS ${err.kind}${err.sqlState ? ` (SQLSTATE ${err.sqlState})` : ''}: ${sink.redact(err.message)}`);
+    sink.err(`hint: ${err.hint}`);
+    return EXIT_FAILURE;
   }
   if (err instanceof LedgerError) {
     for (const line of describeLedgerError(err, o.tokenSet, (t) => sink.redact(t))) sink.err(line);

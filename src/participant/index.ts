@@ -4,6 +4,7 @@
  * and every test has a participant. It is a SIMULATOR: the built-in templates' choices are
  * TypeScript functions, there is no Daml interpretation.
  */
+import { PqsMirror, type PqsMirrorOptions } from './pqs/mirror';
 import { readFile } from 'node:fs/promises';
 import { Authenticator, type AuthConfig } from './auth';
 import { acsRoutes } from './handlers/acs';
@@ -24,6 +25,7 @@ import { DemoServer, type Exchange } from './server';
 import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
+export { PqsMirror, type PqsMirrorOptions } from './pqs/mirror';
 export { API_VERSIONS, type ApiVersion } from './versions';
 export type { Faults, SubmitFault } from './handlers/services';
 export type { SeededParties } from './seed';
@@ -69,6 +71,8 @@ export interface DemoParticipantOptions {
   clock?: () => Date;
   /** Every finished request with its answer, bodies included (for tests that check them against the spec). */
   onExchange?: (exchange: Exchange) => void;
+  /** Mirror the ledger into this PostgreSQL database, with PQS's public SQL functions (`participant --pqs URL`). */
+  pqs?: PqsMirrorOptions;
 }
 
 export interface DemoParticipant {
@@ -85,6 +89,8 @@ export interface DemoParticipant {
   readonly faults: Faults;
   /** An HS256 token for `userId` (default: audience form, 4 minutes); rejects when auth is off. */
   mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number }): Promise<string>;
+  /** The PQS mirror, when `pqs` was given: `synced()` resolves once the database holds everything appended. */
+  readonly pqs?: PqsMirror;
   /** Stops the server, ends waiting requests, and saves the state (with `statePath`). */
   close(): Promise<void>;
 }
@@ -131,6 +137,14 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   });
   const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const saver = options.statePath ? new StateSaver(ledger, options.statePath, log) : undefined;
+  const pqs = options.pqs ? new PqsMirror(ledger, { log, ...options.pqs }) : undefined;
+  try {
+    await pqs?.start();
+  } catch (err) {
+    await server.close();
+    await pqs?.close().catch(() => undefined);
+    throw err;
+  }
   log(
     `Demo participant listening on ${url}: a SIMULATOR of the Canton ${profile.release} JSON Ledger API (no Daml interpretation, not a Canton node); ` +
       `${loaded ? `state loaded from ${options.statePath}` : 'fresh state'}, ledger end ${ledger.ledgerEnd}, auth ${authenticator ? 'HS256' : 'off'}`,
@@ -143,6 +157,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     dars,
     state: ledger,
     faults,
+    pqs,
     async mintToken(userId, opts = {}) {
       if (!authenticator) throw new Error('The demo participant runs without auth: there are no tokens to mint');
       return authenticator.mint(userId, opts.form ?? 'audience', opts.expiresInSeconds ?? 240);
@@ -150,6 +165,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     async close() {
       await server.close();
       await saver?.close();
+      await pqs?.close();
     },
   };
 }

@@ -31,9 +31,9 @@ export interface DeferOptions<A> {
   webviewTypes: readonly string[];
 }
 
-/** A `*.commands.json` or `*.vetting.json` file, by name (any scheme: loading for one more is harmless). */
+/** A `*.commands.json`, `*.vetting.json`, `*.ledger.json` or `*.pqs.sql` file, by name (any scheme: loading for one more is harmless). */
 export function isCantonFile(uri: { path: string }): boolean {
-  return /\.(commands|vetting)\.json$/i.test(uri.path);
+  return /\.(commands|vetting|ledger)\.json$|\.pqs\.sql$/i.test(uri.path);
 }
 
 /** Workspace state: the demo participant ran in this window when it closed (the features start it again). */

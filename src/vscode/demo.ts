@@ -4,6 +4,32 @@ import type { ConnectionProfile } from '../core/connections';
 import type { Logger } from '../core/log';
 import type { ConnectionManager } from './connections/manager';
 import { DEMO_RAN_KEY } from './deferred';
+import { parsePqsUrl } from '../core/pqs/settings';
+
+/** The setting that gives the demo participant a PQS: a PostgreSQL database it mirrors its ledger into. */
+export const DEMO_PQS_SETTING = 'demo.pqsUrl';
+
+/**
+ * The demo's PQS database from the settings (`postgresql://user@host:5432/db?schema=…`), or undefined.
+ * A password is never read from settings: node-postgres takes PGPASSWORD from the environment.
+ */
+export function demoPqsUrl(): string | undefined {
+  const raw = vscode.workspace.getConfiguration('cantonLedger').get<string>(DEMO_PQS_SETTING)?.trim();
+  if (!raw) return undefined;
+  const { settings, password } = parsePqsUrl(raw);
+  if (password) throw new Error(`cantonLedger.${DEMO_PQS_SETTING} must not hold a password (settings are plain text): set PGPASSWORD in VS Code's environment`);
+  return `postgresql://${encodeURIComponent(settings.user)}@${settings.host}:${settings.port}/${encodeURIComponent(settings.database)}?schema=${settings.schema}&sslmode=${settings.sslmode}`;
+}
+
+function demoPqsMirror(): { url: string; schema: string } | undefined {
+  const url = demoPqsUrl();
+  if (!url) return undefined;
+  const u = new URL(url);
+  const schema = u.searchParams.get('schema') ?? 'pqs';
+  u.searchParams.delete('schema');
+  if (u.searchParams.get('sslmode') === 'prefer') u.searchParams.delete('sslmode');
+  return { url: u.toString(), schema };
+}
 
 type ParticipantModule = typeof import('../participant');
 type DemoParticipant = Awaited<ReturnType<ParticipantModule['startDemoParticipant']>>;
@@ -58,7 +84,8 @@ export class DemoController implements vscode.Disposable {
     await this.stopping;
     // A computed path keeps esbuild from inlining the participant into the extension bundle.
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
-    const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
+    const pqs = demoPqsMirror();
+    const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, pqs, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.running = participant;
     await this.windowState?.update(DEMO_RAN_KEY, true);
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };

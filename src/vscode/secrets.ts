@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { Redactor } from '../core/redact';
 import { Disposable } from './lifecycle';
 
-/** What is kept per connection: a pasted token, a sandbox shared secret, or an OAuth2 client secret. */
-export type SecretKind = 'token' | 'sharedSecret' | 'clientSecret';
+/** What is kept per connection: a pasted token, a sandbox shared secret, an OAuth2 client secret, its PQS database's password. */
+export type SecretKind = 'token' | 'sharedSecret' | 'clientSecret' | 'pqsPassword';
 
 const PREFIX = 'cantonLedger';
 
@@ -19,7 +19,7 @@ export class SecretStore extends Disposable {
     super();
     this._register(
       storage.onDidChange((e) => {
-        const m = new RegExp(`^${PREFIX}\\.(token|sharedSecret|clientSecret)/(.+)$`).exec(e.key);
+        const m = new RegExp(`^${PREFIX}\\.(token|sharedSecret|clientSecret|pqsPassword)/(.+)$`).exec(e.key);
         if (m) this.changed.fire({ kind: m[1] as SecretKind, connectionId: m[2] });
       }),
     );
@@ -41,6 +41,6 @@ export class SecretStore extends Disposable {
   }
 
   async delete(connectionId: string, kind?: SecretKind): Promise<void> {
-    for (const k of kind ? [kind] : (['token', 'sharedSecret', 'clientSecret'] as const)) await this.storage.delete(this.key(connectionId, k));
+    for (const k of kind ? [kind] : (['token', 'sharedSecret', 'clientSecret', 'pqsPassword'] as const)) await this.storage.delete(this.key(connectionId, k));
   }
 }

@@ -21,7 +21,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
   });
@@ -69,7 +69,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
-      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'pqs', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];
@@ -89,6 +89,14 @@ describe('extension bundle', function () {
     const code = readFileSync(EXTENSION_JS, 'utf8') + readFileSync(FEATURES_JS, 'utf8');
     assert.ok(!code.includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'), 'the protobuf types are not in extension.js or features.js');
     assert.ok(readFileSync(join(REPO_ROOT, 'dist', 'preview.js'), 'utf8').includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'));
+  });
+
+  it('leaves the PostgreSQL driver (node-postgres) to dist/pqs.js, loaded on the first PQS connection', () => {
+    const code = readFileSync(EXTENSION_JS, 'utf8') + readFileSync(FEATURES_JS, 'utf8');
+    for (const lib of ['node_modules/pg/', 'node_modules/pg-protocol/']) assert.ok(!code.includes(lib), `${lib} is not in extension.js or features.js`);
+    assert.match(readFileSync(FEATURES_JS, 'utf8'), /"dist", "pqs\.js"/);
+    const pqs = readFileSync(join(REPO_ROOT, 'dist', 'pqs.js'), 'utf8');
+    assert.ok(pqs.includes('node_modules/pg/') && pqs.includes('node_modules/pg-protocol/'));
   });
 
   it('leaves the Daml-LF decoder (protobufjs, fflate) to dist/daml.js, loaded when packages or a DAR are first read', () => {

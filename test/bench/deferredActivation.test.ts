@@ -219,14 +219,14 @@ describe('deferred activation (the entry, in a window that may never use Canton)
 
   it('is activated by no event that fires for an unrelated JSON file or in every window: only by a folder with a Canton file, by its views and commands, and by a graph panel to restore', () => {
     // onWebviewPanel fires only when VS Code restores one of our graph panels.
-    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['onWebviewPanel:cantonLedger.graph', 'workspaceContains:**/*.commands.json', 'workspaceContains:**/*.vetting.json']);
+    assert.deepEqual([...MANIFEST.activationEvents].sort(), ['onWebviewPanel:cantonLedger.graph', 'workspaceContains:**/*.commands.json', 'workspaceContains:**/*.ledger.json', 'workspaceContains:**/*.pqs.sql', 'workspaceContains:**/*.vetting.json']);
     // From VS Code 1.74 on, contributed views and commands activate their extension on use (onView:, onCommand:).
     const [major, minor] = /(\d+)\.(\d+)/.exec(MANIFEST.engines.vscode)!.slice(1).map(Number);
     assert.ok(major > 1 || minor >= 74, `engines.vscode ${MANIFEST.engines.vscode}`);
   });
 
   it('knows a Canton file by its name, whatever the case', () => {
-    for (const p of ['/a/b.commands.json', '/a/B.VETTING.JSON', '/x.Commands.json']) assert.ok(isCantonFile({ path: p }), p);
-    for (const p of ['/a/commands.json', '/a/b.commands.jsonc', '/a/b.commands.json.bak', '/a/vetting.json']) assert.ok(!isCantonFile({ path: p }), p);
+    for (const p of ['/a/b.commands.json', '/a/B.VETTING.JSON', '/x.Commands.json', '/q/holdings.pqs.sql']) assert.ok(isCantonFile({ path: p }), p);
+    for (const p of ['/a/commands.json', '/a/b.commands.jsonc', '/a/b.commands.json.bak', '/a/vetting.json', '/a/b.sql', '/a/pqs.sql.bak']) assert.ok(!isCantonFile({ path: p }), p);
   });
 });

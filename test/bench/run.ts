@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,tail,validate,daml,paging,acs,graph,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,graph,pqs,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -21,10 +21,12 @@ import type { ListInput, ListOutput } from './workers/list';
 import type { PagingInput, PagingOutput } from './workers/paging';
 import type { AcsInput, AcsOutput } from './workers/acs';
 import type { SubmitInput, SubmitOutput } from './workers/submit';
+import type { ScriptInput, ScriptOutput } from './workers/script';
 import type { TailInput, TailOutput, TailProgress } from './workers/tail';
 import type { DamlInput, DamlOutput } from './workers/daml';
 import type { ValidateInput, ValidateOutput } from './workers/validate';
 import type { GraphInput, GraphOutput } from './workers/graph';
+import type { PqsInput, PqsOutput } from './workers/pqs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -34,6 +36,7 @@ const wanted = (part: string) => !ONLY || ONLY.has(part);
 
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const SUBMISSIONS = QUICK ? 40 : 200;
+const SCRIPT_STEPS = 100;
 const TAIL_TOTAL = QUICK ? 100_000 : 1_000_000;
 const TAIL_WINDOW = 500; // the view's default (cantonLedger.updates.liveTailWindow)
 const VALIDATE_SIZES = [100 * 1024, 1024 * 1024];
@@ -285,6 +288,29 @@ async function submitBenchmark(): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------- 2b. ledger scripts
+
+async function scriptBenchmark(): Promise<void> {
+  if (!wanted('script')) return;
+  await step(`Ledger script: ${SCRIPT_STEPS} submit steps vs the same submissions sent by the client`, async () => {
+    const p = await ParticipantProcess.start({});
+    try {
+      const r = await runWorker<ScriptInput, ScriptOutput>('script', { url: p.info.url, steps: SCRIPT_STEPS, reps: QUICK ? 3 : 7 }, { timeoutMs: 600_000 });
+      addRow({
+        section: 'Ledger scripts',
+        what: `a ${SCRIPT_STEPS}-step script, median of ${r.oursMs.length} runs`,
+        ours: median(r.oursMs),
+        baseline: median(r.directMs),
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 1.1 },
+        note: 'ours: the whole run (checks, aliases, the ledger end before each submit, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours',
+      });
+    } finally {
+      await p.stop();
+    }
+  });
+}
+
 // ---------------------------------------------------------------- 3. live tail memory
 
 async function tailBenchmark(): Promise<void> {
@@ -444,6 +470,36 @@ async function damlBenchmark(): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------- PQS at scale
+
+async function pqsBenchmark(): Promise<void> {
+  if (!wanted('pqs')) return;
+  const contracts = QUICK ? 200_000 : 1_000_000;
+  await step(`PQS: keyset pages and payload filters over ${sizeName(contracts)} active contracts in PostgreSQL`, async () => {
+    const pageSize = 100;
+    const r = await runWorker<PqsInput, PqsOutput>('pqs', { contracts, pageSize, reps: QUICK ? 10 : 30 }, { timeoutMs: 15 * 60_000 });
+    if (r.pageRows !== pageSize) throw new Error(`a page held ${r.pageRows} rows, not ${pageSize}`);
+    addRow({
+      section: 'PQS',
+      what: `page 1,000 vs page 1 of a template's active contracts (${pageSize} a page, keyset) with ${sizeName(contracts)} active`,
+      ours: r.page1000Ms,
+      baseline: r.firstPageMs,
+      unit: 'ms',
+      goal: { kind: 'ratio-at-most', value: 1.5 },
+      note: `the store loaded with generate_series in ${fmt(r.loadMs / 1000)} s`,
+    });
+    addRow({
+      section: 'PQS',
+      what: 'a payload-filtered first page (owner = one of 1,000 parties) with a PQS payload index vs without',
+      ours: r.filteredIndexMs,
+      baseline: r.filteredNoIndexMs,
+      unit: 'ms',
+      goal: { kind: 'none' },
+      note: 'index made with create_index_for_contract (the PQS view suggests it and never creates it)',
+    });
+  });
+}
+
 // ---------------------------------------------------------------- 6. extension cost
 
 async function extensionBenchmark(): Promise<void> {
@@ -564,10 +620,12 @@ async function main(): Promise<void> {
   await updatesBenchmarks().catch((e) => failures.push(`updates: ${(e as Error).stack ?? e}`));
   await acsBenchmark();
   await submitBenchmark();
+  await scriptBenchmark();
   await tailBenchmark();
   await validateBenchmark();
   await graphBenchmark();
   await damlBenchmark();
+  await pqsBenchmark();
   await extensionBenchmark();
 
   const table = markdown();

@@ -7,6 +7,7 @@ import { ProtocolError } from '../../src/core/errors';
 import { type DemoParticipant } from '../../src/participant';
 import { repeatElements, repeatPageToken, reverseElements, startFaultProxy, type FaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
+import { requireSpec, specSchema } from '../support/spec';
 
 const ANY = { filter: { anyParty: true } } as const;
 const LIST = '/v2/updates';
@@ -170,5 +171,19 @@ describe('protocol checks: page tokens (3.5)', function () {
     assert.equal(err.problem, 'repeated-page-token');
     // The first page (which hands out a token) and the one that sent it back.
     assert.equal(proxy.count('POST', PAGE), 2);
+  });
+
+  it('a full page without a next-page token is the last page, as the spec defines it: the updates it holds, no error, nothing more asked', async function () {
+    requireSpec(this);
+    // The oracle: JsGetUpdatesPageResponse.nextPageToken in the 3.5 spec.
+    const token = (specSchema('3.5', 'JsGetUpdatesPageResponse')!.properties as Record<string, { description: string }>).nextPageToken;
+    assert.match(token.description, /If the value is not populated, this is the last page\./);
+    proxy.clear();
+    const client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 5000 });
+    const before = proxy.count('POST', PAGE);
+    proxy.add({ method: 'POST', path: PAGE, fault: { kind: 'rewrite-json', rewrite: (body: unknown) => ({ ...(body as object), nextPageToken: undefined }) }, times: 1 });
+    const n = await walkAll(client, 5);
+    assert.equal(n, 5, 'the full first page');
+    assert.equal(proxy.count('POST', PAGE) - before, 1);
   });
 });

@@ -10,7 +10,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { lineageDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
+import { comparisonDocument, lineageDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
+import { previewGraph } from '../../src/core/graph/preview';
+import type { PreviewNode } from '../../src/core/preview/model';
 import { toMermaid } from '../../src/core/graph/export';
 import type { Lineage } from '../../src/core/graph/lineage';
 import { buildTransactionGraph } from '../../src/core/graph/model';
@@ -247,6 +249,44 @@ describe('graph webview in Chromium', function () {
     })`)) as number;
     assert.equal(await p.$$eval('g.box', (g) => g.length), big.kind === 'transaction' ? big.actions.length + big.contracts.length : 0);
     console.log(`      first paint of 1,000 nodes: ${ms.toFixed(0)} ms`);
+    await p.close();
+  });
+
+  it('a preview beside its committed transaction: both sides drawn, the difference marked and listed, M jumps across', async () => {
+    const committedEvents: wire.Event[] = [
+      { ExercisedEvent: { offset: 9, nodeId: 0, lastDescendantNodeId: 1, contractId: '00aa', templateId: IOU, packageName: 'demo-iou', choice: 'Iou_Transfer', choiceArgument: { newOwner: BOB }, actingParties: [ALICE], consuming: true, witnessParties: [ALICE, BANK] } },
+      { CreatedEvent: { offset: 9, nodeId: 1, contractId: '00bb', templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: { owner: BOB }, signatories: [BANK], observers: [BOB], witnessParties: [ALICE, BANK, BOB] } },
+    ];
+    const committed = buildTransactionGraph(decodeTransaction({ updateId: '1220ff00', offset: 9, effectiveAt: 't', recordTime: 't', synchronizerId: 's', commandId: 'transfer-1', events: committedEvents }));
+    const base = { signatories: [BANK], actingParties: [] as string[], choiceObservers: [] as string[], templateId: IOU, packageName: 'demo-iou', children: [] as PreviewNode[] };
+    const prepared = previewGraph({
+      transactionVersion: '2.1', actAs: [ALICE], commandId: 'transfer-1', synchronizerId: 's', transactionUuid: 'x', inputContracts: [],
+      roots: [{ ...base, nodeId: '0', kind: 'exercise', contractId: '00aa', choice: 'Iou_Transfer', consuming: true, actingParties: [ALICE], stakeholders: [BANK, ALICE], informees: [ALICE, BANK], choiceArgument: { newOwner: 'Charlie::1220dd' },
+        children: [{ ...base, nodeId: '1', kind: 'create', contractId: '00p1', stakeholders: [BANK, BOB], informees: [BANK, BOB], argument: { owner: BOB } }] }],
+    });
+    const doc = comparisonDocument(prepared, committed);
+    const p = await open(doc);
+    assert.equal(await p.$$eval('g.box', (g) => g.length), doc.prepared.actions.length + doc.prepared.contracts.length + doc.committed.actions.length + doc.committed.contracts.length);
+    assert.deepEqual(await p.$$eval('text.caption', (t) => t.map((x) => x.textContent)), ['Preview (prepared)', 'Committed (offset 9)']);
+    assert.deepEqual(await p.$$eval('g.box.differs', (g) => g.map((x) => x.getAttribute('data-id')).sort()), ['c:n0', 'p:n0']);
+    assert.equal(await p.textContent('#verdict'), '1 difference');
+    // The list names it; a click shows the box; M goes to its counterpart on the other side.
+    assert.match((await p.textContent('#differences li')) ?? '', /argument differs \(preview: exercise Iou_Transfer.*\.newOwner: "Charlie::1220dd" → "Bob::1220bb"/);
+    await p.click('#differences li button');
+    assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-id')), 'p:n0');
+    assert.match((await p.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '', /^preview, exercise Iou_Transfer.*differs$/);
+    await p.keyboard.press('m');
+    assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-id')), 'c:n0');
+    assert.equal(await p.$eval('g.box.counterpart', (g) => g.getAttribute('data-id')), 'p:n0');
+    await p.keyboard.press('Enter');
+    assert.ok((await host(p)).posted.some((m: any) => m.type === 'openNode' && m.nodeId === 0));
+    // The preview's new contract opens as the contract that was committed in its place.
+    await p.focus('g.box[data-id="p:c1"]');
+    await p.keyboard.press('Enter');
+    assert.ok((await host(p)).posted.some((m: any) => m.type === 'openContract' && m.contractId === '00bb'), JSON.stringify((await host(p)).posted));
+    assert.match((await p.textContent('#text-alternative pre')) ?? '', /1 difference between the preview and the committed transaction/);
+    assert.deepEqual((await host(p)).violations, []);
+    assert.deepEqual((p as Page & { errors: string[] }).errors, []);
     await p.close();
   });
 

@@ -25,6 +25,8 @@ export const participantCommand: Command = {
     '--dar FILE             load a DAR (repeatable): its packages are served and vetted; its templates take',
     '                       creates and Archive (the simulator interprets no Daml: it takes a template\'s',
     '                       top-level Party fields as its signatories, and refuses its other choices)',
+    '--pqs URL              mirror the ledger into this PostgreSQL database (postgresql://user@host/db), with',
+    '                       PQS\'s public SQL functions in schema pqs (or ?schema=…); the password from PGPASSWORD',
     'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
   ],
   options: {
@@ -34,6 +36,7 @@ export const participantCommand: Command = {
     'api-version': { type: 'string' },
     state: { type: 'string' },
     dar: { type: 'string', multiple: true },
+    pqs: { type: 'string' },
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
@@ -45,6 +48,7 @@ export const participantCommand: Command = {
     const statePath = stringOption(v, 'state');
     const shared = await readSharedSecret(ctx, v, NAME);
     const dars = await Promise.all(stringList(v, 'dar').map((file) => readDarFile(file)));
+    const pqs = pqsMirrorOf(v, ctx.env.PGPASSWORD);
 
     const participant = await startDemoParticipant({
       port,
@@ -53,6 +57,7 @@ export const participantCommand: Command = {
       apiVersion,
       statePath,
       dars,
+      pqs,
       // A foreground server: its request log is what people watch, so it always goes to stderr.
       logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
     });
@@ -66,6 +71,22 @@ export const participantCommand: Command = {
     return EXIT_OK;
   },
 };
+
+function pqsMirrorOf(v: OptionValues, password: string | undefined): { url: string; schema: string; password?: string } | undefined {
+  const raw = stringOption(v, 'pqs');
+  if (raw === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`--pqs must be a postgresql:// URL, not "${raw}"`, NAME);
+  }
+  if (u.protocol !== 'postgresql:' && u.protocol !== 'postgres:') throw new UsageError(`--pqs must be a postgresql:// URL, not ${u.protocol}//`, NAME);
+  if (u.password) throw new UsageError('--pqs must not carry a password (ps and shell history show it): set PGPASSWORD instead', NAME);
+  const schema = u.searchParams.get('schema') ?? 'pqs';
+  u.searchParams.delete('schema');
+  return { url: u.toString(), schema, password };
+}
 
 async function readDarFile(file: string): Promise<Uint8Array> {
   try {
@@ -97,6 +118,7 @@ function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath:
     `  participant id:  ${p.participantId}`,
     `  auth:            ${shared ? `HS256 user tokens, shared secret from ${shared.source}` : 'none: every request is accepted'}`,
     `  state:           ${statePath ? `kept in ${statePath}` : 'in memory, lost on exit'}`,
+    ...(p.pqs ? [`  PQS mirror:      schema ${p.pqs.schema} (canton-ledger pqs summary --pqs URL?schema=${p.pqs.schema})`] : []),
     ...p.dars.map((d) => `  DAR:             ${d.name} ${d.version} (${d.packageId}): ${d.templates.join(', ') || 'no templates'}`),
     '',
     'Parties:',

@@ -14,7 +14,7 @@ const NAME = 'validate';
 export const validateCommand: Command = {
   name: NAME,
   synopsis: 'validate [--dar FILE]… FILE…',
-  summary: 'Validate *.commands.json and *.vetting.json files',
+  summary: 'Validate *.commands.json, *.vetting.json and *.ledger.json files',
   details: [
     'Prints file:line:col: severity: message [code] per problem.',
     'Exit 1 if any file has an error-severity problem, 2 if a file is unreadable or of unknown kind.',

@@ -192,6 +192,16 @@ export class LedgerClient {
     return all;
   }
 
+  /**
+   * Allocates a party on this participant (`POST /v2/parties`) with an id hint; the answer names the
+   * party id given (`<hint>::<namespace>`). `identityProviderId` is sent empty (the default provider):
+   * older decoders insist on the field.
+   */
+  async allocateParty(partyIdHint: string, o: CallOptions = {}): Promise<wire.PartyDetails> {
+    const r = await this.call<{ partyDetails: wire.PartyDetails }>('allocateParty', { body: { partyIdHint, identityProviderId: '' } }, o);
+    return expectObject<wire.PartyDetails>(r?.partyDetails, { method: 'POST', path: '/v2/parties' }, 'the allocated party {"party": …}');
+  }
+
   async participantId(o: CallOptions = {}): Promise<string> {
     return (await this.call<wire.GetParticipantIdResponse>('participantId', {}, o)).participantId;
   }
@@ -207,6 +217,11 @@ export class LedgerClient {
     const token = await this.http.currentToken(o.signal);
     const userId = (token ? decodeClaims(token)?.sub : undefined) || o.fallbackUserId;
     if (!userId) throw new UnsupportedOperationError('Finding the user without a token that names it (or a configured user id)', caps.version, 'authenticatedUser');
+    return (await this.call<wire.GetUserResponse>('user', { params: { 'user-id': userId } }, o)).user;
+  }
+
+  /** A participant user by id (`GET /v2/users/{id}`); one that does not exist: USER_NOT_FOUND. */
+  async user(userId: string, o: CallOptions = {}): Promise<wire.User> {
     return (await this.call<wire.GetUserResponse>('user', { params: { 'user-id': userId } }, o)).user;
   }
 
@@ -422,6 +437,8 @@ export class LedgerClient {
       order.check(u, i);
       return u;
     });
+    // No token: the last page, full or not. The spec defines it so (JsGetUpdatesPageResponse.nextPageToken:
+    // "If the value is not populated, this is the last page"), unlike an offsets page, which proves nothing.
     const token = r.nextPageToken || undefined;
     const sentTokens = [...(c.sentTokens ?? []), ...(c.pageToken ? [c.pageToken] : [])];
     checkPageToken(token, sentTokens, req);

@@ -58,8 +58,9 @@ export interface ResolvedTarget {
   kind: 'template' | 'interface';
 }
 
-export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined): ProblemDraft[] {
-  const sites = [...commandSites(value)];
+/** `base`: the pointer of `value` in `doc` (a ledger script's step holds its JsCommands inside the file). */
+export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined, base = ''): ProblemDraft[] {
+  const sites = [...commandSites(value)].map((site) => ({ ...site, pointer: base + site.pointer }));
   if (sites.length === 0) return [];
   if (!context) return [uncheckedNote(sites, doc)];
   const problems: ProblemDraft[] = [];

@@ -57,6 +57,13 @@ const FILE_PROBLEM_CODES = [
   'unknown-choice',
   /** Not checked: the template id may name a package that could not be read (named with its error). A warning. */
   'package-unreadable',
+  // Ledger scripts (`*.ledger.json`).
+  /** A step with no kind (submit, preview, …) or more than one. */
+  'unknown-step-kind',
+  /** A `${name}` that nothing binds before it is used: misspelt (`data.suggestion`), or captured only later. */
+  'unknown-name',
+  /** A party alias that is not declared, or that matches no party (or several) of the participant; a user alias naming no user. */
+  'unknown-party',
   // The codes of a Daml value checked against its type: declared once, with the checker.
   ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field' && code !== 'placeholder'),
 ] as const;

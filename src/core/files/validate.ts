@@ -14,14 +14,16 @@ import { JsonDocument } from './jsonDocument';
 import { checkNumbers } from './numbers';
 import type { Problem, ProblemDraft } from './problems';
 import { schemaProblems } from './schemaProblems';
+import { scriptProblems } from '../scripts/check';
 
 export { PROBLEM_CODES, type Problem, type ProblemCode, type Severity } from './problems';
 
-export type FileKind = 'commands' | 'vetting';
+export type FileKind = 'commands' | 'vetting' | 'script';
 
 const FILE_SUFFIXES: ReadonlyArray<[string, FileKind]> = [
   ['.commands.json', 'commands'],
   ['.vetting.json', 'vetting'],
+  ['.ledger.json', 'script'],
 ];
 
 /** The kind of a file by its name (`transfer.commands.json` → `commands`); undefined for other files. */
@@ -47,6 +49,8 @@ export interface ValidateOptions {
    * the envelope is checked, silently.
    */
   packages?: ArgumentContext | 'unavailable';
+  /** A ledger script's aliases are resolved against these party ids (absent: not checked). */
+  parties?: { ids: readonly string[]; source: string };
 }
 
 export function validateText(kind: FileKind, text: string, options: ValidateOptions = {}): ValidationResult {
@@ -73,11 +77,15 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
   // The parser accepted it as strict JSON, so JSON.parse (fast, plain objects) gives the same value.
   const value: unknown = JSON.parse(text);
   const validate = validatorFor(kind);
-  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc);
+  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc).map((d) => (kind === 'script' ? asScriptProblem(d) : d));
   const numbers = checkNumbers(doc, value, validate);
   drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
-  drafts.push(...placeholderProblems(kind, value, doc));
+  if (kind !== 'script') drafts.push(...placeholderProblems(kind, value, doc));
+  if (kind === 'script') {
+    const packages = options.packages === 'unavailable' ? undefined : options.packages;
+    drafts.push(...scriptProblems(value, doc, { validateCommands: validatorFor('commands'), packages, parties: options.parties }));
+  }
   if (kind === 'commands') {
     const pathsWithProblems = new Set(drafts.map((d) => d.path));
     drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));
@@ -86,13 +94,23 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
   return { value: numbers.exactValue, problems: finish(doc, drafts) };
 }
 
+/**
+ * A field a ledger script does not know is not sent anywhere to be ignored: the runner would skip it
+ * (a misspelt `expect` checks nothing), so it is an error. Inline commands are checked as commands files are.
+ */
+function asScriptProblem(d: ProblemDraft): ProblemDraft {
+  if (d.code !== 'unknown-field') return d;
+  const suggestion = typeof d.data?.suggestion === 'string' ? d.data.suggestion : undefined;
+  return { ...d, severity: 'error', message: `Unknown field "${String(d.data?.field)}": a ledger script has no such field${suggestion ? `; did you mean "${suggestion}"?` : '.'}` };
+}
+
 type GeneratedValidators = typeof import('./generated/validators');
 let generated: GeneratedValidators | undefined;
 
 function validatorFor(kind: FileKind): ValidateFunction {
   // Loaded on first use so that activating the extension does not pay for it.
   generated ??= loadGeneratedValidators();
-  return kind === 'commands' ? generated.validateCommands : generated.validateVetting;
+  return { commands: generated.validateCommands, vetting: generated.validateVetting, script: generated.validateScript }[kind];
 }
 
 /** A broken build, not a property of the file: raised, never turned into a diagnostic. */

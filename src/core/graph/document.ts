@@ -3,6 +3,7 @@
  * keeps it in its saved state, so that a reloaded window draws the same graph without the ledger.
  */
 import type { SeenAs } from '../updates/compare';
+import { compareWithCommitted, differenceLine, type GraphDifference } from './compare';
 import { transactionDiff, type TemplateChange } from './diff';
 import { actionLabel, contractLabel, lineageContractLabel, toMermaid, toDot, toText, exportLineage } from './export';
 import { partyLens } from './lens';
@@ -61,7 +62,22 @@ export interface RangeDiffDocument {
   text: string;
 }
 
-export type GraphDocument = TransactionDocument | LineageDocument | RangeDiffDocument;
+/** A preview's prepared transaction beside the transaction its commands committed, with what differs. */
+export interface ComparisonDocument {
+  kind: 'comparison';
+  title: string;
+  prepared: TransactionDocument;
+  committed: TransactionDocument;
+  /** Matched actions by box id (`n<nodeId>` in each document): prepared → committed. */
+  pairs: [string, string][];
+  /** Created contracts: the preview's id → the committed id (matched, not flagged). */
+  createdIds: [string, string][];
+  differences: (GraphDifference & { line: string })[];
+  notCompared: { fetches: number; rolledBack: number };
+  text: string;
+}
+
+export type GraphDocument = TransactionDocument | LineageDocument | RangeDiffDocument | ComparisonDocument;
 
 /** `title`: what the view calls it (a preview is no transaction at an offset yet). */
 export function transactionDocument(g: TransactionGraph, title = `Transaction at offset ${g.offset}`): TransactionDocument {
@@ -110,4 +126,30 @@ export function lineageDocument(l: Lineage): LineageDocument {
 
 export function rangeDiffDocument(d: RangeDiff): RangeDiffDocument {
   return { kind: 'range-diff', title: `Active contract changes over offsets ${d.beginExclusive + 1}..${d.endInclusive}`, diff: d, text: rangeDiffText(d) };
+}
+
+export function comparisonDocument(prepared: TransactionGraph, committed: TransactionGraph): ComparisonDocument {
+  const cmp = compareWithCommitted(prepared, committed);
+  const graphs = { prepared, committed };
+  const label = (side: 'prepared' | 'committed', nodeId: number) => actionLabel(graphs[side].actions.get(nodeId)!).join(' ');
+  const differences = cmp.differences.map((d) => ({ ...d, line: differenceLine(d, label) }));
+  const skipped = [cmp.notCompared.fetches ? `${cmp.notCompared.fetches} fetches` : '', cmp.notCompared.rolledBack ? `${cmp.notCompared.rolledBack} rolled-back actions` : ''].filter(Boolean);
+  const verdict = differences.length === 0 ? 'The committed transaction did what the preview showed.' : `${differences.length} difference${differences.length === 1 ? '' : 's'} between the preview and the committed transaction:`;
+  const text = [
+    `Preview of ${prepared.commandId ?? '?'} beside the transaction at offset ${committed.offset} (${committed.updateId})`,
+    `${cmp.pairs.length} actions matched; ${cmp.createdIds.size} created contract ids matched${skipped.length ? `; not in a committed transaction, so not compared: ${skipped.join(', ')}` : ''}.`,
+    verdict,
+    ...differences.map((d) => `  - ${d.line}`),
+  ].join('\n');
+  return {
+    kind: 'comparison',
+    title: `Preview of ${prepared.commandId ?? '?'} beside offset ${committed.offset}`,
+    prepared: transactionDocument(prepared, `Preview of ${prepared.commandId ?? '?'}`),
+    committed: transactionDocument(committed),
+    pairs: cmp.pairs.map(([p, c]) => [`n${p}`, `n${c}`]),
+    createdIds: [...cmp.createdIds],
+    differences,
+    notCompared: cmp.notCompared,
+    text,
+  };
 }

@@ -11,7 +11,7 @@
  * Pure: runs in the webview, and in tests.
  */
 import { hierarchy, tree } from 'd3-hierarchy';
-import type { LineageDocument, TransactionDocument } from './document';
+import type { ComparisonDocument, LineageDocument, TransactionDocument } from './document';
 import type { EdgeKind } from './model';
 
 export type BoxKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'rollback' | 'contract';
@@ -54,6 +54,8 @@ export interface Layout {
   edges: LaidOutEdge[];
   width: number;
   height: number;
+  /** Headings over parts of the drawing (each side of a comparison). */
+  captions?: { text: string; x: number; y: number }[];
 }
 
 const LINE_HEIGHT = 15;
@@ -204,6 +206,46 @@ export function layoutDocument(doc: TransactionDocument | LineageDocument, colla
   const width = Math.max(...boxes.map((b) => b.x + b.width), 0) + MARGIN;
   const height = Math.max(...boxes.map((b) => b.y + b.height), 0) + MARGIN;
   return { boxes, edges, width, height };
+}
+
+/** A comparison's box ids: each side's document ids behind its prefix, so that both sides share one drawing. */
+export const COMPARISON_SIDES = { prepared: 'p:', committed: 'c:' } as const;
+export type ComparisonSide = keyof typeof COMPARISON_SIDES;
+
+export function sideOfBox(id: string): { side: ComparisonSide; id: string } | undefined {
+  for (const side of ['prepared', 'committed'] as const) if (id.startsWith(COMPARISON_SIDES[side])) return { side, id: id.slice(COMPARISON_SIDES[side].length) };
+  return undefined;
+}
+
+const CAPTION_HEIGHT = 26;
+
+/** A preview and its committed transaction, each laid out as a tree, side by side under a caption. */
+export function layoutComparison(doc: ComparisonDocument, collapsed: ReadonlySet<string> = new Set()): Layout {
+  const boxes: LaidOutBox[] = [];
+  const edges: LaidOutEdge[] = [];
+  const captions: NonNullable<Layout['captions']> = [];
+  let dx = 0;
+  let height = 0;
+  for (const side of ['prepared', 'committed'] as const) {
+    const prefix = COMPARISON_SIDES[side];
+    const own = new Set([...collapsed].filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)));
+    const laid = layoutDocument(doc[side], own);
+    const byId = new Map<string, LaidOutBox>();
+    for (const b of laid.boxes) {
+      const moved = { ...b, id: prefix + b.id, x: b.x + dx, y: b.y + CAPTION_HEIGHT, parent: b.parent && prefix + b.parent, children: b.children.map((c) => prefix + c) };
+      boxes.push(moved);
+      byId.set(b.id, moved);
+    }
+    for (const e of laid.edges) {
+      const from = byId.get(e.from)!;
+      const to = byId.get(e.to)!;
+      edges.push({ ...e, from: from.id, to: to.id, path: e.cross ? crossPath(from, to) : treePath(from, to), label: e.label && { ...e.label, x: e.label.x + dx, y: e.label.y + CAPTION_HEIGHT } });
+    }
+    captions.push({ text: side === 'prepared' ? 'Preview (prepared)' : `Committed (offset ${doc.committed.offset})`, x: dx + MARGIN, y: MARGIN });
+    dx += laid.width + GAP_X * 2;
+    height = Math.max(height, laid.height + CAPTION_HEIGHT);
+  }
+  return { boxes, edges, width: dx - GAP_X * 2, height, captions };
 }
 
 function* walk(t: TreeItem): Generator<TreeItem> {

@@ -39,6 +39,8 @@ export type GraphTarget =
   | { kind: 'lineage'; contractId: string; maxDistance?: number }
   | { kind: 'range-diff'; beginExclusive: number; endInclusive: number }
   /** A preview's prepared transaction: drawn from what the preview decoded, nothing to read. */
-  | { kind: 'preview'; commandId: string; preparedAt: string };
+  | { kind: 'preview'; commandId: string; preparedAt: string }
+  /** A preview beside the transaction its commands committed: the committed one is read, the preview's is held. */
+  | { kind: 'comparison'; commandId: string; preparedAt: string; updateId: string };
 
 export const GRAPH_VIEW_TYPE = 'cantonLedger.graph';

@@ -1,3 +1,4 @@
+import type { PqsStore } from '../pqs/store';
 import type { LedgerClient } from '../api/client';
 import type { ConnectionProfile } from '../connections';
 import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '../errors';
@@ -80,6 +81,11 @@ export class LedgerConnection {
   private readonly packagesChanged = new Emitter<PackagesState>();
   /** The packages' state moved (loading, ready, failed, none). */
   readonly onDidChangePackages = this.packagesChanged.event;
+  /** A second reader of this participant's ledger: its Participant Query Store, when one is attached. */
+  private pqsStore: PqsStore | undefined;
+  private readonly pqsChanged = new Emitter<PqsStore | undefined>();
+  /** A PQS store was attached or detached. */
+  readonly onDidChangePqs = this.pqsChanged.event;
 
   constructor(options: LedgerConnectionOptions) {
     this.profile = options.profile;
@@ -100,6 +106,19 @@ export class LedgerConnection {
 
   get disposed(): boolean {
     return this.lifetime.signal.aborted;
+  }
+
+  /** The attached Participant Query Store (undefined when none). */
+  get pqs(): PqsStore | undefined {
+    return this.pqsStore;
+  }
+
+  /** Attaches a PQS store (closing the one before), or detaches with undefined. */
+  attachPqs(store: PqsStore | undefined): void {
+    const before = this.pqsStore;
+    this.pqsStore = store;
+    if (before && before !== store) void before.dispose();
+    if (!this.disposed) this.pqsChanged.fire(store);
   }
 
   /** True when the last answer was an auth failure. */
@@ -302,6 +321,9 @@ export class LedgerConnection {
     this.stateChanged.dispose();
     this.ledgerChanged.dispose();
     this.packagesChanged.dispose();
+    void this.pqsStore?.dispose();
+    this.pqsStore = undefined;
+    this.pqsChanged.dispose();
   }
 }
 

@@ -317,7 +317,15 @@ function schemeName(version: string | undefined): string {
  */
 export function verifyPreparedHash(prepared: PreparedTransaction, answer: Pick<wire.JsPrepareSubmissionResponse, 'preparedTransactionHash' | 'hashingSchemeVersion'>): HashVerification {
   const scheme = schemeName(answer.hashingSchemeVersion);
-  if (answer.hashingSchemeVersion !== 'HASHING_SCHEME_VERSION_V2') return { kind: 'cannot-verify', scheme, reason: `the participant hashed with scheme ${scheme}; this client computes scheme V2 only` };
+  // V2 is the scheme of every released protocol version. V3 (contract keys, QueryByKey nodes) is enabled
+  // only on Canton's development protocol version so far (its HashingSchemeVersionSpec: the minimum
+  // protocol version of V3 is `dev`), and its encoding is specified nowhere public but Canton's source.
+  if (answer.hashingSchemeVersion !== 'HASHING_SCHEME_VERSION_V2')
+    return {
+      kind: 'cannot-verify',
+      scheme,
+      reason: `the participant hashed with scheme ${scheme}; this client computes scheme V2, the scheme of Canton's released protocol versions${scheme === 'V3' ? ' (V3 runs only on Canton\'s development protocol version so far)' : ''}`,
+    };
   let computed: string;
   try {
     computed = Buffer.from(preparedTransactionHashV2(prepared)).toString('hex');

@@ -74,6 +74,7 @@ export const Commands = {
   showTransactionGraph: 'cantonLedger.graph.showTransaction',
   showContractLineage: 'cantonLedger.graph.showLineage',
   showRangeDiff: 'cantonLedger.graph.showRangeDiff',
+  comparePreviewWithCommitted: 'cantonLedger.graph.comparePreview',
   // Submissions history
   openSubmissionResult: 'cantonLedger.submissions.openResult',
   resubmit: 'cantonLedger.submissions.resubmit',
@@ -86,6 +87,21 @@ export const Commands = {
   goToCause: 'cantonLedger.failedCommands.goToCause',
   toggleSucceededCommands: 'cantonLedger.failedCommands.toggleSucceeded',
   readFailedCommandsFrom: 'cantonLedger.failedCommands.readFrom',
+  // Participant Query Store
+  pqsConnect: 'cantonLedger.pqs.connect',
+  pqsDisconnect: 'cantonLedger.pqs.disconnect',
+  pqsRefresh: 'cantonLedger.pqs.refresh',
+  pqsPin: 'cantonLedger.pqs.pin',
+  pqsFilter: 'cantonLedger.pqs.filter',
+  pqsLoadMore: 'cantonLedger.pqs.loadMore',
+  pqsCopySuggestedIndex: 'cantonLedger.pqs.copySuggestedIndex',
+  pqsRunFile: 'cantonLedger.pqs.runFile',
+  pqsExplainFile: 'cantonLedger.pqs.explainFile',
+  // Ledger scripts
+  runLedgerScript: 'cantonLedger.scripts.run',
+  openScriptStepResult: 'cantonLedger.scripts.openStepResult',
+  showScriptStepGraph: 'cantonLedger.scripts.showStepGraph',
+  newLedgerScript: 'cantonLedger.files.newLedgerScript',
 } as const;
 
 /** A command id of the extension. */
@@ -102,6 +118,7 @@ export const Views = {
   submissions: 'cantonLedger.submissions',
   failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
+  pqs: 'cantonLedger.pqs',
 } as const;
 
 export type ViewId = (typeof Views)[keyof typeof Views];

@@ -108,9 +108,23 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
     return panels.show({ kind: 'range-diff', ...range }, c);
   };
 
+  /** A submitted preview's CodeLens hands over what the preview decoded and the update its commands committed. */
+  const comparePreview = async (arg?: unknown) => {
+    const { prepared, updateId } = (typeof arg === 'object' && arg !== null ? arg : {}) as { prepared?: { preview: PreparedPreview; preparedAt: string }; updateId?: string };
+    if (!prepared || !updateId) {
+      await vscode.window.showErrorMessage('Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.');
+      return undefined;
+    }
+    const c = await connection('read the committed transaction');
+    if (!c) return undefined;
+    const { preview, preparedAt } = prepared;
+    return panels.showComparison({ kind: 'comparison', commandId: preview.commandId, preparedAt, updateId }, previewGraph(preview), c);
+  };
+
   // The registry holds these and disposes them with the other commands.
   commands.register(Commands.showTransactionGraph, showTransaction);
   commands.register(Commands.showContractLineage, showLineage);
   commands.register(Commands.showRangeDiff, showRangeDiff);
+  commands.register(Commands.comparePreviewWithCommitted, comparePreview);
   return { panels, registrations: [panels, vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, panels)] };
 }

@@ -7,11 +7,11 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { CantonApiError, LedgerError } from '../../core/errors';
-import { lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../core/graph/document';
+import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../core/graph/document';
 import { walkLineage, type Lineage } from '../../core/graph/lineage';
 import { rangeDiff } from '../../core/graph/rangeDiff';
 import { lineageReaderOf, readTransaction, type GraphReadAs } from '../../core/graph/read';
-import { buildTransactionGraph } from '../../core/graph/model';
+import { buildTransactionGraph, type TransactionGraph } from '../../core/graph/model';
 import { GRAPH_VIEW_TYPE, type FromWebview, type GraphTarget, type SavedGraphState, type ToWebview } from '../../core/graph/viewProtocol';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
@@ -40,6 +40,8 @@ interface PanelEntry {
   lineage?: Lineage;
   /** The transaction behind a transaction document: "Open JSON at this node". */
   events?: unknown[];
+  /** A comparison's preview side: held here, since only the preview decoded it (gone after a reload). */
+  prepared?: TransactionGraph;
   load?: AbortController;
   ledgerEndAtLoad?: number;
 }
@@ -54,6 +56,8 @@ export function targetKey(t: GraphTarget): string {
       return `diff:${t.beginExclusive}..${t.endInclusive}`;
     case 'preview':
       return `preview:${t.commandId}@${t.preparedAt}`;
+    case 'comparison':
+      return `compare:${t.commandId}@${t.preparedAt}>${t.updateId}`;
   }
 }
 
@@ -124,7 +128,23 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return `ACS change ${t.beginExclusive + 1}..${t.endInclusive}`;
       case 'preview':
         return `Preview ${t.commandId}`;
+      case 'comparison':
+        return `Preview vs committed ${t.commandId}`;
     }
+  }
+
+  /** Opens (or reveals) a preview beside its committed transaction, which is read on the connection. */
+  async showComparison(target: Extract<GraphTarget, { kind: 'comparison' }>, prepared: TransactionGraph, connection: LedgerConnection): Promise<vscode.WebviewPanel> {
+    const existing = this.panels.get(targetKey(target));
+    if (existing) {
+      existing.panel.reveal();
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, this.titleOf(target), vscode.ViewColumn.Active, this.options());
+    const entry = this.adopt(panel, target, connection.profile.id);
+    entry.prepared = prepared;
+    void this.load(entry);
+    return panel;
   }
 
   /** Opens (or reveals) the graph of a document already at hand (a preview's prepared transaction). */
@@ -197,6 +217,11 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
       if (entry.document) this.post(entry, { type: 'document', document: entry.document });
       return;
     }
+    if (entry.target.kind === 'comparison' && !entry.prepared) {
+      // After a reload the preview side lives only in the saved drawing: it cannot be read again.
+      this.post(entry, { type: 'error', title: 'The preview is gone', message: 'This comparison was restored after a reload; its preview cannot be read from the ledger. Preview the commands file again, submit it, and compare again.' });
+      return;
+    }
     const load = (entry.load = new AbortController());
     const connection = this.connectionOf(entry);
     if (!connection) {
@@ -220,6 +245,10 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         document = lineageDocument(lineage);
       } else if (t.kind === 'range-diff') {
         document = rangeDiffDocument(await rangeDiff(connection.client, t, readAs, o));
+      } else if (t.kind === 'comparison') {
+        const tx = await readTransaction(connection.client, { updateId: t.updateId }, readAs, o);
+        entry.events = tx.raw.events ?? [];
+        document = comparisonDocument(entry.prepared!, buildTransactionGraph(tx));
       } else return;
       if (load.signal.aborted) return;
       entry.document = document;
@@ -263,8 +292,9 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return;
       }
       case 'openNode': {
-        if (!entry.events && doc?.kind === 'transaction') await this.load(entry);
-        const a = doc?.kind === 'transaction' ? doc.actions.find((x) => x.nodeId === m.nodeId) : undefined;
+        if (!entry.events && (doc?.kind === 'transaction' || doc?.kind === 'comparison')) await this.load(entry);
+        const drawn = doc?.kind === 'transaction' ? doc : doc?.kind === 'comparison' ? doc.committed : undefined;
+        const a = drawn?.actions.find((x) => x.nodeId === m.nodeId);
         const event = a && entry.events?.[a.eventIndex];
         if (event) await this.deps.documents.show('ledger', `node-${m.nodeId}`, event);
         return;
@@ -274,8 +304,10 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return;
       case 'export': {
         if (!doc || doc.kind === 'range-diff') return;
-        const content = m.format === 'mermaid' ? doc.mermaid : m.format === 'dot' ? doc.dot : doc.text;
-        const language = m.format === 'mermaid' ? 'mermaid' : m.format === 'dot' ? 'dot' : 'plaintext';
+        // A comparison is two graphs and a list: it exports as text.
+        const format = doc.kind === 'comparison' ? 'text' : m.format;
+        const content = doc.kind === 'comparison' || format === 'text' ? doc.text : format === 'mermaid' ? doc.mermaid : doc.dot;
+        const language = format === 'mermaid' ? 'mermaid' : format === 'dot' ? 'dot' : 'plaintext';
         await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }), { preview: false, viewColumn: vscode.ViewColumn.Beside });
         return;
       }

@@ -91,6 +91,17 @@ export class LedgerPackages extends Disposable {
     });
   }
 
+  /**
+   * The active connection's parties, for the aliases of a ledger script; undefined when not connected,
+   * or when its user cannot list them all (an alias may then stand for a party it does not see).
+   */
+  parties(): { ids: string[]; source: string } | undefined {
+    const connection = this.connections.activeConnection();
+    const state = connection?.state;
+    if (!connection || state?.state !== 'connected' || state.info.partiesFromRights) return undefined;
+    return { ids: state.info.parties.map((p) => p.party), source: `on ${connection.profile.name}` };
+  }
+
   /** What is known of a connection's packages; starts reading them once it is connected. */
   stateOf(profile: ConnectionProfile): PackagesState {
     if (this.connections.state(profile.id).state !== 'connected') return { state: 'none' };

@@ -5,8 +5,8 @@
  * CSS variables, every action reachable by keyboard, a text alternative beside the picture, and its
  * state kept with setState so that a reload draws the same view.
  */
-import type { LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
-import { layoutDocument, type LaidOutBox, type Layout } from '../../core/graph/layout';
+import type { ComparisonDocument, LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
+import { COMPARISON_SIDES, layoutComparison, layoutDocument, sideOfBox, type LaidOutBox, type Layout } from '../../core/graph/layout';
 import type { FromWebview, SavedGraphState, ToWebview } from '../../core/graph/viewProtocol';
 
 interface VsCodeApi {
@@ -30,6 +30,11 @@ let boxesById = new Map<string, LaidOutBox>();
 let view = state.view ?? { x: 0, y: 0, scale: 1 };
 let viewport: SVGGElement | undefined;
 let svgRoot: SVGSVGElement | undefined;
+/** A comparison's matched boxes, both ways: the counterpart of each box. */
+let counterparts = new Map<string, string>();
+
+/** What draws as boxes: all but a range's table. */
+type DrawnDocument = TransactionDocument | LineageDocument | ComparisonDocument;
 
 function save(): void {
   vscode.setState({ ...state, view });
@@ -73,10 +78,13 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       showStale(m.text);
       break;
     case 'document': {
+      const received = performance.now();
       const sameGraph = state.document && state.document.kind === m.document.kind && state.document.title === m.document.title;
       state = { ...state, document: m.document, ...(sameGraph ? {} : { collapsed: [], lens: [undefined, undefined], selected: undefined }) };
       if (!sameGraph) view = { x: 0, y: 0, scale: 1 };
       render(!sameGraph);
+      // How long the drawing took to reach the screen (the next frame): read by the UI checks' measurement.
+      requestAnimationFrame(() => (app.dataset.paintMs = (performance.now() - received).toFixed(0)));
       break;
     }
   }
@@ -120,6 +128,7 @@ function render(fit: boolean): void {
   const legend = renderLegend(doc);
   const body = el('div', { class: 'body' }, canvas);
   if (doc.kind === 'transaction') body.append(renderAcsChange(doc));
+  if (doc.kind === 'comparison') body.append(renderDifferences(doc));
   app.replaceChildren(toolbar, body, legend, alternative);
   drawGraph(canvas, doc);
   if (fit) fitToView();
@@ -127,11 +136,12 @@ function render(fit: boolean): void {
   save();
 }
 
-function renderToolbar(doc: TransactionDocument | LineageDocument): HTMLElement {
+function renderToolbar(doc: DrawnDocument): HTMLElement {
   const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Graph' });
   bar.append(el('h1', { id: 'title' }, doc.title));
   if (doc.kind === 'transaction') bar.append(el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`));
-  else bar.append(el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`));
+  else if (doc.kind === 'lineage') bar.append(el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`));
+  else bar.append(el('span', { class: 'subtitle', id: 'verdict' }, doc.differences.length === 0 ? 'No differences' : `${doc.differences.length} difference${doc.differences.length === 1 ? '' : 's'}`));
   const search = el('input', { type: 'search', id: 'search', placeholder: 'Find contract, template, party', 'aria-label': 'Find a contract id, template or party' });
   search.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') find(search.value);
@@ -159,8 +169,9 @@ function renderToolbar(doc: TransactionDocument | LineageDocument): HTMLElement 
     button('−', 'Zoom out', () => zoom(1 / 1.25)),
     button('+', 'Zoom in', () => zoom(1.25)),
     button('Fit', 'Fit the graph to the view', fitToView, { id: 'fit' }),
-    button('Mermaid', 'Open as Mermaid', () => post({ type: 'export', format: 'mermaid' }), { id: 'export-mermaid' }),
-    button('DOT', 'Open as Graphviz DOT', () => post({ type: 'export', format: 'dot' })),
+    ...(doc.kind === 'comparison'
+      ? [button('Text', 'Open the comparison as text', () => post({ type: 'export', format: 'text' }), { id: 'export-text' })]
+      : [button('Mermaid', 'Open as Mermaid', () => post({ type: 'export', format: 'mermaid' }), { id: 'export-mermaid' }), button('DOT', 'Open as Graphviz DOT', () => post({ type: 'export', format: 'dot' }))]),
     button('SVG', 'Save as SVG', () => post({ type: 'saveSvg', svg: svgText() })),
   );
   // A preview has no offset yet: nothing to show in Updates.
@@ -169,11 +180,18 @@ function renderToolbar(doc: TransactionDocument | LineageDocument): HTMLElement 
   return bar;
 }
 
-function renderLegend(doc: TransactionDocument | LineageDocument): HTMLElement {
+function renderLegend(doc: DrawnDocument): HTMLElement {
   const items =
     doc.kind === 'transaction'
       ? [`${doc.actions.length} actions`, `${doc.contracts.length} contracts`, ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: +${t.created} −${t.consumed}${t.transient ? ` (${t.transient} transient)` : ''}`)]
-      : [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])];
+      : doc.kind === 'lineage'
+        ? [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])]
+        : [
+            `${doc.pairs.length} actions matched`,
+            `${doc.createdIds.length} new contract ids matched`,
+            ...(doc.notCompared.fetches + doc.notCompared.rolledBack > 0 ? [`not compared (never committed): ${doc.notCompared.fetches} fetches, ${doc.notCompared.rolledBack} rolled back`] : []),
+            'M: the other side',
+          ];
   const lens = doc.kind === 'transaction' && state.lens[0] ? [`Seen as ${state.lens.filter(Boolean).map((p) => p!.split('::')[0]).join(' and ')}: the rest is dimmed`] : [];
   return el('div', { class: 'legend', id: 'legend', role: 'status' }, [...items, ...lens].join(' · '));
 }
@@ -203,6 +221,17 @@ function renderAcsChange(doc: TransactionDocument): HTMLElement {
   return el('aside', { class: 'side', id: 'side' }, table, list);
 }
 
+/** What differs between a preview and its committed transaction, each a click away from its boxes. */
+function renderDifferences(doc: ComparisonDocument): HTMLElement {
+  const list = el('ol', { class: 'differences', id: 'differences', 'aria-label': 'Differences between the preview and the committed transaction' });
+  for (const d of doc.differences) {
+    const box = d.prepared !== undefined ? `${COMPARISON_SIDES.prepared}n${d.prepared}` : `${COMPARISON_SIDES.committed}n${d.committed}`;
+    list.append(el('li', { class: `difference ${d.kind}` }, button(d.line, 'Show it in the graph', () => focusBox(box))));
+  }
+  if (doc.differences.length === 0) list.append(el('li', { class: 'none' }, 'None: the committed transaction did what the preview showed. New contract ids and times differ, as they must.'));
+  return el('aside', { class: 'side', id: 'side' }, el('h2', {}, 'Preview vs committed'), list);
+}
+
 /** A party's role for each box of a transaction, looked up once per drawing (not per box: graphs have thousands). */
 function roleLookup(doc: TransactionDocument, party: string | undefined): (box: LaidOutBox) => string | undefined | null {
   if (!party) return () => null;
@@ -213,10 +242,11 @@ function roleLookup(doc: TransactionDocument, party: string | undefined): (box: 
   return (box) => (box.kind === 'contract' ? (seenContracts.has(contractOfBox.get(box.id) ?? '') ? 'sees' : undefined) : lens.actions[Number(box.id.slice(1))]);
 }
 
-function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocument): void {
+function drawGraph(canvas: HTMLElement, doc: DrawnDocument): void {
   const lensOn = doc.kind === 'transaction' && state.lens.some(Boolean);
-  layout = layoutDocument(doc, new Set(state.collapsed), lensOn ? 1 : 0);
+  layout = doc.kind === 'comparison' ? layoutComparison(doc, new Set(state.collapsed)) : layoutDocument(doc, new Set(state.collapsed), lensOn ? 1 : 0);
   boxesById = new Map(layout.boxes.map((b) => [b.id, b]));
+  const marks = comparisonMarks(doc);
   svgRoot = svg('svg', { id: 'graph', role: 'tree', 'aria-label': doc.title, width: '100%', height: '100%' });
   const defs = svg('defs');
   const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
@@ -225,6 +255,11 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
   svgRoot.append(defs);
   viewport = svg('g', { id: 'viewport' });
   svgRoot.append(viewport);
+  for (const c of layout.captions ?? []) {
+    const t = svg('text', { x: c.x, y: c.y, class: 'caption' });
+    t.textContent = c.text;
+    viewport.append(t);
+  }
   const [lensA, lensB] = doc.kind === 'transaction' ? state.lens : [undefined, undefined];
   const roleA = doc.kind === 'transaction' ? roleLookup(doc, lensA) : () => null;
   const roleB = doc.kind === 'transaction' ? roleLookup(doc, lensB) : () => null;
@@ -243,11 +278,11 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
     const lensRoles = roles.filter((r) => r !== null);
     const seen = lensRoles.length === 0 || lensRoles.some((r) => r !== undefined);
     const g = svg('g', {
-      class: `box ${b.kind}${b.state ? ` ${b.state}` : ''}${seen ? '' : ' unseen'}${b.id === state.selected ? ' selected' : ''}`,
+      class: `box ${b.kind}${b.state ? ` ${b.state}` : ''}${seen ? '' : ' unseen'}${b.id === state.selected ? ' selected' : ''}${marks.get(b.id) ?? ''}`,
       transform: `translate(${b.x},${b.y})`,
       tabindex: b.id === (state.selected ?? layout.boxes[0]?.id) ? 0 : -1,
       role: 'treeitem',
-      'aria-label': ariaLabel(b, roles),
+      'aria-label': ariaLabel(b, roles, marks.get(b.id)),
       'data-id': b.id,
       ...(b.collapsible ? { 'aria-expanded': String(b.hidden === 0) } : {}),
     });
@@ -281,9 +316,29 @@ function drawGraph(canvas: HTMLElement, doc: TransactionDocument | LineageDocume
   enablePanZoom(svgRoot);
 }
 
-function ariaLabel(b: LaidOutBox, roles: (string | null | undefined)[]): string {
+function ariaLabel(b: LaidOutBox, roles: (string | null | undefined)[], mark = ''): string {
   const seen = roles.filter((r) => r !== null).map((r) => r ?? 'not seen');
-  return [...b.lines, b.hidden ? `${b.hidden} hidden` : '', ...seen].filter(Boolean).join(', ');
+  const side = sideOfBox(b.id);
+  const compared = mark.includes('unmatched') ? 'on this side only' : mark.includes('differs') ? 'differs' : '';
+  return [side ? (side.side === 'prepared' ? 'preview' : 'committed') : '', ...b.lines, b.hidden ? `${b.hidden} hidden` : '', ...seen, compared].filter(Boolean).join(', ');
+}
+
+/** A comparison's marks per box (` differs`, ` unmatched`), and its counterparts for M and the selection. */
+function comparisonMarks(doc: DrawnDocument): Map<string, string> {
+  const marks = new Map<string, string>();
+  counterparts = new Map();
+  if (doc.kind !== 'comparison') return marks;
+  const { prepared: p, committed: c } = COMPARISON_SIDES;
+  for (const [a, b] of doc.pairs) {
+    counterparts.set(p + a, c + b);
+    counterparts.set(c + b, p + a);
+  }
+  for (const d of doc.differences) {
+    const mark = d.kind === 'only-prepared' || d.kind === 'only-committed' ? ' unmatched' : ' differs';
+    if (d.prepared !== undefined) marks.set(`${p}n${d.prepared}`, mark);
+    if (d.committed !== undefined) marks.set(`${c}n${d.committed}`, mark);
+  }
+  return marks;
 }
 
 function renderRangeDiff(doc: RangeDiffDocument): void {
@@ -307,9 +362,11 @@ function renderRangeDiff(doc: RangeDiffDocument): void {
 function select(id: string | undefined): void {
   if (!id || !boxesById.has(id)) return;
   state.selected = id;
+  const counterpart = counterparts.get(id);
   for (const g of Array.from(viewport?.querySelectorAll<SVGGElement>('g.box') ?? [])) {
     const mine = g.dataset.id === id;
     g.classList.toggle('selected', mine);
+    g.classList.toggle('counterpart', g.dataset.id === counterpart);
     g.setAttribute('tabindex', mine ? '0' : '-1');
   }
   save();
@@ -324,9 +381,29 @@ function focusBox(id: string | undefined): void {
   ensureVisible(boxesById.get(id)!);
 }
 
+/** The contract a box shows, in any kind of drawing (a comparison's preview side by its committed id). */
+function contractOfBox(id: string): string | undefined {
+  const doc = state.document;
+  if (doc?.kind === 'transaction') return doc.contracts.find((x) => x.id === id)?.contractId;
+  if (doc?.kind === 'lineage') return id.startsWith('c') ? doc.contracts[Number(id.slice(1))]?.contractId : undefined;
+  if (doc?.kind !== 'comparison') return undefined;
+  const side = sideOfBox(id);
+  const contractId = side && doc[side.side].contracts.find((x) => x.id === side.id)?.contractId;
+  // A contract the preview would create has its id only in the preview: the ledger knows the committed one.
+  return contractId && (side!.side === 'prepared' ? (new Map(doc.createdIds).get(contractId) ?? contractId) : contractId);
+}
+
 function open(id: string): void {
   const doc = state.document;
   if (!doc || doc.kind === 'range-diff') return;
+  if (doc.kind === 'comparison') {
+    const side = sideOfBox(id);
+    // The JSON of a node is the committed transaction's; the preview's is in the preview document.
+    if (side?.side === 'committed' && side.id.startsWith('n')) post({ type: 'openNode', nodeId: Number(side.id.slice(1)) });
+    const contractId = contractOfBox(id);
+    if (contractId) post({ type: 'openContract', contractId });
+    return;
+  }
   if (doc.kind === 'lineage') {
     const c = doc.contracts[Number(id.slice(1))];
     if (c) post({ type: 'openContract', contractId: c.contractId });
@@ -385,11 +462,14 @@ function onBoxKey(ev: KeyboardEvent, id: string): void {
       break;
     case 'l':
     case 'L': {
-      const doc = state.document;
-      const c = doc?.kind === 'transaction' ? doc.contracts.find((x) => x.id === id) : doc?.kind === 'lineage' ? doc.contracts[Number(id.slice(1))] : undefined;
-      if (c) post({ type: 'lineage', contractId: c.contractId });
+      const contractId = contractOfBox(id);
+      if (contractId) post({ type: 'lineage', contractId });
       break;
     }
+    case 'm':
+    case 'M':
+      next = counterparts.get(id);
+      break;
     case 'f':
       fitToView();
       break;
@@ -415,6 +495,7 @@ function find(text: string): void {
       const c = contracts!.get(b.id);
       return [b.lines.join(' '), a?.contractId, a?.templateId, ...(a?.actingParties ?? []), ...(a?.signatories ?? []), c?.contractId, c?.templateId].join(' ').toLowerCase();
     }
+    if (doc.kind === 'comparison') return [b.lines.join(' '), contractOfBox(b.id)].join(' ').toLowerCase();
     const c = doc.contracts[Number(b.id.slice(1))];
     return [b.lines.join(' '), c?.contractId, c?.templateId].join(' ').toLowerCase();
   };

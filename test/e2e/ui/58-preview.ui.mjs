@@ -2,7 +2,7 @@
 // would be created, exercised and archived, with informees, and "hash verified (V2)": the hash recomputed
 // from the transaction), nothing on the ledger until "Submit now", whose result opens in the preview's
 // column (two columns, never a third), a preview that then says it was submitted and opens the result,
-// and a refusal that says why and what to do. Runs against the demo participant.
+// the preview beside the transaction it committed, and a refusal that says why and what to do. Runs against the demo participant.
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { codeLens, closeAllEditors } from './50-submit.ui.mjs';
@@ -110,6 +110,24 @@ export default async function (t) {
       await openResult.click();
       const activeResult = t.page.locator('.tabs-container [role="tab"].active', { hasText: `ui-preview ${commandId}` }).filter({ hasNotText: 'preview preview' });
       await t.waitUntil(async () => (await activeResult.count()) === 1 && (await editorGroups(t)) === 2, { timeout: 10000, what: 'the result tab active, in the same two columns' });
+    });
+
+    await t.check('"Compare with Committed" on the submitted preview draws the prepared and the committed transaction side by side: every action matched, the new contract ids matched, nothing flagged', async () => {
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().click();
+      const lens = codeLens(t, 'Compare with Committed');
+      await lens.waitFor({ timeout: 15000 });
+      await lens.click();
+      const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId} beside offset \\d+$`));
+      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: 20000 });
+      const captions = await frame.locator('text.caption').allTextContents();
+      if (captions.length !== 2 || captions[0] !== 'Preview (prepared)' || !/^Committed \(offset \d+\)$/.test(captions[1])) throw new Error(`captions: ${captions.join(' | ')}`);
+      const legend = (await frame.locator('#legend').textContent()) ?? '';
+      // The create, the exercise on it and the exercise's create; the two new contracts' ids.
+      if (!/^3 actions matched · 2 new contract ids matched/.test(legend)) throw new Error(`legend: ${legend}`);
+      if ((await frame.locator('g.box.differs, g.box.unmatched').count()) !== 0) throw new Error('a box is flagged');
+      await frame.locator('#fit').click();
+      await t.screenshot('58-preview-vs-committed');
+      await t.palette('View: Close Editor');
     });
 
     await t.check('a file of two commands on a participant that prepares one at a time: the error says why and to preview each command alone', async () => {

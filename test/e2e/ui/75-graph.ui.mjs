@@ -2,7 +2,9 @@
 // Alice and Bob, the keyboard, the lineage of an Iou through two transfers and a split, the active
 // contract changes of a range, the Mermaid export, and the light theme. The demo ledger's seed puts the
 // three issued Ious at offsets 5-7, Alice's transfer at 8, the split at 9 and a transfer of one half at 10.
-import { closeAllEditors } from './50-submit.ui.mjs';
+import { writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { closeAllEditors, revealedExplorerRow } from './50-submit.ui.mjs';
 
 const TRANSFER_OFFSET = '8';
 const LAST_TRANSFER_OFFSET = '10';
@@ -114,6 +116,33 @@ export default async function (t) {
     const cells = await row.locator('td').allTextContents();
     if (cells[0] !== '+4' || cells[1] !== '−0' || cells[2] !== '3') throw new Error(`the Iou row reads ${cells.join(' ')}`);
     await t.screenshot('75-graph-range-diff');
+  });
+
+  await t.check('a transaction of 1,002 boxes is drawn in code-server, its first paint measured', async () => {
+    // 334 Ious each created and archived in one transaction: 668 actions and 334 transient contracts, and
+    // the active contracts the later checks see stay as they were.
+    const file = 'ui-graph-big.commands.json';
+    const bank = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+    const commands = Array.from({ length: 334 }, (_, i) => ({ CreateAndExerciseCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: bank, owner: bank, currency: 'EUR', amount: `${i + 1}.0`, observers: [] }, choice: 'Archive', choiceArgument: {} } }));
+    writeFileSync(path.join(t.workspace, file), JSON.stringify({ commands, commandId: `ui-graph-big-${Date.now()}`, actAs: [bank], userId: 'demo-admin' }, null, 2) + '\n');
+    try {
+      await closeAllEditors(t);
+      await t.contextMenu(await revealedExplorerRow(t, file), 'Submit Commands to Participant');
+      const summary = t.toast(/^Transaction \S+ at offset \d+/);
+      await summary.waitFor({ timeout: 30000 });
+      const offset = (await summary.innerText()).match(/at offset (\d+)/)[1];
+      await t.palette('Notifications: Clear All Notifications');
+      const big = await showTransaction(t, offset);
+      await big.locator('#app[data-paint-ms]').waitFor({ timeout: 30000 });
+      const boxes = await big.locator('g.box').count();
+      if (boxes !== 1002) throw new Error(`${boxes} boxes drawn, expected 1,002`);
+      const ms = Number(await big.locator('#app').getAttribute('data-paint-ms'));
+      console.log(`      first paint of 1,002 boxes in code-server: ${ms} ms`);
+      await t.screenshot('75-graph-1000-nodes');
+    } finally {
+      rmSync(path.join(t.workspace, file), { force: true });
+      await closeAllEditors(t);
+    }
   });
 
   await t.check('in the light theme the graph takes the theme’s colours', async () => {

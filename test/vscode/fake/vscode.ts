@@ -452,7 +452,182 @@ class FakeState {
   readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
   /** Every document shown in an editor (window.showTextDocument), in order. */
   readonly shownDocuments: FakeTextDocument[] = [];
+  /** Test controllers made (tests.createTestController) and not disposed. */
+  readonly testControllers: FakeTestController[] = [];
 }
+
+// ---------------------------------------------------------------- Testing API
+
+export enum TestRunProfileKind {
+  Run = 1,
+  Debug = 2,
+  Coverage = 3,
+}
+
+export class Location {
+  constructor(
+    readonly uri: Uri,
+    readonly range: Range,
+  ) {}
+}
+
+export class TestMessage {
+  expectedOutput?: string;
+  actualOutput?: string;
+  location?: Location;
+  constructor(public message: string | MarkdownString) {}
+  static diff(message: string | MarkdownString, expected: string, actual: string): TestMessage {
+    const m = new TestMessage(message);
+    m.expectedOutput = expected;
+    m.actualOutput = actual;
+    return m;
+  }
+}
+
+export class TestRunRequest {
+  constructor(
+    readonly include?: readonly FakeTestItem[],
+    readonly exclude?: readonly FakeTestItem[],
+    readonly profile?: FakeTestRunProfile,
+  ) {}
+}
+
+/** A TestItemCollection: children by id, in insertion order; `replace` swaps them all. */
+export class FakeTestItemCollection {
+  private readonly items = new Map<string, FakeTestItem>();
+  constructor(private readonly owner: FakeTestItem | undefined) {}
+  get size(): number {
+    return this.items.size;
+  }
+  add(item: FakeTestItem): void {
+    item.parent = this.owner;
+    this.items.set(item.id, item);
+  }
+  delete(id: string): void {
+    this.items.delete(id);
+  }
+  get(id: string): FakeTestItem | undefined {
+    return this.items.get(id);
+  }
+  replace(items: readonly FakeTestItem[]): void {
+    this.items.clear();
+    for (const i of items) this.add(i);
+  }
+  forEach(f: (item: FakeTestItem, collection: FakeTestItemCollection) => unknown): void {
+    for (const i of [...this.items.values()]) f(i, this);
+  }
+  [Symbol.iterator](): Iterator<[string, FakeTestItem]> {
+    return this.items.entries();
+  }
+}
+
+export class FakeTestItem {
+  parent: FakeTestItem | undefined;
+  readonly children = new FakeTestItemCollection(this);
+  range: Range | undefined;
+  description: string | undefined;
+  error: string | MarkdownString | undefined;
+  canResolveChildren = false;
+  busy = false;
+  tags: unknown[] = [];
+  constructor(
+    readonly id: string,
+    public label: string,
+    readonly uri: Uri | undefined,
+  ) {}
+}
+
+export interface FakeTestRunProfile {
+  label: string;
+  kind: TestRunProfileKind;
+  isDefault: boolean;
+  runHandler(request: TestRunRequest, token: CancellationTokenSource['token']): Thenable<void> | void;
+  dispose(): void;
+}
+
+/** What a run reported, in order: `state` per item (`enqueued`, `started`, `passed`, …) with its messages. */
+export class FakeTestRun {
+  readonly events: Array<{ state: 'enqueued' | 'started' | 'passed' | 'failed' | 'errored' | 'skipped'; item: FakeTestItem; messages?: TestMessage[]; duration?: number }> = [];
+  readonly output: string[] = [];
+  ended = false;
+  constructor(
+    readonly request: TestRunRequest,
+    readonly name: string | undefined,
+  ) {}
+  enqueued(item: FakeTestItem): void {
+    this.events.push({ state: 'enqueued', item });
+  }
+  started(item: FakeTestItem): void {
+    this.events.push({ state: 'started', item });
+  }
+  passed(item: FakeTestItem, duration?: number): void {
+    this.events.push({ state: 'passed', item, duration });
+  }
+  failed(item: FakeTestItem, message: TestMessage | readonly TestMessage[], duration?: number): void {
+    this.events.push({ state: 'failed', item, messages: ([] as TestMessage[]).concat(message), duration });
+  }
+  errored(item: FakeTestItem, message: TestMessage | readonly TestMessage[], duration?: number): void {
+    this.events.push({ state: 'errored', item, messages: ([] as TestMessage[]).concat(message), duration });
+  }
+  skipped(item: FakeTestItem): void {
+    this.events.push({ state: 'skipped', item });
+  }
+  appendOutput(text: string): void {
+    this.output.push(text);
+  }
+  end(): void {
+    if (this.ended) throw new Error('fake: a test run ended twice');
+    this.ended = true;
+  }
+  /** The last state reported for the item with this id. */
+  lastState(id: string): FakeTestRun['events'][number] | undefined {
+    return [...this.events].reverse().find((e) => e.item.id === id);
+  }
+}
+
+export class FakeTestController {
+  readonly items = new FakeTestItemCollection(undefined);
+  readonly profiles: FakeTestRunProfile[] = [];
+  readonly runs: FakeTestRun[] = [];
+  resolveHandler: ((item: FakeTestItem | undefined) => Thenable<void> | void) | undefined;
+  refreshHandler: (() => Thenable<void> | void) | undefined;
+  constructor(
+    readonly id: string,
+    public label: string,
+  ) {}
+  createTestItem(id: string, label: string, uri?: Uri): FakeTestItem {
+    return new FakeTestItem(id, label, uri);
+  }
+  createRunProfile(label: string, kind: TestRunProfileKind, runHandler: FakeTestRunProfile['runHandler'], isDefault = false): FakeTestRunProfile {
+    const profile: FakeTestRunProfile = { label, kind, runHandler, isDefault, dispose: () => void this.profiles.splice(this.profiles.indexOf(profile), 1) };
+    this.profiles.push(profile);
+    return profile;
+  }
+  createTestRun(request: TestRunRequest, name?: string): FakeTestRun {
+    const run = new FakeTestRun(request, name);
+    this.runs.push(run);
+    return run;
+  }
+  /** Plays the Test Explorer's Run (all, or `include`), with a token a test may cancel. */
+  async run(include?: FakeTestItem[], cancel?: CancellationTokenSource): Promise<FakeTestRun> {
+    const profile = this.profiles.find((p) => p.kind === TestRunProfileKind.Run && p.isDefault) ?? this.profiles[0];
+    const before = this.runs.length;
+    await profile.runHandler(new TestRunRequest(include, undefined, profile), (cancel ?? new CancellationTokenSource()).token);
+    return this.runs[before];
+  }
+  dispose(): void {
+    state.testControllers.splice(state.testControllers.indexOf(this), 1);
+  }
+}
+
+export const tests = {
+  createTestController(id: string, label: string): FakeTestController {
+    if (state.testControllers.some((c) => c.id === id)) throw new Error(`fake: a test controller '${id}' exists already`);
+    const controller = new FakeTestController(id, label);
+    state.testControllers.push(controller);
+    return controller;
+  },
+};
 
 /**
  * A webview panel: `posted` has what the extension sent the page, `receive` plays the page sending a

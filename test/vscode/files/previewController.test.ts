@@ -139,10 +139,15 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.match(String(doc.submitted), new RegExp(`^Submitted since this preview \\(succeeded: update [0-9a-f]+ at offset ${first.next!.record!.offset}\\)`));
     const lenses = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: first.resultUri } as never);
     assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]).at(1), ['$(check) Submitted (succeeded): Open Result', Commands.openSubmissionResult]);
-    // Show Graph hands the command the prepared transaction the preview decoded.
-    const graph = lenses.at(-1)!.command!;
+    // Show Graph hands the command the prepared transaction the preview decoded; once submitted, Compare
+    // with Committed hands it that and the update the commands committed.
+    const graph = lenses.at(-2)!.command!;
     assert.equal(graph.command, Commands.showTransactionGraph);
     assert.equal((graph.arguments![0] as { prepared: { preview: { commandId: string } } }).prepared.preview.commandId, first.preview!.commandId);
+    const compare = lenses.at(-1)!.command!;
+    assert.deepEqual([compare.title, compare.command], ['$(diff) Compare with Committed', Commands.comparePreviewWithCommitted]);
+    const handed = compare.arguments![0] as { prepared: { preview: { commandId: string } }; updateId: string };
+    assert.deepEqual([handed.prepared.preview.commandId, handed.updateId], [first.preview!.commandId, first.next!.record!.updateId]);
 
     fake.answerMessage(PreviewActions.openResult);
     const again = await previews.submitPreviewed(first.resultUri);

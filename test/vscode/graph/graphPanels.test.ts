@@ -158,4 +158,38 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     await sent(panel, 'document', posted);
     assert.equal(requests, before, 'a preview is not read again');
   });
+
+  it('a preview beside its committed transaction: the committed one is read once and compared; restored after a reload it cannot read its preview again', async () => {
+    const c = w.manager.activeConnection()!;
+    const iou = (await c.client.pageActiveContracts({ filter: { anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] } })).contracts[0].event;
+    const owner = String((iou.createArgument as { owner: string }).owner);
+    const commands = [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: iou.contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.charlie } } }];
+    const { raw } = await c.client.prepare(prepareRequestOf({ commands, commandId: 'graph-compare', actAs: [owner] }));
+    const preview = decodePreparedTransaction(raw.preparedTransaction);
+    const result = await c.client.submitAndWaitForTransaction({ commands: { commands, commandId: 'graph-compare', actAs: [owner] } });
+    const target = { kind: 'comparison' as const, commandId: 'graph-compare', preparedAt: 't1', updateId: result.transaction.updateId };
+    const before = requests;
+    await panels.showComparison(target, previewGraph(preview), c);
+    const [panel] = fake.state.webviewPanels;
+    const { document } = await sent(panel, 'document');
+    if (document.kind !== 'comparison') throw new Error(`not a comparison: ${document.kind}`);
+    assert.equal(requests - before, 1, 'the committed transaction, read once');
+    assert.deepEqual(document.differences, []);
+    assert.equal(document.pairs.length, 2);
+    assert.equal(document.committed.updateId, result.transaction.updateId);
+    // Open a committed node's JSON, and export as text (a comparison has no Mermaid).
+    panel.receive({ type: 'openNode', nodeId: document.committed.actions[0].nodeId });
+    await until(() => shownJson.length > 0);
+    assert.equal((shownJson[0][2] as { ExercisedEvent?: unknown }).ExercisedEvent !== undefined, true);
+
+    const restored = new (panel.constructor as typeof FakeWebviewPanel)('cantonLedger.graph', 'Compare', -1, {});
+    await panels.deserializeWebviewPanel(restored as never, { target, connectionId: 'demo', document, collapsed: [], lens: [undefined, undefined] });
+    assert.deepEqual(restored.posted, [], 'the page draws from its own saved state');
+    restored.receive({ type: 'retry' });
+    assert.equal((await sent(restored, 'error')).title, 'The preview is gone');
+  });
 });
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setImmediate(r));
+}

@@ -19,6 +19,8 @@ const SEVERITIES = { error: vscode.DiagnosticSeverity.Error, warning: vscode.Dia
 /** Where the Daml packages for argument checks come from (undefined while they load: no checks, no note yet). */
 export interface PackagesSource {
   current(): ValidateOptions['packages'] | undefined;
+  /** The participant's parties, which a ledger script's aliases must match. */
+  parties?(): ValidateOptions['parties'];
   onDidChange: vscode.Event<void>;
 }
 
@@ -118,7 +120,7 @@ export class FileDiagnostics extends Disposable {
   }
 
   private publish(document: vscode.TextDocument, kind: FileKind): Problem[] {
-    const { problems } = validateText(kind, document.getText(), { packages: this.packages.current() });
+    const { problems } = validateText(kind, document.getText(), { packages: this.packages.current(), parties: kind === 'script' ? this.packages.parties?.() : undefined });
     this.problems.set(document.uri.toString(), { version: document.version, problems });
     this.show(document.uri);
     return problems;

@@ -11,6 +11,7 @@ import type { FileKind } from '../../../core/files/validate';
 import { Commands } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
 import { withCancellableProgress } from '../../ui';
+import { newScriptText } from '../../../core/scripts/script';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
 
 /** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
@@ -43,7 +44,7 @@ export interface NewVettingFileOptions extends NewFileTarget {
   expectedTopologySerial?: number;
 }
 
-const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json' };
+const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
 
 /** The button that turns "the packages could not be read" into a file with a placeholder template. */
 export const CREATE_PLACEHOLDER_FILE = 'Create File with Placeholders';
@@ -66,6 +67,7 @@ export class NewFileCommands {
       this.newCommandsFile({ pickTemplate: !arg || arg instanceof vscode.Uri, ...optionsOf(arg) }),
     );
     commands.register(Commands.newVettingFile, (arg?: NewVettingFileOptions | vscode.Uri) => this.newVettingFile(optionsOf(arg)));
+    commands.register(Commands.newLedgerScript, (arg?: NewFileTarget | vscode.Uri) => this.newLedgerScript(optionsOf(arg)));
   }
 
   /** The created document's URI, or undefined when the user cancelled. */
@@ -165,6 +167,18 @@ export class NewFileCommands {
     }
   }
 
+  /**
+   * A ledger script for the active connection: its parties by alias, and a first step to fill in
+   * (the template of the participant's first one, else a placeholder).
+   */
+  async newLedgerScript(options: NewFileTarget = {}): Promise<vscode.Uri | undefined> {
+    const participant = await this.participant();
+    const index = participant ? this.packages.indexFor(participant.profile) : undefined;
+    const template = index?.templatesByPackageName().find((t) => !/^(daml-|ghc-)/.test(t.packageName))?.packageNameForm ?? TEMPLATE_ID_PLACEHOLDER;
+    const parties = participant?.info.parties.map((p) => p.party) ?? [];
+    return this.create('script', newScriptText(parties, template), options, '"createArguments": {}');
+  }
+
   /** Writes and opens the file, selects `selectText` (what to edit first), and shows `notice` if any. */
   private async create(kind: FileKind, text: string, options: NewFileTarget, selectText: string, notice?: string): Promise<vscode.Uri | undefined> {
     const target = await this.target(kind, options);
@@ -194,7 +208,7 @@ export class NewFileCommands {
       const free = await freeName(folder, suffix, true);
       return free.with({ scheme: 'untitled' });
     }
-    return askFileName(folder, suffix, kind === 'commands' ? 'New Commands File' : 'New Vetting File', await freeName(folder, suffix, false));
+    return askFileName(folder, suffix, { commands: 'New Commands File', vetting: 'New Vetting File', script: 'New Ledger Script' }[kind], await freeName(folder, suffix, false));
   }
 }
 

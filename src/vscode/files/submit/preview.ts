@@ -239,7 +239,10 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const args = [document.uri];
     if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
     else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
-    lenses.push(new vscode.CodeLens(top, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared: { preview: shown.preview, preparedAt: shown.preparedAt } }] }));
+    const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
+    lenses.push(new vscode.CodeLens(top, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
+    // Once submitted: what was committed, beside what the preview showed.
+    if (shown.submitted?.updateId) lenses.push(new vscode.CodeLens(top, { title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] }));
     return lenses;
   }
 }

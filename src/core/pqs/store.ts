@@ -1,0 +1,345 @@
+/**
+ * A Participant Query Store as this process reads it: a small pool of read-only PostgreSQL sessions,
+ * every query with a deadline, an AbortSignal (Cancel cancels the server-side query), and the
+ * server's statement_timeout. The driver (node-postgres) is handed in, so the extension loads it from
+ * its own bundle on first use and the core does not import it.
+ */
+import type { CallOptions } from '../api/http';
+import type { ReadPage } from '../paging';
+import { OnDemandPages } from '../paging';
+import { PqsError, pqsErrorOf } from './errors';
+import { checkInterface, queries, type InterfaceCheck, type Query } from './interface';
+import type { PayloadFilter } from './filter';
+import { assertReadOnlyStatement } from './sqlGuard';
+import type { PqsSettings } from './settings';
+
+/** What the store needs of node-postgres (`pg`): its Pool. */
+export interface PgDriver {
+  Pool: new (config: Record<string, unknown>) => PgPool;
+}
+export interface PgPool {
+  connect(): Promise<PgPoolClient>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+export interface PgPoolClient {
+  query(q: { text: string; values?: unknown[]; rowMode?: 'array' }): Promise<PgResult>;
+  release(err?: Error | boolean): void;
+  processID?: number;
+}
+export interface PgResult {
+  rows: any[];
+  fields: { name: string; dataTypeID: number }[];
+  command?: string;
+  rowCount?: number | null;
+}
+
+export const DEFAULT_DEADLINE_MS = 60_000;
+const POOL_SIZE = 3;
+
+export interface Watermark {
+  latest: number | undefined;
+  oldest: number | undefined;
+  pruned: number | undefined;
+}
+
+export interface TemplateCount {
+  /** PQS's fully qualified name (`package-name:Module:Entity`). */
+  name: string;
+  count: number;
+}
+
+export interface PqsContract {
+  contractId: string;
+  templateFqn: string;
+  payload: unknown;
+  createEventPk: number;
+  createdAtOffset: number;
+  createdEffectiveAt: string | undefined;
+  signatories: string[];
+  observers: string[];
+}
+
+export interface HistoryEntry {
+  kind: 'create' | 'exercise' | 'archive';
+  offset: number;
+  at: string | undefined;
+  /** The transaction id at that offset, when the store's `transactions` view has it (the graph's key). */
+  transactionId?: string;
+  choice?: string;
+  consuming?: boolean;
+  actingParties?: string[];
+  argument?: unknown;
+  result?: unknown;
+}
+
+export interface ContractHistory {
+  contractId: string;
+  templateFqn: string;
+  payload: unknown;
+  entries: HistoryEntry[];
+}
+
+export interface SqlResult {
+  columns: { name: string; typeId: number }[];
+  rows: unknown[][];
+  command: string | undefined;
+  rowCount: number | null;
+  elapsedMs: number;
+}
+
+const num = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : Number(v));
+const time = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : undefined);
+
+export class PqsStore {
+  private pool: PgPool | undefined;
+  /** A separate one-session pool for cancels, so a cancel never waits behind the queries it cancels. */
+  private cancelPool: PgPool | undefined;
+  private interfaceCheck: InterfaceCheck | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly settings: PqsSettings,
+    private readonly password: () => Promise<string | undefined>,
+    private readonly driver: () => PgDriver,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get schema(): string {
+    return this.settings.schema;
+  }
+
+  /** The interface check made at connect (undefined before). */
+  get checked(): InterfaceCheck | undefined {
+    return this.interfaceCheck;
+  }
+
+  /**
+   * Opens the pool, runs one query (so a wrong password or a TLS refusal shows here), and compares
+   * the store's functions with what the query module knows. A database without PQS's functions is an
+   * error; an older or newer store is connected, with the difference in the check.
+   */
+  async connect(o: CallOptions = {}): Promise<InterfaceCheck> {
+    const rows = (await this.query(queries.catalog(this.schema), o)).rows as { name: string; columns: string[] }[];
+    const check = checkInterface(rows);
+    if (check.verdict === 'none') throw new PqsError('not-pqs', `Schema "${this.schema}" of database "${this.settings.database}" has none of the PQS functions (active, latest_offset, …)`);
+    this.interfaceCheck = check;
+    return check;
+  }
+
+  async watermark(o: CallOptions = {}): Promise<Watermark> {
+    const row = (await this.query(queries.watermark(this.schema), o)).rows[0] ?? {};
+    return { latest: num(row.latest), oldest: num(row.oldest), pruned: num(row.pruned) };
+  }
+
+  /** The offset of a time ("as of"): the latest offset at or before it; undefined before the store's first. */
+  async nearestOffset(at: string, o: CallOptions = {}): Promise<number | undefined> {
+    return num((await this.query(queries.nearestOffset(this.schema, at), o)).rows[0]?.offset);
+  }
+
+  async summary(atOffset: number, o: CallOptions = {}): Promise<TemplateCount[]> {
+    const { rows } = await this.query(queries.summaryActive(this.schema, atOffset), o);
+    return rows.map((r) => ({ name: String(r.name), count: Number(r.count) }));
+  }
+
+  /** Keyset pages of a template's contracts active at a pinned offset. */
+  activeContracts(name: string, atOffset: number, filters: readonly PayloadFilter[] = [], pageSize = 100): ActiveContractPages {
+    return new ActiveContractPages(this, name, atOffset, filters, pageSize);
+  }
+
+  /** @internal one page (used by {@link ActiveContractPages}). */
+  async activePage(name: string, atOffset: number, after: number | undefined, limit: number, filters: readonly PayloadFilter[], o: CallOptions): Promise<PqsContract[]> {
+    const { rows } = await this.query(queries.activePage(this.schema, name, atOffset, after, limit, filters), o);
+    return rows.map((r) => ({
+      contractId: r.contract_id,
+      templateFqn: r.template_fqn,
+      payload: r.payload,
+      createEventPk: Number(r.create_event_pk),
+      createdAtOffset: Number(r.created_at_offset),
+      createdEffectiveAt: time(r.created_effective_at),
+      signatories: r.signatories ?? [],
+      observers: r.observers ?? [],
+    }));
+  }
+
+  /** A contract's life: its create, the choices exercised on it, its archive; undefined when the store has no such contract. */
+  async history(contractId: string, o: CallOptions = {}): Promise<ContractHistory | undefined> {
+    const contract = (await this.query(queries.lookupContract(this.schema, contractId), o)).rows[0];
+    if (!contract) return undefined;
+    const exercises = (await this.query(queries.lookupExercises(this.schema, contractId), o)).rows;
+    const entries: HistoryEntry[] = [{ kind: 'create', offset: Number(contract.created_at_offset), at: time(contract.created_effective_at) }];
+    for (const e of exercises) {
+      entries.push({
+        kind: 'exercise',
+        offset: Number(e.exercised_at_offset),
+        at: time(e.exercised_effective_at),
+        choice: e.choice,
+        consuming: e.consuming,
+        actingParties: e.acting_parties ?? [],
+        argument: e.argument,
+        result: e.result,
+      });
+    }
+    if (contract.archived_at_offset !== null && contract.archived_at_offset !== undefined) {
+      entries.push({ kind: 'archive', offset: Number(contract.archived_at_offset), at: time(contract.archived_effective_at) });
+    }
+    const ids = new Map<number, string>();
+    try {
+      const { rows } = await this.query(queries.transactionIds(this.schema, [...new Set(entries.map((e) => e.offset))]), o);
+      for (const r of rows) ids.set(Number(r.offset), r.transaction_id);
+    } catch (err) {
+      // A store without the transactions view still shows the history, without the graph links.
+      if (!(err instanceof PqsError) || err.kind !== 'sql') throw err;
+    }
+    for (const e of entries) e.transactionId = ids.get(e.offset);
+    return { contractId, templateFqn: contract.template_fqn, payload: contract.payload, entries };
+  }
+
+  /** Runs a `*.pqs.sql` statement: refused before sending unless it only reads; rows as arrays. */
+  async runSql(sql: string, o: CallOptions = {}, explain = false): Promise<SqlResult> {
+    assertReadOnlyStatement(sql);
+    const text = explain ? `EXPLAIN ${sql.replace(/;\s*$/, '')}` : sql;
+    const started = this.now();
+    const r = await this.query({ text, values: [] }, o, 'array');
+    return {
+      columns: r.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID })),
+      rows: r.rows as unknown[][],
+      command: r.command,
+      rowCount: r.rowCount ?? null,
+      elapsedMs: Math.round(this.now() - started),
+    };
+  }
+
+  /**
+   * One query on a pooled read-only session: a deadline (client side) and the signal both cancel the
+   * server-side query by its backend pid, so PostgreSQL stops working on it too.
+   */
+  async query(query: Query, o: CallOptions = {}, rowMode?: 'array'): Promise<PgResult> {
+    if (this.disposed) throw new PqsError('cancelled', 'The PQS connection is closed');
+    const ctx: { cancelledBy?: 'user' | 'deadline'; plainConnection: boolean } = { plainConnection: this.settings.sslmode === 'disable' || this.settings.sslmode === 'prefer' };
+    if (o.signal?.aborted) throw new PqsError('cancelled', 'Cancelled before it was sent');
+    let client: PgPoolClient | undefined;
+    const deadline = o.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const pool = await this.ensurePool();
+      const stop = new Promise<never>((_, reject) => {
+        const cancel = (by: 'user' | 'deadline') => {
+          ctx.cancelledBy ??= by;
+          if (client?.processID) void this.cancelBackend(client.processID);
+          else reject(new PqsError(by === 'user' ? 'cancelled' : 'timeout', by === 'user' ? 'Cancelled' : `No answer within ${deadline} ms`));
+        };
+        timer = setTimeout(() => cancel('deadline'), deadline);
+        onAbort = () => cancel('user');
+        o.signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      // Read only by the races below; a rejection after they settled is nobody's failure.
+      stop.catch(() => undefined);
+      const connecting = pool.connect();
+      try {
+        client = await Promise.race([connecting, stop]);
+      } catch (err) {
+        // Cancelled while the pool was connecting: the session it hands over later goes back at once.
+        void connecting.then((c) => c.release(), () => undefined);
+        throw err;
+      }
+      if (ctx.cancelledBy) throw new PqsError(ctx.cancelledBy === 'user' ? 'cancelled' : 'timeout', 'Cancelled while connecting');
+      return await Promise.race([client.query({ text: query.text, values: query.values, ...(rowMode ? { rowMode } : {}) }), stop]);
+    } catch (err) {
+      const e = pqsErrorOf(err, ctx);
+      // A session that lost its connection or was cancelled mid-query is not given back to the pool.
+      client?.release(e.kind === 'connection-lost' ? e : undefined);
+      client = undefined;
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (onAbort) o.signal?.removeEventListener('abort', onAbort);
+      client?.release();
+    }
+  }
+
+  private async cancelBackend(pid: number): Promise<void> {
+    try {
+      this.cancelPool ??= await this.newPool(1);
+      const c = await this.cancelPool.connect();
+      try {
+        const q = queries.cancelBackend(pid);
+        await c.query({ text: q.text, values: q.values });
+      } finally {
+        c.release();
+      }
+    } catch {
+      // The query's own error (or its success) is what the caller sees; a failed cancel changes neither.
+    }
+  }
+
+  private async ensurePool(): Promise<PgPool> {
+    this.pool ??= await this.newPool(POOL_SIZE);
+    return this.pool;
+  }
+
+  private async newPool(max: number): Promise<PgPool> {
+    let driver: PgDriver;
+    try {
+      driver = this.driver();
+    } catch (err) {
+      throw new PqsError('driver-missing', 'The PostgreSQL driver could not be loaded', undefined, undefined, { cause: err });
+    }
+    const s = this.settings;
+    const pool = new driver.Pool({
+      host: s.host,
+      port: s.port,
+      database: s.database,
+      user: s.user,
+      password: await this.password(),
+      ssl: sslOption(s.sslmode),
+      max,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: 15_000,
+      application_name: 'canton-ledger-explorer',
+      // Every session reads only, and the server ends any statement that runs past the limit.
+      options: `-c default_transaction_read_only=on -c statement_timeout=${s.statementTimeoutMs} -c search_path=${s.schema}`,
+    });
+    // An idle session whose server went away: the pool drops it; the next query reports the fault.
+    pool.on('error', () => undefined);
+    return pool;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const pools = [this.pool, this.cancelPool];
+    this.pool = this.cancelPool = undefined;
+    await Promise.all(pools.map((p) => p?.end().catch(() => undefined)));
+  }
+}
+
+function sslOption(mode: PqsSettings['sslmode']): boolean | Record<string, unknown> {
+  if (mode === 'disable' || mode === 'prefer') return false;
+  if (mode === 'require') return { rejectUnauthorized: false };
+  return { rejectUnauthorized: true, ...(mode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}) };
+}
+
+/** "Load more" over a template's active contracts at one offset: keyset pages (the cursor is the last create_event_pk). */
+export class ActiveContractPages extends OnDemandPages<PqsContract, number> {
+  constructor(
+    private readonly store: PqsStore,
+    readonly name: string,
+    readonly atOffset: number,
+    readonly filters: readonly PayloadFilter[],
+    private readonly pageSize: number,
+  ) {
+    super();
+  }
+
+  get items(): readonly PqsContract[] {
+    return this.loaded;
+  }
+
+  protected async readPage(cursor: number | undefined, o: CallOptions): Promise<ReadPage<PqsContract, number>> {
+    // One more than a page tells whether another page follows without a count.
+    const rows = await this.store.activePage(this.name, this.atOffset, cursor, this.pageSize + 1, this.filters, o);
+    const items = rows.slice(0, this.pageSize);
+    return { items, next: rows.length > this.pageSize ? items[items.length - 1].createEventPk : undefined };
+  }
+}

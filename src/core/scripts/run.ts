@@ -1,0 +1,566 @@
+/**
+ * Runs a ledger script against a connection: checks it (refused before anything is sent when it has
+ * an error), resolves the party aliases (allocating the fresh ones), then runs the steps in order over
+ * the one submission and write path (`core/submit`, `LedgerConnection.write`), checks each step's
+ * expectations, binds its captures, and stops at the first step that fails, whose outcome is unknown,
+ * or that a cancel stopped. Nothing is re-sent by itself. The editor's Test Explorer and the CLI's
+ * `test` both call this, so they reach the same results.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { LedgerClient } from '../api/client';
+import type { UpdateFilter } from '../api/updatesRequest';
+import type { DarContents } from '../daml/lf/archive';
+import { parseIdentifier } from '../daml/identifiers';
+import { AuthError, CancelledError, CantonApiError, LedgerError } from '../errors';
+import { isJsonObject, JsonDocument } from '../files/jsonDocument';
+import type { ArgumentContext } from '../files/argumentChecks';
+import { validateText, type Problem } from '../files/validate';
+import type { LedgerConnection } from '../ledger/connection';
+import type { CreatedEvent, Transaction } from '../models/updates';
+import type * as wire from '../models/wire';
+import { uploadDarWithReport } from '../submit/darUpload';
+import { transactionSummary } from '../submit/outcome';
+import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
+import { sendVetting, vettingRequestOf } from '../submit/vetting';
+import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+
+export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
+
+/** An expectation that did not hold, or why a step could not do its work; `pointer` places it in the file. */
+export interface StepFailure {
+  message: string;
+  pointer: string;
+  expected?: string;
+  actual?: string;
+}
+
+export interface StepResult {
+  index: number;
+  name: string;
+  kind: ScriptStep['kind'];
+  pointer: string;
+  status: StepStatus;
+  /** A step not run: why (`cancelled`, or an earlier step that failed or whose outcome is unknown). */
+  notRunBecause?: 'cancelled' | 'earlier-step';
+  /** The command id the step sent (a submit), for a look-up when its outcome is unknown. */
+  commandId?: string;
+  transaction?: Transaction;
+  /** One line on what the step did ("Transaction … at offset 12: 1 created"). */
+  summary?: string;
+  failures: StepFailure[];
+  captured: Record<string, unknown>;
+  durationMs: number;
+}
+
+export type RunStatus = 'passed' | 'failed' | 'refused' | 'interrupted' | 'unknown';
+
+export interface ScriptRun {
+  runId: string;
+  /**
+   * `refused`: the script has errors (`problems`), nothing was sent; `interrupted`: cancelled; `unknown`:
+   * a step's outcome is unknown (its command id says what to look up); `failed`: an expectation did not hold.
+   */
+  status: RunStatus;
+  problems: Problem[];
+  /** Alias → party id, as this run resolved or allocated them. */
+  parties: Record<string, string>;
+  steps: StepResult[];
+}
+
+export interface ScriptRunOptions {
+  signal?: AbortSignal;
+  /** Default: 8 random hex digits. Part of every command id of the run (`scriptCommandId`). */
+  runId?: string;
+  /** Reads a file the script names (`vet`, `uploadDar`, a commands `file`), relative to the script. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** The Daml-LF reader an `uploadDar` step names the DAR's packages with (the extension keeps it in its own bundle). */
+  readDar?: (bytes: Uint8Array) => DarContents;
+  onStepStarted?(step: ScriptStep): void;
+  onStepFinished?(result: StepResult): void;
+}
+
+export async function runScript(connection: LedgerConnection, text: string, o: ScriptRunOptions): Promise<ScriptRun> {
+  const runId = o.runId ?? randomBytes(4).toString('hex');
+  const signal = o.signal;
+  const client = connection.client;
+  const info = connection.state.state === 'connected' ? connection.state.info : await connection.connect(signal);
+  const packagesState = await connection.readPackages(signal);
+  const packages = packagesState.state === 'ready' ? packagesState.context : undefined;
+  const partyIds = await client.parties({ signal }).then(
+    (list) => list.map((p) => p.party),
+    // A user without admin rights cannot list every party: those of its rights are what it can use.
+    (e) => (e instanceof AuthError ? info.parties.map((p) => p.party) : Promise.reject(e)),
+  );
+  const checked = validateText('script', text, { packages, parties: { ids: partyIds, source: `on ${connection.profile.name}` } });
+  const script = scriptOf(checked.value);
+  const notRun = (because: StepResult['notRunBecause']) => (s: ScriptStep): StepResult => ({ ...stepHead(s), status: 'not-run', notRunBecause: because, failures: [], captured: {}, durationMs: 0 });
+  const errors = checked.problems.filter((p) => p.severity === 'error');
+  // The users must exist: one that does not is an error at its alias, before anything is sent.
+  const users = new Map<string, string>();
+  for (const u of script.users) {
+    try {
+      users.set(u.alias, (await client.user(u.id, { signal })).id);
+    } catch (e) {
+      if (!(e instanceof CantonApiError) || e.code !== 'USER_NOT_FOUND') throw e;
+      errors.push({ ...positionOf(new JsonDocument(text), u.pointer), path: u.pointer, severity: 'error', code: 'unknown-party', message: `No user "${u.id}" on ${connection.profile.name}.` });
+    }
+  }
+  if (errors.length > 0) return { runId, status: 'refused', problems: errors, parties: {}, steps: script.steps.map(notRun('earlier-step')) };
+
+  const scope = new Map<string, unknown>(users);
+  const parties: Record<string, string> = {};
+  for (const alias of script.parties) {
+    let id = partyIds.find((p) => p.startsWith(`${alias.hint}::`));
+    if (alias.allocate) {
+      const hint = `${alias.hint}-${runId}`;
+      try {
+        id = (await connection.write('transaction', (c, s) => c.allocateParty(hint, { signal: s }), { signal })).party;
+      } catch (e) {
+        if (e instanceof CancelledError) return { runId, status: 'interrupted', problems: [], parties, steps: script.steps.map(notRun('cancelled')) };
+        throw e;
+      }
+    }
+    parties[alias.alias] = id!;
+    scope.set(alias.alias, id);
+  }
+
+  const runner = new StepRunner(connection, runId, packages, scope, o);
+  runner.firstOffset = await client.ledgerEnd({ signal });
+  const steps: StepResult[] = [];
+  let status: RunStatus = 'passed';
+  for (const step of script.steps) {
+    if (status !== 'passed') {
+      steps.push(notRun(status === 'interrupted' ? 'cancelled' : 'earlier-step')(step));
+      continue;
+    }
+    if (signal?.aborted) {
+      status = 'interrupted';
+      steps.push(notRun('cancelled')(step));
+      continue;
+    }
+    o.onStepStarted?.(step);
+    const result = await runner.run(step);
+    steps.push(result);
+    o.onStepFinished?.(result);
+    // A cancel that stopped a step (its outcome unknown, its checks cancelled) interrupted the run.
+    if (signal?.aborted || result.status === 'not-run') status = 'interrupted';
+    else if (result.status === 'failed') status = 'failed';
+    else if (result.status === 'unknown') status = 'unknown';
+  }
+  return { runId, status, problems: [], parties, steps };
+}
+
+function stepHead(s: ScriptStep): Pick<StepResult, 'index' | 'name' | 'kind' | 'pointer'> {
+  return { index: s.index, name: s.name, kind: s.kind, pointer: s.pointer };
+}
+
+/** A step stops where it cannot go on: this carries the failure to its result. */
+class StepStop extends Error {
+  constructor(readonly failure: StepFailure) {
+    super(failure.message);
+  }
+}
+
+/** What a step produced, for its expectations and captures. */
+interface StepOutput {
+  transaction?: Transaction;
+  /** The contracts a capture can take: those the step created, or read. */
+  contracts: CreatedEvent[];
+  /** What a read counted (`expect.count`). */
+  count?: number;
+  archivedContract?: boolean;
+  summary?: string;
+}
+
+class StepRunner {
+  firstOffset = 0;
+  private readonly client: LedgerClient;
+  private readonly signal: AbortSignal | undefined;
+  private readonly userId: string | undefined;
+
+  constructor(
+    private readonly connection: LedgerConnection,
+    private readonly runId: string,
+    private readonly packages: ArgumentContext | undefined,
+    private readonly scope: Map<string, unknown>,
+    private readonly o: ScriptRunOptions,
+  ) {
+    this.client = connection.client;
+    this.signal = o.signal;
+    const state = connection.state;
+    this.userId = connection.profile.userId ?? (state.state === 'connected' ? state.info.user?.id : undefined);
+  }
+
+  async run(step: ScriptStep): Promise<StepResult> {
+    const started = performance.now();
+    const head = stepHead(step);
+    const done = (r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult => ({ ...head, ...r, durationMs: performance.now() - started });
+    const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
+    let output: StepOutput | undefined;
+    try {
+      const spec = interpolate(step.spec, this.scope);
+      const expect = interpolate(step.expect, this.scope) as StepExpectations;
+      output = await this.act(step, spec, expect);
+      const failures = await this.check(step, expect, output);
+      if (failures.length > 0) return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
+      const captured = this.capture(step, output);
+      for (const [name, value] of Object.entries(captured)) this.scope.set(name, value);
+      return done({ status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
+    } catch (e) {
+      if (e instanceof StepStop) return done({ status: 'failed', commandId, failures: [e.failure], captured: {} });
+      if (e instanceof UnknownOutcome) return done({ status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
+      if (e instanceof CancelledError) {
+        if (!output) return done({ status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
+        // The step did its work; only the reads that check it were cancelled: it ran, unchecked.
+        const failure = { message: `Cancelled while its expectations were checked; the step itself ran${output.summary ? ` (${output.summary})` : ''}.`, pointer: `${step.pointer}/expect` };
+        return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
+      }
+      const message = e instanceof LedgerError ? describe(e) : `The step could not run: ${e instanceof Error ? e.message : String(e)}`;
+      return done({ status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
+    }
+  }
+
+  /** Does what the step says; a failure that the step expects is returned as its output's `failed`. */
+  private async act(step: ScriptStep, spec: unknown, expect: StepExpectations): Promise<StepOutput> {
+    const signal = this.signal;
+    const at = `${step.pointer}/${step.kind}`;
+    switch (step.kind) {
+      case 'submit': {
+        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        const { request } = submissionOf(value);
+        // Where a look-up of this submission would start: the end this connection knows is enough (the
+        // end only grows, so the transaction is past it), and it spares a read per step.
+        const ledger = this.connection.ledger;
+        const knownEnd = ledger ? (r?: AbortSignal) => (ledger.ledgerEnd !== undefined ? Promise.resolve(ledger.ledgerEnd) : ledger.refreshLedgerEnd(r)) : undefined;
+        const outcome = await this.connection.write(
+          'transaction',
+          (c, s) => submit(c, request, { signal: s, ledgerEnd: knownEnd }),
+          { signal, offsetOf: (x) => (x.kind === 'succeeded' ? x.transaction.offset : undefined) },
+        );
+        const commandId = request.commands.commandId;
+        switch (outcome.kind) {
+          case 'succeeded':
+            this.expectSuccess(step, expect, transactionSummary(outcome.transaction));
+            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary: transactionSummary(outcome.transaction) };
+          case 'not-sent':
+            throw outcome.error;
+          case 'unknown':
+            throw new UnknownOutcome(step, outcome.error, commandId);
+          case 'already-executed':
+            throw new StepStop({ message: `Command "${commandId}" was already executed before this run: its id is not unique.`, pointer: at });
+          case 'failed':
+            return this.expectedFailure(step, expect, outcome.error);
+        }
+        break;
+      }
+      case 'preview': {
+        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        try {
+          await this.client.prepare(prepareRequestOf(value), { signal });
+        } catch (e) {
+          if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
+          throw e;
+        }
+        this.expectSuccess(step, expect, 'prepared');
+        return { contracts: [], summary: 'Prepared (nothing was submitted)' };
+      }
+      case 'vet': {
+        const file = await this.checkedFile(String(spec), 'vetting', at);
+        const request = vettingRequestOf(file as wire.UpdateVettedPackagesRequest, 'apply');
+        const outcome = await this.connection.write('vetting', (c, s) => sendVetting(c, request, s), { signal });
+        if (outcome.kind === 'unknown') throw new UnknownOutcome(step, outcome.error);
+        if (outcome.kind === 'failed') {
+          if (outcome.error instanceof CancelledError) throw outcome.error;
+          return this.expectedFailure(step, expect, outcome.error);
+        }
+        this.expectSuccess(step, expect, 'applied');
+        return { contracts: [], summary: `Vetting of ${String(spec)} applied` };
+      }
+      case 'uploadDar': {
+        const readDar = this.o.readDar;
+        if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
+        const bytes = await this.readFile(String(spec), at);
+        let outcome;
+        try {
+          outcome = await this.connection.write('packages', (c, s) => uploadDarWithReport(c, bytes, { mode: 'upload', readDar, signal: s }), { signal });
+        } catch (e) {
+          if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
+          throw e;
+        }
+        if (outcome.kind === 'unknown') throw new UnknownOutcome(step, outcome.error);
+        this.expectSuccess(step, expect, 'uploaded');
+        return { contracts: [], summary: `Uploaded ${String(spec)}: ${outcome.result.packages.length} packages` };
+      }
+      case 'activeContracts': {
+        const read = spec as { party: string; template: string };
+        const contracts = await this.activeContracts(this.party(read.party), read.template);
+        return { contracts, count: contracts.length, summary: `${contracts.length} active ${read.template} as ${read.party}` };
+      }
+      case 'contractEvents': {
+        const read = spec as { party: string; contractId: string };
+        try {
+          const events = await this.client.eventsByContractId(read.contractId, { filter: { parties: [this.party(read.party)] } }, { signal });
+          const count = (events.created ? 1 : 0) + (events.archived ? 1 : 0);
+          return { contracts: events.created ? [events.created.event] : [], count, archivedContract: Boolean(events.archived), summary: events.archived ? 'created and archived' : 'created, active' };
+        } catch (e) {
+          if (e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return { contracts: [], count: 0, summary: `not visible to ${read.party}` };
+          throw e;
+        }
+      }
+      case 'updates': {
+        const read = spec as { party: string };
+        const end = await this.client.ledgerEnd({ signal });
+        let count = 0;
+        if (end > this.firstOffset) {
+          const selection = { filter: { parties: [this.party(read.party)], shape: 'ledger-effects' as const } };
+          for await (const page of this.client.walkUpdates({ selection, beginExclusive: this.firstOffset, endInclusive: end }, { signal })) count += page.length;
+        }
+        return { contracts: [], count, summary: `${count} updates as ${read.party} since offset ${this.firstOffset}` };
+      }
+    }
+  }
+
+  /** The party an expectation or a read names: an alias, or an id. */
+  private party(ref: string): string {
+    const alias = aliasOfPartyRef(ref);
+    const id = alias === undefined ? ref : this.scope.get(alias);
+    return typeof id === 'string' ? id : ref;
+  }
+
+  private async readFile(path: string, pointer: string): Promise<Uint8Array> {
+    try {
+      return await this.o.readFile(path);
+    } catch (e) {
+      throw new StepStop({ message: `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, pointer });
+    }
+  }
+
+  /** A file the step names, checked as its kind is (its errors stop the step; nothing is sent). */
+  private async checkedFile(path: string, kind: 'commands' | 'vetting', pointer: string, replace?: (text: string) => string): Promise<unknown> {
+    const text = new TextDecoder().decode(await this.readFile(path, pointer));
+    return this.checkedText(replace ? replace(text) : text, kind, pointer, path);
+  }
+
+  private checkedText(text: string, kind: 'commands' | 'vetting', pointer: string, where: string): unknown {
+    const { value, problems } = validateText(kind, text, { packages: kind === 'commands' ? this.packages : undefined });
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length > 0) {
+      throw new StepStop({ message: `${where} has ${errors.length === 1 ? 'an error' : `${errors.length} errors`}, so nothing was sent: ${errors.map((p) => `${p.path || '/'}: ${p.message}`).join('; ')}`, pointer });
+    }
+    return value;
+  }
+
+  /**
+   * The commands a submit or preview step sends: inline, or a commands file's (its `${…}` replaced
+   * too), with the run's command id; checked again now that every `${…}` has its value.
+   */
+  private async commandsValue(spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
+    const s = isJsonObject(spec) ? spec : {};
+    if (typeof s.file === 'string') {
+      const file = await this.checkedFile(s.file, 'commands', `${pointer}/file`);
+      const value = interpolate(file, this.scope) as Record<string, unknown>;
+      const wrapped = isJsonObject(value.commands);
+      const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
+      return this.checkedText(JSON.stringify(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
+    }
+    // Without a token there is no user to default to: the connection's user submits.
+    const userId = s.userId ?? this.userId;
+    return this.checkedText(JSON.stringify({ ...s, commandId, ...(userId ? { userId } : {}) }), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+  }
+
+  private expectSuccess(step: ScriptStep, expect: StepExpectations, what: string): void {
+    if (!expect.failed) return;
+    throw new StepStop({
+      message: `Expected to fail with ${expect.failed.code}, but it succeeded (${what}).`,
+      pointer: `${step.pointer}/expect/failed`,
+      expected: `failed: ${expect.failed.code}`,
+      actual: `succeeded: ${what}`,
+    });
+  }
+
+  /** A refusal the step expects (its code, and its message pattern) is its output; any other stops it. */
+  private expectedFailure(step: ScriptStep, expect: StepExpectations, error: LedgerError): StepOutput {
+    const code = error instanceof CantonApiError ? error.code : error.kind;
+    const failed = expect.failed;
+    if (!failed) throw new StepStop({ message: describe(error), pointer: `${step.pointer}/${step.kind}`, expected: 'succeeded', actual: `failed: ${code}` });
+    const messageMatches = failed.message === undefined || new RegExp(failed.message).test(error.message);
+    if (failed.code !== code || !messageMatches) {
+      throw new StepStop({
+        message: failed.code !== code ? `Failed with ${code}, not ${failed.code}.` : `Failed with ${code}, but the message does not match /${failed.message}/.`,
+        pointer: `${step.pointer}/expect/failed`,
+        expected: `failed: ${failed.code}${failed.message !== undefined ? ` /${failed.message}/` : ''}`,
+        actual: `failed: ${code}: ${error.message}`,
+      });
+    }
+    return { contracts: [], summary: `Failed as expected: ${code}` };
+  }
+
+  private async check(step: ScriptStep, expect: StepExpectations, out: StepOutput): Promise<StepFailure[]> {
+    const failures: StepFailure[] = [];
+    const base = `${step.pointer}/expect`;
+    const t = out.transaction;
+    const counted = (kind: 'created' | 'archived', list: ContractCount[] | undefined) =>
+      (list ?? []).forEach((c, i) => {
+        const events = t ? (kind === 'created' ? createdIn(t) : archivedIn(t)) : [];
+        const ofTemplate = events.filter((e) => templateMatches(e, c.template));
+        const matching = c.fields ? (ofTemplate as CreatedEvent[]).filter((e) => fieldsMatch(c.fields, e.createArgument)) : ofTemplate;
+        const ok = c.count === undefined ? matching.length > 0 : matching.length === c.count;
+        if (ok) return;
+        const wanted = `${c.count === undefined ? 'at least 1' : c.count} ${kind} ${c.template}${c.fields ? ` with ${JSON.stringify(c.fields)}` : ''}`;
+        const actual = c.fields && ofTemplate.length > 0 ? `${matching.length} with those fields, of ${ofTemplate.length}: ${(ofTemplate as CreatedEvent[]).map((e) => JSON.stringify(e.createArgument)).join(', ')}` : `${matching.length} ${kind} ${c.template} (${t ? templateCounts(events) : 'no transaction'})`;
+        failures.push({ message: `Expected ${wanted}; found ${actual}.`, pointer: `${base}/${kind}/${i}`, expected: wanted, actual });
+      });
+    counted('created', expect.created);
+    counted('archived', expect.archived);
+    for (const [key, shouldSee] of [['visibleTo', true], ['notVisibleTo', false]] as const) {
+      for (const [i, ref] of (expect[key] ?? []).entries()) {
+        if (!t) {
+          failures.push({ message: `${key} needs a transaction, and this step made none.`, pointer: `${base}/${key}/${i}` });
+          continue;
+        }
+        const sees = await this.sees(this.party(ref), t.updateId);
+        if (sees !== shouldSee) {
+          failures.push({
+            message: `${ref} ${sees ? 'sees' : 'does not see'} transaction ${t.updateId}${shouldSee ? '' : ' (a privacy leak)'}.`,
+            pointer: `${base}/${key}/${i}`,
+            expected: `${ref} ${shouldSee ? 'sees' : 'does not see'} it`,
+            actual: `${ref} ${sees ? 'sees' : 'does not see'} it`,
+          });
+        }
+      }
+    }
+    for (const [i, a] of (expect.activeContracts ?? []).entries()) {
+      const n = (await this.activeContracts(this.party(a.party), a.template)).length;
+      if (n !== a.count) failures.push({ message: `${a.party} has ${n} active ${a.template}, not ${a.count}.`, pointer: `${base}/activeContracts/${i}`, expected: String(a.count), actual: String(n) });
+    }
+    if (expect.count !== undefined && out.count !== expect.count) {
+      failures.push({ message: `Found ${out.count ?? 'nothing to count'}, not ${expect.count}.`, pointer: `${base}/count`, expected: String(expect.count), actual: String(out.count) });
+    }
+    if (expect.archivedContract !== undefined && out.archivedContract !== expect.archivedContract) {
+      const state = (archived: boolean | undefined) => (archived === undefined ? 'not visible' : archived ? 'archived' : 'active');
+      failures.push({ message: `The contract is ${state(out.archivedContract)}, not ${state(expect.archivedContract)}.`, pointer: `${base}/archivedContract`, expected: state(expect.archivedContract), actual: state(out.archivedContract) });
+    }
+    return failures;
+  }
+
+  /** Does `party` see the update? Read as that party alone: a 404 (UPDATE_NOT_FOUND) means no. */
+  private async sees(party: string, updateId: string): Promise<boolean> {
+    try {
+      await this.client.updateByKey({ updateId }, { filter: { parties: [party], shape: 'ledger-effects' } }, { signal: this.signal });
+      return true;
+    } catch (e) {
+      if (e instanceof CantonApiError && e.code === 'UPDATE_NOT_FOUND') return false;
+      throw e;
+    }
+  }
+
+  private async activeContracts(party: string, template: string): Promise<CreatedEvent[]> {
+    const isInterface = this.packages ? Boolean(this.packages.packages.interface(template)) : false;
+    const filter: UpdateFilter = { parties: [party], ...(isInterface ? { interfaceIds: [template] } : { templateIds: [template] }) };
+    const all: CreatedEvent[] = [];
+    let page = await this.client.pageActiveContracts({ filter }, { signal: this.signal });
+    for (;;) {
+      all.push(...page.contracts.map((c) => c.event));
+      if (!page.next) return all;
+      page = await this.client.pageActiveContracts(page.next, { signal: this.signal });
+    }
+  }
+
+  private capture(step: ScriptStep, out: StepOutput): Record<string, unknown> {
+    const captured: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(step.capture)) captured[name] = this.captureOne(step, name, spec, out);
+    return captured;
+  }
+
+  private captureOne(step: ScriptStep, name: string, spec: CaptureSpec, out: StepOutput): unknown {
+    const pointer = `${step.pointer}/capture/${name}`;
+    const fail = (message: string): never => {
+      throw new StepStop({ message: `Step ${step.index + 1} (${step.name}): capture "${name}" ${message}`, pointer });
+    };
+    if (spec === 'updateId' || spec === 'offset') {
+      if (!out.transaction) return fail(`takes the ${spec} of the step's transaction, and this step made none.`);
+      return spec === 'updateId' ? out.transaction.updateId : out.transaction.offset;
+    }
+    const found = out.contracts.filter((e) => templateMatches(e, spec.contractId));
+    const what = step.kind === 'submit' ? 'created' : 'read';
+    if (found.length !== 1) {
+      fail(`looked for one ${what} ${spec.contractId} and found ${found.length}${found.length ? ` (${found.map((e) => e.contractId).join(', ')})` : ''}.`);
+    }
+    const contract = found[0];
+    if (spec.field === undefined) return contract.contractId;
+    let value: unknown = contract.createArgument;
+    for (const segment of spec.field.split('.')) {
+      if (!isJsonObject(value) || !(segment in value)) return fail(`looked for field "${spec.field}" of ${contract.contractId}, and its argument has no "${segment}".`);
+      value = value[segment];
+    }
+    return value;
+  }
+}
+
+/** A write whose outcome is unknown: the run stops, and the command id says what to look up. */
+class UnknownOutcome extends Error {
+  readonly failure: StepFailure;
+  constructor(
+    step: ScriptStep,
+    error: LedgerError,
+    readonly commandId?: string,
+  ) {
+    const lookUp = commandId ? ` Look up command id "${commandId}" before running the script again; nothing was re-sent.` : ' Check the participant before running the script again; nothing was re-sent.';
+    super(error.message);
+    this.failure = { message: `The outcome is unknown (${error.message}): it may or may not have happened.${lookUp}`, pointer: `${step.pointer}/${step.kind}` };
+  }
+}
+
+function describe(e: LedgerError): string {
+  return e instanceof CantonApiError ? `${e.code}: ${e.message}` : e.message;
+}
+
+function createdIn(t: Transaction): CreatedEvent[] {
+  return t.events.filter((e): e is CreatedEvent => e.kind === 'created');
+}
+
+/** Archives: archived events (ACS delta) and consuming exercises (ledger effects). */
+function archivedIn(t: Transaction): Array<{ templateId: string; packageName: string; contractId: string }> {
+  return t.events.filter((e) => e.kind === 'archived' || (e.kind === 'exercised' && e.consuming));
+}
+
+/** "2 Iou:Iou, 1 Asset:Asset": what a list of events holds, per template. */
+function templateCounts(events: Array<{ templateId: string }>): string {
+  if (events.length === 0) return 'none';
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    const id = parseIdentifier(e.templateId);
+    const name = id ? `${id.moduleName}:${id.entityName}` : e.templateId;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([n, c]) => `${c} ${n}`).join(', ');
+}
+
+/** An event's template is the one a script names: by package name and qualified name, or by the exact id. */
+export function templateMatches(event: { templateId: string; packageName: string }, template: string): boolean {
+  const want = parseIdentifier(template);
+  const have = parseIdentifier(event.templateId);
+  if (!want || !have) return event.templateId === template;
+  if (want.moduleName !== have.moduleName || want.entityName !== have.entityName) return false;
+  return want.form === 'package-name' ? want.packageName === event.packageName : want.packageId === (have.form === 'package-id' ? have.packageId : undefined);
+}
+
+const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/** Every field `expected` names has its value in `actual` (records: the fields named; decimals: by value, "10" = "10.0000000000"). */
+export function fieldsMatch(expected: unknown, actual: unknown): boolean {
+  if (isJsonObject(expected)) return isJsonObject(actual) && Object.entries(expected).every(([k, v]) => fieldsMatch(v, actual[k]));
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((v, i) => fieldsMatch(v, actual[i]));
+  if (typeof expected === 'string' && typeof actual === 'string' && DECIMAL.test(expected) && DECIMAL.test(actual)) return normalDecimal(expected) === normalDecimal(actual);
+  if (typeof expected === 'number' && typeof actual === 'string' && DECIMAL.test(actual)) return normalDecimal(String(expected)) === normalDecimal(actual);
+  return expected === actual;
+}
+
+function normalDecimal(text: string): string {
+  const [whole, fraction = ''] = text.replace(/^-/, '').split('.');
+  const w = whole.replace(/^0+(?=\d)/, '');
+  const f = fraction.replace(/0+$/, '');
+  const sign = text.startsWith('-') && (w !== '0' || f !== '') ? '-' : '';
+  return `${sign}${w}${f ? `.${f}` : ''}`;
+}

@@ -1,0 +1,252 @@
+/**
+ * Ledger scripts (`*.ledger.json`): the model of a script file, the `${name}` references its values
+ * carry, and the command ids a run gives its steps. Checked by `check.ts`, run by `run.ts`.
+ */
+import { joinPointer } from '../jsonPointer';
+import { isJsonObject, type JsonDocument } from '../files/jsonDocument';
+import type { Problem } from '../files/problems';
+
+export const SCRIPT_SUFFIX = '.ledger.json';
+
+/** What a step does: exactly one of these keys per step. */
+export const STEP_KINDS = ['submit', 'preview', 'vet', 'uploadDar', 'activeContracts', 'contractEvents', 'updates'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** The kinds that send commands, inline (JsCommands without a commandId) or from a commands file. */
+export const COMMAND_STEP_KINDS: readonly StepKind[] = ['submit', 'preview'];
+/** The kinds that read, with a party to read as. */
+export const READ_STEP_KINDS: readonly StepKind[] = ['activeContracts', 'contractEvents', 'updates'];
+
+export interface PartyAlias {
+  alias: string;
+  /** The id prefix looked for (`<hint>::`), or the hint a fresh party is allocated with. */
+  hint: string;
+  allocate: boolean;
+  /** JSON pointer of the alias's entry. */
+  pointer: string;
+}
+
+export interface UserAlias {
+  alias: string;
+  /** The participant user's id. */
+  id: string;
+  pointer: string;
+}
+
+export type CaptureSpec = 'updateId' | 'offset' | { contractId: string; field?: string };
+
+export interface ContractCount {
+  template: string;
+  count?: number;
+  fields?: Record<string, unknown>;
+}
+
+export interface StepExpectations {
+  failed?: { code: string; message?: string };
+  created?: ContractCount[];
+  archived?: ContractCount[];
+  visibleTo?: string[];
+  notVisibleTo?: string[];
+  activeContracts?: Array<{ party: string; template: string; count: number }>;
+  count?: number;
+  archivedContract?: boolean;
+}
+
+export interface ScriptStep {
+  /** 0-based. */
+  index: number;
+  /** JSON pointer of the step (`/steps/2`): failures are placed at it or inside it. */
+  pointer: string;
+  name: string;
+  kind: StepKind;
+  /** The value under the kind's key, before `${…}` are replaced. */
+  spec: unknown;
+  capture: Record<string, CaptureSpec>;
+  expect: StepExpectations;
+}
+
+export interface LedgerScript {
+  parties: PartyAlias[];
+  users: UserAlias[];
+  steps: ScriptStep[];
+}
+
+/** The kinds a step object names (a well-formed step names exactly one). */
+export function stepKindsOf(step: Record<string, unknown>): StepKind[] {
+  return STEP_KINDS.filter((k) => k in step);
+}
+
+/** "submit 3": what a step without a name is called. */
+export function defaultStepName(kind: StepKind, index: number): string {
+  return `${kind} ${index + 1}`;
+}
+
+/** The model of a script value that passed its checks (`scriptProblems` reports what this skips). */
+export function scriptOf(value: unknown): LedgerScript {
+  const root = isJsonObject(value) ? value : {};
+  const parties: PartyAlias[] = Object.entries(isJsonObject(root.parties) ? root.parties : {}).map(([alias, spec]) => {
+    const s = isJsonObject(spec) ? spec : {};
+    return { alias, hint: typeof s.hint === 'string' && s.hint ? s.hint : alias, allocate: s.allocate === true, pointer: joinPointer('/parties', alias) };
+  });
+  const users: UserAlias[] = Object.entries(isJsonObject(root.users) ? root.users : {}).map(([alias, spec]) => {
+    const s = isJsonObject(spec) ? spec : {};
+    return { alias, id: typeof s.id === 'string' && s.id ? s.id : alias, pointer: joinPointer('/users', alias) };
+  });
+  const steps: ScriptStep[] = [];
+  const list = Array.isArray(root.steps) ? root.steps : [];
+  list.forEach((raw: unknown, index) => {
+    if (!isJsonObject(raw)) return;
+    const [kind] = stepKindsOf(raw);
+    if (!kind) return;
+    steps.push({
+      index,
+      pointer: `/steps/${index}`,
+      name: typeof raw.name === 'string' && raw.name ? raw.name : defaultStepName(kind, index),
+      kind,
+      spec: raw[kind],
+      capture: (isJsonObject(raw.capture) ? raw.capture : {}) as Record<string, CaptureSpec>,
+      expect: (isJsonObject(raw.expect) ? raw.expect : {}) as StepExpectations,
+    });
+  });
+  return { parties, users, steps };
+}
+
+// ---------------------------------------------------------------- ${name}
+
+const REFERENCE = /\$\{([^}]*)\}/g;
+const WHOLE_REFERENCE = /^\$\{([^}]*)\}$/;
+
+/** A `${name}` in a string of the script, and where that string is. */
+export interface NameReference {
+  name: string;
+  pointer: string;
+}
+
+/** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
+export function* referencesIn(value: unknown, pointer: string): Generator<NameReference> {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(REFERENCE)) yield { name: m[1], pointer };
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield* referencesIn(value[i], joinPointer(pointer, i));
+  } else if (isJsonObject(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      for (const m of key.matchAll(REFERENCE)) yield { name: m[1], pointer: joinPointer(pointer, key) };
+      yield* referencesIn(v, joinPointer(pointer, key));
+    }
+  }
+}
+
+/** A name used before anything bound it (the checks refuse such a script; this is the guard behind them). */
+export class UnboundNameError extends Error {
+  constructor(readonly unbound: string) {
+    super(`\${${unbound}} has no value`);
+  }
+}
+
+/**
+ * `value` with every `${name}` replaced by its value. A string that is exactly one reference takes the
+ * value with its type (a captured offset stays a number, a captured record a record); inside a longer
+ * string the value is written as text.
+ */
+export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>): unknown {
+  const lookup = (name: string): unknown => {
+    if (!scope.has(name)) throw new UnboundNameError(name);
+    return scope.get(name);
+  };
+  if (typeof value === 'string') {
+    const whole = WHOLE_REFERENCE.exec(value);
+    if (whole) return lookup(whole[1]);
+    return value.replace(REFERENCE, (_, name: string) => {
+      const v = lookup(name);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [interpolate(k, scope) as string, interpolate(v, scope)]));
+  return value;
+}
+
+/** True when a string holds a `${…}` (its value is known only when the script runs). */
+export function hasReference(value: unknown): boolean {
+  return typeof value === 'string' && value.includes('${');
+}
+
+/**
+ * A party named in an expectation or a read: an alias (`Alice`), an alias reference (`${Alice}`), or a
+ * party id (it has `::`). Returns the alias, or undefined for a party id.
+ */
+export function aliasOfPartyRef(ref: string): string | undefined {
+  const whole = WHOLE_REFERENCE.exec(ref);
+  if (whole) return whole[1];
+  return ref.includes('::') ? undefined : ref;
+}
+
+// ---------------------------------------------------------------- command ids
+
+/**
+ * Every command a script run sends has the id `ledger-script-<run id>-step-<n>` (n from 1): unique per
+ * run, so a rerun is never deduplicated against an earlier one, and a failed command can be traced
+ * back to its run and step.
+ */
+export const SCRIPT_COMMAND_ID_PREFIX = 'ledger-script-';
+
+export function scriptCommandId(runId: string, stepIndex: number): string {
+  return `${SCRIPT_COMMAND_ID_PREFIX}${runId}-step-${stepIndex + 1}`;
+}
+
+/** The run and step (0-based) of a command id a script run sent; undefined for any other id. */
+export function scriptStepOfCommandId(commandId: string): { runId: string; stepIndex: number } | undefined {
+  const m = /^ledger-script-([A-Za-z0-9]+)-step-([1-9][0-9]*)$/.exec(commandId);
+  return m ? { runId: m[1], stepIndex: Number(m[2]) - 1 } : undefined;
+}
+
+// ---------------------------------------------------------------- positions
+
+/** A range of the script with its line/column positions, as a problem of its checks has. */
+export type ScriptPosition = Pick<Problem, 'offset' | 'length' | 'line' | 'column' | 'endLine' | 'endColumn'>;
+
+/**
+ * Where a pointer of a script is (a step, an expectation, a capture), for a failure shown at it: the
+ * value's range, or the nearest enclosing value that exists (a step's `expect` when it has none).
+ */
+export function positionOf(doc: JsonDocument, pointer: string): ScriptPosition {
+  let at = pointer;
+  let node = doc.nodeAt(at);
+  while (!node && at !== '') {
+    at = at.slice(0, at.lastIndexOf('/'));
+    node = doc.nodeAt(at);
+  }
+  const offset = node?.offset ?? 0;
+  const length = node?.length ?? 0;
+  const start = doc.position(offset);
+  const end = doc.position(offset + length);
+  return { offset, length, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+}
+
+// ---------------------------------------------------------------- a new script
+
+/**
+ * A starting script for a participant: an alias for each of its first parties (by the prefix of its
+ * id, so the script runs unchanged on another participant that has parties of those names), a step
+ * that creates a contract of `templateId` (a placeholder until one is chosen) and a read that checks
+ * it, as a pattern to copy.
+ */
+export function newScriptText(partyIds: readonly string[], templateId: string): string {
+  const prefixes = [...new Set(partyIds.map((p) => p.split('::')[0]).filter((p) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)))].slice(0, 3);
+  const aliases = prefixes.length > 0 ? prefixes : ['Alice'];
+  const [first] = aliases;
+  const script = {
+    description: 'What this script checks',
+    parties: Object.fromEntries(aliases.map((a) => [a, {}])),
+    steps: [
+      {
+        name: `${first} creates a contract`,
+        submit: { actAs: [`\${${first}}`], commands: [{ CreateCommand: { templateId, createArguments: {} } }] },
+        capture: { created: { contractId: templateId } },
+        expect: { created: [{ template: templateId, count: 1 }], visibleTo: [first] },
+      },
+      { name: `${first} sees it`, contractEvents: { party: first, contractId: '${created}' }, expect: { archivedContract: false } },
+    ],
+  };
+  return JSON.stringify(script, null, 2) + '\n';
+}

@@ -1,0 +1,134 @@
+// `canton-ledger test`: ledger scripts from the command line against the demo participant: a line per
+// step, the exit status, and the JUnit XML, read back by a JUnit report parser that CI tools use.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DemoParticipant } from '../../src/participant/index';
+import { startCheckedParticipant } from '../support/specCheck';
+import { REPO_ROOT } from '../support/spec';
+import { cli } from './harness';
+
+// test-results-parser: the reader of JUnit (and other) reports behind testbeats; typed here by what is used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { parse } = require('test-results-parser') as { parse(o: { type: 'junit'; files: string[] }): JUnitResult };
+interface JUnitCase {
+  name: string;
+  status: 'PASS' | 'FAIL' | 'SKIP';
+  failure: string;
+  stack_trace: string;
+}
+interface JUnitResult {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  suites: Array<{ name: string; total: number; passed: number; failed: number; skipped: number; cases: JUnitCase[]; metadata: Record<string, string> }>;
+}
+
+const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
+const SCRIPTS = ['iou-lifecycle.ledger.json', 'holding-transfer.ledger.json', 'wrong-party-transfer.ledger.json'];
+
+describe('cli: test (ledger scripts)', function () {
+  this.timeout(60_000);
+  let participant: DemoParticipant;
+  let env: Record<string, string>;
+  let dir: string;
+  let onExchange: ((path: string) => void) | undefined;
+
+  before(async () => {
+    participant = await startCheckedParticipant({ port: 0, seed: 7, onExchange: (x) => onExchange?.(x.path) });
+    env = { CANTON_LEDGER_URL: participant.url };
+    dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
+    for (const name of SCRIPTS) copyFileSync(join(EXAMPLES, name), join(dir, name));
+  });
+  after(() => participant.close());
+  afterEach(() => {
+    participant.faults.submit = undefined;
+    onExchange = undefined;
+  });
+
+  const inDir = (name: string) => join(dir, name);
+
+  it('runs the example scripts green: exit 0, a line per step, and JUnit XML a report reader reads as all passed', async () => {
+    const junit = inDir('all.xml');
+    const r = await cli(['test', '--junit', junit, ...SCRIPTS.map(inDir)], env);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal(r.stdout.split('\n').filter((l) => /^  ok +\d+\. /.test(l)).length, 11);
+    assert.match(r.stdout, /^3 scripts: 3 passed, 0 did not; steps: 11 passed, 0 failed, 0 unknown, 0 not run$/m);
+    const report = parse({ type: 'junit', files: [junit] });
+    assert.deepEqual([report.total, report.passed, report.failed, report.skipped], [11, 11, 0, 0]);
+    assert.deepEqual(report.suites.map((s) => [s.name.split('/').pop(), s.total]), [['iou-lifecycle.ledger.json', 5], ['holding-transfer.ledger.json', 3], ['wrong-party-transfer.ledger.json', 3]]);
+    assert.deepEqual(report.suites[0].cases.map((c) => c.name), ['1. Bank issues an Iou to Alice', '2. Alice transfers it to Bob', '3. Bob splits it', "4. Alice's Iou is archived", '5. Charlie does not see Bob\'s Iou']);
+    assert.match(report.suites[0].metadata.runId, /^[0-9a-f]{8}$/);
+  });
+
+  it('a broken copy fails at the right step with its message and position: exit 1, failure and skipped cases in the XML', async () => {
+    const broken = inDir('broken.ledger.json');
+    writeFileSync(broken, readFileSync(join(EXAMPLES, 'iou-lifecycle.ledger.json'), 'utf8').replace('"fields": { "amount": "40" }', '"fields": { "amount": "45" }'));
+    const junit = inDir('broken.xml');
+    const r = await cli(['test', '--junit', junit, broken, inDir('holding-transfer.ledger.json')], env);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^  FAIL +3\. Bob splits it \d+ ms$/m);
+    assert.match(r.stdout, new RegExp(`^ {10}${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:52:11: Expected 1 created #demo-iou:Iou:Iou with \\{"amount":"45"\\}; found 0 with those fields, of 2: `, 'm'));
+    assert.match(r.stdout, /^  not run 4\. Alice's Iou is archived \(an earlier step did not pass\)$/m);
+    assert.match(r.stdout, /^  ok +3\. Bob sees the new holding/m, 'the next script still ran');
+    const report = parse({ type: 'junit', files: [junit] });
+    const [suite] = report.suites;
+    assert.deepEqual(suite.cases.map((c) => c.status), ['PASS', 'PASS', 'FAIL', 'SKIP', 'SKIP']);
+    assert.match(suite.cases[2].failure, /^Expected 1 created #demo-iou:Iou:Iou with \{"amount":"45"\}/);
+    assert.match(suite.cases[2].stack_trace, /expected: 1 created #demo-iou:Iou:Iou with \{"amount":"45"\}\nactual: 0 with those fields, of 2: .*\nat \/steps\/2\/expect\/created\/1$/);
+    assert.deepEqual([report.passed, report.failed, report.skipped], [5, 1, 2]);
+  });
+
+  it('a script with an error is refused with positions and nothing is sent (exit 1); the XML has an error case', async () => {
+    const bad = inDir('bad.ledger.json');
+    writeFileSync(bad, readFileSync(join(EXAMPLES, 'iou-lifecycle.ledger.json'), 'utf8').replace('"contractId": "${bobIou}", "choice": "Iou_Split"', '"contractId": "${bobIuo}", "choice": "Iou_Split"'));
+    const before = participant.state.ledgerEnd;
+    const junit = inDir('bad.xml');
+    const r = await cli(['test', '--junit', junit, bad], env);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /bad\.ledger\.json:46:83: error: \$\{bobIuo\} is not a party alias or an earlier capture: did you mean \$\{bobIou\}\? \[unknown-name\]/);
+    assert.match(r.stdout, /refused: fix the errors above; nothing was sent\./);
+    assert.equal(participant.state.ledgerEnd, before);
+    const report = parse({ type: 'junit', files: [junit] });
+    assert.deepEqual(report.suites[0].cases.map((c) => c.status), ['FAIL', 'SKIP', 'SKIP', 'SKIP', 'SKIP', 'SKIP']);
+  });
+
+  it('an unknown outcome: exit 3, the command id to look up, the rest not run', async () => {
+    participant.faults.submit = { dropResponse: true, times: 1 };
+    const r = await cli(['test', inDir('holding-transfer.ledger.json')], env);
+    assert.equal(r.status, 3, r.stdout + r.stderr);
+    assert.match(r.stdout, /^  UNKNOWN 1\. Bank issues an Iou to Alice/m);
+    assert.match(r.stdout, /Look up command id "ledger-script-[0-9a-f]{8}-step-1" before running the script again; nothing was re-sent\./);
+    assert.match(r.stdout, /^  not run 2\. /m);
+  });
+
+  it('Ctrl-C: exit 130, the steps that ran, and those not run because of the cancel', async () => {
+    const interrupt = new AbortController();
+    // The first read of contract events is step 4's: Ctrl-C as it is answered (step 4 itself may finish or be stopped).
+    onExchange = (path) => path === '/v2/events/events-by-contract-id' && interrupt.abort();
+    const r = await cli(['test', inDir('iou-lifecycle.ledger.json'), inDir('holding-transfer.ledger.json')], env, interrupt.signal);
+    assert.equal(r.status, 130, r.stdout + r.stderr);
+    for (const step of ['1. Bank issues an Iou to Alice', '2. Alice transfers it to Bob', '3. Bob splits it']) assert.match(r.stdout, new RegExp(`^  ok +${step.replace('.', '\\.')} `, 'm'));
+    assert.match(r.stdout, /^  not run 5\. Charlie does not see Bob's Iou \(cancelled\)$/m);
+    assert.doesNotMatch(r.stdout, /holding-transfer/, 'the next script is not started');
+    assert.match(r.stdout, /^2 scripts: 0 passed, 1 did not, 1 not run;/m);
+  });
+
+  it('validate checks ledger scripts too: positions of a misspelt name and an unknown step kind, exit 1; a good one is ok', async () => {
+    const bad = inDir('validate-bad.ledger.json');
+    writeFileSync(bad, JSON.stringify({ parties: { Alice: {} }, steps: [{ sumbit: {} }, { updates: { party: '${Alise}' } }] }, null, 2));
+    const r = await cli(['validate', bad, inDir('holding-transfer.ledger.json')], env);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /validate-bad\.ledger\.json:6:5: error: Step 1 does nothing: give it one of submit, preview, vet, uploadDar, activeContracts, contractEvents, updates \(did you mean submit\?\) \[unknown-step-kind\]/);
+    assert.match(r.stdout, /validate-bad\.ledger\.json:11:18: error: \$\{Alise\} is not a party alias or an earlier capture: did you mean \$\{Alice\}\? \[unknown-name\]/);
+    assert.match(r.stdout, /holding-transfer\.ledger\.json: ok/);
+  });
+
+  it('a file that is not a ledger script is a usage error', async () => {
+    const r = await cli(['test', inDir('x.commands.json')], env);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /a ledger script's name ends in \.ledger\.json/);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * The PQS store against a real PostgreSQL (a throw-away cluster) filled by the demo participant's
+ * mirror: the public functions read through the one query module, keyset pages at a pinned offset,
+ * payload filters as parameters, a contract's history, and the faults (wrong password, TLS required,
+ * server gone mid-query, statement timeout, Cancel, writes).
+ */
+import { strict as assert } from 'node:assert';
+import { PqsError } from '../../../src/core/pqs/errors';
+import { parsePayloadFilter } from '../../../src/core/pqs/filter';
+import { queries, type Query } from '../../../src/core/pqs/interface';
+import { PqsStore } from '../../../src/core/pqs/store';
+import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgres';
+import { loadSyntheticStore, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
+import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
+
+stopPostgresAfterRun();
+
+async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof PqsError, `expected a PqsError, got ${String(err)}`);
+    assert.equal(err.kind, kind, `${err.kind}: ${err.message}`);
+    return err;
+  }
+  assert.fail(`expected a ${kind} failure`);
+}
+
+(postgresAvailable() ? describe : describe.skip)('PQS store on PostgreSQL, filled by the demo participant', function () {
+  this.timeout(60_000);
+  let demo: MirroredDemo;
+  let store: PqsStore;
+
+  before(async () => {
+    demo = await mirroredDemo('store');
+    store = new PqsStore(demo.settings, async () => READER_PASSWORD, pgDriver);
+  });
+  after(async () => {
+    await store?.dispose();
+    await demo?.close();
+  });
+
+  it('detects the interface version at connect, and the watermark is the ledger end', async () => {
+    const check = await store.connect();
+    assert.equal(check.verdict, 'same');
+    const w = await store.watermark();
+    assert.equal(w.latest, demo.participant.state.ledgerEnd);
+    assert.equal(w.pruned, 0);
+  });
+
+  it('counts active contracts per template (summary_active) as the ledger has them', async () => {
+    const end = demo.participant.state.ledgerEnd;
+    const counts = await store.summary(end);
+    const expected = new Map<string, number>();
+    for (const c of demo.participant.state.contracts.values()) if (c.archivedOffset === undefined) expected.set(c.template.nameKey, (expected.get(c.template.nameKey) ?? 0) + 1);
+    assert.deepEqual(new Map(counts.map((c) => [c.name, c.count])), expected);
+  });
+
+  it('pages a template’s active contracts at a pinned offset by keyset: every row once, in key order', async () => {
+    const pinned = demo.participant.state.ledgerEnd;
+    const expected = [...demo.participant.state.contracts.values()].filter((c) => c.template.nameKey === 'demo-iou:Iou:Iou' && c.archivedOffset === undefined).map((c) => c.contractId);
+    const pages = store.activeContracts('Iou:Iou', pinned, [], 4);
+    await pages.loadMore();
+    await pages.loadAtLeast(1000);
+    assert.ok(pages.complete);
+    assert.deepEqual(new Set(pages.items.map((c) => c.contractId)), new Set(expected));
+    const keys = pages.items.map((c) => c.createEventPk);
+    assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'keyset order');
+    assert.equal(new Set(keys).size, keys.length, 'no row twice across pages');
+  });
+
+  it('reads at an earlier offset: what was active then, archived since', async () => {
+    const early = 6;
+    const pages = store.activeContracts('demo-iou:Iou:Iou', early, [], 100);
+    await pages.loadAtLeast(1000);
+    const expected = [...demo.participant.state.contracts.values()]
+      .filter((c) => c.template.nameKey === 'demo-iou:Iou:Iou' && c.createdOffset <= early && (c.archivedOffset === undefined || c.archivedOffset > early))
+      .map((c) => c.contractId);
+    assert.ok(expected.length > 0);
+    assert.deepEqual(new Set(pages.items.map((c) => c.contractId)), new Set(expected));
+  });
+
+  it('filters on the payload with the path and value as parameters (numbers compare as numbers)', async () => {
+    const end = demo.participant.state.ledgerEnd;
+    const pages = store.activeContracts('Iou', end, [{ ...parsePayloadFilter('amount>=300'), numeric: true }, parsePayloadFilter('currency=USD')], 100);
+    await pages.loadAtLeast(1000);
+    const expected = [...demo.participant.state.contracts.values()]
+      .filter((c) => c.template.entityName === 'Iou' && c.archivedOffset === undefined)
+      .filter((c) => Number((c.argument as { amount: string }).amount) >= 300 && (c.argument as { currency: string }).currency === 'USD');
+    assert.ok(expected.length > 0);
+    assert.deepEqual(new Set(pages.items.map((c) => c.contractId)), new Set(expected.map((c) => c.contractId)));
+  });
+
+  it('SQL injection in every filter field finds nothing and changes nothing', async () => {
+    const end = demo.participant.state.ledgerEnd;
+    const before = await store.summary(end);
+    const value = await store.activeContracts('Iou', end, [parsePayloadFilter("currency=USD' OR '1'='1")], 100).loadMore();
+    assert.equal(value, 0);
+    const name = await store.activeContracts("Iou'); DROP SCHEMA pqs CASCADE; --", end, [], 100).loadMore();
+    assert.equal(name, 0);
+    assert.throws(() => parsePayloadFilter("amount); DROP TABLE x; --=1"), (e: unknown) => e instanceof PqsError && e.kind === 'bad-filter');
+    assert.equal(await store.history("x' OR 1=1 --"), undefined);
+    assert.deepEqual(await store.summary(end), before);
+  });
+
+  it('a contract’s history: create, exercises, archive, each with its transaction id', async () => {
+    const archived = [...demo.participant.state.contracts.values()].find((c) => c.archivedOffset !== undefined)!;
+    const h = (await store.history(archived.contractId))!;
+    assert.equal(h.entries[0].kind, 'create');
+    assert.equal(h.entries[0].offset, archived.createdOffset);
+    const last = h.entries[h.entries.length - 1];
+    assert.equal(last.kind, 'archive');
+    assert.equal(last.offset, archived.archivedOffset);
+    assert.ok(h.entries.some((e) => e.kind === 'exercise' && e.consuming));
+    const tx = demo.participant.state.entries.find((e) => e.kind === 'transaction' && e.offset === archived.createdOffset) as { updateId: string };
+    assert.equal(h.entries[0].transactionId, tx.updateId);
+    assert.equal(await store.history('00no-such-contract'), undefined);
+  });
+
+  it('"as of a time" goes through nearest_offset', async () => {
+    const tx = demo.participant.state.entries.find((e) => e.kind === 'transaction' && e.offset === 6) as { effectiveAt: number };
+    // Microseconds rounded up to the millisecond: at or just after the update's effective time.
+    const at = new Date(Math.ceil(tx.effectiveAt / 1000)).toISOString();
+    assert.equal(await store.nearestOffset(at), 6);
+    assert.equal(await store.nearestOffset('1970-01-01T00:00:00Z'), undefined);
+  });
+
+  it('follows the ledger: a new create is in the store once mirrored', async () => {
+    const before = (await store.watermark()).latest!;
+    const iou = [...demo.participant.state.contracts.values()].find((c) => c.template.entityName === 'Iou' && c.archivedOffset === undefined)!;
+    await fetch(`${demo.participant.url}/v2/commands/submit-and-wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { ...(iou.argument as object), amount: '4242.0' } } }],
+        commandId: 'pqs-follow',
+        actAs: [(iou.argument as { issuer: string }).issuer],
+        userId: 'demo-admin',
+      }),
+    }).then((r) => assert.equal(r.status, 200));
+    await demo.participant.pqs!.synced();
+    const w = await store.watermark();
+    assert.ok(w.latest! > before);
+    const found = store.activeContracts('Iou', w.latest!, [{ path: ['amount'], op: '=', value: '4242', numeric: true }], 10);
+    assert.equal(await found.loadMore(), 1);
+  });
+
+  it('refuses a write before sending it, and the read-only session refuses one that gets through', async () => {
+    const refused = await rejectsWith(store.runSql("SELECT 1;\nDELETE FROM pqs._contracts"), 'write-refused');
+    assert.ok(refused.position !== undefined);
+    await rejectsWith(store.runSql('INSERT INTO pqs._templates VALUES (1)'), 'write-refused');
+    // nextval writes; the guard lets a function call through, the server's read-only session does not
+    // (even for the store's owner, who may write to it otherwise).
+    const owner = new PqsStore({ ...demo.settings, user: demo.cluster.user }, async () => demo.cluster.password, pgDriver);
+    await rejectsWith(owner.runSql("SELECT nextval('pqs._contracts_create_event_pk_seq')"), 'read-only').finally(() => owner.dispose());
+    const ok = await store.runSql('SELECT name, count FROM summary_active() ORDER BY name');
+    assert.deepEqual(ok.columns.map((c) => c.name), ['name', 'count']);
+    assert.ok(ok.rows.length >= 2);
+    const plan = await store.runSql('SELECT * FROM active()', {}, true);
+    assert.equal(plan.columns[0].name, 'QUERY PLAN');
+  });
+
+  it('a query past the statement_timeout is a timeout; the deadline cancels too', async () => {
+    const short = new PqsStore({ ...demo.settings, statementTimeoutMs: 200 }, async () => READER_PASSWORD, pgDriver);
+    try {
+      await rejectsWith(short.runSql('SELECT pg_sleep(5)'), 'timeout');
+    } finally {
+      await short.dispose();
+    }
+    await rejectsWith(store.runSql('SELECT pg_sleep(5)', { timeoutMs: 300 }), 'timeout');
+  });
+
+  it('Cancel stops the query on the server (pg_cancel_backend), not only the wait', async () => {
+    const controller = new AbortController();
+    const running = store.runSql("SELECT pg_sleep(30), 'cancel-me'", { signal: controller.signal });
+    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 1);
+    controller.abort();
+    await rejectsWith(running, 'cancelled');
+    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 0);
+    // The pool is still good afterwards.
+    assert.equal((await store.runSql('SELECT 1 AS one')).rows[0][0], 1);
+  });
+
+  it('the server gone mid-query is connection-lost, and the next query works again', async () => {
+    const running = store.runSql("SELECT pg_sleep(30), 'kill-me'");
+    await waitFor(async () => (await activeQueries(demo, 'kill-me')) === 1);
+    await asAdmin(demo.cluster, demo.database, (c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%kill-me%' AND pid <> pg_backend_pid()`));
+    await rejectsWith(running, 'connection-lost');
+    assert.equal((await store.runSql('SELECT 2 AS two')).rows[0][0], 2);
+  });
+
+  it('a wrong password is auth; a server that wants TLS is tls-required; nothing listening is unreachable', async () => {
+    const wrong = new PqsStore(demo.settings, async () => 'not-the-password', pgDriver);
+    await rejectsWith(wrong.connect(), 'auth').finally(() => wrong.dispose());
+    const tls = new PqsStore({ ...demo.settings, user: TLS_ONLY }, async () => READER_PASSWORD, pgDriver);
+    await rejectsWith(tls.connect(), 'tls-required').finally(() => tls.dispose());
+    const none = new PqsStore({ ...demo.settings, port: 1 }, async () => READER_PASSWORD, pgDriver);
+    await rejectsWith(none.connect(), 'unreachable').finally(() => none.dispose());
+  });
+
+  it('names a store older than the query module (a function or column missing), and a database without PQS', async () => {
+    await asAdmin(demo.cluster, demo.database, async (c) => {
+      await c.query('CREATE SCHEMA older');
+      await c.query('CREATE FUNCTION older.latest_offset() RETURNS bigint LANGUAGE sql AS $$ SELECT 1::bigint $$');
+      await c.query('CREATE FUNCTION older.summary_active(at_offset bigint DEFAULT NULL) RETURNS TABLE (name text, total bigint) LANGUAGE sql AS $$ SELECT NULL::text, 0::bigint $$');
+      await c.query('CREATE SCHEMA empty');
+    });
+    const older = new PqsStore({ ...demo.settings, schema: 'older' }, async () => READER_PASSWORD, pgDriver);
+    const check = await older.connect().finally(() => older.dispose());
+    assert.equal(check.verdict, 'older');
+    assert.ok(check.missing.includes('active'));
+    assert.ok(check.missing.includes('summary_active.count'));
+    assert.ok(check.extra.includes('summary_active.total'));
+    const empty = new PqsStore({ ...demo.settings, schema: 'empty' }, async () => READER_PASSWORD, pgDriver);
+    await rejectsWith(empty.connect(), 'not-pqs').finally(() => empty.dispose());
+  });
+});
+
+async function activeQueries(demo: MirroredDemo, marker: string): Promise<number> {
+  return asAdmin(demo.cluster, demo.database, async (c) => {
+    const r = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
+    return r.rows[0].n as number;
+  });
+}
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail('condition not reached');
+}
+
+(postgresAvailable() ? describe : describe.skip)('PQS store at scale: the plan of a keyset page', function () {
+  this.timeout(60_000);
+  let store: PqsStore;
+  let cluster: Awaited<ReturnType<typeof freshDatabase>>['cluster'];
+  let database: string;
+  const explain = async (q: Query) => (await asAdmin(cluster, database, (c) => c.query(`EXPLAIN ${q.text}`, q.values))).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+
+  before(async () => {
+    ({ cluster, database } = await freshDatabase('scale'));
+    await asAdmin(cluster, database, (c) => loadSyntheticStore(c, 'pqs', 20_000, 100));
+    store = new PqsStore({ host: cluster.host, port: cluster.port, database, user: cluster.user, schema: 'pqs', sslmode: 'disable', statementTimeoutMs: 30_000 }, async () => cluster.password, pgDriver);
+  });
+  after(() => store?.dispose());
+
+  it('reads a later page from the index where the cursor points (no sort, no scan of the pages before)', async () => {
+    const pages = store.activeContracts(SYNTHETIC_TEMPLATE, 20_000, [], 100);
+    await pages.loadAtLeast(100 * 150);
+    assert.deepEqual(pages.items.slice(14_900, 14_903).map((c) => c.createEventPk), [14_901, 14_902, 14_903]);
+    const plan = await explain(queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, 14_900, 101));
+    assert.match(plan, /Index Scan using \S+ on _contracts/);
+    assert.match(plan, /Index Cond: .*create_event_pk > '14900'::bigint/);
+    assert.doesNotMatch(plan, /Sort|Seq Scan/);
+  });
+
+  it('a payload filter reaches the payload index PQS documents (create_index_for_contract)', async () => {
+    const f = parsePayloadFilter('owner=party-7::1220');
+    const q = queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f]);
+    assert.doesNotMatch(await explain(q), /owner_idx/);
+    await asAdmin(cluster, database, (c) => c.query(`CALL pqs.create_index_for_contract('owner_idx', $1, $$(payload #>> '{owner}')$$, 'btree')`, [SYNTHETIC_TEMPLATE]));
+    await asAdmin(cluster, database, (c) => c.query('ANALYZE pqs._contracts'));
+    assert.match(await explain(q), /Index Scan using owner_idx/);
+    const rows = await store.activePage(SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f], {});
+    assert.equal(rows.length, 101);
+    assert.ok(rows.every((r) => (r.payload as { owner: string }).owner === 'party-7::1220'));
+  });
+});

@@ -1,0 +1,55 @@
+// New Ledger Script against the fake VS Code API and a demo participant: the script is written for the
+// active connection (its parties by alias, a template of its packages) and checks clean against it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readDar } from '../../../src/core/daml/lf/archive';
+import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
+import { validateText } from '../../../src/core/files/validate';
+import { silentLogger } from '../../../src/core/log';
+import { PackageStore } from '../../../src/core/ledger/packages';
+import type { DemoParticipant } from '../../../src/participant';
+import { ConnectionFacts } from '../../../src/vscode/files/editing/connectionFacts';
+import { NewFileCommands } from '../../../src/vscode/files/editing/newFile';
+import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import { start } from '../../participant/helpers';
+import { sendWindow, type SendWindow } from '../files/sendHarness';
+import { Uri } from '../fake/vscode';
+
+describe('New Ledger Script (fake VS Code API)', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let window: SendWindow;
+  let packages: LedgerPackages;
+  let dir: string;
+  before(async () => (p = await start({ port: 0 })));
+  after(() => p.close());
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'new-script-'));
+    window = await sendWindow(p.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })) });
+    packages = new LedgerPackages(window.manager, new PackageStore(() => ({ PackageCache, PackageIndex, readDar })), Uri.file(join(dir, 'cache')) as never, silentLogger);
+  });
+  afterEach(() => {
+    packages.dispose();
+    window.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes a script with the connection's parties by alias and one of its templates, which checks clean against it", async () => {
+    const connection = window.manager.connection('demo')!;
+    const state = await connection.readPackages();
+    assert.equal(state.state, 'ready');
+    const newFiles = new NewFileCommands(new ConnectionFacts(window.manager, silentLogger), packages, silentLogger, window.prompts());
+    const file = Uri.file(join(dir, 'flow.ledger.json'));
+    assert.equal((await newFiles.newLedgerScript({ uri: file }))?.fsPath, file.fsPath);
+    const text = readFileSync(file.fsPath, 'utf8');
+    const value = JSON.parse(text);
+    assert.deepEqual(Object.keys(value.parties), ['Alice', 'Bank', 'Bob']);
+    assert.match(value.steps[0].submit.commands[0].CreateCommand.templateId, /^#demo-[a-z]+:\w+:\w+$/);
+    const parties = window.manager.activeConnection()!.state;
+    const ids = parties.state === 'connected' ? parties.info.parties.map((x) => x.party) : [];
+    const errors = validateText('script', text, { parties: { ids, source: 'on Demo' } }).problems.filter((x) => x.severity === 'error');
+    assert.deepEqual(errors, []);
+  });
+});

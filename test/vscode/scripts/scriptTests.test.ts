@@ -1,0 +1,174 @@
+// Ledger scripts in the Test Explorer, against the fake VS Code API and a demo participant: scripts and
+// steps as test items at their places, runs reported per step, failures at the expectation with
+// expected vs actual, Re-run Failed of a step running its script, cancel, no connection, the CodeLens
+// command, and a step's transaction opened as a document and as a graph.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readDar } from '../../../src/core/daml/lf/archive';
+import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
+import { silentLogger } from '../../../src/core/log';
+import { PackageStore } from '../../../src/core/ledger/packages';
+import { Redactor } from '../../../src/core/redact';
+import type { DemoParticipant } from '../../../src/participant';
+import { Commands } from '../../../src/vscode/commands/ids';
+import { CommandRegistry } from '../../../src/vscode/commands/registry';
+import { ErrorReporter, PromptsPort } from '../../../src/vscode/prompts';
+import { ScriptTests } from '../../../src/vscode/scripts/scriptTests';
+import { FileDiagnostics } from '../../../src/vscode/files/editing/diagnostics';
+import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import { windowPrompts } from '../../../src/vscode/ui';
+import { start } from '../../participant/helpers';
+import { REPO_ROOT } from '../../support/spec';
+import { sendWindow, type SendWindow } from '../files/sendHarness';
+import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, workspace, type FakeTestItem } from '../fake/vscode';
+
+const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
+
+describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
+  this.timeout(60_000);
+  let p: DemoParticipant;
+  let window: SendWindow;
+  let tests: ScriptTests;
+  let controller: FakeTestController;
+  let dir: string;
+  let shown: Array<{ folder: string; name: string; value: unknown }>;
+  const uriOf = (name: string) => Uri.file(join(dir, name));
+
+  before(async () => {
+    p = await start({ port: 0 });
+  });
+  after(() => p.close());
+  beforeEach(async () => {
+    window = await sendWindow(p.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })) });
+    dir = mkdtempSync(join(tmpdir(), 'script-tests-'));
+    copyFileSync(join(EXAMPLES, 'iou-lifecycle.ledger.json'), join(dir, 'iou-lifecycle.ledger.json'));
+    writeFileSync(join(dir, 'broken.ledger.json'), readFileSync(join(EXAMPLES, 'wrong-party-transfer.ledger.json'), 'utf8').replace('"code": "DAML_AUTHORIZATION_ERROR"', '"code": "CONTRACT_NOT_FOUND"'));
+    fake.state.findFiles = () => [uriOf('iou-lifecycle.ledger.json'), uriOf('broken.ledger.json')];
+    shown = [];
+    const port = new PromptsPort(windowPrompts);
+    const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
+    const registry = new CommandRegistry(commands, errors, window.deps.targets);
+    const documents = { show: async (folder: string, name: string, value: unknown) => void shown.push({ folder, name, value }) };
+    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, readDar });
+    controller = fake.state.testControllers[0];
+    await controller.resolveHandler!(undefined);
+  });
+  afterEach(() => {
+    tests.dispose();
+    window.dispose();
+  });
+
+  const item = (file: string, step?: number): FakeTestItem => {
+    const script = controller.items.get(uriOf(file).toString())!;
+    return step === undefined ? script : script.children.get(`${script.id}#${step}`)!;
+  };
+  const states = (run: FakeTestRun, file: string) => {
+    const script = item(file);
+    const steps: string[] = [];
+    script.children.forEach((c) => steps.push(run.lastState(c.id)?.state ?? 'none'));
+    return { script: run.lastState(script.id)?.state, steps };
+  };
+
+  it('finds the scripts of the workspace, each step a child at its place in the file', () => {
+    assert.deepEqual([...controller.items].map(([, i]) => i.label).sort(), ['broken.ledger.json', 'iou-lifecycle.ledger.json']);
+    const steps: Array<[string, number, string | undefined]> = [];
+    item('iou-lifecycle.ledger.json').children.forEach((c) => steps.push([c.label, c.range!.start.line, c.description]));
+    assert.deepEqual(steps, [
+      ['1. Bank issues an Iou to Alice', 4, 'submit'],
+      ['2. Alice transfers it to Bob', 24, 'submit'],
+      ['3. Bob splits it', 40, 'submit'],
+      ["4. Alice's Iou is archived", 56, 'contractEvents'],
+      ["5. Charlie does not see Bob's Iou", 61, 'contractEvents'],
+    ]);
+    assert.equal(controller.profiles.length, 1);
+  });
+
+  it('Run reports every step: a passing script, and a failing one with the failure at its expectation, expected vs actual', async () => {
+    const run = await controller.run();
+    assert.ok(run.ended);
+    assert.deepEqual(states(run, 'iou-lifecycle.ledger.json'), { script: 'passed', steps: ['passed', 'passed', 'passed', 'passed', 'passed'] });
+    assert.deepEqual(states(run, 'broken.ledger.json'), { script: 'failed', steps: ['passed', 'failed', 'skipped'] });
+    const failure = run.lastState(item('broken.ledger.json', 1).id)!;
+    const [message] = failure.messages as TestMessage[];
+    assert.equal(message.message, 'Failed with DAML_AUTHORIZATION_ERROR, not CONTRACT_NOT_FOUND.');
+    assert.equal(message.expectedOutput, 'failed: CONTRACT_NOT_FOUND');
+    assert.match(message.actualOutput!, /^failed: DAML_AUTHORIZATION_ERROR: /);
+    const at = readFileSync(join(dir, 'broken.ledger.json'), 'utf8').split('\n').findIndex((l) => l.includes('"failed"'));
+    assert.equal(message.location!.uri.toString(), uriOf('broken.ledger.json').toString());
+    assert.equal(message.location!.range.start.line, at, 'at the expectation that failed');
+    assert.ok(run.output.some((l) => /^broken\.ledger\.json \(run [0-9a-f]{8}\): failed/.test(l)));
+  });
+
+  it('Re-run Failed of a step runs its whole script (a step needs the steps before it)', async () => {
+    const run = await controller.run([item('broken.ledger.json', 1)]);
+    assert.deepEqual(states(run, 'broken.ledger.json'), { script: 'failed', steps: ['passed', 'failed', 'skipped'] });
+    assert.equal(run.lastState(item('iou-lifecycle.ledger.json').id), undefined, 'the other script is not run');
+  });
+
+  it('Cancel stops the run: the step that ran passed, the rest are skipped', async () => {
+    const cancel = new CancellationTokenSource();
+    const create = controller.createTestRun.bind(controller);
+    controller.createTestRun = (request, name) => {
+      const run = create(request, name);
+      const passed = run.passed.bind(run);
+      run.passed = (i, d) => {
+        passed(i, d);
+        if (i.id.endsWith('#0')) cancel.cancel();
+      };
+      return run;
+    };
+    const run = await controller.run([item('iou-lifecycle.ledger.json')], cancel);
+    assert.deepEqual(states(run, 'iou-lifecycle.ledger.json'), { script: 'failed', steps: ['passed', 'skipped', 'skipped', 'skipped', 'skipped'] });
+    assert.match((run.lastState(item('iou-lifecycle.ledger.json').id)!.messages![0] as TestMessage).message as string, /the run was cancelled \(1 passed, 0 failed, 0 unknown, 4 not run\)/);
+  });
+
+  it('without a connection the scripts are errored with what to do, and nothing runs', async () => {
+    window.manager.disconnect('demo');
+    const run = await controller.run();
+    const states = [...controller.items].map(([, i]) => run.lastState(i.id));
+    assert.ok(states.every((s) => s?.state === 'errored'));
+    assert.match((states[0]!.messages![0] as TestMessage).message as string, /No connected participant to run against/);
+  });
+
+  it('the Run Script CodeLens runs the file; a step result opens as a document and as a graph', async () => {
+    await commands.executeCommand(Commands.runLedgerScript, uriOf('iou-lifecycle.ledger.json'));
+    const run = controller.runs.at(-1)!;
+    assert.equal(states(run, 'iou-lifecycle.ledger.json').script, 'passed');
+    await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 1));
+    assert.equal(shown.length, 1);
+    assert.equal(shown[0].folder, 'scripts');
+    const updateId = (shown[0].value as { updateId: string }).updateId;
+    assert.match(updateId, /^1220/);
+    const graphs: unknown[] = [];
+    commands.registerCommand(Commands.showTransactionGraph, (arg) => void graphs.push(arg));
+    await commands.executeCommand(Commands.showScriptStepGraph, item('iou-lifecycle.ledger.json', 1));
+    assert.deepEqual(graphs, [{ updateId }]);
+    await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 3));
+    assert.match(fake.state.messages.at(-1)!.text, /has no transaction from its last run/);
+  });
+
+  it('while typing, an alias that matches no party of the active connection is an error at the alias', async () => {
+    const packages = new LedgerPackages(window.manager, new PackageStore(() => ({ PackageCache, PackageIndex, readDar })), Uri.file(dir), silentLogger);
+    const diagnostics = new FileDiagnostics(packages);
+    try {
+      const uri = uriOf('typing.ledger.json');
+      const text = JSON.stringify({ parties: { Alice: {}, Alicia: {} }, steps: [{ updates: { party: 'Alice' } }] }, null, 2);
+      fake.openDocument(uri, text);
+      diagnostics.problemsOf(workspace.textDocuments[workspace.textDocuments.length - 1] as never);
+      const shown = fake.state.diagnostics.get(uri.toString()) ?? [];
+      assert.deepEqual(shown.map((d) => [d.code, d.range.start.line, d.message]), [['unknown-party', 3, 'No party on Demo has an id starting with "Alicia::": did you mean "Alice"? (or allocate one per run: {"allocate": true}).']]);
+    } finally {
+      diagnostics.dispose();
+      packages.dispose();
+    }
+  });
+
+  it('an open document\'s steps follow its edits', () => {
+    const uri = uriOf('iou-lifecycle.ledger.json');
+    const doc = fake.openDocument(uri, readFileSync(join(dir, 'iou-lifecycle.ledger.json'), 'utf8'));
+    doc.setText(JSON.stringify({ parties: {}, steps: [{ name: 'only', updates: { party: 'x::1' } }] }));
+    assert.deepEqual([...item('iou-lifecycle.ledger.json').children].map(([, c]) => c.label), ['1. only']);
+  });
+});
