@@ -158,6 +158,13 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   PACKAGE_SERVICE_CANNOT_AUTODETECT_SYNCHRONIZER: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The participant is connected to several synchronizers: set synchronizerId in the request.' },
   TOPOLOGY_SERIAL_MISMATCH: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The vetting state changed since expectedTopologySerial was read: refresh the serial from the current state and review the change again.' },
   FAILED_TO_PREPARE_TRANSACTION: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'The participant would not prepare this transaction (the cause says why). From Canton 3.4 it prepares one command at a time by default: preview each command alone.' },
+  // Interpretation rejections (CommandExecutionErrors.scala, ConsistencyErrors.scala in digital-asset/canton, ledger-common).
+  CONTRACT_NOT_ACTIVE: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceMissing, hint: 'The contract was archived earlier in this same transaction: exercise or fetch it before the consuming choice, or use the contract that choice created.' },
+  INCONSISTENT_CONTRACT_KEY: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The contract key now points at another contract (a concurrent transaction re-assigned it): read it again and retry.' },
+  TEMPLATE_PRECONDITION_VIOLATED: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: "The create arguments break the template's ensure clause: change the values so that it holds." },
+  INTERPRETATION_USER_ERROR: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The Daml code called abort, error or assert: the message says which condition failed.' },
+  UNHANDLED_EXCEPTION: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The choice threw a Daml exception nothing caught (a failed assertMsg, a division by zero…): the message says which.' },
+  DAML_INTERPRETER_INVALID_ARGUMENT: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A Daml builtin got an argument it refuses (the cause names it): check the values the command passes.' },
   LOCAL_VERDICT_LOCKED_CONTRACTS: { category: ErrorCategory.ContentionOnSharedResources, hint: 'Another transaction is using the same contracts: retry shortly.' },
   REQUEST_DEADLINE_EXCEEDED: { category: ErrorCategory.DeadlineExceededRequestStateUnknown, hint: 'The participant gave up waiting: the outcome is unknown; look the command up before retrying.' },
   LEDGER_API_INTERNAL_ERROR: { category: ErrorCategory.SystemInternalAssumptionViolated, hint: 'The participant failed internally: see its log for the trace id.' },

@@ -135,6 +135,9 @@ export const OPERATIONS = {
   // 3.6: an externally signed transaction by the hash its parties signed, and its command's completions.
   updateByHash: [ep('POST', '/v2/updates/update-by-hash', { since: '3.6.0' })],
   completionByHash: [ep('POST', '/v2/commands/completion-by-hash', { since: '3.6.0' })],
+  // Command completions: the user's own (every release), or every user's for some or all parties (3.5.7).
+  listCompletions: [ep('POST', '/v2/commands/completions')],
+  listCommandCompletions: [ep('POST', '/v2/commands/command-completions', { since: '3.5.7' })],
   // The same GetUpdatesRequest as the list, as the first frame; each update then comes as a frame.
   subscribeUpdates: [ep('GET', '/v2/updates', { websocket: true })],
   submitAndWaitForTransaction: [ep('POST', '/v2/commands/submit-and-wait-for-transaction')],
@@ -179,6 +182,8 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   updatesPage: 'Paged updates (get-updates-page)',
   updateByHash: 'Looking up an update by transaction hash',
   completionByHash: 'Looking up a completion by transaction hash',
+  listCompletions: 'Command completions',
+  listCommandCompletions: "Every user's command completions (command-completions)",
   subscribeUpdates: 'The update stream over a websocket',
   submitAndWaitForTransaction: 'Submitting commands',
   submitAndWait: 'Submitting commands',
@@ -394,6 +399,8 @@ export const REQUEST_SHAPES = {
   GetUpdatesPageRequest: { required: [['3.5.0', ['updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
   GetUpdateByHashRequest: { required: [['3.6.0', ['transactionHash', 'updateFormat']]], fields: { updateFormat: UPDATE_FORMAT } },
   GetCompletionByHashRequest: { required: [['3.6.0', ['transactionHash']]] },
+  CompletionStreamRequest: { required: [['3.3.0', ['userId', 'beginExclusive']], ['3.4.12', ['parties']]] },
+  GetCompletionsRequest: { required: [['3.5.7', []]] },
   GetActiveContractsRequest: {
     required: [['3.3.0', ['activeAtOffset', 'verbose']], ['3.4.12', ['activeAtOffset', 'eventFormat']], ['3.5.0', ['activeAtOffset']]],
     fields: { eventFormat: EVENT_FORMAT, filter: { required: STRICT_UNTIL_3_4_12(['filtersByParty']), fields: PARTY_FILTERS } },

@@ -10,6 +10,7 @@ import { Authenticator, type AuthConfig } from './auth';
 import { acsRoutes } from './handlers/acs';
 import { commandRoutes } from './handlers/commands';
 import { byHashRoutes } from './handlers/byHash';
+import { completionRoutes } from './handlers/completions';
 import { eventRoutes } from './handlers/events';
 import { packageRoutes } from './handlers/packages';
 import type { Faults, Services } from './handlers/services';
@@ -124,7 +125,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
-    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...byHashRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
+    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...byHashRoutes(services), ...completionRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
     ),
     channels: options.websockets === false ? [] : updateChannels(services).filter((c) => profile.servesChannel(c.path)),

@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { CATALOG, INITIALLY_VETTED } from './catalog';
+import { rejectionStatus, type CompletionRecord } from './completions';
 import { LedgerApiError, invalidArgument } from './errors';
 import { IdSource } from './ids';
 import { interpret, keyId, type LedgerView, type ParsedCommand, type PreparedTransaction } from './interpreter';
@@ -42,6 +43,8 @@ export interface DemoLedgerData {
   parties: Map<string, PartyRecord>;
   users: Map<string, UserRecord>;
   dedup: Map<string, DedupRecord>;
+  /** The command completions, in offset order: committed submissions and those rejected at deduplication. */
+  completions: CompletionRecord[];
   vetting: Map<string, VettingState>;
   /** The catalog and the packages loaded from DARs or uploaded. */
   packages: PackageStore;
@@ -95,8 +98,8 @@ export interface LedgerOptions {
   maxDeduplicationMicros?: Micros;
 }
 
-/** The ledger's events: `appended` when the log grew, `changed` after any change worth saving. */
-export type LedgerEvent = 'appended' | 'changed';
+/** The ledger's events: `appended` when the log grew, `completed` when a completion was written, `changed` after any change worth saving. */
+export type LedgerEvent = 'appended' | 'changed' | 'completed';
 
 const TEN_MINUTES: Micros = 10 * 60 * 1_000_000;
 
@@ -118,6 +121,7 @@ export function newDemoLedgerData(seed: number | undefined, synchronizerCount: 1
     parties: new Map(),
     users: new Map(),
     dedup: new Map(),
+    completions: [],
     vetting,
     packages: new PackageStore(CATALOG),
     ledgerEnd: 0,
@@ -321,10 +325,72 @@ export class DemoLedger {
   /** Runs a submission: deduplication, then `execute`. Throws the error Canton would answer with. */
   submit(request: SubmitRequest, at?: Micros): TransactionRecord {
     const changeId = [request.userId, [...new Set(request.actAs)].sort().join(','), request.commandId].join('\n');
-    this.checkDuplicate(changeId, request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros });
+    const deduplication = request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros };
+    try {
+      this.checkDuplicate(changeId, deduplication);
+    } catch (e) {
+      if (e instanceof LedgerApiError && e.code === 'DUPLICATE_COMMAND') this.rejected(request, e);
+      throw e;
+    }
     const tx = this.execute(request, at);
     this.s.dedup.set(changeId, { submissionId: request.submissionId, updateId: tx.updateId, offset: tx.offset, recordTime: tx.recordTime });
+    this.s.completions.push({ ...this.completionOf(request), offset: tx.offset, synchronizerId: tx.synchronizerId, recordTime: tx.recordTime, updateId: tx.updateId });
+    this.events.emit('completed');
     return tx;
+  }
+
+  /**
+   * A rejection found where Canton finds it in the sync protocol (deduplication): it takes an offset
+   * of its own, with no update (the update streams skip it; the completion carries it).
+   */
+  private rejected(request: SubmitRequest, error: LedgerApiError): void {
+    const synchronizerId = request.synchronizerId || this.s.synchronizers[0].id;
+    const recordTime = this.nextRecordTime();
+    this.s.ledgerEnd += 1;
+    this.s.completions.push({ ...this.completionOf(request), offset: this.s.ledgerEnd, synchronizerId, recordTime, status: rejectionStatus(error, request.submissionId) });
+    this.events.emit('completed');
+    this.changed();
+  }
+
+  private completionOf(request: SubmitRequest): Pick<CompletionRecord, 'commandId' | 'submissionId' | 'userId' | 'actAs' | 'deduplication'> {
+    const deduplication = request.deduplication ?? { kind: 'duration', micros: this.maxDeduplicationMicros };
+    return { commandId: request.commandId, submissionId: request.submissionId, userId: request.userId, actAs: this.partyList(request.actAs), deduplication };
+  }
+
+  /**
+   * The completions `accept`s, oldest first, at most `max`: those there now, then (when fewer) the new
+   * ones as they come, until none came for `idleMs` (the timer also runs before the first one).
+   */
+  async collectCompletions(accept: (c: CompletionRecord) => boolean, max: number, idleMs: number, signal: AbortSignal): Promise<CompletionRecord[]> {
+    const out: CompletionRecord[] = [];
+    let next = 0;
+    const scan = () => {
+      const before = out.length;
+      for (; next < this.s.completions.length && out.length < max; next++) if (accept(this.s.completions[next])) out.push(this.s.completions[next]);
+      return out.length - before;
+    };
+    scan();
+    let deadline = Date.now() + idleMs;
+    while (out.length < max && !signal.aborted) {
+      const came = await new Promise<boolean>((resolve) => {
+        const ms = deadline - Date.now();
+        if (ms <= 0 || signal.aborted) return resolve(false);
+        const finish = (v: boolean) => {
+          clearTimeout(timer);
+          this.events.off('completed', onCompleted);
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        };
+        const onCompleted = () => finish(true);
+        const onAbort = () => finish(false);
+        const timer = setTimeout(() => finish(false), ms);
+        this.events.on('completed', onCompleted);
+        signal.addEventListener('abort', onAbort);
+      });
+      if (!came) break;
+      if (scan() > 0) deadline = Date.now() + idleMs;
+    }
+    return out;
   }
 
   /** Interprets the commands and commits the transaction (no deduplication: the seed and bulk data use this). */

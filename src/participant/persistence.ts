@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { CompletionRecord } from './completions';
 import { CATALOG, LEGACY_CATALOG_IDS, PRE_CONTROLLERS_IDS, PRE_HOLDING_IOU_IDS } from './catalog';
 import type { DemoLedger, DedupRecord, DemoLedgerData } from './ledger';
 import type { ContractRecord, LogEntry, PartyRecord, SynchronizerInfo, TransactionNode, UserRecord } from './model';
@@ -41,6 +42,8 @@ interface StoredState {
   parties: PartyRecord[];
   users: UserRecord[];
   dedup: [string, DedupRecord][];
+  /** Absent in states saved before completions were kept. */
+  completions?: CompletionRecord[];
   vetting: [string, { serial: number; packages: [string, VettingBounds][] }][];
   contracts: StoredContract[];
   entries: StoredEntry[];
@@ -62,6 +65,7 @@ function toStored(s: DemoLedgerData): StoredState {
     parties: [...s.parties.values()],
     users: [...s.users.values()],
     dedup: [...s.dedup],
+    completions: s.completions,
     vetting: [...s.vetting].map(([id, v]) => [id, { serial: v.serial, packages: [...v.packages] }]),
     contracts: [...s.contracts.values()].map(({ template, ...rest }) => ({ ...rest, templateId: template.id })),
     packages: s.packages
@@ -151,6 +155,7 @@ function fromStored(stored: StoredState, path: string): DemoLedgerData {
     parties: new Map(stored.parties.map((p) => [p.party, p])),
     users: new Map(stored.users.map((u) => [u.id, u])),
     dedup: new Map(stored.dedup),
+    completions: stored.completions ?? [],
     vetting: new Map(
       stored.vetting.map(([id, v]) => {
         const vetted = new Map(v.packages.map(([p, bounds]) => [packageId(p), bounds]));

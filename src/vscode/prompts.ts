@@ -40,12 +40,15 @@ export class PromptsPort implements Prompts {
 export const SHOW_LOG = 'Show Log';
 export const UPDATE_TOKEN = 'Update Token';
 export const RETRY = 'Retry';
+export const EXPLAIN = 'Explain';
 
 export interface ErrorActions {
   /** Offered for auth failures ("Update Token"). */
   updateToken?: () => unknown;
   /** Offered for failures worth trying again. */
   retry?: () => unknown;
+  /** Offered for a Canton rejection: opens what it means and where its cause is. */
+  explain?: () => unknown;
 }
 
 /**
@@ -87,10 +90,12 @@ export class ErrorReporter {
     const buttons: string[] = [];
     if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
     if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
+    if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);
     buttons.push(SHOW_LOG);
     const choice = await this.prompts.message('error', this.redactor.redact(`${context}: ${summary(err)}`), buttons);
     if (choice === UPDATE_TOKEN) await actions.updateToken?.();
     else if (choice === RETRY) await actions.retry?.();
+    else if (choice === EXPLAIN) await actions.explain?.();
     else if (choice === SHOW_LOG) this.showLog();
     return choice;
   }

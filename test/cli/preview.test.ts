@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DemoParticipant } from '../../src/participant/index';
@@ -62,6 +62,18 @@ describe('cli: submit --preview', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('a refused preview points at its cause in the file: the unknown contract id, as file:line:col', async () => {
+    const { bank } = participant.parties;
+    const cid = `00${'5a'.repeat(33)}`;
+    const exercise = { ExerciseCommand: { templateId: IOU, contractId: cid, choice: 'Iou_Split', choiceArgument: { splitAmount: '1' } } };
+    const file = writeJson(dir, 'unknown-contract.commands.json', { commandId: 'cli-preview-3', actAs: [bank], commands: [exercise] });
+    const r = await cli(['submit', file, '--preview'], env);
+    assert.equal(r.status, 1);
+    const text = readFileSync(file, 'utf8');
+    const before = text.slice(0, text.indexOf(`"${cid}"`)).split('\n');
+    assert.ok(r.stderr.startsWith(`${file}:${before.length}:${before[before.length - 1].length + 1}: error: CONTRACT_NOT_FOUND: `), r.stderr);
   });
 
   it('several commands on 3.5: the Canton error, then why and what to do', async () => {

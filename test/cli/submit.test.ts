@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DemoParticipant } from '../../src/participant/index';
@@ -65,10 +65,16 @@ describe('cli: submit', () => {
     assert.match(r.stdout, new RegExp(`^  exercised +${IOU}  ${cid}  Iou_Split \\(consuming\\)$`, 'm'));
 
     // Exercising the archived contract again is a Daml error, reported with its code and hint.
-    const again = await cli(['submit', commandsFile('split-again', 'cli-split-again', [alice], [split])], env);
+    const againFile = commandsFile('split-again', 'cli-split-again', [alice], [split]);
+    const again = await cli(['submit', againFile], env);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /^error: CONTRACT_NOT_FOUND: /m);
     assert.match(again.stderr, /^hint: /m);
+    // The cause is pointed at in the file: the archived contract's id, as file:line:col.
+    const text = readFileSync(againFile, 'utf8');
+    const before = text.slice(0, text.indexOf(`"${cid}"`)).split('\n');
+    const place = `${againFile}:${before.length}:${before[before.length - 1].length + 1}`;
+    assert.ok(again.stderr.startsWith(`${place}: error: CONTRACT_NOT_FOUND: Contract could not be found with id ${cid} (contract id ${cid})\n`), again.stderr);
   });
 
   it('submits a create-and-exercise and an exercise-by-key', async () => {
@@ -112,7 +118,9 @@ describe('cli: submit', () => {
     // The transaction of the first submission, read at the offset the DUPLICATE_COMMAND error names.
     assert.equal(TX_LINE.exec(r.stdout)![1], TX_LINE.exec(first.stdout)![1]);
     assert.equal(TX_LINE.exec(r.stdout)![2], String(end));
-    assert.equal(participant.state.ledgerEnd, end);
+    // Not executed again: the rejection's completion took the only new offset.
+    assert.equal(participant.state.ledgerEnd, end + 1);
+    assert.equal(participant.state.entries.filter((e) => e.offset > end && e.kind === 'transaction').length, 0);
 
     const json = await cli(['submit', file, '--json'], env);
     assert.equal(json.status, 0);

@@ -42,7 +42,8 @@ describe('demo participant: persistence', () => {
       assert.equal(again.status, 409);
       const fresh = await submit(second, [second.parties.bank], [createIou(second.parties.bank, second.parties.alice)]);
       assert.ok(!second.state.entries.slice(0, -1).some((e) => e.kind === 'transaction' && e.updateId === fresh.updateId));
-      assert.equal(fresh.offset, first.state.ledgerEnd + 1);
+      // The refused duplicate took an offset too (its rejected completion).
+      assert.equal(fresh.offset, first.state.ledgerEnd + 2);
     } finally {
       await second.close();
     }

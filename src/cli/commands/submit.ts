@@ -2,6 +2,8 @@
  * `submit FILE.commands.json`: validate, submit and wait for the transaction. Never retries by itself:
  * when the outcome is unknown it says so and prints the command that retries safely.
  */
+import { failureOf } from '../../core/cantonFailure';
+import { locateCause } from '../../core/errorCauses';
 import { CancelledError, LedgerError } from '../../core/errors';
 import type { Transaction } from '../../core/models/updates';
 import { previewFailureAdvice } from '../../core/submit/prepare';
@@ -11,7 +13,7 @@ import { HASH_MISMATCH_WARNING, previewDocument, previewText } from '../../core/
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
 import type { CliContext } from '../context';
-import { sendableFile } from '../files';
+import { readInput, sendableFile } from '../files';
 import { formatTransaction } from '../format';
 import { describeLedgerError } from '../report';
 import { reportOutcomeUnknown, retryCommandLines } from '../retry';
@@ -67,10 +69,22 @@ export const submitCommand: Command = {
         return alreadyExecuted(ctx, outcome, request.commands);
       case 'not-sent':
       case 'failed':
+        await printCauseAt(ctx, file, outcome.error);
         throw outcome.error;
     }
   },
 };
+
+/**
+ * A Canton rejection as `file:line:col: error: CODE: cause (what is marked)`, the place in the file its
+ * cause is written (the form terminals and CI logs link), before the error itself is reported.
+ */
+async function printCauseAt(ctx: CliContext, file: string, error: unknown): Promise<void> {
+  const failure = failureOf(error);
+  if (!failure) return;
+  const at = locateCause(failure, await readInput(file, NAME));
+  if (at) ctx.err(`${file}:${at.line}:${at.column}: error: ${failure.code ?? 'REJECTED'}: ${ctx.redact(failure.cause)} (${at.what})`);
+}
 
 async function printTransaction(ctx: CliContext, t: Transaction, response: unknown): Promise<void> {
   if (ctx.globals.json) await ctx.out(JSON.stringify(response, null, 2));
@@ -105,6 +119,7 @@ async function preview(ctx: CliContext, file: string, value: CommandsFileValue):
   try {
     result = await ctx.client().prepare(request, ctx.callOptions);
   } catch (e) {
+    await printCauseAt(ctx, file, e);
     const advice = previewFailureAdvice(e, request);
     if (!advice || !(e instanceof LedgerError)) throw e;
     for (const line of describeLedgerError(e, ctx.token !== undefined, (t) => ctx.redact(t))) ctx.err(line);

@@ -21,7 +21,7 @@ import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent, Transaction, Update } from '../models/updates';
 import { ContractEvents, decodeContractEvents } from '../models/contracts';
-import { type CompletionsByHash, decodeCompletionsByHash, transactionHashForRequest } from '../models/completions';
+import { type CompletionElement, type CompletionsByHash, type CompletionsSelection, decodeCompletionElement, decodeCompletionsByHash, transactionHashForRequest } from '../models/completions';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
 import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
@@ -645,6 +645,45 @@ export class LedgerClient {
     const req: RequestInfo = { method: 'POST', path: '/v2/commands/completion-by-hash' };
     const r = expectObject<wire.GetCompletionByHashResponse>(await this.call<unknown>('completionByHash', { body, idempotent: true }, o), req, 'an object {"acceptedCompletion": …, "lastRejectedCompletions": […]}');
     return decodeAnswer(() => decodeCompletionsByHash(r), req, '');
+  }
+
+  /**
+   * One read of command completions after `beginExclusive`: the user's own (`/v2/commands/completions`)
+   * or every user's (`/v2/commands/command-completions`, where the release has it; else
+   * UnsupportedOperationError and nothing is sent), decoded as the body streams in, in offset order.
+   * Open-ended like the updates list: the participant answers once nothing new came for `idleTimeoutMs`.
+   */
+  async *streamCompletions(beginExclusive: number, selection: CompletionsSelection, o: ListUpdatesOptions = {}): AsyncGenerator<CompletionElement[]> {
+    const operation = selection.allUsers ? 'listCommandCompletions' : 'listCompletions';
+    const caps = await this.capabilities(o);
+    if (!caps.has(operation)) throw new UnsupportedOperationError(OPERATION_TITLES[operation], caps.version, operation);
+    const body: wire.CompletionStreamRequest | wire.GetCompletionsRequest = selection.allUsers
+      ? { parties: selection.parties, beginExclusive }
+      : { userId: selection.userId, parties: selection.parties, beginExclusive };
+    const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
+    const res = await this.open(operation, { query, body, idempotent: true }, o);
+    const req: RequestInfo = { method: 'POST', path: selection.allUsers ? '/v2/commands/command-completions' : '/v2/commands/completions' };
+    const order = new OffsetOrder(req, { beginExclusive });
+    let index = 0;
+    try {
+      for await (const batch of jsonArrayBatches(res.body)) {
+        const out: CompletionElement[] = [];
+        for (const e of batch) {
+          const at = index++;
+          const element = decodeAnswer(() => decodeCompletionElement(e as wire.CompletionStreamResponse), req, `[${at}]`);
+          if (!element) continue;
+          order.check(element, at);
+          out.push(element);
+        }
+        yield out;
+      }
+    } catch (e) {
+      if (e instanceof JsonStreamError) throw new ProtocolError(`The completions list is not a valid JSON array: ${e.message}`, req, e);
+      throw res.mapBodyError(e);
+    } finally {
+      res.done();
+      res.body.destroy();
+    }
   }
 
   // ---------------------------------------------------------------- events

@@ -119,7 +119,7 @@ export class OffsetOrder {
     return this.last && { offset: this.last.offset, update: this.last.update, checkpoint: this.last.checkpoint };
   }
 
-  check(u: Update, index: number): void {
+  check(u: { kind: string; offset?: number }, index: number): void {
     const offset = u.offset;
     if (offset === undefined) return;
     const isUpdate = u.kind !== 'checkpoint';

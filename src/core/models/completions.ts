@@ -69,3 +69,28 @@ export function transactionHashForRequest(hash: string): string {
   if (h !== '' && BASE64.test(h)) return h;
   throw new RequestValidationError('transactionHash', h === '' ? 'A transaction hash is needed.' : `"${hash}" is neither hex nor base64: give the transaction hash as the participant shows it.`);
 }
+
+/** One element of a completions list: a command's completion, or an offset checkpoint (a position only). */
+export type CompletionElement = { kind: 'completion'; offset: number; completion: Completion } | { kind: 'checkpoint'; offset: number };
+
+/** An element of `/v2/commands/completions` or `/command-completions`; undefined for one that says nothing (`Empty`). */
+export function decodeCompletionElement(e: wire.CompletionStreamResponse): CompletionElement | undefined {
+  const r = e.completionResponse;
+  if (r?.Completion) {
+    const completion = decodeCompletion(r.Completion.value);
+    if (typeof completion.offset !== 'number') throw new TypeError('a completion without an offset');
+    return { kind: 'completion', offset: completion.offset, completion };
+  }
+  if (r?.OffsetCheckpoint) return { kind: 'checkpoint', offset: r.OffsetCheckpoint.value.offset };
+  return undefined;
+}
+
+/** Who the completions of a read are for: the user's own for its parties, or (where the release has it) every user's. */
+export interface CompletionsSelection {
+  /** Parties among whose actAs the command must have one; empty only with `allUsers` (then: any party, a CanReadAsAnyParty right is needed). */
+  parties: string[];
+  /** The user whose commands are read (`/completions`); ignored with `allUsers`. */
+  userId?: string;
+  /** Every user's commands (`/command-completions`, 3.5.7+). */
+  allUsers?: boolean;
+}

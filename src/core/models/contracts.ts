@@ -25,6 +25,11 @@ export function looksLikeContractId(s: string | undefined): boolean {
   return s !== undefined && CONTRACT_ID.test(s.trim());
 }
 
+/** Every contract id written in `text` (a cause that names the contract it could not find), in order. */
+export function contractIdsIn(text: string): string[] {
+  return [...text.matchAll(CONTRACT_ID_IN_TEXT)].map((m) => m[0]);
+}
+
 /** The contract id in `text` that covers position `at` (e.g. under the cursor), if any. */
 export function contractIdAt(text: string, at: number): string | undefined {
   for (const m of text.matchAll(CONTRACT_ID_IN_TEXT)) {

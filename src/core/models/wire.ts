@@ -462,6 +462,22 @@ export interface Completion {
   transactionHash?: Opt<string>;
 }
 
+/** `POST /v2/commands/completions`: one user's completions for some of its parties. */
+export interface CompletionStreamRequest {
+  userId?: string;
+  parties: string[];
+  beginExclusive?: number;
+}
+/** `POST /v2/commands/command-completions` (3.5.7+): every user's, for some parties (none: any party). */
+export interface GetCompletionsRequest {
+  parties?: string[];
+  beginExclusive?: number;
+}
+/** One element of a completions list: a completion, or an offset checkpoint. */
+export interface CompletionStreamResponse {
+  completionResponse?: Opt<{ Completion?: { value: Completion }; OffsetCheckpoint?: { value: OffsetCheckpoint }; Empty?: unknown }>;
+}
+
 // ---------------------------------------------------------------- events by contract id
 
 export interface GetEventsByContractIdRequest {

@@ -1,4 +1,5 @@
 /** The submissions history: plain records, newest first, bounded (kept in the workspace's state by the editor). */
+import type { CantonFailure } from '../cantonFailure';
 import type * as wire from '../models/wire';
 
 export type SubmissionOutcome = 'succeeded' | 'failed' | 'unknown' | 'duplicate';
@@ -17,6 +18,8 @@ export interface SubmissionRecord {
   outcome: SubmissionOutcome;
   /** The Canton error code (or error kind) of a failure. */
   errorCode?: string;
+  /** What the participant answered, for a Canton rejection: the Failed Commands view explains it and marks its cause. */
+  failure?: CantonFailure;
   /** How often this exact request was sent (retries with the same commandId count here). */
   attempts: number;
   /** The exact body sent: a retry resends it unchanged, so deduplication applies. */

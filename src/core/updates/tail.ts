@@ -6,20 +6,29 @@
 import type { LedgerClient } from '../api/client';
 import type { UpdatesSelection } from '../api/updatesRequest';
 import { AuthError, CancelledError, CantonApiError, HttpError, ListTooLargeError, NetworkError, ProtocolError, StreamStalledError, TimeoutError, UnsupportedOperationError, WebSocketUnavailableError } from '../errors';
+import type { CompletionElement, CompletionsSelection } from '../models/completions';
 import type { Update } from '../models/updates';
 import { OPERATION_TITLES, shortVersion } from '../versions';
 
 export type UpdateSourceKind = 'websocket' | 'polling';
 
-/** Where the updates of a follower come from; the resume and dedup logic of {@link followUpdates} sits above it. */
-export interface UpdateSource {
+/** Where the elements of a follower come from; the resume and dedup logic of {@link followElements} sits above it. */
+export interface ElementSource<T> {
   readonly kind: UpdateSourceKind;
   /**
    * One read of the elements after `beginExclusive`, in ledger order, until it ends: a list read
-   * when no new update came for a while, a websocket when the socket goes. Failures are the typed
+   * when no new element came for a while, a websocket when the socket goes. Failures are the typed
    * errors of the client.
    */
-  read(beginExclusive: number, o: { signal: AbortSignal; batchSize: number }): AsyncIterable<Update[]>;
+  read(beginExclusive: number, o: { signal: AbortSignal; batchSize: number }): AsyncIterable<T[]>;
+}
+
+/** Where the updates of a follower come from. */
+export type UpdateSource = ElementSource<Update>;
+
+/** What a follower delivers: an element placed at an offset (checkpoints too), or one with none. */
+interface Positioned {
+  readonly offset?: number;
 }
 
 /** Polling: open-ended list reads (`stream_idle_timeout_ms` + `limit`). */
@@ -71,8 +80,8 @@ export function describeSource(s: FollowSource): string {
   }
 }
 
-export interface FollowOptions {
-  selection: UpdatesSelection;
+/** What every follower is given, whatever it follows. */
+export interface FollowBase<T> {
   /**
    * Where to start: after this offset (exclusive; usually the ledger end when following starts), or
    * the position an earlier follower reached, to resume it with no gap and no repeat after a failure
@@ -87,8 +96,8 @@ export interface FollowOptions {
   idleTimeoutMs?: number;
   /** Polling: updates per read (at least 2; shrunk to the participant's cap on 413). Default 200. */
   batchSize?: number;
-  /** Called with each new batch, in ledger order, never with an update seen before. */
-  onBatch(updates: Update[]): void;
+  /** Called with each new batch, in ledger order, never with an element seen before. */
+  onBatch(elements: T[]): void;
   /**
    * Called when a read failed and following resumes after `delayMs`, when it is back, and (websocket)
    * when a liveness check found the stream silent because the ledger is: nothing visible to the
@@ -97,6 +106,10 @@ export interface FollowOptions {
   onStatus?(status: FollowStatus): void;
   /** Delay before the n-th retry in a row (1-based). Default: 0.5 s doubling up to 15 s. */
   retryDelayMs?(attempt: number): number;
+}
+
+export interface FollowOptions extends FollowBase<Update> {
+  selection: UpdatesSelection;
   /**
    * `auto` (default): the websocket where the participant's version has it, falling back to polling
    * when the socket cannot be opened; `websocket`: only the websocket (a socket that cannot be
@@ -138,8 +151,6 @@ export interface FollowPosition {
  * offset early and skips the elements at that offset it has already delivered.
  */
 export async function followUpdates(client: LedgerClient, o: FollowOptions): Promise<FollowPosition> {
-  const position = typeof o.from === 'number' ? startingPosition(o.from) : o.from;
-  let batchSize = Math.max(MIN_BATCH, o.batchSize ?? 200);
   const preference = o.source ?? 'auto';
   let source: UpdateSource | undefined;
   const use = (next: UpdateSource, why: FollowSource) => {
@@ -148,14 +159,44 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
     return next;
   };
   const polling = () => pollingSource(client, o.selection, o.idleTimeoutMs ?? 1000);
-  const choose = async (): Promise<UpdateSource> => {
-    if (source) return source;
-    if (preference === 'polling') return use(polling(), { kind: 'polling', reason: 'chosen' });
-    const caps = await client.capabilities({ signal: o.signal });
-    if (caps.has('subscribeUpdates')) return use(websocketSource(client, o.selection, { connectTimeoutMs: o.connectTimeoutMs }), { kind: 'websocket' });
-    if (preference === 'websocket') throw new UnsupportedOperationError(OPERATION_TITLES.subscribeUpdates, caps.version, 'subscribeUpdates');
-    return use(polling(), { kind: 'polling', reason: 'not-offered', version: caps.version });
-  };
+  return followElements<Update>(o, {
+    async choose() {
+      if (source) return source;
+      if (preference === 'polling') return use(polling(), { kind: 'polling', reason: 'chosen' });
+      const caps = await client.capabilities({ signal: o.signal });
+      if (caps.has('subscribeUpdates')) return use(websocketSource(client, o.selection, { connectTimeoutMs: o.connectTimeoutMs }), { kind: 'websocket' });
+      if (preference === 'websocket') throw new UnsupportedOperationError(OPERATION_TITLES.subscribeUpdates, caps.version, 'subscribeUpdates');
+      return use(polling(), { kind: 'polling', reason: 'not-offered', version: caps.version });
+    },
+    // The participant has the stream, but no socket gets through to it: poll, from where we are.
+    fallback: (e) => (preference === 'auto' ? use(polling(), { kind: 'polling', reason: 'refused', error: e }) : undefined),
+    watch: (from, position, quiet, stall) => (from.kind === 'websocket' ? watchLiveness(client, o, position, o.livenessIntervalMs ?? 15_000, quiet, stall) : undefined),
+  });
+}
+
+/** How {@link followElements} gets its source, and what it does around a socket. */
+export interface FollowSourcing<T> {
+  /** The source to read next (called before each read; it may keep one). */
+  choose(): Promise<ElementSource<T>>;
+  /** A socket could not be opened: the source to go on with, or undefined to end with the error. */
+  fallback?(e: WebSocketUnavailableError): ElementSource<T> | undefined;
+  /** Watches one read for a silent stall (websocket updates). */
+  watch?(from: ElementSource<T>, position: FollowPosition, quiet: (status: FollowStatus) => void, stall: (reason: Error) => void): LivenessWatch | undefined;
+}
+
+/**
+ * The resume policy of every follower (updates, completions): follows new elements until
+ * `signal` aborts (then resolves) or a failure that retrying cannot cure (authentication, a rejected
+ * request: then rejects). Network failures, timeouts, 5xx and retryable Canton errors are retried
+ * with backoff from the last position.
+ *
+ * Gap-free resumption: an offset checkpoint carries the offset of the element before it, so several
+ * elements can share one offset, and a read may stop between them. Each read therefore starts one
+ * offset early and skips the elements at that offset it has already delivered.
+ */
+export async function followElements<T extends Positioned>(o: FollowBase<T>, sourcing: FollowSourcing<T>): Promise<FollowPosition> {
+  const position = typeof o.from === 'number' ? startingPosition(o.from) : o.from;
+  let batchSize = Math.max(MIN_BATCH, o.batchSize ?? 200);
   let failures = 0;
   let socketWorked = false;
   // A quiet report holds until the stream delivers again; then following is said to go on.
@@ -185,14 +226,12 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
     let stalled: Error | undefined;
     let liveness: LivenessWatch | undefined;
     try {
-      const from = await choose();
-      const read = startRead(position);
-      if (from.kind === 'websocket') {
-        liveness = watchLiveness(client, o, position, o.livenessIntervalMs ?? 15_000, reportQuiet, (reason) => {
-          stalled = reason;
-          reading.abort();
-        });
-      }
+      const from = await sourcing.choose();
+      const read = startRead<T>(position);
+      liveness = sourcing.watch?.(from, position, reportQuiet, (reason) => {
+        stalled = reason;
+        reading.abort();
+      });
       for await (const batch of from.read(overlap ? position.offset - 1 : position.offset, { signal: reading.signal, batchSize })) {
         liveness?.sawElements();
         const fresh = batch.filter(read);
@@ -213,11 +252,7 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
         await retryAfter(e);
         continue;
       }
-      // The participant has the stream, but no socket gets through to it: poll, from where we are.
-      if (e instanceof WebSocketUnavailableError && preference === 'auto') {
-        use(polling(), { kind: 'polling', reason: 'refused', error: e });
-        continue;
-      }
+      if (e instanceof WebSocketUnavailableError && sourcing.fallback?.(e)) continue;
       if (e instanceof ListTooLargeError) {
         // Smaller reads: to the cap the participant names, else half. Below the smallest read that
         // can hold an update and its checkpoint no size can succeed: stop with the error instead of
@@ -243,7 +278,7 @@ export async function followUpdates(client: LedgerClient, o: FollowOptions): Pro
   return position;
 }
 
-interface LivenessWatch {
+export interface LivenessWatch {
   /** The stream delivered something (any element, new or not): it is alive. */
   sawElements(): void;
   stop(): void;
@@ -325,7 +360,7 @@ export function startingPosition(offset: number): FollowPosition {
  * past each. The read starts at (or one before) `position.offset`, and the first `seenAtOffset`
  * elements at that offset were delivered by an earlier read.
  */
-function startRead(position: FollowPosition): (u: Update) => boolean {
+function startRead<T extends Positioned>(position: FollowPosition): (u: T) => boolean {
   const startOffset = position.offset;
   const alreadySeen = position.seenAtOffset;
   let skipped = 0;
@@ -377,4 +412,25 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+// ---------------------------------------------------------------- command completions
+
+export interface FollowCompletionsOptions extends FollowBase<CompletionElement> {
+  selection: CompletionsSelection;
+}
+
+/**
+ * Follows the command completions of a selection with the same resume policy as the updates (no
+ * gap, no duplicate, retries from the last position), reading open-ended lists: the participant's
+ * completions websocket is not used. A release without the endpoint ends following with an
+ * UnsupportedOperationError before any completions request is sent.
+ */
+export function followCompletions(client: LedgerClient, o: FollowCompletionsOptions): Promise<FollowPosition> {
+  const idleTimeoutMs = o.idleTimeoutMs ?? 1000;
+  const source: ElementSource<CompletionElement> = {
+    kind: 'polling',
+    read: (beginExclusive, r) => client.streamCompletions(beginExclusive, o.selection, { signal: r.signal, limit: r.batchSize, idleTimeoutMs, timeoutMs: idleTimeoutMs + 30_000 }),
+  };
+  return followElements(o, { choose: async () => source });
 }

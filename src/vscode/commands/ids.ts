@@ -82,6 +82,11 @@ export const Commands = {
   lookUpSubmission: 'cantonLedger.submissions.lookUp',
   copyCommandId: 'cantonLedger.submissions.copyCommandId',
   clearSubmissions: 'cantonLedger.submissions.clear',
+  // Failed Commands
+  explainFailedCommand: 'cantonLedger.failedCommands.explain',
+  goToCause: 'cantonLedger.failedCommands.goToCause',
+  toggleSucceededCommands: 'cantonLedger.failedCommands.toggleSucceeded',
+  readFailedCommandsFrom: 'cantonLedger.failedCommands.readFrom',
   // Participant Query Store
   pqsConnect: 'cantonLedger.pqs.connect',
   pqsDisconnect: 'cantonLedger.pqs.disconnect',
@@ -111,6 +116,7 @@ export const Views = {
   vettedPackages: 'cantonLedger.vettedPackages',
   packages: 'cantonLedger.packages',
   submissions: 'cantonLedger.submissions',
+  failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
   pqs: 'cantonLedger.pqs',
 } as const;

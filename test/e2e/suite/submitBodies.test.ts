@@ -18,7 +18,8 @@ import { closeEditors } from './sendHelpers';
 
 const HOLDING_DAR = 'splice-api-token-holding-v1-1.0.0.dar';
 /** The requests a file sends (reads made around them, such as the views' vetting list, differ by front-end and are not compared). */
-const WRITE_PATH = /^\/v2\/(commands\/|interactive-submission\/prepare|package-vetting(\/update)?(\?|$)|dars|packages(\?|$))/;
+// Command completions are read (by the Failed Commands view), not sent.
+const WRITE_PATH = /^\/v2\/(commands\/(?!(command-)?completions)|interactive-submission\/prepare|package-vetting(\/update)?(\?|$)|dars|packages(\?|$))/;
 
 interface Recorded {
   method: string;

@@ -13,6 +13,8 @@ import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
 import { DarUploadController, type DarUploadRequest } from './darUpload';
+import { CauseDiagnostics } from '../../failures/causeDiagnostics';
+import { FailedCommandsView, type FailedCommandsNode } from '../../failures/failedCommandsView';
 
 export type { SendDeps } from './submit';
 
@@ -26,13 +28,18 @@ export interface FileSending {
   prompts: Prompts;
   /** The vetting and DAR upload reports shown as read-only Markdown documents. */
   reports: MarkdownReports;
+  /** The Failed Commands view, and the causes of rejections marked in their files. */
+  failures: { view: FailedCommandsView; causes: CauseDiagnostics };
 }
 
 export function registerFileSending(context: vscode.ExtensionContext, commands: CommandRegistry, deps: SendDeps & { showLog: () => void }, port: PromptsPort): FileSending {
   const history = new SubmissionHistory(context.workspaceState);
   const reports = new MarkdownReports();
   const prompts = () => port;
-  const submit = new SubmitController(deps, history, prompts, deps.showLog);
+  const causes = new CauseDiagnostics();
+  const explainRecord = (r: SubmissionRecord) => failed.explainRecord(r);
+  const submit = new SubmitController(deps, history, prompts, deps.showLog, { causes, explain: explainRecord });
+  const failed = new FailedCommandsView(deps.connections, history, reports, causes, prompts);
   const sending: FileSending = {
     submit,
     preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath), history),
@@ -40,6 +47,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     darUpload: new DarUploadController(deps, reports, prompts, deps.showLog),
     history,
     reports,
+    failures: { view: failed, causes },
     get prompts() {
       return port.current;
     },
@@ -48,6 +56,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     },
   };
   const tree = new SubmissionsTreeProvider(history);
+  const failedTree = vscode.window.createTreeView(Views.failedCommands, { treeDataProvider: failed });
   const files = [{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }];
   const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
 
@@ -64,7 +73,12 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     vscode.languages.registerCodeLensProvider({ scheme: DOCUMENT_SCHEME }, new PreviewCodeLensProvider(sending.preview)),
     commandIds,
     vscode.languages.registerCodeActionsProvider(files[0], commandIds, CommandIdAssist.metadata),
+    causes,
+    failed,
+    failedTree,
+    failedTree.onDidChangeVisibility((e) => failed.setVisible(e.visible)),
   );
+  failed.setVisible(failedTree.visible);
   commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
   commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));
   commands.register(Commands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri));
@@ -77,6 +91,10 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   commands.register(Commands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x)));
   commands.register(Commands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId)));
   commands.register(Commands.clearSubmissions, () => history.clear());
+  commands.register(Commands.explainFailedCommand, (node?: FailedCommandsNode) => failed.explain(node));
+  commands.register(Commands.goToCause, (node?: FailedCommandsNode) => failed.goToCause(node));
+  commands.register(Commands.toggleSucceededCommands, () => failed.toggleSucceeded());
+  commands.register(Commands.readFailedCommandsFrom, () => failed.readFrom());
   return sending;
 }
 

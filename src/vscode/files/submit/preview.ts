@@ -116,6 +116,7 @@ export class PreviewController extends Disposable {
       }));
     } catch (e) {
       if (e instanceof CancelledError) return {};
+      await this.submit.markRejection(source.uri, e);
       const advice = previewFailureAdvice(e, request);
       if (!advice) return { action: await this.deps.errors.report(`${name} could not be previewed`, e) };
       this.deps.logger.error(`${name} could not be previewed: ${this.deps.redactor.redactError(e)}${e instanceof LedgerError ? `\n  hint: ${e.hint}` : ''}`);

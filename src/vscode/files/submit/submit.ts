@@ -15,6 +15,8 @@ import type { ConnectionTargets } from '../../commands/registry';
 import type { ConnectionManager } from '../../connections/manager';
 import type { JsonDocuments } from '../../documents';
 import { SHOW_LOG, summary, type ErrorReporter, type Prompts } from '../../prompts';
+import { failureToKeep } from '../../../core/submit/failedCommands';
+import type { CauseDiagnostics } from '../../failures/causeDiagnostics';
 import type { SubmissionHistory } from './history';
 import { useNewCommandId } from './commandId';
 import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
@@ -63,6 +65,8 @@ export class SubmitController {
     private readonly history: SubmissionHistory,
     private readonly prompts: () => Prompts,
     private readonly showLog: () => void,
+    /** Where a rejection's cause is marked in its file, and its explanation (none in tests that do not look). */
+    private readonly failures?: { causes: CauseDiagnostics; explain(record: SubmissionRecord): Promise<unknown> },
   ) {}
 
   /** Submits the file's current text (also unsaved) to the active connection. */
@@ -156,6 +160,9 @@ export class SubmitController {
   }
 
   private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
+    const fileUri = vscode.Uri.parse(record.fileUri);
+    // A new attempt: the cause marked after the last one no longer stands.
+    this.failures?.causes.clear(fileUri);
     const connection = this.deps.connections.connectionOf(profile);
     const ledger = this.deps.connections.ledger(profile.id);
     // Through the connection: its ledger state follows the write (whatever the answer: the ledger may have moved).
@@ -185,9 +192,12 @@ export class SubmitController {
         return this.duplicate(sent, outcome);
       case 'failed': {
         const e = outcome.error;
-        const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e.kind };
+        const failure = failureToKeep(e);
+        const failed: SubmissionRecord = { ...sent, outcome: 'failed', errorCode: e instanceof CantonApiError ? e.code : e.kind, failure };
         await this.history.put(failed);
-        return { record: failed, action: await this.reportFailure(`Submitting ${record.fileName} failed`, e) };
+        if (failure) await this.markCause(fileUri, failure);
+        const explain = failure && this.failures ? () => this.failures?.explain(failed) : undefined;
+        return { record: failed, action: await this.deps.errors.report(`Submitting ${record.fileName} failed`, e, { explain }) };
       }
     }
   }
@@ -320,6 +330,25 @@ export class SubmitController {
     }
     this.deps.logger.info(`${record.fileName}: new commandId ${commandId} (was ${record.commandId})`);
     return this.submitFile(uri);
+  }
+
+  /**
+   * A refusal of something sent from the file other than a submit (a preview): the mark of an earlier
+   * attempt goes, and a Canton rejection marks its cause.
+   */
+  async markRejection(uri: vscode.Uri, e: unknown): Promise<void> {
+    this.failures?.causes.clear(uri);
+    const failure = failureToKeep(e);
+    if (failure) await this.markCause(uri, failure);
+  }
+
+  /** Marks the cause in the file (a file that cannot be read is only logged: the message says the rest). */
+  private async markCause(uri: vscode.Uri, failure: NonNullable<SubmissionRecord['failure']>): Promise<void> {
+    try {
+      await this.failures?.causes.mark(uri, failure);
+    } catch (e) {
+      this.deps.logger.warn(`Marking the cause of ${failure.code ?? 'the rejection'} in ${uri.toString()}: ${this.deps.redactor.redactError(e)}`);
+    }
   }
 
   private reportFailure(context: string, e: unknown): Promise<string | undefined> {
