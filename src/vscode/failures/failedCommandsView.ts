@@ -27,6 +27,9 @@ import type { CauseDiagnostics } from './causeDiagnostics';
 export const RECENT_OFFSETS = 1000;
 /** What Read From… offers (and the ledger start). */
 const READ_BACK_CHOICES = [100, RECENT_OFFSETS, 10_000] as const;
+/** Where reading starts: so many offsets back from the ledger end, the ledger start, or after a given offset. */
+export type ReadFrom = number | 'start' | { offset: number };
+
 /** Rows kept from the participant (the newest). */
 const KEPT = 500;
 
@@ -46,8 +49,8 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   private following: { connection: LedgerConnection; stop: AbortController } | undefined;
   private includeSucceeded = false;
   private visible = false;
-  /** How many offsets back from the ledger end reading starts, or the ledger start. */
-  private back: number | 'start' = RECENT_OFFSETS;
+  /** How many offsets back from the ledger end reading starts, the ledger start, or an offset the user named. */
+  private back: ReadFrom = RECENT_OFFSETS;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -73,19 +76,34 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   }
 
   /**
-   * Reads again from where the user picks: the last 100, 1000 or 10000 offsets, or the ledger start;
-   * then follows on. Resolves with the offsets chosen (undefined: the pick was dismissed).
+   * Reads again from where the user picks: the last 100, 1000 or 10000 offsets, the ledger start, or an
+   * offset the user names; then follows on. Resolves with the choice (undefined: dismissed).
    */
-  async readFrom(): Promise<number | 'start' | undefined> {
-    const choices = [...READ_BACK_CHOICES.map((back) => ({ label: `The last ${back} offsets`, back: back as number | 'start' })), { label: 'The ledger start', back: 'start' as const }];
+  async readFrom(): Promise<ReadFrom | undefined> {
+    const choices: { label: string; back: ReadFrom | 'ask' }[] = [
+      ...READ_BACK_CHOICES.map((back) => ({ label: `The last ${back} offsets`, back })),
+      { label: 'The ledger start', back: 'start' },
+      { label: 'An offset…', back: 'ask' },
+    ];
     const chosen = await this.prompts().pick(
-      choices.map((c) => ({ ...c, description: c.back === this.back ? 'now' : undefined })),
+      choices.map((c) => ({ ...c, description: c.back === this.back || (c.back === 'ask' && typeof this.back === 'object') ? 'now' : undefined })),
       { title: 'Failed Commands: read the completions of' },
     );
     if (!chosen) return undefined;
-    this.back = chosen.back;
+    let back: ReadFrom;
+    if (chosen.back === 'ask') {
+      const text = await vscode.window.showInputBox({
+        title: 'Failed Commands: read from offset',
+        prompt: 'The completions after this offset, then the new ones',
+        value: typeof this.back === 'object' ? String(this.back.offset) : '',
+        validateInput: (v) => (/^\d{1,15}$/.test(v.trim()) ? undefined : 'An offset: a whole number, 0 for the ledger start'),
+      });
+      if (text === undefined || !/^\d{1,15}$/.test(text.trim())) return undefined;
+      back = { offset: Number(text.trim()) };
+    } else back = chosen.back;
+    this.back = back;
     this.restart();
-    return chosen.back;
+    return back;
   }
 
   get showsSucceeded(): boolean {
@@ -224,7 +242,7 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
       const chosen = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
       if ('unavailable' in chosen) return this.setStatus({ kind: 'status', text: chosen.unavailable });
       const end = await client.ledgerEnd({ signal });
-      const from = this.back === 'start' ? 0 : Math.max(0, end - this.back);
+      const from = this.back === 'start' ? 0 : typeof this.back === 'object' ? Math.min(this.back.offset, end) : Math.max(0, end - this.back);
       this.setStatus({ kind: 'status', text: `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${from}` });
       await followCompletions(client, {
         selection: chosen.selection,
