@@ -321,23 +321,7 @@ export class LedgerClient {
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
     const res = await this.open('listUpdates', { query, body, idempotent: true }, o);
     const req: RequestInfo = { method: 'POST', path: '/v2/updates' };
-    const order = new OffsetOrder(req, range);
-    let index = 0;
-    try {
-      for await (const batch of jsonArrayBatches(res.body)) {
-        yield batch.map((e) => {
-          const u = decodeUpdateElement(e, index, req, decodeUpdate);
-          order.check(u, index++);
-          return u;
-        });
-      }
-    } catch (e) {
-      if (e instanceof JsonStreamError) throw new ProtocolError(`The updates list is not a valid JSON array: ${e.message}`, req, e);
-      throw res.mapBodyError(e);
-    } finally {
-      res.done();
-      res.body.destroy();
-    }
+    yield* orderedListBatches(res, req, 'updates', new OffsetOrder(req, range), (e, at) => decodeUpdateElement(e, at, req, decodeUpdate));
   }
 
   /**
@@ -663,27 +647,7 @@ export class LedgerClient {
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
     const res = await this.open(operation, { query, body, idempotent: true }, o);
     const req: RequestInfo = { method: 'POST', path: selection.allUsers ? '/v2/commands/command-completions' : '/v2/commands/completions' };
-    const order = new OffsetOrder(req, { beginExclusive });
-    let index = 0;
-    try {
-      for await (const batch of jsonArrayBatches(res.body)) {
-        const out: CompletionElement[] = [];
-        for (const e of batch) {
-          const at = index++;
-          const element = decodeAnswer(() => decodeCompletionElement(e as wire.CompletionStreamResponse), req, `[${at}]`);
-          if (!element) continue;
-          order.check(element, at);
-          out.push(element);
-        }
-        yield out;
-      }
-    } catch (e) {
-      if (e instanceof JsonStreamError) throw new ProtocolError(`The completions list is not a valid JSON array: ${e.message}`, req, e);
-      throw res.mapBodyError(e);
-    } finally {
-      res.done();
-      res.body.destroy();
-    }
+    yield* orderedListBatches(res, req, 'completions', new OffsetOrder(req, { beginExclusive }), (e, at) => decodeAnswer(() => decodeCompletionElement(e as wire.CompletionStreamResponse), req, `[${at}]`));
   }
 
   // ---------------------------------------------------------------- events
@@ -818,4 +782,38 @@ function parseFrame(text: string, req: RequestInfo): unknown {
  */
 function strictPrepareRequest(req: wire.JsPrepareSubmissionRequest): wire.JsPrepareSubmissionRequest {
   return { ...req, userId: req.userId ?? '', synchronizerId: req.synchronizerId ?? '', verboseHashing: req.verboseHashing ?? false };
+}
+
+/**
+ * An open-ended list answer (a JSON array streamed in), decoded element by element (`decode` answers
+ * undefined for an element to leave out) and checked for offset order, in the batches the network
+ * brings; a body that is no JSON array is a PROTOCOL error, and the body is released whatever happens.
+ */
+async function* orderedListBatches<T extends { kind: string; offset?: number }>(
+  res: OpenResponse,
+  req: RequestInfo,
+  what: string,
+  order: OffsetOrder,
+  decode: (element: unknown, index: number) => T | undefined,
+): AsyncGenerator<T[]> {
+  let index = 0;
+  try {
+    for await (const batch of jsonArrayBatches(res.body)) {
+      const out: T[] = [];
+      for (const e of batch) {
+        const at = index++;
+        const element = decode(e, at);
+        if (element === undefined) continue;
+        order.check(element, at);
+        out.push(element);
+      }
+      yield out;
+    }
+  } catch (e) {
+    if (e instanceof JsonStreamError) throw new ProtocolError(`The ${what} list is not a valid JSON array: ${e.message}`, req, e);
+    throw res.mapBodyError(e);
+  } finally {
+    res.done();
+    res.body.destroy();
+  }
 }
