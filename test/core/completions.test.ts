@@ -84,6 +84,26 @@ describe('command completions', function () {
     assert.deepEqual(all.map((e) => e.kind === 'completion' && e.completion.commandId), ['cmpl-vis-1']);
   });
 
+  it('says when the backlog is read: caught up once every completion before it was delivered', async () => {
+    await client.submitAndWaitForTransaction(create('cmpl-backlog'));
+    const seen: string[] = [];
+    const stop = new AbortController();
+    const caughtUp = await new Promise<string[]>((resolve) => {
+      void followCompletions(client, {
+        selection: { parties: [p.parties.bank], userId: 'demo-admin' },
+        from: 0,
+        signal: stop.signal,
+        idleTimeoutMs: 50,
+        onBatch: (batch) => {
+          for (const e of batch) if (e.kind === 'completion') seen.push(e.completion.commandId);
+        },
+        onCaughtUp: () => resolve([...seen]),
+      });
+    });
+    stop.abort();
+    assert.ok(caughtUp.includes('cmpl-backlog'), 'the backlog was delivered before caught up was said');
+  });
+
   it('follows new completions live, and resumes from its position with no gap and no repeat', async () => {
     const from = p.state.ledgerEnd;
     const seen: string[] = [];

@@ -104,6 +104,11 @@ export interface FollowBase<T> {
    * selection was written since (`quiet`, with how long it has been silent and the ledger end seen).
    */
   onStatus?(status: FollowStatus): void;
+  /**
+   * Polling: called after each read that answered to its end, with the position reached: everything up
+   * to the participant's idle point is delivered (the first call: the backlog is read, following is live).
+   */
+  onCaughtUp?(position: FollowPosition): void;
   /** Delay before the n-th retry in a row (1-based). Default: 0.5 s doubling up to 15 s. */
   retryDelayMs?(attempt: number): number;
 }
@@ -240,6 +245,7 @@ export async function followElements<T extends Positioned>(o: FollowBase<T>, sou
         if (fresh.length > 0 || failures > 0) recovered();
       }
       if (failures > 0) recovered();
+      if (!reading.signal.aborted) o.onCaughtUp?.(position);
     } catch (e) {
       if (o.signal.aborted) break;
       if (stalled) {

@@ -243,7 +243,9 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
       if ('unavailable' in chosen) return this.setStatus({ kind: 'status', text: chosen.unavailable });
       const end = await client.ledgerEnd({ signal });
       const from = this.back === 'start' ? 0 : typeof this.back === 'object' ? Math.min(this.back.offset, end) : Math.max(0, end - this.back);
-      this.setStatus({ kind: 'status', text: `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${from}` });
+      const following = `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${from}`;
+      this.setStatus({ kind: 'status', text: following });
+      let caughtUp = false;
       await followCompletions(client, {
         selection: chosen.selection,
         from,
@@ -255,6 +257,13 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
         },
         onStatus: (s) => {
           if (s.state === 'reconnecting') this.setStatus({ kind: 'status', text: `Reconnecting in ${Math.round(s.delayMs / 1000)} s: ${s.error.message}` });
+          if (s.state === 'following') this.setStatus({ kind: 'status', text: caughtUp ? `${following}, up to date` : following });
+        },
+        // Once the backlog is read, the rows stand in order and new ones only come on top.
+        onCaughtUp: () => {
+          if (caughtUp) return;
+          caughtUp = true;
+          this.setStatus({ kind: 'status', text: `${following}, up to date` });
         },
       });
     } catch (e) {

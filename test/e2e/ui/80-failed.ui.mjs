@@ -69,6 +69,9 @@ export default async function (t) {
       await row().waitFor({ timeout: 20000 });
       const label = (await row().getAttribute('aria-label')) ?? '';
       if (!label.includes('CONTRACT_NOT_FOUND')) throw new Error(`the row does not name the code: "${label}"`);
+      // The participant's backlog read: the rows stand in their order (a right-click while they are
+      // inserted would land on another row).
+      await page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"]) [role="treeitem"]', { hasText: 'up to date' }).first().waitFor({ timeout: 20000 });
       await t.screenshot('80-failed-view');
       await closeAllEditors(t);
       await t.contextMenu(row(), 'Go to Cause');
