@@ -15,6 +15,7 @@
  * ErrorInfo (code as `reason`, the context as `metadata`), RequestInfo and one ResourceInfo per
  * resource as details, each as its protobuf bytes (`value`).
  */
+import { normaliseResourceKey } from '../core/errors';
 import type * as wire from '../core/models/wire';
 import type { LedgerApiError } from './errors';
 import { formatInstant, type Micros } from './time';
@@ -39,12 +40,15 @@ export interface CompletionRecord {
 export function rejectionStatus(error: LedgerApiError, correlationId: string): wire.JsStatus {
   const metadata: Record<string, string> = { ...error.details.context, category: String(error.category), definite_answer: 'false' };
   const details: unknown[] = [
-    detail('google.rpc.ErrorInfo', proto([str(1, error.code), ...Object.entries(metadata).map(([k, v]) => bytes(3, proto([str(1, k), str(2, v)])))]), { reason: error.code, domain: '', metadata }),
-    detail('google.rpc.RequestInfo', proto([str(1, correlationId)]), { requestId: correlationId, servingData: '' }),
+    // ErrorInfo { reason = 1, metadata = 3 (map entries: key = 1, value = 2) }
+    detail('google.rpc.ErrorInfo', proto([str(1, error.code), ...Object.entries(metadata).map(([k, v]) => bytes(3, proto([str(1, k), str(2, v)])))])),
+    // RequestInfo { request_id = 1 }
+    detail('google.rpc.RequestInfo', proto([str(1, correlationId)])),
   ];
   for (const [key, value] of error.details.resources ?? []) {
-    const type = /^ErrorResource\((.*)\)$/.exec(key)?.[1] ?? key;
-    details.push(detail('google.rpc.ResourceInfo', proto([str(1, type), str(2, value)]), { resourceType: type, resourceName: value, owner: '', description: '' }));
+    const type = normaliseResourceKey(key);
+    // ResourceInfo { resource_type = 1, resource_name = 2 }
+    details.push(detail('google.rpc.ResourceInfo', proto([str(1, type), str(2, value)])));
   }
   // `unknownFields`: 3.3's spec requires it on a status (its encoder wrote it on every message).
   const status = { code: error.grpcCode, message: `${error.code}(${error.category},${correlationId.slice(0, 8)}): ${error.causeText}`, details, unknownFields: { fields: {} } };
@@ -54,10 +58,9 @@ export function rejectionStatus(error: LedgerApiError, correlationId: string): w
 /**
  * One detail as bytes only: Canton's encoder adds `valueDecoded` as an object, but every spec types it
  * a string (and 3.3's has no such field), so the demo sends what all of them allow; clients read the
- * bytes (the core does). `decoded` documents what the bytes hold.
+ * bytes (the core does).
  */
-function detail(type: string, value: Buffer, decoded: Record<string, unknown>): unknown {
-  void decoded;
+function detail(type: string, value: Buffer): unknown {
   return { typeUrl: `type.googleapis.com/${type}`, value: value.toString('base64'), unknownFields: { fields: {} } };
 }
 

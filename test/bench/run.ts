@@ -303,7 +303,7 @@ async function scriptBenchmark(): Promise<void> {
         baseline: median(r.directMs),
         unit: 'ms',
         goal: { kind: 'ratio-at-most', value: 1.1 },
-        note: 'ours: the whole run (checks, aliases, the ledger end before each submit, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours',
+        note: 'ours: the whole run (checks, aliases, captures, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours',
       });
     } finally {
       await p.stop();

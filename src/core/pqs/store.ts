@@ -92,9 +92,9 @@ const num = (v: unknown): number | undefined => (v === null || v === undefined ?
 const time = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : undefined);
 
 export class PqsStore {
-  private pool: PgPool | undefined;
+  private pool: Promise<PgPool> | undefined;
   /** A separate one-session pool for cancels, so a cancel never waits behind the queries it cancels. */
-  private cancelPool: PgPool | undefined;
+  private cancelPool: Promise<PgPool> | undefined;
   private interfaceCheck: InterfaceCheck | undefined;
   private disposed = false;
 
@@ -261,8 +261,7 @@ export class PqsStore {
 
   private async cancelBackend(pid: number): Promise<void> {
     try {
-      this.cancelPool ??= await this.newPool(1);
-      const c = await this.cancelPool.connect();
+      const c = await (await this.poolOf('cancelPool', 1)).connect();
       try {
         const q = queries.cancelBackend(pid);
         await c.query({ text: q.text, values: q.values });
@@ -274,9 +273,17 @@ export class PqsStore {
     }
   }
 
-  private async ensurePool(): Promise<PgPool> {
-    this.pool ??= await this.newPool(POOL_SIZE);
-    return this.pool;
+  private ensurePool(): Promise<PgPool> {
+    return this.poolOf('pool', POOL_SIZE);
+  }
+
+  /** Each pool is made once, also when queries ask for it at the same time; a failure to make it is not kept. */
+  private poolOf(which: 'pool' | 'cancelPool', max: number): Promise<PgPool> {
+    const made = (this[which] ??= this.newPool(max));
+    made.catch(() => {
+      if (this[which] === made) this[which] = undefined;
+    });
+    return made;
   }
 
   private async newPool(max: number): Promise<PgPool> {
@@ -310,7 +317,7 @@ export class PqsStore {
     this.disposed = true;
     const pools = [this.pool, this.cancelPool];
     this.pool = this.cancelPool = undefined;
-    await Promise.all(pools.map((p) => p?.end().catch(() => undefined)));
+    await Promise.all(pools.map((p) => p?.then((pool) => pool.end()).catch(() => undefined)));
   }
 }
 

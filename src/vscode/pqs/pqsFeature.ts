@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { LedgerConnection } from '../../core/ledger/connection';
+import { CoalescedRead } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import { pqsCompletions } from '../../core/pqs/completions';
 import { PqsError } from '../../core/pqs/errors';
@@ -75,6 +76,12 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
   private panel: vscode.WebviewPanel | undefined;
   private lastResult: SqlResult | undefined;
   private reading: AbortController | undefined;
+  /**
+   * The ledger moved: the watermark and lag are read again — while the view is shown, and once for any
+   * number of moves during a read (a live ledger moves with every update; each read is two queries).
+   */
+  private readonly ledgerMoves = new CoalescedRead(() => this.refresh(false));
+  private movedWhileHidden = false;
   readonly view: vscode.TreeView<Node>;
 
   constructor(private readonly deps: PqsDeps) {
@@ -83,7 +90,16 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
     this._register(deps.connections.onDidChange(() => void this.autoAttach()));
     this._register(
       deps.connections.onDidChangeLedger(({ connectionId }) => {
-        if (this.connection()?.id === connectionId) void this.refresh(false);
+        if (this.connection()?.id !== connectionId) return;
+        if (this.view.visible) void this.ledgerMoves.run();
+        else this.movedWhileHidden = true;
+      }),
+    );
+    this._register(
+      this.view.onDidChangeVisibility(({ visible }) => {
+        if (!visible || !this.movedWhileHidden) return;
+        this.movedWhileHidden = false;
+        void this.ledgerMoves.run();
       }),
     );
     this._register(vscode.languages.registerCodeLensProvider(SQL_SELECTOR, { provideCodeLenses: (doc) => this.codeLenses(doc) }));

@@ -32,6 +32,8 @@ let viewport: SVGGElement | undefined;
 let svgRoot: SVGSVGElement | undefined;
 /** A comparison's matched boxes, both ways: the counterpart of each box. */
 let counterparts = new Map<string, string>();
+/** A comparison's contract boxes to the contract the ledger knows (a preview's new contract by its committed id). */
+let comparedContracts = new Map<string, string>();
 
 /** What draws as boxes: all but a range's table. */
 type DrawnDocument = TransactionDocument | LineageDocument | ComparisonDocument;
@@ -323,12 +325,20 @@ function ariaLabel(b: LaidOutBox, roles: (string | null | undefined)[], mark = '
   return [side ? (side.side === 'prepared' ? 'preview' : 'committed') : '', ...b.lines, b.hidden ? `${b.hidden} hidden` : '', ...seen, compared].filter(Boolean).join(', ');
 }
 
-/** A comparison's marks per box (` differs`, ` unmatched`), and its counterparts for M and the selection. */
+/**
+ * A comparison's marks per box (` differs`, ` unmatched`), its counterparts for M and the selection,
+ * and its contracts for opening and search: looked up once per drawing, not per box.
+ */
 function comparisonMarks(doc: DrawnDocument): Map<string, string> {
   const marks = new Map<string, string>();
   counterparts = new Map();
+  comparedContracts = new Map();
   if (doc.kind !== 'comparison') return marks;
   const { prepared: p, committed: c } = COMPARISON_SIDES;
+  // A contract the preview would create has its id only in the preview: the ledger knows the committed one.
+  const committedId = new Map(doc.createdIds);
+  for (const x of doc.prepared.contracts) comparedContracts.set(p + x.id, committedId.get(x.contractId) ?? x.contractId);
+  for (const x of doc.committed.contracts) comparedContracts.set(c + x.id, x.contractId);
   for (const [a, b] of doc.pairs) {
     counterparts.set(p + a, c + b);
     counterparts.set(c + b, p + a);
@@ -386,11 +396,7 @@ function contractOfBox(id: string): string | undefined {
   const doc = state.document;
   if (doc?.kind === 'transaction') return doc.contracts.find((x) => x.id === id)?.contractId;
   if (doc?.kind === 'lineage') return id.startsWith('c') ? doc.contracts[Number(id.slice(1))]?.contractId : undefined;
-  if (doc?.kind !== 'comparison') return undefined;
-  const side = sideOfBox(id);
-  const contractId = side && doc[side.side].contracts.find((x) => x.id === side.id)?.contractId;
-  // A contract the preview would create has its id only in the preview: the ledger knows the committed one.
-  return contractId && (side!.side === 'prepared' ? (new Map(doc.createdIds).get(contractId) ?? contractId) : contractId);
+  return doc?.kind === 'comparison' ? comparedContracts.get(id) : undefined;
 }
 
 function open(id: string): void {

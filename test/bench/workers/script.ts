@@ -2,7 +2,7 @@
  * A ledger script of N submit steps against the same N submissions sent directly by the client (the
  * requests the runner builds, read back from the script's own run), alternating whole runs so that
  * drift on a busy machine hits both alike. Ours includes everything a run does: the checks, the aliases,
- * the ledger end read before each submit, the expectations (none here) and the captures.
+ * the expectations (none here) and the captures.
  */
 import { LedgerClient } from '../../../src/core/api/client';
 import { readDar } from '../../../src/core/daml/lf/archive';
