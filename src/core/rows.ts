@@ -9,7 +9,8 @@ export type RowKind =
   | 'event.created' | 'event.archived' | 'event.exercised' | 'event.assigned' | 'event.unassigned' | 'event.topology'
   | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value'
   | 'module' | 'template' | 'interface' | 'choice'
-  | 'compare.update' | 'compare.event';
+  | 'compare.update' | 'compare.event'
+  | 'failedCommand.failed' | 'failedCommand.succeeded';
 
 export interface JsonView {
   /** Tab title, without `.json`. */

@@ -6,10 +6,11 @@
  * was sent from, over a list of candidate files (commands files today; other file kinds plug in).
  */
 import { failureFromError, failureFromStatus, type CantonFailure } from '../cantonFailure';
-import { CantonApiError } from '../errors';
+import { CantonApiError, LedgerError } from '../errors';
 import { commandIdSite } from '../files/commandId';
 import type { ParticipantInfo } from '../ledger/connection';
 import type { Completion, CompletionsSelection } from '../models/completions';
+import type { LedgerRow } from '../rows';
 import { code, md, shortId, shortTime } from '../text';
 import type { SubmissionRecord } from './history';
 
@@ -65,32 +66,48 @@ export function failureToKeep(e: unknown): CantonFailure | undefined {
   return e instanceof CantonApiError ? failureFromError(e) : undefined;
 }
 
+/** The connection's user may read no completions (there is no user, or it may read as no party): nothing is sent. */
+export class CompletionsUnreadableError extends LedgerError {
+  readonly kind = 'invalid-request' as const;
+  constructor(
+    readonly reason: 'no-user' | 'no-party',
+    readonly userId?: string,
+  ) {
+    super(reason === 'no-user' ? 'The connection has no user: completions are read per user.' : `The user ${userId} may read as no party: completions are read for parties.`);
+  }
+  get hint(): string {
+    return 'Connect with the token of a user that has a right to act or read as a party (or to read as any party).';
+  }
+}
+
 /**
  * Whose completions a connection can read: every user's where the release has command-completions
  * and the user may read as any party (or is admin); else the user's own for the parties it may read
- * as. Undefined, with the reason, when there is nothing the user may read.
+ * as. A user that may read nothing: CompletionsUnreadableError.
  */
-export function completionsSelectionFor(info: ParticipantInfo, hasCommandCompletions: boolean): { selection: CompletionsSelection } | { unavailable: string } {
+export function completionsSelectionFor(info: ParticipantInfo, hasCommandCompletions: boolean): CompletionsSelection {
   const rights = info.rights;
   const anyParty = rights?.readAsAnyParty || rights?.participantAdmin;
-  if (anyParty && hasCommandCompletions) return { selection: { parties: [], allUsers: true } };
+  if (anyParty && hasCommandCompletions) return { parties: [], allUsers: true };
   const parties = rights ? [...new Set([...rights.actAs, ...rights.readAs])] : info.parties.map((p) => p.party);
   const userId = info.user?.id;
-  if (!userId) return { unavailable: 'The connection has no user: completions are read per user.' };
-  if (parties.length === 0) return { unavailable: `The user ${userId} may read as no party: completions are read for parties.` };
-  return { selection: { parties, userId } };
+  if (!userId) throw new CompletionsUnreadableError('no-user');
+  if (parties.length === 0) throw new CompletionsUnreadableError('no-party', userId);
+  return { parties, userId };
 }
 
 /** Newest first, each once (a completion and this window's record of the same failure both stay: they say different things). */
-export function mergeFailedCommands(lists: ReadonlyArray<readonly FailedCommand[]>, o: { includeSucceeded: boolean; limit: number }): FailedCommand[] {
+export function mergeFailedCommands(lists: ReadonlyArray<readonly FailedCommand[]>, o: { includeSucceeded: boolean; limit?: number }): FailedCommand[] {
   const seen = new Set<string>();
   const all: FailedCommand[] = [];
   for (const list of lists) for (const c of list) if (!seen.has(c.key) && (o.includeSucceeded || c.failure)) (seen.add(c.key), all.push(c));
-  return all.sort((a, b) => (b.time ?? '').localeCompare(a.time ?? '') || (b.offset ?? 0) - (a.offset ?? 0)).slice(0, o.limit);
+  // By instant, not by text: ISO times with and without fractions of a second do not sort as strings.
+  const instant = (c: FailedCommand) => (c.time ? Date.parse(c.time) : NaN) || 0;
+  return all.sort((a, b) => instant(b) - instant(a) || (b.offset ?? 0) - (a.offset ?? 0)).slice(0, o.limit);
 }
 
 /** A row of the Failed Commands view: the command id; the code and where it came from; the details. */
-export function failedCommandRow(c: FailedCommand): { label: string; description: string; tooltip: string } {
+export function failedCommandRow(c: FailedCommand): LedgerRow {
   const status = c.failure ? (c.failure.code ?? `gRPC ${c.failure.grpcCode ?? '?'}`) : 'succeeded';
   const where = c.offset !== undefined ? `offset ${c.offset}` : c.source;
   const tooltip = [
@@ -101,7 +118,15 @@ export function failedCommandRow(c: FailedCommand): { label: string; description
     c.actAs.length ? `Act as ${c.actAs.map((p) => code(shortId(p, 24, 6))).join(', ')}` : '',
     `${c.source === 'participant' ? 'From the participant\'s completions' : 'Sent from this window'}${c.time ? ` at ${shortTime(c.time)}` : ''}`,
   ].filter((l, i) => l !== '' || i === 1);
-  return { label: c.commandId || '(no command id)', description: `${status} · ${where}`, tooltip: tooltip.join('\n\n') };
+  return {
+    key: c.key,
+    kind: c.failure ? 'failedCommand.failed' : 'failedCommand.succeeded',
+    label: c.commandId || '(no command id)',
+    description: `${status} · ${where}`,
+    tooltip: tooltip.join('\n\n'),
+    icon: c.failure ? 'error' : 'pass',
+    offset: c.offset,
+  };
 }
 
 /** A file that may carry a command: its URI and its text. */

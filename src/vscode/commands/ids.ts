@@ -87,6 +87,8 @@ export const Commands = {
   goToCause: 'cantonLedger.failedCommands.goToCause',
   toggleSucceededCommands: 'cantonLedger.failedCommands.toggleSucceeded',
   readFailedCommandsFrom: 'cantonLedger.failedCommands.readFrom',
+  refreshFailedCommands: 'cantonLedger.failedCommands.refresh',
+  loadMoreFailedCommands: 'cantonLedger.failedCommands.loadMore',
   // Participant Query Store
   pqsConnect: 'cantonLedger.pqs.connect',
   pqsDisconnect: 'cantonLedger.pqs.disconnect',

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { explainFailure, type FailedCommandFacts } from '../../core/cantonFailure';
+import type { ConnectionProfile } from '../../core/connections';
 import { locateCause } from '../../core/errorCauses';
-import { LedgerError } from '../../core/errors';
-import type { LedgerConnection } from '../../core/ledger/connection';
+import type { Logger } from '../../core/log';
+import type { Completion, CompletionsSelection } from '../../core/models/completions';
+import type { Redactor } from '../../core/redact';
 import {
   completionsSelectionFor,
   failedCommandOfCompletion,
@@ -13,71 +15,278 @@ import {
   type CandidateFile,
   type FailedCommand,
 } from '../../core/submit/failedCommands';
-import { followCompletions } from '../../core/updates/tail';
-import { Commands } from '../commands/ids';
-import type { ConnectionManager } from '../connections/manager';
 import type { SubmissionRecord } from '../../core/submit/history';
+import { CompletionsPager } from '../../core/updates/completionsPager';
+import { followCompletions, startingPosition, type FollowPosition } from '../../core/updates/tail';
+import { Commands, Views } from '../commands/ids';
+import type { ConnectionManager } from '../connections/manager';
 import type { SubmissionHistory } from '../files/submit/history';
 import type { MarkdownReports } from '../files/submit/textDocuments';
-import { Disposable, toDisposable } from '../lifecycle';
 import type { Prompts } from '../prompts';
+import { PagedView } from '../views/pagedView';
+import { errorNodes, MessageNode, RowNode, type ViewNode } from '../views/rowsTree';
 import type { CauseDiagnostics } from './causeDiagnostics';
 
-/** How far back the view reads when it starts: the completions of the last this-many offsets, then the new ones live. */
+/** How far back the first page reads: the completions of the last this-many offsets (further back: Load more). */
 export const RECENT_OFFSETS = 1000;
 /** What Read From… offers (and the ledger start). */
 const READ_BACK_CHOICES = [100, RECENT_OFFSETS, 10_000] as const;
-/** Where reading starts: so many offsets back from the ledger end, the ledger start, or after a given offset. */
+/** Where the first page starts: so many offsets back from the ledger end, the ledger start, or after a given offset. */
 export type ReadFrom = number | 'start' | { offset: number };
 
-/** Rows kept from the participant (the newest). */
-const KEPT = 500;
+const ROOT = 'failed';
 
-/** A row: a command, or one line about the feed (not connected, the release lacks the endpoint, reconnecting…). */
-export type FailedCommandsNode = { kind: 'command'; command: FailedCommand } | { kind: 'status'; text: string; tooltip?: string };
+/** The completions after the pinned end, followed while the view is shown. */
+interface Live {
+  /** Who the pages and the live part read for (the pager's selection). */
+  selection: CompletionsSelection;
+  /** Moved in place past each delivered completion: following stops when the view is hidden and resumes here. */
+  position: FollowPosition;
+  completions: FailedCommand[];
+  controller?: AbortController;
+  caughtUp: boolean;
+  status: { state: 'following' } | { state: 'reconnecting'; message: string; delayMs: number } | { state: 'stopped'; error: unknown };
+}
 
 /**
  * Failed Commands: the rejected completions of the active connection's user (every user's where the
- * release and the user's rights allow), followed live, and this window's own failed submissions.
- * Each row explains itself on click; Go to Cause opens the file the command came from, the cause marked.
+ * release and the user's rights allow), and this window's own failed submissions. A paged view like
+ * Updates: the first page holds the completions of the last offsets before the ledger end it pins,
+ * "Load more" reads older ones, and from the pinned end on new completions are followed live (with the
+ * update tail's resume policy) while the view is shown. Each row explains itself on click; Go to Cause
+ * opens the file the command came from, the cause marked.
  */
-export class FailedCommandsView extends Disposable implements vscode.TreeDataProvider<FailedCommandsNode> {
-  private readonly changed = this._register(new vscode.EventEmitter<FailedCommandsNode | undefined>());
-  readonly onDidChangeTreeData = this.changed.event;
-  private fromParticipant: FailedCommand[] = [];
-  private status: FailedCommandsNode | undefined;
-  private following: { connection: LedgerConnection; stop: AbortController } | undefined;
+export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionManager> {
+  /** Fires with the connection id when Read From… moved where the first page starts. */
+  private readonly readFromChanged: vscode.EventEmitter<string>;
   private includeSucceeded = false;
-  private visible = false;
-  /** How many offsets back from the ledger end reading starts, the ledger start, or an offset the user named. */
+  /** How many offsets back from the ledger end the first page reads, the ledger start, or an offset the user named. */
   private back: ReadFrom = RECENT_OFFSETS;
+  private live: Live | undefined;
+  /** The command each row shows, by node id (what the row's commands act on). */
+  private commandByNode = new Map<string, FailedCommand>();
+  /** Each completion's command, made once. */
+  private readonly ofCompletion = new WeakMap<Completion, FailedCommand>();
 
   constructor(
-    private readonly connections: ConnectionManager,
+    connections: ConnectionManager,
     private readonly history: SubmissionHistory,
     private readonly reports: MarkdownReports,
     private readonly causes: CauseDiagnostics,
     private readonly prompts: () => Prompts,
+    logger: Logger,
+    redactor: Redactor,
   ) {
-    super();
-    this._register(history.onDidChange(() => this.changed.fire(undefined)));
-    this._register(connections.onDidChange(() => this.follow()));
-    this._register(toDisposable(() => this.following?.stop.abort()));
+    const readFromChanged = new vscode.EventEmitter<string>();
+    super(
+      {
+        viewId: Views.failedCommands,
+        idPrefix: ROOT,
+        name: 'Failed Commands view',
+        commands: { loadMore: Commands.loadMoreFailedCommands, refresh: Commands.refreshFailedCommands },
+        onDidChangeFilter: readFromChanged.event,
+      },
+      connections,
+      logger,
+      redactor,
+    );
+    this.readFromChanged = this._register(readFromChanged);
+    this._registerAll(
+      history.onDidChange(() => this.rebuild()),
+      // A hidden view reads nothing: following stops, and resumes where it stood once shown again.
+      this.treeView.onDidChangeVisibility((e) => (e.visible ? this.resumeLive() : this.pauseLive())),
+    );
+    this.updateDescription();
   }
 
-  /**
-   * The participant's completions are read while the view is shown only: a hidden view polls
-   * nothing. Shown again, it reads anew from where Read From… says.
-   */
-  setVisible(visible: boolean): void {
-    if (this.visible === visible) return;
-    this.visible = visible;
-    this.restart();
+  // ---------------------------------------------------------------- the pages
+
+  protected async openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<CompletionsPager> {
+    const connection = this.connections.connection(profile.id);
+    const state = this.connections.state(profile.id);
+    if (!connection || state.state !== 'connected') throw new Error(`${profile.name} is not connected.`);
+    const client = connection.client;
+    const caps = await client.capabilities({ signal });
+    const selection = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
+    const ledger = this.connections.ledger(profile.id);
+    const end = ledger ? await ledger.refreshLedgerEnd(signal) : await client.ledgerEnd({ signal });
+    const prunedUpToInclusive = caps.has('prunedOffsets') ? await client.prunedOffsets({ signal }).then((p) => p.participantPrunedUpToInclusive, () => 0) : 0;
+    const back = this.back;
+    const firstBeginExclusive = back === 'start' ? 0 : typeof back === 'object' ? Math.min(back.offset, end) : Math.max(0, end - back);
+    return new CompletionsPager(client, { selection, endInclusive: end, firstBeginExclusive, window: RECENT_OFFSETS, prunedUpToInclusive });
+  }
+
+  protected showLoaded(pager: CompletionsPager, added?: number): void {
+    if (added === undefined) {
+      // The first page stands: what comes after its pinned end is followed from now on.
+      this.stopLive();
+      this.live = { selection: pager.selection, position: startingPosition(pager.range.endInclusive), completions: [], caughtUp: false, status: { state: 'following' } };
+    }
+    this.rebuild(false);
+    if (added === undefined) this.resumeLive();
+  }
+
+  protected emptyNode(_profile: ConnectionProfile, pager: CompletionsPager): MessageNode {
+    const { beginExclusive, endInclusive, prunedUpToInclusive } = pager.range;
+    return new MessageNode(`${ROOT}/empty`, this.includeSucceeded ? 'No commands' : 'No failed commands', {
+      description: `offsets ${beginExclusive}–${endInclusive}${prunedUpToInclusive > 0 ? ` (pruned up to ${prunedUpToInclusive})` : ''}${this.includeSucceeded ? '' : ' · succeeded ones hidden'}`,
+      icon: 'pass',
+    });
+  }
+
+  protected moreDescription(pager: CompletionsPager): string {
+    const { beginExclusive, endInclusive } = pager.range;
+    return `${pager.completions.length} completion${pager.completions.length === 1 ? '' : 's'} read, offsets ${beginExclusive}–${endInclusive} · older ones before offset ${beginExclusive}`;
+  }
+
+  protected override rootNodes(profile: ConnectionProfile): ViewNode[] {
+    return [...this.liveNodes(profile), ...this.pageNodes(profile)];
+  }
+
+  protected override connectionChanged(id: string | undefined): void {
+    if (id === undefined || id !== this.profileId) return;
+    // Disconnected: what was read goes and following stops (the view shows Connect); connected again: pages from the first.
+    if (this.connections.state(id).state !== 'connected' && (this.pager || this.live)) this.reset();
+    else if (!this.pager) this.changed.fire(undefined);
+  }
+
+  protected override reset(keepLoaded = false): void {
+    this.stopLive();
+    this.live = undefined;
+    super.reset(keepLoaded);
+    this.rebuild();
+  }
+
+  protected updateDescription(): void {
+    this.treeView.description = [this.live?.controller && '● live', this.includeSucceeded && 'succeeded shown'].filter(Boolean).join(' · ') || undefined;
+  }
+
+  /** The rows of the commands: the live ones, the pages' and this window's failed submissions, newest first. */
+  private rebuild(fire = true): void {
+    const command = (c: Completion) => {
+      let made = this.ofCompletion.get(c);
+      if (!made) this.ofCompletion.set(c, (made = failedCommandOfCompletion(c)));
+      return made;
+    };
+    const local = this.history.all().map(failedCommandOfRecord).filter((c): c is FailedCommand => c !== undefined);
+    const commands = mergeFailedCommands([this.live?.completions ?? [], (this.pager?.completions ?? []).map(command), local], { includeSucceeded: this.includeSucceeded });
+    this.commandByNode = new Map();
+    this.itemNodes = commands.map((c) => {
+      const node = new RowNode(failedCommandRow(c), `${ROOT}/${c.key}`);
+      this.commandByNode.set(node.id, c);
+      return node;
+    });
+    if (fire) this.changed.fire(undefined);
+  }
+
+  // ---------------------------------------------------------------- live
+
+  private resumeLive(): void {
+    const live = this.live;
+    const profile = this.connections.profiles.active();
+    if (!live || live.controller || !this.pager || !this.treeView.visible || !profile || profile.id !== this.profileId) return;
+    const connection = this.connections.connection(profile.id);
+    if (!connection || connection.state.state !== 'connected') return;
+    const controller = new AbortController();
+    live.controller = controller;
+    live.status = { state: 'following' };
+    this.updateDescription();
+    this.changed.fire(undefined);
+    void followCompletions(connection.client, {
+      selection: live.selection,
+      from: live.position,
+      signal: controller.signal,
+      onBatch: (batch) => {
+        for (const e of batch) if (e.kind === 'completion') live.completions.unshift(failedCommandOfCompletion(e.completion));
+        this.rebuild();
+      },
+      onStatus: (s) => {
+        if (s.state === 'reconnecting') live.status = { state: 'reconnecting', message: s.error.message, delayMs: s.delayMs };
+        else if (s.state === 'following') live.status = { state: 'following' };
+        this.changed.fire(undefined);
+      },
+      // Once the participant's backlog is read, the rows stand in order and new ones only come on top.
+      onCaughtUp: () => {
+        if (live.caughtUp) return;
+        live.caughtUp = true;
+        this.changed.fire(undefined);
+      },
+    }).catch((e: unknown) => {
+      if (controller.signal.aborted) return;
+      live.controller = undefined;
+      live.status = { state: 'stopped', error: e };
+      this.logger.warn(`Failed Commands, following: ${this.redactor.redactError(e)}`);
+      this.updateDescription();
+      this.changed.fire(undefined);
+    });
+  }
+
+  private pauseLive(): void {
+    if (!this.live?.controller) return;
+    this.stopLive();
+    this.live.caughtUp = false;
+    this.updateDescription();
+  }
+
+  private stopLive(): void {
+    this.live?.controller?.abort();
+    if (this.live) this.live.controller = undefined;
+  }
+
+  /** The line about following: whose completions, from where, up to date or reconnecting; a stop with Retry. */
+  private liveNodes(profile: ConnectionProfile): MessageNode[] {
+    const live = this.live;
+    if (!live || !this.pager) return [];
+    const s = live.status;
+    if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { profileId: profile.id, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+    const who = live.selection.allUsers ? "every user's" : `${live.selection.userId}'s`;
+    const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${profile.name}`;
+    const description = s.state === 'reconnecting' ? this.redactor.redact(s.message) : `after offset ${this.pager.range.endInclusive}${live.caughtUp ? ', up to date' : ''}`;
+    return [
+      new MessageNode(`${ROOT}/live`, label, {
+        description,
+        icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
+        tooltip: 'New completions appear at the top while the view is shown; older ones: Load more at the end, or Read From….',
+        contextValue: 'cantonLedger:failedCommandsStatus',
+      }),
+    ];
+  }
+
+  // ---------------------------------------------------------------- rows and their commands
+
+  override getTreeItem(node: ViewNode): vscode.TreeItem {
+    const item = super.getTreeItem(node);
+    const command = this.commandByNode.get(node.id);
+    if (command) item.command = { command: Commands.explainFailedCommand, title: 'Explain', arguments: [node] };
+    return item;
+  }
+
+  /** The command a row shows (a row's node from the tree, or the command itself). */
+  commandOf(target: ViewNode | FailedCommand | undefined): FailedCommand | undefined {
+    if (!target) return undefined;
+    return 'commandId' in target ? target : this.commandByNode.get(target.id);
+  }
+
+  /** The command rows as shown (newest first), for the commands and tests. */
+  commandRows(): { node: RowNode; command: FailedCommand }[] {
+    return (this.itemNodes as RowNode[]).map((node) => ({ node, command: this.commandByNode.get(node.id)! }));
+  }
+
+  /** True while new completions are followed (the view is shown and its first page read). */
+  get following(): boolean {
+    return Boolean(this.live?.controller);
+  }
+
+  /** The line about following (`Following …`, `after offset 12, up to date`), while there is one. */
+  get liveStatus(): { label: string; description?: string } | undefined {
+    const profile = this.connections.profiles.active();
+    const node = profile && this.liveNodes(profile)[0];
+    return node && { label: node.label, description: node.opts.description };
   }
 
   /**
    * Reads again from where the user picks: the last 100, 1000 or 10000 offsets, the ledger start, or an
-   * offset the user names; then follows on. Resolves with the choice (undefined: dismissed).
+   * offset the user names; older ones stay a Load more away. Resolves with the choice (undefined: dismissed).
    */
   async readFrom(): Promise<ReadFrom | undefined> {
     const choices: { label: string; back: ReadFrom | 'ask' }[] = [
@@ -94,7 +303,7 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
     if (chosen.back === 'ask') {
       const text = await vscode.window.showInputBox({
         title: 'Failed Commands: read from offset',
-        prompt: 'The completions after this offset, then the new ones',
+        prompt: 'The completions after this offset first; older ones with Load more',
         value: typeof this.back === 'object' ? String(this.back.offset) : '',
         validateInput: (v) => (/^\d{1,15}$/.test(v.trim()) ? undefined : 'An offset: a whole number, 0 for the ledger start'),
       });
@@ -102,7 +311,7 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
       back = { offset: Number(text.trim()) };
     } else back = chosen.back;
     this.back = back;
-    this.restart();
+    if (this.profileId) this.readFromChanged.fire(this.profileId);
     return back;
   }
 
@@ -113,41 +322,14 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   /** Shows or hides the commands that succeeded (from the participant's completions). */
   toggleSucceeded(): void {
     this.includeSucceeded = !this.includeSucceeded;
-    this.changed.fire(undefined);
-  }
-
-  /** The rows as the view shows them (newest first), the status line first. */
-  rows(): FailedCommandsNode[] {
-    const local = this.history.all().map(failedCommandOfRecord).filter((c): c is FailedCommand => c !== undefined);
-    const commands = mergeFailedCommands([this.fromParticipant, local], { includeSucceeded: this.includeSucceeded, limit: KEPT });
-    return [...(this.status ? [this.status] : []), ...commands.map((command) => ({ kind: 'command' as const, command }))];
-  }
-
-  getChildren(element?: FailedCommandsNode): FailedCommandsNode[] {
-    return element ? [] : this.rows();
-  }
-
-  getTreeItem(node: FailedCommandsNode): vscode.TreeItem {
-    if (node.kind === 'status') {
-      const item = new vscode.TreeItem(node.text);
-      item.tooltip = node.tooltip;
-      item.contextValue = 'cantonLedger:failedCommandsStatus';
-      return item;
-    }
-    const row = failedCommandRow(node.command);
-    const item = new vscode.TreeItem(row.label);
-    item.description = row.description;
-    item.tooltip = new vscode.MarkdownString(row.tooltip);
-    item.iconPath = new vscode.ThemeIcon(node.command.failure ? 'error' : 'pass');
-    item.contextValue = `cantonLedger:failedCommand${node.command.failure ? ':failed' : ':succeeded'}`;
-    item.command = { command: Commands.explainFailedCommand, title: 'Explain', arguments: [node] };
-    return item;
+    this.updateDescription();
+    this.rebuild();
   }
 
   /** Opens the document that explains a failed command (the same as after the editor's own submit). */
-  async explain(node: FailedCommandsNode | undefined): Promise<vscode.Uri | undefined> {
-    if (node?.kind !== 'command') return undefined;
-    const c = node.command;
+  async explain(target: ViewNode | FailedCommand | undefined): Promise<vscode.Uri | undefined> {
+    const c = this.commandOf(target);
+    if (!c) return undefined;
     if (!c.failure) {
       await this.prompts().message('info', `Command ${c.commandId} succeeded${c.offset !== undefined ? ` at offset ${c.offset}` : ''}.`, []);
       return undefined;
@@ -171,110 +353,37 @@ export class FailedCommandsView extends Disposable implements vscode.TreeDataPro
   /** The explanation of a failed submission of this window (the button on its failure message). */
   explainRecord(record: SubmissionRecord): Promise<vscode.Uri | undefined> {
     const command = failedCommandOfRecord(record);
-    return command ? this.explain({ kind: 'command', command }) : Promise.resolve(undefined);
+    return command ? this.explain(command) : Promise.resolve(undefined);
   }
 
   /**
    * Opens the file the command was sent from with its cause marked: this window's submission knows its
    * file; else a `*.commands.json` of the workspace whose commandId it is. None: says so (no file opened).
    */
-  async goToCause(node: FailedCommandsNode | undefined): Promise<vscode.TextEditor | undefined> {
-    if (node?.kind !== 'command') return undefined;
-    const c = node.command;
+  async goToCause(target: ViewNode | FailedCommand | undefined): Promise<vscode.TextEditor | undefined> {
+    const c = this.commandOf(target);
+    if (!c) return undefined;
     const uri = await this.sourceOf(c);
     if (!uri) {
       await this.prompts().message('info', `No file in this workspace carries commandId "${c.commandId}": it was sent by another application, or its file changed its commandId since.`, []);
       return undefined;
     }
     const marked = c.failure ? await this.causes.mark(uri, c.failure) : undefined;
-    const editor = await vscode.window.showTextDocument(uri, { selection: marked?.range, preview: false });
-    return editor;
+    return vscode.window.showTextDocument(uri, { selection: marked?.range, preview: false });
   }
 
   private async sourceOf(c: FailedCommand): Promise<vscode.Uri | undefined> {
     const known = c.fileUri ?? this.history.all().find((r) => r.commandId === c.commandId)?.fileUri;
     if (known) return vscode.Uri.parse(known);
     const files = await vscode.workspace.findFiles('**/*.commands.json', '**/node_modules/**', 500);
-    const candidates = async function* (): AsyncGenerator<CandidateFile> {
-      for (const uri of files) yield { uri: uri.toString(), text: (await vscode.workspace.openTextDocument(uri)).getText() };
-    };
     const read: CandidateFile[] = [];
-    for await (const f of candidates()) read.push(f);
+    for (const uri of files) read.push({ uri: uri.toString(), text: (await vscode.workspace.openTextDocument(uri)).getText() });
     const found = findCommandSource(c.commandId, read);
     return found ? vscode.Uri.parse(found.uri) : undefined;
   }
 
-  private restart(): void {
-    this.following?.stop.abort();
-    this.following = undefined;
-    this.follow();
-  }
-
-  /** (Re)starts following the active connection's completions when the active connection changed. */
-  private follow(): void {
-    if (!this.visible) {
-      this.following?.stop.abort();
-      this.following = undefined;
-      this.fromParticipant = [];
-      this.setStatus(undefined);
-      return;
-    }
-    const connection = this.connections.activeConnection();
-    if (connection && this.following?.connection === connection) return;
-    this.following?.stop.abort();
-    this.following = undefined;
-    this.fromParticipant = [];
-    if (!connection || connection.state.state !== 'connected') {
-      this.setStatus({ kind: 'status', text: 'Not connected: connect to see the participant\'s failed commands' });
-      return;
-    }
-    const stop = new AbortController();
-    this.following = { connection, stop };
-    void this.run(connection, stop.signal);
-  }
-
-  private async run(connection: LedgerConnection, signal: AbortSignal): Promise<void> {
-    const state = connection.state;
-    if (state.state !== 'connected') return;
-    const client = connection.client;
-    try {
-      const caps = await client.capabilities({ signal });
-      const chosen = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
-      if ('unavailable' in chosen) return this.setStatus({ kind: 'status', text: chosen.unavailable });
-      const end = await client.ledgerEnd({ signal });
-      const from = this.back === 'start' ? 0 : typeof this.back === 'object' ? Math.min(this.back.offset, end) : Math.max(0, end - this.back);
-      const following = `Following ${chosen.selection.allUsers ? "every user's" : `${chosen.selection.userId}'s`} completions on ${connection.profile.name} from offset ${from}`;
-      this.setStatus({ kind: 'status', text: following });
-      let caughtUp = false;
-      await followCompletions(client, {
-        selection: chosen.selection,
-        from,
-        signal,
-        onBatch: (batch) => {
-          for (const e of batch) if (e.kind === 'completion') this.fromParticipant.unshift(failedCommandOfCompletion(e.completion));
-          this.fromParticipant.length = Math.min(this.fromParticipant.length, KEPT);
-          this.changed.fire(undefined);
-        },
-        onStatus: (s) => {
-          if (s.state === 'reconnecting') this.setStatus({ kind: 'status', text: `Reconnecting in ${Math.round(s.delayMs / 1000)} s: ${s.error.message}` });
-          if (s.state === 'following') this.setStatus({ kind: 'status', text: caughtUp ? `${following}, up to date` : following });
-        },
-        // Once the backlog is read, the rows stand in order and new ones only come on top.
-        onCaughtUp: () => {
-          if (caughtUp) return;
-          caughtUp = true;
-          this.setStatus({ kind: 'status', text: `${following}, up to date` });
-        },
-      });
-    } catch (e) {
-      if (signal.aborted) return;
-      const text = e instanceof LedgerError ? e.message : String(e);
-      this.setStatus({ kind: 'status', text, tooltip: e instanceof LedgerError ? e.hint : undefined });
-    }
-  }
-
-  private setStatus(status: FailedCommandsNode | undefined): void {
-    this.status = status;
-    this.changed.fire(undefined);
+  override dispose(): void {
+    this.stopLive();
+    super.dispose();
   }
 }

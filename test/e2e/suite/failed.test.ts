@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import type { FailedCommandsNode } from '../../../src/vscode/failures/failedCommandsView';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import { waitFor } from './helpers';
 import { closeEditors, demoParticipant, scripted, writeWorkspaceJson } from './sendHelpers';
@@ -42,17 +41,20 @@ describe('failed commands', function () {
   this.timeout(90_000);
   let api: CantonLedgerApi;
   let p: Awaited<ReturnType<typeof demoParticipant>>;
-  const rows = () => api.send.failures.view.rows().filter((n): n is Extract<FailedCommandsNode, { kind: 'command' }> => n.kind === 'command');
+  const rows = () => api.send.failures.view.commandRows();
 
   before(async () => {
     ({ api } = await scripted());
     p = await demoParticipant(api);
     // The view reads the participant's completions while it is shown: shown for this suite only (the
-    // later suites count what is sent), without moving the side bar's panes.
-    api.send.failures.view.setVisible(true);
+    // later suites count what is sent).
+    await vscode.commands.executeCommand('cantonLedger.failedCommands.focus');
+    await waitFor(() => api.send.failures.view.liveStatus?.description?.endsWith('up to date'), { timeoutMs: 30_000, what: 'Failed Commands following' });
   });
   after(async () => {
-    api.send.failures.view.setVisible(false);
+    // Hidden again: following stops.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor(() => !api.send.failures.view.following, { what: 'Failed Commands no longer following' });
     await closeEditors();
   });
 
@@ -79,7 +81,7 @@ describe('failed commands', function () {
     const row = await waitFor(() => rows().find((n) => n.command.commandId === outcome.record?.commandId), { what: 'the rejection in Failed Commands' });
     assert.equal(row?.command.failure?.code, 'CONTRACT_NOT_FOUND');
     await closeEditors();
-    await vscode.commands.executeCommand('cantonLedger.failedCommands.goToCause', row);
+    await vscode.commands.executeCommand('cantonLedger.failedCommands.goToCause', row?.node);
     const editor = vscode.window.activeTextEditor;
     assert.equal(editor?.document.uri.toString(), again.toString());
     assert.equal(editor?.document.getText(editor.selection), `"${contractId}"`);
@@ -100,7 +102,7 @@ describe('failed commands', function () {
     await runCli(p.url, ['submit', file.fsPath]);
     const row = await waitFor(() => rows().find((n) => n.command.commandId === commandId && n.command.source === 'participant'), { timeoutMs: 30_000, what: 'the CLI duplicate in Failed Commands' });
     assert.equal(row?.command.failure?.code, 'DUPLICATE_COMMAND');
-    await vscode.commands.executeCommand('cantonLedger.failedCommands.goToCause', row);
+    await vscode.commands.executeCommand('cantonLedger.failedCommands.goToCause', row?.node);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), file.toString());
     assert.deepEqual(await cantonMark(file), { code: 'DUPLICATE_COMMAND', text: `"${commandId}"` });
   });

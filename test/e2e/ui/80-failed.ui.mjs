@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 
 const FILE = 'ui-failed-transfer.commands.json';
+const PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"])';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
@@ -33,13 +34,16 @@ export default async function (t) {
   const commandId = `ui-failed-${Date.now()}`;
   let startedDemo = false;
   let contractId = '';
+  let parties = {};
+  const pagesFile = path.join(t.workspace, 'ui-failed-pages.commands.json');
   const squiggle = () => page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first();
-  const row = () => page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"]) [role="treeitem"]', { hasText: commandId }).first();
+  const row = () => page.locator(`${PANE} [role="treeitem"]`, { hasText: commandId }).first();
 
   try {
     await t.check('a transfer of an archived Iou is rejected: CONTRACT_NOT_FOUND, its contract id marked in the file', async () => {
       const seeded = await seededArchivedIou();
       contractId = seeded.contractId;
+      parties = seeded;
       writeFileSync(
         file,
         JSON.stringify(
@@ -71,7 +75,7 @@ export default async function (t) {
       if (!label.includes('CONTRACT_NOT_FOUND')) throw new Error(`the row does not name the code: "${label}"`);
       // The participant's backlog read: the rows stand in their order (a right-click while they are
       // inserted would land on another row).
-      await page.locator('.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"]) [role="treeitem"]', { hasText: 'up to date' }).first().waitFor({ timeout: 20000 });
+      await page.locator(`${PANE} [role="treeitem"]`, { hasText: 'up to date' }).first().waitFor({ timeout: 20000 });
       await t.screenshot('80-failed-view');
       await closeAllEditors(t);
       await t.contextMenu(row(), 'Go to Cause');
@@ -82,6 +86,45 @@ export default async function (t) {
       await selected.waitFor({ timeout: 15000 });
       await t.screenshot('80-failed-go-to-cause');
     });
+
+    await t.check('a paged view: Read From… an offset shows the newest completions, Load more the older ones', async () => {
+      // Two completions of one command: it commits at offset N, and sent again it is rejected as a duplicate at N + 1.
+      const pagedId = `ui-failed-pages-${Date.now()}`;
+      writeFileSync(pagesFile, JSON.stringify({ commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: parties.alice, owner: parties.alice, currency: 'EUR', amount: '1.00', observers: [] } } }], commandId: pagedId, actAs: [parties.alice], userId: 'demo-admin' }, null, 2) + '\n');
+      await closeAllEditors(t);
+      await t.openFile(pagesFile);
+      const lens = codeLens(t, 'Submit to Demo');
+      await lens.waitFor({ timeout: 15000 });
+      await lens.click();
+      const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
+      await summary.waitFor({ timeout: 20000 });
+      const committedAt = Number((await summary.innerText()).match(/at offset (\d+)/)[1]);
+      await t.palette('Notifications: Clear All Notifications');
+      await lens.click();
+      await t.toast(`Already executed: commandId "${pagedId}"`).waitFor({ timeout: 20000 });
+      await t.palette('Notifications: Clear All Notifications');
+      await closeAllEditors(t);
+
+      await t.palette('Canton Ledger: Focus on Failed Commands View');
+      await t.palette('Canton Ledger: Show or Hide Succeeded Commands');
+      await t.palette('Canton Ledger: Failed Commands: Read From…');
+      await t.quickPick('An offset…');
+      await t.inputBox(String(committedAt), { prompt: 'The completions after this offset' });
+      const rowsOf = (text) => page.locator(`${PANE} [role="treeitem"]`, { hasText: pagedId }).filter({ hasText: text });
+      const more = page.locator(`${PANE} [role="treeitem"]`, { hasText: 'Load more' }).first();
+      // The first page: the duplicate only; its command's commit is older, a Load more away.
+      await rowsOf('DUPLICATE_COMMAND').first().waitFor({ timeout: 20000 });
+      await more.waitFor({ timeout: 20000 });
+      if (await rowsOf('succeeded').count()) throw new Error('the commit before the offset read is on the first page');
+      await t.screenshot('80-failed-paged');
+      await more.click();
+      await rowsOf('succeeded').first().waitFor({ timeout: 20000 });
+      await t.screenshot('80-failed-older-page');
+      // Back to the view's defaults for the checks after this one.
+      await t.palette('Canton Ledger: Show or Hide Succeeded Commands');
+      await t.palette('Canton Ledger: Failed Commands: Read From…');
+      await t.quickPick('The last 1000 offsets');
+    });
   } finally {
     await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {
       await closeAllEditors(t);
@@ -91,6 +134,7 @@ export default async function (t) {
       await t.setPaneExpanded('Failed Commands', false);
       if (startedDemo) await t.stopDemo();
       rmSync(file, { force: true });
+      rmSync(pagesFile, { force: true });
     });
   }
 }

@@ -1,7 +1,8 @@
 // Failed commands in the editor, against the fake VS Code API and a demo participant: a rejected submit
 // leaves its cause marked in the file until the file changes or is sent again; the Failed Commands view
-// lists this window's failures and, live, an application's (here a plain client's) rejected completions;
-// Explain opens the explanation; Go to Cause opens the file that carries the command, the cause marked.
+// lists this window's failures and, live, an application's (here a plain client's) rejected completions,
+// pages back through older ones with Load more, and follows only while shown; Explain opens the
+// explanation; Go to Cause opens the file that carries the command, the cause marked.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { LedgerClient } from '../../../src/core/api/client';
 import type { DemoParticipant } from '../../../src/participant';
 import { CauseDiagnostics } from '../../../src/vscode/failures/causeDiagnostics';
-import { FailedCommandsView, type FailedCommandsNode } from '../../../src/vscode/failures/failedCommandsView';
+import type { Completion } from '../../../src/core/models/completions';
+import type { FailedCommand } from '../../../src/core/submit/failedCommands';
+import { FailedCommandsView } from '../../../src/vscode/failures/failedCommandsView';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { readPreparedAnswer } from '../../../src/core/preview/decode';
 import { PreviewController } from '../../../src/vscode/files/submit/preview';
@@ -50,16 +53,36 @@ describe('failed commands in the editor', function () {
     const end = lines.slice(0, d.range.end.line).join('\n').length + (d.range.end.line > 0 ? 1 : 0) + d.range.end.character;
     return { code: d.code, source: d.source, text: text.slice(start, end) };
   };
-  const until = async (what: string, test: () => boolean) => {
-    while (!test()) {
+  /** Waits for a state as the tree would see it: each change is read back through getChildren, as VS Code does. */
+  const until = async (what: string, test: () => boolean, v = view) => {
+    for (await v.getChildren(); !test(); await v.getChildren()) {
       await new Promise<void>((resolve) => {
-        const sub = view.onDidChangeTreeData(() => (sub.dispose(), resolve()));
+        const sub = v.onDidChangeTreeData(() => (sub.dispose(), resolve()));
         setTimeout(() => (sub.dispose(), resolve()), 200);
       });
     }
     assert.ok(test(), what);
   };
-  const commandRows = () => view.rows().filter((n): n is Extract<FailedCommandsNode, { kind: 'command' }> => n.kind === 'command');
+  const upToDate = (v = view) => v.liveStatus?.description?.endsWith('up to date') ?? false;
+  const commandRows = () => view.commandRows();
+  const rootIds = async () => (await view.getChildren()).map((n) => n.id);
+  const iouCreate = (commandId: string) => ({ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.alice, owner: p.parties.alice, currency: 'EUR', amount: '3', observers: [] } } });
+  /** An application (a plain client) sends a command twice: a completion, and a rejected duplicate. */
+  const sendTwice = async (commandId: string) => {
+    const app = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+    const body = { commands: { commands: [iouCreate(commandId)], commandId, actAs: [p.parties.alice], userId: 'demo-admin' } };
+    await app.submitAndWaitForTransaction(body as never);
+    await assert.rejects(app.submitAndWaitForTransaction(body as never));
+    return commandId;
+  };
+  /** Alice's completions of demo-admin's commands in one read, oldest first. */
+  const participantCompletions = async () => {
+    const out: Completion[] = [];
+    const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+    for await (const batch of client.streamCompletions(0, { parties: [p.parties.alice], userId: 'demo-admin' }, { idleTimeoutMs: 50 })) for (const e of batch) if (e.kind === 'completion') out.push(e.completion);
+    return out;
+  };
+  const newView = () => new FailedCommandsView(window.manager, history, reports, causes, window.prompts, window.deps.logger, window.deps.redactor);
 
   before(async () => {
     p = await start({ port: 0, apiVersion: '3.5' });
@@ -76,8 +99,7 @@ describe('failed commands in the editor', function () {
     history = new SubmissionHistory(new MemoryMemento() as never);
     causes = new CauseDiagnostics();
     reports = new MarkdownReports();
-    view = new FailedCommandsView(window.manager, history, reports, causes, window.prompts);
-    view.setVisible(true);
+    view = newView();
     controller = new SubmitController(window.deps, history, window.prompts, () => undefined, { causes, explain: (r) => view.explainRecord(r) });
   });
   afterEach(() => {
@@ -106,11 +128,11 @@ describe('failed commands in the editor', function () {
     const row = commandRows().find((n) => n.command.commandId === outcome.record!.commandId);
     assert.ok(row, 'listed');
     assert.equal(row.command.source, 'this window');
-    const report = await view.explain(row);
+    const report = await view.explain(row.node);
     assert.ok(report);
     assert.match(reports.provideTextDocumentContent(report), /^# CONTRACT_NOT_FOUND — command unit-/m);
     causes.clear(uri as never);
-    const editor = (await view.goToCause(row)) as unknown as { document: { uri: Uri } } | undefined;
+    const editor = (await view.goToCause(row.node)) as unknown as { document: { uri: Uri } } | undefined;
     assert.equal(editor?.document.uri.toString(), uri.toString());
     assert.equal(marked(uri, text).text, `"${cid}"`);
 
@@ -136,15 +158,12 @@ describe('failed commands in the editor', function () {
 
   it("an application's rejected command (a duplicate sent by a plain client) appears live; Go to Cause finds the workspace file carrying its command id", async () => {
     const commandId = `app-${randomUUID()}`;
-    const create = { CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.alice, owner: p.parties.alice, currency: 'EUR', amount: '3', observers: [] } } };
-    const { uri, text } = writeFile('app.commands.json', commandId, create);
+    const { uri, text } = writeFile('app.commands.json', commandId, iouCreate(commandId));
     fake.state.findFiles = () => [uri];
-    await until('following', () => view.rows().some((n) => n.kind === 'status' && n.text.startsWith('Following')));
+    await until('following, the backlog read', () => upToDate());
+    assert.match(view.liveStatus!.label, /^Following (every user's|demo-admin's) completions on Demo$/);
 
-    const app = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
-    const body = { commands: { commands: [create], commandId, actAs: [p.parties.alice], userId: 'demo-admin' } };
-    await app.submitAndWaitForTransaction(body as never);
-    await assert.rejects(app.submitAndWaitForTransaction(body as never));
+    await sendTwice(commandId);
     await until('the rejected completion listed', () => commandRows().some((n) => n.command.commandId === commandId));
     const rows = commandRows().filter((n) => n.command.commandId === commandId);
     assert.equal(rows.length, 1, 'the succeeded one is hidden');
@@ -153,42 +172,56 @@ describe('failed commands in the editor', function () {
     view.toggleSucceeded();
     assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 2, 'shown on request');
 
-    await view.goToCause(rows[0]);
+    await view.goToCause(rows[0].node);
     assert.deepEqual(marked(uri, text), { code: 'DUPLICATE_COMMAND', source: 'Canton', text: `"${commandId}"` });
-
-    // Read From… the ledger start: read again from offset 0, each command once.
-    fake.answerQuickPick((item: { label: string }) => item.label === 'The ledger start');
-    assert.equal(await view.readFrom(), 'start');
-    await until('read again', () => commandRows().filter((n) => n.command.commandId === commandId).length === 2);
-    await until('following from the start', () => view.rows().some((n) => n.kind === 'status' && / from offset 0(, up to date)?$/.test(n.text)));
-    assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 2, 'no row twice');
-
-    // Read From… an offset the user names: reading starts after it.
-    const offset = commandRows().find((n) => n.command.commandId === commandId && n.command.offset !== undefined)!.command.offset!;
-    fake.answerQuickPick((item: { label: string }) => item.label === 'An offset…');
-    fake.answerInputBox(String(offset - 1));
-    assert.deepEqual(await view.readFrom(), { offset: offset - 1 });
-    await until('following from the offset', () => view.rows().some((n) => n.kind === 'status' && n.text.includes(` from offset ${offset - 1}`)));
   });
 
-  it('a hidden view reads nothing from the participant; shown, it follows', async () => {
-    const hidden = new FailedCommandsView(window.manager, history, reports, causes, window.prompts);
-    try {
-      assert.deepEqual(hidden.rows(), []);
-      hidden.setVisible(true);
-      const following = () => hidden.rows().some((n) => n.kind === 'status' && n.text.startsWith('Following'));
-      while (!following()) await new Promise<void>((resolve) => { const sub = hidden.onDidChangeTreeData(() => (sub.dispose(), resolve())); });
-      hidden.setVisible(false);
-      assert.deepEqual(hidden.rows(), [], 'hidden again: nothing shown, following stopped');
-    } finally {
-      hidden.dispose();
-    }
+  it('pages: the first holds the offsets Read From… names, Load more reads older ones, each completion once; the ledger start is one page', async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 3; i++) sent.push(await sendTwice(`page-${i}-${randomUUID()}`));
+    view.toggleSucceeded();
+    const ours = () => commandRows().filter((n) => sent.includes(n.command.commandId)).map((n) => `${n.command.commandId}@${n.command.offset}`);
+    // The participant's completions of these commands, newest first, as one read gives them.
+    const all = (await participantCompletions()).filter((c) => sent.includes(c.commandId)).map((c) => `${c.commandId}@${c.offset}`).reverse();
+    assert.equal(all.length, 6);
+
+    // From the offset before the last command's completions: the first page holds those two only.
+    const lastTwo = Number(all[1].split('@')[1]) - 1;
+    fake.answerQuickPick((item: { label: string }) => item.label === 'An offset…');
+    fake.answerInputBox(String(lastTwo));
+    assert.deepEqual(await view.readFrom(), { offset: lastTwo });
+    await until('the first page read', () => upToDate());
+    assert.deepEqual(ours(), all.slice(0, 2));
+    assert.ok((await rootIds()).includes('failed/more'), 'Load more offered');
+    while ((await rootIds()).includes('failed/more')) await view.loadMore();
+    assert.deepEqual(ours(), all, 'every page once, newest first');
+
+    // The ledger start: one page, nothing more to load.
+    fake.answerQuickPick((item: { label: string }) => item.label === 'The ledger start');
+    assert.equal(await view.readFrom(), 'start');
+    await until('read again from the start', () => upToDate());
+    assert.deepEqual(ours(), all);
+    assert.ok(!(await rootIds()).includes('failed/more'));
+  });
+
+  it('a hidden view reads nothing from the participant; shown again, it goes on where it stood: no gap, no repeat', async () => {
+    await until('following', () => upToDate());
+    view.toggleSucceeded();
+    const tree = fake.state.treeViews.get('cantonLedger.failedCommands')!.view;
+    tree.setVisible(false);
+    assert.equal(view.following, false, 'following stopped (its reads aborted)');
+    const commandId = await sendTwice(`hidden-${randomUUID()}`);
+    assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 0);
+    tree.setVisible(true);
+    await until('both completions of the command sent while hidden', () => commandRows().filter((n) => n.command.commandId === commandId).length === 2);
+    await until('up to date again', () => upToDate());
+    assert.equal(commandRows().filter((n) => n.command.commandId === commandId).length, 2, 'each once');
   });
 
   it('a command id no workspace file carries: listed, and Go to Cause says so and opens nothing', async () => {
     fake.state.findFiles = () => [];
-    const node: FailedCommandsNode = { kind: 'command', command: { key: 'x', source: 'participant', commandId: 'nobody-knows', actAs: [], failure: { code: 'DUPLICATE_COMMAND', cause: 'dup', metadata: {}, resources: [] } } };
-    assert.equal(await view.goToCause(node), undefined);
+    const command: FailedCommand = { key: 'x', source: 'participant', commandId: 'nobody-knows', actAs: [], failure: { code: 'DUPLICATE_COMMAND', cause: 'dup', metadata: {}, resources: [] } };
+    assert.equal(await view.goToCause(command), undefined);
     assert.match(fake.state.messages.at(-1)!.text, /^No file in this workspace carries commandId "nobody-knows"/);
   });
 });

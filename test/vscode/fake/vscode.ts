@@ -695,6 +695,11 @@ class FakeTreeView {
   async reveal(element: unknown): Promise<void> {
     this.revealed.push(element);
   }
+  /** The user showed or hid the view (its pane collapsed, another container chosen). */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    this.visibility.fire({ visible });
+  }
   dispose(): void {
     state.treeViews.delete(this.id);
   }

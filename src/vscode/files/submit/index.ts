@@ -14,7 +14,8 @@ import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
 import { DarUploadController, type DarUploadRequest } from './darUpload';
 import { CauseDiagnostics } from '../../failures/causeDiagnostics';
-import { FailedCommandsView, type FailedCommandsNode } from '../../failures/failedCommandsView';
+import { FailedCommandsView } from '../../failures/failedCommandsView';
+import type { ViewNode } from '../../views/rowsTree';
 
 export type { SendDeps } from './submit';
 
@@ -39,7 +40,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   const causes = new CauseDiagnostics();
   const explainRecord = (r: SubmissionRecord) => failed.explainRecord(r);
   const submit = new SubmitController(deps, history, prompts, deps.showLog, { causes, explain: explainRecord });
-  const failed = new FailedCommandsView(deps.connections, history, reports, causes, prompts);
+  const failed = new FailedCommandsView(deps.connections, history, reports, causes, prompts, deps.logger, deps.redactor);
   const sending: FileSending = {
     submit,
     preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath), history),
@@ -56,7 +57,6 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     },
   };
   const tree = new SubmissionsTreeProvider(history);
-  const failedTree = vscode.window.createTreeView(Views.failedCommands, { treeDataProvider: failed });
   const files = [{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }];
   const record = (r: SubmissionRecord | undefined) => (r ? history.get(r.id) ?? r : undefined);
 
@@ -75,10 +75,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     vscode.languages.registerCodeActionsProvider(files[0], commandIds, CommandIdAssist.metadata),
     causes,
     failed,
-    failedTree,
-    failedTree.onDidChangeVisibility((e) => failed.setVisible(e.visible)),
   );
-  failed.setVisible(failedTree.visible);
   commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
   commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));
   commands.register(Commands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri));
@@ -91,10 +88,12 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   commands.register(Commands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x)));
   commands.register(Commands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId)));
   commands.register(Commands.clearSubmissions, () => history.clear());
-  commands.register(Commands.explainFailedCommand, (node?: FailedCommandsNode) => failed.explain(node));
-  commands.register(Commands.goToCause, (node?: FailedCommandsNode) => failed.goToCause(node));
+  commands.register(Commands.explainFailedCommand, (node?: ViewNode) => failed.explain(node));
+  commands.register(Commands.goToCause, (node?: ViewNode) => failed.goToCause(node));
   commands.register(Commands.toggleSucceededCommands, () => failed.toggleSucceeded());
   commands.register(Commands.readFailedCommandsFrom, () => failed.readFrom());
+  commands.register(Commands.refreshFailedCommands, () => failed.refresh());
+  commands.register(Commands.loadMoreFailedCommands, () => failed.loadMore());
   return sending;
 }
 

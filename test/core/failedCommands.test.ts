@@ -1,0 +1,44 @@
+// Whose completions the Failed Commands view reads for a connection, and how its rows are made.
+import assert from 'node:assert/strict';
+import type { ParticipantInfo } from '../../src/core/ledger/connection';
+import type { UserRights } from '../../src/core/models/users';
+import { completionsSelectionFor, CompletionsUnreadableError, failedCommandRow, mergeFailedCommands, type FailedCommand } from '../../src/core/submit/failedCommands';
+
+const rights = (r: Partial<UserRights>): UserRights => ({ actAs: [], readAs: [], executeAs: [], participantAdmin: false, identityProviderAdmin: false, readAsAnyParty: false, executeAsAnyParty: false, ...r });
+const info = (o: Partial<ParticipantInfo>): ParticipantInfo => ({ version: '3.5.7', synchronizers: [], parties: [], partiesFromRights: false, user: { id: 'alice-app' } as never, ...o });
+
+describe('failed commands: whose completions, and the rows', () => {
+  it("reads every user's where the release has command-completions and the user may read as any party (or administers the participant)", () => {
+    assert.deepEqual(completionsSelectionFor(info({ rights: rights({ readAsAnyParty: true }) }), true), { parties: [], allUsers: true });
+    assert.deepEqual(completionsSelectionFor(info({ rights: rights({ participantAdmin: true, actAs: ['A::1'] }) }), true), { parties: [], allUsers: true });
+  });
+
+  it("else the user's own, for every party it may act or read as (each once); without the endpoint an admin reads its own too", () => {
+    assert.deepEqual(completionsSelectionFor(info({ rights: rights({ actAs: ['A::1'], readAs: ['A::1', 'B::2'] }) }), true), { parties: ['A::1', 'B::2'], userId: 'alice-app' });
+    assert.deepEqual(completionsSelectionFor(info({ rights: rights({ participantAdmin: true, actAs: ['A::1'] }) }), false), { parties: ['A::1'], userId: 'alice-app' });
+    // Rights not readable: the parties the connection lists.
+    assert.deepEqual(completionsSelectionFor(info({ parties: [{ party: 'C::3' } as never] }), false), { parties: ['C::3'], userId: 'alice-app' });
+  });
+
+  it('a user that may read nothing, or no user: a typed error saying which, before any request', () => {
+    assert.throws(
+      () => completionsSelectionFor(info({ rights: rights({ executeAs: ['A::1'] }) }), true),
+      (e: unknown) => e instanceof CompletionsUnreadableError && e.reason === 'no-party' && e.userId === 'alice-app',
+    );
+    assert.throws(() => completionsSelectionFor(info({ user: undefined, rights: rights({ actAs: ['A::1'] }) }), false), (e: unknown) => e instanceof CompletionsUnreadableError && e.reason === 'no-user');
+  });
+
+  it('rows: newest first, succeeded ones only on request, a failed one names its code, a succeeded one says so', () => {
+    const failure = { code: 'DUPLICATE_COMMAND', cause: 'dup', metadata: {}, resources: [] };
+    const c = (key: string, time: string, failed: boolean, offset?: number): FailedCommand => ({ key, source: offset === undefined ? 'this window' : 'participant', commandId: `cmd-${key}`, actAs: [], time, offset, failure: failed ? failure : undefined });
+    const participant = [c('completion:9', '2026-11-26T10:00:09Z', true, 9), c('completion:8', '2026-11-26T10:00:08Z', false, 8)];
+    const local = [c('submission:1', '2026-11-26T10:00:08.5Z', true)];
+    assert.deepEqual(mergeFailedCommands([participant, local], { includeSucceeded: false }).map((x) => x.key), ['completion:9', 'submission:1']);
+    assert.deepEqual(mergeFailedCommands([participant, local, participant], { includeSucceeded: true }).map((x) => x.key), ['completion:9', 'submission:1', 'completion:8']);
+    const failedRow = failedCommandRow(participant[0]);
+    assert.deepEqual([failedRow.kind, failedRow.label, failedRow.description, failedRow.offset, failedRow.icon], ['failedCommand.failed', 'cmd-completion:9', 'DUPLICATE_COMMAND · offset 9', 9, 'error']);
+    const succeededRow = failedCommandRow(participant[1]);
+    assert.deepEqual([succeededRow.kind, succeededRow.description, succeededRow.icon], ['failedCommand.succeeded', 'succeeded · offset 8', 'pass']);
+    assert.equal(failedCommandRow(local[0]).description, 'DUPLICATE_COMMAND · this window');
+  });
+});
