@@ -113,17 +113,19 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     const prunedUpToInclusive = caps.has('prunedOffsets') ? await client.prunedOffsets({ signal }).then((p) => p.participantPrunedUpToInclusive, () => 0) : 0;
     const back = this.back;
     const firstBeginExclusive = back === 'start' ? 0 : typeof back === 'object' ? Math.min(back.offset, end) : Math.max(0, end - back);
+    // What comes after the pinned end is followed from now on, while the first page is read (both wait
+    // for the participant's idle end of a read: at the same time, not one after the other). A load a
+    // reset overtook starts nothing.
+    if (!signal.aborted) {
+      this.stopLive();
+      this.live = { selection, position: startingPosition(end), completions: [], caughtUp: false, status: { state: 'following' } };
+      this.resumeLive();
+    }
     return new CompletionsPager(client, { selection, endInclusive: end, firstBeginExclusive, window: RECENT_OFFSETS, prunedUpToInclusive });
   }
 
-  protected showLoaded(pager: CompletionsPager, added?: number): void {
-    if (added === undefined) {
-      // The first page stands: what comes after its pinned end is followed from now on.
-      this.stopLive();
-      this.live = { selection: pager.selection, position: startingPosition(pager.range.endInclusive), completions: [], caughtUp: false, status: { state: 'following' } };
-    }
+  protected showLoaded(): void {
     this.rebuild(false);
-    if (added === undefined) this.resumeLive();
   }
 
   protected emptyNode(_profile: ConnectionProfile, pager: CompletionsPager): MessageNode {
@@ -184,7 +186,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   private resumeLive(): void {
     const live = this.live;
     const profile = this.connections.profiles.active();
-    if (!live || live.controller || !this.pager || !this.treeView.visible || !profile || profile.id !== this.profileId) return;
+    if (!live || live.controller || !this.treeView.visible || !profile || profile.id !== this.profileId) return;
     const connection = this.connections.connection(profile.id);
     if (!connection || connection.state.state !== 'connected') return;
     const controller = new AbortController();
