@@ -12,7 +12,10 @@ import { validateText, type Problem } from '../../src/core/files/validate';
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
+import { recheckCounts } from '../../src/core/scripts/recheck';
 import { interpolate, newScriptText, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { ExactNumber } from '../../src/core/json';
+import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDarBytes } from '../support/dars';
 import { REPO_ROOT } from '../support/spec';
@@ -141,6 +144,17 @@ describe('ledger scripts: values and command ids', () => {
     const scope = new Map<string, unknown>([['offset', 12], ['party', 'Alice::1220']]);
     assert.deepEqual(interpolate({ a: '${offset}', b: 'at ${offset} by ${party}', c: ['${party}'] }, scope), { a: 12, b: 'at 12 by Alice::1220', c: ['Alice::1220'] });
     assert.throws(() => interpolate('${nope}', scope), UnboundNameError);
+  });
+
+  it('what holds no ${name} is kept as it is: the same object, and an exact number stays one', () => {
+    const scope = new Map<string, unknown>([['party', 'Alice::1220']]);
+    const fixed = { amount: new ExactNumber('12345678901234567890.5'), list: ['x'] };
+    const value = { fixed, changed: ['${party}'] } as Record<string, unknown>;
+    const out = interpolate(value, scope) as Record<string, unknown>;
+    assert.equal(out.fixed, fixed, 'not copied');
+    assert.ok((out.fixed as typeof fixed).amount instanceof ExactNumber);
+    assert.deepEqual(out.changed, ['Alice::1220']);
+    assert.equal(interpolate(fixed, scope), fixed);
   });
 
   it('every step of a run has its own command id, from which the run and step are read back', () => {
@@ -324,6 +338,37 @@ describe('ledger scripts: runs against the demo participant', function () {
     const bad = await run(t);
     assert.equal(bad.status, 'refused');
     assert.deepEqual(bad.problems.map((p) => [p.path, p.message, p.line]), [['/users/Ghost', 'No user "Ghost" on Demo.', 9]]);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
+  it('a substituted value of the wrong Daml type is refused at its step, with its path; nothing of that step is sent', async () => {
+    // An offset is a number: no Party.
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { at: 'offset' } }, { submit: issue('${at}') }, { submit: issue() }] });
+    assert.deepEqual(statuses(r), ['passed', 'failed', 'not-run']);
+    const [f] = r.steps[1].failures;
+    assert.equal(f.pointer, '/steps/1/submit');
+    assert.match(f.message, /^The commands, with every \$\{…\} replaced, has an error, so nothing was sent: \/commands\/0\/CreateCommand\/createArguments\/owner: Expected Party, got the number \d+\.$/);
+    const sent = p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[1].commandId);
+    assert.equal(sent.length, 0);
+  });
+
+  it("a step's commands without ${…} are not checked again when it runs; those with one are, once", async () => {
+    const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
+    const before = recheckCounts.commandArguments;
+    const plain = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: literal }] });
+    assert.equal(plain.status, 'passed', JSON.stringify(plain.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before, 'not checked again');
+    const withNames = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: issue() }] });
+    assert.equal(withNames.status, 'passed');
+    assert.equal(recheckCounts.commandArguments, before + 1, 'the one with ${…}');
+  });
+
+  it('a template id left as the placeholder refuses the run before anything is sent, in a step without ${…} too', async () => {
+    const end = await c.client.ledgerEnd();
+    const placeholder = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }] };
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: placeholder }] });
+    assert.equal(r.status, 'refused');
+    assert.deepEqual(r.problems.map((x) => [x.path, x.code]), [['/steps/1/submit/commands/0/CreateCommand/templateId', 'placeholder']]);
     assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
   });
 

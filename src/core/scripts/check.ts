@@ -8,12 +8,13 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { argumentProblems, resolveTarget, type ArgumentContext } from '../files/argumentChecks';
+import { placeholderProblems } from '../files/customChecks';
 import { isJsonObject, rangeOf, type JsonDocument } from '../files/jsonDocument';
 import type { ProblemDraft } from '../files/problems';
 import { schemaProblems } from '../files/schemaProblems';
 import { joinPointer } from '../jsonPointer';
 import { closestName } from '../spelling';
-import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, referencesIn, STEP_KINDS, stepKindsOf } from './script';
+import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, referencedValues, referencesIn, STEP_KINDS, stepKindsOf } from './script';
 
 export interface ScriptCheckOptions {
   /** The commands file's validator, for inline commands. */
@@ -140,19 +141,22 @@ function aliasResolutionProblems(parties: unknown, doc: JsonDocument, known: { i
 }
 
 /**
- * An inline JsCommands checked as a commands file is (with the commandId the run will give it), and
- * its Daml arguments against the packages. A value that holds a `${…}` is known only when the script
- * runs: the run checks it again then.
+ * An inline JsCommands checked as a commands file is (with the commandId the run will give it): the
+ * schema, the placeholders of a new file, and its Daml arguments against the packages. A value that
+ * holds a `${…}` is known only when the script runs: the run checks it again then.
  */
 function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions): ProblemDraft[] {
   const value = { ...spec, commandId: 'ledger-script' };
+  const waiting = referencedValues(spec, base);
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
-    const errors = (o.validateCommands.errors ?? []).map((e) => ({ ...e, instancePath: base + e.instancePath }));
+    // Errors at a `${…}` are dropped before they are described (most of a script's are).
+    const errors = (o.validateCommands.errors ?? []).map((e) => ({ ...e, instancePath: base + e.instancePath })).filter((e) => !waiting.has(e.instancePath));
     drafts.push(...schemaProblems(errors, doc));
   }
-  if (o.packages) drafts.push(...argumentProblems(value, doc, o.packages, base));
-  return drafts.filter((d) => !hasReference(doc.nodeAt(d.path)?.value));
+  drafts.push(...placeholderProblems('commands', value, doc, base));
+  if (o.packages) drafts.push(...argumentProblems(value, doc, o.packages, base, waiting));
+  return drafts.filter((d) => !waiting.has(d.path));
 }
 
 /** Fields named by `created[].fields` and by captures (`field`) that the template's record does not have. */

@@ -14,6 +14,7 @@ import type { DarContents } from '../daml/lf/archive';
 import { parseIdentifier } from '../daml/identifiers';
 import { AuthError, CancelledError, CantonApiError, LedgerError } from '../errors';
 import { isJsonObject, JsonDocument } from '../files/jsonDocument';
+import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
 import { validateText, type Problem } from '../files/validate';
 import type { LedgerConnection } from '../ledger/connection';
@@ -23,6 +24,7 @@ import { uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
+import { substitutedCommandsPass } from './recheck';
 import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
@@ -227,7 +229,7 @@ class StepRunner {
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
       case 'submit': {
-        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         const { request } = submissionOf(value);
         // Where a look-up of this submission would start: the end this connection knows is enough (the
         // end only grows, so the transaction is past it), and it spares a read per step.
@@ -255,7 +257,7 @@ class StepRunner {
         break;
       }
       case 'preview': {
-        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
@@ -353,20 +355,23 @@ class StepRunner {
 
   /**
    * The commands a submit or preview step sends: inline, or a commands file's (its `${…}` replaced
-   * too), with the run's command id; checked again now that every `${…}` has its value.
+   * too), with the run's command id; checked again now that every `${…}` has its value (inline: what
+   * the values can change, and as text only when that does not pass, for what and where).
    */
-  private async commandsValue(spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
+  private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
     const s = isJsonObject(spec) ? spec : {};
     if (typeof s.file === 'string') {
       const file = await this.checkedFile(s.file, 'commands', `${pointer}/file`);
       const value = interpolate(file, this.scope) as Record<string, unknown>;
       const wrapped = isJsonObject(value.commands);
       const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
-      return this.checkedText(JSON.stringify(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
+      return this.checkedText(stringifyJson(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
     }
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
-    return this.checkedText(JSON.stringify({ ...s, commandId, ...(userId ? { userId } : {}) }), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+    const value = { ...s, commandId, ...(userId ? { userId } : {}) };
+    if (substitutedCommandsPass(written, value, this.packages)) return value as CommandsFileValue;
+    return this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
   }
 
   private expectSuccess(step: ScriptStep, expect: StepExpectations, what: string): void {

@@ -119,21 +119,37 @@ const WHOLE_REFERENCE = /^\$\{([^}]*)\}$/;
 /** A `${name}` in a string of the script, and where that string is. */
 export interface NameReference {
   name: string;
+  /** The string's pointer; for a key, the pointer of its property. */
   pointer: string;
+  inKey: boolean;
 }
 
 /** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
-export function* referencesIn(value: unknown, pointer: string): Generator<NameReference> {
+export function referencesIn(value: unknown, pointer: string, found: NameReference[] = []): NameReference[] {
   if (typeof value === 'string') {
-    for (const m of value.matchAll(REFERENCE)) yield { name: m[1], pointer };
+    if (hasReference(value)) for (const m of value.matchAll(REFERENCE)) found.push({ name: m[1], pointer, inKey: false });
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield* referencesIn(value[i], joinPointer(pointer, i));
+    for (let i = 0; i < value.length; i++) referencesIn(value[i], joinPointer(pointer, i), found);
   } else if (isJsonObject(value)) {
-    for (const [key, v] of Object.entries(value)) {
-      for (const m of key.matchAll(REFERENCE)) yield { name: m[1], pointer: joinPointer(pointer, key) };
-      yield* referencesIn(v, joinPointer(pointer, key));
+    for (const key of Object.keys(value)) {
+      const at = joinPointer(pointer, key);
+      if (hasReference(key)) for (const m of key.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at, inKey: true });
+      referencesIn(value[key], at, found);
     }
   }
+  return found;
+}
+
+/** The pointers of the strings of `value` that hold a `${…}` (keys aside): their values are known only when the script runs. */
+export function referencedValues(value: unknown, pointer: string, found = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    if (hasReference(value)) found.add(pointer);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) referencedValues(value[i], joinPointer(pointer, i), found);
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) referencedValues(value[key], joinPointer(pointer, key), found);
+  }
+  return found;
 }
 
 /** A name used before anything bound it (the checks refuse such a script; this is the guard behind them). */
@@ -146,14 +162,16 @@ export class UnboundNameError extends Error {
 /**
  * `value` with every `${name}` replaced by its value. A string that is exactly one reference takes the
  * value with its type (a captured offset stays a number, a captured record a record); inside a longer
- * string the value is written as text.
+ * string the value is written as text. What holds no reference is returned as it is (not copied), and
+ * values other than plain JSON (an `ExactNumber`) are kept.
  */
 export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>): unknown {
-  const lookup = (name: string): unknown => {
-    if (!scope.has(name)) throw new UnboundNameError(name);
-    return scope.get(name);
-  };
   if (typeof value === 'string') {
+    if (!hasReference(value)) return value;
+    const lookup = (name: string): unknown => {
+      if (!scope.has(name)) throw new UnboundNameError(name);
+      return scope.get(name);
+    };
     const whole = WHOLE_REFERENCE.exec(value);
     if (whole) return lookup(whole[1]);
     return value.replace(REFERENCE, (_, name: string) => {
@@ -161,8 +179,23 @@ export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>)
       return typeof v === 'string' ? v : JSON.stringify(v);
     });
   }
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope));
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [interpolate(k, scope) as string, interpolate(v, scope)]));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = interpolate(value[i], scope);
+      if (v !== value[i]) (copy ??= value.slice())[i] = v;
+    }
+    return copy ?? value;
+  }
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    let changed = false;
+    const entries = Object.entries(value).map(([k, v]) => {
+      const entry = [interpolate(k, scope) as string, interpolate(v, scope)] as const;
+      changed ||= entry[0] !== k || entry[1] !== v;
+      return entry;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
   return value;
 }
 
