@@ -343,13 +343,28 @@ describe('ledger scripts: runs against the demo participant', function () {
 
   it('a substituted value of the wrong Daml type is refused at its step, with its path; nothing of that step is sent', async () => {
     // An offset is a number: no Party.
-    const r = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { at: 'offset' } }, { submit: issue('${at}') }, { submit: issue() }] });
-    assert.deepEqual(statuses(r), ['passed', 'failed', 'not-run']);
-    const [f] = r.steps[1].failures;
-    assert.equal(f.pointer, '/steps/1/submit');
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { at: 'offset' } }, { submit: issue() }, { submit: issue('${at}') }, { submit: issue() }] });
+    assert.deepEqual(statuses(r), ['passed', 'passed', 'failed', 'not-run']);
+    const [f] = r.steps[2].failures;
+    assert.equal(f.pointer, '/steps/2/submit');
     assert.match(f.message, /^The commands, with every \$\{…\} replaced, has an error, so nothing was sent: \/commands\/0\/CreateCommand\/createArguments\/owner: Expected Party, got the number \d+\.$/);
-    const sent = p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[1].commandId);
+    const sent = p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[2].commandId);
     assert.equal(sent.length, 0);
+  });
+
+  it("a captured value that is a new file's template-id placeholder is refused where it is put in, before sending", async () => {
+    const create = issue();
+    create.commands[0].CreateCommand.createArguments.currency = TEMPLATE_ID_PLACEHOLDER;
+    const r = await run({
+      parties: PARTIES,
+      steps: [
+        { submit: create, capture: { text: { contractId: IOU, field: 'currency' } } },
+        { submit: { ...issue(), commands: [{ CreateCommand: { templateId: '${text}', createArguments: {} } }] } },
+      ],
+    });
+    assert.deepEqual(statuses(r), ['passed', 'failed']);
+    assert.match(r.steps[1].failures[0].message, /nothing was sent: \/commands\/0\/CreateCommand\/templateId: Replace the placeholder/);
+    assert.equal(p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[1].commandId).length, 0);
   });
 
   it("a step's commands without ${…} are not checked again when it runs; those with one are, once", async () => {

@@ -80,14 +80,6 @@ export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, ski
  * a vetting file's package name): flagged wherever they stand, with or without packages to check against.
  */
 export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown, doc: JsonDocument, base = ''): ProblemDraft[] {
-  return placeholderSites(kind, value).flatMap(({ pointer, message }) => {
-    const node = doc.nodeAt(base + pointer);
-    return node ? [{ path: base + pointer, message, severity: 'error' as const, code: 'placeholder' as const, ...rangeOf(node) }] : [];
-  });
-}
-
-/** The placeholders of {@link placeholderProblems} at their pointers in `value`, for a value that has no text. */
-export function placeholderSites(kind: 'commands' | 'vetting', value: unknown): Array<{ pointer: string; message: string }> {
   const sites: Array<{ pointer: string; message: string }> = [];
   if (kind === 'commands') {
     for (const site of identifierSites(value)) {
@@ -106,7 +98,10 @@ export function placeholderSites(kind: 'commands' | 'vetting', value: unknown): 
       }
     }
   }
-  return sites;
+  return sites.flatMap(({ pointer, message }) => {
+    const node = doc.nodeAt(base + pointer);
+    return node ? [{ path: base + pointer, message, severity: 'error' as const, code: 'placeholder' as const, ...rangeOf(node) }] : [];
+  });
 }
 
 export type CommandKind = (typeof COMMAND_KINDS)[number];

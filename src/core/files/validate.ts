@@ -8,7 +8,7 @@
  * package-id template references.
  */
 import type { ValidateFunction } from 'ajv';
-import { packageIdTemplateProblems, duplicateKeyProblems, placeholderProblems, placeholderSites, type CommandSite } from './customChecks';
+import { packageIdTemplateProblems, duplicateKeyProblems, placeholderProblems, type CommandSite } from './customChecks';
 import { argumentProblems, hasArgumentErrors, type ArgumentContext } from './argumentChecks';
 import { JsonDocument } from './jsonDocument';
 import { checkNumbers } from './numbers';
@@ -95,15 +95,13 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
 }
 
 /**
- * Whether a commands value that has no text passes the checks of {@link validateText} that look at
- * values: the schema, the placeholders, and the Daml arguments of the commands `argumentsOf` selects
- * (the others' are taken as checked). What the text adds — positions, duplicate keys, numbers as
- * written — is the caller's to rule out; a value that does not pass is checked as text, which says
- * what is wrong and where.
+ * Whether a commands value that has no text passes the schema and the Daml argument checks of
+ * {@link validateText}, for the commands `argumentsOf` selects (the others' are taken as checked).
+ * The rest — positions, duplicate keys, numbers as written, placeholders — is the caller's to rule
+ * out; a value that does not pass is checked as text, which says what is wrong and where.
  */
 export function commandsValuePasses(value: unknown, packages: ArgumentContext | undefined, argumentsOf: (site: CommandSite) => boolean): boolean {
   if (!validatorFor('commands')(value)) return false;
-  if (placeholderSites('commands', value).length > 0) return false;
   return !packages || !hasArgumentErrors(value, packages, argumentsOf);
 }
 

@@ -5,17 +5,17 @@
  * trip:
  * - the schema, on the whole value (cheap; it also covers the commandId and userId the run adds);
  * - the Daml arguments of the commands that hold a `${…}`, whole (a value can decide how a sibling
- *   is read, as a variant's tag does); the other commands' were checked before the run;
- * - the template-id placeholder, which a captured string could be.
- * What only the text check sees cannot come from a substitution: a captured value is parsed JSON, so
- * its objects have no repeated keys (a `${…}` in a key could make two keys one: that goes to the text
- * check) and a double holds its numbers (an integer beyond 2^53 goes to the text check, which knows
- * the int64 range). A value that does not pass goes to the text check too, which says what is wrong
- * and where.
+ *   is read, as a variant's tag does); the other commands' were checked before the run.
+ * What else the text check sees is what a substitution cannot bring, or goes to the text check: a
+ * captured value is parsed JSON, so its objects have no repeated keys (a `${…}` in a key could make
+ * two keys one), a double holds its numbers (an integer beyond 2^53 could be outside int64), and it
+ * is not the template-id placeholder of a new file unless it says so. A value that does not pass goes
+ * to the text check too, which says what is wrong and where.
  */
 import type { ArgumentContext } from '../files/argumentChecks';
 import type { CommandSite } from '../files/customChecks';
 import { isJsonObject } from '../files/jsonDocument';
+import { TEMPLATE_ID_PLACEHOLDER } from '../files/placeholders';
 import { commandsValuePasses } from '../files/validate';
 import { joinPointer } from '../jsonPointer';
 import { hasReference } from './script';
@@ -27,7 +27,7 @@ export const recheckCounts = { commandArguments: 0 };
 interface Substitutions {
   /** Pointers of the strings that held a `${…}`. */
   pointers: string[];
-  /** A `${…}` in a key, or an integer a double does not hold exactly put in by one: for the text check. */
+  /** A `${…}` in a key, or put in by one: an integer a double does not hold exactly, or the template-id placeholder. */
   needsText: boolean;
 }
 
@@ -52,7 +52,7 @@ function substitutionsIn(written: unknown, value: unknown, pointer: string, foun
   if (typeof written === 'string') {
     if (!hasReference(written)) return;
     found.pointers.push(pointer);
-    if (hasInexactInteger(value)) found.needsText = true;
+    if (needsText(value)) found.needsText = true;
   } else if (Array.isArray(written)) {
     if (!Array.isArray(value)) return;
     for (let i = 0; i < written.length; i++) substitutionsIn(written[i], value[i], joinPointer(pointer, i), found);
@@ -64,10 +64,11 @@ function substitutionsIn(written: unknown, value: unknown, pointer: string, foun
   }
 }
 
-function hasInexactInteger(value: unknown): boolean {
+function needsText(value: unknown): boolean {
   if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
-  if (Array.isArray(value)) return value.some(hasInexactInteger);
-  return isJsonObject(value) && Object.values(value).some(hasInexactInteger);
+  if (typeof value === 'string') return value === TEMPLATE_ID_PLACEHOLDER;
+  if (Array.isArray(value)) return value.some(needsText);
+  return isJsonObject(value) && Object.values(value).some(needsText);
 }
 
 /** `pointer` is `ancestor` or below it. */

@@ -89,6 +89,10 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   const info = connection.state.state === 'connected' ? connection.state.info : await connection.connect(signal);
   const packagesState = await connection.readPackages(signal);
   const packages = packagesState.state === 'ready' ? packagesState.context : undefined;
+  // Where the script's own updates start (read alongside the parties; again after an allocation,
+  // which may move it). Unused when the script is refused.
+  const endAtStart = client.ledgerEnd({ signal });
+  endAtStart.catch(() => undefined);
   const partyIds = await client.parties({ signal }).then(
     (list) => list.map((p) => p.party),
     // A user without admin rights cannot list every party: those of its rights are what it can use.
@@ -128,7 +132,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   }
 
   const runner = new StepRunner(connection, runId, packages, scope, o);
-  runner.firstOffset = await client.ledgerEnd({ signal });
+  runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
   for (const step of script.steps) {

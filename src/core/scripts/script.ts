@@ -168,14 +168,10 @@ export class UnboundNameError extends Error {
 export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>): unknown {
   if (typeof value === 'string') {
     if (!hasReference(value)) return value;
-    const lookup = (name: string): unknown => {
-      if (!scope.has(name)) throw new UnboundNameError(name);
-      return scope.get(name);
-    };
     const whole = WHOLE_REFERENCE.exec(value);
-    if (whole) return lookup(whole[1]);
+    if (whole) return valueOf(whole[1], scope);
     return value.replace(REFERENCE, (_, name: string) => {
-      const v = lookup(name);
+      const v = valueOf(name, scope);
       return typeof v === 'string' ? v : JSON.stringify(v);
     });
   }
@@ -197,6 +193,11 @@ export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>)
     return changed ? Object.fromEntries(entries) : value;
   }
   return value;
+}
+
+function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
+  if (!scope.has(name)) throw new UnboundNameError(name);
+  return scope.get(name);
 }
 
 /** True when a string holds a `${…}` (its value is known only when the script runs). */
