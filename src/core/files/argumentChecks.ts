@@ -166,16 +166,18 @@ function commandIssues(site: CommandSite, context: ArgumentContext): ArgumentIss
   }
   const { target } = resolved;
   const { packages } = context;
-  const check = (field: string, type: DamlType | undefined) => {
-    if (type && field in command) issues.push(...valueIssues(checkValue(type, command[field], packages), `${pointer}/${field}`));
-  };
-  if (kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') check('createArguments', DamlTypes.con(target.name));
-  if (kind === 'ExerciseByKeyCommand') check('contractKey', packages.template(target.name)?.keyType);
+  if (kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') fieldIssues(site, 'createArguments', DamlTypes.con(target.name), packages, issues);
+  if (kind === 'ExerciseByKeyCommand') fieldIssues(site, 'contractKey', packages.template(target.name)?.keyType, packages, issues);
   if (kind !== 'CreateCommand') {
     const choice = choiceIssue(command.choice, target, `${pointer}/choice`, context, issues);
-    if (choice) check('choiceArgument', choice.argType);
+    if (choice) fieldIssues(site, 'choiceArgument', choice.argType, packages, issues);
   }
   return issues;
+}
+
+/** The problems of a command's Daml value under `field`, checked against `type`. */
+function fieldIssues({ command, pointer }: CommandSite, field: string, type: DamlType | undefined, packages: PackageIndex, issues: ArgumentIssue[]): void {
+  if (type && field in command) issues.push(...valueIssues(checkValue(type, command[field], packages), `${pointer}/${field}`));
 }
 
 function choiceIssue(name: unknown, target: ResolvedTarget, pointer: string, context: ArgumentContext, issues: ArgumentIssue[]): Choice | undefined {

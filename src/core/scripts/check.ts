@@ -59,7 +59,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       push(pointer, 'unknown-step-kind', kinds.length === 0 && stray ? `${message.slice(0, -1)} (did you mean ${stray}?)` : message, undefined, true);
     }
     // A step's own captures are bound after it ran: its expectations and commands see only earlier ones.
-    for (const key of ['name', ...STEP_KINDS, 'expect'] as const) {
+    for (const key of NAMED_KEYS) {
+      if (!(key in step)) continue;
       for (const ref of referencesIn(step[key], joinPointer(pointer, key))) {
         if (scope.has(ref.name)) continue;
         const later = capturedAt.get(ref.name);
@@ -85,6 +86,9 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
   });
   return problems;
 }
+
+/** The keys of a step whose `${…}` must be bound when it runs. */
+const NAMED_KEYS = ['name', ...STEP_KINDS, 'expect'] as const;
 
 /** The parties an expectation or a read names, with their pointers. */
 function* partyRefs(step: Record<string, unknown>, pointer: string): Generator<{ ref: string; pointer: string }> {
@@ -151,7 +155,7 @@ function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc:
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
     // Errors at a `${…}` are dropped before they are described (most of a script's are).
-    const errors = (o.validateCommands.errors ?? []).map((e) => ({ ...e, instancePath: base + e.instancePath })).filter((e) => !waiting.has(e.instancePath));
+    const errors = (o.validateCommands.errors ?? []).filter((e) => !waiting.has(base + e.instancePath)).map((e) => ({ ...e, instancePath: base + e.instancePath }));
     drafts.push(...schemaProblems(errors, doc));
   }
   drafts.push(...placeholderProblems('commands', value, doc, base));

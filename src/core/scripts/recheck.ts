@@ -18,50 +18,29 @@ import { isJsonObject } from '../files/jsonDocument';
 import { TEMPLATE_ID_PLACEHOLDER } from '../files/placeholders';
 import { commandsValuePasses } from '../files/validate';
 import { joinPointer } from '../jsonPointer';
-import { hasReference } from './script';
+import { forEachReferencedString } from './script';
 
 /** How often the runner checked a step's commands again, and how (tests read it to see that work is skipped). */
 export const recheckCounts = { commandArguments: 0 };
-
-/** Where the `${…}` of a step's commands were, and whether any could change what the value check sees. */
-interface Substitutions {
-  /** Pointers of the strings that held a `${…}`. */
-  pointers: string[];
-  /** A `${…}` in a key, or put in by one: an integer a double does not hold exactly, or the template-id placeholder. */
-  needsText: boolean;
-}
 
 /**
  * True when `value` (the step's commands, `written` with its `${…}` replaced and the run's commandId
  * and userId added) can be sent as it is; false when it must be checked as text.
  */
 export function substitutedCommandsPass(written: unknown, value: unknown, packages: ArgumentContext | undefined): boolean {
-  const found: Substitutions = { pointers: [], needsText: false };
-  substitutionsIn(written, value, '', found);
-  if (found.needsText) return false;
-  const { pointers } = found;
+  const pointers: string[] = [];
+  let text = false;
+  forEachReferencedString(written, (path, inKey) => {
+    // Without a `${…}` in a key, what was written and what it became have the same shape.
+    text ||= inKey || needsText(path.reduce<unknown>((v, segment) => (v as Record<string | number, unknown> | undefined)?.[segment], value));
+    pointers.push(path.reduce<string>(joinPointer, ''));
+  });
+  if (text) return false;
   return commandsValuePasses(value, packages, (site) => {
     if (!pointers.some((p) => within(p, site.pointer) || within(site.pointer, p))) return false;
     recheckCounts.commandArguments++;
     return true;
   });
-}
-
-/** Walks what was written and what it became side by side (without a `${…}` in a key, they have the same shape). */
-function substitutionsIn(written: unknown, value: unknown, pointer: string, found: Substitutions): void {
-  if (typeof written === 'string') {
-    if (!hasReference(written)) return;
-    found.pointers.push(pointer);
-    if (needsText(value)) found.needsText = true;
-  } else if (Array.isArray(written)) {
-    if (!Array.isArray(value)) return;
-    for (let i = 0; i < written.length; i++) substitutionsIn(written[i], value[i], joinPointer(pointer, i), found);
-  } else if (isJsonObject(written) && isJsonObject(value)) {
-    for (const key of Object.keys(written)) {
-      if (hasReference(key)) found.needsText = true;
-      else substitutionsIn(written[key], value[key], joinPointer(pointer, key), found);
-    }
-  }
 }
 
 function needsText(value: unknown): boolean {

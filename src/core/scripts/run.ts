@@ -157,6 +157,15 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   return { runId, status, problems: [], parties, steps };
 }
 
+function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {
+  return { ...head, ...r, durationMs: performance.now() - started };
+}
+
+/** Whether `expect` holds anything for `check` (a failure the step expects is checked as it acts). */
+function hasChecks(expect: StepExpectations): boolean {
+  return Object.keys(expect).some((k) => k !== 'failed');
+}
+
 function stepHead(s: ScriptStep): Pick<StepResult, 'index' | 'name' | 'kind' | 'pointer'> {
   return { index: s.index, name: s.name, kind: s.kind, pointer: s.pointer };
 }
@@ -201,29 +210,28 @@ class StepRunner {
   async run(step: ScriptStep): Promise<StepResult> {
     const started = performance.now();
     const head = stepHead(step);
-    const done = (r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult => ({ ...head, ...r, durationMs: performance.now() - started });
     const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
     let output: StepOutput | undefined;
     try {
       const spec = interpolate(step.spec, this.scope);
       const expect = interpolate(step.expect, this.scope) as StepExpectations;
       output = await this.act(step, spec, expect);
-      const failures = await this.check(step, expect, output);
-      if (failures.length > 0) return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
+      const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
+      if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
       const captured = this.capture(step, output);
       for (const [name, value] of Object.entries(captured)) this.scope.set(name, value);
-      return done({ status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
+      return done(head, started, { status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
     } catch (e) {
-      if (e instanceof StepStop) return done({ status: 'failed', commandId, failures: [e.failure], captured: {} });
-      if (e instanceof UnknownOutcome) return done({ status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
+      if (e instanceof StepStop) return done(head, started, { status: 'failed', commandId, failures: [e.failure], captured: {} });
+      if (e instanceof UnknownOutcome) return done(head, started, { status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
       if (e instanceof CancelledError) {
-        if (!output) return done({ status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
+        if (!output) return done(head, started, { status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
         // The step did its work; only the reads that check it were cancelled: it ran, unchecked.
         const failure = { message: `Cancelled while its expectations were checked; the step itself ran${output.summary ? ` (${output.summary})` : ''}.`, pointer: `${step.pointer}/expect` };
-        return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
+        return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
       }
       const message = e instanceof LedgerError ? describe(e) : `The step could not run: ${e instanceof Error ? e.message : String(e)}`;
-      return done({ status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
+      return done(head, started, { status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
     }
   }
 
@@ -246,9 +254,11 @@ class StepRunner {
         );
         const commandId = request.commands.commandId;
         switch (outcome.kind) {
-          case 'succeeded':
-            this.expectSuccess(step, expect, transactionSummary(outcome.transaction));
-            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary: transactionSummary(outcome.transaction) };
+          case 'succeeded': {
+            const summary = transactionSummary(outcome.transaction);
+            this.expectSuccess(step, expect, summary);
+            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary };
+          }
           case 'not-sent':
             throw outcome.error;
           case 'unknown':

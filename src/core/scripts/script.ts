@@ -121,19 +121,18 @@ export interface NameReference {
   name: string;
   /** The string's pointer; for a key, the pointer of its property. */
   pointer: string;
-  inKey: boolean;
 }
 
 /** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
 export function referencesIn(value: unknown, pointer: string, found: NameReference[] = []): NameReference[] {
   if (typeof value === 'string') {
-    if (hasReference(value)) for (const m of value.matchAll(REFERENCE)) found.push({ name: m[1], pointer, inKey: false });
+    if (hasReference(value)) for (const m of value.matchAll(REFERENCE)) found.push({ name: m[1], pointer });
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) referencesIn(value[i], joinPointer(pointer, i), found);
   } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) {
       const at = joinPointer(pointer, key);
-      if (hasReference(key)) for (const m of key.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at, inKey: true });
+      if (hasReference(key)) for (const m of key.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at });
       referencesIn(value[key], at, found);
     }
   }
@@ -141,15 +140,34 @@ export function referencesIn(value: unknown, pointer: string, found: NameReferen
 }
 
 /** The pointers of the strings of `value` that hold a `${…}` (keys aside): their values are known only when the script runs. */
-export function referencedValues(value: unknown, pointer: string, found = new Set<string>()): Set<string> {
-  if (typeof value === 'string') {
-    if (hasReference(value)) found.add(pointer);
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) referencedValues(value[i], joinPointer(pointer, i), found);
-  } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) referencedValues(value[key], joinPointer(pointer, key), found);
-  }
+export function referencedValues(value: unknown, pointer: string): Set<string> {
+  const found = new Set<string>();
+  forEachReferencedString(value, (path, inKey) => inKey || found.add(path.reduce<string>(joinPointer, pointer)));
   return found;
+}
+
+/**
+ * Calls `visit` with the path (keys and indexes) of every string of `value` that holds a `${…}`;
+ * `inKey` for a key that holds one, with the path of its property. The path array is reused: copy
+ * what is kept.
+ */
+export function forEachReferencedString(value: unknown, visit: (path: ReadonlyArray<string | number>, inKey: boolean) => void, path: Array<string | number> = []): void {
+  if (typeof value === 'string') {
+    if (hasReference(value)) visit(path, false);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      forEachReferencedString(value[i], visit, path);
+      path.pop();
+    }
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      if (hasReference(key)) visit(path, true);
+      forEachReferencedString(value[key], visit, path);
+      path.pop();
+    }
+  }
 }
 
 /** A name used before anything bound it (the checks refuse such a script; this is the guard behind them). */
