@@ -6,11 +6,11 @@
  * - the schema, on the whole value (cheap; it also covers the commandId and userId the run adds);
  * - the Daml arguments of the commands that hold a `${…}`, whole (a value can decide how a sibling
  *   is read, as a variant's tag does); the other commands' were checked before the run.
- * What else the text check sees is what a substitution cannot bring, or goes to the text check: a
- * captured value is parsed JSON, so its objects have no repeated keys (a `${…}` in a key could make
- * two keys one), a double holds its numbers (an integer beyond 2^53 could be outside int64), and it
- * is not the template-id placeholder of a new file unless it says so. A value that does not pass goes
- * to the text check too, which says what is wrong and where.
+ * The rest of the text check a substitution cannot make fail: a captured value is parsed JSON, so
+ * its objects have no repeated keys and a double holds its numbers. What it can, goes to the text
+ * check: a `${…}` in a key (two keys could become one), an integer beyond 2^53 (it could be outside
+ * int64), a string that is a new file's template-id placeholder. So does a value that does not pass,
+ * and the text check says what is wrong and where.
  */
 import type { ArgumentContext } from '../files/argumentChecks';
 import type { CommandSite } from '../files/customChecks';
@@ -20,7 +20,7 @@ import { commandsValuePasses } from '../files/validate';
 import { joinPointer } from '../jsonPointer';
 import { forEachReferencedString } from './script';
 
-/** How often the runner checked a step's commands again, and how (tests read it to see that work is skipped). */
+/** How many commands the runner checked again for their Daml arguments (tests read it to see that work is skipped). */
 export const recheckCounts = { commandArguments: 0 };
 
 /**
