@@ -367,15 +367,32 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.equal(p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[1].commandId).length, 0);
   });
 
-  it("a step's commands without ${…} are not checked again when it runs; those with one are, once", async () => {
+  it("a step's commands are not checked again when the checks before the run saw them whole (no ${…}, or only aliases of the participant's parties); with a capture, once", async () => {
     const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
     const before = recheckCounts.commandArguments;
-    const plain = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: literal }] });
-    assert.equal(plain.status, 'passed', JSON.stringify(plain.steps.map((s) => s.failures)));
+    const seen = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: issue() }, { submit: issue('${Bob}') }] });
+    assert.equal(seen.status, 'passed', JSON.stringify(seen.steps.map((s) => s.failures)));
     assert.equal(recheckCounts.commandArguments, before, 'not checked again');
-    const withNames = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: issue() }] });
-    assert.equal(withNames.status, 'passed');
-    assert.equal(recheckCounts.commandArguments, before + 1, 'the one with ${…}');
+    const captured = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { iou: { contractId: IOU } } }, { submit: transfer('${Alice}', '${iou}', '${Bob}') }] });
+    assert.equal(captured.status, 'passed', JSON.stringify(captured.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before + 1, 'the one with a captured value');
+  });
+
+  it('after a vet step every command is checked again, as a whole (a package name may stand for another version now)', async () => {
+    const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
+    const before = recheckCounts.commandArguments;
+    const r = await run({ parties: PARTIES, steps: [{ submit: literal }, { vet: 'vet-iou-v2.vetting.json' }, { submit: literal }, { submit: issue() }] }, { readFile: (f) => readFile(join(EXAMPLES, '..', f)) });
+    assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before + 2, 'the two submits after the vet step');
+  });
+
+  it('an alias put where its party id does not fit refuses the run before anything is sent, at its place', async () => {
+    const end = await c.client.ledgerEnd();
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: issue('${Alice}', [], '${Alice}') }] });
+    assert.equal(r.status, 'refused');
+    assert.deepEqual(r.problems.map((x) => [x.path, x.code]), [['/steps/1/submit/commands/0/CreateCommand/createArguments/amount', 'bad-numeric']]);
+    assert.match(r.problems[0].message, /Alice::/);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
   });
 
   it('a template id left as the placeholder refuses the run before anything is sent, in a step without ${…} too', async () => {

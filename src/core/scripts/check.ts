@@ -14,7 +14,7 @@ import type { ProblemDraft } from '../files/problems';
 import { schemaProblems } from '../files/schemaProblems';
 import { joinPointer } from '../jsonPointer';
 import { closestName } from '../spelling';
-import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, referencedValues, referencesIn, STEP_KINDS, stepKindsOf } from './script';
+import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, namesKnownBeforeRun, referencedValues, referencesIn, replaceKnown, STEP_KINDS, stepKindsOf } from './script';
 
 export interface ScriptCheckOptions {
   /** The commands file's validator, for inline commands. */
@@ -35,7 +35,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
     problems.push({ path: pointer, severity: 'error', code, message, ...at(pointer, anchor), ...(data ? { data } : {}) });
 
   const aliases = isJsonObject(value.parties) ? Object.keys(value.parties) : [];
-  if (o.parties) problems.push(...aliasResolutionProblems(value.parties, doc, o.parties));
+  const resolution = o.parties ? resolveAliases(value.parties, o.parties) : undefined;
+  if (resolution) problems.push(...aliasResolutionProblems(resolution.problems, doc));
   const userAliases = isJsonObject(value.users) ? Object.keys(value.users) : [];
   for (const both of userAliases.filter((u) => aliases.includes(u))) push(joinPointer('/users', both), 'unknown-party', `"${both}" names a party and a user: give one of them another alias.`, undefined, true);
   const scope = new Set<string>([...aliases, ...userAliases]);
@@ -45,6 +46,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
   steps.forEach((step: unknown, index) => {
     if (isJsonObject(step) && isJsonObject(step.capture)) for (const name of Object.keys(step.capture)) if (!capturedAt.has(name)) capturedAt.set(name, index);
   });
+  // The aliases found on the participant are checked with their party ids, as the run sends them.
+  const known = resolution ? namesKnownBeforeRun(resolution.resolved, capturedAt.keys()) : undefined;
 
   steps.forEach((step: unknown, index) => {
     const pointer = `/steps/${index}`;
@@ -79,7 +82,7 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       push(partyPointer, 'unknown-party', `"${ref}" is not a party alias of this script${suggestion ? `: did you mean "${suggestion}"?` : `${aliases.length ? ` (its aliases: ${aliases.join(', ')})` : ' (declare it under "parties")'}.`}`, suggestion ? { suggestion } : undefined);
     }
     for (const kind of COMMAND_STEP_KINDS) {
-      if (isJsonObject(step[kind]) && !('file' in step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o));
+      if (isJsonObject(step[kind]) && !('file' in step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o, known));
     }
     if (o.packages) problems.push(...fieldProblems(step, pointer, doc, o.packages));
     if (isJsonObject(step.capture)) for (const name of Object.keys(step.capture)) scope.add(name);
@@ -136,8 +139,8 @@ export function resolveAliases(
   return { resolved, problems };
 }
 
-function aliasResolutionProblems(parties: unknown, doc: JsonDocument, known: { ids: readonly string[]; source: string }): ProblemDraft[] {
-  return resolveAliases(parties, known).problems.flatMap(({ alias, message }) => {
+function aliasResolutionProblems(found: ReturnType<typeof resolveAliases>['problems'], doc: JsonDocument): ProblemDraft[] {
+  return found.flatMap(({ alias, message }) => {
     const pointer = joinPointer('/parties', alias);
     const node = doc.nodeAt(pointer);
     return node ? [{ path: pointer, severity: 'error' as const, code: 'unknown-party' as const, message, ...doc.anchorOf(node) }] : [];
@@ -146,12 +149,14 @@ function aliasResolutionProblems(parties: unknown, doc: JsonDocument, known: { i
 
 /**
  * An inline JsCommands checked as a commands file is (with the commandId the run will give it): the
- * schema, the placeholders of a new file, and its Daml arguments against the packages. A value that
- * holds a `${…}` is known only when the script runs: the run checks it again then.
+ * schema, the placeholders of a new file, and its Daml arguments against the packages. The names
+ * `known` before the run are checked with their values; a value that holds any other `${…}` is known
+ * only when the script runs: the run checks it again then.
  */
-function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions): ProblemDraft[] {
-  const value = { ...spec, commandId: 'ledger-script' };
-  const waiting = referencedValues(spec, base);
+function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions, known: ReadonlyMap<string, string> | undefined): ProblemDraft[] {
+  const commands = known ? (replaceKnown(spec, known) as Record<string, unknown>) : spec;
+  const value = { ...commands, commandId: 'ledger-script' };
+  const waiting = referencedValues(commands, base);
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
     // Errors at a `${…}` are dropped before they are described (most of a script's are).

@@ -25,9 +25,10 @@ export const recheckCounts = { commandArguments: 0 };
 
 /**
  * True when `value` (the step's commands, `written` with its `${…}` replaced and the run's commandId
- * and userId added) can be sent as it is; false when it must be checked as text.
+ * and userId added) can be sent as it is; false when it must be checked as text. `everyCommand`: the
+ * Daml arguments of every command are checked, not only of those that hold a `${…}`.
  */
-export function substitutedCommandsPass(written: unknown, value: unknown, packages: ArgumentContext | undefined): boolean {
+export function substitutedCommandsPass(written: unknown, value: unknown, packages: ArgumentContext | undefined, everyCommand = false): boolean {
   const pointers: string[] = [];
   let text = false;
   forEachReferencedString(written, (path, inKey) => {
@@ -37,7 +38,7 @@ export function substitutedCommandsPass(written: unknown, value: unknown, packag
   });
   if (text) return false;
   return commandsValuePasses(value, packages, (site) => {
-    if (!pointers.some((p) => within(p, site.pointer) || within(site.pointer, p))) return false;
+    if (!everyCommand && !pointers.some((p) => within(p, site.pointer) || within(site.pointer, p))) return false;
     recheckCounts.commandArguments++;
     return true;
   });

@@ -16,7 +16,7 @@ import { AuthError, CancelledError, CantonApiError, LedgerError } from '../error
 import { isJsonObject, JsonDocument } from '../files/jsonDocument';
 import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
-import { validateText, type Problem } from '../files/validate';
+import { commandsValuePasses, validateText, type Problem } from '../files/validate';
 import type { LedgerConnection } from '../ledger/connection';
 import type { CreatedEvent, Transaction } from '../models/updates';
 import type * as wire from '../models/wire';
@@ -25,7 +25,7 @@ import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
 import { substitutedCommandsPass } from './recheck';
-import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+import { aliasOfPartyRef, interpolate, namesKnownBeforeRun, onlyKnownNames, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
 
@@ -131,7 +131,12 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     scope.set(alias.alias, id);
   }
 
-  const runner = new StepRunner(connection, runId, packages, scope, o);
+  // The same names, with the same values, as the checks above took (they found each alias's party).
+  const known = namesKnownBeforeRun(
+    new Map(script.parties.filter((a) => !a.allocate).map((a) => [a.alias, parties[a.alias]])),
+    script.steps.flatMap((s) => Object.keys(s.capture)),
+  );
+  const runner = new StepRunner(connection, runId, packages, scope, known, scriptCommandId(runId, script.steps.length - 1), o);
   runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
@@ -190,6 +195,13 @@ interface StepOutput {
 
 class StepRunner {
   firstOffset = 0;
+  /** Whether what the run adds to inline commands passes the schema, per user id (see `commandsValue`). */
+  private readonly envelopes = new Map<unknown, boolean>();
+  /**
+   * After a vet or DAR upload step, a package name may stand for another version than when the
+   * script was checked: every command is checked again, as a whole.
+   */
+  private packagesMayHaveChanged = false;
   private readonly client: LedgerClient;
   private readonly signal: AbortSignal | undefined;
   private readonly userId: string | undefined;
@@ -199,6 +211,10 @@ class StepRunner {
     private readonly runId: string,
     private readonly packages: ArgumentContext | undefined,
     private readonly scope: Map<string, unknown>,
+    /** The names the script's checks took with their values (`namesKnownBeforeRun`). */
+    private readonly known: ReadonlyMap<string, string>,
+    /** The run's command id of the highest step number: the longest. */
+    private readonly longestCommandId: string,
     private readonly o: ScriptRunOptions,
   ) {
     this.client = connection.client;
@@ -282,6 +298,7 @@ class StepRunner {
         return { contracts: [], summary: 'Prepared (nothing was submitted)' };
       }
       case 'vet': {
+        this.packagesMayHaveChanged = true;
         const file = await this.checkedFile(String(spec), 'vetting', at);
         const request = vettingRequestOf(file as wire.UpdateVettedPackagesRequest, 'apply');
         const outcome = await this.connection.write('vetting', (c, s) => sendVetting(c, request, s), { signal });
@@ -294,6 +311,7 @@ class StepRunner {
         return { contracts: [], summary: `Vetting of ${String(spec)} applied` };
       }
       case 'uploadDar': {
+        this.packagesMayHaveChanged = true;
         const readDar = this.o.readDar;
         if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
         const bytes = await this.readFile(String(spec), at);
@@ -384,8 +402,21 @@ class StepRunner {
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
     const value = { ...s, commandId, ...(userId ? { userId } : {}) };
-    if (substitutedCommandsPass(written, value, this.packages)) return value as CommandsFileValue;
+    // Names the checks took with their values: they saw this very value but for what the run adds,
+    // the command id and the user, which differ between steps only in the step's number (checked once,
+    // with the longest id).
+    if (!this.packagesMayHaveChanged && onlyKnownNames(written, this.known) && this.envelopePasses(value)) return value as CommandsFileValue;
+    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged)) return value as CommandsFileValue;
     return this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+  }
+
+  private envelopePasses(value: Record<string, unknown>): boolean {
+    let passes = this.envelopes.get(value.userId);
+    if (passes === undefined) {
+      passes = commandsValuePasses({ ...value, commandId: this.longestCommandId }, undefined, () => false);
+      this.envelopes.set(value.userId, passes);
+    }
+    return passes;
   }
 
   private expectSuccess(step: ScriptStep, expect: StepExpectations, what: string): void {

@@ -218,6 +218,53 @@ function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
   return scope.get(name);
 }
 
+/**
+ * `value` with each `${name}` that `known` has replaced by its value, in strings (keys aside); any
+ * other reference stays as it is. What holds none is returned as it is.
+ */
+export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return hasReference(value) ? value.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference) : value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = replaceKnown(value[i], known);
+      if (v !== value[i]) (copy ??= value.slice())[i] = v;
+    }
+    return copy ?? value;
+  }
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const v = replaceKnown(value[key], known);
+      if (v !== value[key]) (copy ??= { ...value })[key] = v;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+/**
+ * The names whose values a script's checks know before it runs, with those values: the party
+ * aliases found on the participant (`resolved`, one party each; an alias allocated per run is not
+ * among them), except a name a step captures, which stands for the captured value after that step.
+ * The checks take these values; the run, which gives them the same, does not check them again.
+ */
+export function namesKnownBeforeRun(resolved: ReadonlyMap<string, string>, capturedNames: Iterable<string>): Map<string, string> {
+  const known = new Map(resolved);
+  for (const name of capturedNames) known.delete(name);
+  return known;
+}
+
+/**
+ * Whether nothing of `value` waits for the run once the names `known` are replaced: no `${…}` left in
+ * a string or a key. The checks then saw the very value the run sends.
+ */
+export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string>): boolean {
+  let waiting = false;
+  forEachReferencedString(replaceKnown(value, known), () => (waiting = true));
+  return !waiting;
+}
+
 /** True when a string holds a `${…}` (its value is known only when the script runs). */
 export function hasReference(value: unknown): boolean {
   return typeof value === 'string' && value.includes('${');
