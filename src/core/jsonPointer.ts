@@ -11,5 +11,8 @@ export function pointerSegments(pointer: string): string[] {
 
 /** The pointer one segment further down, escaping `~` and `/`. */
 export function joinPointer(pointer: string, segment: string | number): string {
-  return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const s = String(segment);
+  // Most segments (field names, indexes) have nothing to escape.
+  if (!s.includes('~') && !s.includes('/')) return `${pointer}/${s}`;
+  return `${pointer}/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }

@@ -12,7 +12,10 @@ import { validateText, type Problem } from '../../src/core/files/validate';
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
+import { recheckCounts } from '../../src/core/scripts/recheck';
 import { interpolate, newScriptText, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { ExactNumber } from '../../src/core/json';
+import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDarBytes } from '../support/dars';
 import { REPO_ROOT } from '../support/spec';
@@ -141,6 +144,17 @@ describe('ledger scripts: values and command ids', () => {
     const scope = new Map<string, unknown>([['offset', 12], ['party', 'Alice::1220']]);
     assert.deepEqual(interpolate({ a: '${offset}', b: 'at ${offset} by ${party}', c: ['${party}'] }, scope), { a: 12, b: 'at 12 by Alice::1220', c: ['Alice::1220'] });
     assert.throws(() => interpolate('${nope}', scope), UnboundNameError);
+  });
+
+  it('what holds no ${name} is kept as it is: the same object, and an exact number stays one', () => {
+    const scope = new Map<string, unknown>([['party', 'Alice::1220']]);
+    const fixed = { amount: new ExactNumber('12345678901234567890.5'), list: ['x'] };
+    const value = { fixed, changed: ['${party}'] } as Record<string, unknown>;
+    const out = interpolate(value, scope) as Record<string, unknown>;
+    assert.equal(out.fixed, fixed, 'not copied');
+    assert.ok((out.fixed as typeof fixed).amount instanceof ExactNumber);
+    assert.deepEqual(out.changed, ['Alice::1220']);
+    assert.equal(interpolate(fixed, scope), fixed);
   });
 
   it('every step of a run has its own command id, from which the run and step are read back', () => {
@@ -324,6 +338,69 @@ describe('ledger scripts: runs against the demo participant', function () {
     const bad = await run(t);
     assert.equal(bad.status, 'refused');
     assert.deepEqual(bad.problems.map((p) => [p.path, p.message, p.line]), [['/users/Ghost', 'No user "Ghost" on Demo.', 9]]);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
+  it('a substituted value of the wrong Daml type is refused at its step, with its path; nothing of that step is sent', async () => {
+    // An offset is a number: no Party.
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { at: 'offset' } }, { submit: issue() }, { submit: issue('${at}') }, { submit: issue() }] });
+    assert.deepEqual(statuses(r), ['passed', 'passed', 'failed', 'not-run']);
+    const [f] = r.steps[2].failures;
+    assert.equal(f.pointer, '/steps/2/submit');
+    assert.match(f.message, /^The commands, with every \$\{…\} replaced, has an error, so nothing was sent: \/commands\/0\/CreateCommand\/createArguments\/owner: Expected Party, got the number \d+\.$/);
+    const sent = p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[2].commandId);
+    assert.equal(sent.length, 0);
+  });
+
+  it("a captured value that is a new file's template-id placeholder is refused where it is put in, before sending", async () => {
+    const create = issue();
+    create.commands[0].CreateCommand.createArguments.currency = TEMPLATE_ID_PLACEHOLDER;
+    const r = await run({
+      parties: PARTIES,
+      steps: [
+        { submit: create, capture: { text: { contractId: IOU, field: 'currency' } } },
+        { submit: { ...issue(), commands: [{ CreateCommand: { templateId: '${text}', createArguments: {} } }] } },
+      ],
+    });
+    assert.deepEqual(statuses(r), ['passed', 'failed']);
+    assert.match(r.steps[1].failures[0].message, /nothing was sent: \/commands\/0\/CreateCommand\/templateId: Replace the placeholder/);
+    assert.equal(p.state.entries.filter((e) => e.kind === 'transaction' && e.commandId === r.steps[1].commandId).length, 0);
+  });
+
+  it("a step's commands are not checked again when the checks before the run saw them whole (no ${…}, or only aliases of the participant's parties); with a capture, once", async () => {
+    const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
+    const before = recheckCounts.commandArguments;
+    const seen = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: issue() }, { submit: issue('${Bob}') }] });
+    assert.equal(seen.status, 'passed', JSON.stringify(seen.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before, 'not checked again');
+    const captured = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { iou: { contractId: IOU } } }, { submit: transfer('${Alice}', '${iou}', '${Bob}') }] });
+    assert.equal(captured.status, 'passed', JSON.stringify(captured.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before + 1, 'the one with a captured value');
+  });
+
+  it('after a vet step every command is checked again, as a whole (a package name may stand for another version now)', async () => {
+    const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
+    const before = recheckCounts.commandArguments;
+    const r = await run({ parties: PARTIES, steps: [{ submit: literal }, { vet: 'vet-iou-v2.vetting.json' }, { submit: literal }, { submit: issue() }] }, { readFile: (f) => readFile(join(EXAMPLES, '..', f)) });
+    assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
+    assert.equal(recheckCounts.commandArguments, before + 2, 'the two submits after the vet step');
+  });
+
+  it('an alias put where its party id does not fit refuses the run before anything is sent, at its place', async () => {
+    const end = await c.client.ledgerEnd();
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: issue('${Alice}', [], '${Alice}') }] });
+    assert.equal(r.status, 'refused');
+    assert.deepEqual(r.problems.map((x) => [x.path, x.code]), [['/steps/1/submit/commands/0/CreateCommand/createArguments/amount', 'bad-numeric']]);
+    assert.match(r.problems[0].message, /Alice::/);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
+  it('a template id left as the placeholder refuses the run before anything is sent, in a step without ${…} too', async () => {
+    const end = await c.client.ledgerEnd();
+    const placeholder = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: TEMPLATE_ID_PLACEHOLDER, createArguments: {} } }] };
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: placeholder }] });
+    assert.equal(r.status, 'refused');
+    assert.deepEqual(r.problems.map((x) => [x.path, x.code]), [['/steps/1/submit/commands/0/CreateCommand/templateId', 'placeholder']]);
     assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
   });
 

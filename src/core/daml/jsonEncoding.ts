@@ -382,7 +382,8 @@ class ValueChecker {
   private builtin(shape: TypeShape & { kind: 'builtin' }, value: unknown, path: string): void {
     const { type, args } = shape;
     const [first, second] = args;
-    if (PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
+    // Every placeholder starts with "<": the type is printed only for a value that could be one.
+    if (typeof value === 'string' && value.startsWith('<') && PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
       return this.report(path, 'placeholder', `Fill in this ${printType(type)}: ${JSON.stringify(value)} is a placeholder.`, 'error', { expected: printType(type) });
     }
     switch (shape.builtin) {

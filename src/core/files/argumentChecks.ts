@@ -58,13 +58,16 @@ export interface ResolvedTarget {
   kind: 'template' | 'interface';
 }
 
-/** `base`: the pointer of `value` in `doc` (a ledger script's step holds its JsCommands inside the file). */
-export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined, base = ''): ProblemDraft[] {
+/**
+ * `base`: the pointer of `value` in `doc` (a ledger script's step holds its JsCommands inside the
+ * file); `skip`: pointers whose problems are not wanted (a script's `${…}`, known only when it runs).
+ */
+export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined, base = '', skip?: ReadonlySet<string>): ProblemDraft[] {
   const sites = [...commandSites(value)].map((site) => ({ ...site, pointer: base + site.pointer }));
   if (sites.length === 0) return [];
   if (!context) return [uncheckedNote(sites, doc)];
   const problems: ProblemDraft[] = [];
-  for (const site of sites) problems.push(...commandProblems(site, doc, context));
+  for (const site of sites) problems.push(...commandProblems(site, doc, context, skip));
   return problems;
 }
 
@@ -119,63 +122,83 @@ export function choicesOf(target: ResolvedTarget, packages: PackageIndex): Choic
   return (packages.interface(target.name)?.choices ?? []).map((choice) => ({ choice, declaredBy: target.name, declaredIn: 'interface' as const }));
 }
 
-function commandProblems(site: CommandSite, doc: JsonDocument, context: ArgumentContext): ProblemDraft[] {
-  const { command, kind, pointer } = site;
+/**
+ * A problem of a command's Daml arguments before it is placed in a document: where it is, and
+ * whether it is shown at the field's key (`anchor`, unknown and missing fields) or at the value.
+ */
+interface ArgumentIssue extends Omit<ProblemDraft, 'offset' | 'length'> {
+  anchor: boolean;
+}
+
+function commandProblems(site: CommandSite, doc: JsonDocument, context: ArgumentContext, skip?: ReadonlySet<string>): ProblemDraft[] {
   const problems: ProblemDraft[] = [];
-  const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
-  if (!resolved) return problems;
-  if ('problem' in resolved) {
-    const node = doc.nodeAt(`${pointer}/templateId`);
-    if (node) {
-      const data = resolved.problem.suggestion ? { suggestion: resolved.problem.suggestion } : undefined;
-      const { unchecked, message } = resolved.problem;
-      problems.push({ path: `${pointer}/templateId`, severity: unchecked ? 'warning' : 'error', code: unchecked ? 'package-unreadable' : 'unknown-template', message, ...rangeOf(node), data });
-    }
-    return problems;
-  }
-  const { target } = resolved;
-  const { packages } = context;
-  const check = (field: string, type: DamlType | undefined) => {
-    if (type && field in command) problems.push(...valueProblems(checkValue(type, command[field], packages), `${pointer}/${field}`, doc));
-  };
-  if (kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') check('createArguments', DamlTypes.con(target.name));
-  if (kind === 'ExerciseByKeyCommand') check('contractKey', packages.template(target.name)?.keyType);
-  if (kind !== 'CreateCommand') {
-    const choice = choiceProblem(command.choice, target, doc, `${pointer}/choice`, context, problems);
-    if (choice) check('choiceArgument', choice.argType);
+  for (const { anchor, ...issue } of commandIssues(site, context)) {
+    if (skip?.has(issue.path)) continue;
+    const node = doc.nodeAt(issue.path);
+    if (node) problems.push({ ...issue, ...(anchor ? doc.anchorOf(node) : rangeOf(node)) });
   }
   return problems;
 }
 
-function choiceProblem(name: unknown, target: ResolvedTarget, doc: JsonDocument, pointer: string, context: ArgumentContext, problems: ProblemDraft[]): Choice | undefined {
+/**
+ * Whether any command of `value` that `include` selects has a Daml argument error, as
+ * {@link argumentProblems} would report one: for a value that has no text to place problems in (a
+ * ledger script's commands once their `${…}` have values). What the errors are is for
+ * `argumentProblems` to say, with positions.
+ */
+export function hasArgumentErrors(value: unknown, context: ArgumentContext, include: (site: CommandSite) => boolean = () => true): boolean {
+  for (const site of commandSites(value)) {
+    if (include(site) && commandIssues(site, context).some((i) => i.severity === 'error')) return true;
+  }
+  return false;
+}
+
+function commandIssues(site: CommandSite, context: ArgumentContext): ArgumentIssue[] {
+  const { command, kind, pointer } = site;
+  const issues: ArgumentIssue[] = [];
+  const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
+  if (!resolved) return issues;
+  if ('problem' in resolved) {
+    const data = resolved.problem.suggestion ? { suggestion: resolved.problem.suggestion } : undefined;
+    const { unchecked, message } = resolved.problem;
+    issues.push({ path: `${pointer}/templateId`, severity: unchecked ? 'warning' : 'error', code: unchecked ? 'package-unreadable' : 'unknown-template', message, data, anchor: false });
+    return issues;
+  }
+  const { target } = resolved;
+  const { packages } = context;
+  if (kind === 'CreateCommand' || kind === 'CreateAndExerciseCommand') fieldIssues(site, 'createArguments', DamlTypes.con(target.name), packages, issues);
+  if (kind === 'ExerciseByKeyCommand') fieldIssues(site, 'contractKey', packages.template(target.name)?.keyType, packages, issues);
+  if (kind !== 'CreateCommand') {
+    const choice = choiceIssue(command.choice, target, `${pointer}/choice`, context, issues);
+    if (choice) fieldIssues(site, 'choiceArgument', choice.argType, packages, issues);
+  }
+  return issues;
+}
+
+/** The problems of a command's Daml value under `field`, checked against `type`. */
+function fieldIssues({ command, pointer }: CommandSite, field: string, type: DamlType | undefined, packages: PackageIndex, issues: ArgumentIssue[]): void {
+  if (type && field in command) issues.push(...valueIssues(checkValue(type, command[field], packages), `${pointer}/${field}`));
+}
+
+function choiceIssue(name: unknown, target: ResolvedTarget, pointer: string, context: ArgumentContext, issues: ArgumentIssue[]): Choice | undefined {
   if (typeof name !== 'string') return undefined;
   const choices = choicesOf(target, context.packages);
   const found = choices.find((c) => c.choice.name === name);
   if (found) return found.choice;
-  const node = doc.nodeAt(pointer);
-  if (!node) return undefined;
   const names = choices.map((c) => c.choice.name);
   const suggestion = closestName(name, names);
-  problems.push({
+  issues.push({
     path: pointer,
     severity: 'error',
     code: 'unknown-choice',
     message: `${qualifiedNameOf({ moduleName: target.name.moduleName, entityName: target.name.name })} has no choice "${name}"${suggestion ? `: did you mean "${suggestion}"?` : ''} (${names.length ? `its choices: ${names.join(', ')}` : 'it has no choices'}).`,
-    ...rangeOf(node),
     data: suggestion ? { suggestion } : undefined,
+    anchor: false,
   });
   return undefined;
 }
 
-/** Value problems placed in the document: a field's key for unknown and missing fields, else the value. */
-function valueProblems(found: ValueProblem[], base: string, doc: JsonDocument): ProblemDraft[] {
-  const drafts: ProblemDraft[] = [];
-  for (const p of found) {
-    const pointer = p.path === '' ? base : base + p.path;
-    const node = doc.nodeAt(pointer);
-    if (!node) continue;
-    const range = p.code === 'unknown-field' || p.code === 'missing-field' ? doc.anchorOf(node) : rangeOf(node);
-    drafts.push({ path: pointer, severity: p.severity, code: p.code, message: p.message, ...range, data: p.data });
-  }
-  return drafts;
+/** Value problems at their pointers: a field's key for unknown and missing fields, else the value. */
+function valueIssues(found: ValueProblem[], base: string): ArgumentIssue[] {
+  return found.map((p) => ({ path: p.path === '' ? base : base + p.path, severity: p.severity, code: p.code, message: p.message, data: p.data, anchor: p.code === 'unknown-field' || p.code === 'missing-field' }));
 }

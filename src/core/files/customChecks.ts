@@ -79,7 +79,7 @@ export function packageIdTemplateProblems(value: unknown, doc: JsonDocument, ski
  * The placeholders a new file is written with that pass the schema (a template id of the right form,
  * a vetting file's package name): flagged wherever they stand, with or without packages to check against.
  */
-export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown, doc: JsonDocument): ProblemDraft[] {
+export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown, doc: JsonDocument, base = ''): ProblemDraft[] {
   const sites: Array<{ pointer: string; message: string }> = [];
   if (kind === 'commands') {
     for (const site of identifierSites(value)) {
@@ -99,8 +99,8 @@ export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown
     }
   }
   return sites.flatMap(({ pointer, message }) => {
-    const node = doc.nodeAt(pointer);
-    return node ? [{ path: pointer, message, severity: 'error' as const, code: 'placeholder' as const, ...rangeOf(node) }] : [];
+    const node = doc.nodeAt(base + pointer);
+    return node ? [{ path: base + pointer, message, severity: 'error' as const, code: 'placeholder' as const, ...rangeOf(node) }] : [];
   });
 }
 

@@ -8,8 +8,8 @@
  * package-id template references.
  */
 import type { ValidateFunction } from 'ajv';
-import { packageIdTemplateProblems, duplicateKeyProblems, placeholderProblems } from './customChecks';
-import { argumentProblems, type ArgumentContext } from './argumentChecks';
+import { packageIdTemplateProblems, duplicateKeyProblems, placeholderProblems, type CommandSite } from './customChecks';
+import { argumentProblems, hasArgumentErrors, type ArgumentContext } from './argumentChecks';
 import { JsonDocument } from './jsonDocument';
 import { checkNumbers } from './numbers';
 import type { Problem, ProblemDraft } from './problems';
@@ -92,6 +92,17 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
     if (options.packages) drafts.push(...argumentProblems(value, doc, options.packages === 'unavailable' ? undefined : options.packages));
   }
   return { value: numbers.exactValue, problems: finish(doc, drafts) };
+}
+
+/**
+ * Whether a commands value that has no text passes the schema and the Daml argument checks of
+ * {@link validateText}, for the commands `argumentsOf` selects (the others' are taken as checked).
+ * The rest — positions, duplicate keys, numbers as written, placeholders — is the caller's to rule
+ * out; a value that does not pass is checked as text, which says what is wrong and where.
+ */
+export function commandsValuePasses(value: unknown, packages: ArgumentContext | undefined, argumentsOf: (site: CommandSite) => boolean): boolean {
+  if (!validatorFor('commands')(value)) return false;
+  return !packages || !hasArgumentErrors(value, packages, argumentsOf);
 }
 
 /**

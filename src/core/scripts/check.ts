@@ -8,12 +8,13 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { argumentProblems, resolveTarget, type ArgumentContext } from '../files/argumentChecks';
+import { placeholderProblems } from '../files/customChecks';
 import { isJsonObject, rangeOf, type JsonDocument } from '../files/jsonDocument';
 import type { ProblemDraft } from '../files/problems';
 import { schemaProblems } from '../files/schemaProblems';
 import { joinPointer } from '../jsonPointer';
 import { closestName } from '../spelling';
-import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, referencesIn, STEP_KINDS, stepKindsOf } from './script';
+import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, namesKnownBeforeRun, referencedValues, referencesIn, replaceKnown, STEP_KINDS, stepKindsOf } from './script';
 
 export interface ScriptCheckOptions {
   /** The commands file's validator, for inline commands. */
@@ -34,7 +35,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
     problems.push({ path: pointer, severity: 'error', code, message, ...at(pointer, anchor), ...(data ? { data } : {}) });
 
   const aliases = isJsonObject(value.parties) ? Object.keys(value.parties) : [];
-  if (o.parties) problems.push(...aliasResolutionProblems(value.parties, doc, o.parties));
+  const resolution = o.parties ? resolveAliases(value.parties, o.parties) : undefined;
+  if (resolution) problems.push(...aliasResolutionProblems(resolution.problems, doc));
   const userAliases = isJsonObject(value.users) ? Object.keys(value.users) : [];
   for (const both of userAliases.filter((u) => aliases.includes(u))) push(joinPointer('/users', both), 'unknown-party', `"${both}" names a party and a user: give one of them another alias.`, undefined, true);
   const scope = new Set<string>([...aliases, ...userAliases]);
@@ -44,6 +46,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
   steps.forEach((step: unknown, index) => {
     if (isJsonObject(step) && isJsonObject(step.capture)) for (const name of Object.keys(step.capture)) if (!capturedAt.has(name)) capturedAt.set(name, index);
   });
+  // The aliases found on the participant are checked with their party ids, as the run sends them.
+  const known = resolution ? namesKnownBeforeRun(resolution.resolved, capturedAt.keys()) : undefined;
 
   steps.forEach((step: unknown, index) => {
     const pointer = `/steps/${index}`;
@@ -58,7 +62,8 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       push(pointer, 'unknown-step-kind', kinds.length === 0 && stray ? `${message.slice(0, -1)} (did you mean ${stray}?)` : message, undefined, true);
     }
     // A step's own captures are bound after it ran: its expectations and commands see only earlier ones.
-    for (const key of ['name', ...STEP_KINDS, 'expect'] as const) {
+    for (const key of NAMED_KEYS) {
+      if (!(key in step)) continue;
       for (const ref of referencesIn(step[key], joinPointer(pointer, key))) {
         if (scope.has(ref.name)) continue;
         const later = capturedAt.get(ref.name);
@@ -77,13 +82,16 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       push(partyPointer, 'unknown-party', `"${ref}" is not a party alias of this script${suggestion ? `: did you mean "${suggestion}"?` : `${aliases.length ? ` (its aliases: ${aliases.join(', ')})` : ' (declare it under "parties")'}.`}`, suggestion ? { suggestion } : undefined);
     }
     for (const kind of COMMAND_STEP_KINDS) {
-      if (isJsonObject(step[kind]) && !('file' in step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o));
+      if (isJsonObject(step[kind]) && !('file' in step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o, known));
     }
     if (o.packages) problems.push(...fieldProblems(step, pointer, doc, o.packages));
     if (isJsonObject(step.capture)) for (const name of Object.keys(step.capture)) scope.add(name);
   });
   return problems;
 }
+
+/** The keys of a step whose `${…}` must be bound when it runs. */
+const NAMED_KEYS = ['name', ...STEP_KINDS, 'expect'] as const;
 
 /** The parties an expectation or a read names, with their pointers. */
 function* partyRefs(step: Record<string, unknown>, pointer: string): Generator<{ ref: string; pointer: string }> {
@@ -131,8 +139,8 @@ export function resolveAliases(
   return { resolved, problems };
 }
 
-function aliasResolutionProblems(parties: unknown, doc: JsonDocument, known: { ids: readonly string[]; source: string }): ProblemDraft[] {
-  return resolveAliases(parties, known).problems.flatMap(({ alias, message }) => {
+function aliasResolutionProblems(found: ReturnType<typeof resolveAliases>['problems'], doc: JsonDocument): ProblemDraft[] {
+  return found.flatMap(({ alias, message }) => {
     const pointer = joinPointer('/parties', alias);
     const node = doc.nodeAt(pointer);
     return node ? [{ path: pointer, severity: 'error' as const, code: 'unknown-party' as const, message, ...doc.anchorOf(node) }] : [];
@@ -140,19 +148,24 @@ function aliasResolutionProblems(parties: unknown, doc: JsonDocument, known: { i
 }
 
 /**
- * An inline JsCommands checked as a commands file is (with the commandId the run will give it), and
- * its Daml arguments against the packages. A value that holds a `${…}` is known only when the script
- * runs: the run checks it again then.
+ * An inline JsCommands checked as a commands file is (with the commandId the run will give it): the
+ * schema, the placeholders of a new file, and its Daml arguments against the packages. The names
+ * `known` before the run are checked with their values; a value that holds any other `${…}` is known
+ * only when the script runs: the run checks it again then.
  */
-function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions): ProblemDraft[] {
-  const value = { ...spec, commandId: 'ledger-script' };
+function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions, known: ReadonlyMap<string, string> | undefined): ProblemDraft[] {
+  const commands = known ? (replaceKnown(spec, known) as Record<string, unknown>) : spec;
+  const value = { ...commands, commandId: 'ledger-script' };
+  const waiting = referencedValues(commands, base);
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
-    const errors = (o.validateCommands.errors ?? []).map((e) => ({ ...e, instancePath: base + e.instancePath }));
+    // Errors at a `${…}` are dropped before they are described (most of a script's are).
+    const errors = (o.validateCommands.errors ?? []).filter((e) => !waiting.has(base + e.instancePath)).map((e) => ({ ...e, instancePath: base + e.instancePath }));
     drafts.push(...schemaProblems(errors, doc));
   }
-  if (o.packages) drafts.push(...argumentProblems(value, doc, o.packages, base));
-  return drafts.filter((d) => !hasReference(doc.nodeAt(d.path)?.value));
+  drafts.push(...placeholderProblems('commands', value, doc, base));
+  if (o.packages) drafts.push(...argumentProblems(value, doc, o.packages, base, waiting));
+  return drafts.filter((d) => !waiting.has(d.path));
 }
 
 /** Fields named by `created[].fields` and by captures (`field`) that the template's record does not have. */

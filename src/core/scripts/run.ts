@@ -14,8 +14,9 @@ import type { DarContents } from '../daml/lf/archive';
 import { parseIdentifier } from '../daml/identifiers';
 import { AuthError, CancelledError, CantonApiError, LedgerError } from '../errors';
 import { isJsonObject, JsonDocument } from '../files/jsonDocument';
+import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
-import { validateText, type Problem } from '../files/validate';
+import { commandsValuePasses, validateText, type Problem } from '../files/validate';
 import type { LedgerConnection } from '../ledger/connection';
 import type { CreatedEvent, Transaction } from '../models/updates';
 import type * as wire from '../models/wire';
@@ -23,7 +24,8 @@ import { uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
-import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+import { substitutedCommandsPass } from './recheck';
+import { aliasOfPartyRef, interpolate, namesKnownBeforeRun, onlyKnownNames, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
 
@@ -87,6 +89,10 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   const info = connection.state.state === 'connected' ? connection.state.info : await connection.connect(signal);
   const packagesState = await connection.readPackages(signal);
   const packages = packagesState.state === 'ready' ? packagesState.context : undefined;
+  // Where the script's own updates start (read alongside the parties; again after an allocation,
+  // which may move it). Unused when the script is refused.
+  const endAtStart = client.ledgerEnd({ signal });
+  endAtStart.catch(() => undefined);
   const partyIds = await client.parties({ signal }).then(
     (list) => list.map((p) => p.party),
     // A user without admin rights cannot list every party: those of its rights are what it can use.
@@ -125,8 +131,13 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     scope.set(alias.alias, id);
   }
 
-  const runner = new StepRunner(connection, runId, packages, scope, o);
-  runner.firstOffset = await client.ledgerEnd({ signal });
+  // The same names, with the same values, as the checks above took (they found each alias's party).
+  const known = namesKnownBeforeRun(
+    new Map(script.parties.filter((a) => !a.allocate).map((a) => [a.alias, parties[a.alias]])),
+    script.steps.flatMap((s) => Object.keys(s.capture)),
+  );
+  const runner = new StepRunner(connection, runId, packages, scope, known, scriptCommandId(runId, script.steps.length - 1), o);
+  runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
   for (const step of script.steps) {
@@ -149,6 +160,15 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     else if (result.status === 'unknown') status = 'unknown';
   }
   return { runId, status, problems: [], parties, steps };
+}
+
+function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {
+  return { ...head, ...r, durationMs: performance.now() - started };
+}
+
+/** Whether `expect` holds anything for `check` (a failure the step expects is checked as it acts). */
+function hasChecks(expect: StepExpectations): boolean {
+  return Object.keys(expect).some((k) => k !== 'failed');
 }
 
 function stepHead(s: ScriptStep): Pick<StepResult, 'index' | 'name' | 'kind' | 'pointer'> {
@@ -175,6 +195,13 @@ interface StepOutput {
 
 class StepRunner {
   firstOffset = 0;
+  /** Whether what the run adds to inline commands passes the schema, per user id (see `commandsValue`). */
+  private readonly envelopes = new Map<unknown, boolean>();
+  /**
+   * After a vet or DAR upload step, a package name may stand for another version than when the
+   * script was checked: every command is checked again, as a whole.
+   */
+  private packagesMayHaveChanged = false;
   private readonly client: LedgerClient;
   private readonly signal: AbortSignal | undefined;
   private readonly userId: string | undefined;
@@ -184,6 +211,10 @@ class StepRunner {
     private readonly runId: string,
     private readonly packages: ArgumentContext | undefined,
     private readonly scope: Map<string, unknown>,
+    /** The names the script's checks took with their values (`namesKnownBeforeRun`). */
+    private readonly known: ReadonlyMap<string, string>,
+    /** The run's command id of the highest step number: the longest. */
+    private readonly longestCommandId: string,
     private readonly o: ScriptRunOptions,
   ) {
     this.client = connection.client;
@@ -195,29 +226,28 @@ class StepRunner {
   async run(step: ScriptStep): Promise<StepResult> {
     const started = performance.now();
     const head = stepHead(step);
-    const done = (r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult => ({ ...head, ...r, durationMs: performance.now() - started });
     const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
     let output: StepOutput | undefined;
     try {
       const spec = interpolate(step.spec, this.scope);
       const expect = interpolate(step.expect, this.scope) as StepExpectations;
       output = await this.act(step, spec, expect);
-      const failures = await this.check(step, expect, output);
-      if (failures.length > 0) return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
+      const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
+      if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
       const captured = this.capture(step, output);
       for (const [name, value] of Object.entries(captured)) this.scope.set(name, value);
-      return done({ status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
+      return done(head, started, { status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
     } catch (e) {
-      if (e instanceof StepStop) return done({ status: 'failed', commandId, failures: [e.failure], captured: {} });
-      if (e instanceof UnknownOutcome) return done({ status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
+      if (e instanceof StepStop) return done(head, started, { status: 'failed', commandId, failures: [e.failure], captured: {} });
+      if (e instanceof UnknownOutcome) return done(head, started, { status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
       if (e instanceof CancelledError) {
-        if (!output) return done({ status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
+        if (!output) return done(head, started, { status: 'not-run', notRunBecause: 'cancelled', commandId, failures: [], captured: {} });
         // The step did its work; only the reads that check it were cancelled: it ran, unchecked.
         const failure = { message: `Cancelled while its expectations were checked; the step itself ran${output.summary ? ` (${output.summary})` : ''}.`, pointer: `${step.pointer}/expect` };
-        return done({ status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
+        return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures: [failure], captured: {} });
       }
       const message = e instanceof LedgerError ? describe(e) : `The step could not run: ${e instanceof Error ? e.message : String(e)}`;
-      return done({ status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
+      return done(head, started, { status: 'failed', commandId, failures: [{ message, pointer: step.pointer }], captured: {} });
     }
   }
 
@@ -227,7 +257,7 @@ class StepRunner {
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
       case 'submit': {
-        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         const { request } = submissionOf(value);
         // Where a look-up of this submission would start: the end this connection knows is enough (the
         // end only grows, so the transaction is past it), and it spares a read per step.
@@ -240,9 +270,11 @@ class StepRunner {
         );
         const commandId = request.commands.commandId;
         switch (outcome.kind) {
-          case 'succeeded':
-            this.expectSuccess(step, expect, transactionSummary(outcome.transaction));
-            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary: transactionSummary(outcome.transaction) };
+          case 'succeeded': {
+            const summary = transactionSummary(outcome.transaction);
+            this.expectSuccess(step, expect, summary);
+            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary };
+          }
           case 'not-sent':
             throw outcome.error;
           case 'unknown':
@@ -255,7 +287,7 @@ class StepRunner {
         break;
       }
       case 'preview': {
-        const value = await this.commandsValue(spec, at, scriptCommandId(this.runId, step.index));
+        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
@@ -266,6 +298,7 @@ class StepRunner {
         return { contracts: [], summary: 'Prepared (nothing was submitted)' };
       }
       case 'vet': {
+        this.packagesMayHaveChanged = true;
         const file = await this.checkedFile(String(spec), 'vetting', at);
         const request = vettingRequestOf(file as wire.UpdateVettedPackagesRequest, 'apply');
         const outcome = await this.connection.write('vetting', (c, s) => sendVetting(c, request, s), { signal });
@@ -278,6 +311,7 @@ class StepRunner {
         return { contracts: [], summary: `Vetting of ${String(spec)} applied` };
       }
       case 'uploadDar': {
+        this.packagesMayHaveChanged = true;
         const readDar = this.o.readDar;
         if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
         const bytes = await this.readFile(String(spec), at);
@@ -353,20 +387,36 @@ class StepRunner {
 
   /**
    * The commands a submit or preview step sends: inline, or a commands file's (its `${…}` replaced
-   * too), with the run's command id; checked again now that every `${…}` has its value.
+   * too), with the run's command id; checked again now that every `${…}` has its value (inline: what
+   * the values can change, and as text only when that does not pass, for what and where).
    */
-  private async commandsValue(spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
+  private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
     const s = isJsonObject(spec) ? spec : {};
     if (typeof s.file === 'string') {
       const file = await this.checkedFile(s.file, 'commands', `${pointer}/file`);
       const value = interpolate(file, this.scope) as Record<string, unknown>;
       const wrapped = isJsonObject(value.commands);
       const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
-      return this.checkedText(JSON.stringify(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
+      return this.checkedText(stringifyJson(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
     }
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
-    return this.checkedText(JSON.stringify({ ...s, commandId, ...(userId ? { userId } : {}) }), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+    const value = { ...s, commandId, ...(userId ? { userId } : {}) };
+    // Names the checks took with their values: they saw this very value but for what the run adds,
+    // the command id and the user, which differ between steps only in the step's number (checked once,
+    // with the longest id).
+    if (!this.packagesMayHaveChanged && onlyKnownNames(written, this.known) && this.envelopePasses(value)) return value as CommandsFileValue;
+    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged)) return value as CommandsFileValue;
+    return this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+  }
+
+  private envelopePasses(value: Record<string, unknown>): boolean {
+    let passes = this.envelopes.get(value.userId);
+    if (passes === undefined) {
+      passes = commandsValuePasses({ ...value, commandId: this.longestCommandId }, undefined, () => false);
+      this.envelopes.set(value.userId, passes);
+    }
+    return passes;
   }
 
   private expectSuccess(step: ScriptStep, expect: StepExpectations, what: string): void {

@@ -119,19 +119,53 @@ const WHOLE_REFERENCE = /^\$\{([^}]*)\}$/;
 /** A `${name}` in a string of the script, and where that string is. */
 export interface NameReference {
   name: string;
+  /** The string's pointer; for a key, the pointer of its property. */
   pointer: string;
 }
 
 /** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
-export function* referencesIn(value: unknown, pointer: string): Generator<NameReference> {
+export function referencesIn(value: unknown, pointer: string, found: NameReference[] = []): NameReference[] {
   if (typeof value === 'string') {
-    for (const m of value.matchAll(REFERENCE)) yield { name: m[1], pointer };
+    if (hasReference(value)) for (const m of value.matchAll(REFERENCE)) found.push({ name: m[1], pointer });
   } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield* referencesIn(value[i], joinPointer(pointer, i));
+    for (let i = 0; i < value.length; i++) referencesIn(value[i], joinPointer(pointer, i), found);
   } else if (isJsonObject(value)) {
-    for (const [key, v] of Object.entries(value)) {
-      for (const m of key.matchAll(REFERENCE)) yield { name: m[1], pointer: joinPointer(pointer, key) };
-      yield* referencesIn(v, joinPointer(pointer, key));
+    for (const key of Object.keys(value)) {
+      const at = joinPointer(pointer, key);
+      if (hasReference(key)) for (const m of key.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at });
+      referencesIn(value[key], at, found);
+    }
+  }
+  return found;
+}
+
+/** The pointers of the strings of `value` that hold a `${…}` (keys aside): their values are known only when the script runs. */
+export function referencedValues(value: unknown, pointer: string): Set<string> {
+  const found = new Set<string>();
+  forEachReferencedString(value, (path, inKey) => inKey || found.add(path.reduce<string>(joinPointer, pointer)));
+  return found;
+}
+
+/**
+ * Calls `visit` with the path (keys and indexes) of every string of `value` that holds a `${…}`;
+ * `inKey` for a key that holds one, with the path of its property. The path array is reused: copy
+ * what is kept.
+ */
+export function forEachReferencedString(value: unknown, visit: (path: ReadonlyArray<string | number>, inKey: boolean) => void, path: Array<string | number> = []): void {
+  if (typeof value === 'string') {
+    if (hasReference(value)) visit(path, false);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      forEachReferencedString(value[i], visit, path);
+      path.pop();
+    }
+  } else if (isJsonObject(value)) {
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      if (hasReference(key)) visit(path, true);
+      forEachReferencedString(value[key], visit, path);
+      path.pop();
     }
   }
 }
@@ -146,24 +180,89 @@ export class UnboundNameError extends Error {
 /**
  * `value` with every `${name}` replaced by its value. A string that is exactly one reference takes the
  * value with its type (a captured offset stays a number, a captured record a record); inside a longer
- * string the value is written as text.
+ * string the value is written as text. What holds no reference is returned as it is (not copied), and
+ * values other than plain JSON (an `ExactNumber`) are kept.
  */
 export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>): unknown {
-  const lookup = (name: string): unknown => {
-    if (!scope.has(name)) throw new UnboundNameError(name);
-    return scope.get(name);
-  };
   if (typeof value === 'string') {
+    if (!hasReference(value)) return value;
     const whole = WHOLE_REFERENCE.exec(value);
-    if (whole) return lookup(whole[1]);
+    if (whole) return valueOf(whole[1], scope);
     return value.replace(REFERENCE, (_, name: string) => {
-      const v = lookup(name);
+      const v = valueOf(name, scope);
       return typeof v === 'string' ? v : JSON.stringify(v);
     });
   }
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope));
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [interpolate(k, scope) as string, interpolate(v, scope)]));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = interpolate(value[i], scope);
+      if (v !== value[i]) (copy ??= value.slice())[i] = v;
+    }
+    return copy ?? value;
+  }
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    let changed = false;
+    const entries = Object.entries(value).map(([k, v]) => {
+      const entry = [interpolate(k, scope) as string, interpolate(v, scope)] as const;
+      changed ||= entry[0] !== k || entry[1] !== v;
+      return entry;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
   return value;
+}
+
+function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
+  if (!scope.has(name)) throw new UnboundNameError(name);
+  return scope.get(name);
+}
+
+/**
+ * `value` with each `${name}` that `known` has replaced by its value, in strings (keys aside); any
+ * other reference stays as it is. What holds none is returned as it is.
+ */
+export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return hasReference(value) ? value.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference) : value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = replaceKnown(value[i], known);
+      if (v !== value[i]) (copy ??= value.slice())[i] = v;
+    }
+    return copy ?? value;
+  }
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const v = replaceKnown(value[key], known);
+      if (v !== value[key]) (copy ??= { ...value })[key] = v;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+/**
+ * The names whose values a script's checks know before it runs, with those values: the party
+ * aliases found on the participant (`resolved`, one party each; an alias allocated per run is not
+ * among them), except a name a step captures, which stands for the captured value after that step.
+ * The checks take these values; the run, which gives them the same, does not check them again.
+ */
+export function namesKnownBeforeRun(resolved: ReadonlyMap<string, string>, capturedNames: Iterable<string>): Map<string, string> {
+  const known = new Map(resolved);
+  for (const name of capturedNames) known.delete(name);
+  return known;
+}
+
+/**
+ * Whether nothing of `value` waits for the run once the names `known` are replaced: no `${…}` left in
+ * a string or a key. The checks then saw the very value the run sends.
+ */
+export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string>): boolean {
+  let waiting = false;
+  forEachReferencedString(replaceKnown(value, known), () => (waiting = true));
+  return !waiting;
 }
 
 /** True when a string holds a `${…}` (its value is known only when the script runs). */
