@@ -13,7 +13,7 @@ import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
 import { recheckCounts } from '../../src/core/scripts/recheck';
-import { interpolate, newScriptText, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { interpolate, newScriptText, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
 import { ExactNumber } from '../../src/core/json';
 import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
@@ -144,6 +144,15 @@ describe('ledger scripts: values and command ids', () => {
     const scope = new Map<string, unknown>([['offset', 12], ['party', 'Alice::1220']]);
     assert.deepEqual(interpolate({ a: '${offset}', b: 'at ${offset} by ${party}', c: ['${party}'] }, scope), { a: 12, b: 'at 12 by Alice::1220', c: ['Alice::1220'] });
     assert.throws(() => interpolate('${nope}', scope), UnboundNameError);
+  });
+
+  it('a ${name} in a key is replaced too by a run; the checks\' known names replace values only', () => {
+    const scope = new Map<string, unknown>([['party', 'Alice::1220']]);
+    assert.deepEqual(interpolate({ '${party}': { owner: '${party}' }, fixed: 1 }, scope), { 'Alice::1220': { owner: 'Alice::1220' }, fixed: 1 });
+    const known = new Map([['party', 'Alice::1220']]);
+    assert.deepEqual(replaceKnown({ '${party}': ['${party}', 'by ${party} and ${other}'] }, known), { '${party}': ['Alice::1220', 'by Alice::1220 and ${other}'] });
+    const untouched = { a: ['${other}'] };
+    assert.equal(replaceKnown(untouched, known), untouched, 'nothing known in it: the same object');
   });
 
   it('what holds no ${name} is kept as it is: the same object, and an exact number stays one', () => {

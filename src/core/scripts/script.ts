@@ -184,33 +184,18 @@ export class UnboundNameError extends Error {
  * values other than plain JSON (an `ExactNumber`) are kept.
  */
 export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>): unknown {
-  if (typeof value === 'string') {
-    if (!hasReference(value)) return value;
-    const whole = WHOLE_REFERENCE.exec(value);
-    if (whole) return valueOf(whole[1], scope);
-    return value.replace(REFERENCE, (_, name: string) => {
-      const v = valueOf(name, scope);
-      return typeof v === 'string' ? v : JSON.stringify(v);
-    });
-  }
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const v = interpolate(value[i], scope);
-      if (v !== value[i]) (copy ??= value.slice())[i] = v;
-    }
-    return copy ?? value;
-  }
-  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
-    let changed = false;
-    const entries = Object.entries(value).map(([k, v]) => {
-      const entry = [interpolate(k, scope) as string, interpolate(v, scope)] as const;
-      changed ||= entry[0] !== k || entry[1] !== v;
-      return entry;
-    });
-    return changed ? Object.fromEntries(entries) : value;
-  }
-  return value;
+  return mapReferencedStrings(
+    value,
+    (text) => {
+      const whole = WHOLE_REFERENCE.exec(text);
+      if (whole) return valueOf(whole[1], scope);
+      return text.replace(REFERENCE, (_, name: string) => {
+        const v = valueOf(name, scope);
+        return typeof v === 'string' ? v : JSON.stringify(v);
+      });
+    },
+    true,
+  );
 }
 
 function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
@@ -223,24 +208,34 @@ function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
  * other reference stays as it is. What holds none is returned as it is.
  */
 export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>): unknown {
-  if (typeof value === 'string') return hasReference(value) ? value.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference) : value;
+  return mapReferencedStrings(value, (text) => text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference), false);
+}
+
+/**
+ * `value` with each string that holds a `${…}` (and each such key, with `keys`) put through `map`,
+ * copying only the arrays and plain objects on the way to a change: what holds no reference is
+ * returned as it is, and values other than plain JSON (an `ExactNumber`) are kept.
+ */
+function mapReferencedStrings(value: unknown, map: (text: string) => unknown, keys: boolean): unknown {
+  if (typeof value === 'string') return hasReference(value) ? map(value) : value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = replaceKnown(value[i], known);
+      const v = mapReferencedStrings(value[i], map, keys);
       if (v !== value[i]) (copy ??= value.slice())[i] = v;
     }
     return copy ?? value;
   }
-  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
-    let copy: Record<string, unknown> | undefined;
-    for (const key of Object.keys(value)) {
-      const v = replaceKnown(value[key], known);
-      if (v !== value[key]) (copy ??= { ...value })[key] = v;
-    }
-    return copy ?? value;
+  if (!isJsonObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (keys && Object.keys(value).some(hasReference)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [hasReference(k) ? (map(k) as string) : k, mapReferencedStrings(v, map, keys)]));
   }
-  return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const v = mapReferencedStrings(value[key], map, keys);
+    if (v !== value[key]) (copy ??= { ...value })[key] = v;
+  }
+  return copy ?? value;
 }
 
 /**
