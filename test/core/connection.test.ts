@@ -350,6 +350,19 @@ describe('LedgerConnection against the demo participant', function () {
       assert.equal(got, c.packages(), 'the state of the newer read');
     });
 
+    it('a reload while packages are being fetched (a reconnect meanwhile) fetches none of them again', async () => {
+      const c = connection({ store: new PackageStore(decoder) });
+      await c.connect();
+      const fetched = countCalls(c.client, 'packageArchive');
+      const waiting = c.readPackages();
+      while (fetched.count === 0) await new Promise((r) => setImmediate(r));
+      c.reloadPackages();
+      const got = await waiting;
+      assert.ok(got.state === 'ready');
+      assert.equal(got, c.packages(), 'the state of the newer read');
+      assert.equal(fetched.count, got.packageIds.length, 'each package fetched once');
+    });
+
     it('a failed read is the state (failed), not a throw', async () => {
       const closed = await silentHost();
       const url = closed.url;

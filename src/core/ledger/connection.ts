@@ -190,10 +190,13 @@ export class LedgerConnection {
     return untilAborted(read.done, signal);
   }
 
-  /** Reads the packages again (an upload, a Refresh): new ids are fetched, the rest come from the store. */
+  /**
+   * Reads the packages again (an upload, a Refresh, a reconnect): new ids are fetched, the rest come
+   * from the store. A read in progress is not cut off — the packages it is fetching would be fetched
+   * again — but superseded: the new read joins its fetches, and who waited for it gets the new read.
+   */
   reloadPackages(): void {
     if (!this.packageRead) return;
-    this.packageRead.abort.abort();
     this.packageRead = undefined;
     this.startPackageRead();
   }
@@ -268,18 +271,18 @@ export class LedgerConnection {
         // Which version a package name stands for depends on the vetting state: read it alongside.
         this.ledgerState?.vettedPackages(signal).catch(() => undefined);
         const { ids, packages, unreadable } = await store.read(this.client, signal);
+        // Read again meanwhile (a DAR upload, a reconnect): who waited for this read gets the newer one.
+        const newer = this.packageRead;
+        if (newer && newer !== entry && !this.disposed) return newer.done;
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
         // One package that cannot be read leaves the others usable: it is named, with its error, once.
         if (unreadable.length > 0) this.logger.warn(unreadableWarning(unreadable, source));
         const vettedPackageIds = () => this.ledgerState?.vettedPackageIds();
         return settle({ state: 'ready', context: store.context(packages, source, { unreadable, index: { vettedPackageIds } }), packageIds: ids });
       } catch (e) {
-        if (signal.aborted) {
-          // Read again meanwhile (a DAR upload): who waited for this read gets the newer one.
-          const newer = this.packageRead;
-          if (newer && newer !== entry && !this.disposed) return newer.done;
-          throw e instanceof CancelledError ? e : new CancelledError();
-        }
+        const newer = this.packageRead;
+        if (newer && newer !== entry && !this.disposed) return newer.done;
+        if (signal.aborted) throw e instanceof CancelledError ? e : new CancelledError();
         this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
         return settle({ state: 'failed', source, error: e as Error });
       }

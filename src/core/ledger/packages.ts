@@ -4,6 +4,7 @@ import type { PackageCache, PackageIndex, PackageIndexOptions } from '../daml/pa
 import type { ArgumentContext, UnreadablePackages } from '../files/argumentChecks';
 import { CancelledError } from '../errors';
 import { silentLogger, type Logger } from '../log';
+import { untilAborted } from './state';
 
 /** At most this many package archives are fetched at once from a participant. */
 export const PACKAGE_FETCH_CONCURRENCY = 4;
@@ -50,6 +51,8 @@ export interface PackageSource {
 export class PackageStore {
   private decoderLib: DamlDecoder | undefined;
   private cache: PackageCache | undefined;
+  /** The packages being read now, by id. */
+  private readonly loading = new Map<string, Promise<DamlPackage>>();
 
   constructor(
     private readonly loadDecoder: () => DamlDecoder,
@@ -123,10 +126,33 @@ export class PackageStore {
     return { packages: new this.decoder.PackageIndex(packages, extra.index), source, ...(unreadable.length > 0 ? { unreadable } : {}) };
   }
 
+  /**
+   * A package from memory, else the one being read already (a read started while another ran, as a
+   * reload does, joins its fetches instead of fetching the same package again), else read now. A joined
+   * read that was cancelled (its connection went) is read again with this read's own signal.
+   */
   private async byId(id: string, fetch: (signal: AbortSignal) => Promise<Uint8Array>, signal: AbortSignal): Promise<DamlPackage> {
-    const cache = this.decoded;
-    const known = cache.get(id);
+    const known = this.decoded.get(id);
     if (known) return known;
+    const inFlight = this.loading.get(id);
+    if (inFlight) {
+      try {
+        return await untilAborted(inFlight, signal);
+      } catch (e) {
+        if (signal.aborted || !(e instanceof CancelledError)) throw e;
+      }
+    }
+    const load = this.load(id, fetch, signal);
+    this.loading.set(id, load);
+    try {
+      return await load;
+    } finally {
+      if (this.loading.get(id) === load) this.loading.delete(id);
+    }
+  }
+
+  private async load(id: string, fetch: (signal: AbortSignal) => Promise<Uint8Array>, signal: AbortSignal): Promise<DamlPackage> {
+    const cache = this.decoded;
     const stored = await this.storage?.read(id).catch(() => undefined);
     if (stored?.id === id) {
       cache.put(stored);

@@ -153,7 +153,8 @@ describe('Daml packages from a participant: each read once', function () {
   });
   after(async () => {
     await api.connections.profiles.remove(profileId);
-    await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
+    // Without a connection to go back to (the suite run alone), the command would ask which one.
+    if (previouslyActive) await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
     await p.close();
   });
 

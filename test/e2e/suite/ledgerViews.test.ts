@@ -366,7 +366,8 @@ describe('ledger views', function () {
     });
     after(async () => {
       await vscode.commands.executeCommand('cantonLedger.updates.stopLiveTail');
-      await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
+      // Without a connection to go back to (the suite run alone), the command would ask which one.
+      if (previouslyActive) await vscode.commands.executeCommand('cantonLedger.connections.setActive', previouslyActive);
     });
     // Update Token from the item asks for the token, stores it and reconnects; here in two steps.
     const updateToken = async () => {
