@@ -21,11 +21,11 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
   before(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('measures decoding, listing, paging, submissions, the live tail, validation and Daml packages, each against its baseline', async () => {
+  it('measures decoding, listing, paging (updates, active contracts, older completions), submissions, the live tail, validation and Daml packages, each against its baseline', async () => {
     // The Daml part reads a shared DAR beside the repository (test/support/dars.ts); without it, it is left out.
     const daml = existsSync(DAR_DIR);
     if (!daml) console.warn(`    (the Daml packages part is left out: ${DAR_DIR} is missing)`);
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', `decode,list,paging,acs,submit,tail,validate${daml ? ',daml' : ''}`], {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', '--quick', '--only', `decode,list,paging,acs,completions,submit,tail,validate${daml ? ',daml' : ''}`], {
       cwd: ROOT,
       env: { ...process.env, BENCH_RESULTS_DIR: dir },
       maxBuffer: 16 * 1024 * 1024,
@@ -37,6 +37,7 @@ describe('benchmark harness (npm run bench -- --quick)', function () {
     if (daml) assert.equal(results.rows.filter((r) => r.section === 'Daml packages').length, 2, 'decoding and schemas; argument diagnostics');
     assert.equal(results.rows.filter((r) => r.section === 'Update decoding' && r.what.startsWith('decode ')).length, 4, 'throughput and memory for 1k and 10k');
     assert.equal(results.rows.filter((r) => r.what.startsWith('list ')).length, 4);
+    assert.equal(results.rows.filter((r) => r.what.startsWith('Failed Commands: ')).length, 1, "Failed Commands' Load more");
     for (const r of results.rows) {
       assert.ok(Number.isFinite(r.ours) && r.ours > 0, `${r.what}: ours = ${r.ours}`);
       assert.ok(Number.isFinite(r.baseline) && r.baseline > 0, `${r.what}: baseline = ${r.baseline}`);

@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,graph,pqs,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,completions,graph,pqs,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -20,6 +20,7 @@ import type { DecodeInput, DecodeOutput } from './workers/decode';
 import type { ListInput, ListOutput } from './workers/list';
 import type { PagingInput, PagingOutput } from './workers/paging';
 import type { AcsInput, AcsOutput } from './workers/acs';
+import type { CompletionsInput, CompletionsOutput } from './workers/completions';
 import type { SubmitInput, SubmitOutput } from './workers/submit';
 import type { ScriptInput, ScriptOutput } from './workers/script';
 import type { TailInput, TailOutput, TailProgress } from './workers/tail';
@@ -255,6 +256,32 @@ async function acsBenchmark(): Promise<void> {
       if (pageRequests.some((n) => n !== reps)) throw new Error(`expected one page request per first page (${reps} each), the participants served ${pageRequests.join(', ')}`);
     } finally {
       await Promise.all(participants.map((p) => p.stop()));
+    }
+  });
+}
+
+// ---------------------------------------------------------------- 1c. older command completions
+
+async function completionsBenchmark(): Promise<void> {
+  if (!wanted('completions')) return;
+  const [commands, depth] = QUICK ? [1_200, 10] : [4_200, 40];
+  const window = 100;
+  await step(`Paging: Failed Commands' Load more ${depth} pages back vs the first older page`, async () => {
+    const p = await ParticipantProcess.start({});
+    try {
+      const r = await runWorker<CompletionsInput, CompletionsOutput>('completions', { url: p.info.url, party: p.info.parties.bank, commands, window, depth, reps: QUICK ? 5 : 15 }, { timeoutMs: 600_000 });
+      addRow({
+        section: 'Paging',
+        what: `Failed Commands: a page of older completions (${r.perPage} in ${window} offsets) ${depth} pages back vs the first older page`,
+        ours: median(r.deepMs),
+        baseline: median(r.firstOlderMs),
+        unit: 'ms',
+        goal: { kind: 'ratio-at-most', value: 1.5 },
+        note: `${r.readsPerPage} completions read(s) per page; ${commands} commands on the participant`,
+      });
+      if (r.readsPerPage !== 1) throw new Error(`expected one completions read per page, saw up to ${r.readsPerPage}`);
+    } finally {
+      await p.stop();
     }
   });
 }
@@ -619,6 +646,7 @@ async function main(): Promise<void> {
   console.log(`Benchmark on ${machine()}${QUICK ? ' (quick)' : ''}`);
   await updatesBenchmarks().catch((e) => failures.push(`updates: ${(e as Error).stack ?? e}`));
   await acsBenchmark();
+  await completionsBenchmark();
   await submitBenchmark();
   await scriptBenchmark();
   await tailBenchmark();
