@@ -124,18 +124,12 @@ export interface NameReference {
 }
 
 /** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
-export function referencesIn(value: unknown, pointer: string, found: NameReference[] = []): NameReference[] {
-  if (typeof value === 'string') {
-    if (hasReference(value)) for (const m of value.matchAll(REFERENCE)) found.push({ name: m[1], pointer });
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) referencesIn(value[i], joinPointer(pointer, i), found);
-  } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) {
-      const at = joinPointer(pointer, key);
-      if (hasReference(key)) for (const m of key.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at });
-      referencesIn(value[key], at, found);
-    }
-  }
+export function referencesIn(value: unknown, pointer: string): NameReference[] {
+  const found: NameReference[] = [];
+  forEachReferencedString(value, (path, _inKey, text) => {
+    const at = path.reduce<string>(joinPointer, pointer);
+    for (const m of text.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at });
+  });
   return found;
 }
 
@@ -147,13 +141,13 @@ export function referencedValues(value: unknown, pointer: string): Set<string> {
 }
 
 /**
- * Calls `visit` with the path (keys and indexes) of every string of `value` that holds a `${…}`;
- * `inKey` for a key that holds one, with the path of its property. The path array is reused: copy
- * what is kept.
+ * Calls `visit` with the path (keys and indexes) and the text of every string of `value` that holds a
+ * `${…}`; `inKey` for a key that holds one, with the path of its property. The path array is reused:
+ * copy what is kept.
  */
-export function forEachReferencedString(value: unknown, visit: (path: ReadonlyArray<string | number>, inKey: boolean) => void, path: Array<string | number> = []): void {
+export function forEachReferencedString(value: unknown, visit: (path: ReadonlyArray<string | number>, inKey: boolean, text: string) => void, path: Array<string | number> = []): void {
   if (typeof value === 'string') {
-    if (hasReference(value)) visit(path, false);
+    if (hasReference(value)) visit(path, false, value);
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       path.push(i);
@@ -163,7 +157,7 @@ export function forEachReferencedString(value: unknown, visit: (path: ReadonlyAr
   } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) {
       path.push(key);
-      if (hasReference(key)) visit(path, true);
+      if (hasReference(key)) visit(path, true, key);
       forEachReferencedString(value[key], visit, path);
       path.pop();
     }
@@ -256,7 +250,8 @@ export function namesKnownBeforeRun(resolved: ReadonlyMap<string, string>, captu
  */
 export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string>): boolean {
   let waiting = false;
-  forEachReferencedString(replaceKnown(value, known), () => (waiting = true));
+  // Keys are not replaced (`replaceKnown`): a `${…}` in one waits. A party id holds no `${`.
+  forEachReferencedString(value, (_path, inKey, text) => (waiting ||= inKey || [...text.matchAll(REFERENCE)].some((m) => !known.has(m[1]))));
   return !waiting;
 }
 

@@ -3,6 +3,7 @@ import type { CallOptions } from '../api/http';
 import { ListTooLargeError } from '../errors';
 import type { Completion, CompletionsSelection } from '../models/completions';
 import { OnDemandPages, type ReadPage } from '../paging';
+import { smallerListRead } from './tail';
 
 export interface CompletionsPagerOptions {
   selection: CompletionsSelection;
@@ -112,8 +113,9 @@ export class CompletionsPager extends OnDemandPages<Completion, Cursor> {
           if (past) break;
         }
       } catch (e) {
-        if (!(e instanceof ListTooLargeError) || this.batchSize <= 2) throw e;
-        this.batchSize = e.cap !== undefined && e.cap < this.batchSize ? Math.max(2, e.cap) : Math.floor(this.batchSize / 2);
+        const smaller = e instanceof ListTooLargeError ? smallerListRead(e, this.batchSize) : 0;
+        if (smaller < 2) throw e;
+        this.batchSize = smaller;
         continue;
       } finally {
         reading.abort();

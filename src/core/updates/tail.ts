@@ -263,7 +263,7 @@ export async function followElements<T extends Positioned>(o: FollowBase<T>, sou
         // Smaller reads: to the cap the participant names, else half. Below the smallest read that
         // can hold an update and its checkpoint no size can succeed: stop with the error instead of
         // asking again and again.
-        const smaller = e.cap !== undefined && e.cap < batchSize ? e.cap : Math.floor(batchSize / 2);
+        const smaller = smallerListRead(e, batchSize);
         if (smaller < MIN_BATCH) throw e;
         batchSize = smaller;
         await retryAfter(e);
@@ -354,6 +354,14 @@ async function firstUpdateAfter(client: LedgerClient, selection: UpdatesSelectio
 
 /** The smallest read: an update and the checkpoint sharing its offset must fit in one. */
 const MIN_BATCH = 2;
+
+/**
+ * The size of the next list read after a 413 (the participant's list cap): the cap the participant
+ * names when it is smaller, else half. A caller stops below the smallest read it can use.
+ */
+export function smallerListRead(e: ListTooLargeError, size: number): number {
+  return e.cap !== undefined && e.cap < size ? e.cap : Math.floor(size / 2);
+}
 
 /** The position of a follower that starts after `offset`. */
 export function startingPosition(offset: number): FollowPosition {

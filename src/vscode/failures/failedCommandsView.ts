@@ -156,7 +156,8 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     this.stopLive();
     this.live = undefined;
     super.reset(keepLoaded);
-    this.rebuild();
+    // The reset told the tree already; it reads the rows when it asks again.
+    this.rebuild(false);
   }
 
   protected updateDescription(): void {
