@@ -108,6 +108,20 @@ describe('LedgerState', () => {
     await unnamed;
   });
 
+  it('the read after a burst waits the settle time from the last write, not the first', async () => {
+    const readAt: number[] = [];
+    const state = new LedgerState({ ledgerEnd: async () => (readAt.push(performance.now()), 99), vettedPackages: async () => [] }, 5, { settleMs: 120 });
+    const first = state.afterWrite({ offset: 6 });
+    await new Promise((r) => setTimeout(r, 80));
+    const lastWriteAt = performance.now();
+    const second = state.afterWrite({ offset: 7 });
+    await Promise.all([first, second]);
+    assert.equal(readAt.length, 1, 'one read for both');
+    assert.ok(readAt[0] - lastWriteAt >= 119, `read ${(readAt[0] - lastWriteAt).toFixed(1)} ms after the last write`);
+    assert.equal(state.ledgerEnd, 99);
+    state.dispose();
+  });
+
   it('reads the vetting state once, keeps it, and reads it again after a vetting write', async () => {
     const { reader, ends, vettings } = scriptedReader();
     const state = new LedgerState(reader, 1);

@@ -387,6 +387,21 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.equal(recheckCounts.commandArguments, before + 1, 'the one with a captured value');
   });
 
+  it('a name captured again takes the newer value for the steps after it', async () => {
+    const r = await run({
+      parties: PARTIES,
+      steps: [
+        { submit: issue(), capture: { iou: { contractId: IOU } } },
+        { submit: issue('${Alice}', [], '7.00'), capture: { iou: { contractId: IOU } } },
+        { submit: transfer('${Alice}', '${iou}', '${Bob}'), expect: { archived: [{ template: IOU, count: 1 }] } },
+      ],
+    });
+    assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
+    assert.notEqual(r.steps[0].captured.iou, r.steps[1].captured.iou);
+    const exercised = r.steps[2].transaction!.events.find((e) => e.kind === 'exercised');
+    assert.equal(exercised?.contractId, r.steps[1].captured.iou, "step 2's contract, not step 1's");
+  });
+
   it('after a vet step every command is checked again, as a whole (a package name may stand for another version now)', async () => {
     const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
     const before = recheckCounts.commandArguments;

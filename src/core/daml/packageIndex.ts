@@ -49,6 +49,7 @@ export class PackageIndex implements TypeLookup {
   private readonly byId = new Map<string, DamlPackage>();
   private readonly modulesByKey = new Map<string, Module>();
   private readonly vetted: () => ReadonlySet<string> | undefined;
+  private byName: { vetted: ReadonlySet<string> | undefined; packages: number; ids: Map<string, string | undefined> } | undefined;
 
   constructor(packages: Iterable<DamlPackage> = [], options: PackageIndexOptions = {}) {
     this.vetted = options.vettedPackageIds ?? (() => undefined);
@@ -79,6 +80,16 @@ export class PackageIndex implements TypeLookup {
    */
   resolvePackageName(name: string): string | undefined {
     const vetted = this.vetted();
+    // Asked once per command checked: remembered while the packages and the vetted set stay the same.
+    let memo = this.byName;
+    if (!memo || memo.vetted !== vetted || memo.packages !== this.byId.size) memo = this.byName = { vetted, packages: this.byId.size, ids: new Map() };
+    if (memo.ids.has(name)) return memo.ids.get(name);
+    const id = this.highestOf(name, vetted);
+    memo.ids.set(name, id);
+    return id;
+  }
+
+  private highestOf(name: string, vetted: ReadonlySet<string> | undefined): string | undefined {
     let best: DamlPackage | undefined;
     let bestVetted: DamlPackage | undefined;
     for (const p of this.byId.values()) {

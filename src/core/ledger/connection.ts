@@ -66,6 +66,7 @@ export class LedgerConnection {
   private readonly store: PackageStore | undefined;
   private readonly logger: Logger;
   private readonly lifetime = new AbortController();
+  private readonly signalsWithLifetime = new WeakMap<AbortSignal, AbortSignal>();
   private current: ConnectionState = { state: 'disconnected' };
   private ledgerState: LedgerState | undefined;
   private packageRead: { state: PackagesState; abort: AbortController; done: Promise<PackagesState> } | undefined;
@@ -209,7 +210,7 @@ export class LedgerConnection {
    * after this returns; readers of the state join them.
    */
   async write<T>(kind: LedgerWriteKind, run: (client: LedgerClient, signal: AbortSignal) => Promise<T>, options: WriteOptions<T> = {}): Promise<T> {
-    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    const signal = options.signal ? this.withLifetime(options.signal) : this.lifetime.signal;
     let result: T;
     try {
       result = await run(this.client, signal);
@@ -219,6 +220,13 @@ export class LedgerConnection {
     }
     this.afterWrite(kind, { offset: options.offsetOf?.(result) });
     return result;
+  }
+
+  /** `signal` or the connection's end, whichever comes first; one per caller's signal (a script's steps share theirs). */
+  private withLifetime(signal: AbortSignal): AbortSignal {
+    let both = this.signalsWithLifetime.get(signal);
+    if (!both) this.signalsWithLifetime.set(signal, (both = AbortSignal.any([signal, this.lifetime.signal])));
+    return both;
   }
 
   private afterWrite(kind: LedgerWriteKind, write: LedgerWrite): void {

@@ -51,6 +51,7 @@ export class LedgerState {
   /** A write that named its offset: the end is read again once such writes stop for this long. */
   private readonly settleMs: number;
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastSettlingWrite = 0;
   private settling: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
@@ -142,25 +143,36 @@ export class LedgerState {
     if (this.disposed) return;
     if (write.offset !== undefined) this.advanceTo(write.offset);
     if (write.packages) this.changed.fire({ packages: true });
-    const settles = write.offset !== undefined && !write.vetting && !write.packages;
-    const reads: Promise<unknown>[] = [settles ? this.endReadOnceSettled() : this.endReads.run()];
+    if (write.offset !== undefined && !write.vetting && !write.packages) return this.endReadOnceSettled();
+    const reads: Promise<unknown>[] = [this.endReads.run()];
     if (write.vetting || write.packages) reads.push(this.vettingReads.run());
     await Promise.all(reads.map((r) => r.catch(() => undefined)));
   }
 
-  /** One end read after the last of a burst of writes; every write of the burst waits for it. */
+  /**
+   * One end read after the last of a burst of writes; every write of the burst waits for it. The
+   * timer is set once per burst: a write during it only moves the time it waits for (a script's step
+   * would otherwise clear and set a timer each).
+   */
   private endReadOnceSettled(): Promise<void> {
-    clearTimeout(this.settleTimer);
+    this.lastSettlingWrite = performance.now();
+    if (this.settling) return this.settling.promise;
     let resolve!: () => void;
-    const waiting = (this.settling ??= { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() });
-    this.settleTimer = setTimeout(() => {
-      this.settling = undefined;
-      if (this.disposed) return waiting.resolve();
-      void this.endReads.run().then(waiting.resolve, waiting.resolve);
-    }, this.settleMs);
-    // Nothing waits on it but the writes' followers: it must not hold a CLI process open.
-    (this.settleTimer as { unref?: () => void }).unref?.();
-    return waiting.promise;
+    const settling = { promise: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() };
+    this.settling = settling;
+    const wait = (ms: number) => {
+      this.settleTimer = setTimeout(() => {
+        const left = this.lastSettlingWrite + this.settleMs - performance.now();
+        if (left > 0 && !this.disposed) return wait(left);
+        this.settling = undefined;
+        if (this.disposed) return settling.resolve();
+        void this.endReads.run().then(settling.resolve, settling.resolve);
+      }, ms);
+      // Nothing waits on it but the writes' followers: it must not hold a CLI process open.
+      (this.settleTimer as { unref?: () => void }).unref?.();
+    };
+    wait(this.settleMs);
+    return settling.promise;
   }
 
   /** Stops reading (the connection went): reads in progress are aborted, listeners dropped. */

@@ -64,8 +64,7 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
     // A step's own captures are bound after it ran: its expectations and commands see only earlier ones.
     for (const key of NAMED_KEYS) {
       if (!(key in step)) continue;
-      for (const ref of referencesIn(step[key], joinPointer(pointer, key))) {
-        if (scope.has(ref.name)) continue;
+      for (const ref of referencesIn(step[key], joinPointer(pointer, key), (name) => !scope.has(name))) {
         const later = capturedAt.get(ref.name);
         if (later !== undefined) {
           push(ref.pointer, 'unknown-name', `\${${ref.name}} is used before it is captured: step ${later + 1} captures it${later === index ? ' (a step\'s captures are bound after it ran)' : ''}.`);
@@ -154,9 +153,11 @@ function aliasResolutionProblems(found: ReturnType<typeof resolveAliases>['probl
  * only when the script runs: the run checks it again then.
  */
 function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions, known: ReadonlyMap<string, string> | undefined): ProblemDraft[] {
-  const commands = known ? (replaceKnown(spec, known) as Record<string, unknown>) : spec;
+  // Whether a value keeps a `${…}` after the known names: only then are such values looked for.
+  let left = !known;
+  const commands = known ? (replaceKnown(spec, known, () => (left = true)) as Record<string, unknown>) : spec;
   const value = { ...commands, commandId: 'ledger-script' };
-  const waiting = referencedValues(commands, base);
+  const waiting = left ? referencedValues(commands, base) : NOTHING_WAITS;
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
     // Errors at a `${…}` are dropped before they are described (most of a script's are).
@@ -167,6 +168,8 @@ function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc:
   if (o.packages) drafts.push(...argumentProblems(value, doc, o.packages, base, waiting));
   return drafts.filter((d) => !waiting.has(d.path));
 }
+
+const NOTHING_WAITS: ReadonlySet<string> = new Set();
 
 /** Fields named by `created[].fields` and by captures (`field`) that the template's record does not have. */
 function fieldProblems(step: Record<string, unknown>, pointer: string, doc: JsonDocument, packages: ArgumentContext): ProblemDraft[] {

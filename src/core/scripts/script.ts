@@ -123,12 +123,15 @@ export interface NameReference {
   pointer: string;
 }
 
-/** Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds it. */
-export function referencesIn(value: unknown, pointer: string): NameReference[] {
+/**
+ * Every `${name}` in the strings of `value` (keys included), with the pointer of the string that holds
+ * it; with `wanted`, only the names it accepts (the others' pointers are not worked out).
+ */
+export function referencesIn(value: unknown, pointer: string, wanted?: (name: string) => boolean): NameReference[] {
   const found: NameReference[] = [];
   forEachReferencedString(value, (path, _inKey, text) => {
-    const at = path.reduce<string>(joinPointer, pointer);
-    for (const m of text.matchAll(REFERENCE)) found.push({ name: m[1], pointer: at });
+    let at: string | undefined;
+    for (const m of text.matchAll(REFERENCE)) if (!wanted || wanted(m[1])) found.push({ name: m[1], pointer: (at ??= path.reduce<string>(joinPointer, pointer)) });
   });
   return found;
 }
@@ -199,10 +202,21 @@ function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
 
 /**
  * `value` with each `${name}` that `known` has replaced by its value, in strings (keys aside); any
- * other reference stays as it is. What holds none is returned as it is.
+ * other reference stays as it is (`onLeft` is called for each string that keeps one). What holds none
+ * is returned as it is.
  */
-export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>): unknown {
-  return mapReferencedStrings(value, (text) => text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference), false);
+export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>, onLeft?: () => void): unknown {
+  return mapReferencedStrings(
+    value,
+    (text) => {
+      // Most are one whole reference (`${Alice}`): looked up without a replace.
+      const whole = WHOLE_REFERENCE.exec(text);
+      const replaced = whole ? (known.get(whole[1]) ?? text) : text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference);
+      if (onLeft && hasReference(replaced)) onLeft();
+      return replaced;
+    },
+    false,
+  );
 }
 
 /**
@@ -251,8 +265,15 @@ export function namesKnownBeforeRun(resolved: ReadonlyMap<string, string>, captu
 export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string>): boolean {
   let waiting = false;
   // Keys are not replaced (`replaceKnown`): a `${…}` in one waits. A party id holds no `${`.
-  forEachReferencedString(value, (_path, inKey, text) => (waiting ||= inKey || [...text.matchAll(REFERENCE)].some((m) => !known.has(m[1]))));
+  forEachReferencedString(value, (_path, inKey, text) => (waiting ||= inKey || !allKnown(text, known)));
   return !waiting;
+}
+
+function allKnown(text: string, known: ReadonlyMap<string, string>): boolean {
+  const whole = WHOLE_REFERENCE.exec(text);
+  if (whole) return known.has(whole[1]);
+  for (const m of text.matchAll(REFERENCE)) if (!known.has(m[1])) return false;
+  return true;
 }
 
 /** True when a string holds a `${…}` (its value is known only when the script runs). */

@@ -17,6 +17,8 @@ export interface ScriptInput {
   url: string;
   steps: number;
   reps: number;
+  /** Runs of each side before measuring (both get the same, so that both are measured warm). */
+  warmup: number;
 }
 
 export interface ScriptOutput {
@@ -57,7 +59,10 @@ workerMain<ScriptInput, ScriptOutput>(async (input) => {
     await f();
     return performance.now() - t0;
   };
-  await directRun();
+  for (let i = 0; i < input.warmup; i++) {
+    await ours();
+    await directRun();
+  }
   const oursMs: number[] = [];
   const directMs: number[] = [];
   for (let i = 0; i < input.reps; i++) {
