@@ -60,6 +60,18 @@ describe('submit: the request built from a commands file', () => {
     assert.deepEqual(submittingParties(request.commands), ['Alice::1', 'Bob::1', 'Carol::1']);
   });
 
+  it('gives the same parties one default format, which no caller can change for the next submission', () => {
+    const first = submissionOf(withCommand(jsCommands(['Alice::1']))).request.transactionFormat!;
+    const again = submissionOf(withCommand(jsCommands(['Alice::1']))).request.transactionFormat!;
+    const other = submissionOf(withCommand(jsCommands(['Bob::1']))).request.transactionFormat!;
+    assert.equal(again, first);
+    assert.deepEqual(Object.keys(other.eventFormat!.filtersByParty!), ['Bob::1']);
+    assert.throws(() => {
+      (first.eventFormat!.filtersByParty as Record<string, unknown>)['Mallory::1'] = WILDCARD;
+    }, TypeError);
+    assert.deepEqual(Object.keys(again.eventFormat!.filtersByParty!), ['Alice::1']);
+  });
+
   it("keeps the file's own transactionFormat, and says when it leaves the exercise out", () => {
     const own: wire.TransactionFormat = { transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA', eventFormat: { filtersByParty: { 'Alice::1': {} }, verbose: false } };
     const file = { commands: withCommand(jsCommands(['Alice::1'])), transactionFormat: own };

@@ -63,7 +63,7 @@ export interface ResolvedTarget {
  * file); `skip`: pointers whose problems are not wanted (a script's `${…}`, known only when it runs).
  */
 export function argumentProblems(value: unknown, doc: JsonDocument, context: ArgumentContext | undefined, base = '', skip?: ReadonlySet<string>): ProblemDraft[] {
-  const sites = [...commandSites(value)].map((site) => ({ ...site, pointer: base + site.pointer }));
+  const sites = commandSites(value).map((site) => ({ ...site, pointer: base + site.pointer }));
   if (sites.length === 0) return [];
   if (!context) return [uncheckedNote(sites, doc)];
   const problems: ProblemDraft[] = [];

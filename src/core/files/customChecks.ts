@@ -8,6 +8,7 @@ import type { ProblemDraft } from './problems';
 
 /** Every repeated key in every object, Daml payloads included (which of the values wins depends on the parser). */
 export function duplicateKeyProblems(doc: JsonDocument): ProblemDraft[] {
+  if (!doc.hasDuplicateKeys) return [];
   const problems: ProblemDraft[] = [];
   const stack: Node[] = doc.root ? [doc.root] : [];
   while (stack.length > 0) {
@@ -86,17 +87,17 @@ export function placeholderProblems(kind: 'commands' | 'vetting', value: unknown
       if (site.id === TEMPLATE_ID_PLACEHOLDER) sites.push({ pointer: site.pointer, message: `Replace the placeholder ${TEMPLATE_ID_PLACEHOLDER} with a template's id, e.g. "#demo-iou:Iou:Iou" (completions list the packages' templates).` });
     }
   } else if (isJsonObject(value)) {
-    for (const [i, change] of recordsIn(value.changes)) {
+    forEachRecord(value.changes, (i, change) => {
       const operation = isJsonObject(change.operation) ? change.operation : undefined;
       for (const [name, op] of Object.entries(operation ?? {})) {
         const packages = isJsonObject(op) && isJsonObject(op.value) ? op.value.packages : undefined;
-        for (const [j, ref] of recordsIn(packages)) {
+        forEachRecord(packages, (j, ref) => {
           if (ref.packageName === VETTING_PACKAGE_PLACEHOLDER.packageName) {
             sites.push({ pointer: `/changes/${i}/operation/${name}/value/packages/${j}/packageName`, message: `Replace the placeholder "${VETTING_PACKAGE_PLACEHOLDER.packageName}" with the name of a package (or give its packageId).` });
           }
-        }
+        });
       }
-    }
+    });
   }
   return sites.flatMap(({ pointer, message }) => {
     const node = doc.nodeAt(base + pointer);
@@ -121,27 +122,27 @@ function jsCommandsOf(root: unknown): { jsCommands: Record<string, unknown>; bas
 }
 
 /** Every command object of a commands file. */
-export function* commandSites(root: unknown): Generator<CommandSite> {
+export function commandSites(root: unknown): CommandSite[] {
+  const sites: CommandSite[] = [];
   const of = jsCommandsOf(root);
-  if (!of) return;
-  for (const [index, entry] of recordsIn(of.jsCommands.commands)) {
+  if (!of) return sites;
+  forEachRecord(of.jsCommands.commands, (index, entry) => {
     for (const kind of COMMAND_KINDS) {
       const command = entry[kind];
-      if (isJsonObject(command)) yield { kind, command, pointer: `${of.base}/commands/${index}/${kind}` };
+      if (isJsonObject(command)) sites.push({ kind, command, pointer: `${of.base}/commands/${index}/${kind}` });
     }
-  }
+  });
+  return sites;
 }
 
-function* identifierSites(root: unknown): Generator<IdentifierSite> {
-  for (const site of commandSites(root)) yield { pointer: `${site.pointer}/templateId`, id: site.command.templateId, inFilter: false };
+function identifierSites(root: unknown): IdentifierSite[] {
+  const sites: IdentifierSite[] = commandSites(root).map((site) => ({ pointer: `${site.pointer}/templateId`, id: site.command.templateId, inFilter: false }));
   const of = jsCommandsOf(root);
-  if (!of) return;
+  if (!of) return sites;
   const { jsCommands, base, isRequest } = of;
-  for (const [index, prefetch] of recordsIn(jsCommands.prefetchContractKeys)) {
-    yield { pointer: `${base}/prefetchContractKeys/${index}/templateId`, id: prefetch.templateId, inFilter: false };
-  }
+  forEachRecord(jsCommands.prefetchContractKeys, (index, prefetch) => sites.push({ pointer: `${base}/prefetchContractKeys/${index}/templateId`, id: prefetch.templateId, inFilter: false }));
 
-  if (!isRequest || !isJsonObject(root) || !isJsonObject(root.transactionFormat) || !isJsonObject(root.transactionFormat.eventFormat)) return;
+  if (!isRequest || !isJsonObject(root) || !isJsonObject(root.transactionFormat) || !isJsonObject(root.transactionFormat.eventFormat)) return sites;
   const eventFormat = root.transactionFormat.eventFormat;
   const filters: Array<[string, unknown]> = [['/transactionFormat/eventFormat/filtersForAnyParty', eventFormat.filtersForAnyParty]];
   if (isJsonObject(eventFormat.filtersByParty)) {
@@ -151,26 +152,28 @@ function* identifierSites(root: unknown): Generator<IdentifierSite> {
   }
   for (const [pointer, filter] of filters) {
     if (!isJsonObject(filter)) continue;
-    for (const [index, cumulative] of recordsIn(filter.cumulative)) {
+    forEachRecord(filter.cumulative, (index, cumulative) => {
       const identifierFilter = cumulative.identifierFilter;
-      if (!isJsonObject(identifierFilter)) continue;
+      if (!isJsonObject(identifierFilter)) return;
       const at = `${pointer}/cumulative/${index}/identifierFilter`;
       const template = identifierFilter.TemplateFilter;
       if (isJsonObject(template) && isJsonObject(template.value)) {
-        yield { pointer: `${at}/TemplateFilter/value/templateId`, id: template.value.templateId, inFilter: true };
+        sites.push({ pointer: `${at}/TemplateFilter/value/templateId`, id: template.value.templateId, inFilter: true });
       }
       const iface = identifierFilter.InterfaceFilter;
       if (isJsonObject(iface) && isJsonObject(iface.value)) {
-        yield { pointer: `${at}/InterfaceFilter/value/interfaceId`, id: iface.value.interfaceId, inFilter: true };
+        sites.push({ pointer: `${at}/InterfaceFilter/value/interfaceId`, id: iface.value.interfaceId, inFilter: true });
       }
-    }
+    });
   }
+  return sites;
 }
 
-function* recordsIn(list: unknown): Generator<[number, Record<string, unknown>]> {
+/** Calls `visit` with each object of `list` (when it is an array) and its index. */
+function forEachRecord(list: unknown, visit: (index: number, item: Record<string, unknown>) => void): void {
   if (!Array.isArray(list)) return;
   for (let index = 0; index < list.length; index++) {
     const item: unknown = list[index];
-    if (isJsonObject(item)) yield [index, item];
+    if (isJsonObject(item)) visit(index, item);
   }
 }

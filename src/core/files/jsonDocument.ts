@@ -2,7 +2,7 @@
  * A parsed JSON file with the position bookkeeping diagnostics need: strict syntax errors,
  * JSON-pointer → node lookup, and offset → line/column conversion (index built once, on demand).
  */
-import { getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { getNodePath, parseTree, printParseErrorCode, visit, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import { joinPointer, pointerSegments } from '../jsonPointer';
 
 export interface Range {
@@ -30,9 +30,16 @@ export interface LineColumn {
   column: number;
 }
 
+// Canton reads strict JSON: comments and trailing commas are errors, not conveniences.
+const STRICT: ParseOptions = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
 export class JsonDocument {
-  readonly root: Node | undefined;
   readonly syntaxProblems: SyntaxProblem[];
+  /** Whether some object has a key twice (`duplicateKeyProblems` says where). */
+  readonly hasDuplicateKeys: boolean;
+  /** Where the number literals are, in the order written (`checkNumbers` reads them as written). */
+  readonly numberRanges: readonly Range[];
+  private tree: Node | undefined | null = null;
   private lineStarts: number[] | undefined;
   /** Per object node, its properties by key (the last duplicate wins, as in JSON.parse); built lazily. */
   private readonly propertyMaps = new WeakMap<Node, Map<string, Node>>();
@@ -40,14 +47,42 @@ export class JsonDocument {
   constructor(readonly text: string) {
     const tooDeepAt = nestingLimitCrossedAt(text, MAX_NESTING);
     if (tooDeepAt !== undefined) {
-      this.root = undefined;
+      this.tree = undefined;
+      this.hasDuplicateKeys = false;
+      this.numberRanges = [];
       this.syntaxProblems = [{ offset: tooDeepAt, length: 1, tooDeep: true, message: `Nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit; Daml values nest at most 100).` }];
       return;
     }
+    // One pass without the tree: most files are checked without asking for a position (they have
+    // no problem), and the tree costs most of a check's memory. It is built when first asked for.
     const errors: ParseError[] = [];
-    // Canton reads strict JSON: comments and trailing commas are errors, not conveniences.
-    this.root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const numbers: Range[] = [];
+    const keys: Array<Set<string>> = [];
+    let duplicates = false;
+    visit(
+      text,
+      {
+        onObjectBegin: () => void keys.push(new Set()),
+        onObjectEnd: () => void keys.pop(),
+        onObjectProperty: (name) => {
+          const seen = keys[keys.length - 1];
+          if (seen.has(name)) duplicates = true;
+          else seen.add(name);
+        },
+        onLiteralValue: (value, offset, length) => void (typeof value === 'number' && numbers.push({ offset, length })),
+        onError: (error, offset, length) => void errors.push({ error, offset, length }),
+      },
+      STRICT,
+    );
+    this.hasDuplicateKeys = duplicates;
+    this.numberRanges = numbers;
     this.syntaxProblems = describeSyntaxErrors(text, errors);
+  }
+
+  /** The syntax tree (undefined when the text holds no value, or nests too deeply). */
+  get root(): Node | undefined {
+    if (this.tree === null) this.tree = parseTree(this.text, [], STRICT);
+    return this.tree;
   }
 
   /** The node at a JSON pointer (`/commands/0/CreateCommand`), or undefined if the document has no such value. */

@@ -27,6 +27,8 @@ export interface NumberCheck {
 }
 
 export function checkNumbers(doc: JsonDocument, value: unknown, validate: ValidateFunction): NumberCheck {
+  // Most files have no number worth a look: then the tree (for pointers and ranges) is not needed.
+  if (!doc.numberRanges.some((r) => worthALook(doc.text.slice(r.offset, r.offset + r.length)))) return { problems: [], exactValue: value };
   const inexact: Written[] = [];
   const suspects: Written[] = [];
   for (const node of numberNodes(doc)) {
@@ -35,11 +37,7 @@ export function checkNumbers(doc: JsonDocument, value: unknown, validate: Valida
     if (!written) continue;
     const site = { node, pointer: pointerOf(node), text };
     if (!survivesDoubles(text)) inexact.push(site);
-    // A double that is whole although the text is not, or a whole number no int64 holds: only the
-    // text tells. (Other non-whole numbers are already integer type errors for the schema.)
-    const misread = !isWholeNumber(written) && Number.isInteger(Number(text));
-    const tooLarge = isWholeNumber(written) && outOfInt64(wholeNumberValue(written));
-    if (misread || tooLarge) suspects.push(site);
+    if (suspect(text, written)) suspects.push(site);
   }
   if (inexact.length === 0 && suspects.length === 0) return { problems: [], exactValue: value };
 
@@ -79,6 +77,21 @@ function outOfInt64(n: bigint): boolean {
 }
 
 /** The number literals that are part of the parsed value (under a repeated key only the last counts, as in JSON.parse). */
+/**
+ * A double that is whole although the text is not, or a whole number no int64 holds: only the text
+ * tells. (Other non-whole numbers are already integer type errors for the schema.)
+ */
+function suspect(text: string, written: NonNullable<ReturnType<typeof parseDecimal>>): boolean {
+  const misread = !isWholeNumber(written) && Number.isInteger(Number(text));
+  return misread || (isWholeNumber(written) && outOfInt64(wholeNumberValue(written)));
+}
+
+/** A number that a double does not hold, or that may be misread as an integer. */
+function worthALook(text: string): boolean {
+  const written = parseDecimal(text);
+  return written !== undefined && (!survivesDoubles(text) || suspect(text, written));
+}
+
 function* numberNodes(doc: JsonDocument): Generator<Node> {
   const stack: Node[] = doc.root ? [doc.root] : [];
   while (stack.length > 0) {

@@ -67,7 +67,7 @@ export function validateText(kind: FileKind, text: string, options: ValidateOpti
 
 function checkText(kind: FileKind, text: string, options: ValidateOptions): ValidationResult {
   const doc = new JsonDocument(text);
-  if (doc.syntaxProblems.length > 0 || !doc.root) {
+  if (doc.syntaxProblems.length > 0) {
     const drafts = doc.syntaxProblems.map(
       (p): ProblemDraft => ({ path: '', message: p.message, severity: 'error', code: p.tooDeep ? 'too-deep' : 'json-syntax', offset: p.offset, length: p.length }),
     );

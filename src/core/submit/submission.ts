@@ -36,9 +36,30 @@ export function submittingParties(commands: wire.JsCommands): string[] {
   return [...new Set([...(commands.actAs ?? []), ...(commands.readAs ?? [])])];
 }
 
-/** The format of a submission whose file sets none: ledger effects, verbose, for the submitting parties. */
+/**
+ * The format of a submission whose file sets none: ledger effects, verbose, for the submitting parties.
+ * The same parties get the same (frozen) object: a script's steps submit as a few parties, many times.
+ */
 export function defaultTransactionFormat(commands: wire.JsCommands): wire.TransactionFormat {
-  return buildTransactionFormat({ parties: submittingParties(commands), shape: 'ledger-effects', verbose: true });
+  const parties = submittingParties(commands);
+  const key = parties.join('\n');
+  let format = defaultFormats.get(key);
+  if (!format) {
+    if (defaultFormats.size >= 64) defaultFormats.clear();
+    format = deepFreeze(buildTransactionFormat({ parties, shape: 'ledger-effects', verbose: true }));
+    defaultFormats.set(key, format);
+  }
+  return format;
+}
+
+const defaultFormats = new Map<string, wire.TransactionFormat>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** True when the format leaves out exercises and transient contracts (the ACS delta shape, or no shape: its default). */
