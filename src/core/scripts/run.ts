@@ -24,6 +24,7 @@ import { uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
+import { resolveAliases } from './check';
 import { substitutedCommandsPass } from './recheck';
 import { aliasOfPartyRef, interpolate, namesKnownBeforeRun, onlyKnownNames, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
@@ -116,8 +117,10 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
 
   const scope = new Map<string, unknown>(users);
   const parties: Record<string, string> = {};
+  // As the checks found them: each alias not allocated matched one party (else the run was refused).
+  const found = resolveAliases(isJsonObject(checked.value) ? checked.value.parties : undefined, { ids: partyIds, source: '' }).resolved;
   for (const alias of script.parties) {
-    let id = partyIds.find((p) => p.startsWith(`${alias.hint}::`));
+    let id = found.get(alias.alias);
     if (alias.allocate) {
       const hint = `${alias.hint}-${runId}`;
       try {
@@ -131,11 +134,8 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     scope.set(alias.alias, id);
   }
 
-  // The same names, with the same values, as the checks above took (they found each alias's party).
-  const known = namesKnownBeforeRun(
-    new Map(script.parties.filter((a) => !a.allocate).map((a) => [a.alias, parties[a.alias]])),
-    script.steps.flatMap((s) => Object.keys(s.capture)),
-  );
+  // The same names, with the same values, as the checks above took.
+  const known = namesKnownBeforeRun(found, script.steps.flatMap((s) => Object.keys(s.capture)));
   const runner = new StepRunner(connection, runId, packages, scope, known, scriptCommandId(runId, script.steps.length - 1), o);
   runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
