@@ -6,7 +6,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { Node } from 'jsonc-parser';
-import { ExactNumber, isWholeNumber, parseDecimal, survivesDoubles, wholeNumberValue } from '../json';
+import { ExactNumber, isWholeNumber, parseDecimal, survivesDoubles, wholeNumberValue, type Decimal } from '../json';
 import { pointerSegments } from '../jsonPointer';
 import { pointerOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { ProblemDraft } from './problems';
@@ -76,12 +76,11 @@ function outOfInt64(n: bigint): boolean {
   return n > INT64_MAX || n < INT64_MIN;
 }
 
-/** The number literals that are part of the parsed value (under a repeated key only the last counts, as in JSON.parse). */
 /**
  * A double that is whole although the text is not, or a whole number no int64 holds: only the text
  * tells. (Other non-whole numbers are already integer type errors for the schema.)
  */
-function suspect(text: string, written: NonNullable<ReturnType<typeof parseDecimal>>): boolean {
+function suspect(text: string, written: Decimal): boolean {
   const misread = !isWholeNumber(written) && Number.isInteger(Number(text));
   return misread || (isWholeNumber(written) && outOfInt64(wholeNumberValue(written)));
 }
@@ -92,6 +91,7 @@ function worthALook(text: string): boolean {
   return written !== undefined && (!survivesDoubles(text) || suspect(text, written));
 }
 
+/** The number literals that are part of the parsed value (under a repeated key only the last counts, as in JSON.parse). */
 function* numberNodes(doc: JsonDocument): Generator<Node> {
   const stack: Node[] = doc.root ? [doc.root] : [];
   while (stack.length > 0) {
