@@ -12,7 +12,6 @@ import { validateText, type Problem } from '../../src/core/files/validate';
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
-import { recheckCounts } from '../../src/core/scripts/recheck';
 import { interpolate, newScriptText, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
 import { ExactNumber } from '../../src/core/json';
 import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
@@ -378,13 +377,12 @@ describe('ledger scripts: runs against the demo participant', function () {
 
   it("a step's commands are not checked again when the checks before the run saw them whole (no ${…}, or only aliases of the participant's parties); with a capture, once", async () => {
     const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
-    const before = recheckCounts.commandArguments;
     const seen = await run({ parties: PARTIES, steps: [{ submit: literal }, { submit: issue() }, { submit: issue('${Bob}') }] });
     assert.equal(seen.status, 'passed', JSON.stringify(seen.steps.map((s) => s.failures)));
-    assert.equal(recheckCounts.commandArguments, before, 'not checked again');
+    assert.deepEqual(seen.steps.map((s) => s.commandsCheck), Array(3).fill({ how: 'before-run', damlArguments: 0 }), 'not checked again');
     const captured = await run({ parties: PARTIES, steps: [{ submit: issue(), capture: { iou: { contractId: IOU } } }, { submit: transfer('${Alice}', '${iou}', '${Bob}') }] });
     assert.equal(captured.status, 'passed', JSON.stringify(captured.steps.map((s) => s.failures)));
-    assert.equal(recheckCounts.commandArguments, before + 1, 'the one with a captured value');
+    assert.deepEqual(captured.steps.map((s) => s.commandsCheck), [{ how: 'before-run', damlArguments: 0 }, { how: 'as-value', damlArguments: 1 }], 'the one with a captured value');
   });
 
   it('a name captured again takes the newer value for the steps after it', async () => {
@@ -404,10 +402,13 @@ describe('ledger scripts: runs against the demo participant', function () {
 
   it('after a vet step every command is checked again, as a whole (a package name may stand for another version now)', async () => {
     const literal = { actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.00', observers: [] } } }] };
-    const before = recheckCounts.commandArguments;
     const r = await run({ parties: PARTIES, steps: [{ submit: literal }, { vet: 'vet-iou-v2.vetting.json' }, { submit: literal }, { submit: issue() }] }, { readFile: (f) => readFile(join(EXAMPLES, '..', f)) });
     assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
-    assert.equal(recheckCounts.commandArguments, before + 2, 'the two submits after the vet step');
+    assert.deepEqual(
+      r.steps.map((s) => s.commandsCheck),
+      [{ how: 'before-run', damlArguments: 0 }, undefined, { how: 'as-value', damlArguments: 1 }, { how: 'as-value', damlArguments: 1 }],
+      'the two submits after the vet step, each whole',
+    );
   });
 
   it('an alias put where its party id does not fit refuses the run before anything is sent, at its place', async () => {

@@ -20,15 +20,13 @@ import { commandsValuePasses } from '../files/validate';
 import { joinPointer } from '../jsonPointer';
 import { forEachReferencedString } from './script';
 
-/** How many commands the runner checked again for their Daml arguments (tests read it to see that work is skipped). */
-export const recheckCounts = { commandArguments: 0 };
-
 /**
  * True when `value` (the step's commands, `written` with its `${…}` replaced and the run's commandId
  * and userId added) can be sent as it is; false when it must be checked as text. `everyCommand`: the
- * Daml arguments of every command are checked, not only of those that hold a `${…}`.
+ * Daml arguments of every command are checked, not only of those that hold a `${…}`;
+ * `onArgumentsChecked` is called for each command whose arguments are.
  */
-export function substitutedCommandsPass(written: unknown, value: unknown, packages: ArgumentContext | undefined, everyCommand = false): boolean {
+export function substitutedCommandsPass(written: unknown, value: unknown, packages: ArgumentContext | undefined, everyCommand = false, onArgumentsChecked?: () => void): boolean {
   const pointers: string[] = [];
   let text = false;
   forEachReferencedString(written, (path, inKey) => {
@@ -38,9 +36,9 @@ export function substitutedCommandsPass(written: unknown, value: unknown, packag
   });
   if (text) return false;
   return commandsValuePasses(value, packages, (site) => {
-    if (!everyCommand && !pointers.some((p) => within(p, site.pointer) || within(site.pointer, p))) return false;
-    recheckCounts.commandArguments++;
-    return true;
+    const checked = everyCommand || pointers.some((p) => within(p, site.pointer) || within(site.pointer, p));
+    if (checked) onArgumentsChecked?.();
+    return checked;
   });
 }
 

@@ -13,6 +13,7 @@ import type { UpdateFilter } from '../api/updatesRequest';
 import type { DarContents } from '../daml/lf/archive';
 import { parseIdentifier } from '../daml/identifiers';
 import { AuthError, CancelledError, CantonApiError, LedgerError } from '../errors';
+import { commandSites } from '../files/customChecks';
 import { isJsonObject, JsonDocument } from '../files/jsonDocument';
 import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
@@ -51,9 +52,23 @@ export interface StepResult {
   transaction?: Transaction;
   /** One line on what the step did ("Transaction … at offset 12: 1 created"). */
   summary?: string;
+  /** A submit or preview step: how its commands were checked last before they were sent. */
+  commandsCheck?: CommandsCheck;
   failures: StepFailure[];
   captured: Record<string, unknown>;
   durationMs: number;
+}
+
+/**
+ * How a step's commands were checked last before they were sent. `before-run`: the checks before the
+ * run saw the very commands sent (no `${…}`, or only aliases of the participant's parties), so they
+ * were not checked again; `as-value`: checked again once their `${…}` had values, as a value (the
+ * schema, and the Daml arguments of `damlArguments` of the commands: those a value went into, or all
+ * after a vet or upload step); `as-text`: checked again as a commands file.
+ */
+export interface CommandsCheck {
+  how: 'before-run' | 'as-value' | 'as-text';
+  damlArguments: number;
 }
 
 export type RunStatus = 'passed' | 'failed' | 'refused' | 'interrupted' | 'unknown';
@@ -191,6 +206,7 @@ interface StepOutput {
   count?: number;
   archivedContract?: boolean;
   summary?: string;
+  commandsCheck?: CommandsCheck;
 }
 
 class StepRunner {
@@ -233,10 +249,10 @@ class StepRunner {
       const expect = interpolate(step.expect, this.scope) as StepExpectations;
       output = await this.act(step, spec, expect);
       const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
-      if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, failures, captured: {} });
+      if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures, captured: {} });
       const captured = this.capture(step, output);
       for (const [name, value] of Object.entries(captured)) this.scope.set(name, value);
-      return done(head, started, { status: 'passed', commandId, transaction: output.transaction, summary: output.summary, failures: [], captured });
+      return done(head, started, { status: 'passed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures: [], captured });
     } catch (e) {
       if (e instanceof StepStop) return done(head, started, { status: 'failed', commandId, failures: [e.failure], captured: {} });
       if (e instanceof UnknownOutcome) return done(head, started, { status: 'unknown', commandId: e.commandId ?? commandId, failures: [e.failure], captured: {} });
@@ -257,7 +273,7 @@ class StepRunner {
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
       case 'submit': {
-        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
+        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         const { request } = submissionOf(value);
         // Where a look-up of this submission would start: the end this connection knows is enough (the
         // end only grows, so the transaction is past it), and it spares a read per step.
@@ -273,7 +289,7 @@ class StepRunner {
           case 'succeeded': {
             const summary = transactionSummary(outcome.transaction);
             this.expectSuccess(step, expect, summary);
-            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary };
+            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary, commandsCheck: check };
           }
           case 'not-sent':
             throw outcome.error;
@@ -282,20 +298,20 @@ class StepRunner {
           case 'already-executed':
             throw new StepStop({ message: `Command "${commandId}" was already executed before this run: its id is not unique.`, pointer: at });
           case 'failed':
-            return this.expectedFailure(step, expect, outcome.error);
+            return { ...this.expectedFailure(step, expect, outcome.error), commandsCheck: check };
         }
         break;
       }
       case 'preview': {
-        const value = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
+        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
-          if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
+          if (e instanceof LedgerError && !(e instanceof CancelledError)) return { ...this.expectedFailure(step, expect, e), commandsCheck: check };
           throw e;
         }
         this.expectSuccess(step, expect, 'prepared');
-        return { contracts: [], summary: 'Prepared (nothing was submitted)' };
+        return { contracts: [], summary: 'Prepared (nothing was submitted)', commandsCheck: check };
       }
       case 'vet': {
         this.packagesMayHaveChanged = true;
@@ -390,14 +406,14 @@ class StepRunner {
    * too), with the run's command id; checked again now that every `${…}` has its value (inline: what
    * the values can change, and as text only when that does not pass, for what and where).
    */
-  private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<CommandsFileValue> {
+  private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<{ value: CommandsFileValue; check: CommandsCheck }> {
     const s = isJsonObject(spec) ? spec : {};
     if (typeof s.file === 'string') {
       const file = await this.checkedFile(s.file, 'commands', `${pointer}/file`);
       const value = interpolate(file, this.scope) as Record<string, unknown>;
       const wrapped = isJsonObject(value.commands);
       const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
-      return this.checkedText(stringifyJson(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue;
+      return { value: this.checkedText(stringifyJson(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue, check: asText(commands) };
     }
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
@@ -405,9 +421,10 @@ class StepRunner {
     // Names the checks took with their values: they saw this very value but for what the run adds,
     // the command id and the user, which differ between steps only in the step's number (checked once,
     // with the longest id).
-    if (!this.packagesMayHaveChanged && onlyKnownNames(written, this.known) && this.envelopePasses(value)) return value as CommandsFileValue;
-    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged)) return value as CommandsFileValue;
-    return this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue;
+    if (!this.packagesMayHaveChanged && onlyKnownNames(written, this.known) && this.envelopePasses(value)) return { value: value as CommandsFileValue, check: { how: 'before-run', damlArguments: 0 } };
+    let damlArguments = 0;
+    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged, () => damlArguments++)) return { value: value as CommandsFileValue, check: { how: 'as-value', damlArguments } };
+    return { value: this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue, check: asText(value) };
   }
 
   private envelopePasses(value: Record<string, unknown>): boolean {
@@ -560,6 +577,11 @@ class UnknownOutcome extends Error {
     super(error.message);
     this.failure = { message: `The outcome is unknown (${error.message}): it may or may not have happened.${lookUp}`, pointer: `${step.pointer}/${step.kind}` };
   }
+}
+
+/** A check as a commands file: the Daml arguments of every command. */
+function asText(commands: Record<string, unknown>): CommandsCheck {
+  return { how: 'as-text', damlArguments: commandSites(commands).length };
 }
 
 function describe(e: LedgerError): string {
