@@ -385,6 +385,24 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.deepEqual(captured.steps.map((s) => s.commandsCheck), [{ how: 'before-run', damlArguments: 0 }, { how: 'as-value', damlArguments: 1 }], 'the one with a captured value');
   });
 
+  it('a commands file named by a step is sent as written, with the run\'s command id (a ${…} in it is text); one with an error stops its step before sending', async () => {
+    const file = { commandId: 'from-the-file', actAs: [p.parties.bank], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: '${not a name}', amount: '3.00', observers: [] } } }] };
+    const files: Record<string, unknown> = { 'issue.commands.json': file, 'bad.commands.json': { ...file, actAs: ['Bank'] } };
+    const readFile = async (f: string) => new TextEncoder().encode(JSON.stringify(files[f]));
+    const r = await run({ parties: PARTIES, steps: [{ submit: { file: 'issue.commands.json' } }] }, { readFile, runId: 'f11e0001' });
+    assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
+    const [created] = r.steps[0].transaction!.events;
+    assert.equal(created.kind === 'created' && (created.createArgument as Record<string, unknown>).currency, '${not a name}');
+    assert.equal(r.steps[0].transaction!.commandId, 'ledger-script-f11e0001-step-1');
+    assert.deepEqual(r.steps[0].commandsCheck, { how: 'as-text', damlArguments: 1 });
+    const end = await c.client.ledgerEnd();
+    const bad = await run({ parties: PARTIES, steps: [{ submit: { file: 'bad.commands.json' } }] }, { readFile });
+    assert.equal(bad.status, 'failed');
+    assert.equal(bad.steps[0].failures[0].pointer, '/steps/0/submit/file');
+    assert.match(bad.steps[0].failures[0].message, /^bad\.commands\.json has an error, so nothing was sent: \/actAs\/0: /);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
   it('a name captured again takes the newer value for the steps after it', async () => {
     const r = await run({
       parties: PARTIES,

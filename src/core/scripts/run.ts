@@ -387,9 +387,9 @@ class StepRunner {
   }
 
   /** A file the step names, checked as its kind is (its errors stop the step; nothing is sent). */
-  private async checkedFile(path: string, kind: 'commands' | 'vetting', pointer: string, replace?: (text: string) => string): Promise<unknown> {
+  private async checkedFile(path: string, kind: 'commands' | 'vetting', pointer: string): Promise<unknown> {
     const text = new TextDecoder().decode(await this.readFile(path, pointer));
-    return this.checkedText(replace ? replace(text) : text, kind, pointer, path);
+    return this.checkedText(text, kind, pointer, path);
   }
 
   private checkedText(text: string, kind: 'commands' | 'vetting', pointer: string, where: string): unknown {
@@ -402,18 +402,19 @@ class StepRunner {
   }
 
   /**
-   * The commands a submit or preview step sends: inline, or a commands file's (its `${…}` replaced
-   * too), with the run's command id; checked again now that every `${…}` has its value (inline: what
-   * the values can change, and as text only when that does not pass, for what and where).
+   * The commands a submit or preview step sends, with the run's command id: a commands file's as it is
+   * written (as Submit sends it; a `${…}` in it is text, and its check as a commands file stops the
+   * step), or inline ones with every `${…}` replaced, checked again for what the values can change
+   * (as text only when that does not pass, for what and where).
    */
   private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<{ value: CommandsFileValue; check: CommandsCheck }> {
     const s = isJsonObject(spec) ? spec : {};
     if (typeof s.file === 'string') {
-      const file = await this.checkedFile(s.file, 'commands', `${pointer}/file`);
-      const value = interpolate(file, this.scope) as Record<string, unknown>;
-      const wrapped = isJsonObject(value.commands);
-      const commands = { ...(wrapped ? (value.commands as Record<string, unknown>) : value), commandId };
-      return { value: this.checkedText(stringifyJson(wrapped ? { ...value, commands } : commands), 'commands', `${pointer}/file`, s.file) as CommandsFileValue, check: asText(commands) };
+      const file = (await this.checkedFile(s.file, 'commands', `${pointer}/file`)) as Record<string, unknown>;
+      // A valid command id in place of another cannot make the checked file fail.
+      const wrapped = isJsonObject(file.commands);
+      const commands = { ...(wrapped ? (file.commands as Record<string, unknown>) : file), commandId };
+      return { value: (wrapped ? { ...file, commands } : commands) as CommandsFileValue, check: asText(commands) };
     }
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
