@@ -330,7 +330,7 @@ async function scriptBenchmark(): Promise<void> {
         baseline: median(r.directMs),
         unit: 'ms',
         goal: { kind: 'ratio-at-most', value: 1.1 },
-        note: 'ours: the whole run (checks, aliases, captures, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours',
+        note: `ours: the whole run (checks, aliases, captures, results); baseline: the same request bodies sent one after another by LedgerClient, alternating with ours (the median of each run's ratio to the baseline run beside it: ${fmtRatio(median(r.oursMs.map((ms, i) => ms / r.directMs[i])))})`,
       });
     } finally {
       await p.stop();
