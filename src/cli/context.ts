@@ -148,6 +148,7 @@ function stderrLogger(ctx: CliContext, verbose: boolean): Logger {
   const write = (level: string) => (message: string) => ctx.err(`[${level}] ${ctx.redact(message)}`);
   const quiet = () => {};
   return {
+    tracing: false,
     trace: quiet,
     debug: verbose ? write('debug') : quiet,
     info: verbose ? write('info') : quiet,

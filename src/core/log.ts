@@ -1,5 +1,10 @@
 /** The logger the core writes to; the extension backs it with a LogOutputChannel, the CLI with stderr. */
 export interface Logger {
+  /**
+   * False when trace lines are dropped, so that a caller can skip building one (a request body, redacted).
+   * Absent: they may be kept.
+   */
+  readonly tracing?: boolean;
   trace(message: string): void;
   debug(message: string): void;
   info(message: string): void;
@@ -8,6 +13,7 @@ export interface Logger {
 }
 
 export const silentLogger: Logger = {
+  tracing: false,
   trace() {},
   debug() {},
   info() {},

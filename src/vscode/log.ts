@@ -8,6 +8,9 @@ import type { Redactor } from '../core/redact';
  */
 export function channelLogger(channel: vscode.LogOutputChannel, redactor: Redactor): Logger {
   return {
+    get tracing() {
+      return channel.logLevel <= vscode.LogLevel.Trace;
+    },
     trace: (m) => channel.logLevel <= vscode.LogLevel.Trace && channel.trace(redactor.redact(m)),
     debug: (m) => channel.logLevel <= vscode.LogLevel.Debug && channel.debug(redactor.redact(m)),
     info: (m) => channel.info(redactor.redact(m)),

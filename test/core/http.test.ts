@@ -45,6 +45,16 @@ describe('HttpTransport', () => {
     assert.ok(logger.lines.some((l) => l.includes('[REDACTED]')), 'trace line with the redacted body');
   });
 
+  it('builds no trace line (no redacted body) for a logger that drops them', async () => {
+    server.handler = (_r, res) => sendJson(res, 500, { error: 'x' });
+    const traced: string[] = [];
+    const others: string[] = [];
+    const logger: Logger = { tracing: false, trace: (l) => traced.push(l), debug: (l) => others.push(l), info: (l) => others.push(l), warn: (l) => others.push(l), error: (l) => others.push(l) };
+    await assert.rejects(transport({ logger }).json({ method: 'POST', path: '/v2/x', body: { a: TOKEN } }));
+    assert.deepEqual(traced, []);
+    assert.ok(others.some((l) => /POST \/v2\/x 500/.test(l)), others.join('\n'));
+  });
+
   it('sends the numbers of a checked file with their digits as written', async () => {
     server.handler = (_r, res) => sendJson(res, 200, {});
     const { value } = validateText('commands', readFileSync(join(__dirname, '../fixtures/files/valid/dedup-offset.commands.json'), 'utf8').replace('"value": 17', '"value": 9007199254740993'));

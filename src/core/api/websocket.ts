@@ -87,7 +87,7 @@ export async function* socketFrames(transport: HttpTransport, r: SocketRequest):
     clearTimeout(connectTimer);
     transport.logger.info(`WS ${r.path} open ${Date.now() - started} ms`);
     const json = stringifyJson(r.firstFrame);
-    transport.logger.trace(`WS ${r.path} request: ${transport.redactor.redact(json)}`);
+    if (transport.logger.tracing !== false) transport.logger.trace(`WS ${r.path} request: ${transport.redactor.redact(json)}`);
     ws.send(json);
     pinger = setInterval(() => {
       if (!alive) return end(new TimeoutError(r.pingIntervalMs ?? 30_000, true, req));
@@ -108,7 +108,7 @@ export async function* socketFrames(transport: HttpTransport, r: SocketRequest):
     void readText(res, ERROR_BODY_LIMIT).then(
       (text) => {
         const err = status === 401 || status === 403 ? transport.errorFromResponse(status, res.headers['content-type'], text, req) : new WebSocketUnavailableError({ status }, req);
-        transport.logger.trace(`WS ${r.path} refused with ${status}: ${transport.redactor.redact(text)}`);
+        if (transport.logger.tracing !== false) transport.logger.trace(`WS ${r.path} refused with ${status}: ${transport.redactor.redact(text)}`);
         end(err);
       },
       () => end(new WebSocketUnavailableError({ status }, req)),
