@@ -232,7 +232,7 @@ export class LedgerConnection {
   private afterWrite(kind: LedgerWriteKind, write: LedgerWrite): void {
     if (this.disposed) return;
     if (kind === 'packages') this.reloadPackages();
-    void this.ledgerState?.afterWrite({ ...write, vetting: kind === 'vetting', packages: kind === 'packages' });
+    void this.ledgerState?.afterWrite({ offset: write.offset, vetting: kind === 'vetting', packages: kind === 'packages' });
   }
 
   private connected(info: ParticipantInfo, ledgerEnd: number): void {

@@ -178,7 +178,9 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
 }
 
 function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {
-  return { ...head, ...r, durationMs: performance.now() - started };
+  // Not `{ ...head, ...r }`: V8 (Node 20) makes an object spread followed by more properties through
+  // a slow path, about 10 µs here, once per step.
+  return Object.assign(head, r, { durationMs: performance.now() - started });
 }
 
 /** Whether `expect` holds anything for `check` (a failure the step expects is checked as it acts). */
