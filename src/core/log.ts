@@ -20,3 +20,8 @@ export const silentLogger: Logger = {
   warn() {},
   error() {},
 };
+
+/** Writes the trace line `message` builds only when the logger keeps trace lines (building one can cost: a redacted body). */
+export function traceLazily(logger: Logger, message: () => string): void {
+  if (logger.tracing !== false) logger.trace(message());
+}

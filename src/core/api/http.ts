@@ -25,7 +25,7 @@ import type { TokenProvider } from '../auth/jwt';
 import { stringifyJson } from '../json';
 import { Redactor } from '../redact';
 import type { FetchLike } from '../fetch';
-import { Logger, silentLogger } from '../log';
+import { Logger, silentLogger, traceLazily } from '../log';
 
 export interface HttpOptions {
   /** `http(s)://host:port[/path-prefix]`. */
@@ -283,7 +283,7 @@ export class HttpTransport {
     const line = `${req.method} ${req.path} ${status} ${Date.now() - started} ms${describeFailure(err)}`;
     if (req.expectedStatuses?.includes(status)) this.logger.debug(`${line} (expected)`);
     else this.logger.info(line);
-    if (this.logger.tracing !== false) this.logger.trace(`${req.method} ${req.path} error body: ${this.redactor.redact(text)}`);
+    traceLazily(this.logger, () => `${req.method} ${req.path} error body: ${this.redactor.redact(text)}`);
     throw err;
   }
 
@@ -303,7 +303,7 @@ export class HttpTransport {
     let url = this.url(req.path, req.query);
     const origin = url.origin;
     const json = req.body === undefined ? undefined : stringifyJson(req.body);
-    if (json !== undefined && this.logger.tracing !== false) this.logger.trace(`${req.method} ${req.path} body: ${this.redactor.redact(json)}`);
+    if (json !== undefined) traceLazily(this.logger, () => `${req.method} ${req.path} body: ${this.redactor.redact(json)}`);
     const body = req.bytes === undefined ? json : Buffer.from(req.bytes);
     let method: string = req.method;
     for (let hop = 0; ; hop++) {

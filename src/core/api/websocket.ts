@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { AuthError, CancelledError, LedgerError, NetworkError, TimeoutError, WebSocketUnavailableError, type RequestInfo } from '../errors';
 import { stringifyJson } from '../json';
+import { traceLazily } from '../log';
 import { readText, type HttpTransport } from './http';
 
 /** Canton's marker subprotocol of a Ledger API websocket. */
@@ -87,7 +88,7 @@ export async function* socketFrames(transport: HttpTransport, r: SocketRequest):
     clearTimeout(connectTimer);
     transport.logger.info(`WS ${r.path} open ${Date.now() - started} ms`);
     const json = stringifyJson(r.firstFrame);
-    if (transport.logger.tracing !== false) transport.logger.trace(`WS ${r.path} request: ${transport.redactor.redact(json)}`);
+    traceLazily(transport.logger, () => `WS ${r.path} request: ${transport.redactor.redact(json)}`);
     ws.send(json);
     pinger = setInterval(() => {
       if (!alive) return end(new TimeoutError(r.pingIntervalMs ?? 30_000, true, req));
@@ -108,7 +109,7 @@ export async function* socketFrames(transport: HttpTransport, r: SocketRequest):
     void readText(res, ERROR_BODY_LIMIT).then(
       (text) => {
         const err = status === 401 || status === 403 ? transport.errorFromResponse(status, res.headers['content-type'], text, req) : new WebSocketUnavailableError({ status }, req);
-        if (transport.logger.tracing !== false) transport.logger.trace(`WS ${r.path} refused with ${status}: ${transport.redactor.redact(text)}`);
+        traceLazily(transport.logger, () => `WS ${r.path} refused with ${status}: ${transport.redactor.redact(text)}`);
         end(err);
       },
       () => end(new WebSocketUnavailableError({ status }, req)),

@@ -271,6 +271,11 @@ export class LedgerConnection {
       this.packagesChanged.fire(state);
       return state;
     };
+    // Read again meanwhile (a DAR upload, a reconnect): who waited for this read gets the newer one.
+    const newerRead = () => {
+      const newer = this.packageRead;
+      return newer && newer !== entry && !this.disposed ? newer : undefined;
+    };
     entry.done = (async (): Promise<PackagesState> => {
       const store = this.store;
       if (!store) return settle({ state: 'none' });
@@ -279,17 +284,16 @@ export class LedgerConnection {
         // Which version a package name stands for depends on the vetting state: read it alongside.
         this.ledgerState?.vettedPackages(signal).catch(() => undefined);
         const { ids, packages, unreadable } = await store.read(this.client, signal);
-        // Read again meanwhile (a DAR upload, a reconnect): who waited for this read gets the newer one.
-        const newer = this.packageRead;
-        if (newer && newer !== entry && !this.disposed) return newer.done;
+        const newer = newerRead();
+        if (newer) return newer.done;
         this.logger.info(`Daml packages ${source}: ${ids.length} (${templateCount(packages)} templates)`);
         // One package that cannot be read leaves the others usable: it is named, with its error, once.
         if (unreadable.length > 0) this.logger.warn(unreadableWarning(unreadable, source));
         const vettedPackageIds = () => this.ledgerState?.vettedPackageIds();
         return settle({ state: 'ready', context: store.context(packages, source, { unreadable, index: { vettedPackageIds } }), packageIds: ids });
       } catch (e) {
-        const newer = this.packageRead;
-        if (newer && newer !== entry && !this.disposed) return newer.done;
+        const newer = newerRead();
+        if (newer) return newer.done;
         if (signal.aborted) throw e instanceof CancelledError ? e : new CancelledError();
         this.logger.warn(`Daml packages ${source} could not be read: ${(e as Error).message}`);
         return settle({ state: 'failed', source, error: e as Error });
