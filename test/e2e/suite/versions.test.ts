@@ -76,13 +76,17 @@ describe('every supported Canton version, from the extension', function () {
 
       /** Set by a test that must send nothing (the release lacks the endpoint). */
       let sendsNothing = false;
+      // What a view reads by itself while shown, whatever a test does: the Canton Ledger container is
+      // shown by Show Contract Events, and the Failed Commands view in it (expanded by an earlier suite)
+      // follows the completions with one read a second. Not the test's doing, so not counted.
+      const followerReads = new Set(['POST /v2/commands/completions', 'POST /v2/updates']);
       afterEach(function () {
         if (!specAvailable(spec)) {
           console.warn(`!!! the ${spec} spec is missing beside the repository: exchanges NOT checked`);
           return;
         }
         const taken = exchanges.splice(0);
-        if (sendsNothing) assert.deepEqual(taken.map((x) => `${x.method} ${x.path}`), [], 'nothing sent');
+        if (sendsNothing) assert.deepEqual(taken.map((x) => `${x.method} ${x.path}`).filter((sent) => !followerReads.has(sent)), [], 'nothing sent');
         else assert.ok(taken.length > 0, 'the test talked to the participant');
         sendsNothing = false;
         const violations = taken.flatMap((x) => exchangeViolations(spec, x).map((v) => `${x.method} ${x.path}: ${v}`));
