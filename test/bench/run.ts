@@ -322,7 +322,7 @@ async function scriptBenchmark(): Promise<void> {
   await step(`Ledger script: ${SCRIPT_STEPS} submit steps vs the same submissions sent by the client`, async () => {
     const p = await ParticipantProcess.start({});
     try {
-      const r = await runWorker<ScriptInput, ScriptOutput>('script', { url: p.info.url, steps: SCRIPT_STEPS, reps: QUICK ? 3 : 11, warmup: QUICK ? 1 : 20 }, { timeoutMs: 600_000 });
+      const r = await runWorker<ScriptInput, ScriptOutput>('script', { url: p.info.url, steps: SCRIPT_STEPS, reps: QUICK ? 3 : 41, warmup: QUICK ? 1 : 20 }, { timeoutMs: 600_000 });
       addRow({
         section: 'Ledger scripts',
         what: `a ${SCRIPT_STEPS}-step script, median of ${r.oursMs.length} runs`,

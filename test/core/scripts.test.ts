@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { LedgerClient } from '../../src/core/api/client';
 import { readDar } from '../../src/core/daml/lf/archive';
 import { PackageCache, PackageIndex } from '../../src/core/daml/packageIndex';
-import { validateText, type Problem } from '../../src/core/files/validate';
+import { startValidation, validateText, type Problem } from '../../src/core/files/validate';
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
@@ -123,6 +123,51 @@ describe('ledger scripts: checks while typing', () => {
     assert.equal(errors(validateText('script', text({ parties: PARTIES, steps: [{ submit: issue() }] })).problems).length, 0);
   });
 
+  it('the checks hand a run the inline commands whose every ${…} is an alias found on the participant, with the party ids in place', () => {
+    const ids = ['Bank::1220aa', 'Alice::1220bb', 'Bob::1220cc'];
+    const keyed = { actAs: ['${Bank}'], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: '${Bank}', owner: '${Alice}', currency: 'USD', amount: '1.00', observers: [], '${Bob}': 'x' } } }] };
+    const t = text({
+      parties: { Bank: {}, Alice: {}, Bob: {}, Fresh: { allocate: true } },
+      users: { admin: { id: 'demo-admin' } },
+      steps: [
+        { submit: issue(), capture: { iou: { contractId: IOU } } },
+        { preview: transfer('${Alice}', '${iou}', '${Bob}') },
+        { submit: issue('${Fresh}') },
+        { submit: { ...issue(), userId: '${admin}' } },
+        { submit: keyed },
+        { preview: issue('${Bob}') },
+      ],
+    });
+    const checkedCommands = new Map<string, unknown>();
+    validateText('script', t, { parties: { ids, source: 'on Demo' }, checkedCommands });
+    // A capture, a party allocated per run, a user and a name in a key have their values only in the run.
+    assert.deepEqual([...checkedCommands.keys()], ['/steps/0/submit', '/steps/5/preview']);
+    assert.deepEqual(checkedCommands.get('/steps/5/preview'), { actAs: ['Bank::1220aa'], commands: [{ CreateCommand: { templateId: IOU, createArguments: { issuer: 'Bank::1220aa', owner: 'Bob::1220cc', currency: 'USD', amount: '100.00', observers: [] } } }] });
+    checkedCommands.clear();
+    validateText('script', t, { checkedCommands });
+    assert.equal(checkedCommands.size, 0, 'without the participant\'s parties, no alias has its value yet');
+  });
+
+  it('in two halves (the text while the parties are read, the rest with them) the checks give what one check gives', () => {
+    const ids = ['Bank::1220aa', 'Alice::1220bb'];
+    const bad = issue('${Bob}');
+    (bad.commands[0].CreateCommand as Record<string, unknown>).templateID = IOU;
+    const texts = [
+      text({ parties: { Bank: {}, Alice: {}, Bob: {} }, steps: [{ submit: bad, expct: {} }, { sbmit: issue() }, { submit: issue(), expect: { visibleTo: ['Carol'] } }] }),
+      text({ parties: PARTIES, steps: [{ submit: issue() }] }).replace('"USD"', '"USD",'),
+      readFileSync(join(EXAMPLES, EXAMPLE_SCRIPTS[0]), 'utf8'),
+    ];
+    for (const t of texts) {
+      const options = { parties: { ids, source: 'on Demo' } };
+      const pending = startValidation('script', t);
+      const whole = validateText('script', t, options);
+      assert.ok(whole.problems.length > 0 || t === texts[2], 'the cases have problems to compare');
+      assert.deepEqual(pending.finish(options), whole);
+      assert.deepEqual(pending.finish(options), whole, 'finished again: the same, nothing counted twice');
+      assert.deepEqual(pending.finish(), validateText('script', t), 'other options, other result');
+    }
+  });
+
   it('the example scripts have no problem', () => {
     for (const name of EXAMPLE_SCRIPTS) assert.deepEqual(validateText('script', readFileSync(join(EXAMPLES, name), 'utf8')).problems, [], name);
   });
@@ -152,6 +197,13 @@ describe('ledger scripts: values and command ids', () => {
     assert.deepEqual(replaceKnown({ '${party}': ['${party}', 'by ${party} and ${other}'] }, known), { '${party}': ['Alice::1220', 'by Alice::1220 and ${other}'] });
     const untouched = { a: ['${other}'] };
     assert.equal(replaceKnown(untouched, known), untouched, 'nothing known in it: the same object');
+    // What keeps a ${…} is told: a value with an unknown name, and a key (keys keep theirs).
+    const kept = (value: unknown) => {
+      let n = 0;
+      replaceKnown(value, known, () => n++);
+      return n;
+    };
+    assert.deepEqual([kept({ a: '${party}' }), kept({ a: '${other}' }), kept({ '${party}': 'x' }), kept([{ b: { '${party}': '${party}' } }])], [0, 1, 1, 1]);
   });
 
   it('what holds no ${name} is kept as it is: the same object, and an exact number stays one', () => {

@@ -51,21 +51,60 @@ export interface ValidateOptions {
   packages?: ArgumentContext | 'unavailable';
   /** A ledger script's aliases are resolved against these party ids (absent: not checked). */
   parties?: { ids: readonly string[]; source: string };
+  /** A ledger script's inline commands that a run can send as checked (see `ScriptCheckOptions`). */
+  checkedCommands?: Map<string, unknown>;
 }
 
 export function validateText(kind: FileKind, text: string, options: ValidateOptions = {}): ValidationResult {
+  return startValidation(kind, text).finish(options);
+}
+
+/** A check begun on the text alone; `finish` adds what needs the options (packages, party ids). */
+export interface PendingValidation {
+  finish(options?: ValidateOptions): ValidationResult;
+}
+
+/**
+ * {@link validateText} in two halves, with the same result: the text is parsed and checked against
+ * the schema now, the rest when `finish` is given the options. A caller that is waiting for those
+ * (a run reading the participant's parties) does the first half in the meantime.
+ */
+export function startValidation(kind: FileKind, text: string): PendingValidation {
   try {
-    return checkText(kind, text, options);
+    const started = startCheck(kind, text);
+    if ('problems' in started) return { finish: () => started };
+    return {
+      finish: (options = {}) => {
+        try {
+          return finishCheck(started, options);
+        } catch (e) {
+          return checkFailed(e);
+        }
+      },
+    };
   } catch (e) {
-    // A bug of ours on some input must not end the caller's loop (the editor's diagnostics, a CLI
-    // batch): the file gets a verdict that says so.
-    if (e instanceof GeneratedValidatorsMissing) throw e;
-    const message = `The file could not be checked (${e instanceof Error ? e.message : String(e)}); please report this file.`;
-    return { value: undefined, problems: finish(new JsonDocument(''), [{ path: '', message, severity: 'error', code: 'check-failed', offset: 0, length: 0 }]) };
+    const failed = checkFailed(e);
+    return { finish: () => failed };
   }
 }
 
-function checkText(kind: FileKind, text: string, options: ValidateOptions): ValidationResult {
+/** A bug of ours on some input must not end the caller's loop (the editor's diagnostics, a CLI batch): the file gets a verdict that says so. */
+function checkFailed(e: unknown): ValidationResult {
+  if (e instanceof GeneratedValidatorsMissing) throw e;
+  const message = `The file could not be checked (${e instanceof Error ? e.message : String(e)}); please report this file.`;
+  return { value: undefined, problems: finish(new JsonDocument(''), [{ path: '', message, severity: 'error', code: 'check-failed', offset: 0, length: 0 }]) };
+}
+
+/** The half of a check that needs only the text. */
+interface StartedCheck {
+  kind: FileKind;
+  doc: JsonDocument;
+  value: unknown;
+  numbers: ReturnType<typeof checkNumbers>;
+  drafts: ProblemDraft[];
+}
+
+function startCheck(kind: FileKind, text: string): StartedCheck | ValidationResult {
   const doc = new JsonDocument(text);
   if (doc.syntaxProblems.length > 0) {
     const drafts = doc.syntaxProblems.map(
@@ -82,9 +121,16 @@ function checkText(kind: FileKind, text: string, options: ValidateOptions): Vali
   drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
   if (kind !== 'script') drafts.push(...placeholderProblems(kind, value, doc));
+  return { kind, doc, value, numbers, drafts };
+}
+
+function finishCheck(started: StartedCheck, options: ValidateOptions): ValidationResult {
+  const { kind, doc, value, numbers } = started;
+  // A copy: `finish` may be called again, with other options.
+  const drafts = started.drafts.slice();
   if (kind === 'script') {
     const packages = options.packages === 'unavailable' ? undefined : options.packages;
-    drafts.push(...scriptProblems(value, doc, { validateCommands: validatorFor('commands'), packages, parties: options.parties }));
+    drafts.push(...scriptProblems(value, doc, { validateCommands: validatorFor('commands'), packages, parties: options.parties, checkedCommands: options.checkedCommands }));
   }
   if (kind === 'commands') {
     const pathsWithProblems = new Set(drafts.map((d) => d.path));

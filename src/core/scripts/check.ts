@@ -22,6 +22,12 @@ export interface ScriptCheckOptions {
   packages?: ArgumentContext;
   /** The participant's party ids, to resolve the aliases against (absent: not checked). */
   parties?: { ids: readonly string[]; source: string };
+  /**
+   * Filled with the inline commands (by the pointer of their step's `submit` or `preview`) whose
+   * every `${…}` names a party alias found on the participant, with those party ids in place: what
+   * a run sends but for the commandId and userId it adds, checked as it will be sent.
+   */
+  checkedCommands?: Map<string, unknown>;
 }
 
 export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheckOptions): ProblemDraft[] {
@@ -156,8 +162,11 @@ function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc:
   // Whether a value keeps a `${…}` after the known names: only then are such values looked for.
   let left = !known;
   const commands = known ? (replaceKnown(spec, known, () => (left = true)) as Record<string, unknown>) : spec;
-  const value = { ...commands, commandId: 'ledger-script' };
+  // Not `{ ...commands, commandId }`: V8 (Node 20) makes an object spread followed by a new property
+  // through a slow path, and the schema validator reads the object it makes 4× slower (8 µs, not 2).
+  const value = Object.assign({}, commands, { commandId: 'ledger-script' });
   const waiting = left ? referencedValues(commands, base) : NOTHING_WAITS;
+  if (!left) o.checkedCommands?.set(base, commands);
   const drafts: ProblemDraft[] = [];
   if (!o.validateCommands(value)) {
     // Errors at a `${…}` are dropped before they are described (most of a script's are).

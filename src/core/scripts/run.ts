@@ -17,7 +17,7 @@ import { commandSites } from '../files/customChecks';
 import { isJsonObject, JsonDocument } from '../files/jsonDocument';
 import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
-import { commandsValuePasses, validateText, type Problem } from '../files/validate';
+import { commandsValuePasses, startValidation, validateText, type Problem } from '../files/validate';
 import type { LedgerConnection } from '../ledger/connection';
 import type { CreatedEvent, Transaction } from '../models/updates';
 import type * as wire from '../models/wire';
@@ -109,12 +109,19 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   // which may move it). Unused when the script is refused.
   const endAtStart = client.ledgerEnd({ signal });
   endAtStart.catch(() => undefined);
-  const partyIds = await client.parties({ signal }).then(
+  const partiesRead = client.parties({ signal }).then(
     (list) => list.map((p) => p.party),
     // A user without admin rights cannot list every party: those of its rights are what it can use.
     (e) => (e instanceof AuthError ? info.parties.map((p) => p.party) : Promise.reject(e)),
   );
-  const checked = validateText('script', text, { packages, parties: { ids: partyIds, source: `on ${connection.profile.name}` } });
+  partiesRead.catch(() => undefined);
+  // The text is parsed and checked against the schema while the parties are read: once the reads
+  // have gone out (a turn of the event loop), not before, or the parse would hold them back.
+  await new Promise((resolve) => setImmediate(resolve));
+  const validation = startValidation('script', text);
+  const partyIds = await partiesRead;
+  const checkedCommands = new Map<string, unknown>();
+  const checked = validation.finish({ packages, parties: { ids: partyIds, source: `on ${connection.profile.name}` }, checkedCommands });
   const script = scriptOf(checked.value);
   const notRun = (because: StepResult['notRunBecause']) => (s: ScriptStep): StepResult => ({ ...stepHead(s), status: 'not-run', notRunBecause: because, failures: [], captured: {}, durationMs: 0 });
   const errors = checked.problems.filter((p) => p.severity === 'error');
@@ -151,7 +158,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
 
   // The same names, with the same values, as the checks above took.
   const known = namesKnownBeforeRun(found, script.steps.flatMap((s) => Object.keys(s.capture)));
-  const runner = new StepRunner(connection, runId, packages, scope, known, scriptCommandId(runId, script.steps.length - 1), o);
+  const runner = new StepRunner(connection, runId, packages, scope, known, checkedCommands, scriptCommandId(runId, script.steps.length - 1), o);
   runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
@@ -231,6 +238,8 @@ class StepRunner {
     private readonly scope: Map<string, unknown>,
     /** The names the script's checks took with their values (`namesKnownBeforeRun`). */
     private readonly known: ReadonlyMap<string, string>,
+    /** Inline commands the checks took as they will be sent (`ScriptCheckOptions.checkedCommands`). */
+    private readonly checkedCommands: ReadonlyMap<string, unknown>,
     /** The run's command id of the highest step number: the longest. */
     private readonly longestCommandId: string,
     private readonly o: ScriptRunOptions,
@@ -247,7 +256,8 @@ class StepRunner {
     const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
     let output: StepOutput | undefined;
     try {
-      const spec = interpolate(step.spec, this.scope);
+      // The names in checked commands have the values they had in the checks: nothing to put in again.
+      const spec = this.checkedCommands.get(`${step.pointer}/${step.kind}`) ?? interpolate(step.spec, this.scope);
       const expect = interpolate(step.expect, this.scope) as StepExpectations;
       output = await this.act(step, spec, expect);
       const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
@@ -420,13 +430,14 @@ class StepRunner {
     }
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
-    const value = { ...s, commandId, ...(userId ? { userId } : {}) };
+    // Not a spread followed by more properties (V8's slow path, and a slower object to read and send).
+    const value = Object.assign({}, s, { commandId }, userId ? { userId } : undefined) as Record<string, unknown> & CommandsFileValue;
     // Names the checks took with their values: they saw this very value but for what the run adds,
     // the command id and the user, which differ between steps only in the step's number (checked once,
     // with the longest id).
-    if (!this.packagesMayHaveChanged && onlyKnownNames(written, this.known) && this.envelopePasses(value)) return { value: value as CommandsFileValue, check: { how: 'before-run', damlArguments: 0 } };
+    if (!this.packagesMayHaveChanged && (this.checkedCommands.has(pointer) || onlyKnownNames(written, this.known)) && this.envelopePasses(value)) return { value, check: { how: 'before-run', damlArguments: 0 } };
     let damlArguments = 0;
-    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged, () => damlArguments++)) return { value: value as CommandsFileValue, check: { how: 'as-value', damlArguments } };
+    if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged, () => damlArguments++)) return { value, check: { how: 'as-value', damlArguments } };
     return { value: this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue, check: asText(value) };
   }
 

@@ -202,8 +202,8 @@ function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
 
 /**
  * `value` with each `${name}` that `known` has replaced by its value, in strings (keys aside); any
- * other reference stays as it is (`onLeft` is called for each string that keeps one). What holds none
- * is returned as it is.
+ * other reference stays as it is (`onLeft` is called for each string that keeps one, and for each key
+ * that holds one: keys are not replaced). What holds none is returned as it is.
  */
 export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>, onLeft?: () => void): unknown {
   return mapReferencedStrings(
@@ -216,31 +216,35 @@ export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>,
       return replaced;
     },
     false,
+    onLeft,
   );
 }
 
 /**
  * `value` with each string that holds a `${…}` (and each such key, with `keys`) put through `map`,
  * copying only the arrays and plain objects on the way to a change: what holds no reference is
- * returned as it is, and values other than plain JSON (an `ExactNumber`) are kept.
+ * returned as it is, and values other than plain JSON (an `ExactNumber`) are kept. Without `keys`,
+ * `onKeyKept` is called for each key that holds a `${…}`.
  */
-function mapReferencedStrings(value: unknown, map: (text: string) => unknown, keys: boolean): unknown {
+function mapReferencedStrings(value: unknown, map: (text: string) => unknown, keys: boolean, onKeyKept?: () => void): unknown {
   if (typeof value === 'string') return hasReference(value) ? map(value) : value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = mapReferencedStrings(value[i], map, keys);
+      const v = mapReferencedStrings(value[i], map, keys, onKeyKept);
       if (v !== value[i]) (copy ??= value.slice())[i] = v;
     }
     return copy ?? value;
   }
   if (!isJsonObject(value) || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  if (keys && Object.keys(value).some(hasReference)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [hasReference(k) ? (map(k) as string) : k, mapReferencedStrings(v, map, keys)]));
+  const names = Object.keys(value);
+  if (keys && names.some(hasReference)) {
+    return Object.fromEntries(names.map((k) => [hasReference(k) ? (map(k) as string) : k, mapReferencedStrings(value[k], map, keys)]));
   }
+  if (onKeyKept && names.some(hasReference)) onKeyKept();
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const v = mapReferencedStrings(value[key], map, keys);
+  for (const key of names) {
+    const v = mapReferencedStrings(value[key], map, keys, onKeyKept);
     if (v !== value[key]) (copy ??= { ...value })[key] = v;
   }
   return copy ?? value;
