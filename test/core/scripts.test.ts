@@ -337,6 +337,13 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.deepEqual(statuses(bad), ['failed', 'not-run']);
   });
 
+  it('an updates step counts the updates since the run began, not those before it', async () => {
+    // Bank sees the demo's seeded history and the other tests' transactions: only the run's two count.
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: issue('${Bob}') }, { updates: { party: 'Bank' }, expect: { count: 2 } }] });
+    assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
+    assert.match(r.steps[2].summary ?? '', /^2 updates as Bank since offset [1-9]\d*$/);
+  });
+
   it('an expected failure: the code must match, and so must the message pattern; success where failure was expected fails', async () => {
     const wrongParty = (failed: unknown) => ({ parties: PARTIES, steps: [{ submit: issue('${Alice}', ['${Bob}']), capture: { iou: { contractId: IOU } } }, { submit: transfer('${Bob}', '${iou}', '${Bob}'), expect: { failed } }] });
     assert.equal((await run(wrongParty({ code: 'DAML_AUTHORIZATION_ERROR' }))).status, 'passed');

@@ -61,6 +61,8 @@ export function validateText(kind: FileKind, text: string, options: ValidateOpti
 
 /** A check begun on the text alone; `finish` adds what needs the options (packages, party ids). */
 export interface PendingValidation {
+  /** The parsed JSON, not yet checked (undefined if the text is not JSON). */
+  readonly value: unknown;
   finish(options?: ValidateOptions): ValidationResult;
 }
 
@@ -72,8 +74,9 @@ export interface PendingValidation {
 export function startValidation(kind: FileKind, text: string): PendingValidation {
   try {
     const started = startCheck(kind, text);
-    if ('problems' in started) return { finish: () => started };
+    if ('problems' in started) return { value: undefined, finish: () => started };
     return {
+      value: started.value,
       finish: (options = {}) => {
         try {
           return finishCheck(started, options);
@@ -84,7 +87,7 @@ export function startValidation(kind: FileKind, text: string): PendingValidation
     };
   } catch (e) {
     const failed = checkFailed(e);
-    return { finish: () => failed };
+    return { value: undefined, finish: () => failed };
   }
 }
 

@@ -105,10 +105,6 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   const info = connection.state.state === 'connected' ? connection.state.info : await connection.connect(signal);
   const packagesState = await connection.readPackages(signal);
   const packages = packagesState.state === 'ready' ? packagesState.context : undefined;
-  // Where the script's own updates start (read alongside the parties; again after an allocation,
-  // which may move it). Unused when the script is refused.
-  const endAtStart = client.ledgerEnd({ signal });
-  endAtStart.catch(() => undefined);
   const partiesRead = client.parties({ signal }).then(
     (list) => list.map((p) => p.party),
     // A user without admin rights cannot list every party: those of its rights are what it can use.
@@ -119,6 +115,11 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   // have gone out (a turn of the event loop), not before, or the parse would hold them back.
   await new Promise((resolve) => setImmediate(resolve));
   const validation = startValidation('script', text);
+  // Where the script's own updates start, for its updates steps: read before anything is written
+  // (while the parties are, if they are still on their way), again after an allocation, which may
+  // move it. Unused when the script is refused.
+  const endAtStart = hasUpdatesStep(validation.value) ? client.ledgerEnd({ signal }) : undefined;
+  endAtStart?.catch(() => undefined);
   const partyIds = await partiesRead;
   const checkedCommands = new Map<string, unknown>();
   const checked = validation.finish({ packages, parties: { ids: partyIds, source: `on ${connection.profile.name}` }, checkedCommands });
@@ -159,7 +160,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   // The same names, with the same values, as the checks above took.
   const known = namesKnownBeforeRun(found, script.steps.flatMap((s) => Object.keys(s.capture)));
   const runner = new StepRunner(connection, runId, packages, scope, known, checkedCommands, scriptCommandId(runId, script.steps.length - 1), o);
-  runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
+  if (endAtStart) runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
   for (const step of script.steps) {
@@ -182,6 +183,11 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     else if (result.status === 'unknown') status = 'unknown';
   }
   return { runId, status, problems: [], parties, steps };
+}
+
+/** Whether a script (parsed, not yet checked) has a step that reads updates (`scriptOf` reads no other way). */
+function hasUpdatesStep(value: unknown): boolean {
+  return isJsonObject(value) && Array.isArray(value.steps) && value.steps.some((step) => isJsonObject(step) && 'updates' in step);
 }
 
 function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {
