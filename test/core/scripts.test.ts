@@ -12,7 +12,7 @@ import { startValidation, validateText, type Problem } from '../../src/core/file
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
-import { interpolate, newScriptText, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { aliasOfPartyRef, interpolate, newScriptText, referencesIn, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
 import { ExactNumber } from '../../src/core/json';
 import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
@@ -204,6 +204,25 @@ describe('ledger scripts: values and command ids', () => {
       return n;
     };
     assert.deepEqual([kept({ a: '${party}' }), kept({ a: '${other}' }), kept({ '${party}': 'x' }), kept([{ b: { '${party}': '${party}' } }])], [0, 1, 1, 1]);
+  });
+
+  it('names are read out of strings as the pattern ${[^}]*} reads them, also in odd strings', () => {
+    // The runner scans with indexOf; a seeded random sweep of strings made of the pattern's pieces.
+    const REFERENCE = /\$\{([^}]*)\}/g;
+    const pieces = ['$', '{', '}', 'a', 'B', ' ', '::', '${', '}}', '${a}'];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const known = new Map([['a', 'A::1'], ['B', 'B::1']]);
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      for (let n = Math.floor(random() * 8); n > 0; n--) t += pieces[Math.floor(random() * pieces.length)];
+      const names = [...t.matchAll(REFERENCE)].map((m) => m[1]);
+      assert.deepEqual(referencesIn(t, '', () => true).map((r) => r.name), t.includes('${') ? names : [], t);
+      const whole = /^\$\{([^}]*)\}$/.exec(t)?.[1];
+      assert.equal(aliasOfPartyRef(t), whole ?? (t.includes('::') ? undefined : t), t);
+      const replaced = t.includes('${') ? t.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference) : t;
+      assert.equal(replaceKnown(t, known), whole !== undefined ? (known.get(whole) ?? t) : replaced, t);
+    }
   });
 
   it('what holds no ${name} is kept as it is: the same object, and an exact number stays one', () => {

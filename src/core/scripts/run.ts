@@ -116,8 +116,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   await new Promise((resolve) => setImmediate(resolve));
   const validation = startValidation('script', text);
   // Where the script's own updates start, for its updates steps: read before anything is written
-  // (while the parties are, if they are still on their way), again after an allocation, which may
-  // move it. Unused when the script is refused.
+  // (sent while the parties' answer is awaited), and again after an allocation, which may move it.
   const endAtStart = hasUpdatesStep(validation.value) ? client.ledgerEnd({ signal }) : undefined;
   endAtStart?.catch(() => undefined);
   const partyIds = await partiesRead;

@@ -114,7 +114,23 @@ export function scriptOf(value: unknown): LedgerScript {
 // ---------------------------------------------------------------- ${name}
 
 const REFERENCE = /\$\{([^}]*)\}/g;
-const WHOLE_REFERENCE = /^\$\{([^}]*)\}$/;
+
+/** The name of a string that is exactly one `${name}` (what `/^\$\{([^}]*)\}$/` captures), without a regular expression's match. */
+function wholeReference(text: string): string | undefined {
+  return text.startsWith('${') && text.indexOf('}', 2) === text.length - 1 ? text.slice(2, -1) : undefined;
+}
+
+/**
+ * Each name of a `${name}` in `text`, in order (what `REFERENCE` matches), until `visit` returns
+ * false; without the match objects of `matchAll`, which the checks would make for every string.
+ */
+function forEachName(text: string, visit: (name: string) => boolean | void): void {
+  for (let at = text.indexOf('${'); at !== -1; ) {
+    const end = text.indexOf('}', at + 2);
+    if (end === -1 || visit(text.slice(at + 2, end)) === false) return;
+    at = text.indexOf('${', end + 1);
+  }
+}
 
 /** A `${name}` in a string of the script, and where that string is. */
 export interface NameReference {
@@ -131,7 +147,9 @@ export function referencesIn(value: unknown, pointer: string, wanted?: (name: st
   const found: NameReference[] = [];
   forEachReferencedString(value, (path, _inKey, text) => {
     let at: string | undefined;
-    for (const m of text.matchAll(REFERENCE)) if (!wanted || wanted(m[1])) found.push({ name: m[1], pointer: (at ??= path.reduce<string>(joinPointer, pointer)) });
+    forEachName(text, (name) => {
+      if (!wanted || wanted(name)) found.push({ name, pointer: (at ??= path.reduce<string>(joinPointer, pointer)) });
+    });
   });
   return found;
 }
@@ -184,8 +202,8 @@ export function interpolate(value: unknown, scope: ReadonlyMap<string, unknown>)
   return mapReferencedStrings(
     value,
     (text) => {
-      const whole = WHOLE_REFERENCE.exec(text);
-      if (whole) return valueOf(whole[1], scope);
+      const whole = wholeReference(text);
+      if (whole !== undefined) return valueOf(whole, scope);
       return text.replace(REFERENCE, (_, name: string) => {
         const v = valueOf(name, scope);
         return typeof v === 'string' ? v : JSON.stringify(v);
@@ -210,8 +228,8 @@ export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>,
     value,
     (text) => {
       // Most are one whole reference (`${Alice}`): looked up without a replace.
-      const whole = WHOLE_REFERENCE.exec(text);
-      const replaced = whole ? (known.get(whole[1]) ?? text) : text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference);
+      const whole = wholeReference(text);
+      const replaced = whole !== undefined ? (known.get(whole) ?? text) : text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference);
       if (onLeft && hasReference(replaced)) onLeft();
       return replaced;
     },
@@ -274,10 +292,9 @@ export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string
 }
 
 function allKnown(text: string, known: ReadonlyMap<string, string>): boolean {
-  const whole = WHOLE_REFERENCE.exec(text);
-  if (whole) return known.has(whole[1]);
-  for (const m of text.matchAll(REFERENCE)) if (!known.has(m[1])) return false;
-  return true;
+  let all = true;
+  forEachName(text, (name) => (all = known.has(name)));
+  return all;
 }
 
 /** True when a string holds a `${…}` (its value is known only when the script runs). */
@@ -290,9 +307,7 @@ export function hasReference(value: unknown): boolean {
  * party id (it has `::`). Returns the alias, or undefined for a party id.
  */
 export function aliasOfPartyRef(ref: string): string | undefined {
-  const whole = WHOLE_REFERENCE.exec(ref);
-  if (whole) return whole[1];
-  return ref.includes('::') ? undefined : ref;
+  return wholeReference(ref) ?? (ref.includes('::') ? undefined : ref);
 }
 
 // ---------------------------------------------------------------- command ids
