@@ -27,7 +27,7 @@ import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
 import { resolveAliases } from './check';
 import { substitutedCommandsPass } from './recheck';
-import { aliasOfPartyRef, interpolate, namesKnownBeforeRun, onlyKnownNames, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
 
@@ -156,9 +156,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     scope.set(alias.alias, id);
   }
 
-  // The same names, with the same values, as the checks above took.
-  const known = namesKnownBeforeRun(found, script.steps.flatMap((s) => Object.keys(s.capture)));
-  const runner = new StepRunner(connection, runId, packages, scope, known, checkedCommands, scriptCommandId(runId, script.steps.length - 1), o);
+  const runner = new StepRunner(connection, runId, packages, scope, checkedCommands, scriptCommandId(runId, script.steps.length - 1), o);
   if (endAtStart) runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
@@ -241,9 +239,10 @@ class StepRunner {
     private readonly runId: string,
     private readonly packages: ArgumentContext | undefined,
     private readonly scope: Map<string, unknown>,
-    /** The names the script's checks took with their values (`namesKnownBeforeRun`). */
-    private readonly known: ReadonlyMap<string, string>,
-    /** Inline commands the checks took as they will be sent (`ScriptCheckOptions.checkedCommands`). */
+    /**
+     * Inline commands the checks took as they will be sent (`ScriptCheckOptions.checkedCommands`): the
+     * run gives their names the same values (the aliases as found; a captured name is never among them).
+     */
     private readonly checkedCommands: ReadonlyMap<string, unknown>,
     /** The run's command id of the highest step number: the longest. */
     private readonly longestCommandId: string,
@@ -437,10 +436,10 @@ class StepRunner {
     const userId = s.userId ?? this.userId;
     // Not a spread followed by more properties (V8's slow path, and a slower object to read and send).
     const value = Object.assign({}, s, { commandId }, userId ? { userId } : undefined) as Record<string, unknown> & CommandsFileValue;
-    // Names the checks took with their values: they saw this very value but for what the run adds,
+    // Commands the checks took as they are sent: they saw this very value but for what the run adds,
     // the command id and the user, which differ between steps only in the step's number (checked once,
     // with the longest id).
-    if (!this.packagesMayHaveChanged && (this.checkedCommands.has(pointer) || onlyKnownNames(written, this.known)) && this.envelopePasses(value)) return { value, check: { how: 'before-run', damlArguments: 0 } };
+    if (!this.packagesMayHaveChanged && this.checkedCommands.has(pointer) && this.envelopePasses(value)) return { value, check: { how: 'before-run', damlArguments: 0 } };
     let damlArguments = 0;
     if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged, () => damlArguments++)) return { value, check: { how: 'as-value', damlArguments } };
     return { value: this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue, check: asText(value) };

@@ -120,14 +120,12 @@ function wholeReference(text: string): string | undefined {
   return text.startsWith('${') && text.indexOf('}', 2) === text.length - 1 ? text.slice(2, -1) : undefined;
 }
 
-/**
- * Each name of a `${name}` in `text`, in order (what `REFERENCE` matches), until `visit` returns
- * false; without the match objects of `matchAll`, which the checks would make for every string.
- */
-function forEachName(text: string, visit: (name: string) => boolean | void): void {
+/** Each name of a `${name}` in `text`, in order (what `REFERENCE` matches), without the match objects of `matchAll`. */
+function forEachName(text: string, visit: (name: string) => void): void {
   for (let at = text.indexOf('${'); at !== -1; ) {
     const end = text.indexOf('}', at + 2);
-    if (end === -1 || visit(text.slice(at + 2, end)) === false) return;
+    if (end === -1) return;
+    visit(text.slice(at + 2, end));
     at = text.indexOf('${', end + 1);
   }
 }
@@ -278,23 +276,6 @@ export function namesKnownBeforeRun(resolved: ReadonlyMap<string, string>, captu
   const known = new Map(resolved);
   for (const name of capturedNames) known.delete(name);
   return known;
-}
-
-/**
- * Whether nothing of `value` waits for the run once the names `known` are replaced: no `${…}` left in
- * a string or a key. The checks then saw the very value the run sends.
- */
-export function onlyKnownNames(value: unknown, known: ReadonlyMap<string, string>): boolean {
-  let waiting = false;
-  // Keys are not replaced (`replaceKnown`): a `${…}` in one waits. A party id holds no `${`.
-  forEachReferencedString(value, (_path, inKey, text) => (waiting ||= inKey || !allKnown(text, known)));
-  return !waiting;
-}
-
-function allKnown(text: string, known: ReadonlyMap<string, string>): boolean {
-  let all = true;
-  forEachName(text, (name) => (all = known.has(name)));
-  return all;
 }
 
 /** True when a string holds a `${…}` (its value is known only when the script runs). */
