@@ -44,6 +44,8 @@ interface PanelEntry {
   prepared?: TransactionGraph;
   load?: AbortController;
   ledgerEndAtLoad?: number;
+  /** What the page shows now (loading, error or a document): sent again when the page says it is ready. */
+  shown?: ToWebview;
 }
 
 export function targetKey(t: GraphTarget): string {
@@ -200,6 +202,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
   }
 
   private post(entry: PanelEntry, message: ToWebview): void {
+    if (message.type !== 'stale') entry.shown = message;
     void entry.panel.webview.postMessage(message);
   }
 
@@ -277,7 +280,10 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     const doc = entry.document;
     switch (m.type) {
       case 'ready':
-        // A panel that was just created is loading already; a restored one draws from its state.
+        // A message posted while the page was still starting can be lost before its listener exists:
+        // the page's "ready" is when it surely listens, so what it should show is sent once more
+        // (drawing the same document again keeps its view). A restored panel draws from its saved state.
+        if (entry.shown) this.post(entry, entry.shown);
         return;
       case 'retry':
         return this.load(entry);

@@ -159,6 +159,32 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal(requests, before, 'a preview is not read again');
   });
 
+  it('a page that says it is ready is sent what it should show again (a message posted while it started may be lost); a restored page is sent nothing', async () => {
+    const c = w.manager.activeConnection()!;
+    await panels.show({ kind: 'transaction', offset: transferOffset }, c);
+    const [panel] = fake.state.webviewPanels;
+    // "ready" while the read is under way: the page is told it is loading, then gets the drawing.
+    assert.equal(panel.posted.length, 1);
+    panel.receive({ type: 'ready' });
+    assert.deepEqual((panel.posted as ToWebview[]).map((m) => m.type), ['loading', 'loading']);
+    const first = await sent(panel, 'document');
+    const afterLoad = panel.posted.length;
+    panel.receive({ type: 'ready' });
+    assert.deepEqual(await sent(panel, 'document', afterLoad), first, 'the same document, drawn again');
+
+    panels.showDocument({ kind: 'preview', commandId: 'ready', preparedAt: 't1' }, { ...first.document, title: 'Preview of ready' });
+    const previewPanel = fake.state.webviewPanels[1];
+    previewPanel.posted.length = 0; // the first post, lost as the page started
+    previewPanel.receive({ type: 'ready' });
+    assert.equal((await sent(previewPanel, 'document')).document.title, 'Preview of ready');
+
+    const restored = new (panel.constructor as typeof FakeWebviewPanel)('cantonLedger.graph', 'Restored', -1, {});
+    await panels.deserializeWebviewPanel(restored as never, { target: { kind: 'transaction', offset: transferOffset }, connectionId: 'demo', document: first.document, collapsed: [], lens: [undefined, undefined] });
+    restored.receive({ type: 'ready' });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(restored.posted, [], 'the page draws from its own saved state');
+  });
+
   it('a preview beside its committed transaction: the committed one is read once and compared; restored after a reload it cannot read its preview again', async () => {
     const c = w.manager.activeConnection()!;
     const iou = (await c.client.pageActiveContracts({ filter: { anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] } })).contracts[0].event;
