@@ -190,6 +190,10 @@ export class DemoServer {
   constructor(private readonly options: ServerOptions) {
     this.routes = options.routes.map(compile);
     this.server = createServer((req, res) => void this.serve(req, res));
+    // Canton's JSON API runs on pekko-http, whose server idle-timeout is 60 s; Node's 5 s default closed
+    // kept-alive sockets under clients whose event loop was busy longer (decoding a large answer), which
+    // then wrote their next request onto a socket already closed.
+    this.server.keepAliveTimeout = 60_000;
     this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.upgrade(req, socket, head));
   }
 

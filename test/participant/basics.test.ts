@@ -18,6 +18,11 @@ describe('demo participant: supporting endpoints', () => {
     assert.match(p.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
+  it('keeps an idle connection open as long as Canton’s pekko-http server does (60 s), not Node’s 5 s', async () => {
+    const reply = await get(p, '/v2/state/ledger-end');
+    assert.equal(reply.headers.get('keep-alive'), 'timeout=60');
+  });
+
   it('GET /v2/version: the 3.5 demo release and the feature descriptor', async () => {
     const { status, json } = await get(p, '/v2/version');
     assert.equal(status, 200);
