@@ -67,7 +67,8 @@ describe('core: Daml completions and hovers', () => {
     });
     const [v1, v2] = ['1'.repeat(64), '2'.repeat(64)];
     // Listed newest first, the upgrade not vetted: a command with #demo-iou runs 1.0.0.
-    const context = { packages: new PackageIndex([version(v2, '2.0.0'), version(v1, '1.0.0')], { vettedPackageIds: () => new Set([v1]) }), source: 'x' };
+    let vetted = new Set([v1]);
+    const context = { packages: new PackageIndex([version(v2, '2.0.0'), version(v1, '1.0.0')], { vettedPackageIds: () => vetted }), source: 'x' };
     const [text, offset] = at(commands('"CreateCommand": {"templateId": "#demo‸", "createArguments": {}}'));
     const items = completionsAt(text, offset, context).filter((i) => i.label === '#demo-iou:Iou:Iou');
     assert.deepEqual(items.map((i) => i.detail), ['template Iou (demo-iou 1.0.0)']);
@@ -75,6 +76,9 @@ describe('core: Daml completions and hovers', () => {
     const hover = hoverAt(chosen, chosen.indexOf('#demo-iou') + 2, context);
     assert.match(hover!.markdown, /demo-iou 1\.0\.0/);
     assert.doesNotMatch(hover!.markdown, /2\.0\.0/);
+    // The upgrade vetted later, in the same context: the name now stands for 2.0.0 (nothing pins 1.0.0).
+    vetted = new Set([v1, v2]);
+    assert.match(hoverAt(chosen, chosen.indexOf('#demo-iou') + 2, context)!.markdown, /demo-iou 2\.0\.0/);
   });
 
   describe('a field completion leaves valid JSON wherever it is accepted', () => {

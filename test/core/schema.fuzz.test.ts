@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { survivesDoubles } from '../../src/core/json';
-import { MAX_NESTING } from '../../src/core/files/jsonDocument';
+import { JsonDocument, MAX_NESTING, nestingLimitCrossedAt, scanByParser } from '../../src/core/files/jsonDocument';
 import { validateText, type FileKind, type Problem } from '../../src/core/files/validate';
 import { cli } from '../cli/harness';
 import { validCorpus } from '../fixtures/files/corpus';
@@ -146,6 +146,26 @@ describe('core: validate, fuzzed files (fixed seed)', function () {
     // The generator must really produce each kind of hostile file.
     for (const code of ['too-deep', 'integer-range', 'not-an-integer', 'inexact-number']) assert.ok((counts.get(code) ?? 0) > 200, `${code}: ${counts.get(code)}`);
     assert.ok(files.filter((f) => f.mutation.startsWith('nest') && Number(f.mutation.slice(5)) >= 10_000).length > 50, 'some nested 10,000 levels or more');
+  });
+
+  it('a document of strict JSON (JSON.parse and one scan) finds the same syntax errors, duplicate keys and numbers as the parser does', () => {
+    // Keys and key-like strings in arrays and in strings, escapes, and every number form.
+    const odd = ['{"a":1,"a":2}', '[{"a":1},{"a":2}]', '{"a":{"b":1},"b":{"a":1}}', '{"a":"x\\":1,\\"a\\":"}', '{"k" :1, "k"\n:2}', '{"a":["a",{"a":"a"}]}', '{"__proto__":1,"__proto__":2}', '{"n":[-0,0.5e-3,1E+2,-12.75,7]}', '"\\"', '{"\\u0061":1,"a":2}', '\u00a0{}', '{"a":1}\ufeff'];
+    let strict = 0;
+    for (const text of [...files.map((f) => f.text), ...validCorpus().map((f) => f.text), ...odd]) {
+      if (nestingLimitCrossedAt(text, MAX_NESTING) !== undefined) continue;
+      const doc = new JsonDocument(text);
+      const byParser = scanByParser(text);
+      assert.deepEqual(doc.syntaxProblems, byParser.syntaxProblems, text);
+      assert.equal(doc.hasDuplicateKeys, byParser.hasDuplicateKeys, text);
+      assert.deepEqual(doc.numberRanges, byParser.numberRanges, text);
+      if (doc.syntaxProblems.length === 0) {
+        strict++;
+        assert.deepEqual(doc.takeValue(), JSON.parse(text));
+        assert.equal(doc.takeValue(), undefined, 'handed over once');
+      }
+    }
+    assert.ok(strict > 4000, `strict JSON among them: ${strict}`);
   });
 
   it('the inexact numbers really are ones a double changes', () => {

@@ -84,18 +84,22 @@ function uncheckedNote(sites: CommandSite[], doc: JsonDocument): ProblemDraft {
 }
 
 /** Resolves a command's template id against the packages; a problem says why when it cannot. */
-export function resolveTarget(
-  templateId: unknown,
-  context: ArgumentContext,
-  allowInterface: boolean,
-): { target: ResolvedTarget } | { problem: { message: string; suggestion?: string; unchecked?: boolean } } | undefined {
+export function resolveTarget(templateId: unknown, context: ArgumentContext, allowInterface: boolean): TargetResolution {
   // The placeholder of a new file is flagged as one (placeholderProblems), not as an unknown template.
   if (typeof templateId !== 'string' || templateId === TEMPLATE_ID_PLACEHOLDER) return undefined;
   const id = parseIdentifier(templateId);
   // A malformed id is the envelope schema's to report.
   if (!id) return undefined;
   const { packages, source } = context;
+  // A name stands for the package it resolves to now (the vetting state can change what that is).
   const packageId = id.form === 'package-id' ? id.packageId : packages.resolvePackageName(id.packageName);
+  // A file (a script above all) names the same few templates in command after command: what was
+  // found in a context's packages, which do not change, is looked up once.
+  let found = foundTargets.get(context);
+  if (!found) foundTargets.set(context, (found = new Map()));
+  const key = `${allowInterface ? 'i' : 't'} ${packageId} ${templateId}`;
+  const foundBefore = found.get(key);
+  if (foundBefore) return foundBefore;
   if (!packageId || !packages.package(packageId)) {
     // Not among the packages read: when some could not be read, it may be in one of them.
     const unreadable = unreadableFor(id, context);
@@ -103,8 +107,12 @@ export function resolveTarget(
     return { problem: { message: `No package ${id.form === 'package-name' ? `named "${id.packageName}"` : packageRefOf(id)} is known ${source}.` } };
   }
   const name: QualifiedName = { packageId, moduleName: id.moduleName, name: id.entityName };
-  if (packages.template(name)) return { target: { id, name, kind: 'template' } };
-  if (allowInterface && packages.interface(name)) return { target: { id, name, kind: 'interface' } };
+  const kind = packages.template(name) ? 'template' : allowInterface && packages.interface(name) ? 'interface' : undefined;
+  if (kind) {
+    const resolved: TargetResolution = { target: { id, name, kind } };
+    found.set(key, resolved);
+    return resolved;
+  }
   const pkg = packages.package(packageId)!;
   const known = pkg.modules.flatMap((m) => [...m.templates, ...(allowInterface ? m.interfaces : [])].map((t) => `${m.name}:${t.name}`));
   const suggestion = closestName(qualifiedNameOf(id), known);
@@ -115,6 +123,10 @@ export function resolveTarget(
     },
   };
 }
+
+export type TargetResolution = { target: ResolvedTarget } | { problem: { message: string; suggestion?: string; unchecked?: boolean } } | undefined;
+
+const foundTargets = new WeakMap<ArgumentContext, Map<string, Exclude<TargetResolution, undefined>>>();
 
 /** The choices that can be exercised on what `target` names. */
 export function choicesOf(target: ResolvedTarget, packages: PackageIndex): ChoiceEntry[] {

@@ -43,9 +43,21 @@ export class JsonDocument {
   private lineStarts: number[] | undefined;
   /** Per object node, its properties by key (the last duplicate wins, as in JSON.parse); built lazily. */
   private readonly propertyMaps = new WeakMap<Node, Map<string, Node>>();
+  private parsed: unknown;
 
   constructor(readonly text: string) {
-    const tooDeepAt = nestingLimitCrossedAt(text, MAX_NESTING);
+    // Most files are strict JSON: JSON.parse (native, and it does not recurse per level) says so, and
+    // one tight scan finds the nesting, the numbers and the duplicate keys. The parser's visit, slower,
+    // is for a text with a syntax error to describe.
+    let parsed: unknown;
+    let strict = true;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      strict = false;
+    }
+    const scan = strict ? scanStrictJson(text) : undefined;
+    const tooDeepAt = scan ? scan.tooDeepAt : nestingLimitCrossedAt(text, MAX_NESTING);
     if (tooDeepAt !== undefined) {
       this.tree = undefined;
       this.hasDuplicateKeys = false;
@@ -53,30 +65,27 @@ export class JsonDocument {
       this.syntaxProblems = [{ offset: tooDeepAt, length: 1, tooDeep: true, message: `Nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit; Daml values nest at most 100).` }];
       return;
     }
-    // One pass without the tree: most files are checked without asking for a position (they have
-    // no problem), and the tree costs most of a check's memory. It is built when first asked for.
-    const errors: ParseError[] = [];
-    const numbers: Range[] = [];
-    const keys: Array<Set<string>> = [];
-    let duplicates = false;
-    visit(
-      text,
-      {
-        onObjectBegin: () => void keys.push(new Set()),
-        onObjectEnd: () => void keys.pop(),
-        onObjectProperty: (name) => {
-          const seen = keys[keys.length - 1];
-          if (seen.has(name)) duplicates = true;
-          else seen.add(name);
-        },
-        onLiteralValue: (value, offset, length) => void (typeof value === 'number' && numbers.push({ offset, length })),
-        onError: (error, offset, length) => void errors.push({ error, offset, length }),
-      },
-      STRICT,
-    );
-    this.hasDuplicateKeys = duplicates;
-    this.numberRanges = numbers;
-    this.syntaxProblems = describeSyntaxErrors(text, errors);
+    if (scan) {
+      this.parsed = parsed;
+      this.hasDuplicateKeys = scan.keys !== keyCount(parsed);
+      this.numberRanges = scan.numberRanges;
+      this.syntaxProblems = [];
+    } else {
+      const byParser = scanByParser(text);
+      this.hasDuplicateKeys = byParser.hasDuplicateKeys;
+      this.numberRanges = byParser.numberRanges;
+      this.syntaxProblems = byParser.syntaxProblems;
+    }
+  }
+
+  /**
+   * The value JSON.parse made of the text (strict JSON only), handed over once: the check that made
+   * this document reads it instead of parsing again, and a document kept for positions does not hold it.
+   */
+  takeValue(): unknown {
+    const value = this.parsed;
+    this.parsed = undefined;
+    return value;
   }
 
   /** The syntax tree (undefined when the text holds no value, or nests too deeply). */
@@ -146,6 +155,95 @@ export function rangeOf(node: Node): Range {
 /** The JSON pointer of a node of the tree. */
 export function pointerOf(node: Node): string {
   return getNodePath(node).reduce<string>((pointer, segment) => joinPointer(pointer, segment), '');
+}
+
+interface TextScan {
+  syntaxProblems: SyntaxProblem[];
+  hasDuplicateKeys: boolean;
+  numberRanges: Range[];
+}
+
+/** The syntax errors, duplicate keys and numbers of any text, by the parser's visit (no tree). */
+export function scanByParser(text: string): TextScan {
+  const errors: ParseError[] = [];
+  const numbers: Range[] = [];
+  const keys: Array<Set<string>> = [];
+  let duplicates = false;
+  visit(
+    text,
+    {
+      onObjectBegin: () => void keys.push(new Set()),
+      onObjectEnd: () => void keys.pop(),
+      onObjectProperty: (name) => {
+        const seen = keys[keys.length - 1];
+        if (seen.has(name)) duplicates = true;
+        else seen.add(name);
+      },
+      onLiteralValue: (value, offset, length) => void (typeof value === 'number' && numbers.push({ offset, length })),
+      onError: (error, offset, length) => void errors.push({ error, offset, length }),
+    },
+    STRICT,
+  );
+  return { syntaxProblems: describeSyntaxErrors(text, errors), hasDuplicateKeys: duplicates, numberRanges: numbers };
+}
+
+/**
+ * Text that JSON.parse accepted: where its number literals are, how many keys it writes (more than
+ * the parsed value has means a key written twice in one object, which JSON.parse keeps once), and
+ * where it first nests deeper than {@link MAX_NESTING}.
+ */
+function scanStrictJson(text: string): { keys: number; numberRanges: Range[]; tooDeepAt?: number } {
+  const numberRanges: Range[] = [];
+  let keys = 0;
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) {
+      // To the closing quote: the next one not escaped (preceded by an even run of backslashes).
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 92 /* \ */) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      // A string followed by ':' is a key.
+      let j = i + 1;
+      while (j < n && isJsonSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 58 /* : */) keys++;
+    } else if (ch === 45 /* - */ || (ch >= 48 && ch <= 57)) {
+      let j = i + 1;
+      while (j < n && isNumberPart(text.charCodeAt(j))) j++;
+      numberRanges.push({ offset: i, length: j - i });
+      i = j - 1;
+    } else if (ch === 123 /* { */ || ch === 91 /* [ */) {
+      if (++depth > MAX_NESTING) return { keys, numberRanges, tooDeepAt: i };
+    } else if (ch === 125 /* } */ || ch === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return { keys, numberRanges };
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/** Digits, '.', 'e', 'E', '+', '-': what follows the first character of a JSON number. */
+function isNumberPart(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
+}
+
+/** The keys of every object in a parsed JSON value. */
+function keyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += keyCount(value[i]);
+    return count;
+  }
+  for (const key in value) count += 1 + keyCount((value as Record<string, unknown>)[key]);
+  return count;
 }
 
 /** The offset of the first `{` or `[` that opens level `limit + 1` (strings skipped), or undefined. */

@@ -116,8 +116,9 @@ function startCheck(kind: FileKind, text: string): StartedCheck | ValidationResu
     return { value: undefined, problems: finish(doc, drafts) };
   }
 
-  // The parser accepted it as strict JSON, so JSON.parse (fast, plain objects) gives the same value.
-  const value: unknown = JSON.parse(text);
+  // Strict JSON: the value JSON.parse made of it (plain objects), or its own parse for a text only the
+  // parser accepts (it says where JSON.parse stops).
+  const value: unknown = doc.takeValue() ?? JSON.parse(text);
   const validate = validatorFor(kind);
   const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc).map((d) => (kind === 'script' ? asScriptProblem(d) : d));
   const numbers = checkNumbers(doc, value, validate);
