@@ -80,7 +80,7 @@ export class JsonDocument {
 
   /**
    * The value JSON.parse made of the text (strict JSON only), handed over once: the check that made
-   * this document reads it instead of parsing again, and a document kept for positions does not hold it.
+   * this document reads it instead of parsing again, and the document then no longer holds it.
    */
   takeValue(): unknown {
     const value = this.parsed;

@@ -116,8 +116,8 @@ function startCheck(kind: FileKind, text: string): StartedCheck | ValidationResu
     return { value: undefined, problems: finish(doc, drafts) };
   }
 
-  // Strict JSON: the value JSON.parse made of it (plain objects), or its own parse for a text only the
-  // parser accepts (it says where JSON.parse stops).
+  // No syntax problem: the document has parsed the text with JSON.parse already (only a `null` is
+  // parsed again).
   const value: unknown = doc.takeValue() ?? JSON.parse(text);
   const validate = validatorFor(kind);
   const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc).map((d) => (kind === 'script' ? asScriptProblem(d) : d));
