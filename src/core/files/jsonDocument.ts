@@ -48,7 +48,7 @@ export class JsonDocument {
   constructor(readonly text: string) {
     // Most files are strict JSON: JSON.parse (native, and it does not recurse per level) says so, and
     // one tight scan finds the nesting, the numbers and the duplicate keys. The parser's visit, slower,
-    // is for a text with a syntax error to describe.
+    // is for a text with a syntax error to describe (after the scan, which it needs for the nesting).
     let parsed: unknown;
     let strict = true;
     try {
@@ -56,16 +56,15 @@ export class JsonDocument {
     } catch {
       strict = false;
     }
-    const scan = strict ? scanStrictJson(text) : undefined;
-    const tooDeepAt = scan ? scan.tooDeepAt : nestingLimitCrossedAt(text, MAX_NESTING);
-    if (tooDeepAt !== undefined) {
+    const scan = scanText(text);
+    if (scan.tooDeepAt !== undefined) {
       this.tree = undefined;
       this.hasDuplicateKeys = false;
       this.numberRanges = [];
-      this.syntaxProblems = [{ offset: tooDeepAt, length: 1, tooDeep: true, message: `Nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit; Daml values nest at most 100).` }];
+      this.syntaxProblems = [{ offset: scan.tooDeepAt, length: 1, tooDeep: true, message: `Nested too deeply: more than ${MAX_NESTING} levels of objects and arrays (the limit; Daml values nest at most 100).` }];
       return;
     }
-    if (scan) {
+    if (strict) {
       this.parsed = parsed;
       this.hasDuplicateKeys = scan.keys !== keyCount(parsed);
       this.numberRanges = scan.numberRanges;
@@ -188,11 +187,12 @@ export function scanByParser(text: string): TextScan {
 }
 
 /**
- * Text that JSON.parse accepted: where its number literals are, how many keys it writes (more than
- * the parsed value has means a key written twice in one object, which JSON.parse keeps once), and
- * where it first nests deeper than {@link MAX_NESTING}.
+ * One pass over a text, strings skipped: where it first nests deeper than {@link MAX_NESTING} (the scan
+ * stops there, as it does at an unterminated string) and, for text JSON.parse accepted, where its number
+ * literals are and how many keys it writes (more than the parsed value has means a key written twice
+ * in one object, which JSON.parse keeps once).
  */
-function scanStrictJson(text: string): { keys: number; numberRanges: Range[]; tooDeepAt?: number } {
+function scanText(text: string): { keys: number; numberRanges: Range[]; tooDeepAt?: number } {
   const numberRanges: Range[] = [];
   let keys = 0;
   let depth = 0;
@@ -203,6 +203,7 @@ function scanStrictJson(text: string): { keys: number; numberRanges: Range[]; to
       // To the closing quote: the next one not escaped (preceded by an even run of backslashes).
       for (;;) {
         i = text.indexOf('"', i + 1);
+        if (i < 0) return { keys, numberRanges };
         let backslashes = 0;
         while (text.charCodeAt(i - 1 - backslashes) === 92 /* \ */) backslashes++;
         if (backslashes % 2 === 0) break;
@@ -244,27 +245,6 @@ function keyCount(value: unknown): number {
   }
   for (const key in value) count += 1 + keyCount((value as Record<string, unknown>)[key]);
   return count;
-}
-
-/** The offset of the first `{` or `[` that opens level `limit + 1` (strings skipped), or undefined. */
-export function nestingLimitCrossedAt(text: string, limit: number): number | undefined {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 34 /* " */) {
-      // Skip the string; an unterminated one ends the scan (the parser reports it).
-      for (i++; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 92 /* \ */) i++;
-        else if (c === 34) break;
-      }
-    } else if (ch === 123 /* { */ || ch === 91 /* [ */) {
-      if (++depth > limit) return i;
-    } else if (ch === 125 /* } */ || ch === 93 /* ] */) {
-      depth--;
-    }
-  }
-  return undefined;
 }
 
 function lineStartsOf(text: string): number[] {
