@@ -21,6 +21,20 @@ const PACKAGE_HASH = /^[0-9a-fA-F]{64}$/;
  * (wrong number of parts, empty parts, characters Daml names cannot have).
  */
 export function parseIdentifier(text: string): DamlIdentifier | undefined {
+  // The same few ids come again and again (each event of each update, each command of a script): each
+  // is parsed once. Frozen, as callers share it.
+  let id = parsedIdentifiers.get(text);
+  if (id === undefined) {
+    id = parseUncached(text) ?? null;
+    if (parsedIdentifiers.size >= 4096) parsedIdentifiers.clear();
+    parsedIdentifiers.set(text, id && Object.freeze(id));
+  }
+  return id ?? undefined;
+}
+
+const parsedIdentifiers = new Map<string, DamlIdentifier | null>();
+
+function parseUncached(text: string): DamlIdentifier | undefined {
   const parts = text.split(':');
   if (parts.length !== 3) return undefined;
   const [packagePart, moduleName, entityName] = parts;

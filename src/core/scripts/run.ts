@@ -18,12 +18,12 @@ import { isJsonObject, JsonDocument } from '../files/jsonDocument';
 import { stringifyJson } from '../json';
 import type { ArgumentContext } from '../files/argumentChecks';
 import { commandsValuePasses, startValidation, validateText, type Problem } from '../files/validate';
-import type { LedgerConnection } from '../ledger/connection';
+import type { LedgerConnection, WriteOptions } from '../ledger/connection';
 import type { CreatedEvent, Transaction } from '../models/updates';
 import type * as wire from '../models/wire';
 import { uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
-import { prepareRequestOf, submissionOf, submit, type CommandsFileValue } from '../submit/submission';
+import { prepareRequestOf, submissionOf, submit, type CommandsFileValue, type SubmissionOutcome } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
 import { resolveAliases } from './check';
 import { substitutedCommandsPass } from './recheck';
@@ -193,13 +193,26 @@ function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepRe
   return Object.assign(head, r, { durationMs: performance.now() - started });
 }
 
+/** Whether an object has a key (without making the list of its keys). */
+function hasKey(value: object): boolean {
+  for (const _ in value) return true;
+  return false;
+}
+
 /** Whether `expect` holds anything for `check` (a failure the step expects is checked as it acts). */
 function hasChecks(expect: StepExpectations): boolean {
-  return Object.keys(expect).some((k) => k !== 'failed');
+  for (const key in expect) if (key !== 'failed') return true;
+  return false;
 }
 
 function stepHead(s: ScriptStep): Pick<StepResult, 'index' | 'name' | 'kind' | 'pointer'> {
   return { index: s.index, name: s.name, kind: s.kind, pointer: s.pointer };
+}
+
+/** What a submit or preview step sends, and how it was checked last. */
+interface CommandsValue {
+  value: CommandsFileValue;
+  check: CommandsCheck;
 }
 
 /** A step stops where it cannot go on: this carries the failure to its result. */
@@ -233,6 +246,12 @@ class StepRunner {
   private readonly client: LedgerClient;
   private readonly signal: AbortSignal | undefined;
   private readonly userId: string | undefined;
+  /**
+   * Where a look-up of a submission would start: the end this connection knows is enough (the end
+   * only grows, so the transaction is past it), and it spares a read per step.
+   */
+  private readonly knownEnd: ((signal?: AbortSignal) => number | Promise<number>) | undefined;
+  private readonly submitWrite: WriteOptions<SubmissionOutcome>;
 
   constructor(
     private readonly connection: LedgerConnection,
@@ -252,6 +271,9 @@ class StepRunner {
     this.signal = o.signal;
     const state = connection.state;
     this.userId = connection.profile.userId ?? (state.state === 'connected' ? state.info.user?.id : undefined);
+    const ledger = connection.ledger;
+    this.knownEnd = ledger && ((r) => ledger.ledgerEnd ?? ledger.refreshLedgerEnd(r));
+    this.submitWrite = { signal: this.signal, offsetOf: (x) => (x.kind === 'succeeded' ? x.transaction.offset : undefined) };
   }
 
   async run(step: ScriptStep): Promise<StepResult> {
@@ -261,13 +283,13 @@ class StepRunner {
     let output: StepOutput | undefined;
     try {
       // The names in checked commands have the values they had in the checks: nothing to put in again.
-      const spec = this.checkedCommands.get(`${step.pointer}/${step.kind}`) ?? interpolate(step.spec, this.scope);
-      const expect = interpolate(step.expect, this.scope) as StepExpectations;
-      output = await this.act(step, spec, expect);
+      const checked = this.checkedCommands.get(`${step.pointer}/${step.kind}`);
+      const spec = checked ?? interpolate(step.spec, this.scope);
+      const expect = hasKey(step.expect) ? (interpolate(step.expect, this.scope) as StepExpectations) : step.expect;
+      output = await this.act(step, spec, expect, checked !== undefined);
       const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
       if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures, captured: {} });
       const captured = this.capture(step, output);
-      for (const [name, value] of Object.entries(captured)) this.scope.set(name, value);
       return done(head, started, { status: 'passed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures: [], captured });
     } catch (e) {
       if (e instanceof StepStop) return done(head, started, { status: 'failed', commandId, failures: [e.failure], captured: {} });
@@ -283,43 +305,45 @@ class StepRunner {
     }
   }
 
-  /** Does what the step says; a failure that the step expects is returned as its output's `failed`. */
-  private async act(step: ScriptStep, spec: unknown, expect: StepExpectations): Promise<StepOutput> {
+  /**
+   * Does what the step says; a failure that the step expects is returned as its output's `failed`.
+   * Not itself async: an async function keeps every local of every kind in the state it allocates
+   * per call, and a submit, the step a script has most of, needs few.
+   */
+  private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
+    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked) : this.otherStep(step, spec, expect, checked);
+  }
+
+  private async submitStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
+    const commands = this.commandsValue(step.spec, spec, `${step.pointer}/submit`, scriptCommandId(this.runId, step.index), checked);
+    const { value, check } = commands instanceof Promise ? await commands : commands;
+    const { request } = submissionOf(value);
+    const outcome = await this.connection.write('transaction', (c, s) => submit(c, request, { signal: s, ledgerEnd: this.knownEnd }), this.submitWrite);
+    switch (outcome.kind) {
+      case 'succeeded': {
+        const summary = transactionSummary(outcome.transaction);
+        this.expectSuccess(step, expect, summary);
+        return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary, commandsCheck: check };
+      }
+      case 'not-sent':
+        throw outcome.error;
+      case 'unknown':
+        throw new UnknownOutcome(step, outcome.error, request.commands.commandId);
+      case 'already-executed':
+        throw new StepStop({ message: `Command "${request.commands.commandId}" was already executed before this run: its id is not unique.`, pointer: `${step.pointer}/submit` });
+      case 'failed':
+        return { ...this.expectedFailure(step, expect, outcome.error), commandsCheck: check };
+    }
+  }
+
+  private async otherStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
     const signal = this.signal;
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
-      case 'submit': {
-        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
-        const { request } = submissionOf(value);
-        // Where a look-up of this submission would start: the end this connection knows is enough (the
-        // end only grows, so the transaction is past it), and it spares a read per step.
-        const ledger = this.connection.ledger;
-        const knownEnd = ledger ? (r?: AbortSignal) => (ledger.ledgerEnd !== undefined ? Promise.resolve(ledger.ledgerEnd) : ledger.refreshLedgerEnd(r)) : undefined;
-        const outcome = await this.connection.write(
-          'transaction',
-          (c, s) => submit(c, request, { signal: s, ledgerEnd: knownEnd }),
-          { signal, offsetOf: (x) => (x.kind === 'succeeded' ? x.transaction.offset : undefined) },
-        );
-        const commandId = request.commands.commandId;
-        switch (outcome.kind) {
-          case 'succeeded': {
-            const summary = transactionSummary(outcome.transaction);
-            this.expectSuccess(step, expect, summary);
-            return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary, commandsCheck: check };
-          }
-          case 'not-sent':
-            throw outcome.error;
-          case 'unknown':
-            throw new UnknownOutcome(step, outcome.error, commandId);
-          case 'already-executed':
-            throw new StepStop({ message: `Command "${commandId}" was already executed before this run: its id is not unique.`, pointer: at });
-          case 'failed':
-            return { ...this.expectedFailure(step, expect, outcome.error), commandsCheck: check };
-        }
-        break;
-      }
+      case 'submit':
+        return this.submitStep(step, spec, expect, checked);
       case 'preview': {
-        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index));
+        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index), checked);
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
@@ -421,17 +445,24 @@ class StepRunner {
    * The commands a submit or preview step sends, with the run's command id: a commands file's as it is
    * written (as Submit sends it; a `${…}` in it is text, and its check as a commands file stops the
    * step), or inline ones with every `${…}` replaced, checked again for what the values can change
-   * (as text only when that does not pass, for what and where).
+   * (as text only when that does not pass, for what and where). `checked`: the checks took these
+   * inline commands as they are sent (`checkedCommands`). Inline ones are made at once, not in a
+   * promise: a script has many, and each promise waited for is a turn of the microtask queue.
    */
-  private async commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string): Promise<{ value: CommandsFileValue; check: CommandsCheck }> {
+  private commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string, checked: boolean): CommandsValue | Promise<CommandsValue> {
     const s = isJsonObject(spec) ? spec : {};
-    if (typeof s.file === 'string') {
-      const file = (await this.checkedFile(s.file, 'commands', `${pointer}/file`)) as Record<string, unknown>;
-      // A valid command id in place of another cannot make the checked file fail.
-      const wrapped = isJsonObject(file.commands);
-      const commands = { ...(wrapped ? (file.commands as Record<string, unknown>) : file), commandId };
-      return { value: (wrapped ? { ...file, commands } : commands) as CommandsFileValue, check: asText(commands) };
-    }
+    return typeof s.file === 'string' ? this.fileCommandsValue(s.file, pointer, commandId) : this.inlineCommandsValue(written, s, pointer, commandId, checked);
+  }
+
+  private async fileCommandsValue(path: string, pointer: string, commandId: string): Promise<CommandsValue> {
+    const file = (await this.checkedFile(path, 'commands', `${pointer}/file`)) as Record<string, unknown>;
+    // A valid command id in place of another cannot make the checked file fail.
+    const wrapped = isJsonObject(file.commands);
+    const commands = { ...(wrapped ? (file.commands as Record<string, unknown>) : file), commandId };
+    return { value: (wrapped ? { ...file, commands } : commands) as CommandsFileValue, check: asText(commands) };
+  }
+
+  private inlineCommandsValue(written: unknown, s: Record<string, unknown>, pointer: string, commandId: string, checked: boolean): CommandsValue {
     // Without a token there is no user to default to: the connection's user submits.
     const userId = s.userId ?? this.userId;
     // Not a spread followed by more properties (V8's slow path, and a slower object to read and send).
@@ -439,7 +470,7 @@ class StepRunner {
     // Commands the checks took as they are sent: they saw this very value but for what the run adds,
     // the command id and the user, which differ between steps only in the step's number (checked once,
     // with the longest id).
-    if (!this.packagesMayHaveChanged && this.checkedCommands.has(pointer) && this.envelopePasses(value)) return { value, check: { how: 'before-run', damlArguments: 0 } };
+    if (!this.packagesMayHaveChanged && checked && this.envelopePasses(value)) return { value, check: { how: 'before-run', damlArguments: 0 } };
     let damlArguments = 0;
     if (substitutedCommandsPass(written, value, this.packages, this.packagesMayHaveChanged, () => damlArguments++)) return { value, check: { how: 'as-value', damlArguments } };
     return { value: this.checkedText(stringifyJson(value), 'commands', pointer, 'The commands, with every ${…} replaced,') as CommandsFileValue, check: asText(value) };
@@ -552,9 +583,11 @@ class StepRunner {
     }
   }
 
+  /** Binds the step's captures (all or none: one that fails stops the step before any is bound). */
   private capture(step: ScriptStep, out: StepOutput): Record<string, unknown> {
     const captured: Record<string, unknown> = {};
-    for (const [name, spec] of Object.entries(step.capture)) captured[name] = this.captureOne(step, name, spec, out);
+    for (const name in step.capture) captured[name] = this.captureOne(step, name, step.capture[name], out);
+    for (const name in captured) this.scope.set(name, captured[name]);
     return captured;
   }
 

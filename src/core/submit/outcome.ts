@@ -4,11 +4,15 @@ import { CantonApiError } from '../errors';
 import { eventCounts, type Transaction } from '../models/updates';
 import { shortId } from '../text';
 
+const EVENT_KINDS = ['created', 'archived', 'exercised'] as const;
+
 /** "2 created, 1 archived"; "no events" when the transaction format left none. */
 export function eventCountsText(t: Transaction): string {
   const c = eventCounts(t);
-  const parts = (['created', 'archived', 'exercised'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
-  return parts.length > 0 ? parts.join(', ') : 'no events';
+  // Built as it goes, not filtered and joined: a script writes one per step.
+  let text = '';
+  for (const kind of EVENT_KINDS) if (c[kind] > 0) text += `${text ? ', ' : ''}${c[kind]} ${kind}`;
+  return text || 'no events';
 }
 
 /**

@@ -158,8 +158,11 @@ export interface SubmitOptions {
   signal?: AbortSignal;
   /** A retry: the first attempt's look-up start (then not read again). */
   retryOf?: { lookUpFrom: number };
-  /** Reads the ledger end before sending (default: the client's); the connection's state may do it for the views. */
-  ledgerEnd?: (signal?: AbortSignal) => Promise<number>;
+  /**
+   * Reads the ledger end before sending (default: the client's); the connection's state may do it for
+   * the views, or know it already (then a number, not a promise: a script sends many, one after another).
+   */
+  ledgerEnd?: (signal?: AbortSignal) => number | Promise<number>;
 }
 
 /**
@@ -174,7 +177,8 @@ export async function submit(client: LedgerClient, request: wire.JsSubmitAndWait
   else {
     // Read before sending: a look-up searches from here. A failure here means nothing was sent.
     try {
-      lookUpFrom = await (o.ledgerEnd ?? ((s) => client.ledgerEnd({ signal: s })))(signal);
+      const end = o.ledgerEnd ? o.ledgerEnd(signal) : client.ledgerEnd({ signal });
+      lookUpFrom = typeof end === 'number' ? end : await end;
     } catch (e) {
       if (e instanceof LedgerError) return { kind: 'not-sent', error: e };
       throw e;

@@ -50,6 +50,17 @@ describe('daml identifiers', () => {
     it(`rejects ${JSON.stringify(bad)}`, () => assert.equal(parseIdentifier(bad), undefined));
   }
 
+  it('answers the same for an id parsed again, also after more ids than it keeps, and shares a frozen result', () => {
+    const first = parseIdentifier('#demo-iou:Iou:Iou');
+    assert.equal(parseIdentifier('#demo-iou:Iou:Iou'), first);
+    assert.ok(Object.isFrozen(first));
+    assert.equal(parseIdentifier('#pkg::Iou'), undefined);
+    assert.equal(parseIdentifier('#pkg::Iou'), undefined);
+    for (let i = 0; i < 5000; i++) assert.equal(parseIdentifier(`#p${i}:M:E${i}`)?.entityName, `E${i}`);
+    assert.deepEqual(parseIdentifier('#demo-iou:Iou:Iou'), { form: 'package-name', packageName: 'demo-iou', moduleName: 'Iou', entityName: 'Iou' });
+    assert.equal(parseIdentifier('#pkg::Iou'), undefined);
+  });
+
   it('prints what it parses, in both forms', () => {
     for (const text of ['#demo-iou:Iou:Iou', `${PKG}:A.B:C.D`, '#my.pkg_1:M:E']) {
       const id = parseIdentifier(text);
