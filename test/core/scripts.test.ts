@@ -74,6 +74,30 @@ describe('ledger scripts: checks while typing', () => {
     assert.ok(names.every((p) => p.line > 1));
   });
 
+  it('the same names are found unbound when the party ids are known (the commands then get them as values)', () => {
+    const script = {
+      parties: PARTIES,
+      steps: [
+        { submit: transfer('${Alice}', '${iou}', '${Bob}') },
+        { submit: issue(), capture: { iou: { contractId: IOU }, Bob: 'updateId' } },
+        { submit: transfer('${Alice}', '${iuo}', '${Bbo}') },
+        // A captured name hides the alias of that name from the step that captures it on.
+        { submit: { ...transfer('${Alice}', '${iou}', 'x'), commands: [{ CreateCommand: { templateId: IOU, createArguments: { '${Charly}': '${Bob}' } } }] } },
+      ],
+    };
+    const ids = ['Bank::1220aa', 'Alice::1220aa', 'Bob::1220aa', 'Charlie::1220aa'];
+    const names = errors(validateText('script', text(script), { parties: { ids, source: 'on Demo' } }).problems).filter((p) => p.code === 'unknown-name');
+    assert.deepEqual(
+      names.map((p) => [p.path, p.message]),
+      [
+        ['/steps/0/submit/commands/0/ExerciseCommand/contractId', '${iou} is used before it is captured: step 2 captures it.'],
+        ['/steps/2/submit/commands/0/ExerciseCommand/contractId', '${iuo} is not a party alias or an earlier capture: did you mean ${iou}?'],
+        ['/steps/2/submit/commands/0/ExerciseCommand/choiceArgument/newOwner', '${Bbo} is not a party alias or an earlier capture: did you mean ${Bob}?'],
+        ['/steps/3/submit/commands/0/CreateCommand/createArguments/${Charly}', '${Charly} is not a party alias or an earlier capture: did you mean ${Charlie}?'],
+      ],
+    );
+  });
+
   it("a step's own captures are not bound for its own commands", () => {
     const t = text({ parties: PARTIES, steps: [{ submit: transfer('${Alice}', '${iou}', '${Bob}'), capture: { iou: { contractId: IOU } } }] });
     const [p] = errors(validateText('script', t).problems);

@@ -14,7 +14,7 @@ import type { ProblemDraft } from '../files/problems';
 import { schemaProblems } from '../files/schemaProblems';
 import { joinPointer } from '../jsonPointer';
 import { closestName } from '../spelling';
-import { aliasOfPartyRef, COMMAND_STEP_KINDS, hasReference, namesKnownBeforeRun, referencedValues, referencesIn, replaceKnown, STEP_KINDS, stepKindsOf } from './script';
+import { aliasOfPartyRef, COMMAND_STEP_KINDS, forEachName, hasReference, namesKnownBeforeRun, referencedValues, referencesIn, replaceKnown, STEP_KINDS, stepKindsOf } from './script';
 
 export interface ScriptCheckOptions {
   /** The commands file's validator, for inline commands. */
@@ -67,9 +67,22 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       const stray = Object.keys(step).map((k) => closestName(k, STEP_KINDS)).find((k) => k !== undefined);
       push(pointer, 'unknown-step-kind', kinds.length === 0 && stray ? `${message.slice(0, -1)} (did you mean ${stray}?)` : message, undefined, true);
     }
+    // Inline commands get the values known before the run; the names they keep are looked for in the
+    // same walk, so that only a step with a name not bound walks them again (for where it is).
+    const replaced: Record<string, KnownReplaced> = {};
     // A step's own captures are bound after it ran: its expectations and commands see only earlier ones.
     for (const key of NAMED_KEYS) {
       if (!(key in step)) continue;
+      if (known && isInlineCommands(key, step[key])) {
+        let unbound = false;
+        const found: KnownReplaced = { commands: undefined, left: false };
+        found.commands = replaceKnown(step[key], known, (text) => {
+          found.left = true;
+          forEachName(text, (name) => (unbound ||= !scope.has(name)));
+        });
+        replaced[key] = found;
+        if (!unbound) continue;
+      }
       for (const ref of referencesIn(step[key], joinPointer(pointer, key), (name) => !scope.has(name))) {
         const later = capturedAt.get(ref.name);
         if (later !== undefined) {
@@ -87,12 +100,23 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
       push(partyPointer, 'unknown-party', `"${ref}" is not a party alias of this script${suggestion ? `: did you mean "${suggestion}"?` : `${aliases.length ? ` (its aliases: ${aliases.join(', ')})` : ' (declare it under "parties")'}.`}`, suggestion ? { suggestion } : undefined);
     }
     for (const kind of COMMAND_STEP_KINDS) {
-      if (isJsonObject(step[kind]) && !('file' in step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o, known));
+      if (isInlineCommands(kind, step[kind])) problems.push(...inlineCommandProblems(step[kind], joinPointer(pointer, kind), doc, o, replaced[kind]));
     }
     if (o.packages) problems.push(...fieldProblems(step, pointer, doc, o.packages));
     if (isJsonObject(step.capture)) for (const name of Object.keys(step.capture)) scope.add(name);
   });
   return problems;
+}
+
+/** Inline commands with the values known before the run in place, and whether any `${…}` is left. */
+interface KnownReplaced {
+  commands: unknown;
+  left: boolean;
+}
+
+/** A submit or preview step's commands written in the script (not a commands file it names). */
+function isInlineCommands(kind: string, value: unknown): value is Record<string, unknown> {
+  return (COMMAND_STEP_KINDS as readonly string[]).includes(kind) && isJsonObject(value) && !('file' in value);
 }
 
 /** The keys of a step whose `${…}` must be bound when it runs. */
@@ -155,13 +179,13 @@ function aliasResolutionProblems(found: ReturnType<typeof resolveAliases>['probl
 /**
  * An inline JsCommands checked as a commands file is (with the commandId the run will give it): the
  * schema, the placeholders of a new file, and its Daml arguments against the packages. The names
- * `known` before the run are checked with their values; a value that holds any other `${…}` is known
- * only when the script runs: the run checks it again then.
+ * known before the run are checked with their values (`known`: the commands with them in place); a
+ * value that holds any other `${…}` is known only when the script runs: the run checks it again then.
  */
-function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions, known: ReadonlyMap<string, string> | undefined): ProblemDraft[] {
+function inlineCommandProblems(spec: Record<string, unknown>, base: string, doc: JsonDocument, o: ScriptCheckOptions, known: KnownReplaced | undefined): ProblemDraft[] {
   // Whether a value keeps a `${…}` after the known names: only then are such values looked for.
-  let left = !known;
-  const commands = known ? (replaceKnown(spec, known, () => (left = true)) as Record<string, unknown>) : spec;
+  const left = known ? known.left : true;
+  const commands = (known ? known.commands : spec) as Record<string, unknown>;
   // Not `{ ...commands, commandId }`: V8 (Node 20) makes an object spread followed by a new property
   // through a slow path, and the schema validator reads the object it makes 4× slower (8 µs, not 2).
   const value = Object.assign({}, commands, { commandId: 'ledger-script' });

@@ -121,7 +121,7 @@ function wholeReference(text: string): string | undefined {
 }
 
 /** Each name of a `${name}` in `text`, in order (what `REFERENCE` matches), without the match objects of `matchAll`. */
-function forEachName(text: string, visit: (name: string) => void): void {
+export function forEachName(text: string, visit: (name: string) => void): void {
   for (let at = text.indexOf('${'); at !== -1; ) {
     const end = text.indexOf('}', at + 2);
     if (end === -1) return;
@@ -218,17 +218,17 @@ function valueOf(name: string, scope: ReadonlyMap<string, unknown>): unknown {
 
 /**
  * `value` with each `${name}` that `known` has replaced by its value, in strings (keys aside); any
- * other reference stays as it is (`onLeft` is called for each string that keeps one, and for each key
- * that holds one: keys are not replaced). What holds none is returned as it is.
+ * other reference stays as it is (`onLeft` is called with each string that keeps one, as replaced, and
+ * with each key that holds one: keys are not replaced). What holds none is returned as it is.
  */
-export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>, onLeft?: () => void): unknown {
+export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>, onLeft?: (text: string) => void): unknown {
   return mapReferencedStrings(
     value,
     (text) => {
       // Most are one whole reference (`${Alice}`): looked up without a replace.
       const whole = wholeReference(text);
       const replaced = whole !== undefined ? (known.get(whole) ?? text) : text.replace(REFERENCE, (reference, name: string) => known.get(name) ?? reference);
-      if (onLeft && hasReference(replaced)) onLeft();
+      if (onLeft && hasReference(replaced)) onLeft(replaced);
       return replaced;
     },
     false,
@@ -240,9 +240,9 @@ export function replaceKnown(value: unknown, known: ReadonlyMap<string, string>,
  * `value` with each string that holds a `${…}` (and each such key, with `keys`) put through `map`,
  * copying only the arrays and plain objects on the way to a change: what holds no reference is
  * returned as it is, and values other than plain JSON (an `ExactNumber`) are kept. Without `keys`,
- * `onKeyKept` is called for each key that holds a `${…}`.
+ * `onKeyKept` is called with each key that holds a `${…}`.
  */
-function mapReferencedStrings(value: unknown, map: (text: string) => unknown, keys: boolean, onKeyKept?: () => void): unknown {
+function mapReferencedStrings(value: unknown, map: (text: string) => unknown, keys: boolean, onKeyKept?: (key: string) => void): unknown {
   if (typeof value === 'string') return hasReference(value) ? map(value) : value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
@@ -257,7 +257,7 @@ function mapReferencedStrings(value: unknown, map: (text: string) => unknown, ke
   if (keys && names.some(hasReference)) {
     return Object.fromEntries(names.map((k) => [hasReference(k) ? (map(k) as string) : k, mapReferencedStrings(value[k], map, keys)]));
   }
-  if (onKeyKept && names.some(hasReference)) onKeyKept();
+  if (onKeyKept) for (const key of names) if (hasReference(key)) onKeyKept(key);
   let copy: Record<string, unknown> | undefined;
   for (const key of names) {
     const v = mapReferencedStrings(value[key], map, keys, onKeyKept);
