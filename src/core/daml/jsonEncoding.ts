@@ -157,7 +157,7 @@ class SchemaBuilder {
     }
   }
 
-  private record(fields: Field[]): JsonSchema {
+  private record(fields: readonly Field[]): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
     for (const f of fields) properties[f.name] = this.schema(f.type, f.name);
     const required = fields.filter((f) => !this.isOptional(f.type)).map((f) => f.name);

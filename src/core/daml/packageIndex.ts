@@ -48,6 +48,12 @@ export interface PackageIndexOptions {
 export class PackageIndex implements TypeLookup {
   private readonly byId = new Map<string, DamlPackage>();
   private readonly modulesByKey = new Map<string, Module>();
+  /**
+   * Data types found, by the name object asked with: the types of a package name theirs, and a check
+   * asks for the same few in field after field. Only what was found: a package added later may hold
+   * what is missing now.
+   */
+  private readonly dataTypesFound = new WeakMap<QualifiedName, DataType>();
   private readonly vetted: () => ReadonlySet<string> | undefined;
   private byName: { vetted: ReadonlySet<string> | undefined; packages: number; ids: Map<string, string | undefined> } | undefined;
 
@@ -114,7 +120,12 @@ export class PackageIndex implements TypeLookup {
   }
 
   dataType(name: QualifiedName): DataType | undefined {
-    return this.module(name.packageId, name.moduleName)?.dataTypes.find((d) => d.name === name.name);
+    let found = this.dataTypesFound.get(name);
+    if (!found) {
+      found = this.module(name.packageId, name.moduleName)?.dataTypes.find((d) => d.name === name.name);
+      if (found) this.dataTypesFound.set(name, found);
+    }
+    return found;
   }
 
   synonym(name: QualifiedName): TypeSynonym | undefined {

@@ -104,8 +104,8 @@ function applyArgs(head: DamlType, args: DamlType[]): DamlType {
 
 /** A type as the shape of its values, with synonyms expanded and type parameters instantiated. */
 export type TypeShape =
-  | { kind: 'record'; name: QualifiedName; type: DamlType; fields: Field[] }
-  | { kind: 'variant'; name: QualifiedName; type: DamlType; constructors: Field[] }
+  | { kind: 'record'; name: QualifiedName; type: DamlType; fields: readonly Field[] }
+  | { kind: 'variant'; name: QualifiedName; type: DamlType; constructors: readonly Field[] }
   | { kind: 'enum'; name: QualifiedName; type: DamlType; constructors: string[] }
   | { kind: 'builtin'; builtin: BuiltinTypeName; type: DamlType; args: DamlType[] }
   /** No JSON value has this type (functions, interfaces as values, free type variables, …). */
@@ -144,10 +144,11 @@ function shapeOfCon(type: DamlType & { kind: 'con' }, name: QualifiedName, looku
   if (!data) return { kind: 'unknown', type, name };
   const env = bind(data.params, type.args);
   switch (data.kind) {
+    // A type without parameters (most records) has its fields as they are, shared, not copied.
     case 'record':
-      return { kind: 'record', name, type, fields: substituteFields(data.fields, env) };
+      return { kind: 'record', name, type, fields: env.size === 0 ? data.fields : substituteFields(data.fields, env) };
     case 'variant':
-      return { kind: 'variant', name, type, constructors: substituteFields(data.constructors, env) };
+      return { kind: 'variant', name, type, constructors: env.size === 0 ? data.constructors : substituteFields(data.constructors, env) };
     case 'enum':
       return { kind: 'enum', name, type, constructors: data.constructors };
     case 'interface':
@@ -159,13 +160,16 @@ const SERIALIZABLE_BUILTINS: ReadonlySet<BuiltinTypeName> = new Set([
   'Unit', 'Bool', 'Int64', 'Date', 'Timestamp', 'Numeric', 'Party', 'Text', 'ContractId', 'Optional', 'List', 'GenMap', 'TextMap', 'BigNumeric',
 ]);
 
-function bind(params: ReadonlyArray<{ name: string }>, args: readonly DamlType[]): Map<string, DamlType> {
+function bind(params: ReadonlyArray<{ name: string }>, args: readonly DamlType[]): ReadonlyMap<string, DamlType> {
+  if (params.length === 0) return NO_PARAMETERS;
   const env = new Map<string, DamlType>();
   params.forEach((p, i) => {
     if (args[i]) env.set(p.name, args[i]);
   });
   return env;
 }
+
+const NO_PARAMETERS: ReadonlyMap<string, DamlType> = new Map();
 
 /** The scale of `Numeric n` (the nat argument), or undefined when it is not a literal. */
 export function numericScale(args: readonly DamlType[]): number | undefined {

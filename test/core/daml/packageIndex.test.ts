@@ -57,6 +57,18 @@ describe('daml package index', () => {
     assert.equal(index.resolve('#iou:Main:T')?.packageId, ID('a'));
   });
 
+  it('finds a data type asked for again by the same name, and one missing until its package is added', () => {
+    const index = new PackageIndex([pkg(ID('a'), 'iou', '1.0.0')]);
+    const name = { packageId: ID('b'), moduleName: 'Main', name: 'T' };
+    assert.equal(index.dataType(name), undefined);
+    index.add(pkg(ID('b'), 'iou', '2.0.0'));
+    const found = index.dataType(name);
+    assert.equal(found?.name, 'T');
+    assert.equal(index.dataType(name), found);
+    assert.equal(index.dataType({ ...name }), found, 'a name equal to it, not the same object');
+    assert.equal(index.dataType({ ...name, name: 'U' }), undefined);
+  });
+
   it('lists templates with their ids in both forms', () => {
     const index = new PackageIndex([pkg(ID('a'), 'iou', '1.0.0')]);
     const [entry] = index.templates();
