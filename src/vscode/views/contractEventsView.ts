@@ -94,11 +94,20 @@ export class ContractEventsView extends LedgerTreeView {
     this.lookups.delete(keyOf(entry));
     this.changed.fire(undefined);
     await vscode.commands.executeCommand(focusViewCommand(Views.contractEvents));
-    await this.lookup(entry);
+    void this.lookup(entry);
     const node = this.contractNode(entry);
     await this.treeView.reveal(node, { select: true, focus: false, expand: true });
     const result = this.lookups.get(keyOf(entry));
     return result?.state === 'found' ? result.events : undefined;
+  }
+
+  /** Resolves once the lookups in progress have answered (the view has repainted with them). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const loading = [...this.lookups.values()].flatMap((l) => (l.state === 'loading' ? [l.done] : []));
+      if (loading.length === 0) return;
+      await Promise.all(loading);
+    }
   }
 
   async clearHistory(): Promise<void> {
@@ -131,7 +140,10 @@ export class ContractEventsView extends LedgerTreeView {
     }
     const entry = this.entryOf(node);
     if (!entry) return childrenOf(node);
-    await this.lookup(entry);
+    // Not awaited: the lookup's end repaints the view. A repaint that comes while the tree still waits
+    // for these children is folded into that wait, and the row kept what it showed before the answer
+    // ("loading") for good; so the children answer at once, "Loading…" until then.
+    void this.lookup(entry);
     return this.resultNodes(entry, node);
   }
 

@@ -433,6 +433,13 @@ describe('ledger views', function () {
       return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
     }
 
+    /** A contract row's children once its lookup has answered (until then the row shows "Loading…"). */
+    async function loadedChildren(node: Awaited<ReturnType<typeof contractNode>>) {
+      await api.views.contractEvents.getChildren(node);
+      await api.views.contractEvents.settled();
+      return api.views.contractEvents.getChildren(node);
+    }
+
     async function contractNode(contractId: string) {
       const roots = await api.views.contractEvents.getChildren();
       const node = roots.find((n) => n.id.endsWith(`/${contractId}`));
@@ -477,9 +484,8 @@ describe('ledger views', function () {
       const tx = rows(await api.views.updates.getChildren()).find((n) => n.row.updateId === created.transaction.updateId)!;
       const eventNode = tx.children().find((c) => c.row.contractId === contractId)!;
       await vscode.commands.executeCommand('cantonLedger.contractEvents.show', eventNode);
-      const node = await contractNode(contractId);
-      assert.match(String(api.views.contractEvents.getTreeItem(node).description), /^archived/);
-      const children = (await api.views.contractEvents.getChildren(node)) as RowNode[];
+      const children = (await loadedChildren(await contractNode(contractId))) as RowNode[];
+      assert.match(String(api.views.contractEvents.getTreeItem(await contractNode(contractId)).description), /^archived/);
       assert.deepEqual(children.map((c) => c.row.label), ['Created Iou:Iou', 'Archived Iou:Iou']);
       assert.equal(children[1].row.offset, archived.transaction.offset);
     });
@@ -524,8 +530,7 @@ describe('ledger views', function () {
       await setFilter(api, { anyParty: true, verbose: true });
       assert.ok(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId));
       const status = async () => {
-        const node = await contractNode(contractId);
-        await api.views.contractEvents.getChildren(node);
+        await loadedChildren(await contractNode(contractId));
         return String(api.views.contractEvents.getTreeItem(await contractNode(contractId)).description);
       };
       assert.match(await status(), /^active/);
@@ -548,8 +553,7 @@ describe('ledger views', function () {
       } finally {
         await api.connections.connect(profile);
       }
-      const node = await contractNode(contractId);
-      const children = (await api.views.contractEvents.getChildren(node)) as RowNode[];
+      const children = (await loadedChildren(await contractNode(contractId))) as RowNode[];
       assert.deepEqual(children.map((c) => c.row.label), ['Created Iou:Iou']);
     });
 
