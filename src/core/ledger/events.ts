@@ -16,6 +16,12 @@ export class Emitter<T> {
   };
 
   fire(value: T): void {
+    // One listener (or none), the usual case, is called without copying the set.
+    if (this.listeners.size <= 1) {
+      const only = this.listeners.values().next().value;
+      only?.(value);
+      return;
+    }
     // A copy: a listener may unsubscribe (itself or another) while being called.
     for (const listener of [...this.listeners]) listener(value);
   }

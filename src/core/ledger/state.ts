@@ -139,11 +139,21 @@ export class LedgerState {
    * burst of them (a script's steps) costs one read, not one each. Read failures stay in the state (the
    * views show them); this never throws.
    */
-  async afterWrite(write: LedgerWrite = {}): Promise<void> {
-    if (this.disposed) return;
-    if (write.offset !== undefined) this.advanceTo(write.offset);
-    if (write.packages) this.changed.fire({ packages: true });
-    if (write.offset !== undefined && !write.vetting && !write.packages) return this.endReadOnceSettled();
+  afterWrite(write: LedgerWrite = {}): Promise<void> {
+    // Not an async function (a script calls this once a step), but what one would do: a listener's
+    // error comes back as the promise's, not thrown at the write that succeeded.
+    try {
+      if (this.disposed) return Promise.resolve();
+      if (write.offset !== undefined) this.advanceTo(write.offset);
+      if (write.packages) this.changed.fire({ packages: true });
+      if (write.offset !== undefined && !write.vetting && !write.packages) return this.endReadOnceSettled();
+      return this.readAfterWrite(write);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private async readAfterWrite(write: LedgerWrite): Promise<void> {
     const reads: Promise<unknown>[] = [this.endReads.run()];
     if (write.vetting || write.packages) reads.push(this.vettingReads.run());
     await Promise.all(reads.map((r) => r.catch(() => undefined)));

@@ -225,8 +225,8 @@ class StepStop extends Error {
 /** What a step produced, for its expectations and captures. */
 interface StepOutput {
   transaction?: Transaction;
-  /** The contracts a capture can take: those the step created, or read. */
-  contracts: CreatedEvent[];
+  /** The contracts a capture can take, read (those a transaction created are found in it when a capture asks). */
+  contracts?: CreatedEvent[];
   /** What a read counted (`expect.count`). */
   count?: number;
   archivedContract?: boolean;
@@ -323,7 +323,7 @@ class StepRunner {
       case 'succeeded': {
         const summary = transactionSummary(outcome.transaction);
         this.expectSuccess(step, expect, summary);
-        return { transaction: outcome.transaction, contracts: createdIn(outcome.transaction), summary, commandsCheck: check };
+        return { transaction: outcome.transaction, summary, commandsCheck: check };
       }
       case 'not-sent':
         throw outcome.error;
@@ -600,7 +600,8 @@ class StepRunner {
       if (!out.transaction) return fail(`takes the ${spec} of the step's transaction, and this step made none.`);
       return spec === 'updateId' ? out.transaction.updateId : out.transaction.offset;
     }
-    const found = out.contracts.filter((e) => templateMatches(e, spec.contractId));
+    const contracts = out.contracts ?? (out.transaction ? createdIn(out.transaction) : []);
+    const found = contracts.filter((e) => templateMatches(e, spec.contractId));
     const what = step.kind === 'submit' ? 'created' : 'read';
     if (found.length !== 1) {
       fail(`looked for one ${what} ${spec.contractId} and found ${found.length}${found.length ? ` (${found.map((e) => e.contractId).join(', ')})` : ''}.`);
