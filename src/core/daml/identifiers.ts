@@ -22,7 +22,8 @@ const PACKAGE_HASH = /^[0-9a-fA-F]{64}$/;
  */
 export function parseIdentifier(text: string): DamlIdentifier | undefined {
   // The same few ids come again and again (each event of each update, each command of a script): each
-  // is parsed once. Frozen, as callers share it.
+  // is parsed once. Frozen, as callers share it. No real id is long: a long text is not kept.
+  if (text.length > 512) return parseUncached(text);
   let id = parsedIdentifiers.get(text);
   if (id === undefined) {
     id = parseUncached(text) ?? null;

@@ -49,9 +49,9 @@ export class PackageIndex implements TypeLookup {
   private readonly byId = new Map<string, DamlPackage>();
   private readonly modulesByKey = new Map<string, Module>();
   /**
-   * Data types found, by the name object asked with: the types of a package name theirs, and a check
-   * asks for the same few in field after field. Only what was found: a package added later may hold
-   * what is missing now.
+   * Data types found, by the name object asked with (the types in a package hold their names as
+   * objects, and a check asks for the same few, field after field). Only what was found: a package
+   * added later may hold what is missing now.
    */
   private readonly dataTypesFound = new WeakMap<QualifiedName, DataType>();
   private readonly vetted: () => ReadonlySet<string> | undefined;

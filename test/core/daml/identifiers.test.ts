@@ -59,6 +59,9 @@ describe('daml identifiers', () => {
     for (let i = 0; i < 5000; i++) assert.equal(parseIdentifier(`#p${i}:M:E${i}`)?.entityName, `E${i}`);
     assert.deepEqual(parseIdentifier('#demo-iou:Iou:Iou'), { form: 'package-name', packageName: 'demo-iou', moduleName: 'Iou', entityName: 'Iou' });
     assert.equal(parseIdentifier('#pkg::Iou'), undefined);
+    const long = `#pkg:Main:${'E'.repeat(600)}`;
+    assert.equal(parseIdentifier(long)?.entityName.length, 600);
+    assert.equal(parseIdentifier(`${long}:`), undefined);
   });
 
   it('prints what it parses, in both forms', () => {
