@@ -74,13 +74,13 @@ export function scriptProblems(value: unknown, doc: JsonDocument, o: ScriptCheck
     for (const key of NAMED_KEYS) {
       if (!(key in step)) continue;
       if (known && isInlineCommands(key, step[key])) {
+        let left = false;
         let unbound = false;
-        const found: KnownReplaced = { commands: undefined, left: false };
-        found.commands = replaceKnown(step[key], known, (text) => {
-          found.left = true;
+        const commands = replaceKnown(step[key], known, (text) => {
+          left = true;
           forEachName(text, (name) => (unbound ||= !scope.has(name)));
         });
-        replaced[key] = found;
+        replaced[key] = { commands, left };
         if (!unbound) continue;
       }
       for (const ref of referencesIn(step[key], joinPointer(pointer, key), (name) => !scope.has(name))) {
