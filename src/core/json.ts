@@ -18,7 +18,19 @@ export class ExactNumber {
   toString(): string {
     return this.text;
   }
+
+  /**
+   * Within `stringifyJson`, a mark that its digits then replace: JSON.stringify asks each object for
+   * this by itself, where a replacer function would be called for every key of the value. Elsewhere
+   * the object as it is.
+   */
+  toJSON(): unknown {
+    return exactNumbersWritten ? `${MARK}${exactNumbersWritten.push(this.text) - 1}` : this;
+  }
 }
+
+/** The digits of the exact numbers `stringifyJson` is writing (JSON.stringify runs to its end without a turn in between). */
+let exactNumbersWritten: string[] | undefined;
 
 /** A decimal number as written: `(-1)^negative × digits × 10^exponent`, digits without leading or trailing zeros ('' is zero). */
 export interface Decimal {
@@ -75,6 +87,14 @@ const MARKED = new RegExp(`"${MARK}(\\d+)"`, 'g');
 /** JSON.stringify that writes `ExactNumber`s with their digits as written. */
 export function stringifyJson(value: unknown, space?: number): string {
   const exact: string[] = [];
-  const text = JSON.stringify(value, (_key, v: unknown) => (v instanceof ExactNumber ? `${MARK}${exact.push(v.text) - 1}` : v), space);
+  // A getter or toJSON of the value may itself write JSON with exact numbers: each call keeps its own.
+  const outer = exactNumbersWritten;
+  exactNumbersWritten = exact;
+  let text: string;
+  try {
+    text = JSON.stringify(value, undefined, space);
+  } finally {
+    exactNumbersWritten = outer;
+  }
   return exact.length === 0 ? text : text.replace(MARKED, (_m, i: string) => exact[Number(i)]);
 }

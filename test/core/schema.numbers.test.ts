@@ -32,6 +32,14 @@ describe('core: numbers as written', () => {
     assert.equal(stringifyJson(body), '{"a":9007199254740993,"b":[1,1e-400],"s":"exact-number-x","n":null}');
     assert.equal(stringifyJson({ x: 1 }), JSON.stringify({ x: 1 }));
   });
+
+  it('keeps the digits of each call apart when writing a value writes JSON itself, and leaves JSON.stringify as it was', () => {
+    // A toJSON in the value that writes JSON of its own with stringifyJson, midway through the outer call.
+    const inner = { toJSON: () => stringifyJson({ deep: new ExactNumber('123456789012345678901234567890') }) };
+    const written = stringifyJson({ before: new ExactNumber('9007199254740993'), inner, after: new ExactNumber('1e-400') });
+    assert.equal(written, '{"before":9007199254740993,"inner":"{\\"deep\\":123456789012345678901234567890}","after":1e-400}');
+    assert.equal(JSON.stringify({ a: new ExactNumber('1e-400') }), '{"a":{"text":"1e-400"}}');
+  });
 });
 
 describe('core: validate, numbers and nesting', () => {
