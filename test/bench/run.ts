@@ -344,7 +344,7 @@ async function scriptBenchmark(): Promise<void> {
     }
     addRow({
       section: 'Ledger scripts',
-      what: `a ${SCRIPT_STEPS}-step script, median of ${oursMs.length} runs in ${SCRIPT_FORKS} processes`,
+      what: `a ${SCRIPT_STEPS}-step script, median of ${oursMs.length} runs in ${SCRIPT_FORKS === 1 ? 'one process' : `${SCRIPT_FORKS} processes`}`,
       ours: median(oursMs),
       baseline: median(directMs),
       unit: 'ms',
