@@ -94,9 +94,11 @@ export class ContractEventsView extends LedgerTreeView {
     this.lookups.delete(keyOf(entry));
     this.changed.fire(undefined);
     await vscode.commands.executeCommand(focusViewCommand(Views.contractEvents));
-    void this.lookup(entry);
+    // Revealed while it is looked up (the row says so); what the command returns is the answer.
+    const lookedUp = this.lookup(entry);
     const node = this.contractNode(entry);
     await this.treeView.reveal(node, { select: true, focus: false, expand: true });
+    await lookedUp;
     const result = this.lookups.get(keyOf(entry));
     return result?.state === 'found' ? result.events : undefined;
   }

@@ -53,4 +53,11 @@ describe('Contract Events view (fake VS Code API, demo participant)', () => {
     assert.ok((await view.getChildren(looked)).map(label).includes('Created Iou:Iou'));
     sub.dispose();
   });
+
+  it('Show Contract Events answers with the contract\'s events once the participant has answered, the row revealed meanwhile', async () => {
+    const events = await view.show(contractId, window.profile);
+    assert.equal(events?.created?.event.contractId, contractId);
+    const [row] = await view.getChildren();
+    assert.equal(label(row), 'Iou:Iou');
+  });
 });
