@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -189,6 +190,32 @@ describe('HttpTransport', () => {
     const err2 = await transport().json({ method: 'GET', path: '/v2/x', signal: pre.signal }).catch((e) => e);
     assert.ok(err2 instanceof CancelledError && err2.requestSent === false);
     assert.equal(server.received.length, 0);
+  });
+
+  it('listens once on a signal that requests share, cancels every one in flight under it, and lets it go when none is', async () => {
+    let slow = 0;
+    let bothArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (bothArrived = resolve));
+    server.handler = (r, res) => {
+      if (!r.url.includes('/slow')) return sendJson(res, 200, {});
+      if (++slow === 2) bothArrived(); // never answered
+    };
+    const t = transport({ timeoutMs: 5000 });
+    const ac = new AbortController();
+    const listeners = () => getEventListeners(ac.signal, 'abort').length;
+    // One after another, as a script's steps are sent: the one listener stays between them.
+    for (let i = 0; i < 3; i++) {
+      await t.json({ method: 'POST', path: '/v2/x', body: {}, signal: ac.signal });
+      assert.equal(listeners(), 1);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(listeners(), 0, 'let go a turn after the last request ended');
+    const inFlight = ['/v2/slow/1', '/v2/slow/2'].map((path) => t.json({ method: 'GET', path, signal: ac.signal }).catch((e: unknown) => e));
+    await arrived;
+    assert.equal(listeners(), 1, 'one listener for both');
+    ac.abort();
+    for (const err of await Promise.all(inFlight)) assert.ok(err instanceof CancelledError && err.requestSent, String(err));
+    assert.equal(listeners(), 0);
   });
 
   it('reports a refused connection as a NetworkError that was never sent', async () => {
