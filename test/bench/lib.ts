@@ -3,13 +3,66 @@
  * (fresh heap, their own peak memory), talking to the parent over IPC.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type * as esbuild from 'esbuild';
 
 export const BENCH_DIR = __dirname;
 export const ROOT = path.resolve(BENCH_DIR, '../..');
 
-/** Node flags of every bench process: TypeScript through tsx, and `global.gc` for heap readings. */
-const EXEC_ARGV = ['--import', 'tsx', '--expose-gc'];
+/** Node flags of every bench process: `global.gc` for heap readings. */
+const EXEC_ARGV = ['--expose-gc'];
+
+/**
+ * The bench processes (workers, participant) run our code bundled by esbuild, as the extension and
+ * the CLI ship it, not through tsx. tsx turns every name a module imports into a getter call, which
+ * the shipped bundles do not have, and that cost falls unevenly: code that calls across many modules
+ * (the script runner and its checks) pays several per cent more than the client it is compared with.
+ * Packages of node_modules stay outside the bundles, required as under tsx. Built once per process.
+ */
+let bundles: Promise<string> | undefined;
+
+async function benchBundle(entry: string): Promise<string> {
+  bundles ??= buildBundles();
+  return path.join(await bundles, `${entry}.js`);
+}
+
+async function buildBundles(): Promise<string> {
+  // Inside the repository, so that the packages left outside resolve from its node_modules.
+  const cache = path.join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const outdir = mkdtempSync(path.join(cache, 'bench-'));
+  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  // Imported here, not at the top: the workers' bundles hold this module too, and never build.
+  const esbuild = await import('esbuild');
+  const workers = readdirSync(path.join(BENCH_DIR, 'workers')).filter((f) => f.endsWith('.ts'));
+  await esbuild.build({
+    entryPoints: {
+      participant: path.join(BENCH_DIR, 'participant.ts'),
+      ...Object.fromEntries(workers.map((f) => [`workers/${path.basename(f, '.ts')}`, path.join(BENCH_DIR, 'workers', f)])),
+    },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [moduleDirname],
+  });
+  return outdir;
+}
+
+/** Each module's `__dirname` stays its own source directory (paths to fixtures are made from it), not the bundle's. */
+const moduleDirname: esbuild.Plugin = {
+  name: 'module-dirname',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(/\b__dirname\b/g, JSON.stringify(path.dirname(args.path))),
+      loader: 'ts',
+    }));
+  },
+};
 
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
@@ -49,8 +102,8 @@ export async function timeRuns<T>(once: () => Promise<T>, o: { reps: number; war
   return { ms, result, peakRssGrowth: Math.max(0, peakRss() - rssBefore) };
 }
 
-/** Runs `workers/<name>.ts` with `input`, resolving with the one result it sends back. */
-export function runWorker<I, O>(
+/** Runs `workers/<name>.ts` (bundled) with `input`, resolving with the one result it sends back. */
+export async function runWorker<I, O>(
   name: string,
   input: I,
   opts: {
@@ -67,7 +120,7 @@ export function runWorker<I, O>(
   } = {},
 ): Promise<O> {
   const execArgv = [...EXEC_ARGV, ...(opts.heapMb ? [`--max-old-space-size=${opts.heapMb}`] : [])];
-  const child = fork(path.join(BENCH_DIR, 'workers', `${name}.ts`), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await benchBundle(`workers/${name}`), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise<O>((resolve, reject) => {
     let result: { ok: true; value: O } | { ok: false; error: string } | undefined;
     let ended: Error | undefined;
@@ -131,7 +184,7 @@ export class ParticipantProcess {
   }
 
   static async start(options: ParticipantSetup): Promise<ParticipantProcess> {
-    const child = fork(path.join(BENCH_DIR, 'participant.ts'), [], { execArgv: [...EXEC_ARGV, '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(await benchBundle('participant'), [], { execArgv: [...EXEC_ARGV, '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const info = await new Promise<ParticipantInfo>((resolve, reject) => {
       child.once('message', (m) => resolve(m as ParticipantInfo));
       child.once('exit', (code) => reject(new Error(`the bench participant exited (${code}) before it was ready`)));
