@@ -304,13 +304,27 @@ export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): 
   return problems;
 }
 
+/**
+ * Where a checked value is: made into a JSON pointer only when a problem there is reported, as most
+ * values have none (a pointer string per field checked was a tenth of a commands file's argument checks).
+ */
+type ValuePath = string | { parent: ValuePath; segment: string | number };
+
+function childPath(parent: ValuePath, segment: string | number): ValuePath {
+  return { parent, segment };
+}
+
+function pointerOfPath(path: ValuePath): string {
+  return typeof path === 'string' ? path : joinPointer(pointerOfPath(path.parent), path.segment);
+}
+
 class ValueChecker {
   constructor(
     private readonly lookup: TypeLookup,
     private readonly problems: ValueProblem[],
   ) {}
 
-  check(type: DamlType, value: unknown, path: string): void {
+  check(type: DamlType, value: unknown, path: ValuePath): void {
     const shape = shapeOf(type, this.lookup);
     switch (shape.kind) {
       case 'record':
@@ -330,14 +344,14 @@ class ValueChecker {
     }
   }
 
-  private record(shape: TypeShape & { kind: 'record' }, value: unknown, path: string): void {
+  private record(shape: TypeShape & { kind: 'record' }, value: unknown, path: ValuePath): void {
     if (!isObject(value)) return this.wrongKind(shape.type, value, path);
     const names = shape.fields.map((f) => f.name);
     for (const key of Object.keys(value)) {
       if (names.includes(key)) continue;
       const suggestion = closestName(key, names);
       this.report(
-        joinPointer(path, key),
+        childPath(path, key),
         'unknown-field',
         `${printType(shape.type)} has no field "${key}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}`,
         // Canton accepts an unknown field whose value is null (for upgrades); anything else is refused.
@@ -355,17 +369,17 @@ class ValueChecker {
           });
         }
       } else {
-        this.check(field.type, fieldValue, joinPointer(path, field.name));
+        this.check(field.type, fieldValue, childPath(path, field.name));
       }
     }
   }
 
-  private variant(shape: TypeShape & { kind: 'variant' }, value: unknown, path: string): void {
+  private variant(shape: TypeShape & { kind: 'variant' }, value: unknown, path: ValuePath): void {
     if (!isObject(value)) return this.wrongKind(shape.type, value, path, '{"tag": …, "value": …}');
     for (const key of Object.keys(value)) {
       if (key !== 'tag' && key !== 'value') {
         // Canton's codec reads only these two keys and ignores the rest.
-        this.report(joinPointer(path, key), 'unknown-field', `A variant (${printType(shape.type)}) has only "tag" and "value": Canton ignores "${key}".`, 'warning');
+        this.report(childPath(path, key), 'unknown-field', `A variant (${printType(shape.type)}) has only "tag" and "value": Canton ignores "${key}".`, 'warning');
       }
     }
     for (const key of ['tag', 'value'] as const) {
@@ -374,12 +388,12 @@ class ValueChecker {
     if (!('tag' in value)) return;
     const names = shape.constructors.map((c) => c.name);
     const constructor = shape.constructors.find((c) => c.name === value.tag);
-    if (typeof value.tag !== 'string') return this.report(joinPointer(path, 'tag'), 'wrong-kind', `The tag of ${printType(shape.type)} is a constructor name: one of ${names.join(', ')}.`);
-    if (!constructor) return this.unknownConstructor(shape.type, value.tag, names, joinPointer(path, 'tag'));
-    if ('value' in value) this.check(constructor.type, value.value, joinPointer(path, 'value'));
+    if (typeof value.tag !== 'string') return this.report(childPath(path, 'tag'), 'wrong-kind', `The tag of ${printType(shape.type)} is a constructor name: one of ${names.join(', ')}.`);
+    if (!constructor) return this.unknownConstructor(shape.type, value.tag, names, childPath(path, 'tag'));
+    if ('value' in value) this.check(constructor.type, value.value, childPath(path, 'value'));
   }
 
-  private builtin(shape: TypeShape & { kind: 'builtin' }, value: unknown, path: string): void {
+  private builtin(shape: TypeShape & { kind: 'builtin' }, value: unknown, path: ValuePath): void {
     const { type, args } = shape;
     const [first, second] = args;
     // Every placeholder starts with "<": the type is printed only for a value that could be one.
@@ -390,7 +404,7 @@ class ValueChecker {
       case 'Unit':
         // Canton's codec reads any JSON as (): what is written there is ignored.
         if (!isObject(value)) return this.wrongKind(type, value, path, '{}', 'warning');
-        for (const key of Object.keys(value)) this.report(joinPointer(path, key), 'unknown-field', `() (Unit) is written {} and has no fields: Canton ignores "${key}".`, 'warning');
+        for (const key of Object.keys(value)) this.report(childPath(path, key), 'unknown-field', `() (Unit) is written {} and has no fields: Canton ignores "${key}".`, 'warning');
         return;
       case 'Bool':
         if (typeof value !== 'boolean') this.wrongKind(type, value, path);
@@ -423,11 +437,11 @@ class ValueChecker {
         return this.timestampPrecision(value, path);
       case 'List':
         if (!Array.isArray(value)) return this.wrongKind(type, value, path, 'an array');
-        if (first) value.forEach((item, i) => this.check(first, item, joinPointer(path, i)));
+        if (first) value.forEach((item, i) => this.check(first, item, childPath(path, i)));
         return;
       case 'TextMap':
         if (!isObject(value)) return this.wrongKind(type, value, path, 'an object');
-        if (first) for (const [key, item] of Object.entries(value)) this.check(first, item, joinPointer(path, key));
+        if (first) for (const [key, item] of Object.entries(value)) this.check(first, item, childPath(path, key));
         return;
       case 'GenMap':
         return this.genMap(type, first, second, value, path);
@@ -444,28 +458,28 @@ class ValueChecker {
    * An Optional of an Optional, as Canton's codec reads it (its `OptionalProcessor` reads an array at
    * every level of the chain, the outermost included): `[]` is None, `[x]` is Some x; null is refused.
    */
-  private nestedOptional(type: DamlType, inner: DamlType, value: unknown, path: string): void {
+  private nestedOptional(type: DamlType, inner: DamlType, value: unknown, path: ValuePath): void {
     if (!Array.isArray(value) || value.length > 1) {
       return this.wrongKind(type, value, path, '[] for None, [x] for Some x: Canton reads an array at every level of an Optional inside an Optional');
     }
     if (value.length === 0) return;
     const shape = shapeOf(inner, this.lookup);
-    const at = joinPointer(path, 0);
+    const at = childPath(path, 0);
     if (shape.kind === 'builtin' && shape.builtin === 'Optional' && shape.args[0]) return this.nestedOptional(inner, shape.args[0], value[0], at);
     this.check(inner, value[0], at);
   }
 
-  private genMap(type: DamlType, key: DamlType | undefined, item: DamlType | undefined, value: unknown, path: string): void {
+  private genMap(type: DamlType, key: DamlType | undefined, item: DamlType | undefined, value: unknown, path: ValuePath): void {
     if (!Array.isArray(value)) return this.wrongKind(type, value, path, '[[key, value], …]');
     value.forEach((entry, i) => {
-      const at = joinPointer(path, i);
+      const at = childPath(path, i);
       if (!Array.isArray(entry) || entry.length !== 2) return this.report(at, 'wrong-kind', `An entry of ${printType(type)} is a pair [key, value].`);
-      if (key) this.check(key, entry[0], joinPointer(at, 0));
-      if (item) this.check(item, entry[1], joinPointer(at, 1));
+      if (key) this.check(key, entry[0], childPath(at, 0));
+      if (item) this.check(item, entry[1], childPath(at, 1));
     });
   }
 
-  private int64(type: DamlType, value: unknown, path: string): void {
+  private int64(type: DamlType, value: unknown, path: ValuePath): void {
     if (typeof value === 'number') {
       return this.report(path, 'bad-int64', `Int64 is sent as a string: write "${value}".`, 'error', { expected: 'Int64', ...(Number.isSafeInteger(value) ? { suggestion: String(value) } : {}) });
     }
@@ -474,7 +488,7 @@ class ValueChecker {
     if (!ok) this.report(path, 'bad-int64', `Not an Int64: "${value}" (a whole number from -2^63 to 2^63-1, as a string).`, 'error', { expected: 'Int64' });
   }
 
-  private numeric(type: DamlType, scale: number | undefined, value: unknown, path: string): void {
+  private numeric(type: DamlType, scale: number | undefined, value: unknown, path: ValuePath): void {
     if (typeof value === 'number') return this.numericNumber(type, scale, value, path);
     if (typeof value !== 'string') return this.wrongKind(type, value, path);
     if (!numericRegex(scale).test(value)) {
@@ -487,7 +501,7 @@ class ValueChecker {
    * `Double.toString` of it, which has an exponent below 10^-3 and from 10^7 up; the ValueValidator
    * refuses an exponent. Every other number may lose digits through the Double.
    */
-  private numericNumber(type: DamlType, scale: number | undefined, value: number, path: string): void {
+  private numericNumber(type: DamlType, scale: number | undefined, value: number, path: ValuePath): void {
     const printed = printType(type);
     const magnitude = Math.abs(value);
     if (!Number.isFinite(value) || (magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e7))) {
@@ -510,7 +524,7 @@ class ValueChecker {
   }
 
   /** Canton keeps microseconds (Java's nanoseconds divided by 1000): further non-zero digits are dropped. */
-  private timestampPrecision(value: string, path: string): void {
+  private timestampPrecision(value: string, path: ValuePath): void {
     const fraction = /[.]([0-9]+)/.exec(value.slice(16))?.[1] ?? '';
     if (!/[1-9]/.test(fraction.slice(6))) return;
     const kept = value.slice(0, 16) + value.slice(16).replace(`.${fraction}`, `.${fraction.slice(0, 6)}`);
@@ -521,7 +535,7 @@ class ValueChecker {
     return optionalKind(type, this.lookup) === 'simple';
   }
 
-  private wrongKind(type: DamlType, value: unknown, path: string, expected?: string, severity: 'error' | 'warning' = 'error'): void {
+  private wrongKind(type: DamlType, value: unknown, path: ValuePath, expected?: string, severity: 'error' | 'warning' = 'error'): void {
     const printed = printType(type);
     // A number or boolean where the JSON form is a string: quoting it is the fix.
     const quote = (typeof value === 'number' || typeof value === 'boolean') && this.encodedAsString(type);
@@ -534,7 +548,7 @@ class ValueChecker {
     return shape.kind === 'enum' || (shape.kind === 'builtin' && STRING_BUILTINS.has(shape.builtin));
   }
 
-  private unknownConstructor(type: DamlType, name: string, names: string[], path: string): void {
+  private unknownConstructor(type: DamlType, name: string, names: string[], path: ValuePath): void {
     const suggestion = closestName(name, names);
     this.report(
       path,
@@ -545,8 +559,8 @@ class ValueChecker {
     );
   }
 
-  private report(path: string, code: ValueProblemCode, message: string, severity: 'error' | 'warning' = 'error', data?: Record<string, unknown>): void {
-    this.problems.push({ path, code, message, severity, ...(data ? { data } : {}) });
+  private report(path: ValuePath, code: ValueProblemCode, message: string, severity: 'error' | 'warning' = 'error', data?: Record<string, unknown>): void {
+    this.problems.push({ path: pointerOfPath(path), code, message, severity, ...(data ? { data } : {}) });
   }
 }
 

@@ -47,13 +47,15 @@ export interface PackageIndexOptions {
 /** An index over decoded packages. Packages are immutable, so adding one twice is harmless. */
 export class PackageIndex implements TypeLookup {
   private readonly byId = new Map<string, DamlPackage>();
-  private readonly modulesByKey = new Map<string, Module>();
+  /** By package id, then module name: no key string made per look-up (a check looks up a module per command). */
+  private readonly modules = new Map<string, Map<string, Module>>();
   /**
    * Data types found, by the name object asked with (the types in a package hold their names as
    * objects, and a check asks for the same few, field after field). Only what was found: a package
    * added later may hold what is missing now.
    */
   private readonly dataTypesFound = new WeakMap<QualifiedName, DataType>();
+  private choicesFound: { packages: number; lists: WeakMap<Template, readonly ChoiceEntry[]> } = { packages: 0, lists: new WeakMap() };
   private readonly vetted: () => ReadonlySet<string> | undefined;
   private byName: { vetted: ReadonlySet<string> | undefined; packages: number; ids: Map<string, string | undefined> } | undefined;
 
@@ -65,7 +67,7 @@ export class PackageIndex implements TypeLookup {
   add(pkg: DamlPackage): void {
     if (this.byId.has(pkg.id)) return;
     this.byId.set(pkg.id, pkg);
-    for (const module of pkg.modules) this.modulesByKey.set(moduleKey(pkg.id, module.name), module);
+    this.modules.set(pkg.id, new Map(pkg.modules.map((m) => [m.name, m])));
   }
 
   package(id: string): DamlPackage | undefined {
@@ -116,7 +118,7 @@ export class PackageIndex implements TypeLookup {
   }
 
   module(packageId: string, moduleName: string): Module | undefined {
-    return this.modulesByKey.get(moduleKey(packageId, moduleName));
+    return this.modules.get(packageId)?.get(moduleName);
   }
 
   dataType(name: QualifiedName): DataType | undefined {
@@ -180,28 +182,31 @@ export class PackageIndex implements TypeLookup {
    * The choices that can be exercised on a template: its own, then those of the interfaces it implements
    * (which carry the interface's name: exercise them with the interface id). Undefined if the template is unknown.
    */
-  choices(templateId: QualifiedName | DamlIdentifier | string): ChoiceEntry[] | undefined {
+  choices(templateId: QualifiedName | DamlIdentifier | string): readonly ChoiceEntry[] | undefined {
     const name = this.qualified(templateId);
     const template = name && this.template(name);
     if (!name || !template) return undefined;
-    const entries: ChoiceEntry[] = template.choices.map((choice) => ({ choice, declaredBy: name, declaredIn: 'template' }));
+    // A check asks for every exercise: the same few templates' lists, while the packages stay the same
+    // (one added later may hold an interface that is missing now).
+    if (this.choicesFound.packages !== this.byId.size) this.choicesFound = { packages: this.byId.size, lists: new WeakMap() };
+    let entries = this.choicesFound.lists.get(template);
+    if (entries) return entries;
+    const list: ChoiceEntry[] = template.choices.map((choice) => ({ choice, declaredBy: name, declaredIn: 'template' }));
     const own = new Set(template.choices.map((c) => c.name));
     for (const ifaceName of template.implements) {
       for (const choice of this.interface(ifaceName)?.choices ?? []) {
         // Every interface declares `Archive` too; the template's own is the one to show.
-        if (!own.has(choice.name)) entries.push({ choice, declaredBy: ifaceName, declaredIn: 'interface' });
+        if (!own.has(choice.name)) list.push({ choice, declaredBy: ifaceName, declaredIn: 'interface' });
       }
     }
+    entries = Object.freeze(list);
+    this.choicesFound.lists.set(template, entries);
     return entries;
   }
 
   private qualified(id: QualifiedName | DamlIdentifier | string): QualifiedName | undefined {
     return typeof id === 'object' && 'packageId' in id && 'name' in id ? id : this.resolve(id);
   }
-}
-
-function moduleKey(packageId: string, moduleName: string): string {
-  return `${packageId}:${moduleName}`;
 }
 
 /**

@@ -94,11 +94,13 @@ export function resolveTarget(templateId: unknown, context: ArgumentContext, all
   // A name stands for the package it resolves to now (the vetting state can change what that is).
   const packageId = id.form === 'package-id' ? id.packageId : packages.resolvePackageName(id.packageName);
   // A file (a script above all) names the same few templates in command after command: what was
-  // found in a context's packages, which do not change, is looked up once.
+  // found in a context's packages, which do not change, is looked up once (by the id as written, no
+  // key made per command, while it stands for the same package).
   let found = foundTargets.get(context);
   if (!found) foundTargets.set(context, (found = new Map()));
-  const key = `${allowInterface ? 'i' : 't'} ${packageId} ${templateId}`;
-  const foundBefore = found.get(key);
+  let entry = found.get(templateId);
+  if (!entry || entry.packageId !== packageId) found.set(templateId, (entry = { packageId }));
+  const foundBefore = allowInterface ? entry.templateOrInterface : entry.template;
   if (foundBefore) return foundBefore;
   if (!packageId || !packages.package(packageId)) {
     // Not among the packages read: when some could not be read, it may be in one of them.
@@ -109,8 +111,9 @@ export function resolveTarget(templateId: unknown, context: ArgumentContext, all
   const name: QualifiedName = { packageId, moduleName: id.moduleName, name: id.entityName };
   const kind = packages.template(name) ? 'template' : allowInterface && packages.interface(name) ? 'interface' : undefined;
   if (kind) {
-    const resolved: TargetResolution = { target: { id, name, kind } };
-    found.set(key, resolved);
+    const resolved = { target: { id, name, kind } satisfies ResolvedTarget };
+    if (allowInterface) entry.templateOrInterface = resolved;
+    else entry.template = resolved;
     return resolved;
   }
   const pkg = packages.package(packageId)!;
@@ -126,10 +129,17 @@ export function resolveTarget(templateId: unknown, context: ArgumentContext, all
 
 export type TargetResolution = { target: ResolvedTarget } | { problem: { message: string; suggestion?: string; unchecked?: boolean } } | undefined;
 
-const foundTargets = new WeakMap<ArgumentContext, Map<string, Exclude<TargetResolution, undefined>>>();
+/** What a template id was found to be in a context's packages, while it stands for `packageId`. */
+interface FoundTarget {
+  packageId: string | undefined;
+  template?: { target: ResolvedTarget };
+  templateOrInterface?: { target: ResolvedTarget };
+}
+
+const foundTargets = new WeakMap<ArgumentContext, Map<string, FoundTarget>>();
 
 /** The choices that can be exercised on what `target` names. */
-export function choicesOf(target: ResolvedTarget, packages: PackageIndex): ChoiceEntry[] {
+export function choicesOf(target: ResolvedTarget, packages: PackageIndex): readonly ChoiceEntry[] {
   if (target.kind === 'template') return packages.choices(target.name) ?? [];
   return (packages.interface(target.name)?.choices ?? []).map((choice) => ({ choice, declaredBy: target.name, declaredIn: 'interface' as const }));
 }

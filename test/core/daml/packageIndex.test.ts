@@ -3,6 +3,7 @@ import { unzipSync } from 'fflate';
 import type { DamlPackage } from '../../../src/core/daml/model';
 import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
 import { comparePackageVersions } from '../../../src/core/daml/packageVersions';
+import { CATALOG } from '../../../src/participant/catalog';
 import { DARS, requireDar, requireDarBytes } from '../../support/dars';
 
 /** A package with one template `Main:T`, enough for the look-ups by name and version. */
@@ -90,6 +91,16 @@ describe('daml package index', () => {
     assert.deepEqual(choices[1].declaredBy, iface);
     assert.equal(choices[1].choice.consuming, false);
     assert.equal(index.choices('#DamlDefinitionsServiceDep:ExternalDep:Nope'), undefined);
+  });
+
+  it("adds an interface's choices to a template's once the interface's package is added", () => {
+    const [iou, holding] = ['demo-iou', 'demo-holding'].map((name) => CATALOG.find((p) => p.signature.name === name)!.signature);
+    const index = new PackageIndex([iou]);
+    const names = () => index.choices('#demo-iou:Iou:Iou')!.map((c) => `${c.declaredIn} ${c.choice.name}`);
+    const before = names();
+    assert.ok(before.includes('template Iou_Transfer') && !before.some((n) => n.startsWith('interface')), before.join(', '));
+    index.add(holding);
+    assert.ok(names().includes('interface Holding_Transfer'), names().join(', '));
   });
 
   it('decoded packages are plain data: a JSON round trip gives the same package', function () {
