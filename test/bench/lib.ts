@@ -5,6 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
 
 export const BENCH_DIR = __dirname;
@@ -18,7 +19,8 @@ const EXEC_ARGV = ['--expose-gc'];
  * the CLI ship it, not through tsx. tsx turns every name a module imports into a getter call, which
  * the shipped bundles do not have, and that cost falls unevenly: code that calls across many modules
  * (the script runner and its checks) pays several per cent more than the client it is compared with.
- * Packages of node_modules stay outside the bundles, required as under tsx. Built once per process.
+ * Built with the shipped build's options, except that the packages of node_modules stay outside the
+ * bundles (required as under tsx). Built once per process.
  */
 let bundles: Promise<string> | undefined;
 
@@ -35,19 +37,18 @@ async function buildBundles(): Promise<string> {
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   // Imported here, not at the top: the workers' bundles hold this module too, and never build.
   const esbuild = await import('esbuild');
+  // The shipped build's options (target, format, shims), so that the code is linked as it ships.
+  const { common } = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'build.mjs')).href)) as { common: esbuild.BuildOptions };
   const workers = readdirSync(path.join(BENCH_DIR, 'workers')).filter((f) => f.endsWith('.ts'));
   await esbuild.build({
+    ...common,
     entryPoints: {
       participant: path.join(BENCH_DIR, 'participant.ts'),
       ...Object.fromEntries(workers.map((f) => [`workers/${path.basename(f, '.ts')}`, path.join(BENCH_DIR, 'workers', f)])),
     },
     outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    sourcemap: false,
     packages: 'external',
-    logLevel: 'warning',
     plugins: [moduleDirname],
   });
   return outdir;
