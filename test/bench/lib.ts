@@ -36,11 +36,11 @@ async function buildBundles(): Promise<string> {
   const outdir = mkdtempSync(path.join(cache, 'bench-'));
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   // Imported here, not at the top: the workers' bundles hold this module too, and never build.
-  const esbuild = await import('esbuild');
+  const { build } = await import('esbuild');
   // The shipped build's options (target, format, shims), so that the code is linked as it ships.
   const { common } = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'build.mjs')).href)) as { common: esbuild.BuildOptions };
   const workers = readdirSync(path.join(BENCH_DIR, 'workers')).filter((f) => f.endsWith('.ts'));
-  await esbuild.build({
+  await build({
     ...common,
     entryPoints: {
       participant: path.join(BENCH_DIR, 'participant.ts'),
