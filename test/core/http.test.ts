@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { HttpTransport } from '../../src/core/api/http';
+import { ABORT_RELAY_SWEEP_MS, HttpTransport, sweepAbortRelays } from '../../src/core/api/http';
 import {
   AuthError, CancelledError, CantonApiError, HttpError, isOutcomeUnknown, ListTooLargeError, NetworkError, ProtocolError, RedirectedError, TimeoutError,
 } from '../../src/core/errors';
@@ -209,12 +209,28 @@ describe('HttpTransport', () => {
       assert.equal(listeners(), 1);
     }
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(listeners(), 0, 'let go a turn after the last request ended');
+    assert.equal(listeners(), 1, 'kept between requests: not let go as soon as none is in flight');
+    sweepAbortRelays();
+    assert.equal(listeners(), 0, 'let go by the sweep once none is in flight');
     const inFlight = ['/v2/slow/1', '/v2/slow/2'].map((path) => t.json({ method: 'GET', path, signal: ac.signal }).catch((e: unknown) => e));
     await arrived;
     assert.equal(listeners(), 1, 'one listener for both');
+    sweepAbortRelays();
+    assert.equal(listeners(), 1, 'a sweep keeps the listener of requests in flight');
     ac.abort();
     for (const err of await Promise.all(inFlight)) assert.ok(err instanceof CancelledError && err.requestSent, String(err));
+    assert.equal(listeners(), 0);
+  });
+
+  it('lets a signal go by itself once its requests have ended (the sweep timer)', async () => {
+    server.handler = (_r, res) => sendJson(res, 200, {});
+    const signal = AbortSignal.any([new AbortController().signal]);
+    const listeners = () => getEventListeners(signal, 'abort').length;
+    await transport().json({ method: 'GET', path: '/v2/x', signal });
+    assert.equal(listeners(), 1);
+    // Waits on the state, bounded well above the sweep's period.
+    const deadline = Date.now() + 20 * ABORT_RELAY_SWEEP_MS;
+    while (listeners() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(listeners(), 0);
   });
 

@@ -103,16 +103,18 @@ export interface OpenResponse {
 
 /**
  * Passes a caller's abort on to the requests in flight under its signal, with one listener on the
- * signal while any is in flight rather than one per request: a signal that many requests share in
- * turn (a connection's lifetime, a script run's) would otherwise have a listener added and removed
- * at every request, each a walk of its listeners (a few µs, at every step of a script). The listener
- * goes a turn of the event loop after the last request ends, so the next one, sent in the same
- * turn as the answer to the last, finds it in place.
+ * signal while it is in use rather than one per request: a signal that many requests share in turn
+ * (a connection's lifetime, a script run's) would otherwise have a listener added and removed at every
+ * request, each a walk of its listeners (a few µs, at every step of a script). A signal left without
+ * requests is let go by a sweep every {@link ABORT_RELAY_SWEEP_MS}, not at once: Node keeps a composite
+ * or timeout signal alive while it has a listener, so it must be let go, but scheduling that after
+ * every request would cost as much as the listener did.
  */
 class AbortRelay {
   private readonly inFlight = new Set<AbortController>();
   private listening = false;
-  private releasing = false;
+  /** In the sweep's list (it stays there while requests are in flight). */
+  queued = false;
 
   constructor(private readonly signal: AbortSignal) {}
 
@@ -125,30 +127,54 @@ class AbortRelay {
 
   delete(request: AbortController): void {
     this.inFlight.delete(request);
-    if (this.inFlight.size > 0 || !this.listening || this.releasing) return;
-    this.releasing = true;
-    setImmediate(this.release);
+    if (this.inFlight.size === 0 && this.listening && !this.queued) sweepLater(this);
+  }
+
+  /** Removes the listener if no request is in flight; whether it is done with (else it is swept again). */
+  releaseIfIdle(): boolean {
+    if (this.inFlight.size > 0 && this.listening) return false;
+    if (this.listening) this.signal.removeEventListener('abort', this.onAbort);
+    this.listening = false;
+    return true;
   }
 
   private readonly onAbort = () => {
     this.listening = false;
     for (const request of this.inFlight) request.abort();
   };
-
-  private readonly release = () => {
-    this.releasing = false;
-    if (this.inFlight.size > 0 || !this.listening) return;
-    this.signal.removeEventListener('abort', this.onAbort);
-    this.listening = false;
-  };
 }
 
+/** How often signals without requests are let go (at most about twice this after their last request). */
+export const ABORT_RELAY_SWEEP_MS = 250;
+
 const abortRelays = new WeakMap<AbortSignal, AbortRelay>();
+let sweepList: AbortRelay[] = [];
+let sweepTimer: ReturnType<typeof setTimeout> | undefined;
 
 function abortRelayOf(signal: AbortSignal): AbortRelay {
   let relay = abortRelays.get(signal);
   if (!relay) abortRelays.set(signal, (relay = new AbortRelay(signal)));
   return relay;
+}
+
+function sweepLater(relay: AbortRelay): void {
+  relay.queued = true;
+  sweepList.push(relay);
+  // Unref'd: a pending sweep never keeps the process alive.
+  sweepTimer ??= setTimeout(sweepAbortRelays, ABORT_RELAY_SWEEP_MS).unref();
+}
+
+/** Lets go of every relayed signal that has no request in flight (the timer's work; tests call it directly). */
+export function sweepAbortRelays(): void {
+  if (sweepTimer) clearTimeout(sweepTimer);
+  sweepTimer = undefined;
+  const list = sweepList;
+  sweepList = [];
+  for (const relay of list) {
+    if (relay.releaseIfIdle()) relay.queued = false;
+    else sweepList.push(relay);
+  }
+  if (sweepList.length > 0) sweepTimer = setTimeout(sweepAbortRelays, ABORT_RELAY_SWEEP_MS).unref();
 }
 
 const MAX_REDIRECTS = 5;

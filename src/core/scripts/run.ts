@@ -156,7 +156,10 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
     scope.set(alias.alias, id);
   }
 
-  const runner = new StepRunner(connection, runId, packages, scope, checkedCommands, scriptCommandId(runId, script.steps.length - 1), o);
+  // By step number: a step reads its own at once (not a key made and looked up, cold, between two submissions).
+  const checkedSpecs: unknown[] = [];
+  for (const step of script.steps) checkedSpecs[step.index] = checkedCommands.get(`${step.pointer}/${step.kind}`);
+  const runner = new StepRunner(connection, runId, packages, scope, checkedSpecs, scriptCommandId(runId, script.steps.length - 1), o);
   if (endAtStart) runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
@@ -259,10 +262,11 @@ class StepRunner {
     private readonly packages: ArgumentContext | undefined,
     private readonly scope: Map<string, unknown>,
     /**
-     * Inline commands the checks took as they will be sent (`ScriptCheckOptions.checkedCommands`): the
-     * run gives their names the same values (the aliases as found; a captured name is never among them).
+     * Per step number, the inline commands the checks took as they will be sent
+     * (`ScriptCheckOptions.checkedCommands`): the run gives their names the same values (the aliases as
+     * found; a captured name is never among them).
      */
-    private readonly checkedCommands: ReadonlyMap<string, unknown>,
+    private readonly checkedSpecs: readonly unknown[],
     /** The run's command id of the highest step number: the longest. */
     private readonly longestCommandId: string,
     private readonly o: ScriptRunOptions,
@@ -283,10 +287,10 @@ class StepRunner {
     let output: StepOutput | undefined;
     try {
       // The names in checked commands have the values they had in the checks: nothing to put in again.
-      const checked = this.checkedCommands.get(`${step.pointer}/${step.kind}`);
+      const checked = this.checkedSpecs[step.index];
       const spec = checked ?? interpolate(step.spec, this.scope);
       const expect = hasKey(step.expect) ? (interpolate(step.expect, this.scope) as StepExpectations) : step.expect;
-      output = await this.act(step, spec, expect, checked !== undefined);
+      output = await this.act(step, spec, expect, checked !== undefined, commandId);
       const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
       if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures, captured: {} });
       const captured = this.capture(step, output);
@@ -310,12 +314,12 @@ class StepRunner {
    * Not itself async: an async function keeps every local of every kind in the state it allocates
    * per call, and a submit, the step a script has most of, needs few.
    */
-  private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
-    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked) : this.otherStep(step, spec, expect, checked);
+  private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string | undefined): Promise<StepOutput> {
+    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked, commandId ?? scriptCommandId(this.runId, step.index)) : this.otherStep(step, spec, expect, checked);
   }
 
-  private async submitStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
-    const commands = this.commandsValue(step.spec, spec, `${step.pointer}/submit`, scriptCommandId(this.runId, step.index), checked);
+  private async submitStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
+    const commands = this.commandsValue(step.spec, spec, `${step.pointer}/submit`, commandId, checked);
     const { value, check } = commands instanceof Promise ? await commands : commands;
     const { request } = submissionOf(value);
     const outcome = await this.connection.write('transaction', (c, s) => submit(c, request, { signal: s, ledgerEnd: this.knownEnd }), this.submitWrite);
@@ -341,7 +345,7 @@ class StepRunner {
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
       case 'submit':
-        return this.submitStep(step, spec, expect, checked);
+        return this.submitStep(step, spec, expect, checked, scriptCommandId(this.runId, step.index));
       case 'preview': {
         const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index), checked);
         try {
@@ -446,7 +450,7 @@ class StepRunner {
    * written (as Submit sends it; a `${…}` in it is text, and its check as a commands file stops the
    * step), or inline ones with every `${…}` replaced, checked again for what the values can change
    * (as text only when that does not pass, for what and where). `checked`: the checks took these
-   * inline commands as they are sent (`checkedCommands`). Inline ones are made at once, not in a
+   * inline commands as they are sent (`checkedSpecs`). Inline ones are made at once, not in a
    * promise: a script has many, and each promise waited for is a turn of the microtask queue.
    */
   private commandsValue(written: unknown, spec: unknown, pointer: string, commandId: string, checked: boolean): CommandsValue | Promise<CommandsValue> {
