@@ -111,7 +111,8 @@ export interface OpenResponse {
  * every request would cost as much as the listener did.
  */
 class AbortRelay {
-  private readonly inFlight = new Set<AbortController>();
+  /** Usually one at a time: a list, not a set (a set shrinks its table, a call into the runtime, whenever it empties). */
+  private readonly inFlight: AbortController[] = [];
   private listening = false;
   /** In the sweep's list (it stays there while requests are in flight). */
   queued = false;
@@ -119,20 +120,23 @@ class AbortRelay {
   constructor(private readonly signal: AbortSignal) {}
 
   add(request: AbortController): void {
-    this.inFlight.add(request);
+    this.inFlight.push(request);
     if (this.listening) return;
     this.signal.addEventListener('abort', this.onAbort, { once: true });
     this.listening = true;
   }
 
   delete(request: AbortController): void {
-    this.inFlight.delete(request);
-    if (this.inFlight.size === 0 && this.listening && !this.queued) sweepLater(this);
+    const at = this.inFlight.indexOf(request);
+    if (at === -1) return;
+    const last = this.inFlight.pop()!;
+    if (at < this.inFlight.length) this.inFlight[at] = last;
+    if (this.inFlight.length === 0 && this.listening && !this.queued) sweepLater(this);
   }
 
   /** Removes the listener if no request is in flight; whether it is done with (else it is swept again). */
   releaseIfIdle(): boolean {
-    if (this.inFlight.size > 0 && this.listening) return false;
+    if (this.inFlight.length > 0 && this.listening) return false;
     if (this.listening) this.signal.removeEventListener('abort', this.onAbort);
     this.listening = false;
     return true;
