@@ -212,6 +212,8 @@ describe('HttpTransport', () => {
     assert.equal(listeners(), 1, 'kept between requests: not let go as soon as none is in flight');
     sweepAbortRelays();
     assert.equal(listeners(), 0, 'let go by the sweep once none is in flight');
+    // Queued for the next sweep again, and then used again before it.
+    await t.json({ method: 'POST', path: '/v2/x', body: {}, signal: ac.signal });
     const inFlight = ['/v2/slow/1', '/v2/slow/2'].map((path) => t.json({ method: 'GET', path, signal: ac.signal }).catch((e: unknown) => e));
     await arrived;
     assert.equal(listeners(), 1, 'one listener for both');
