@@ -114,7 +114,7 @@ class AbortRelay {
   /** Usually one at a time: a list, not a set (a set shrinks its table, a call into the runtime, whenever it empties). */
   private readonly inFlight: AbortController[] = [];
   private listening = false;
-  /** In the sweep's list (it stays there while requests are in flight). */
+  /** In the sweep's list. */
   queued = false;
 
   constructor(private readonly signal: AbortSignal) {}
@@ -134,12 +134,11 @@ class AbortRelay {
     if (this.inFlight.length === 0 && this.listening && !this.queued) sweepLater(this);
   }
 
-  /** Removes the listener if no request is in flight; whether it is done with (else it is swept again). */
-  releaseIfIdle(): boolean {
-    if (this.inFlight.length > 0 && this.listening) return false;
-    if (this.listening) this.signal.removeEventListener('abort', this.onAbort);
+  /** Removes the listener if no request is in flight (one that is queues the relay again when it ends). */
+  releaseIfIdle(): void {
+    if (this.inFlight.length > 0 || !this.listening) return;
+    this.signal.removeEventListener('abort', this.onAbort);
     this.listening = false;
-    return true;
   }
 
   private readonly onAbort = () => {
@@ -148,7 +147,7 @@ class AbortRelay {
   };
 }
 
-/** How often signals without requests are let go (at most about twice this after their last request). */
+/** How often signals without requests are let go (at most this long after their last request ends). */
 export const ABORT_RELAY_SWEEP_MS = 250;
 
 const abortRelays = new WeakMap<AbortSignal, AbortRelay>();
@@ -175,10 +174,9 @@ export function sweepAbortRelays(): void {
   const list = sweepList;
   sweepList = [];
   for (const relay of list) {
-    if (relay.releaseIfIdle()) relay.queued = false;
-    else sweepList.push(relay);
+    relay.queued = false;
+    relay.releaseIfIdle();
   }
-  if (sweepList.length > 0) sweepTimer = setTimeout(sweepAbortRelays, ABORT_RELAY_SWEEP_MS).unref();
 }
 
 const MAX_REDIRECTS = 5;
