@@ -3,9 +3,10 @@
 // what `npm run bench` reports, as ratios measured in one run.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DAR_DIR } from '../support/dars';
 import { ROOT, runWorker } from './lib';
@@ -61,5 +62,47 @@ describe('benchmark harness: a step that stalls fails, it does not hang', () => 
     const stop = new AbortController();
     const run = runWorker('idle', { reports: 1 }, { onProgress: () => stop.abort(new Error('the writer failed')), timeoutMs: 60_000, signal: stop.signal });
     await assert.rejects(run, /the writer failed/);
+  });
+});
+
+describe('benchmark harness: peak memory', () => {
+  // The growth of the timed runs counts what they use: not a warm-up's peak whose memory was returned
+  // before them, and not the resident memory of the process that started the worker (on Linux a
+  // process's lifetime peak keeps its parent's, across the exec).
+  it("counts in the timed run's peak growth what it uses: not a warm-up's peak since freed, nor its parent's memory", async function () {
+    if (process.platform !== 'linux') this.skip();
+    this.timeout(60_000);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-peak-'));
+    try {
+      const probe = path.join(dir, 'peak.mts');
+      const parent = path.join(dir, 'parent.cjs');
+      const lib = pathToFileURL(path.join(ROOT, 'test', 'bench', 'lib.ts')).href;
+      writeFileSync(
+        probe,
+        [
+          `import { timeRuns } from ${JSON.stringify(lib)};`,
+          'const mb = 1024 * 1024;',
+          'let warm = true;',
+          // The warm-up holds 300 MB for a moment; the timed run holds 100 MB.
+          'const r = await timeRuns(async () => { const size = warm ? 300 * mb : 100 * mb; warm = false; return Buffer.alloc(size, 1).length; }, { reps: 1, warmup: 1 });',
+          'console.log(JSON.stringify({ growthMb: r.peakRssGrowth / mb }));',
+        ].join('\n'),
+      );
+      // The parent holds 400 MB, resident, while the probe runs.
+      writeFileSync(
+        parent,
+        [
+          "const { execFileSync } = require('node:child_process');",
+          'const held = Buffer.alloc(400 * 1024 * 1024, 1);',
+          `process.stdout.write(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', ${JSON.stringify(probe)}]));`,
+          'held.fill(2);',
+        ].join('\n'),
+      );
+      const { stdout } = await promisify(execFile)(process.execPath, [parent], { cwd: ROOT });
+      const { growthMb } = JSON.parse(stdout) as { growthMb: number };
+      assert.ok(growthMb >= 90 && growthMb < 200, `the timed run's 100 MB, not the warm-up's 300 MB or the parent's 400 MB: ${growthMb.toFixed(1)} MB`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@
  * (fresh heap, their own peak memory), talking to the parent over IPC.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
@@ -80,18 +80,44 @@ export function settledHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Peak resident memory of this process so far, in bytes. */
+/**
+ * Peak resident memory of this process since its start or the last {@link resetPeakRss}, in bytes.
+ * On Linux it is the process's own high-water mark (`VmHWM`): `maxRSS` also keeps, across the exec
+ * that started a worker, the resident memory of the parent that forked it (the bench runner's, some
+ * 500 MB once it has fetched the largest update list), which is no part of the worker's.
+ */
 export function peakRss(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) * 1024;
+  } catch {
+    // No procfs: the lifetime peak the system keeps.
+  }
   return process.resourceUsage().maxRSS * 1024;
 }
 
 /**
- * Times `reps` runs of `once` after `warmup` untimed ones; the peak memory growth is measured from a
- * settled heap before the timed runs.
+ * Starts the peak over: on Linux the high-water mark is reset (5 written to `/proc/self/clear_refs`).
+ * Without it the peak would be the process's whole life — its start and the warm-up runs, whose
+ * garbage may have been returned since — and a growth measured from the settled heap before the
+ * timed runs would count that. Elsewhere the lifetime peak stays.
+ */
+export function resetPeakRss(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux (or no procfs): the peak stays the lifetime one.
+  }
+}
+
+/**
+ * Times `reps` runs of `once` after `warmup` untimed ones; the peak memory growth is that of the timed
+ * runs, from a settled heap before them.
  */
 export async function timeRuns<T>(once: () => Promise<T>, o: { reps: number; warmup: number }): Promise<{ ms: number[]; result: T; peakRssGrowth: number }> {
   for (let i = 0; i < o.warmup; i++) await once();
   settledHeap();
+  resetPeakRss();
   const rssBefore = process.memoryUsage().rss;
   const ms: number[] = [];
   let result!: T;
