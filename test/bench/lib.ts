@@ -102,7 +102,7 @@ export function peakRss(): number {
  * garbage may have been returned since — and a growth measured from the settled heap before the
  * timed runs would count that. Elsewhere the lifetime peak stays.
  */
-export function resetPeakRss(): void {
+function resetPeakRss(): void {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
   } catch {

@@ -283,14 +283,16 @@ class StepRunner {
   async run(step: ScriptStep): Promise<StepResult> {
     const started = performance.now();
     const head = stepHead(step);
-    const commandId = step.kind === 'submit' ? scriptCommandId(this.runId, step.index) : undefined;
+    // The one command id of this step in this run: a submit's (in its result) or a preview's.
+    const stepCommandId = scriptCommandId(this.runId, step.index);
+    const commandId = step.kind === 'submit' ? stepCommandId : undefined;
     let output: StepOutput | undefined;
     try {
       // The names in checked commands have the values they had in the checks: nothing to put in again.
       const checked = this.checkedSpecs[step.index];
       const spec = checked ?? interpolate(step.spec, this.scope);
       const expect = hasKey(step.expect) ? (interpolate(step.expect, this.scope) as StepExpectations) : step.expect;
-      output = await this.act(step, spec, expect, checked !== undefined, commandId);
+      output = await this.act(step, spec, expect, checked !== undefined, stepCommandId);
       const failures = hasChecks(expect) ? await this.check(step, expect, output) : [];
       if (failures.length > 0) return done(head, started, { status: 'failed', commandId, transaction: output.transaction, summary: output.summary, commandsCheck: output.commandsCheck, failures, captured: {} });
       const captured = this.capture(step, output);
@@ -314,8 +316,8 @@ class StepRunner {
    * Not itself async: an async function keeps every local of every kind in the state it allocates
    * per call, and a submit, the step a script has most of, needs few.
    */
-  private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string | undefined): Promise<StepOutput> {
-    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked, commandId ?? scriptCommandId(this.runId, step.index)) : this.otherStep(step, spec, expect, checked);
+  private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
+    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked, commandId) : this.otherStep(step, spec, expect, checked, commandId);
   }
 
   private async submitStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
@@ -340,14 +342,14 @@ class StepRunner {
     }
   }
 
-  private async otherStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean): Promise<StepOutput> {
+  private async otherStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
     const signal = this.signal;
     const at = `${step.pointer}/${step.kind}`;
     switch (step.kind) {
       case 'submit':
-        return this.submitStep(step, spec, expect, checked, scriptCommandId(this.runId, step.index));
+        return this.submitStep(step, spec, expect, checked, commandId);
       case 'preview': {
-        const { value, check } = await this.commandsValue(step.spec, spec, at, scriptCommandId(this.runId, step.index), checked);
+        const { value, check } = await this.commandsValue(step.spec, spec, at, commandId, checked);
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
