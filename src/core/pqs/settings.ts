@@ -20,10 +20,12 @@ export interface PqsSettings {
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 
 /**
- * Reads `postgresql://user[:password]@host[:port]/database?schema=…&sslmode=…`; the password, when the
- * URL has one, is returned apart so it can go to secret storage and never into settings or logs.
+ * Reads `postgresql://user[:password]@host[:port]/database?schema=…&sslmode=…&statement_timeout=MS`; the
+ * password, when the URL has one, is returned apart so it can go to secret storage and never into settings
+ * or logs. `defaultStatementTimeoutMs` is the limit when the URL sets none (a caller's own deadline, e.g.
+ * the CLI's `--timeout`).
  */
-export function parsePqsUrl(url: string): { settings: PqsSettings; password?: string } {
+export function parsePqsUrl(url: string, defaultStatementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS): { settings: PqsSettings; password?: string } {
   let u: URL;
   try {
     u = new URL(url);
@@ -40,7 +42,7 @@ export function parsePqsUrl(url: string): { settings: PqsSettings; password?: st
     user: decodeURIComponent(u.username) || 'postgres',
     schema: u.searchParams.get('schema') ?? 'public',
     sslmode: (u.searchParams.get('sslmode') ?? 'prefer') as SslMode,
-    statementTimeoutMs: u.searchParams.has('statement_timeout') ? Number(u.searchParams.get('statement_timeout')) : DEFAULT_STATEMENT_TIMEOUT_MS,
+    statementTimeoutMs: u.searchParams.has('statement_timeout') ? Number(u.searchParams.get('statement_timeout')) : defaultStatementTimeoutMs,
   });
   return { settings, password: u.password ? decodeURIComponent(u.password) : undefined };
 }
