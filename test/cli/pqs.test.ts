@@ -249,18 +249,26 @@ for (const kind of storeKinds()) {
       assert.match(server.stderr, /^error: PQS timeout/m);
     });
 
-    it('index: the create_index_for_contract call for each filter, printed with no database, and one PQS runs as the owner', async () => {
-      const r = await cli(['pqs', 'index', 'demo-iou:Iou:Iou', '--where', 'currency=USD'], {});
-      assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stdout, /^call create_index_for_contract\('[a-z0-9_]+', 'demo-iou:Iou:Iou', '.*currency.*', 'btree'\);$/m);
-      const indexes = (c: { query(sql: string): Promise<{ rows: { indexname: string }[] }> }) =>
-        c.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'pqs' AND indexdef LIKE '%currency%'").then((q) => q.rows.map((x) => x.indexname));
+    it('index: the create_index_for_contract calls for the filters, printed with no database, that PQS runs as the owner; ~ has none', async () => {
+      const r = await cli(['pqs', 'index', 'demo-iou:Iou:Iou', '--where', 'currency=USD', '--where', 'owner~Ali', '--where', 'amount>=1000'], {});
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, /^note: no index serves "owner~Ali": ~ /m);
+      const calls = r.stdout.trim().split('\n');
+      assert.equal(calls.length, 2);
+      assert.ok(calls.every((c) => /^call create_index_for_contract\('[a-z0-9_]+', 'demo-iou:Iou:Iou', '.+', 'btree'\);$/.test(c)), r.stdout);
+      const indexes = (c: { query(sql: string): Promise<{ rows: { indexname: string; indexdef: string }[] }> }) =>
+        c.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'pqs' AND indexdef ~ '(currency|amount)'").then((q) => q.rows);
       await asAdmin(demo.cluster, demo.database, async (c) => {
         assert.deepEqual(await indexes(c), [], 'printed, not run');
         await c.query('SET search_path TO pqs');
-        await c.query(r.stdout);
-        assert.equal((await indexes(c)).length, 1);
+        for (const call of calls) await c.query(call);
+        const made = await indexes(c);
+        assert.equal(made.length, 2);
+        assert.ok(made.every((i) => /_iou_(currency|amount)\w*_idx$/.test(i.indexname) && !/_idx_idx$/.test(i.indexname)), JSON.stringify(made));
+        assert.match(made.find((i) => i.indexname.includes('amount'))!.indexdef, /::numeric/);
       });
+      const served = await cli(['pqs', 'index', 'Iou', '--where', 'currency=USD'], {});
+      assert.equal(served.status, 0, served.stderr);
       const none = await cli(['pqs', 'index', 'Iou'], {});
       assert.equal(none.status, 2);
       assert.match(none.stderr, /needs a --where/);

@@ -15,7 +15,7 @@ import { parseKeysetCursor, PqsStore, type PgDriver, type PqsContract } from '..
 import { PqsError } from '../../core/pqs/errors';
 import { pqsNameOf } from '../../core/pqs/names';
 import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
-import { EXIT_OK, type Command } from '../command';
+import { EXIT_FAILURE, EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
 
 const NAME = 'pqs';
@@ -50,9 +50,10 @@ export const pqsCommand: Command = {
     '--after CURSOR     active: start after the row whose "cursor" column is CURSOR (c:N or a:N) — a script',
     '                   resumes there, and a page deep in the set is one call; give the same --at to page one snapshot',
     '--explain          query: show PostgreSQL\'s plan instead of running the statement',
-    'index              print the create_index_for_contract(…) call that serves each --where (as the PQS view',
-    '                   suggests it; never run): run it as the store\'s owner. Needs no database. Exit 1, with the',
-    '                   reason on stderr, when a filter has no index that can serve it (the SQL of the others is printed)',
+    'index              print the create_index_for_contract(…) call whose index serves each --where, on the query\'s own',
+    '                   expression, casts included (as the PQS view suggests it; never run: run it as the store\'s owner).',
+    '                   Needs no database; with --url the template\'s field types decide text or numeric. A filter no',
+    '                   index can serve (~, a substring): the reason on stderr and exit 1; the others\' calls are printed',
     '--format F         table (default), jsonl or csv (--json means jsonl); rows are written as they arrive',
     '                   (a table\'s column widths come from its first 1,000 rows)',
     '--timeout MS       (global) each query\'s deadline, and the server\'s statement_timeout unless the URL sets one',
@@ -246,8 +247,18 @@ async function index(ctx: CliContext, template: string, v: OptionValues): Promis
   const texts = stringList(v, 'where');
   if (texts.length === 0) throw new UsageError('pqs index needs a --where PATH OP VALUE: the filter whose index to suggest', NAME);
   const packages = ctx.globals.urlGiven ? await readPackageIndex(ctx) : undefined;
-  for (const f of checkFilters(texts, template, packages)) await ctx.out(suggestedPayloadIndex(template, f));
-  return EXIT_OK;
+  let served = true;
+  for (const [i, f] of checkFilters(texts, template, packages).entries()) {
+    const suggestion = suggestedPayloadIndex(template, f);
+    if ('sql' in suggestion) {
+      await ctx.out(suggestion.sql);
+    } else {
+      // Not an error of the command line: the filter is valid, and queries with it work, unserved by an index.
+      ctx.err(`note: no index serves "${texts[i]}": ${suggestion.none}`);
+      served = false;
+    }
+  }
+  return served ? EXIT_OK : EXIT_FAILURE;
 }
 
 /** A cell as text: JSON for objects and arrays, ISO for times, empty for null. */
