@@ -22,7 +22,10 @@ const NAME = 'pqs';
 export const PQS_URL_ENV = 'CANTON_LEDGER_PQS_URL';
 const FORMATS = ['table', 'jsonl', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
-const READING_SUBCOMMANDS = ['active', 'history', 'summary', 'query'] as const;
+const TEMPLATE = 'a TEMPLATE (package-name:Module:Entity, Module:Entity or Entity)';
+/** The subcommands and the argument each needs. */
+const ARGUMENT_OF = { active: TEMPLATE, history: 'a CONTRACT_ID', summary: undefined, query: 'a FILE.pqs.sql', index: TEMPLATE } as const;
+type Subcommand = keyof typeof ARGUMENT_OF;
 const DEFAULT_PAGE_SIZE = 500;
 /**
  * How many rows of a table set its column widths. The rest are written in those widths as they arrive, so
@@ -75,12 +78,12 @@ export const pqsCommand: Command = {
     const [sub, target] = expectPositionals(args, NAME, 'SUBCOMMAND [ARG]', 1, 2);
     const v = args.values;
     const format = formatOf(v, ctx);
-    if (sub === 'index') {
-      if (!target) throw new UsageError('pqs index needs a TEMPLATE (package-name:Module:Entity, Module:Entity or Entity)', NAME);
-      return await index(ctx, pqsNameOf(target), v);
-    }
-    if (!(READING_SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown pqs subcommand "${sub}"; one of ${[...READING_SUBCOMMANDS, 'index'].join(', ')}`, NAME);
     // Bad input is a usage error before any connection is made.
+    if (!Object.hasOwn(ARGUMENT_OF, sub)) throw new UsageError(`unknown pqs subcommand "${sub}"; one of ${Object.keys(ARGUMENT_OF).join(', ')}`, NAME);
+    const argument = ARGUMENT_OF[sub as Subcommand];
+    if (argument && !target) throw new UsageError(`pqs ${sub} needs ${argument}`, NAME);
+    // The extension's template ids (#package-name:Module:Entity, <package id>:Module:Entity) become PQS names.
+    if (sub === 'index') return await index(ctx, pqsNameOf(target), v);
     const paging = pagingOf(v, sub);
     const store = storeOf(ctx, v);
     // One deadline for every query of the run: --timeout, else what the server itself allows.
@@ -93,14 +96,10 @@ export const pqsCommand: Command = {
         case 'summary':
           return await summary(ctx, store, v, format, o);
         case 'active':
-          if (!target) throw new UsageError('pqs active needs a TEMPLATE (package-name:Module:Entity, Module:Entity or Entity)', NAME);
-          // The extension's template ids (#package-name:Module:Entity, <package id>:Module:Entity) become PQS names.
           return await active(ctx, store, pqsNameOf(target), v, format, paging, o);
         case 'history':
-          if (!target) throw new UsageError('pqs history needs a CONTRACT_ID', NAME);
           return await history(ctx, store, target, format, o);
         default:
-          if (!target) throw new UsageError('pqs query needs a FILE.pqs.sql', NAME);
           return await query(ctx, store, target, v, format, paging, o);
       }
     } finally {
