@@ -296,7 +296,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
     if (!this.snapshot && !this.failure) await this.refresh(false);
     const head = [caveatRow(), storeRow(store), ...writeAccessRows(store, this.deps.writeAccessOf(store))];
-    if (this.failure) return [...head, errorRow('refresh', this.failure)];
+    if (this.failure) return [...head, errorRow('refresh', this.failure, { command: Commands.pqsRefresh, title: 'Retry' })];
     const s = this.snapshot;
     if (!s) return head;
     const end = c.ledger?.ledgerEnd ?? s.ledgerEnd;

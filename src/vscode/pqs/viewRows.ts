@@ -127,9 +127,9 @@ export function contractRows(h: ContractHistory): PqsNode[] {
   ];
 }
 
-/** A failure shown in place of the rows it stopped: its message, its hint in the tooltip. */
-export function errorRow(id: string, e: PqsError): PqsNode {
-  return { kind: 'message', id: `error/${id}`, label: e.message, icon: 'error', tooltip: `${e.message}\n${e.hint}` };
+/** A failure shown in place of the rows it stopped: its message, its hint in the tooltip, a click to try again. */
+export function errorRow(id: string, e: PqsError, retry?: vscode.Command): PqsNode {
+  return { kind: 'message', id: `error/${id}`, label: e.message, icon: 'error', description: retry ? 'click to retry' : undefined, tooltip: `${e.message}\n${e.hint}`, command: retry };
 }
 
 const partyName = (party: string) => party.split('::')[0];

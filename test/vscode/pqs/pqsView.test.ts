@@ -222,6 +222,21 @@ for (const kind of storeKinds()) {
       assert.match(err.message, /has no field colour \(its fields: .*amount/);
     });
 
+    it('an offset outside the store: PQS’s own refusal in place of the templates, with Retry, logged once; the latest offset reads again', async () => {
+      const end = demo.participant.state.ledgerEnd;
+      glue.logged.length = 0;
+      await vscode.commands.executeCommand(Commands.pqsPin, { offset: end + 1000 });
+      const nodes = await roots();
+      const failed = nodes[nodes.length - 1];
+      const item = view().getTreeItem(failed);
+      assert.equal(item.label, `Offset ${end + 1000} is after the latest known offset ${end}`);
+      assert.deepEqual([item.description, item.command?.command], ['click to retry', Commands.pqsRefresh]);
+      assert.equal(find(nodes, 'template', IOU), undefined);
+      assert.equal(glue.logged.filter((l) => l.startsWith('warn PQS view: ')).length, 1, glue.logged.join('\n'));
+      await vscode.commands.executeCommand(Commands.pqsPin, {});
+      assert.ok(find(await roots(), 'template', IOU));
+    });
+
     it('a *.pqs.sql file runs into the result grid, whose rows agree with the view', async () => {
       await vscode.commands.executeCommand(Commands.pqsPin, {});
       glue.failures.length = 0;
