@@ -259,7 +259,9 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
     const contracts = pages.items.map((c): PqsNode => ({ kind: 'contract', key, contractId: c.contractId, payload: c.payload, offset: c.offset }));
     const hints = (this.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
-      const sql = suggestedPayloadIndex(name, f);
+      const suggestion = suggestedPayloadIndex(name, f);
+      if ('none' in suggestion) return { kind: 'message', id: `index/${key}/${i}`, label: 'No payload index serves this filter', icon: 'info', description: suggestion.none, tooltip: suggestion.none };
+      const { sql } = suggestion;
       return { kind: 'message', id: `index/${key}/${i}`, label: 'Suggested payload index (not created)', icon: 'lightbulb', description: sql, tooltip: `${sql}\n\nA PQS administrator runs it; click to copy.`, command: { command: Commands.pqsCopySuggestedIndex, title: 'Copy', arguments: [sql] } };
     });
     return [...hints, ...contracts, ...(pages.complete ? [] : [{ kind: 'more', key, name, loaded: pages.loadedCount } as PqsNode])];
