@@ -184,7 +184,7 @@ for (const kind of storeKinds()) {
       await vscode.commands.executeCommand(Commands.pqsFilter, iou, ['currency=USD']);
       assert.deepEqual(glue.failures, []);
       const children = (await view().getChildren(iou)).filter((n) => n.kind !== 'interface');
-      assert.match(label(children[0]), /^Suggested payload index \(not created\) \| call create_index_for_contract\('iou_currency_idx', 'demo-iou:Iou:Iou'/);
+      assert.match(label(children[0]), /^Suggested payload index \(not created\) \| call create_index_for_contract\('iou_currency', 'demo-iou:Iou:Iou'/);
       const contracts = children.filter((c): c is Extract<PqsNode, { kind: 'contract' }> => c.kind === 'contract');
       const expected = activeIous(demo, 20).filter((c) => (c.argument as { currency: string }).currency === 'USD');
       assert.deepEqual(new Set(contracts.map((c) => c.contractId)), new Set(expected.map((c) => c.contractId)));
@@ -196,6 +196,11 @@ for (const kind of storeKinds()) {
       assert.match((create.command?.arguments?.[0] as { updateId: string }).updateId, /^1220/);
       const events = view().getTreeItem(history[history.length - 1]);
       assert.deepEqual([events.label, events.command?.command, events.command?.arguments], ['Contract Events', Commands.showContractEvents, [contracts[0].contractId]]);
+      // A substring filter: no index is suggested, and the row says why.
+      await vscode.commands.executeCommand(Commands.pqsFilter, iou, ['currency~US']);
+      const [hint, ...rest] = (await view().getChildren(iou)).filter((n) => n.kind !== 'interface');
+      assert.match(label(hint), /^No payload index serves this filter \| ~ looks for a substring/);
+      assert.deepEqual(new Set(rest.filter((c) => c.kind === 'contract').map((c) => c.kind === 'contract' && c.contractId)), new Set(expected.map((c) => c.contractId)));
     });
 
     it('an exercise row says who controlled the choice', async () => {
@@ -254,7 +259,7 @@ for (const kind of storeKinds()) {
     it('Cancel of a running file stops the query on the server and says nothing (no "failed: Cancelled")', async () => {
       const marker = `cancel_me_${kind}`;
       const file = path.join(dir, 'slow.pqs.sql');
-      writeFileSync(file, `SELECT pg_sleep(60), '${marker}'\n`);
+      writeFileSync(file, `SELECT count(*), '${marker}' FROM generate_series(1, 100000000000::bigint)\n`);
       const progress = glue.prompts.progress;
       glue.messages.length = 0;
       glue.failures.length = 0;
