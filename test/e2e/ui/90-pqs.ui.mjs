@@ -83,7 +83,7 @@ export default async function (t) {
       await t.inputBox(fixture.password, { prompt: 'Password of pqs_reader' });
       await t.waitUntil(async () => {
         const top = await labels(t, 1);
-        return top.some((l) => /^Watermark, latest \d+ · oldest \d+ · never pruned · lag 0 behind ledger end \d+/.test(l)) && top.some((l) => /^demo-iou:Iou:Iou, \d+ active/.test(l));
+        return top.some((l) => /^Watermark, latest \d+ · oldest 1 · pruned 0 · lag 0 behind ledger end \d+/.test(l)) && top.some((l) => /^demo-iou:Iou:Iou, \d+ active/.test(l));
       }, { timeout: 30000, what: async () => `the watermark and the Iou count (rows: ${JSON.stringify(await labels(t, 1))})` });
       const top = await labels(t, 1);
       if (!top.some((l) => l.startsWith('Not filtered by party rights'))) throw new Error(`the authorization caveat is missing: ${JSON.stringify(top)}`);
@@ -118,7 +118,7 @@ export default async function (t) {
     });
 
     await t.check('a *.pqs.sql file runs from its CodeLens into the result grid, with the time taken', async () => {
-      writeFileSync(files[0], '-- active contracts per template\nSELECT template_fqn, count FROM summary_active() ORDER BY template_fqn;\n');
+      writeFileSync(files[0], "-- active contracts per template\nSELECT template_fqn, count FROM summary_active() WHERE payload_type = 'template' ORDER BY template_fqn;\n");
       await t.openFile(files[0]);
       await codeLens(t, 'Run on PQS').click();
       const frame = await gridFrame(t, /^\d+ rows in \d+ ms$/);
