@@ -83,7 +83,7 @@ export default async function (t) {
       await t.inputBox(fixture.password, { prompt: 'Password of pqs_reader' });
       await t.waitUntil(async () => {
         const top = await labels(t, 1);
-        return top.some((l) => /^Watermark, latest \d+ · oldest 1 · pruned 0 · lag 0 behind ledger end \d+/.test(l)) && top.some((l) => /^demo-iou:Iou:Iou, \d+ active/.test(l));
+        return top.some((l) => /^Watermark, latest \d+ · oldest \d+ · never pruned · lag 0 behind ledger end \d+/.test(l)) && top.some((l) => /^demo-iou:Iou:Iou, \d+ active/.test(l));
       }, { timeout: 30000, what: async () => `the watermark and the Iou count (rows: ${JSON.stringify(await labels(t, 1))})` });
       const top = await labels(t, 1);
       if (!top.some((l) => l.startsWith('Not filtered by party rights'))) throw new Error(`the authorization caveat is missing: ${JSON.stringify(top)}`);
