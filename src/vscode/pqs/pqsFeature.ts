@@ -481,7 +481,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(target);
-    const result = await this.deps.prompts.progress(`${explain ? 'Explaining' : 'Running'} ${path.basename(target.fsPath)} on PQS`, (signal) => store.runSql(doc.getText(), { signal }, explain));
+    const result = await this.deps.prompts.progress(`${explain ? 'Explaining' : 'Running'} ${path.basename(target.fsPath)} on PQS`, (signal) => store.runSql(doc.getText(), { signal }, { explain }));
     this.lastResult = result;
     this.showResults(`PQS: ${path.basename(target.fsPath)}${explain ? ' (plan)' : ''}`, result, explain);
     return result;

@@ -15,6 +15,11 @@ import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, TLS_ONLY
 
 stopPostgresAfterRun();
 
+/** A read that runs for minutes (pg_sleep is refused by the guard): a set-returning function streamed into count(*). */
+const LONG_QUERY = 'SELECT count(*) FROM (SELECT generate_series(1, 1000000000000)) AS s';
+/** What pg_stat_activity shows while a `*.pqs.sql` query runs: the FETCH from its cursor. */
+const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
+
 async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
   try {
     await p;
@@ -149,42 +154,43 @@ async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise
     const refused = await rejectsWith(store.runSql("SELECT 1;\nDELETE FROM pqs._contracts"), 'write-refused');
     assert.ok(refused.position !== undefined);
     await rejectsWith(store.runSql('INSERT INTO pqs._templates VALUES (1)'), 'write-refused');
-    // nextval writes; the guard lets a function call through, the server's read-only session does not
-    // (even for the store's owner, who may write to it otherwise).
+    // nextval writes: the guard refuses it by name, and past the guard the server's read-only
+    // transaction does (even for the store's owner, who may write to it otherwise).
+    await rejectsWith(store.runSql("SELECT nextval('pqs._contracts_create_event_pk_seq')"), 'write-refused');
     const owner = new PqsStore({ ...demo.settings, user: demo.cluster.user }, async () => demo.cluster.password, pgDriver);
-    await rejectsWith(owner.runSql("SELECT nextval('pqs._contracts_create_event_pk_seq')"), 'read-only').finally(() => owner.dispose());
+    await rejectsWith(owner.query({ text: "SELECT nextval('pqs._contracts_create_event_pk_seq')", values: [] }), 'read-only').finally(() => owner.dispose());
     const ok = await store.runSql('SELECT name, count FROM summary_active() ORDER BY name');
     assert.deepEqual(ok.columns.map((c) => c.name), ['name', 'count']);
     assert.ok(ok.rows.length >= 2);
-    const plan = await store.runSql('SELECT * FROM active()', {}, true);
+    const plan = await store.runSql('SELECT * FROM active()', {}, { explain: true });
     assert.equal(plan.columns[0].name, 'QUERY PLAN');
   });
 
   it('a query past the statement_timeout is a timeout; the deadline cancels too', async () => {
     const short = new PqsStore({ ...demo.settings, statementTimeoutMs: 200 }, async () => READER_PASSWORD, pgDriver);
     try {
-      await rejectsWith(short.runSql('SELECT pg_sleep(5)'), 'timeout');
+      await rejectsWith(short.runSql(LONG_QUERY), 'timeout');
     } finally {
       await short.dispose();
     }
-    await rejectsWith(store.runSql('SELECT pg_sleep(5)', { timeoutMs: 300 }), 'timeout');
+    await rejectsWith(store.runSql(LONG_QUERY, { timeoutMs: 300 }), 'timeout');
   });
 
   it('Cancel stops the query on the server (pg_cancel_backend), not only the wait', async () => {
     const controller = new AbortController();
-    const running = store.runSql("SELECT pg_sleep(30), 'cancel-me'", { signal: controller.signal });
-    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 1);
+    const running = store.runSql(LONG_QUERY, { signal: controller.signal });
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 1);
     controller.abort();
     await rejectsWith(running, 'cancelled');
-    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 0);
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 0);
     // The pool is still good afterwards.
     assert.equal((await store.runSql('SELECT 1 AS one')).rows[0][0], 1);
   });
 
   it('the server gone mid-query is connection-lost, and the next query works again', async () => {
-    const running = store.runSql("SELECT pg_sleep(30), 'kill-me'");
-    await waitFor(async () => (await activeQueries(demo, 'kill-me')) === 1);
-    await asAdmin(demo.cluster, demo.database, (c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%kill-me%' AND pid <> pg_backend_pid()`));
+    const running = store.runSql(LONG_QUERY);
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 1);
+    await asAdmin(demo.cluster, demo.database, (c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%canton_ledger_rows%' AND pid <> pg_backend_pid()`));
     await rejectsWith(running, 'connection-lost');
     assert.equal((await store.runSql('SELECT 2 AS two')).rows[0][0], 2);
   });

@@ -15,6 +15,7 @@ const RESULT: SqlResult = {
   command: 'SELECT',
   rowCount: 2,
   elapsedMs: 12,
+  truncated: false,
 };
 
 describe('PQS result grid', () => {
