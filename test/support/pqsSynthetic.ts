@@ -10,6 +10,7 @@ export const SYNTHETIC_TEMPLATE = 'bench-iou:Iou:Iou';
 
 export async function loadSyntheticStore(c: Client, schema: string, count: number, owners = 1000): Promise<void> {
   const s = quoteIdent(schema);
+  await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
   await c.query(pqsDemoSchemaSql(schema));
   await c.query(`INSERT INTO ${s}._templates VALUES ($1, 'Iou:Iou', 'Iou', 'template')`, [SYNTHETIC_TEMPLATE]);
   await c.query(

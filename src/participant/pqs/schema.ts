@@ -13,7 +13,7 @@
  * LIMIT n`) reaches the index, and page 1,000 costs what page 1 costs.
  */
 
-/** The schema, in a PostgreSQL schema named `schema` (quoted). Idempotent: it drops what it made before. */
+/** The schema's objects, in an existing PostgreSQL schema named `schema` (quoted); the mirror makes (or replaces) the schema. */
 export function pqsDemoSchemaSql(schema: string): string {
   const s = quoteIdent(schema);
   const contractColumns = `template_fqn text, payload_type text, create_event_pk bigint, create_event_id text,
@@ -37,9 +37,6 @@ export function pqsDemoSchemaSql(schema: string): string {
   const latest = `coalesce(nullif(current_setting('pqs_demo.latest', true), '')::bigint, ${s}.latest_offset())`;
   const nameMatches = (alias: string) => `(name IS NULL OR ${alias}.template_fqn = ${s}._resolve_name(name))`;
   return `
-DROP SCHEMA IF EXISTS ${s} CASCADE;
-CREATE SCHEMA ${s};
-
 CREATE TABLE ${s}._watermark (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   latest bigint, oldest bigint, pruned bigint
