@@ -3,10 +3,11 @@
  * reader role for the store (what a PQS user is given), for the PQS tests of every layer.
  */
 import * as pg from 'pg';
+import { loadPqsSchema, PqsLedgerFollower, pqsSchemaDumpAvailable, PqsWriter } from './pqsReal';
 import { startDemoParticipant, type DemoParticipant } from '../../src/participant/index';
 import type { PgDriver } from '../../src/core/pqs/store';
 import type { PqsSettings } from '../../src/core/pqs/settings';
-import { asAdmin, freshDatabase, stopSharedPostgres, type PostgresCluster } from './postgres';
+import { adminConfig, asAdmin, freshDatabase, stopSharedPostgres, type PostgresCluster } from './postgres';
 
 export const READER = 'pqs_reader';
 export const READER_PASSWORD = 'reader-secret-pw';
@@ -14,12 +15,26 @@ export const TLS_ONLY = 'tls_only';
 export const PQS_SCHEMA = 'pqs';
 export const pgDriver = (): PgDriver => pg as unknown as PgDriver;
 
+/**
+ * Which store a test reads: PQS's own schema (`real`, the oracle: `../shared/pqs/schema-dump.sql` filled as
+ * PQS's writer fills it) or the demo participant's mirror (`demo`, the stand-in that must answer alike).
+ */
+export type StoreKind = 'real' | 'demo';
+
+/** Both kinds where PQS's schema is beside the project; the demo mirror alone where it is not. */
+export function storeKinds(): StoreKind[] {
+  return pqsSchemaDumpAvailable() ? ['real', 'demo'] : ['demo'];
+}
+
 export interface MirroredDemo {
+  kind: StoreKind;
   participant: DemoParticipant;
   cluster: PostgresCluster;
   database: string;
   /** Settings of the reader role, as a user would enter them. */
   settings: PqsSettings;
+  /** Resolves when the store holds everything the ledger has appended so far. */
+  synced(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,17 +50,44 @@ async function ensureRoles(cluster: PostgresCluster): Promise<void> {
   });
 }
 
-export async function mirroredDemo(tag: string, statementTimeoutMs = 30_000): Promise<MirroredDemo> {
-  const { cluster, database, url } = await freshDatabase(tag);
+/**
+ * A demo participant whose ledger is in a PQS store of a fresh database: its own mirror (`demo`), or
+ * PQS's schema written as PQS's writer would (`real`), following the ledger as it grows. `snapshotAt`
+ * (real only): the ledger up to that offset arrives as PQS's ACS snapshot.
+ */
+export async function mirroredDemo(tag: string, statementTimeoutMs = 30_000, kind: StoreKind = 'demo', opts: { snapshotAt?: number; multiSynchronizer?: boolean } = {}): Promise<MirroredDemo> {
+  const { cluster, database, url } = await freshDatabase(`${tag}_${kind}`);
   await ensureRoles(cluster);
-  const participant = await startDemoParticipant({ pqs: { url, schema: PQS_SCHEMA } });
-  await participant.pqs!.synced();
+  let close: () => Promise<void>;
+  let synced: () => Promise<void>;
+  let participant: DemoParticipant;
+  if (kind === 'demo') {
+    participant = await startDemoParticipant({ pqs: { url, schema: PQS_SCHEMA } });
+    await participant.pqs!.synced();
+    synced = () => participant.pqs!.synced();
+    close = () => participant.close();
+  } else {
+    const writerSession = new pg.Client(adminConfig(cluster, database));
+    await writerSession.connect();
+    await loadPqsSchema(writerSession, PQS_SCHEMA, { multiSynchronizer: opts.multiSynchronizer });
+    participant = await startDemoParticipant({});
+    const follower = new PqsLedgerFollower(participant.state, new PqsWriter(writerSession, PQS_SCHEMA), opts.snapshotAt);
+    await follower.start();
+    synced = () => follower.synced();
+    close = async () => {
+      await follower.stop();
+      await participant.close();
+      await writerSession.end();
+    };
+  }
   return {
+    kind,
     participant,
     cluster,
     database,
     settings: { host: cluster.host, port: cluster.port, database, user: READER, schema: PQS_SCHEMA, sslmode: 'disable', statementTimeoutMs },
-    close: () => participant.close(),
+    synced,
+    close,
   };
 }
 

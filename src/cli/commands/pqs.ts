@@ -154,8 +154,8 @@ async function history(ctx: CliContext, store: PqsStore, contractId: string, for
   await writeRows(
     ctx,
     format,
-    ['kind', 'offset', 'at', 'choice', 'consuming', 'acting_parties', 'transaction_id'],
-    h.entries.map((e) => [e.kind, e.offset, e.at ?? null, e.choice ?? null, e.consuming ?? null, e.actingParties ?? null, e.transactionId ?? null]),
+    ['kind', 'offset', 'at', 'choice', 'consuming', 'controllers', 'transaction_id'],
+    h.entries.map((e) => [e.kind, e.offset, e.at ?? null, e.choice ?? null, e.consuming ?? null, e.controllers ?? null, e.transactionId ?? null]),
   );
   return EXIT_OK;
 }

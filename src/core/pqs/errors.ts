@@ -17,7 +17,11 @@ export type PqsErrorKind =
   | 'not-pqs'
   | 'unknown-template'
   | 'sql'
-  | 'driver-missing';
+  | 'driver-missing'
+  | 'ambiguous-template'
+  | 'offset-out-of-range'
+  | 'pqs-refused'
+  | 'bad-cursor';
 
 const HINTS: Record<PqsErrorKind, string> = {
   auth: 'Check the PQS user and password (the password is kept in the editor’s secret storage).',
@@ -34,7 +38,22 @@ const HINTS: Record<PqsErrorKind, string> = {
   'unknown-template': 'PQS knows no template of that name; names are package-name:Module:Entity, Module:Entity or Entity.',
   sql: 'PostgreSQL refused the statement.',
   'driver-missing': 'The PostgreSQL driver could not be loaded.',
+  'ambiguous-template': 'Several templates answer to that name in PQS; give it as package-name:Module:Entity.',
+  'offset-out-of-range': 'The store holds offsets from its oldest to its latest (see the watermark); read at one of those.',
+  'pqs-refused': 'PQS refused the request; its own message says why.',
+  'bad-cursor': 'Start a page after a cursor the previous page printed (the "cursor" field of a JSON line).',
 };
+
+/**
+ * PQS's own refusals: its functions `raise exception` (SQLSTATE P0001, no code of their own), so the text
+ * is all there is to tell them apart. These are the formats of PQS's schema (`__contract_tpe4name`,
+ * `__exercise_tpe4name`, `__nearest_ix_floor`/`__nearest_ix_ceil`); anything else raised is `pqs-refused`.
+ */
+const PQS_RAISES: readonly [RegExp, PqsErrorKind][] = [
+  [/^Identifier not found: /, 'unknown-template'],
+  [/^Ambiguous identifier: /, 'ambiguous-template'],
+  [/^Offset -?\d+ is (after the latest|before the oldest) known offset/, 'offset-out-of-range'],
+];
 
 export class PqsError extends Error {
   readonly hint: string;
@@ -82,6 +101,7 @@ export function pqsErrorOf(err: unknown, ctx: FailureContext): PqsError {
     if (code === '25006') return make('read-only');
     if (code.startsWith('57P') || code.startsWith('08')) return make('connection-lost');
     if (code === '3D000') return make('bad-settings');
+    if (code === 'P0001') return make(PQS_RAISES.find(([format]) => format.test(message))?.[1] ?? 'pqs-refused');
     return make('sql');
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') return make('unreachable');

@@ -8,7 +8,7 @@ import type { CallOptions } from '../api/http';
 import type { ReadPage } from '../paging';
 import { OnDemandPages } from '../paging';
 import { PqsError, pqsErrorOf, type FailureContext } from './errors';
-import { checkInterface, queries, type InterfaceCheck, type Query } from './interface';
+import { checkInterface, queries, type InterfaceCheck, type KeysetCursor, type Query } from './interface';
 import type { PayloadFilter } from './filter';
 import { assertReadOnlyStatement, type ReadingStatement } from './sqlGuard';
 import type { PqsSettings } from './settings';
@@ -45,21 +45,32 @@ export interface Watermark {
   pruned: number | undefined;
 }
 
+export type PayloadType = 'template' | 'interface';
+
 export interface TemplateCount {
   /** PQS's fully qualified name (`package-name:Module:Entity`). */
   name: string;
+  /** A template's own contracts, or an interface's views of the contracts of the templates that implement it. */
+  payloadType: PayloadType;
   count: number;
 }
 
 export interface PqsContract {
   contractId: string;
   templateFqn: string;
+  payloadType: PayloadType;
   payload: unknown;
-  createEventPk: number;
-  createdAtOffset: number;
+  /** Undefined for a contract assigned to this participant's synchronizer rather than created here (PQS's multi-synchronizer line). */
+  createEventPk: number | undefined;
+  createdAtOffset: number | undefined;
+  assignedAtOffset: number | undefined;
+  /** The offset from which the store holds it: its create, else its assignment. */
+  offset: number;
   createdEffectiveAt: string | undefined;
   signatories: string[];
   observers: string[];
+  /** Where the next keyset page starts after this row (text for `--after` and JSON lines). */
+  cursor: string;
 }
 
 export interface HistoryEntry {
@@ -69,16 +80,21 @@ export interface HistoryEntry {
   /** The transaction id at that offset, when the store's `transactions` view has it (the graph's key). */
   transactionId?: string;
   choice?: string;
+  /** The template or interface that declares the choice. */
+  choiceOf?: string;
   consuming?: boolean;
-  actingParties?: string[];
+  controllers?: string[];
   argument?: unknown;
   result?: unknown;
 }
 
 export interface ContractHistory {
   contractId: string;
+  /** The contract's template (never one of its interface views). */
   templateFqn: string;
   payload: unknown;
+  /** The interfaces whose views the store holds of it, with each view's payload. */
+  interfaceViews: { interfaceFqn: string; payload: unknown }[];
   entries: HistoryEntry[];
 }
 
@@ -171,62 +187,89 @@ export class PqsStore {
     return num((await this.query(queries.nearestOffset(this.schema, at), o)).rows[0]?.offset);
   }
 
+  /** Active contracts per template and per interface at the offset (`summary_active`). */
   async summary(atOffset: number, o: CallOptions = {}): Promise<TemplateCount[]> {
     const { rows } = await this.query(queries.summaryActive(this.schema, atOffset), o);
-    return rows.map((r) => ({ name: String(r.name), count: Number(r.count) }));
+    return rows.map((r) => ({ name: String(r.template_fqn), payloadType: payloadTypeOf(r.payload_type), count: Number(r.count) }));
   }
 
-  /** Keyset pages of a template's contracts active at a pinned offset. */
-  activeContracts(name: string, atOffset: number, filters: readonly PayloadFilter[] = [], pageSize = 100): ActiveContractPages {
-    return new ActiveContractPages(this, name, atOffset, filters, pageSize);
+  /** Keyset pages of a template's (or an interface's) contracts active at a pinned offset, from the start or after a cursor. */
+  activeContracts(name: string, atOffset: number, filters: readonly PayloadFilter[] = [], pageSize = 100, startAfter?: string): ActiveContractPages {
+    return new ActiveContractPages(this, name, atOffset, filters, pageSize, startAfter === undefined ? undefined : parseKeysetCursor(startAfter));
   }
 
-  /** @internal one page (used by {@link ActiveContractPages}). */
-  async activePage(name: string, atOffset: number, after: number | undefined, limit: number, filters: readonly PayloadFilter[], o: CallOptions): Promise<PqsContract[]> {
-    const { rows } = await this.query(queries.activePage(this.schema, name, atOffset, after, limit, filters), o);
-    return rows.map((r) => ({
-      contractId: r.contract_id,
-      templateFqn: r.template_fqn,
-      payload: r.payload,
-      createEventPk: Number(r.create_event_pk),
-      createdAtOffset: Number(r.created_at_offset),
-      createdEffectiveAt: time(r.created_effective_at),
-      signatories: r.signatories ?? [],
-      observers: r.observers ?? [],
-    }));
+  /** @internal one page of one keyset phase (used by {@link ActiveContractPages}). */
+  async activePage(name: string, atOffset: number, cursor: KeysetCursor | undefined, limit: number, filters: readonly PayloadFilter[], o: CallOptions): Promise<PqsContract[]> {
+    const { rows } = await this.query(queries.activePage(this.schema, name, atOffset, cursor, limit, filters, this.multiSynchronizer), o);
+    return rows.map((r) => {
+      const createEventPk = num(r.create_event_pk);
+      const createdAtOffset = num(r.created_at_offset);
+      const assignedAtOffset = num(r.assigned_at_offset);
+      const key: KeysetCursor = createEventPk !== undefined ? { phase: 'created', after: createEventPk } : { phase: 'assigned', after: Number(r.assign_event_pk) };
+      return {
+        contractId: r.contract_id,
+        templateFqn: r.template_fqn,
+        payloadType: payloadTypeOf(r.payload_type),
+        payload: r.payload,
+        createEventPk,
+        createdAtOffset,
+        assignedAtOffset,
+        offset: (createdAtOffset ?? assignedAtOffset)!,
+        createdEffectiveAt: time(r.created_effective_at),
+        signatories: r.signatories ?? [],
+        observers: r.observers ?? [],
+        cursor: formatKeysetCursor(key),
+      };
+    });
   }
 
-  /** A contract's life: its create, the choices exercised on it, its archive; undefined when the store has no such contract. */
+  /** Whether the store may hold assigned contracts (PQS's multi-synchronizer line), as the connect check found. */
+  get multiSynchronizer(): boolean {
+    return this.interfaceCheck?.multiSynchronizer ?? false;
+  }
+
+  /**
+   * A contract's life: its create, the choices exercised on it, its archive; undefined when the store has
+   * no such contract. `lookup_contract` answers a row per payload — the template's and each interface
+   * view's, in no order — so the template's row names the contract and the views are listed apart.
+   */
   async history(contractId: string, o: CallOptions = {}): Promise<ContractHistory | undefined> {
-    const contract = (await this.query(queries.lookupContract(this.schema, contractId), o)).rows[0];
+    const rows = (await this.query(queries.lookupContract(this.schema, contractId), o)).rows;
+    const contract = rows.find((r) => payloadTypeOf(r.payload_type) === 'template') ?? rows[0];
     if (!contract) return undefined;
+    const interfaceViews = rows
+      .filter((r) => r !== contract && payloadTypeOf(r.payload_type) === 'interface')
+      .map((r) => ({ interfaceFqn: String(r.template_fqn), payload: r.payload }))
+      .sort((a, b) => a.interfaceFqn.localeCompare(b.interfaceFqn));
     const exercises = (await this.query(queries.lookupExercises(this.schema, contractId), o)).rows;
-    const entries: HistoryEntry[] = [{ kind: 'create', offset: Number(contract.created_at_offset), at: time(contract.created_effective_at) }];
+    const entries: HistoryEntry[] = [];
+    const created = num(contract.created_at_offset);
+    if (created !== undefined) entries.push({ kind: 'create', offset: created, at: time(contract.created_effective_at) });
     for (const e of exercises) {
       entries.push({
         kind: 'exercise',
         offset: Number(e.exercised_at_offset),
         at: time(e.exercised_effective_at),
         choice: e.choice,
+        choiceOf: e.template_fqn ?? undefined,
         consuming: e.consuming,
-        actingParties: e.acting_parties ?? [],
+        controllers: e.controllers ?? [],
         argument: e.argument,
         result: e.result,
       });
     }
-    if (contract.archived_at_offset !== null && contract.archived_at_offset !== undefined) {
-      entries.push({ kind: 'archive', offset: Number(contract.archived_at_offset), at: time(contract.archived_effective_at) });
-    }
+    const archived = num(contract.archived_at_offset);
+    if (archived !== undefined) entries.push({ kind: 'archive', offset: archived, at: time(contract.archived_effective_at) });
     const ids = new Map<number, string>();
     try {
-      const { rows } = await this.query(queries.transactionIds(this.schema, [...new Set(entries.map((e) => e.offset))]), o);
-      for (const r of rows) ids.set(Number(r.offset), r.transaction_id);
+      const { rows: txs } = await this.query(queries.transactionIds(this.schema, [...new Set(entries.map((e) => e.offset))]), o);
+      for (const r of txs) ids.set(Number(r.offset), r.transaction_id);
     } catch (err) {
       // A store without the transactions view still shows the history, without the graph links.
       if (!(err instanceof PqsError) || err.kind !== 'sql') throw err;
     }
     for (const e of entries) e.transactionId = ids.get(e.offset);
-    return { contractId, templateFqn: contract.template_fqn, payload: contract.payload, entries };
+    return { contractId, templateFqn: contract.template_fqn, payload: contract.payload, interfaceViews, entries };
   }
 
   /**
@@ -295,7 +338,11 @@ export class PqsStore {
 
   /** One query on a pooled session, inside a read-only transaction (see {@link withSession}). */
   async query(query: Query, o: CallOptions = {}, rowMode?: 'array'): Promise<PgResult> {
-    return this.withSession(o, (session) => session.run(query, { rowMode }));
+    return this.withSession(o, async (session) => {
+      // Planner settings hold for this statement's own read-only transaction only.
+      for (const [name, value] of Object.entries(query.planner ?? {})) await session.run({ text: `SET LOCAL ${name} = ${value}` });
+      return session.run(query, { rowMode });
+    });
   }
 
   /**
@@ -473,26 +520,53 @@ function sslOption(mode: PqsSettings['sslmode']): boolean | Record<string, unkno
   return { rejectUnauthorized: true, ...(mode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}) };
 }
 
-/** "Load more" over a template's active contracts at one offset: keyset pages (the cursor is the last create_event_pk). */
-export class ActiveContractPages extends OnDemandPages<PqsContract, number> {
+/** `template`/`interface` from PQS's `__payload_type` (sent as text). */
+function payloadTypeOf(v: unknown): PayloadType {
+  return v === 'interface' ? 'interface' : 'template';
+}
+
+/** A keyset cursor as text: `c:<create_event_pk>` or `a:<assign_event_pk>`. */
+export function formatKeysetCursor(c: KeysetCursor): string {
+  return `${c.phase === 'created' ? 'c' : 'a'}:${c.after}`;
+}
+
+/** Reads a cursor printed by {@link formatKeysetCursor}; anything else is a `bad-cursor` error. */
+export function parseKeysetCursor(text: string): KeysetCursor {
+  const m = /^([ca]):(\d{1,15})$/.exec(text.trim());
+  if (!m) throw new PqsError('bad-cursor', `"${text}" is not a page cursor (c:N or a:N, as the "cursor" of a JSON line)`, undefined, 0);
+  return { phase: m[1] === 'c' ? 'created' : 'assigned', after: Number(m[2]) };
+}
+
+/**
+ * "Load more" over a template's active contracts at one offset: keyset pages. The created contracts come
+ * first, by `create_event_pk`; in a store of the multi-synchronizer line the assigned ones follow, by
+ * `assign_event_pk`, so none is dropped and none read twice.
+ */
+export class ActiveContractPages extends OnDemandPages<PqsContract, KeysetCursor> {
   constructor(
     private readonly store: PqsStore,
     readonly name: string,
     readonly atOffset: number,
     readonly filters: readonly PayloadFilter[],
     private readonly pageSize: number,
+    startAfter?: KeysetCursor,
   ) {
     super();
+    this.next = startAfter;
   }
 
   get items(): readonly PqsContract[] {
     return this.loaded;
   }
 
-  protected async readPage(cursor: number | undefined, o: CallOptions): Promise<ReadPage<PqsContract, number>> {
+  protected async readPage(cursor: KeysetCursor | undefined, o: CallOptions): Promise<ReadPage<PqsContract, KeysetCursor>> {
     // One more than a page tells whether another page follows without a count.
-    const rows = await this.store.activePage(this.name, this.atOffset, cursor, this.pageSize + 1, this.filters, o);
+    let rows = await this.store.activePage(this.name, this.atOffset, cursor, this.pageSize + 1, this.filters, o);
+    if (rows.length <= this.pageSize && (cursor?.phase ?? 'created') === 'created' && this.store.multiSynchronizer) {
+      const rest = await this.store.activePage(this.name, this.atOffset, { phase: 'assigned', after: -1 }, this.pageSize + 1 - rows.length, this.filters, o);
+      rows = rows.concat(rest);
+    }
     const items = rows.slice(0, this.pageSize);
-    return { items, next: rows.length > this.pageSize ? items[items.length - 1].createEventPk : undefined };
+    return { items, next: rows.length > this.pageSize ? parseKeysetCursor(items[items.length - 1].cursor) : undefined };
   }
 }

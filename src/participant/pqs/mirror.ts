@@ -6,8 +6,9 @@
  */
 import { Pool } from 'pg';
 import type { DemoLedger } from '../ledger';
-import type { ContractRecord, LogEntry, TransactionRecord } from '../model';
+import type { LogEntry } from '../model';
 import { formatInstant } from '../time';
+import { emptyTypes, fqnOf, pqsRowsOf, type PqsContractRow, type PqsTypes } from './rows';
 import { pqsDemoSchemaSql, quoteIdent } from './schema';
 
 /** The comment a mirror writes on a schema it created: only such a schema is ever replaced. */
@@ -39,21 +40,8 @@ export interface PqsMirrorOptions {
   log?: (line: string) => void;
 }
 
-interface ContractRow {
-  template_fqn: string;
-  contract_id: string;
-  create_event_id: string;
-  created_at_ix: number;
-  created_at_offset: number;
-  created_effective_at: string;
-  payload: unknown;
-  contract_key: unknown;
-  package_name: string;
-  package_version: string;
-  package_id: string;
-  signatories: readonly string[];
-  observers: readonly string[];
-}
+/** Room for a transaction's node ids in an event's key: the key orders events as the ledger does. */
+const EVENT_PKS_PER_OFFSET = 65_536;
 
 export class PqsMirror {
   private readonly pool: Pool;
@@ -62,6 +50,7 @@ export class PqsMirror {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
+  private readonly types: PqsTypes = emptyTypes();
 
   constructor(
     private readonly ledger: DemoLedger,
@@ -131,108 +120,106 @@ export class PqsMirror {
 
   private async copyNew(): Promise<void> {
     if (this.closed) return;
-    const entries = this.ledger.entries.filter((e): e is TransactionRecord => e.kind === 'transaction' && e.offset > this.mirrored);
     const first = this.mirrored < 0;
-    if (!first && entries.length === 0) return;
+    const { transactions, snapshot } = pqsRowsOf(this.ledger, this.mirrored, this.types);
+    if (!first && transactions.length === 0) return;
     const s = quoteIdent(this.schema);
-    const contracts: ContractRow[] = [];
-    const archives: { contract_id: string; offset: number; at: string; event_id: string }[] = [];
+    const eventPk = (offset: number, nodeId: number) => offset * EVENT_PKS_PER_OFFSET + nodeId;
+    const contractRow = (r: PqsContractRow, offset: number, at: string) => ({
+      fqn: fqnOf(r.entity),
+      contract_id: r.contractId,
+      create_event_pk: eventPk(offset, r.nodeId),
+      create_node_id: r.nodeId,
+      created_at_offset: offset,
+      created_effective_at: at,
+      payload: r.payload,
+      contract_key: r.contractKey,
+      package_name: r.package.name,
+      package_version: r.package.version,
+      package_id: r.package.id,
+      signatories: r.signatories,
+      observers: r.observers,
+      witnesses: r.witnesses,
+    });
+    const contracts = snapshot.map((r) => {
+      const c = this.ledger.contracts.get(r.contractId)!;
+      return contractRow(r, c.createdOffset, formatInstant(c.createdAt));
+    });
     const exercises: Record<string, unknown>[] = [];
-    const templates = new Map<string, { fqn: string; qualified: string; entity: string }>();
-    const seen = new Set<string>();
-    const addContract = (c: ContractRecord, nodeId: number) => {
-      if (seen.has(c.contractId)) return;
-      seen.add(c.contractId);
-      const t = c.template;
-      templates.set(t.nameKey, { fqn: t.nameKey, qualified: `${t.moduleName}:${t.entityName}`, entity: t.entityName });
-      contracts.push({
-        template_fqn: t.nameKey,
-        contract_id: c.contractId,
-        create_event_id: `${c.createdOffset}:${nodeId}`,
-        created_at_ix: c.createdOffset,
-        created_at_offset: c.createdOffset,
-        created_effective_at: formatInstant(c.createdAt),
-        payload: c.argument,
-        contract_key: c.key,
-        package_name: t.pkg.name,
-        package_version: t.pkg.version,
-        package_id: t.pkg.id,
-        signatories: c.signatories,
-        observers: c.observers,
-      });
-    };
-    if (first) {
-      // Contracts whose creating update was pruned from the log are still active: they come first.
-      const logged = new Set(entries.flatMap((e) => e.nodes.filter((n) => n.kind === 'created').map((n) => n.contract.contractId)));
-      for (const c of this.ledger.contracts.values()) if (!logged.has(c.contractId)) addContract(c, c.createdNodeId);
-    }
-    for (const tx of entries) {
-      for (const node of tx.nodes) {
-        if (node.kind === 'created') addContract(node.contract, node.nodeId);
-        else {
-          exercises.push({
-            template_fqn: node.template.nameKey,
-            choice: node.choice,
-            exercise_event_id: `${tx.offset}:${node.nodeId}`,
-            exercised_at_ix: tx.offset,
-            exercised_at_offset: tx.offset,
-            exercised_effective_at: formatInstant(tx.effectiveAt),
-            contract_id: node.contract.contractId,
-            consuming: node.consuming,
-            argument: node.choiceArgument ?? null,
-            result: node.exerciseResult ?? null,
-            acting_parties: node.actingParties,
-            witness_parties: node.witnesses,
-            package_name: node.template.pkg.name,
-            package_id: node.template.pkg.id,
-          });
-          if (node.consuming) archives.push({ contract_id: node.contract.contractId, offset: tx.offset, at: formatInstant(tx.effectiveAt), event_id: `${tx.offset}:${node.nodeId}` });
-          templates.set(node.template.nameKey, { fqn: node.template.nameKey, qualified: `${node.template.moduleName}:${node.template.entityName}`, entity: node.template.entityName });
-        }
+    const archives: Record<string, unknown>[] = [];
+    for (const t of transactions) {
+      for (const r of t.creates) contracts.push(contractRow(r, t.offset, t.effectiveAt));
+      for (const x of t.exercises) {
+        exercises.push({
+          exercise_event_pk: eventPk(t.offset, x.nodeId),
+          node_id: x.nodeId,
+          choice_fqn: `${fqnOf(x.choice.entity)}:${x.choice.choice}`,
+          contract_fqn: fqnOf(x.contractEntity),
+          exercised_at_offset: t.offset,
+          exercised_effective_at: t.effectiveAt,
+          contract_id: x.contractId,
+          argument: x.argument,
+          result: x.result,
+          package_name: x.package.name,
+          package_version: x.package.version,
+          package_id: x.package.id,
+          controllers: x.controllers,
+          witnesses: x.witnesses,
+          last_descendant_node_id: x.lastDescendantNodeId,
+        });
       }
+      for (const a of t.archives) archives.push({ fqn: fqnOf(a.entity), contract_id: a.contractId, event_pk: eventPk(t.offset, a.nodeId), node_id: a.nodeId, offset: t.offset, at: t.effectiveAt });
     }
-    const updates = entries.map((e: LogEntry & TransactionRecord) => ({
-      ix: e.offset,
-      offset: e.offset,
-      update_id: e.updateId,
-      command_id: e.commandId,
-      workflow_id: e.workflowId,
-      effective_at: formatInstant(e.effectiveAt),
-      recorded_at: formatInstant(e.recordTime),
+    const entities = [...this.types.entities.values()].map((e) => ({ fqn: fqnOf(e), payload_type: e.payloadType, aliases: [fqnOf(e), `${e.moduleName}:${e.entityName}`, e.entityName] }));
+    const choices = [...this.types.choices.values()].map((c) => ({
+      template_fqn: fqnOf(c.entity),
+      choice: c.choice,
+      consuming: c.consuming,
+      aliases: [`${fqnOf(c.entity)}:${c.choice}`, `${c.entity.moduleName}:${c.entity.entityName}:${c.choice}`, `${c.entity.entityName}:${c.choice}`, c.choice],
     }));
     const end = this.ledger.ledgerEnd;
     const oldest = this.ledger.entries.find((e): e is Exclude<LogEntry, { kind: 'checkpoint' }> => e.kind !== 'checkpoint');
+    const json = (rows: unknown[]) => JSON.stringify(rows);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query(
-        `INSERT INTO ${s}._templates SELECT x.fqn, x.qualified, x.entity, 'template' FROM jsonb_to_recordset($1::jsonb) AS x(fqn text, qualified text, entity text) ON CONFLICT DO NOTHING`,
-        [JSON.stringify([...templates.values()])],
+        `INSERT INTO ${s}._entities (fqn, payload_type, aliases) SELECT x.fqn, x.payload_type::${s}.__payload_type, x.aliases
+           FROM jsonb_to_recordset($1::jsonb) AS x(fqn text, payload_type text, aliases text[]) ON CONFLICT (fqn) DO NOTHING`,
+        [json(entities)],
       );
       await client.query(
-        `INSERT INTO ${s}._updates SELECT x.ix, x."offset", x.update_id, x.command_id, x.workflow_id, x.effective_at, x.recorded_at
-           FROM jsonb_to_recordset($1::jsonb) AS x(ix bigint, "offset" bigint, update_id text, command_id text, workflow_id text, effective_at timestamptz, recorded_at timestamptz)`,
-        [JSON.stringify(updates)],
+        `INSERT INTO ${s}._choices (template_fqn, choice, consuming, aliases) SELECT x.template_fqn, x.choice, x.consuming, x.aliases
+           FROM jsonb_to_recordset($1::jsonb) AS x(template_fqn text, choice text, consuming boolean, aliases text[]) ON CONFLICT (choice_fqn) DO NOTHING`,
+        [json(choices)],
       );
       await client.query(
-        `INSERT INTO ${s}._contracts (template_fqn, contract_id, create_event_id, created_at_ix, created_at_offset, created_effective_at, payload, contract_key, package_name, package_version, package_id, signatories, observers)
-         SELECT x.template_fqn, x.contract_id, x.create_event_id, x.created_at_ix, x.created_at_offset, x.created_effective_at, x.payload, x.contract_key, x.package_name, x.package_version, x.package_id, x.signatories, x.observers
-           FROM jsonb_to_recordset($1::jsonb) AS x(template_fqn text, contract_id text, create_event_id text, created_at_ix bigint, created_at_offset bigint, created_effective_at timestamptz,
-                payload jsonb, contract_key jsonb, package_name text, package_version text, package_id text, signatories text[], observers text[])
-           ORDER BY x.created_at_offset`,
-        [JSON.stringify(contracts)],
+        `INSERT INTO ${s}._transactions SELECT x."offset", x."offset", x.transaction_id, x.command_id, x.workflow_id, x.synchronizer_id, x.effective_at, x.recorded_at
+           FROM jsonb_to_recordset($1::jsonb) AS x("offset" bigint, transaction_id text, command_id text, workflow_id text, synchronizer_id text, effective_at timestamptz, recorded_at timestamptz)`,
+        [json(transactions.map((t) => ({ offset: t.offset, transaction_id: t.transactionId, command_id: t.commandId, workflow_id: t.workflowId, synchronizer_id: t.synchronizerId, effective_at: t.effectiveAt, recorded_at: t.recordedAt })))],
       );
       await client.query(
-        `INSERT INTO ${s}._exercises (template_fqn, choice, exercise_event_id, exercised_at_ix, exercised_at_offset, exercised_effective_at, contract_id, consuming, argument, result, acting_parties, witness_parties, package_name, package_id)
-         SELECT x.template_fqn, x.choice, x.exercise_event_id, x.exercised_at_ix, x.exercised_at_offset, x.exercised_effective_at, x.contract_id, x.consuming, x.argument, x.result, x.acting_parties, x.witness_parties, x.package_name, x.package_id
-           FROM jsonb_to_recordset($1::jsonb) AS x(template_fqn text, choice text, exercise_event_id text, exercised_at_ix bigint, exercised_at_offset bigint, exercised_effective_at timestamptz,
-                contract_id text, consuming boolean, argument jsonb, result jsonb, acting_parties text[], witness_parties text[], package_name text, package_id text)`,
-        [JSON.stringify(exercises)],
+        `INSERT INTO ${s}._contracts (entity_pk, contract_id, create_event_pk, create_node_id, created_at_ix, created_at_offset, created_effective_at, payload, contract_key, package_name, package_version, package_id, signatories, observers, witnesses)
+         SELECT e.pk, x.contract_id, x.create_event_pk, x.create_node_id, x.created_at_offset, x.created_at_offset, x.created_effective_at, x.payload, x.contract_key, x.package_name, x.package_version, x.package_id, x.signatories, x.observers, x.witnesses
+           FROM jsonb_to_recordset($1::jsonb) AS x(fqn text, contract_id text, create_event_pk bigint, create_node_id integer, created_at_offset bigint, created_effective_at timestamptz,
+                payload jsonb, contract_key jsonb, package_name text, package_version text, package_id text, signatories text[], observers text[], witnesses text[])
+           JOIN ${s}._entities e ON e.fqn = x.fqn
+          ORDER BY x.create_event_pk`,
+        [json(contracts)],
       );
       await client.query(
-        `UPDATE ${s}._contracts c SET archived_at_ix = x."offset", archived_at_offset = x."offset", archived_effective_at = x.at, archive_event_id = x.event_id
-           FROM jsonb_to_recordset($1::jsonb) AS x(contract_id text, "offset" bigint, at timestamptz, event_id text) WHERE c.contract_id = x.contract_id`,
-        [JSON.stringify(archives.map((a) => ({ contract_id: a.contract_id, offset: a.offset, at: a.at, event_id: a.event_id })))],
+        `INSERT INTO ${s}._exercises (exercise_event_pk, node_id, choice_pk, contract_entity_pk, exercised_at_ix, exercised_at_offset, exercised_effective_at, contract_id, argument, result, package_name, package_version, package_id, controllers, witnesses, last_descendant_node_id)
+         SELECT x.exercise_event_pk, x.node_id, ch.pk, e.pk, x.exercised_at_offset, x.exercised_at_offset, x.exercised_effective_at, x.contract_id, x.argument, x.result, x.package_name, x.package_version, x.package_id, x.controllers, x.witnesses, x.last_descendant_node_id
+           FROM jsonb_to_recordset($1::jsonb) AS x(exercise_event_pk bigint, node_id integer, choice_fqn text, contract_fqn text, exercised_at_offset bigint, exercised_effective_at timestamptz,
+                contract_id text, argument jsonb, result jsonb, package_name text, package_version text, package_id text, controllers text[], witnesses text[], last_descendant_node_id integer)
+           JOIN ${s}._choices ch ON ch.choice_fqn = x.choice_fqn JOIN ${s}._entities e ON e.fqn = x.contract_fqn`,
+        [json(exercises)],
+      );
+      await client.query(
+        `UPDATE ${s}._contracts c SET archive_event_pk = x.event_pk, archive_node_id = x.node_id, archived_at_ix = x."offset", archived_at_offset = x."offset", archived_effective_at = x.at
+           FROM jsonb_to_recordset($1::jsonb) AS x(fqn text, contract_id text, event_pk bigint, node_id integer, "offset" bigint, at timestamptz), ${s}._entities e
+          WHERE e.fqn = x.fqn AND c.entity_pk = e.pk AND c.contract_id = x.contract_id`,
+        [json(archives)],
       );
       await client.query(`UPDATE ${s}._watermark SET latest = $1, oldest = $2, pruned = $3`, [end, oldest ? oldest.offset : end, this.ledger.prunedUpTo]);
       await client.query('COMMIT');

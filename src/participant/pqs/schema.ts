@@ -1,173 +1,240 @@
 /**
- * The demo store's schema: PostgreSQL tables of our own, and over them the public SQL interface of
- * the Participant Query Store as its documentation describes it (Digital Asset, "PQS SQL API",
- * docs.digitalasset.com build/3.3 component-howtos/pqs/references/sql-api, and the "Optimize payload
- * queries" page): the table functions `active`, `creates`, `archives`, `exercises`, `lookup_contract`,
- * `lookup_exercises`, the `summary_*` functions, the offset functions and the `transactions` view, with
- * the documented argument order and result columns. Written from that documentation only; nothing of
- * PQS's own source or schema. Readers (the extension, the CLI) use the public functions only, so
- * the private tables below are free to differ from PQS's.
+ * The demo store's schema: tables of our own, and over them the public SQL interface of the Participant
+ * Query Store as PQS's documentation describes it (Digital Asset, "PQS SQL API", docs.digitalasset.com
+ * build/3.3 component-howtos/pqs/references/sql-api): the same function names, argument names and
+ * defaults, and the same result types — the composite types `contract`, `exercise` and
+ * `contract_summary`, the `__payload_type` enum, the `event_id` pair —, so every query the extension
+ * sends to a real PQS reads the demo store the same way. `test/core/pqs/demoSchema.test.ts` checks this
+ * against PQS's own schema (`../shared/pqs/`). The private tables below are free to differ from PQS's.
  *
- * The table functions are single-SELECT `LANGUAGE sql STABLE` functions, so PostgreSQL inlines them
- * into the caller's query: a keyset page (`WHERE create_event_pk > $cursor ORDER BY create_event_pk
- * LIMIT n`) reaches the index, and page 1,000 costs what page 1 costs.
+ * As in PQS, a create is one row per payload (the template's and each interface view's), a name is
+ * resolved through its aliases (`package:Module:Entity`, `Module:Entity`, `Entity`), an unknown or
+ * ambiguous name and an offset outside the store raise PQS's own errors, and the table functions are
+ * single-SELECT `LANGUAGE sql STABLE` functions that PostgreSQL inlines into the caller's query.
  */
 
-/** The schema's objects, in an existing PostgreSQL schema named `schema` (quoted); the mirror makes (or replaces) the schema. */
+/**
+ * The schema's objects, in the (existing, empty or marked) schema `schema`. The mirror creates the schema
+ * and decides whether it may replace one; this text only fills it.
+ */
 export function pqsDemoSchemaSql(schema: string): string {
   const s = quoteIdent(schema);
-  const contractColumns = `template_fqn text, payload_type text, create_event_pk bigint, create_event_id text,
-    created_at_ix bigint, created_at_offset bigint, archive_event_pk bigint, archive_event_id text,
-    archived_at_ix bigint, archived_at_offset bigint, life_ix int8range, contract_id text, payload jsonb,
-    contract_key jsonb, metadata jsonb, created_effective_at timestamptz, archived_effective_at timestamptz,
-    redaction_id text, package_name text, package_version text, package_id text, signatories text[], observers text[]`;
-  const contractSelect = `c.template_fqn, c.payload_type, c.create_event_pk, c.create_event_id,
-    c.created_at_ix, c.created_at_offset, c.archive_event_pk, c.archive_event_id,
-    c.archived_at_ix, c.archived_at_offset, int8range(c.created_at_ix, c.archived_at_ix), c.contract_id, c.payload,
-    c.contract_key, c.metadata, c.created_effective_at, c.archived_effective_at,
-    NULL::text, c.package_name, c.package_version, c.package_id, c.signatories, c.observers`;
-  const exerciseColumns = `template_fqn text, choice text, exercise_event_pk bigint, exercise_event_id text,
-    exercised_at_ix bigint, exercised_at_offset bigint, exercised_effective_at timestamptz, contract_id text,
-    consuming boolean, argument jsonb, result jsonb, acting_parties text[], witness_parties text[],
-    package_name text, package_id text`;
-  const exerciseSelect = `e.template_fqn, e.choice, e.exercise_event_pk, e.exercise_event_id,
-    e.exercised_at_ix, e.exercised_at_offset, e.exercised_effective_at, e.contract_id,
-    e.consuming, e.argument, e.result, e.acting_parties, e.witness_parties, e.package_name, e.package_id`;
-  // The offset a call without one reads at: the session's set_latest, else the store's latest.
-  const latest = `coalesce(nullif(current_setting('pqs_demo.latest', true), '')::bigint, ${s}.latest_offset())`;
-  const nameMatches = (alias: string) => `(name IS NULL OR ${alias}.template_fqn = ${s}._resolve_name(name))`;
+  const contractSelect = `e.fqn, e.payload_type, c.create_event_pk, ROW(c.created_at_offset, c.create_node_id)::${s}.event_id,
+    c.created_at_ix, c.created_at_offset, c.archive_event_pk,
+    CASE WHEN c.archive_event_pk IS NULL THEN NULL ELSE ROW(c.archived_at_offset, c.archive_node_id)::${s}.event_id END,
+    c.archived_at_ix, c.archived_at_offset, c.life_ix, c.contract_id, c.payload, c.contract_key, NULL::bytea,
+    c.created_effective_at, c.archived_effective_at, NULL::text, c.package_name, c.package_version, c.package_id,
+    c.signatories, c.observers, c.witnesses, c.divulged_only, c.package_id, NULL::bytea`;
+  const exerciseSelect = `e.template_fqn, e.choice_fqn, e.choice, e.consuming, x.exercise_event_pk,
+    ROW(x.exercised_at_offset, x.node_id)::${s}.event_id, x.exercised_at_ix, x.exercised_at_offset, x.contract_id,
+    x.argument, x.result, x.exercised_effective_at, NULL::text, x.package_name, x.package_version, x.package_id,
+    c.signatories, c.observers, x.controllers, x.last_descendant_node_id, x.witnesses`;
+  // The ix of the latest transaction at or before an offset (PQS: __nearest_ix_floor), and of the first at or after it.
+  const floor = (offset: string) => `${s}._ix_floor(${offset})`;
+  const ceil = (offset: string) => `${s}._ix_ceil(${offset})`;
+  const pruneOrOldest = `coalesce(${s}.pruned_offset(), ${s}.oldest_offset())`;
   return `
+CREATE TYPE ${s}.__payload_type AS ENUM ('template', 'interface');
+CREATE TYPE ${s}.event_id AS ("offset" bigint, node_id integer);
+CREATE TYPE ${s}.contract AS (
+  template_fqn text, payload_type ${s}.__payload_type, create_event_pk bigint, create_event_id ${s}.event_id,
+  created_at_ix bigint, created_at_offset bigint, archive_event_pk bigint, archive_event_id ${s}.event_id,
+  archived_at_ix bigint, archived_at_offset bigint, life_ix int8range, contract_id text, payload jsonb,
+  contract_key jsonb, metadata bytea, created_effective_at timestamptz, archived_effective_at timestamptz,
+  redaction_id text, package_name text, package_version text, package_id text, signatories text[],
+  observers text[], witnesses text[], divulged_only boolean, creation_package_id text, contract_key_hash bytea
+);
+CREATE TYPE ${s}.exercise AS (
+  template_fqn text, choice_fqn text, choice text, consuming boolean, exercise_event_pk bigint,
+  exercise_event_id ${s}.event_id, exercised_at_ix bigint, exercised_at_offset bigint, contract_id text,
+  argument jsonb, result jsonb, exercised_effective_at timestamptz, redaction_id text, package_name text,
+  package_version text, package_id text, signatories text[], observers text[], controllers text[],
+  last_descendant_node_id integer, witnesses text[]
+);
+CREATE TYPE ${s}.contract_summary AS (template_fqn text, payload_type ${s}.__payload_type, count bigint);
+
 CREATE TABLE ${s}._watermark (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   latest bigint, oldest bigint, pruned bigint
 );
 INSERT INTO ${s}._watermark (id) VALUES (true);
 
-CREATE TABLE ${s}._templates (
-  template_fqn text PRIMARY KEY, qualified_name text NOT NULL, entity_name text NOT NULL, payload_type text NOT NULL
+-- Templates and interfaces, with the names PQS answers to.
+CREATE TABLE ${s}._entities (
+  pk bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+  fqn text NOT NULL UNIQUE, payload_type ${s}.__payload_type NOT NULL, aliases text[] NOT NULL
+);
+CREATE INDEX ON ${s}._entities USING gin (aliases);
+CREATE TABLE ${s}._choices (
+  pk bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+  template_fqn text NOT NULL, choice text NOT NULL, consuming boolean NOT NULL, aliases text[] NOT NULL,
+  choice_fqn text GENERATED ALWAYS AS (template_fqn || ':' || choice) STORED UNIQUE
 );
 
-CREATE TABLE ${s}._updates (
-  ix bigint PRIMARY KEY, "offset" bigint NOT NULL UNIQUE, update_id text, command_id text, workflow_id text,
-  effective_at timestamptz, recorded_at timestamptz
+CREATE TABLE ${s}._transactions (
+  ix bigint PRIMARY KEY, "offset" bigint NOT NULL UNIQUE, transaction_id text, command_id text, workflow_id text,
+  synchronizer_id text, effective_at timestamptz, recorded_at timestamptz
 );
 
+-- One row per payload of a contract: the template's and each interface view's.
 CREATE TABLE ${s}._contracts (
-  create_event_pk bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-  template_fqn text NOT NULL, payload_type text NOT NULL DEFAULT 'template',
-  contract_id text NOT NULL UNIQUE, create_event_id text,
+  entity_pk bigint NOT NULL REFERENCES ${s}._entities (pk),
+  contract_id text NOT NULL,
+  create_event_pk bigint NOT NULL, create_node_id integer NOT NULL,
   created_at_ix bigint NOT NULL, created_at_offset bigint NOT NULL, created_effective_at timestamptz,
-  archive_event_pk bigint, archive_event_id text, archived_at_ix bigint, archived_at_offset bigint, archived_effective_at timestamptz,
-  payload jsonb, contract_key jsonb, metadata jsonb,
-  package_name text, package_version text, package_id text, signatories text[], observers text[]
+  archive_event_pk bigint, archive_node_id integer, archived_at_ix bigint, archived_at_offset bigint, archived_effective_at timestamptz,
+  life_ix int8range GENERATED ALWAYS AS (int8range(created_at_ix, archived_at_ix)) STORED,
+  payload jsonb, contract_key jsonb, package_name text, package_version text, package_id text,
+  signatories text[] NOT NULL DEFAULT '{}', observers text[] NOT NULL DEFAULT '{}', witnesses text[] NOT NULL DEFAULT '{}',
+  divulged_only boolean NOT NULL DEFAULT false,
+  PRIMARY KEY (entity_pk, contract_id)
 );
-CREATE INDEX ON ${s}._contracts (template_fqn, create_event_pk);
-CREATE INDEX ON ${s}._contracts (created_at_offset);
-CREATE INDEX ON ${s}._contracts (archived_at_offset);
+-- The keyset order of one template's pages, and the look-up by id.
+CREATE INDEX ON ${s}._contracts (entity_pk, create_event_pk);
+CREATE INDEX ON ${s}._contracts (contract_id);
 
 CREATE TABLE ${s}._exercises (
-  exercise_event_pk bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-  template_fqn text NOT NULL, choice text NOT NULL, exercise_event_id text,
+  exercise_event_pk bigint PRIMARY KEY, node_id integer NOT NULL,
+  choice_pk bigint NOT NULL REFERENCES ${s}._choices (pk), contract_entity_pk bigint NOT NULL,
   exercised_at_ix bigint NOT NULL, exercised_at_offset bigint NOT NULL, exercised_effective_at timestamptz,
-  contract_id text NOT NULL, consuming boolean NOT NULL, argument jsonb, result jsonb,
-  acting_parties text[], witness_parties text[], package_name text, package_id text
+  contract_id text NOT NULL, argument jsonb, result jsonb, package_name text, package_version text, package_id text,
+  controllers text[] NOT NULL DEFAULT '{}', witnesses text[] NOT NULL DEFAULT '{}', last_descendant_node_id integer NOT NULL DEFAULT -1
 );
-CREATE INDEX ON ${s}._exercises (contract_id, exercise_event_pk);
-CREATE INDEX ON ${s}._exercises (template_fqn, exercise_event_pk);
+CREATE INDEX ON ${s}._exercises (contract_id);
+CREATE INDEX ON ${s}._exercises (choice_pk, exercise_event_pk);
 
--- A name as PQS takes it: package-name:Module:Entity, Module:Entity or Entity; one template or an error.
-CREATE FUNCTION ${s}._resolve_name(name text) RETURNS text LANGUAGE plpgsql STABLE AS $$
-DECLARE found text[];
+-- A name as PQS takes it: one template or interface, or PQS's own errors.
+CREATE FUNCTION ${s}._entity_pk(qname text) RETURNS bigint LANGUAGE plpgsql STABLE STRICT AS $$
+DECLARE found bigint[];
 BEGIN
-  SELECT array_agg(template_fqn ORDER BY template_fqn) INTO found FROM ${s}._templates
-   WHERE template_fqn = name OR qualified_name = name OR entity_name = name;
-  IF found IS NULL THEN RETURN NULL; END IF;
-  IF array_length(found, 1) > 1 THEN
-    RAISE EXCEPTION 'ambiguous name %: %', name, array_to_string(found, ', ') USING ERRCODE = '42725';
-  END IF;
+  SELECT array_agg(pk) INTO found FROM ${s}._entities WHERE aliases @> ARRAY[qname];
+  IF found IS NULL THEN RAISE EXCEPTION 'Identifier not found: %', qname; END IF;
+  IF cardinality(found) > 1 THEN RAISE EXCEPTION 'Ambiguous identifier: %', qname; END IF;
+  RETURN found[1];
+END $$;
+CREATE FUNCTION ${s}._choice_pk(qname text) RETURNS bigint LANGUAGE plpgsql STABLE STRICT AS $$
+DECLARE found bigint[];
+BEGIN
+  SELECT array_agg(pk) INTO found FROM ${s}._choices WHERE aliases @> ARRAY[qname];
+  IF found IS NULL THEN RAISE EXCEPTION 'Identifier not found: %', qname; END IF;
+  IF cardinality(found) > 1 THEN RAISE EXCEPTION 'Ambiguous identifier: %', qname; END IF;
   RETURN found[1];
 END $$;
 
-CREATE FUNCTION ${s}.latest_offset() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT latest FROM ${s}._watermark $$;
-CREATE FUNCTION ${s}.oldest_offset() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT oldest FROM ${s}._watermark $$;
-CREATE FUNCTION ${s}.pruned_offset() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT pruned FROM ${s}._watermark $$;
--- The latest offset whose update is effective at or before the time.
-CREATE FUNCTION ${s}.nearest_offset(at_time timestamptz) RETURNS bigint LANGUAGE sql STABLE AS $$
-  SELECT max("offset") FROM ${s}._updates WHERE effective_at <= at_time $$;
-CREATE FUNCTION ${s}.set_latest(at_offset bigint) RETURNS bigint LANGUAGE sql VOLATILE AS $$
-  SELECT set_config('pqs_demo.latest', coalesce(at_offset::text, ''), false)::bigint $$;
+CREATE FUNCTION ${s}.latest_offset() RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('pqs.session_offset_latest', true), '')::bigint, (SELECT latest FROM ${s}._watermark)) $$;
+CREATE FUNCTION ${s}.oldest_offset() RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('pqs.session_offset_oldest', true), '')::bigint, (SELECT oldest FROM ${s}._watermark)) $$;
+CREATE FUNCTION ${s}.pruned_offset() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT nullif(pruned, 0) FROM ${s}._watermark $$;
+
+-- An offset the store holds, as an ix; outside the store, PQS's own errors.
+CREATE FUNCTION ${s}._checked(at_offset bigint) RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  IF at_offset > ${s}.latest_offset() THEN RAISE EXCEPTION 'Offset % is after the latest known offset %', at_offset, ${s}.latest_offset(); END IF;
+  IF at_offset < ${s}.oldest_offset() THEN RAISE EXCEPTION 'Offset % is before the oldest known offset %', at_offset, ${s}.oldest_offset(); END IF;
+  RETURN at_offset;
+END $$;
+CREATE FUNCTION ${s}._ix_floor(at_offset bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT max(ix) FROM ${s}._transactions WHERE "offset" <= ${s}._checked(at_offset)), 0) $$;
+CREATE FUNCTION ${s}._ix_ceil(at_offset bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT (SELECT min(ix) FROM ${s}._transactions WHERE "offset" >= ${s}._checked(at_offset)) $$;
+
+CREATE FUNCTION ${s}.nearest_offset(cutoff_ts timestamptz) RETURNS bigint LANGUAGE sql STABLE STRICT AS $$
+  SELECT max("offset") FROM ${s}._transactions WHERE effective_at <= cutoff_ts AND "offset" <= (SELECT latest FROM ${s}._watermark) $$;
+CREATE FUNCTION ${s}.nearest_offset(cutoff interval) RETURNS bigint LANGUAGE sql STABLE STRICT AS $$
+  SELECT ${s}.nearest_offset(now() - cutoff) $$;
+CREATE FUNCTION ${s}.set_latest("offset" bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT set_config('pqs.session_offset_latest', ${s}._checked("offset")::text, false)::bigint $$;
+CREATE FUNCTION ${s}.set_oldest("offset" bigint) RETURNS bigint LANGUAGE sql STABLE AS $$
+  SELECT set_config('pqs.session_offset_oldest', ${s}._checked("offset")::text, false)::bigint $$;
 
 CREATE VIEW ${s}.transactions AS
-  SELECT ix, "offset", update_id AS transaction_id, command_id, workflow_id, effective_at, recorded_at FROM ${s}._updates;
+  SELECT t.ix, t."offset", t.transaction_id, t.effective_at, t.workflow_id FROM ${s}._transactions t
+   WHERE t."offset" BETWEEN ${s}.oldest_offset() AND ${s}.latest_offset();
 
-CREATE FUNCTION ${s}.active(name text DEFAULT NULL, at_offset bigint DEFAULT NULL) RETURNS TABLE (${contractColumns})
-LANGUAGE sql STABLE AS $$
-  SELECT ${contractSelect} FROM ${s}._contracts c
-   WHERE ${nameMatches('c')}
-     AND c.created_at_offset <= coalesce(at_offset, ${latest})
-     AND (c.archived_at_offset IS NULL OR c.archived_at_offset > coalesce(at_offset, ${latest}))
+CREATE FUNCTION ${s}._contract_rows(qname text DEFAULT NULL) RETURNS SETOF ${s}.contract LANGUAGE sql STABLE AS $$
+  SELECT ${contractSelect} FROM ${s}._contracts c JOIN ${s}._entities e ON e.pk = c.entity_pk
+   WHERE qname IS NULL OR c.entity_pk = ${s}._entity_pk(qname)
 $$;
 
-CREATE FUNCTION ${s}.creates(name text DEFAULT NULL, from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (${contractColumns})
+CREATE FUNCTION ${s}.active(qname text DEFAULT NULL, "offset" bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract
 LANGUAGE sql STABLE AS $$
-  SELECT ${contractSelect} FROM ${s}._contracts c
-   WHERE ${nameMatches('c')}
-     AND (from_offset IS NULL OR c.created_at_offset >= from_offset)
-     AND c.created_at_offset <= coalesce(to_offset, ${latest})
+  SELECT c.* FROM ${s}._contract_rows(qname) c WHERE c.life_ix @> ${floor('"offset"')} AND NOT c.divulged_only
+$$;
+CREATE FUNCTION ${s}.creates(qname text DEFAULT NULL, from_offset bigint DEFAULT ${s}.oldest_offset(), to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract
+LANGUAGE sql STABLE AS $$
+  SELECT c.* FROM ${s}._contract_rows(qname) c WHERE c.created_at_ix BETWEEN ${ceil('from_offset')} AND ${floor('to_offset')}
+$$;
+CREATE FUNCTION ${s}.archives(qname text DEFAULT NULL, from_offset bigint DEFAULT ${pruneOrOldest}, to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract
+LANGUAGE sql STABLE AS $$
+  SELECT c.* FROM ${s}._contract_rows(qname) c WHERE c.archived_at_ix BETWEEN ${ceil('from_offset')} AND ${floor('to_offset')}
+$$;
+CREATE FUNCTION ${s}.lookup_contract(contract_id text, qname text DEFAULT NULL) RETURNS SETOF ${s}.contract
+LANGUAGE sql STABLE AS $$
+  SELECT c.* FROM ${s}._contract_rows(qname) c WHERE c.contract_id = lookup_contract.contract_id
 $$;
 
-CREATE FUNCTION ${s}.archives(name text DEFAULT NULL, from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (${contractColumns})
+CREATE FUNCTION ${s}._exercise_rows(qname text DEFAULT NULL) RETURNS SETOF ${s}.exercise LANGUAGE sql STABLE AS $$
+  SELECT ${exerciseSelect} FROM ${s}._exercises x JOIN ${s}._choices e ON e.pk = x.choice_pk
+    LEFT JOIN ${s}._contracts c ON c.contract_id = x.contract_id AND c.entity_pk = x.contract_entity_pk
+   WHERE qname IS NULL OR x.choice_pk = ${s}._choice_pk(qname)
+$$;
+CREATE FUNCTION ${s}.exercises(qname text DEFAULT NULL, from_offset bigint DEFAULT ${pruneOrOldest}, to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.exercise
 LANGUAGE sql STABLE AS $$
-  SELECT ${contractSelect} FROM ${s}._contracts c
-   WHERE ${nameMatches('c')} AND c.archived_at_offset IS NOT NULL
-     AND (from_offset IS NULL OR c.archived_at_offset >= from_offset)
-     AND c.archived_at_offset <= coalesce(to_offset, ${latest})
+  SELECT x.* FROM ${s}._exercise_rows(qname) x WHERE x.exercised_at_ix BETWEEN ${ceil('from_offset')} AND ${floor('to_offset')}
+$$;
+CREATE FUNCTION ${s}.lookup_exercises(contract_id text, qname text DEFAULT NULL) RETURNS SETOF ${s}.exercise
+LANGUAGE sql STABLE AS $$
+  SELECT x.* FROM ${s}._exercise_rows(qname) x WHERE x.contract_id = lookup_exercises.contract_id
 $$;
 
-CREATE FUNCTION ${s}.exercises(name text DEFAULT NULL, from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (${exerciseColumns})
+CREATE FUNCTION ${s}.stakeholders(c ${s}.contract) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT array_agg(DISTINCT x) FROM unnest(c.signatories || c.observers) t(x) $$;
+CREATE FUNCTION ${s}.stakeholders(e ${s}.exercise) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT array_agg(DISTINCT x) FROM unnest(e.signatories || e.observers) t(x) $$;
+
+CREATE FUNCTION ${s}.summary_active("offset" bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract_summary
 LANGUAGE sql STABLE AS $$
-  SELECT ${exerciseSelect} FROM ${s}._exercises e
-   WHERE ${nameMatches('e')}
-     AND (from_offset IS NULL OR e.exercised_at_offset >= from_offset)
-     AND e.exercised_at_offset <= coalesce(to_offset, ${latest})
+  SELECT a.template_fqn, a.payload_type, count(*) FROM ${s}.active(NULL, "offset") a GROUP BY a.template_fqn, a.payload_type
+$$;
+CREATE FUNCTION ${s}.summary_creates(from_offset bigint DEFAULT ${s}.oldest_offset(), to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract_summary
+LANGUAGE sql STABLE AS $$
+  SELECT a.template_fqn, a.payload_type, count(*) FROM ${s}.creates(NULL, from_offset, to_offset) a GROUP BY a.template_fqn, a.payload_type
+$$;
+CREATE FUNCTION ${s}.summary_archives(from_offset bigint DEFAULT ${pruneOrOldest}, to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract_summary
+LANGUAGE sql STABLE AS $$
+  SELECT a.template_fqn, a.payload_type, count(*) FROM ${s}.archives(NULL, from_offset, to_offset) a GROUP BY a.template_fqn, a.payload_type
+$$;
+CREATE FUNCTION ${s}.summary_transients(from_offset bigint DEFAULT ${pruneOrOldest}, to_offset bigint DEFAULT ${s}.latest_offset()) RETURNS SETOF ${s}.contract_summary
+LANGUAGE sql STABLE AS $$
+  SELECT c.template_fqn, c.payload_type, count(*) FROM ${s}._contract_rows(NULL) c
+   WHERE c.life_ix <@ int8range(${ceil('from_offset')}, greatest(${ceil('from_offset')}, ${floor('to_offset')})) AND NOT c.divulged_only
+   GROUP BY c.template_fqn, c.payload_type
+$$;
+CREATE FUNCTION ${s}.summary_exercises(from_offset bigint DEFAULT ${pruneOrOldest}, to_offset bigint DEFAULT ${s}.latest_offset())
+RETURNS TABLE (template_fqn text, choice_fqn text, choice text, consuming boolean, count bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT x.template_fqn, x.choice_fqn, x.choice, x.consuming, count(*) FROM ${s}.exercises(NULL, from_offset, to_offset) x
+   GROUP BY x.template_fqn, x.choice_fqn, x.choice, x.consuming
+$$;
+CREATE FUNCTION ${s}.summary_updates(from_offset bigint DEFAULT ${s}.oldest_offset(), to_offset bigint DEFAULT ${s}.latest_offset())
+RETURNS TABLE (template_fqn text, payload_type ${s}.__payload_type, creates bigint, archives bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(c.template_fqn, a.template_fqn), coalesce(c.payload_type, a.payload_type), coalesce(c.count, 0), coalesce(a.count, 0)
+    FROM ${s}.summary_creates(from_offset, to_offset) c FULL JOIN ${s}.summary_archives(from_offset, to_offset) a ON a.template_fqn = c.template_fqn
 $$;
 
-CREATE FUNCTION ${s}.lookup_contract(contract_id text) RETURNS TABLE (${contractColumns})
+-- The text of a payload index for one template or interface (PQS's documented helper); the procedure runs it.
+CREATE FUNCTION ${s}.print_create_index_for_contract(name text, qname text, expression text, index_type text, index_opclass text DEFAULT '', use_concurrently boolean DEFAULT true) RETURNS text
 LANGUAGE sql STABLE AS $$
-  SELECT ${contractSelect} FROM ${s}._contracts c WHERE c.contract_id = lookup_contract.contract_id
+  SELECT format('create index %sif not exists %I on ${s.replace(/%/g, '%%')}._contracts using %s(%s %s) where entity_pk = %s',
+    CASE WHEN use_concurrently THEN 'concurrently ' ELSE '' END, '_contracts_' || ${s}._entity_pk(qname) || '_' || name || '_idx',
+    index_type, expression, index_opclass, ${s}._entity_pk(qname))
 $$;
-
-CREATE FUNCTION ${s}.lookup_exercises(contract_id text) RETURNS TABLE (${exerciseColumns})
-LANGUAGE sql STABLE AS $$
-  SELECT ${exerciseSelect} FROM ${s}._exercises e WHERE e.contract_id = lookup_exercises.contract_id ORDER BY e.exercise_event_pk
-$$;
-
-CREATE FUNCTION ${s}.summary_active(at_offset bigint DEFAULT NULL) RETURNS TABLE (name text, payload_type text, count bigint)
-LANGUAGE sql STABLE AS $$
-  SELECT a.template_fqn, min(a.payload_type), count(*) FROM ${s}.active(NULL, at_offset) a GROUP BY a.template_fqn
-$$;
-CREATE FUNCTION ${s}.summary_creates(from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (name text, payload_type text, count bigint)
-LANGUAGE sql STABLE AS $$
-  SELECT a.template_fqn, min(a.payload_type), count(*) FROM ${s}.creates(NULL, from_offset, to_offset) a GROUP BY a.template_fqn
-$$;
-CREATE FUNCTION ${s}.summary_archives(from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (name text, payload_type text, count bigint)
-LANGUAGE sql STABLE AS $$
-  SELECT a.template_fqn, min(a.payload_type), count(*) FROM ${s}.archives(NULL, from_offset, to_offset) a GROUP BY a.template_fqn
-$$;
-CREATE FUNCTION ${s}.summary_exercises(from_offset bigint DEFAULT NULL, to_offset bigint DEFAULT NULL) RETURNS TABLE (name text, choice text, count bigint)
-LANGUAGE sql STABLE AS $$
-  SELECT e.template_fqn, e.choice, count(*) FROM ${s}.exercises(NULL, from_offset, to_offset) e GROUP BY e.template_fqn, e.choice
-$$;
-
--- A payload index for one template, as the documentation's "Optimize payload queries" page creates
--- them: an expression over the payload, for one template's rows only.
-CREATE PROCEDURE ${s}.create_index_for_contract(index_name text, name text, expression text, index_type text DEFAULT 'btree')
+CREATE PROCEDURE ${s}.create_index_for_contract(name text, qname text, expression text, index_type text, index_opclass text DEFAULT '')
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF ${s}._resolve_name(name) IS NULL THEN RAISE EXCEPTION 'unknown template %', name USING ERRCODE = '42704'; END IF;
-  -- The template leads (every read names one), then the payload expression, then the keyset order.
-  EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON ${s.replace(/%/g, '%%')}._contracts USING %s (%s)', index_name, index_type,
-    CASE WHEN index_type = 'btree' THEN format('template_fqn, (%s), create_event_pk', expression) ELSE expression END);
+  EXECUTE ${s}.print_create_index_for_contract(name, qname, expression, index_type, index_opclass, false);
 END $$;
 `;
 }

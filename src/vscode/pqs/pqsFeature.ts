@@ -348,7 +348,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
         const label = e.kind === 'exercise' ? `${e.choice}${e.consuming ? ' (consuming)' : ''}` : e.kind;
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
         item.id = `pqs/history/${n.contractId}/${n.index}`;
-        item.description = `offset ${e.offset}${e.at ? ` · ${e.at}` : ''}${e.actingParties?.length ? ` · by ${e.actingParties.map((p) => p.split('::')[0]).join(', ')}` : ''}`;
+        item.description = `offset ${e.offset}${e.at ? ` · ${e.at}` : ''}${e.controllers?.length ? ` · by ${e.controllers.map((p) => p.split('::')[0]).join(', ')}` : ''}`;
         item.iconPath = new vscode.ThemeIcon(e.kind === 'create' ? 'add' : e.kind === 'archive' ? 'archive' : 'play');
         if (e.transactionId) {
           item.tooltip = `Show the transaction graph of ${e.transactionId}`;
@@ -374,7 +374,7 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
       } catch (err) {
         return [this.errorNode(`template/${n.name}`, err)];
       }
-      const contracts: Node[] = pages.items.map((c) => ({ kind: 'contract', template: n.name, contractId: c.contractId, payload: c.payload, offset: c.createdAtOffset }));
+      const contracts: Node[] = pages.items.map((c) => ({ kind: 'contract', template: n.name, contractId: c.contractId, payload: c.payload, offset: c.offset }));
       const filter = this.filters.get(n.name);
       const hints: Node[] = filter
         ? filter.filters.map((f, i) => {
