@@ -87,7 +87,7 @@ class Lexer {
       else if ((c === 'u' || c === 'U') && s[this.i + 1] === '&' && (s[this.i + 2] === "'" || s[this.i + 2] === '"')) this.unicodeQuoted();
       else if (/[eEbBxXnN]/.test(c) && s[this.i + 1] === "'") {
         this.i++;
-        this.push('string', this.quoted("'", c === 'e' || c === 'E'), start);
+        this.push('string', this.quoted("'", c === 'e' || c === 'E', start), start);
       } else if (IDENT_START.test(c)) {
         while (this.i < s.length && IDENT_PART.test(s[this.i])) this.i++;
         this.push('word', asciiLower(s.slice(start, this.i)), start);
@@ -135,8 +135,7 @@ class Lexer {
   }
 
   /** A quoted string or identifier from its opening quote; doubled quotes inside, and backslash escapes in `E'…'`. Returns the content. */
-  private quoted(q: string, backslashEscapes: boolean): string {
-    const start = this.i;
+  private quoted(q: string, backslashEscapes: boolean, start = this.i): string {
     let out = '';
     this.i++;
     for (;;) {
@@ -163,7 +162,7 @@ class Lexer {
     const start = this.i;
     this.i += 2;
     const q = this.sql[this.i];
-    const raw = this.quoted(q, false);
+    const raw = this.quoted(q, false, start);
     let escape = '\\';
     const m = /^(?:[ \t\n\r\f\v]|--[^\n\r]*|\/\*[\s\S]*?\*\/)*(uescape)(?:[ \t\n\r\f\v]|--[^\n\r]*|\/\*[\s\S]*?\*\/)*'([^']|'')'/i.exec(this.sql.slice(this.i));
     if (m) {

@@ -156,9 +156,9 @@ async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise
     await rejectsWith(store.runSql('INSERT INTO pqs._templates VALUES (1)'), 'write-refused');
     // nextval writes: the guard refuses it by name, and past the guard the server's read-only
     // transaction does (even for the store's owner, who may write to it otherwise).
-    await rejectsWith(store.runSql("SELECT nextval('pqs._contracts_create_event_pk_seq')"), 'write-refused');
+    await rejectsWith(store.runSql("SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S'"), 'write-refused');
     const owner = new PqsStore({ ...demo.settings, user: demo.cluster.user }, async () => demo.cluster.password, pgDriver);
-    await rejectsWith(owner.query({ text: "SELECT nextval('pqs._contracts_create_event_pk_seq')", values: [] }), 'read-only').finally(() => owner.dispose());
+    await rejectsWith(owner.query({ text: "SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S' AND c.relnamespace = 'pqs'::regnamespace", values: [] }), 'read-only').finally(() => owner.dispose());
     const ok = await store.runSql('SELECT name, count FROM summary_active() ORDER BY name');
     assert.deepEqual(ok.columns.map((c) => c.name), ['name', 'count']);
     assert.ok(ok.rows.length >= 2);
