@@ -19,9 +19,14 @@ export interface HostileTarget {
 export interface HostileFile {
   name: string;
   sql: (t: HostileTarget) => string;
+  /**
+   * A read-only transaction does not stop this for a superuser (it acts outside transactions and
+   * tables): the guard, and a role that is not a superuser, are what stop it.
+   */
+  onlyTheGuardStopsASuperuser?: true;
 }
 
-const file = (name: string, sql: (t: HostileTarget) => string): HostileFile => ({ name, sql });
+const file = (name: string, sql: (t: HostileTarget) => string, opts: Pick<HostileFile, 'onlyTheGuardStopsASuperuser'> = {}): HostileFile => ({ name, sql, ...opts });
 
 export const HOSTILE_FILES: readonly HostileFile[] = [
   // Several statements hidden from a tokenizer that does not know a string or comment form.
@@ -90,7 +95,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   file('setval', () => `SELECT setval(c.oid, 999999) FROM pg_class c WHERE c.relkind = 'S'`),
   file('pg_notify', () => `SELECT pg_notify('hostile', 'x')`),
   file('pg_sleep', () => `SELECT pg_sleep(0.01)`),
-  file('a replication slot', () => `SELECT pg_create_physical_replication_slot('hostile_slot')`),
+  file('a replication slot', () => `SELECT pg_create_physical_replication_slot('hostile_slot')`, { onlyTheGuardStopsASuperuser: true }),
   file('a restore point in the WAL', () => `SELECT pg_create_restore_point('hostile')`),
   file('pg_stat_reset', () => `SELECT pg_stat_reset()`),
   // Writes inside a reading statement.
