@@ -363,33 +363,29 @@ export class PqsStore {
     let lost: Error | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
-    let fail: (err: Error) => void = () => undefined;
+    /** Stops the statement awaited now (and any later one): a cancel before the session was had, or the session's fault. */
+    const stop = new Interrupt();
     /** A failure of the work itself (the caller's row handler), passed on as it is. */
     let callersOwn: unknown;
     // The checked-out session's own fault (the server gone, also between two statements) ends the
     // work as connection-lost, instead of an unhandled 'error' event.
     const onClientError = (err: Error) => {
       lost ??= err;
-      fail(err);
+      stop.fire(err);
     };
     try {
       const pool = await this.ensurePool();
-      const stop = new Promise<never>((_, reject) => {
-        fail = reject;
-        const cancel = (by: 'user' | 'deadline') => {
-          ctx.cancelledBy ??= by;
-          if (client?.processID) void this.cancelBackend(client.processID);
-          else reject(cancelled());
-        };
-        timer = setTimeout(() => cancel('deadline'), deadline);
-        onAbort = () => cancel('user');
-        o.signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      // Read only by the races below; a rejection after they settled is nobody's failure.
-      stop.catch(() => undefined);
+      const cancel = (by: 'user' | 'deadline') => {
+        ctx.cancelledBy ??= by;
+        if (client?.processID) void this.cancelBackend(client.processID);
+        else stop.fire(cancelled());
+      };
+      timer = setTimeout(() => cancel('deadline'), deadline);
+      onAbort = () => cancel('user');
+      o.signal?.addEventListener('abort', onAbort, { once: true });
       const connecting = pool.connect();
       try {
-        client = await Promise.race([connecting, stop]);
+        client = await stop.race(connecting);
       } catch (err) {
         // Cancelled while the pool was connecting: the session it hands over later goes back at once.
         void connecting.then((c) => c.release(), () => undefined);
@@ -399,11 +395,11 @@ export class PqsStore {
       c.on('error', onClientError);
       const fromSession = new WeakSet<object>();
       const run: Session['run'] = async (q, how = {}) => {
-        if (lost) throw lost;
-        if (ctx.cancelledBy) throw cancelled();
         ctx.positionShift = how.positionShift;
         try {
-          return await Promise.race([c.query({ text: q.text, values: q.values ?? [], queryMode: 'extended', ...(how.rowMode ? { rowMode: how.rowMode } : {}) }), stop]);
+          if (lost) throw lost;
+          if (ctx.cancelledBy) throw cancelled();
+          return await stop.race(c.query({ text: q.text, values: q.values ?? [], queryMode: 'extended', ...(how.rowMode ? { rowMode: how.rowMode } : {}) }));
         } catch (err) {
           const e = pqsErrorOf(lost ?? err, ctx);
           fromSession.add(e);
@@ -511,6 +507,29 @@ export class PqsStore {
     const pools = [this.pool, this.cancelPool];
     this.pool = this.cancelPool = undefined;
     await Promise.all(pools.map((p) => p?.then((pool) => pool.end()).catch(() => undefined)));
+  }
+}
+
+/**
+ * Ends what is awaited once it fires. Unlike `Promise.race` with one long-lived promise, it keeps no
+ * reaction per awaited statement, so a session streaming many batches does not keep every batch's rows.
+ */
+class Interrupt {
+  private fired: Error | undefined;
+  private readonly waiting = new Set<(err: Error) => void>();
+
+  fire(err: Error): void {
+    this.fired ??= err;
+    for (const reject of this.waiting) reject(err);
+    this.waiting.clear();
+  }
+
+  race<T>(p: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.fired) return reject(this.fired);
+      this.waiting.add(reject);
+      p.then(resolve, reject).finally(() => this.waiting.delete(reject));
+    });
   }
 }
 
