@@ -8,38 +8,20 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { Client } from 'pg';
-import { PqsError } from '../../../src/core/pqs/errors';
 import { DEFAULT_MAX_ROWS, PqsStore } from '../../../src/core/pqs/store';
 import type { PqsSettings } from '../../../src/core/pqs/settings';
-import { asAdmin, freshDatabase, postgresAvailable, postgresBin, type PostgresCluster } from '../../support/postgres';
+import { asAdmin, freePort, freshDatabase, postgresAvailable, postgresBin, type PostgresCluster } from '../../support/postgres';
 import { pgDriver, stopPostgresAfterRun } from '../../support/pqsFixture';
+import { rejectsWith, waitFor } from '../../support/pqsAssert';
 
 stopPostgresAfterRun();
 
-async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof PqsError, `expected a PqsError, got ${String(err)}`);
-    assert.equal(err.kind, kind, `${err.kind}: ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected a ${kind} failure`);
-}
 
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail('condition not reached');
-}
 
 /** The collector, to read the heap that stays (node runs the tests without --expose-gc). */
 function collector(): () => void {
@@ -227,16 +209,6 @@ class OwnCluster {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 (postgresAvailable() && postgresBin('pg_ctl') ? describe : describe.skip)('PQS sessions: PostgreSQL stopped mid-query', function () {
   this.timeout(60_000);

@@ -12,6 +12,7 @@ import { PqsStore } from '../../../src/core/pqs/store';
 import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgres';
 import { loadSyntheticStore, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
+import { rejectsWith, waitFor } from '../../support/pqsAssert';
 
 stopPostgresAfterRun();
 
@@ -20,16 +21,6 @@ const LONG_QUERY = 'SELECT count(*) FROM (SELECT generate_series(1, 100000000000
 /** What pg_stat_activity shows while a `*.pqs.sql` query runs: the FETCH from its cursor. */
 const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
 
-async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof PqsError, `expected a PqsError, got ${String(err)}`);
-    assert.equal(err.kind, kind, `${err.kind}: ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected a ${kind} failure`);
-}
 
 (postgresAvailable() ? describe : describe.skip)('PQS store on PostgreSQL, filled by the demo participant', function () {
   this.timeout(60_000);
@@ -229,13 +220,6 @@ async function activeQueries(demo: MirroredDemo, marker: string): Promise<number
   });
 }
 
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail('condition not reached');
-}
 
 (postgresAvailable() ? describe : describe.skip)('PQS store at scale: the plan of a keyset page', function () {
   this.timeout(60_000);
