@@ -38,8 +38,15 @@ export interface MirroredDemo {
   close(): Promise<void>;
 }
 
-/** Roles are per cluster: made once, whichever test file comes first. */
-async function ensureRoles(cluster: PostgresCluster): Promise<void> {
+/** Roles are per cluster: made once, whichever test comes first (two at once share the one making). */
+const rolesMade = new WeakMap<PostgresCluster, Promise<void>>();
+function ensureRoles(cluster: PostgresCluster): Promise<void> {
+  let made = rolesMade.get(cluster);
+  if (!made) rolesMade.set(cluster, (made = makeRoles(cluster)));
+  return made;
+}
+
+async function makeRoles(cluster: PostgresCluster): Promise<void> {
   await asAdmin(cluster, 'postgres', async (c) => {
     for (const [role, pw] of [
       [READER, READER_PASSWORD],
@@ -67,17 +74,12 @@ export async function mirroredDemo(tag: string, statementTimeoutMs = 30_000, kin
     synced = () => participant.pqs!.synced();
     close = () => participant.close();
   } else {
-    const writerSession = new pg.Client(adminConfig(cluster, database));
-    await writerSession.connect();
-    await loadPqsSchema(writerSession, PQS_SCHEMA, { multiSynchronizer: opts.multiSynchronizer });
     participant = await startDemoParticipant({});
-    const follower = new PqsLedgerFollower(participant.state, new PqsWriter(writerSession, PQS_SCHEMA), opts.snapshotAt);
-    await follower.start();
-    synced = () => follower.synced();
+    const store = await followInRealSchema(participant.state, cluster, database, opts);
+    synced = store.synced;
     close = async () => {
-      await follower.stop();
+      await store.stop();
       await participant.close();
-      await writerSession.end();
     };
   }
   return {
@@ -88,6 +90,32 @@ export async function mirroredDemo(tag: string, statementTimeoutMs = 30_000, kin
     settings: { host: cluster.host, port: cluster.port, database, user: READER, schema: PQS_SCHEMA, sslmode: 'disable', statementTimeoutMs },
     synced,
     close,
+  };
+}
+
+/**
+ * PQS's own schema in `database`, filled from `ledger` as PQS's writer would and following it (several
+ * stores can follow one ledger: the same contracts, parties and ids in each).
+ */
+export async function followInRealSchema(
+  ledger: DemoParticipant['state'],
+  cluster: PostgresCluster,
+  database: string,
+  opts: { snapshotAt?: number; multiSynchronizer?: boolean } = {},
+): Promise<{ synced(): Promise<void>; stop(): Promise<void> }> {
+  const writerSession = new pg.Client(adminConfig(cluster, database));
+  // The cluster may stop before this session ends (the run's last hook): that is no failure of a test.
+  writerSession.on('error', () => undefined);
+  await writerSession.connect();
+  await loadPqsSchema(writerSession, PQS_SCHEMA, { multiSynchronizer: opts.multiSynchronizer });
+  const follower = new PqsLedgerFollower(ledger, new PqsWriter(writerSession, PQS_SCHEMA), opts.snapshotAt);
+  await follower.start();
+  return {
+    synced: () => follower.synced(),
+    stop: async () => {
+      await follower.stop();
+      await writerSession.end();
+    },
   };
 }
 

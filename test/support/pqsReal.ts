@@ -108,6 +108,14 @@ export class PqsWriter {
     await this.c.query(`SELECT pg_catalog.set_config('search_path', $1, false), pg_catalog.set_config('scribe.instance', $2, false)`, [this.schema, WRITER_INSTANCE]);
   }
 
+  /** A second writer on a store another filled: the next transaction ix and event pk follow what is there. */
+  async resume(): Promise<void> {
+    const { rows } = await this.c.query('SELECT (SELECT max(ix) FROM __transactions) AS ix, (SELECT max(pk) FROM __events) AS pk');
+    this.nextIx = Number(rows[0].ix ?? 0) + 1;
+    this.nextEventPk = Number(rows[0].pk ?? 0) + 1;
+    this.watermarkMade = true;
+  }
+
   async registerPackage(p: PqsPackage): Promise<number> {
     let pk = this.packagePks.get(p.id);
     if (pk === undefined) {

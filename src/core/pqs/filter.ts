@@ -55,13 +55,23 @@ export function filterCondition(alias: string, f: PayloadFilter, firstParam: num
   return { sql: `${field} ${SQL_OPERATORS[f.op]} ${valueParam}::text`, params: [f.path, f.value] };
 }
 
-/** The index a filter would use, as PQS's documentation creates payload indexes (suggested, never run). */
-export function suggestedPayloadIndex(pqsName: string, f: PayloadFilter): string {
+/** A payload index for a filter, as PQS's documentation has them made (suggested, never run), or why none serves it. */
+export type PayloadIndexSuggestion = { sql: string; expression: string } | { none: string };
+
+/**
+ * The index a filter's condition can use: PQS's `create_index_for_contract` over the **same expression the
+ * query writes** (`filterCondition`), casts included — PostgreSQL uses an expression index only for that
+ * very expression ("Optimize payload queries": index the full expression). PQS adds `_idx` to the name
+ * itself. `~` (a substring) is `strpos`, which no btree index serves.
+ */
+export function suggestedPayloadIndex(pqsName: string, f: PayloadFilter): PayloadIndexSuggestion {
+  if (f.op === '~') return { none: `~ looks for a substring (strpos), which no btree index can serve; filter on = or a range to use an index.` };
   const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const pathLiteral = `{${f.path.map((p) => `"${p.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
-  const expression = `payload #>> ${literal(pathLiteral)}`;
-  const indexName = `${pqsName.split(':').pop()}_${f.path.join('_')}_idx`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
-  return `call create_index_for_contract(${literal(indexName)}, ${literal(pqsName)}, ${literal(`(${expression})`)}, 'btree');`;
+  const field = `payload #>> ${literal(pathLiteral)}::text[]`;
+  const expression = f.numeric ? `((${field})::numeric)` : `(${field})`;
+  const indexName = `${pqsName.split(':').pop()}_${f.path.join('_')}${f.numeric ? '_num' : ''}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return { sql: `call create_index_for_contract(${literal(indexName)}, ${literal(pqsName)}, ${literal(expression)}, 'btree');`, expression };
 }
 
 export type FieldKind = 'numeric' | 'text' | 'other';

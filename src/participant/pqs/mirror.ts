@@ -6,7 +6,6 @@
  */
 import { Pool } from 'pg';
 import type { DemoLedger } from '../ledger';
-import type { LogEntry } from '../model';
 import { formatInstant } from '../time';
 import { emptyTypes, fqnOf, pqsRowsOf, type PqsContractRow, type PqsTypes } from './rows';
 import { pqsDemoSchemaSql, quoteIdent } from './schema';
@@ -178,7 +177,6 @@ export class PqsMirror {
       aliases: [`${fqnOf(c.entity)}:${c.choice}`, `${c.entity.moduleName}:${c.entity.entityName}:${c.choice}`, `${c.entity.entityName}:${c.choice}`, c.choice],
     }));
     const end = this.ledger.ledgerEnd;
-    const oldest = this.ledger.entries.find((e): e is Exclude<LogEntry, { kind: 'checkpoint' }> => e.kind !== 'checkpoint');
     const json = (rows: unknown[]) => JSON.stringify(rows);
     const client = await this.pool.connect();
     try {
@@ -221,7 +219,8 @@ export class PqsMirror {
           WHERE e.fqn = x.fqn AND c.entity_pk = e.pk AND c.contract_id = x.contract_id`,
         [json(archives)],
       );
-      await client.query(`UPDATE ${s}._watermark SET latest = $1, oldest = $2, pruned = $3`, [end, oldest ? oldest.offset : end, this.ledger.prunedUpTo]);
+      // As PQS: the oldest offset is its oldest transaction's (other updates are not stored).
+      await client.query(`UPDATE ${s}._watermark SET latest = $1, oldest = (SELECT min("offset") FROM ${s}._transactions), pruned = $2`, [end, this.ledger.prunedUpTo]);
       await client.query('COMMIT');
       this.mirrored = end;
     } catch (err) {

@@ -378,7 +378,9 @@ export class PqsFeature extends Disposable implements vscode.TreeDataProvider<No
       const filter = this.filters.get(n.name);
       const hints: Node[] = filter
         ? filter.filters.map((f, i) => {
-            const sql = suggestedPayloadIndex(n.name, f);
+            const suggestion = suggestedPayloadIndex(n.name, f);
+            if ('none' in suggestion) return { kind: 'message', id: `index/${n.name}/${i}`, label: 'No payload index serves this filter', icon: 'info', description: suggestion.none, tooltip: suggestion.none };
+            const sql = suggestion.sql;
             return { kind: 'message', id: `index/${n.name}/${i}`, label: 'Suggested payload index (not created)', icon: 'lightbulb', description: sql, tooltip: `${sql}\n\nA PQS administrator runs it; click to copy.`, command: { command: Commands.pqsCopySuggestedIndex, title: 'Copy', arguments: [sql] } };
           })
         : [];

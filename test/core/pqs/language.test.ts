@@ -68,11 +68,14 @@ describe('PQS payload filters', () => {
     failsWith(() => checkFilter('amount=lots', parsePayloadFilter('amount=lots'), IOU, lookup, 'Iou:Iou'), 'bad-filter');
   });
 
-  it('suggests the payload index as PQS documents it, quoting what it names', () => {
-    assert.equal(
-      suggestedPayloadIndex("demo-iou:Iou:Iou", parsePayloadFilter('owner=x')),
-      "call create_index_for_contract('iou_owner_idx', 'demo-iou:Iou:Iou', '(payload #>> ''{\"owner\"}'')', 'btree');",
-    );
+  it('suggests the payload index over the query’s own expression, casts included, named once; none for a substring', () => {
+    assert.deepEqual(suggestedPayloadIndex("demo-iou:Iou:Iou", parsePayloadFilter('owner=x')), {
+      sql: "call create_index_for_contract('iou_owner', 'demo-iou:Iou:Iou', '(payload #>> ''{\"owner\"}''::text[])', 'btree');",
+      expression: `(payload #>> '{"owner"}'::text[])`,
+    });
+    const numeric = suggestedPayloadIndex("demo-iou:Iou:Iou", { ...parsePayloadFilter('amount>=1000'), numeric: true });
+    assert.ok('sql' in numeric && numeric.expression === `((payload #>> '{"amount"}'::text[])::numeric)`);
+    assert.ok('none' in suggestedPayloadIndex("demo-iou:Iou:Iou", parsePayloadFilter('owner~bob')));
   });
 });
 
@@ -118,8 +121,8 @@ describe('PQS names, settings and interface check', () => {
   it('calls a store newer when it has result columns the module does not know', () => {
     const catalog = Object.entries(PQS_FUNCTIONS).map(([name, columns]) => ({ name, columns: [...columns] }));
     assert.equal(checkInterface(catalog).verdict, 'same');
-    catalog.find((f) => f.name === 'active')!.columns.push('reassignment_counter');
-    assert.deepEqual(checkInterface(catalog).extra, ['active.reassignment_counter']);
+    catalog.find((f) => f.name === 'active')!.columns.push('wholly_new_column');
+    assert.deepEqual(checkInterface(catalog).extra, ['active.wholly_new_column']);
     assert.equal(checkInterface(catalog).verdict, 'newer');
     assert.equal(checkInterface([]).verdict, 'none');
   });
@@ -130,7 +133,8 @@ describe('PQS completions', () => {
     const packages = { ...lookup, templatesByPackageName: () => [{ fields: IOU, packageName: 'demo-iou', name: { moduleName: 'Iou', name: 'Iou' } }] };
     const items = pqsCompletions(["demo-iou:Iou:Iou", "o'brien:M:T"], packages);
     const active = items.find((i) => i.label === 'active')!;
-    assert.equal(active.detail, 'active(name text DEFAULT NULL, at_offset bigint DEFAULT NULL)');
+    // PQS's own argument names (qname, "offset"), as its schema declares them.
+    assert.equal(active.detail, 'active(qname text DEFAULT NULL, "offset" bigint DEFAULT latest_offset()) → SETOF contract');
     assert.equal(active.insertText, 'active(');
     assert.ok(items.some((i) => i.kind === 'template' && i.insertText === "'demo-iou:Iou:Iou'"));
     assert.ok(items.some((i) => i.kind === 'template' && i.insertText === "'o''brien:M:T'"));

@@ -6,12 +6,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { PqsError } from '../../../src/core/pqs/errors';
-import { parsePayloadFilter } from '../../../src/core/pqs/filter';
+import { parsePayloadFilter, suggestedPayloadIndex } from '../../../src/core/pqs/filter';
 import { queries, type Query } from '../../../src/core/pqs/interface';
 import { PqsStore } from '../../../src/core/pqs/store';
 import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgres';
-import { loadSyntheticStore, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
-import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
+import { loadSyntheticStore, SYNTHETIC_INTERFACE, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
+import { pqsSchemaDumpAvailable } from '../../support/pqsReal';
+import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, storeKinds, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
 import { rejectsWith, waitFor } from '../../support/pqsAssert';
 
 stopPostgresAfterRun();
@@ -22,13 +23,13 @@ const LONG_QUERY = 'SELECT count(*) FROM (SELECT generate_series(1, 100000000000
 const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
 
 
-(postgresAvailable() ? describe : describe.skip)('PQS store on PostgreSQL, filled by the demo participant', function () {
+for (const kind of storeKinds()) (postgresAvailable() ? describe : describe.skip)(`PQS store on ${kind === 'real' ? 'PQS’s own schema' : 'the demo mirror'}, filled from the demo participant’s ledger`, function () {
   this.timeout(60_000);
   let demo: MirroredDemo;
   let store: PqsStore;
 
   before(async () => {
-    demo = await mirroredDemo('store');
+    demo = await mirroredDemo('store', 30_000, kind);
     store = new PqsStore(demo.settings, async () => READER_PASSWORD, pgDriver);
   });
   after(async () => {
@@ -36,20 +37,30 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
     await demo?.close();
   });
 
-  it('detects the interface version at connect, and the watermark is the ledger end', async () => {
+  it('detects the interface version at connect from the composite types PQS’s functions return, and the watermark is the ledger end', async () => {
     const check = await store.connect();
-    assert.equal(check.verdict, 'same');
+    assert.deepEqual({ verdict: check.verdict, missing: check.missing, extra: check.extra, multiSynchronizer: check.multiSynchronizer }, { verdict: 'same', missing: [], extra: [], multiSynchronizer: false });
     const w = await store.watermark();
     assert.equal(w.latest, demo.participant.state.ledgerEnd);
-    assert.equal(w.pruned, 0);
+    // Never pruned: PQS answers NULL.
+    assert.equal(w.pruned, undefined);
   });
 
-  it('counts active contracts per template (summary_active) as the ledger has them', async () => {
+  it('counts active contracts per template, and apart each interface’s views (summary_active), as the ledger has them', async () => {
     const end = demo.participant.state.ledgerEnd;
     const counts = await store.summary(end);
     const expected = new Map<string, number>();
-    for (const c of demo.participant.state.contracts.values()) if (c.archivedOffset === undefined) expected.set(c.template.nameKey, (expected.get(c.template.nameKey) ?? 0) + 1);
-    assert.deepEqual(new Map(counts.map((c) => [c.name, c.count])), expected);
+    const add = (key: string) => expected.set(key, (expected.get(key) ?? 0) + 1);
+    for (const c of demo.participant.state.contracts.values()) {
+      if (c.archivedOffset !== undefined) continue;
+      add(`template ${c.template.nameKey}`);
+      for (const i of c.template.interfaces) {
+        const iface = demo.participant.state.packages.interface(i.interfaceId)!;
+        if (i.view) add(`interface ${iface.pkg.name}:${iface.moduleName}:${iface.entityName}`);
+      }
+    }
+    assert.ok(expected.has('interface demo-holding:Holding:Holding'), 'the ledger has Holding views');
+    assert.deepEqual(new Map(counts.map((c) => [`${c.payloadType} ${c.name}`, c.count])), expected);
   });
 
   it('pages a template’s active contracts at a pinned offset by keyset: every row once, in key order', async () => {
@@ -60,7 +71,7 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
     await pages.loadAtLeast(1000);
     assert.ok(pages.complete);
     assert.deepEqual(new Set(pages.items.map((c) => c.contractId)), new Set(expected));
-    const keys = pages.items.map((c) => c.createEventPk);
+    const keys = pages.items.map((c) => c.createEventPk!);
     assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'keyset order');
     assert.equal(new Set(keys).size, keys.length, 'no row twice across pages');
   });
@@ -92,16 +103,22 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
     const before = await store.summary(end);
     const value = await store.activeContracts('Iou', end, [parsePayloadFilter("currency=USD' OR '1'='1")], 100).loadMore();
     assert.equal(value, 0);
-    const name = await store.activeContracts("Iou'); DROP SCHEMA pqs CASCADE; --", end, [], 100).loadMore();
-    assert.equal(name, 0);
+    // A name is a parameter: PQS looks it up among its types, finds none, and says so.
+    await rejectsWith(store.activeContracts("Iou'); DROP SCHEMA pqs CASCADE; --", end, [], 100).loadMore(), 'unknown-template');
     assert.throws(() => parsePayloadFilter("amount); DROP TABLE x; --=1"), (e: unknown) => e instanceof PqsError && e.kind === 'bad-filter');
     assert.equal(await store.history("x' OR 1=1 --"), undefined);
     assert.deepEqual(await store.summary(end), before);
   });
 
   it('a contract’s history: create, exercises, archive, each with its transaction id', async () => {
-    const archived = [...demo.participant.state.contracts.values()].find((c) => c.archivedOffset !== undefined)!;
+    // An Iou: PQS holds its template payload and its Holding view, and must name it by its template.
+    const archived = [...demo.participant.state.contracts.values()].find((c) => c.archivedOffset !== undefined && c.template.entityName === 'Iou')!;
     const h = (await store.history(archived.contractId))!;
+    assert.equal(h.templateFqn, 'demo-iou:Iou:Iou');
+    assert.deepEqual(h.payload, archived.argument);
+    assert.deepEqual(h.interfaceViews.map((v) => v.interfaceFqn), ['demo-holding:Holding:Holding']);
+    const consuming = h.entries.find((e) => e.kind === 'exercise' && e.consuming)!;
+    assert.ok(consuming.controllers!.length > 0, 'the exercise names its controllers');
     assert.equal(h.entries[0].kind, 'create');
     assert.equal(h.entries[0].offset, archived.createdOffset);
     const last = h.entries[h.entries.length - 1];
@@ -111,6 +128,15 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
     const tx = demo.participant.state.entries.find((e) => e.kind === 'transaction' && e.offset === archived.createdOffset) as { updateId: string };
     assert.equal(h.entries[0].transactionId, tx.updateId);
     assert.equal(await store.history('00no-such-contract'), undefined);
+  });
+
+  it('PQS’s own refusals come back as their kinds, with PQS’s message: an unknown name, an offset outside the store', async () => {
+    const end = demo.participant.state.ledgerEnd;
+    const unknown = await rejectsWith(store.activeContracts('Nope', end, [], 10).loadMore(), 'unknown-template');
+    assert.match(unknown.message, /Nope/);
+    const after = await rejectsWith(store.activeContracts('Iou', end + 1000, [], 10).loadMore(), 'offset-out-of-range');
+    assert.match(after.message, new RegExp(String(end + 1000)));
+    await rejectsWith(store.summary(end + 1000), 'offset-out-of-range');
   });
 
   it('"as of a time" goes through nearest_offset', async () => {
@@ -134,7 +160,7 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
         userId: 'demo-admin',
       }),
     }).then((r) => assert.equal(r.status, 200));
-    await demo.participant.pqs!.synced();
+    await demo.synced();
     const w = await store.watermark();
     assert.ok(w.latest! > before);
     const found = store.activeContracts('Iou', w.latest!, [{ path: ['amount'], op: '=', value: '4242', numeric: true }], 10);
@@ -142,16 +168,16 @@ const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
   });
 
   it('refuses a write before sending it, and the read-only session refuses one that gets through', async () => {
-    const refused = await rejectsWith(store.runSql("SELECT 1;\nDELETE FROM pqs._contracts"), 'write-refused');
+    const refused = await rejectsWith(store.runSql("SELECT 1;\nDELETE FROM pqs.__contracts"), 'write-refused');
     assert.ok(refused.position !== undefined);
-    await rejectsWith(store.runSql('INSERT INTO pqs._templates VALUES (1)'), 'write-refused');
+    await rejectsWith(store.runSql('INSERT INTO pqs.__watermark VALUES (true)'), 'write-refused');
     // nextval writes: the guard refuses it by name, and past the guard the server's read-only
     // transaction does (even for the store's owner, who may write to it otherwise).
     await rejectsWith(store.runSql("SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S'"), 'write-refused');
     const owner = new PqsStore({ ...demo.settings, user: demo.cluster.user }, async () => demo.cluster.password, pgDriver);
     await rejectsWith(owner.query({ text: "SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S' AND c.relnamespace = 'pqs'::regnamespace", values: [] }), 'read-only').finally(() => owner.dispose());
-    const ok = await store.runSql('SELECT name, count FROM summary_active() ORDER BY name');
-    assert.deepEqual(ok.columns.map((c) => c.name), ['name', 'count']);
+    const ok = await store.runSql('SELECT template_fqn, payload_type, count FROM summary_active() ORDER BY template_fqn');
+    assert.deepEqual(ok.columns.map((c) => c.name), ['template_fqn', 'payload_type', 'count']);
     assert.ok(ok.rows.length >= 2);
     const plan = await store.runSql('SELECT * FROM active()', {}, { explain: true });
     assert.equal(plan.columns[0].name, 'QUERY PLAN');
@@ -221,39 +247,92 @@ async function activeQueries(demo: MirroredDemo, marker: string): Promise<number
 }
 
 
-(postgresAvailable() ? describe : describe.skip)('PQS store at scale: the plan of a keyset page', function () {
-  this.timeout(60_000);
+/** At least the 200k active contracts of a real store (each with its interface view row, as PQS keeps them). */
+const SCALE = 200_000;
+
+(postgresAvailable() && pqsSchemaDumpAvailable() ? describe : describe.skip)(`PQS store at scale, on PQS’s own schema (${SCALE} active contracts): the plan of a keyset page`, function () {
+  this.timeout(300_000);
   let store: PqsStore;
   let cluster: Awaited<ReturnType<typeof freshDatabase>>['cluster'];
   let database: string;
-  const explain = async (q: Query) => (await asAdmin(cluster, database, (c) => c.query(`EXPLAIN ${q.text}`, q.values))).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+  /** The plan of a store query as the store runs it (its planner settings in its own transaction). */
+  const explain = (q: Query) =>
+    asAdmin(cluster, database, async (c) => {
+      await c.query('BEGIN READ ONLY');
+      try {
+        await c.query('SET LOCAL search_path = pqs');
+        for (const [name, value] of Object.entries(q.planner ?? {})) await c.query(`SET LOCAL ${name} = ${value}`);
+        return (await c.query(`EXPLAIN ${q.text}`, q.values)).rows.map((r) => r['QUERY PLAN'] as string).join('\n');
+      } finally {
+        await c.query('ROLLBACK');
+      }
+    });
 
   before(async () => {
     ({ cluster, database } = await freshDatabase('scale'));
-    await asAdmin(cluster, database, (c) => loadSyntheticStore(c, 'pqs', 20_000, 100));
-    store = new PqsStore({ host: cluster.host, port: cluster.port, database, user: cluster.user, schema: 'pqs', sslmode: 'disable', statementTimeoutMs: 30_000 }, async () => cluster.password, pgDriver);
+    await asAdmin(cluster, database, (c) => loadSyntheticStore(c, 'pqs', SCALE, 100));
+    store = new PqsStore({ host: cluster.host, port: cluster.port, database, user: cluster.user, schema: 'pqs', sslmode: 'disable', statementTimeoutMs: 60_000 }, async () => cluster.password, pgDriver);
+    await store.connect();
   });
   after(() => store?.dispose());
 
-  it('reads a later page from the index where the cursor points (no sort, no scan of the pages before)', async () => {
-    const pages = store.activeContracts(SYNTHETIC_TEMPLATE, 20_000, [], 100);
-    await pages.loadAtLeast(100 * 150);
-    assert.deepEqual(pages.items.slice(14_900, 14_903).map((c) => c.createEventPk), [14_901, 14_902, 14_903]);
-    const plan = await explain(queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, 14_900, 101));
-    assert.match(plan, /Index Scan using \S+ on _contracts/);
-    assert.match(plan, /Index Cond: .*create_event_pk > '14900'::bigint/);
-    assert.doesNotMatch(plan, /Sort|Seq Scan/);
+  it('reads page 1,000 from the btree where the cursor points: no sort, no bitmap over the template’s partition', async () => {
+    const at = (await store.watermark()).latest!;
+    const pages = store.activeContracts(SYNTHETIC_TEMPLATE, at, [], 50);
+    await pages.loadAtLeast(50 * 1000);
+    const keys = pages.items.map((c) => c.createEventPk!);
+    assert.equal(keys.length, 50 * 1000);
+    assert.ok(keys.every((k, i) => i === 0 || k > keys[i - 1]), 'keyset order, no row twice');
+    // Every third contract was archived: the active ones are the others, in order.
+    assert.deepEqual(keys.slice(0, 4), [1, 2, 4, 5]);
+    assert.ok(pages.items.every((c) => c.templateFqn === SYNTHETIC_TEMPLATE && c.payloadType === 'template'));
+    const cursor = keys[49_949];
+    const deep = await store.activePage(SYNTHETIC_TEMPLATE, at, { phase: 'created', after: cursor }, 51, [], {});
+    assert.deepEqual(deep.map((c) => c.createEventPk), keys.slice(49_950, 50_000).concat(deep.length > 50 ? [deep[50].createEventPk!] : []));
+    const plan = await explain(queries.activePage('pqs', SYNTHETIC_TEMPLATE, at, { phase: 'created', after: cursor }, 51));
+    assert.match(plan, /Index Scan using __contracts_\d+_create_event_pk_idx/);
+    assert.match(plan, new RegExp(`Index Cond: \\(create_event_pk > '${cursor}'::bigint\\)`));
+    assert.doesNotMatch(plan, /Sort|Bitmap|Seq Scan on __contracts/);
   });
 
-  it('a payload filter reaches the payload index PQS documents (create_index_for_contract)', async () => {
-    const f = parsePayloadFilter('owner=party-7::1220');
-    const q = queries.activePage('pqs', SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f]);
-    assert.doesNotMatch(await explain(q), /owner_idx/);
-    await asAdmin(cluster, database, (c) => c.query(`CALL pqs.create_index_for_contract('owner_idx', $1, $$(payload #>> '{owner}')$$, 'btree')`, [SYNTHETIC_TEMPLATE]));
-    await asAdmin(cluster, database, (c) => c.query('ANALYZE pqs._contracts'));
-    assert.match(await explain(q), /Index Scan using owner_idx/);
-    const rows = await store.activePage(SYNTHETIC_TEMPLATE, 20_000, undefined, 101, [f], {});
-    assert.equal(rows.length, 101);
-    assert.ok(rows.every((r) => (r.payload as { owner: string }).owner === 'party-7::1220'));
+  it('an interface’s views page the same way, and never show as the template', async () => {
+    const at = (await store.watermark()).latest!;
+    const pages = store.activeContracts(SYNTHETIC_INTERFACE, at, [], 50);
+    await pages.loadMore();
+    assert.ok(pages.items.every((c) => c.templateFqn === SYNTHETIC_INTERFACE && c.payloadType === 'interface'));
+    const counts = await store.summary(at);
+    assert.deepEqual(counts, [
+      { name: SYNTHETIC_INTERFACE, payloadType: 'interface', count: SCALE },
+      { name: SYNTHETIC_TEMPLATE, payloadType: 'template', count: SCALE },
+    ]);
+  });
+
+  it('a numeric payload filter reaches the index suggested for it (the query’s own expression with its cast); a text filter too', async () => {
+    for (const [text, numeric] of [
+      ['amount>=9990', true],
+      ['owner=party-7::1220', false],
+    ] as const) {
+      const f = { ...parsePayloadFilter(text), numeric };
+      const at = (await store.watermark()).latest!;
+      const q = queries.activePage('pqs', SYNTHETIC_TEMPLATE, at, undefined, 51, [f]);
+      const suggestion = suggestedPayloadIndex(SYNTHETIC_TEMPLATE, f);
+      assert.ok('sql' in suggestion);
+      const before = await explain(q);
+      assert.doesNotMatch(before, /_idx_idx|iou_(amount|owner)/);
+      await asAdmin(cluster, database, async (c) => {
+        await c.query('SET search_path = pqs');
+        await c.query(suggestion.sql);
+        await c.query('ANALYZE __contracts');
+      });
+      const after = await explain(q);
+      assert.match(after, new RegExp(`__contracts_\\d+_iou_${f.path[0]}${numeric ? '_num' : ''}_idx`), after);
+      assert.doesNotMatch(after, /_idx_idx/);
+      const rows = await store.activePage(SYNTHETIC_TEMPLATE, at, undefined, 51, [f], {});
+      assert.equal(rows.length, 51);
+      for (const r of rows) {
+        const p = r.payload as { amount: string; owner: string };
+        assert.ok(numeric ? Number(p.amount) >= 9990 : p.owner === 'party-7::1220', JSON.stringify(p));
+      }
+    }
   });
 });

@@ -77,10 +77,10 @@ describe('PQS in the extension host', function () {
   it('a *.pqs.sql file runs through the command into rows; a statement that would write is refused before it is sent', async () => {
     fs.mkdirSync(dir, { recursive: true });
     const counts = path.join(dir, 'counts.pqs.sql');
-    fs.writeFileSync(counts, 'SELECT name, count FROM summary_active() ORDER BY name\n');
+    fs.writeFileSync(counts, "SELECT template_fqn, count FROM summary_active() WHERE payload_type = 'template' ORDER BY template_fqn\n");
     const result = (await vscode.commands.executeCommand('cantonLedger.pqs.runFile', vscode.Uri.file(counts))) as { columns: { name: string }[]; rows: unknown[][] } | undefined;
     assert.ok(result, 'a result');
-    assert.deepEqual(result.columns.map((c) => c.name), ['name', 'count']);
+    assert.deepEqual(result.columns.map((c) => c.name), ['template_fqn', 'count']);
     const iou = result.rows.find((r) => r[0] === 'demo-iou:Iou:Iou');
     const rows = await labels();
     const shown = rows.find((r) => r.startsWith('demo-iou:Iou:Iou | '))!;

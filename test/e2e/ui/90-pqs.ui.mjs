@@ -118,7 +118,7 @@ export default async function (t) {
     });
 
     await t.check('a *.pqs.sql file runs from its CodeLens into the result grid, with the time taken', async () => {
-      writeFileSync(files[0], '-- active contracts per template\nSELECT name, count FROM summary_active() ORDER BY name;\n');
+      writeFileSync(files[0], "-- active contracts per template\nSELECT template_fqn, count FROM summary_active() WHERE payload_type = 'template' ORDER BY template_fqn;\n");
       await t.openFile(files[0]);
       await codeLens(t, 'Run on PQS').click();
       const frame = await gridFrame(t, /^\d+ rows in \d+ ms$/);
