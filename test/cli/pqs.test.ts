@@ -92,11 +92,12 @@ stopPostgresAfterRun();
 
   it('Ctrl-C cancels a running query on the server (exit 130)', async () => {
     const file = join(dir, 'slow.pqs.sql');
-    writeFileSync(file, "SELECT pg_sleep(60), 'cli-cancel-me'");
+    // A read that runs for minutes (pg_sleep is refused by the guard); while it runs, the session shows the FETCH from its cursor.
+    writeFileSync(file, 'SELECT count(*) FROM (SELECT generate_series(1, 1000000000000)) AS s');
     const interrupt = new AbortController();
     const running = cli(['pqs', 'query', file, '--pqs', url], env, interrupt.signal);
     const active = () =>
-      asAdmin(demo.cluster, demo.database, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%cli-cancel-me%' AND pid <> pg_backend_pid()`)).rows[0].n as number);
+      asAdmin(demo.cluster, demo.database, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'FETCH FORWARD%canton_ledger_rows' AND pid <> pg_backend_pid()`)).rows[0].n as number);
     while ((await active()) === 0) await new Promise((r) => setTimeout(r, 50));
     interrupt.abort();
     const r = await running;

@@ -167,7 +167,7 @@ async function query(ctx: CliContext, store: PqsStore, file: string, v: OptionVa
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
   }
-  const r = await store.runSql(sql, ctx.callOptions, v.explain === true);
+  const r = await store.runSql(sql, ctx.callOptions, { explain: v.explain === true });
   await writeRows(ctx, format, r.columns.map((c) => c.name), r.rows);
   if (format === 'table') await ctx.out(`${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.elapsedMs} ms`);
   return EXIT_OK;

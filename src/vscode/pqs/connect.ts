@@ -141,8 +141,7 @@ export class PqsConnecting extends Disposable {
   /** A role that could write is worth a warning, not a refusal: every session is read-only anyway. */
   private async checkWriteAccess(store: PqsStore, o: CallOptions): Promise<void> {
     try {
-      const access = await roleWriteAccess(store, o);
-      if (access) this.access.set(store, access);
+      this.access.set(store, await store.roleCanWrite(o));
     } catch (err) {
       if (o.signal?.aborted) throw err;
       this.deps.errors.record(`PQS: whether ${store.settings.user} could write is not known`, err);
@@ -157,10 +156,4 @@ export class PqsConnecting extends Disposable {
     await this.deps.secrets.delete(c.id, 'pqsPassword');
     this.attachedEmitter.fire(c);
   }
-}
-
-// ADAPTER, to go once PqsStore.roleCanWrite is on main: asks the store, when it can say, whether its role could write.
-async function roleWriteAccess(store: PqsStore, o: CallOptions): Promise<WriteAccess | undefined> {
-  const ask = (store as Partial<{ roleCanWrite(o: CallOptions): Promise<WriteAccess> }>).roleCanWrite;
-  return ask ? ask.call(store, o) : undefined;
 }

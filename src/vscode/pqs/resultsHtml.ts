@@ -37,8 +37,7 @@ export function resultsHtml(view: ResultsView, nonce: string): string {
   const data = JSON.stringify({ columns: r.columns.map((c) => c.name), rows: r.rows, pageSize: RESULTS_PAGE_SIZE }).replace(/</g, '\\u003c');
   const summary = `${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.elapsedMs} ms${view.explain ? ' (EXPLAIN)' : ''}`;
   // Said on a line of its own, so that nobody takes the first rows for the whole answer.
-  // ADAPTER until SqlResult.truncated is on main: read as absent (never cut) before then.
-  const cut = (r as SqlResult & { truncated?: boolean }).truncated ? `<p id="truncated" class="truncated" role="status">Showing the first ${r.rows.length} rows; the statement returned more.</p>` : '';
+  const cut = r.truncated ? `<p id="truncated" class="truncated" role="status">Showing the first ${r.rows.length} rows; the statement returned more.</p>` : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">

@@ -61,7 +61,7 @@ export class PqsSqlFiles extends Disposable {
     }
     const doc = await vscode.workspace.openTextDocument(target);
     const file = path.basename(target.fsPath);
-    const result = await this.deps.prompts.progress(`${explain ? 'Explaining' : 'Running'} ${file} on PQS`, (signal) => store.runSql(doc.getText(), { signal }, explain));
+    const result = await this.deps.prompts.progress(`${explain ? 'Explaining' : 'Running'} ${file} on PQS`, (signal) => store.runSql(doc.getText(), { signal }, { explain }));
     this.deps.results.show(`PQS: ${file}${explain ? ' (plan)' : ''}`, result, explain);
     return result;
   }

@@ -130,15 +130,16 @@ export default async function (t) {
     });
 
     await t.check('Cancel stops a long query on the server', async () => {
-      writeFileSync(files[1], "SELECT pg_sleep(120), 'ui-cancel-me';\n");
+      // A read that runs for minutes (pg_sleep is refused by the guard); while it runs, the session shows the FETCH from its cursor.
+      writeFileSync(files[1], 'SELECT count(*) FROM (SELECT generate_series(1, 1000000000000)) AS s;\n');
       await t.openFile(files[1]);
       await codeLens(t, 'Run on PQS').click();
-      await t.waitUntil(async () => (await activeQueries(fixture, 'ui-cancel-me')) === 1, { timeout: 20000, what: 'the query running on the server' });
+      await t.waitUntil(async () => (await activeQueries(fixture, 'FETCH FORWARD%canton_ledger_rows')) === 1, { timeout: 20000, what: 'the query running on the server' });
       const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Running slow.pqs.sql on PQS' }).first();
       await toast.waitFor({ timeout: 15000 });
       await shot(t, '90-pqs-running');
       await toast.getByRole('button', { name: 'Cancel' }).click();
-      await t.waitUntil(async () => (await activeQueries(fixture, 'ui-cancel-me')) === 0, { timeout: 20000, what: 'the query gone from pg_stat_activity' });
+      await t.waitUntil(async () => (await activeQueries(fixture, 'FETCH FORWARD%canton_ledger_rows')) === 0, { timeout: 20000, what: 'the query gone from pg_stat_activity' });
       await closeAllEditors(t);
     });
   } finally {

@@ -256,6 +256,16 @@ for (const kind of storeKinds()) {
       assert.match(panel.webview.html, new RegExp(`>${result.rows.length} rows in \\d+ ms<`));
     });
 
+    it('a statement returning more rows than the grid keeps: the first 10,000, in pages, and a line saying it cut', async () => {
+      const file = path.join(dir, 'many.pqs.sql');
+      writeFileSync(file, 'SELECT g FROM generate_series(1, 10001) g\n');
+      const result = (await vscode.commands.executeCommand(Commands.pqsRunFile, vscode.Uri.file(file))) as SqlResult;
+      assert.deepEqual([result.rows.length, result.truncated], [10_000, true]);
+      const html = fake.state.webviewPanels.find((p: FakeWebviewPanel) => p.viewType === 'cantonLedger.pqsResults')!.webview.html;
+      assert.match(html, />Showing the first 10000 rows; the statement returned more\.</);
+      assert.equal(JSON.parse(/<script type="application\/json" id="data">([\s\S]*?)<\/script>/.exec(html)![1]).pageSize, 200);
+    });
+
     it('Cancel of a running file stops the query on the server and says nothing (no "failed: Cancelled")', async () => {
       const marker = `cancel_me_${kind}`;
       const file = path.join(dir, 'slow.pqs.sql');
@@ -279,6 +289,24 @@ for (const kind of storeKinds()) {
       assert.deepEqual(glue.messages, []);
       assert.ok(glue.logged.includes('info Run on PQS failed: cancelled'), glue.logged.join('\n'));
       await until(async () => (await activeQueries(demo, marker)) === 0, 'the query gone from pg_stat_activity');
+    });
+
+    it('a role that could write: a warning row recommending a read-only role, and a warning when it connects; Disconnect forgets the store', async () => {
+      const { cluster, database } = demo;
+      glue.messages.length = 0;
+      glue.failures.length = 0;
+      await vscode.commands.executeCommand(Commands.pqsConnect, { url: `postgresql://${cluster.user}@${cluster.host}:${cluster.port}/${database}?schema=pqs&sslmode=disable`, password: cluster.password });
+      assert.deepEqual(glue.failures, []);
+      const warning = (await roots()).find((n) => n.kind === 'message' && n.id === 'role-can-write')!;
+      assert.ok(warning, 'the warning row');
+      assert.equal(label(warning), `${cluster.user} could write to the store | use a read-only role (pg_read_all_data)`);
+      assert.match(String(view().getTreeItem(warning).tooltip), new RegExp(`${cluster.user} is a superuser`));
+      assert.equal(glue.messages.length, 1, JSON.stringify(glue.messages));
+      assert.equal(glue.messages[0].severity, 'warning');
+      assert.match(glue.messages[0].text, new RegExp(`^PQS attached, but ${cluster.user} could write to the store: .*pg_read_all_data`));
+      await vscode.commands.executeCommand(Commands.pqsDisconnect);
+      assert.deepEqual([globalState.get('cantonLedger.pqs.url/demo'), secrets.get('demo/pqsPassword')], [undefined, undefined]);
+      assert.equal(label((await roots())[0]).split(' | ')[0], 'Connect to PQS…');
     });
   });
 

@@ -3,8 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { SqlResult } from '../../../src/core/pqs/store';
 import { resultsCsv, resultsHtml, resultsJson } from '../../../src/vscode/pqs/resultsHtml';
 
-// ADAPTER until SqlResult.truncated is on main (then plain SqlResult).
-const RESULT: SqlResult & { truncated: boolean } = {
+const RESULT: SqlResult = {
   columns: [
     { name: 'name', typeId: 25 },
     { name: 'payload', typeId: 3802 },
@@ -30,7 +29,7 @@ describe('PQS result grid', () => {
   });
 
   it('says on a line of its own when the row cap cut the result, and only then', () => {
-    const cut = resultsHtml({ title: 'x', result: { ...RESULT, truncated: true } as SqlResult, explain: false }, 'n');
+    const cut = resultsHtml({ title: 'x', result: { ...RESULT, truncated: true }, explain: false }, 'n');
     assert.match(cut, /<p id="truncated" class="truncated" role="status">Showing the first 2 rows; the statement returned more\.<\/p>/);
     assert.match(cut, /<span class="summary" id="summary">2 rows in 12 ms<\/span>/, 'the summary the UI check reads is unchanged');
     assert.ok(!resultsHtml({ title: 'x', result: RESULT, explain: false }, 'n').includes('id="truncated"'));
