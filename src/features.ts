@@ -28,7 +28,8 @@ import { registerPackagesView } from './vscode/views/packagesView';
 import { registerComparePartiesView, type CompareFeature } from './vscode/views/compareView';
 import { registerGraphs } from './vscode/graph/graphCommands';
 import type { GraphPanels } from './vscode/graph/graphPanels';
-import { registerPqs, type PqsFeature } from './vscode/pqs/pqsFeature';
+import { registerPqs } from './vscode/pqs';
+import type { PqsView } from './vscode/pqs/view';
 import { ScriptTests } from './vscode/scripts/scriptTests';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
@@ -44,7 +45,8 @@ export interface CantonLedgerApi {
   statusBar: ConnectionStatusBar;
   connectionsTree: ConnectionsTreeProvider;
   graphs: GraphPanels;
-  pqs: PqsFeature;
+  /** The PQS view (the feature's other pieces are reached through its commands). */
+  pqs: PqsView;
   scripts: ScriptTests;
 }
 
@@ -115,7 +117,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(compare.view);
   const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
   context.subscriptions.push(...graphs.registrations);
-  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, logger, demoPqsUrl, env: process.env });
+  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, errors, logger, demoPqsUrl, env: process.env });
   context.subscriptions.push(pqs);
   const scripts = new ScriptTests(commands, { connections, documents, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
@@ -128,5 +130,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs, scripts }, provideContent };
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts }, provideContent };
 }

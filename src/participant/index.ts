@@ -25,7 +25,7 @@ import { DemoServer, type Exchange } from './server';
 import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
-export { PqsMirror, type PqsMirrorOptions } from './pqs/mirror';
+export { PqsMirror, PqsMirrorRefused, type PqsMirrorOptions } from './pqs/mirror';
 export { API_VERSIONS, type ApiVersion } from './versions';
 export type { Faults, SubmitFault } from './handlers/services';
 export type { SeededParties } from './seed';

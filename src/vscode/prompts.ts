@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import { AuthError, CancelledError, LedgerError, NetworkError, TimeoutError, TokenWithheldError } from '../core/errors';
 import type { Logger } from '../core/log';
+import { PqsError, type PqsErrorKind } from '../core/pqs/errors';
 import type { Redactor } from '../core/redact';
 
 export type MessageSeverity = 'info' | 'warning' | 'error';
@@ -51,9 +52,26 @@ export interface ErrorActions {
   explain?: () => unknown;
 }
 
+/** PQS failures that another try can mend: the server came back, the query ran long this once. */
+const PQS_RETRYABLE: ReadonlySet<PqsErrorKind> = new Set(['unreachable', 'connection-lost', 'timeout']);
+
+/** The user's own Cancel, of a ledger call or of a PQS query: not a failure. */
+export function isCancellation(err: unknown): boolean {
+  return err instanceof CancelledError || (err instanceof PqsError && err.kind === 'cancelled');
+}
+
+/** The hint of an answer the code expects (a refusal, a timeout, a wrong password), logged with it instead of a stack. */
+function expectedHint(err: unknown): string | undefined {
+  if (err instanceof LedgerError) return err.hint;
+  // A driver that cannot be loaded is the extension's own fault: its stack is worth the log.
+  if (err instanceof PqsError && err.kind !== 'driver-missing') return err.hint;
+  return undefined;
+}
+
 /**
  * The one place that turns a failure into a short message with actions (through the prompts); the
- * full error (redacted) goes to the log. Cancellation is not a failure and stays silent.
+ * full error (redacted) goes to the log. Cancellation (a ledger call's or a PQS query's) is not a
+ * failure and stays silent.
  */
 export class ErrorReporter {
   constructor(
@@ -68,7 +86,7 @@ export class ErrorReporter {
    * its error): logged in one line, no message.
    */
   record(context: string, err: unknown): void {
-    if (err instanceof CancelledError) return;
+    if (isCancellation(err)) return;
     this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
   }
 
@@ -79,17 +97,19 @@ export class ErrorReporter {
 
   /** Logs the failure and shows `context: summary` with the actions that fit; resolves with the chosen button. */
   async report(context: string, err: unknown, actions: ErrorActions = {}): Promise<string | undefined> {
-    if (err instanceof CancelledError) {
+    if (isCancellation(err)) {
       this.logger.info(`${context}: cancelled`);
       return undefined;
     }
-    // An answer (refused, 401, a timeout) with its code and hint; anything else with its stack.
-    const line = `${context}: ${this.redactor.redactError(err)}${err instanceof LedgerError ? `\n  hint: ${err.hint}` : ''}`;
-    if (err instanceof LedgerError) this.logger.warn(line);
+    // An answer (refused, 401, a timeout, PostgreSQL's refusal) with its code and hint; anything else with its stack.
+    const hint = expectedHint(err);
+    const logged = err instanceof PqsError && hint !== undefined ? this.redactor.redact(pqsLine(err)) : this.redactor.redactError(err);
+    const line = `${context}: ${logged}${hint !== undefined ? `\n  hint: ${hint}` : ''}`;
+    if (hint !== undefined) this.logger.warn(line);
     else this.logger.error(line);
     const buttons: string[] = [];
     if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
-    if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
+    if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof PqsError && PQS_RETRYABLE.has(err.kind)) || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
     if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);
     buttons.push(SHOW_LOG);
     const choice = await this.prompts.message('error', this.redactor.redact(`${context}: ${summary(err)}`), buttons);
@@ -101,8 +121,15 @@ export class ErrorReporter {
   }
 }
 
+/** A PQS failure for the log: its kind, PostgreSQL's SQLSTATE and where in the statement, and the message. */
+function pqsLine(err: PqsError): string {
+  const where = [err.sqlState && `SQLSTATE ${err.sqlState}`, err.position !== undefined && `at character ${err.position + 1}`].filter(Boolean).join(', ');
+  return `PqsError ${err.kind}${where ? ` (${where})` : ''}: ${err.message}`;
+}
+
 /** One line: the Canton code and cause (or the message) and the hint. */
 export function summary(err: unknown): string {
   if (err instanceof LedgerError) return `${err.message}. ${err.hint}`;
+  if (err instanceof PqsError) return `${err.message.replace(/\.$/, '')}. ${err.hint}`;
   return err instanceof Error ? err.message : String(err);
 }

@@ -121,7 +121,7 @@ async function waitReady(cluster: PostgresCluster, proc: ChildProcess, log: () =
   throw new Error(`postgres did not accept connections: ${log()}`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);

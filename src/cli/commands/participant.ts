@@ -1,5 +1,5 @@
 /** `participant`: run the demo participant (a simulator) in the foreground until Ctrl-C. */
-import { API_VERSIONS, startDemoParticipant, type ApiVersion, type DemoParticipant } from '../../participant/index';
+import { API_VERSIONS, PqsMirrorRefused, startDemoParticipant, type ApiVersion, type DemoParticipant } from '../../participant/index';
 import type { UserRecord, UserRight } from '../../participant/model';
 import { readFile } from 'node:fs/promises';
 import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
@@ -60,6 +60,9 @@ export const participantCommand: Command = {
       pqs,
       // A foreground server: its request log is what people watch, so it always goes to stderr.
       logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
+    }).catch((err: unknown) => {
+      // The --pqs schema belongs to someone else (a PQS store): the user picks another.
+      throw err instanceof PqsMirrorRefused ? new UsageError(err.message, NAME) : err;
     });
     try {
       for (const line of banner(participant, shared, statePath)) await ctx.out(line);

@@ -231,13 +231,18 @@ async function query(ctx: CliContext, store: PqsStore, file: string, v: OptionVa
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
   }
-  const r = await store.runSql(sql, o, v.explain === true);
-  const out = new RowWriter(ctx, format, r.columns.map((c) => c.name));
-  const rows = paging.limit === undefined ? r.rows : r.rows.slice(0, paging.limit);
-  await out.write(rows);
+  let out: RowWriter | undefined;
+  // Rows are written batch by batch as the store reads them from its cursor: memory does not grow with the result.
+  const r = await store.runSql(sql, o, {
+    explain: v.explain === true,
+    maxRows: paging.limit,
+    onColumns: (columns) => void (out = new RowWriter(ctx, format, columns.map((c) => c.name))),
+    onRows: (rows) => out!.write(rows),
+  });
+  out ??= new RowWriter(ctx, format, r.columns.map((c) => c.name));
   await out.end();
   if (format === 'table') await ctx.out(`${out.count} row${out.count === 1 ? '' : 's'} in ${r.elapsedMs} ms`);
-  if (rows.length < r.rows.length) ctx.err(`note: stopped after ${paging.limit} rows (--limit); the statement has more`);
+  if (r.truncated) ctx.err(`note: stopped after ${paging.limit} rows (--limit); the statement has more`);
   return EXIT_OK;
 }
 

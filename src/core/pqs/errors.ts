@@ -78,6 +78,8 @@ export interface FailureContext {
   cancelledBy?: 'user' | 'deadline';
   /** The connection was made without TLS (a refusal then may mean the server wants TLS). */
   plainConnection: boolean;
+  /** Characters the sent text has before the caller's statement (a server's error position is moved back by it). */
+  positionShift?: number;
 }
 
 /** Classifies a driver error (SQLSTATE, socket code) into a {@link PqsError}. */
@@ -87,7 +89,7 @@ export function pqsErrorOf(err: unknown, ctx: FailureContext): PqsError {
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : String(err);
   const fromServer = typeof e.severity === 'string';
-  const position = typeof e.position === 'string' && /^\d+$/.test(e.position) ? Number(e.position) - 1 : undefined;
+  const position = typeof e.position === 'string' && /^\d+$/.test(e.position) ? Math.max(0, Number(e.position) - 1 - (ctx.positionShift ?? 0)) : undefined;
   const make = (kind: PqsErrorKind) => new PqsError(kind, message, fromServer ? code : undefined, position, { cause: err });
   if (ctx.cancelledBy === 'user') return make('cancelled');
   if (ctx.cancelledBy === 'deadline') return make('timeout');

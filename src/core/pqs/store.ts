@@ -7,10 +7,10 @@
 import type { CallOptions } from '../api/http';
 import type { ReadPage } from '../paging';
 import { OnDemandPages } from '../paging';
-import { PqsError, pqsErrorOf } from './errors';
+import { PqsError, pqsErrorOf, type FailureContext } from './errors';
 import { checkInterface, queries, type InterfaceCheck, type KeysetCursor, type Query } from './interface';
 import type { PayloadFilter } from './filter';
-import { assertReadOnlyStatement } from './sqlGuard';
+import { assertReadOnlyStatement, type ReadingStatement } from './sqlGuard';
 import type { PqsSettings } from './settings';
 
 /** What the store needs of node-postgres (`pg`): its Pool. */
@@ -23,8 +23,10 @@ export interface PgPool {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 export interface PgPoolClient {
-  query(q: { text: string; values?: unknown[]; rowMode?: 'array' }): Promise<PgResult>;
+  query(q: { text: string; values?: unknown[]; rowMode?: 'array'; queryMode?: 'extended' }): Promise<PgResult>;
   release(err?: Error | boolean): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  removeListener(event: 'error', listener: (err: Error) => void): unknown;
   processID?: number;
 }
 export interface PgResult {
@@ -100,9 +102,41 @@ export interface SqlResult {
   columns: { name: string; typeId: number }[];
   rows: unknown[][];
   command: string | undefined;
+  /** Rows delivered (to `onRows`, or in `rows`). */
   rowCount: number | null;
   elapsedMs: number;
+  /** The cap (`maxRows`, or {@link DEFAULT_MAX_ROWS} without `onRows`) cut the result. */
+  truncated: boolean;
 }
+
+export interface SqlRunOptions {
+  explain?: boolean;
+  maxRows?: number;
+  onColumns?: (columns: { name: string; typeId: number }[]) => void | Promise<void>;
+  /** Batches of rows as they are read; `rows` of the result is then empty. */
+  onRows?: (rows: unknown[][]) => void | Promise<void>;
+}
+
+/** The rows `runSql` keeps when no `onRows` takes them. */
+export const DEFAULT_MAX_ROWS = 10_000;
+/** Rows per FETCH of a streamed query: bounds the memory a batch takes. */
+const FETCH_BATCH = 1_000;
+const CURSOR = 'canton_ledger_rows';
+
+/** One session's statements, each sent alone by the extended protocol. */
+interface Session {
+  run(q: { text: string; values?: unknown[] }, how?: { rowMode?: 'array'; positionShift?: number }): Promise<PgResult>;
+}
+
+/** Whether the connected role could write: superuser, CREATE on the schema, or a writing privilege on one of its tables. */
+const ROLE_WRITE_SQL = `SELECT current_user AS role, r.rolsuper AS superuser, has_schema_privilege($1, 'CREATE') AS can_create,
+  coalesce((SELECT json_agg(json_build_object('privilege', p.privilege, 'count', p.n, 'examples', p.examples) ORDER BY p.privilege)
+    FROM (SELECT w.privilege, count(*) AS n, (array_agg(format('%I', c.relname) ORDER BY c.relname))[1:3] AS examples
+            FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace
+            CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS w(privilege)
+           WHERE ns.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND has_table_privilege(c.oid, w.privilege)
+           GROUP BY w.privilege) p), '[]') AS privileges
+  FROM pg_roles r WHERE r.rolname = current_user`;
 
 const num = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : Number(v));
 const time = (v: unknown): string | undefined => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : undefined);
@@ -238,80 +272,179 @@ export class PqsStore {
     return { contractId, templateFqn: contract.template_fqn, payload: contract.payload, interfaceViews, entries };
   }
 
-  /** Runs a `*.pqs.sql` statement: refused before sending unless it only reads; rows as arrays. */
-  async runSql(sql: string, o: CallOptions = {}, explain = false): Promise<SqlResult> {
-    assertReadOnlyStatement(sql);
-    const text = explain ? `EXPLAIN ${sql.replace(/;\s*$/, '')}` : sql;
+  /**
+   * Runs a `*.pqs.sql` statement: refused before sending unless it is one reading statement; rows as
+   * arrays. A query is read through a server-side cursor, a batch at a time: with `onRows` each batch
+   * goes to the caller (memory independent of the result's size), else rows are kept up to a cap.
+   */
+  async runSql(sql: string, o: CallOptions = {}, opts: SqlRunOptions = {}): Promise<SqlResult> {
+    return this.runReading(assertReadOnlyStatement(sql), o, opts);
+  }
+
+  /** @internal A statement the guard let through, run on a session; tests call it with the guard bypassed. */
+  protected async runReading(statement: ReadingStatement, o: CallOptions, opts: SqlRunOptions): Promise<SqlResult> {
     const started = this.now();
-    const r = await this.query({ text, values: [] }, o, 'array');
-    return {
-      columns: r.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID })),
-      rows: r.rows as unknown[][],
-      command: r.command,
-      rowCount: r.rowCount ?? null,
-      elapsedMs: Math.round(this.now() - started),
+    const maxRows = opts.maxRows ?? (opts.onRows ? Infinity : DEFAULT_MAX_ROWS);
+    const kept: unknown[][] = [];
+    let columns: SqlResult['columns'] | undefined;
+    let delivered = 0;
+    let truncated = false;
+    /** Hands on a batch (cut at the cap); false once the cap is reached. */
+    const take = async (fields: PgResult['fields'], rows: unknown[][]): Promise<boolean> => {
+      if (!columns) {
+        columns = fields.map((f) => ({ name: f.name, typeId: f.dataTypeID }));
+        await opts.onColumns?.(columns);
+      }
+      const room = maxRows - delivered;
+      if (rows.length > room) {
+        rows = rows.slice(0, room);
+        truncated = true;
+      }
+      delivered += rows.length;
+      if (rows.length && opts.onRows) await opts.onRows(rows);
+      else for (const r of rows) kept.push(r);
+      return !truncated;
     };
+    const command = await this.withSession(o, async (session) => {
+      if (statement.kind === 'query' && !opts.explain) {
+        const declare = `DECLARE ${CURSOR} NO SCROLL CURSOR FOR `;
+        await session.run({ text: declare + statement.text }, { positionShift: declare.length });
+        for (;;) {
+          // One row past the cap tells whether the cap cut.
+          const want = Math.min(FETCH_BATCH, maxRows - delivered + 1);
+          const r = await session.run({ text: `FETCH FORWARD ${want} FROM ${CURSOR}` }, { rowMode: 'array' });
+          if (!(await take(r.fields, r.rows)) || r.rows.length < want) return 'SELECT';
+        }
+      }
+      const prefix = opts.explain ? 'EXPLAIN ' : '';
+      const r = await session.run({ text: prefix + statement.text }, { rowMode: 'array', positionShift: prefix.length });
+      await take(r.fields, r.rows);
+      return r.command;
+    });
+    return { columns: columns ?? [], rows: kept, command, rowCount: delivered, truncated, elapsedMs: Math.round(this.now() - started) };
+  }
+
+  /** Whether the connected role could write to the store (so the view can say it should be a read-only role). */
+  async roleCanWrite(o: CallOptions = {}): Promise<{ canWrite: boolean; reasons: string[] }> {
+    const row = (await this.query({ text: ROLE_WRITE_SQL, values: [this.schema] }, o)).rows[0] ?? {};
+    const reasons: string[] = [];
+    if (row.superuser) reasons.push(`${row.role} is a superuser`);
+    if (row.can_create) reasons.push(`${row.role} may create objects in schema "${this.schema}"`);
+    for (const p of (row.privileges ?? []) as { privilege: string; count: number; examples: string[] }[]) {
+      reasons.push(`${row.role} has ${p.privilege} on ${p.count} table${p.count === 1 ? '' : 's'} of "${this.schema}" (${p.examples.join(', ')}${p.count > p.examples.length ? ', …' : ''})`);
+    }
+    return { canWrite: reasons.length > 0, reasons };
+  }
+
+  /** One query on a pooled session, inside a read-only transaction (see {@link withSession}). */
+  async query(query: Query, o: CallOptions = {}, rowMode?: 'array'): Promise<PgResult> {
+    return this.withSession(o, async (session) => {
+      // Planner settings hold for this statement's own read-only transaction only.
+      for (const [name, value] of Object.entries(query.planner ?? {})) await session.run({ text: `SET LOCAL ${name} = ${value}` });
+      return session.run(query, { rowMode });
+    });
   }
 
   /**
-   * One query on a pooled read-only session: a deadline (client side) and the signal both cancel the
-   * server-side query by its backend pid, so PostgreSQL stops working on it too.
+   * Work on one pooled session: `START TRANSACTION READ ONLY`, the work's statements (each one
+   * statement by the extended protocol, which refuses a text holding several, so none can end the
+   * transaction), `ROLLBACK`, and `DISCARD ALL` before the session goes back to the pool, so nothing
+   * a statement set stays for the next. A deadline (client side) and the signal both cancel the
+   * running statement by its backend pid, so PostgreSQL stops working on it too; a session that was
+   * cancelled, lost its connection, or could not be reset is closed, not pooled again.
    */
-  async query(query: Query, o: CallOptions = {}, rowMode?: 'array'): Promise<PgResult> {
+  private async withSession<T>(o: CallOptions, work: (session: Session) => Promise<T>): Promise<T> {
     if (this.disposed) throw new PqsError('cancelled', 'The PQS connection is closed');
-    const ctx: { cancelledBy?: 'user' | 'deadline'; plainConnection: boolean } = { plainConnection: this.settings.sslmode === 'disable' || this.settings.sslmode === 'prefer' };
+    const ctx: FailureContext = { plainConnection: this.settings.sslmode === 'disable' || this.settings.sslmode === 'prefer' };
     if (o.signal?.aborted) throw new PqsError('cancelled', 'Cancelled before it was sent');
-    let client: PgPoolClient | undefined;
     const deadline = o.timeoutMs ?? DEFAULT_DEADLINE_MS;
+    const cancelled = () => new PqsError(ctx.cancelledBy === 'user' ? 'cancelled' : 'timeout', ctx.cancelledBy === 'user' ? 'Cancelled' : `No answer within ${deadline} ms`);
+    let client: PgPoolClient | undefined;
+    let lost: Error | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    /** Stops the statement awaited now (and any later one): a cancel before the session was had, or the session's fault. */
+    const stop = new Interrupt();
+    /** A failure of the work itself (the caller's row handler), passed on as it is. */
+    let callersOwn: unknown;
+    // The checked-out session's own fault (the server gone, also between two statements) ends the
+    // work as connection-lost, instead of an unhandled 'error' event.
+    const onClientError = (err: Error) => {
+      lost ??= err;
+      stop.fire(err);
+    };
     try {
       const pool = await this.ensurePool();
-      const stop = new Promise<never>((_, reject) => {
-        const cancel = (by: 'user' | 'deadline') => {
-          ctx.cancelledBy ??= by;
-          if (client?.processID) void this.cancelBackend(client.processID);
-          else reject(new PqsError(by === 'user' ? 'cancelled' : 'timeout', by === 'user' ? 'Cancelled' : `No answer within ${deadline} ms`));
-        };
-        timer = setTimeout(() => cancel('deadline'), deadline);
-        onAbort = () => cancel('user');
-        o.signal?.addEventListener('abort', onAbort, { once: true });
-      });
-      // Read only by the races below; a rejection after they settled is nobody's failure.
-      stop.catch(() => undefined);
+      const cancel = (by: 'user' | 'deadline') => {
+        ctx.cancelledBy ??= by;
+        if (client?.processID) void this.cancelBackend(client.processID);
+        else stop.fire(cancelled());
+      };
+      timer = setTimeout(() => cancel('deadline'), deadline);
+      onAbort = () => cancel('user');
+      o.signal?.addEventListener('abort', onAbort, { once: true });
       const connecting = pool.connect();
       try {
-        client = await Promise.race([connecting, stop]);
+        client = await stop.race(connecting);
       } catch (err) {
         // Cancelled while the pool was connecting: the session it hands over later goes back at once.
         void connecting.then((c) => c.release(), () => undefined);
         throw err;
       }
-      if (ctx.cancelledBy) throw new PqsError(ctx.cancelledBy === 'user' ? 'cancelled' : 'timeout', 'Cancelled while connecting');
-      const session = client;
-      const run = async () => {
-        if (!query.planner) return session.query({ text: query.text, values: query.values, ...(rowMode ? { rowMode } : {}) });
-        // Planner settings hold for this statement's own read-only transaction only.
-        await session.query({ text: 'START TRANSACTION READ ONLY' });
+      const c = client;
+      c.on('error', onClientError);
+      const fromSession = new WeakSet<object>();
+      const run: Session['run'] = async (q, how = {}) => {
+        ctx.positionShift = how.positionShift;
         try {
-          for (const [name, value] of Object.entries(query.planner)) await session.query({ text: `SET LOCAL ${name} = ${value}` });
-          return await session.query({ text: query.text, values: query.values, ...(rowMode ? { rowMode } : {}) });
+          if (lost) throw lost;
+          if (ctx.cancelledBy) throw cancelled();
+          return await stop.race(c.query({ text: q.text, values: q.values ?? [], queryMode: 'extended', ...(how.rowMode ? { rowMode: how.rowMode } : {}) }));
+        } catch (err) {
+          const e = pqsErrorOf(lost ?? err, ctx);
+          fromSession.add(e);
+          throw e;
         } finally {
-          await session.query({ text: 'ROLLBACK' });
+          ctx.positionShift = undefined;
         }
       };
-      return await Promise.race([run(), stop]);
-    } catch (err) {
-      const e = pqsErrorOf(err, ctx);
-      // A session that lost its connection or was cancelled mid-query is not given back to the pool.
-      client?.release(e.kind === 'connection-lost' ? e : undefined);
+      let result: T;
+      try {
+        await run({ text: 'START TRANSACTION READ ONLY' });
+        result = await work({ run });
+        await this.reset(run);
+      } catch (err) {
+        // A statement the server refused, or the caller's own failure while reading, leaves a session
+        // the reset makes clean; a lost, cancelled or unresettable one is closed.
+        const sessionFault = err instanceof PqsError && fromSession.has(err);
+        if (!sessionFault) callersOwn = err;
+        const reusable = !lost && !ctx.cancelledBy && !(sessionFault && err.kind === 'connection-lost') && (await this.reset(run).then(() => true, () => false));
+        client = undefined;
+        this.releaseClient(c, onClientError, reusable ? undefined : err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      }
       client = undefined;
-      throw e;
+      this.releaseClient(c, onClientError);
+      return result;
+    } catch (err) {
+      if (client) this.releaseClient(client, onClientError, err instanceof Error ? err : new Error(String(err)));
+      throw err === callersOwn ? err : pqsErrorOf(err, ctx);
     } finally {
       if (timer) clearTimeout(timer);
       if (onAbort) o.signal?.removeEventListener('abort', onAbort);
-      client?.release();
     }
+  }
+
+  private async reset(run: Session['run']): Promise<void> {
+    await run({ text: 'ROLLBACK' });
+    await run({ text: 'DISCARD ALL' });
+  }
+
+  /** Back to the pool; with `destroy`, closed instead (its socket's end afterwards is nobody's fault). */
+  private releaseClient(client: PgPoolClient, onClientError: (err: Error) => void, destroy?: Error): void {
+    client.removeListener('error', onClientError);
+    if (destroy) client.on('error', () => undefined);
+    client.release(destroy);
   }
 
   private async cancelBackend(pid: number): Promise<void> {
@@ -361,7 +494,8 @@ export class PqsStore {
       connectionTimeoutMillis: 15_000,
       application_name: 'canton-ledger-explorer',
       // Every session reads only, and the server ends any statement that runs past the limit.
-      options: `-c default_transaction_read_only=on -c statement_timeout=${s.statementTimeoutMs} -c search_path=${s.schema}`,
+      // Strings as the guard reads them: a backslash in '…' is a backslash, whatever the server's default.
+      options: `-c default_transaction_read_only=on -c statement_timeout=${s.statementTimeoutMs} -c search_path=${s.schema} -c standard_conforming_strings=on`,
     });
     // An idle session whose server went away: the pool drops it; the next query reports the fault.
     pool.on('error', () => undefined);
@@ -373,6 +507,29 @@ export class PqsStore {
     const pools = [this.pool, this.cancelPool];
     this.pool = this.cancelPool = undefined;
     await Promise.all(pools.map((p) => p?.then((pool) => pool.end()).catch(() => undefined)));
+  }
+}
+
+/**
+ * Ends what is awaited once it fires. Unlike `Promise.race` with one long-lived promise, it keeps no
+ * reaction per awaited statement, so a session streaming many batches does not keep every batch's rows.
+ */
+class Interrupt {
+  private fired: Error | undefined;
+  private readonly waiting = new Set<(err: Error) => void>();
+
+  fire(err: Error): void {
+    this.fired ??= err;
+    for (const reject of this.waiting) reject(err);
+    this.waiting.clear();
+  }
+
+  race<T>(p: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.fired) return reject(this.fired);
+      this.waiting.add(reject);
+      p.then(resolve, reject).finally(() => this.waiting.delete(reject));
+    });
   }
 }
 

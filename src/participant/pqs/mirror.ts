@@ -10,6 +10,25 @@ import { formatInstant } from '../time';
 import { emptyTypes, fqnOf, pqsRowsOf, type PqsContractRow, type PqsTypes } from './rows';
 import { pqsDemoSchemaSql, quoteIdent } from './schema';
 
+/** The comment a mirror writes on a schema it created: only such a schema is ever replaced. */
+export const MIRROR_MARKER = 'Created by the canton-ledger demo participant (PQS mirror); replaced when it starts again';
+
+/** The schema exists and is not one a mirror created: nothing in it was touched. */
+export class PqsMirrorRefused extends Error {
+  constructor(
+    readonly schema: string,
+    readonly database: string,
+  ) {
+    super(
+      `Schema "${schema}" of database "${database}" already holds objects that the demo mirror did not create (a PQS store?); ` +
+        'it was left as it is. Give the mirror a schema of its own (?schema=NAME, absent or made by an earlier mirror).',
+    );
+    this.name = 'PqsMirrorRefused';
+  }
+}
+
+const databaseOf = (url: string): string => decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+
 export interface PqsMirrorOptions {
   /** `postgresql://user:password@host:port/database` (a user that may create a schema). */
   url: string;
@@ -44,10 +63,42 @@ export class PqsMirror {
     this.pool.on('error', () => undefined);
   }
 
-  /** Creates the schema (replacing an earlier mirror's) and copies the ledger; then follows it. */
+  /**
+   * Creates the schema, or replaces one an earlier mirror created (its marker says so), and copies the
+   * ledger; then follows it. Any other schema that holds something (PQS's own, say) is refused and
+   * left as it is: the mirror drops only what it made.
+   */
   async start(): Promise<void> {
     const s = quoteIdent(this.schema);
-    await this.pool.query(`DROP SCHEMA IF EXISTS ${s} CASCADE; CREATE SCHEMA ${s}; ${pqsDemoSchemaSql(this.schema)}`);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Two mirrors starting on one database take turns; the lock ends with the transaction.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`canton-ledger demo mirror ${this.schema}`]);
+      const found = await client.query(
+        `SELECT obj_description(n.oid, 'pg_namespace') AS marker,
+                EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = n.oid) OR EXISTS (SELECT 1 FROM pg_proc WHERE pronamespace = n.oid)
+             OR EXISTS (SELECT 1 FROM pg_type WHERE typnamespace = n.oid) OR EXISTS (SELECT 1 FROM pg_operator WHERE oprnamespace = n.oid) AS holds_objects
+           FROM pg_namespace n WHERE n.nspname = $1`,
+        [this.schema],
+      );
+      const existing = found.rows[0] as { marker: string | null; holds_objects: boolean } | undefined;
+      if (existing && existing.marker !== MIRROR_MARKER) {
+        if (existing.holds_objects) throw new PqsMirrorRefused(this.schema, databaseOf(this.options.url));
+        // An empty schema (a new database's public): filled in place, never dropped, so never marked as made here.
+      } else {
+        if (existing) await client.query(`DROP SCHEMA ${s} CASCADE`);
+        await client.query(`CREATE SCHEMA ${s}`);
+        await client.query(`COMMENT ON SCHEMA ${s} IS '${MIRROR_MARKER}'`);
+      }
+      await client.query(pqsDemoSchemaSql(this.schema));
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
     await this.sync();
     this.ledger.on('appended', () => void this.sync().catch(() => undefined));
   }

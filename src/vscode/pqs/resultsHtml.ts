@@ -1,7 +1,8 @@
 /**
  * The HTML of the PQS result grid (a webview): a strict Content-Security-Policy (no network, the one
- * inline script and style carry the per-load nonce), VS Code's theme colours, pages of rows, JSON cells
- * that expand, copy as CSV or JSON (the host writes the clipboard), keyboard moves between cells.
+ * inline script and style carry the per-load nonce), VS Code's theme colours, pages of rows, a line
+ * saying so when the row cap cut the result, JSON cells that expand, copy as CSV or JSON (the host
+ * writes the clipboard), keyboard moves between cells.
  * Pure: no `vscode` import, so it is tested as text.
  */
 import type { SqlResult } from '../../core/pqs/store';
@@ -35,6 +36,8 @@ export function resultsHtml(view: ResultsView, nonce: string): string {
   const r = view.result;
   const data = JSON.stringify({ columns: r.columns.map((c) => c.name), rows: r.rows, pageSize: RESULTS_PAGE_SIZE }).replace(/</g, '\\u003c');
   const summary = `${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.elapsedMs} ms${view.explain ? ' (EXPLAIN)' : ''}`;
+  // Said on a line of its own, so that nobody takes the first rows for the whole answer.
+  const cut = r.truncated ? `<p id="truncated" class="truncated" role="status">Showing the first ${r.rows.length} rows; the statement returned more.</p>` : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
@@ -53,6 +56,7 @@ th { background: var(--vscode-editorWidget-background); position: sticky; top: 3
 td.json { color: var(--vscode-textLink-foreground); cursor: pointer; }
 td.json.open { white-space: pre; max-width: none; color: var(--vscode-foreground); }
 td.null { color: var(--vscode-descriptionForeground); font-style: italic; }
+p.truncated { margin: 0 0 8px; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground); background: var(--vscode-inputValidation-warningBackground, transparent); }
 </style></head>
 <body>
 <header role="toolbar" aria-label="Results">
@@ -60,7 +64,7 @@ td.null { color: var(--vscode-descriptionForeground); font-style: italic; }
   <button id="prev" aria-label="Previous page">‹ Previous</button><span id="page"></span><button id="next" aria-label="Next page">Next ›</button>
   <button id="csv">Copy as CSV</button><button id="json">Copy as JSON</button>
 </header>
-<table id="grid" role="grid" aria-label="${escapeHtml(view.title)}"><thead></thead><tbody></tbody></table>
+${cut}<table id="grid" role="grid" aria-label="${escapeHtml(view.title)}"><thead></thead><tbody></tbody></table>
 <script type="application/json" id="data">${data}</script>
 <script nonce="${nonce}">
 (function () {

@@ -13,19 +13,15 @@ import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgre
 import { loadSyntheticStore, SYNTHETIC_INTERFACE, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
 import { pqsSchemaDumpAvailable } from '../../support/pqsReal';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, storeKinds, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
+import { rejectsWith, waitFor } from '../../support/pqsAssert';
 
 stopPostgresAfterRun();
 
-async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof PqsError, `expected a PqsError, got ${String(err)}`);
-    assert.equal(err.kind, kind, `${err.kind}: ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected a ${kind} failure`);
-}
+/** A read that runs for minutes (pg_sleep is refused by the guard): a set-returning function streamed into count(*). */
+const LONG_QUERY = 'SELECT count(*) FROM (SELECT generate_series(1, 1000000000000)) AS s';
+/** What pg_stat_activity shows while a `*.pqs.sql` query runs: the FETCH from its cursor. */
+const RUNNING = 'FETCH FORWARD%canton_ledger_rows';
+
 
 for (const kind of storeKinds()) (postgresAvailable() ? describe : describe.skip)(`PQS store on ${kind === 'real' ? 'PQS’s own schema' : 'the demo mirror'}, filled from the demo participant’s ledger`, function () {
   this.timeout(60_000);
@@ -175,38 +171,43 @@ for (const kind of storeKinds()) (postgresAvailable() ? describe : describe.skip
     const refused = await rejectsWith(store.runSql("SELECT 1;\nDELETE FROM pqs.__contracts"), 'write-refused');
     assert.ok(refused.position !== undefined);
     await rejectsWith(store.runSql('INSERT INTO pqs.__watermark VALUES (true)'), 'write-refused');
+    // nextval writes: the guard refuses it by name, and past the guard the server's read-only
+    // transaction does (even for the store's owner, who may write to it otherwise).
+    await rejectsWith(store.runSql("SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S'"), 'write-refused');
+    const owner = new PqsStore({ ...demo.settings, user: demo.cluster.user }, async () => demo.cluster.password, pgDriver);
+    await rejectsWith(owner.query({ text: "SELECT nextval(c.oid) FROM pg_class c WHERE c.relkind = 'S' AND c.relnamespace = 'pqs'::regnamespace", values: [] }), 'read-only').finally(() => owner.dispose());
     const ok = await store.runSql('SELECT template_fqn, payload_type, count FROM summary_active() ORDER BY template_fqn');
     assert.deepEqual(ok.columns.map((c) => c.name), ['template_fqn', 'payload_type', 'count']);
     assert.ok(ok.rows.length >= 2);
-    const plan = await store.runSql('SELECT * FROM active()', {}, true);
+    const plan = await store.runSql('SELECT * FROM active()', {}, { explain: true });
     assert.equal(plan.columns[0].name, 'QUERY PLAN');
   });
 
   it('a query past the statement_timeout is a timeout; the deadline cancels too', async () => {
     const short = new PqsStore({ ...demo.settings, statementTimeoutMs: 200 }, async () => READER_PASSWORD, pgDriver);
     try {
-      await rejectsWith(short.runSql('SELECT pg_sleep(5)'), 'timeout');
+      await rejectsWith(short.runSql(LONG_QUERY), 'timeout');
     } finally {
       await short.dispose();
     }
-    await rejectsWith(store.runSql('SELECT pg_sleep(5)', { timeoutMs: 300 }), 'timeout');
+    await rejectsWith(store.runSql(LONG_QUERY, { timeoutMs: 300 }), 'timeout');
   });
 
   it('Cancel stops the query on the server (pg_cancel_backend), not only the wait', async () => {
     const controller = new AbortController();
-    const running = store.runSql("SELECT pg_sleep(30), 'cancel-me'", { signal: controller.signal });
-    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 1);
+    const running = store.runSql(LONG_QUERY, { signal: controller.signal });
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 1);
     controller.abort();
     await rejectsWith(running, 'cancelled');
-    await waitFor(async () => (await activeQueries(demo, 'cancel-me')) === 0);
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 0);
     // The pool is still good afterwards.
     assert.equal((await store.runSql('SELECT 1 AS one')).rows[0][0], 1);
   });
 
   it('the server gone mid-query is connection-lost, and the next query works again', async () => {
-    const running = store.runSql("SELECT pg_sleep(30), 'kill-me'");
-    await waitFor(async () => (await activeQueries(demo, 'kill-me')) === 1);
-    await asAdmin(demo.cluster, demo.database, (c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%kill-me%' AND pid <> pg_backend_pid()`));
+    const running = store.runSql(LONG_QUERY);
+    await waitFor(async () => (await activeQueries(demo, RUNNING)) === 1);
+    await asAdmin(demo.cluster, demo.database, (c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%canton_ledger_rows%' AND pid <> pg_backend_pid()`));
     await rejectsWith(running, 'connection-lost');
     assert.equal((await store.runSql('SELECT 2 AS two')).rows[0][0], 2);
   });
@@ -245,13 +246,6 @@ async function activeQueries(demo: MirroredDemo, marker: string): Promise<number
   });
 }
 
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail('condition not reached');
-}
 
 /** At least the 200k active contracts of a real store (each with its interface view row, as PQS keeps them). */
 const SCALE = 200_000;

@@ -15,6 +15,7 @@ const RESULT: SqlResult = {
   command: 'SELECT',
   rowCount: 2,
   elapsedMs: 12,
+  truncated: false,
 };
 
 describe('PQS result grid', () => {
@@ -25,6 +26,13 @@ describe('PQS result grid', () => {
     assert.deepEqual(scripts, [' type="application/json" id="data"', ' nonce="NONCE123"']);
     assert.ok(!/https?:\/\//.test(html), 'no URL in the page');
     assert.match(html, /2 rows in 12 ms/);
+  });
+
+  it('says on a line of its own when the row cap cut the result, and only then', () => {
+    const cut = resultsHtml({ title: 'x', result: { ...RESULT, truncated: true }, explain: false }, 'n');
+    assert.match(cut, /<p id="truncated" class="truncated" role="status">Showing the first 2 rows; the statement returned more\.<\/p>/);
+    assert.match(cut, /<span class="summary" id="summary">2 rows in 12 ms<\/span>/, 'the summary the UI check reads is unchanged');
+    assert.ok(!resultsHtml({ title: 'x', result: RESULT, explain: false }, 'n').includes('id="truncated"'));
   });
 
   it('keeps the rows inside their data block (no "</script>" can end it)', () => {

@@ -1,0 +1,22 @@
+/** Assertions the PQS tests share: a typed failure of a kind, and a state waited for (never a sleep). */
+import { strict as assert } from 'node:assert';
+import { PqsError } from '../../src/core/pqs/errors';
+
+export async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): Promise<PqsError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof PqsError, `expected a PqsError, got ${String(err)}`);
+    assert.equal(err.kind, kind, `${err.kind}: ${err.message}`);
+    return err;
+  }
+  assert.fail(`expected a ${kind} failure`);
+}
+
+export async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail('condition not reached');
+}
