@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { run } from '../../src/cli/main';
 import type { ExercisedNode, TransactionRecord } from '../../src/participant/model';
 import { asAdmin, postgresAvailable } from '../support/postgres';
@@ -16,6 +17,31 @@ stopPostgresAfterRun();
 
 /** A read that runs for hours unless stopped (pg_sleep is refused): the series in the select list streams, holding no memory or disk. */
 const SLOW_READ = 'SELECT count(*) FROM (SELECT generate_series(1, 1000000000000)) AS s';
+
+/** A pipe that takes no data until released: the writer fills its buffer and must wait for 'drain'. */
+class HeldPipe extends Writable {
+  text = '';
+  held = 0;
+  private waiting: (() => void)[] | undefined = [];
+  constructor() {
+    super({ highWaterMark: 4096 });
+  }
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    if (this.waiting) {
+      this.held++;
+      this.waiting.push(done);
+    } else done();
+  }
+  release(): void {
+    const waiting = this.waiting ?? [];
+    this.waiting = undefined;
+    for (const done of waiting) done();
+  }
+  lines(): number {
+    return this.text.split('\n').length - 1;
+  }
+}
 
 const jsonLines = (stdout: string): Record<string, unknown>[] =>
   stdout
@@ -225,6 +251,26 @@ for (const kind of storeKinds()) {
       const whole = await cli(['pqs', 'query', file, '--pqs', url, '--format', 'csv', '--limit', '10'], env);
       assert.equal(whole.stdout.trim().split('\n').length, 11);
       assert.doesNotMatch(whole.stderr, /--limit/);
+    });
+
+    it('query: rows reach stdout while the statement still runs, and a full pipe holds the reading back', async () => {
+      const file = sqlFile('streamed', 'SELECT n FROM generate_series(1, 200000) n');
+      const stdout = new HeldPipe();
+      const stderr = new Capture();
+      const done = run(['pqs', 'query', file, '--pqs', url, '--format', 'jsonl'], env, { stdout, stderr });
+      // The pipe takes nothing: the CLI stops with part of the rows written and the cursor still open on the server.
+      const openCursors = () =>
+        asAdmin(demo.cluster, demo.database, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database() AND query LIKE 'FETCH FORWARD%'`)).rows[0].n as number);
+      const giveUp = performance.now() + 30_000;
+      while (stdout.held === 0 || (await openCursors()) === 0) {
+        assert.ok(performance.now() < giveUp, `no open cursor while the pipe is full (${stdout.lines()} lines written): the result was read whole before writing`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(stdout.lines() < 200_000);
+      stdout.release();
+      assert.equal(await done, 0, stderr.text);
+      assert.equal(stdout.lines(), 200_000);
+      assert.deepEqual(JSON.parse(stdout.text.split('\n')[199_999]), { n: 200_000 });
     });
 
     it('a table of many rows: widths from the first rows, every row written, no call-stack blow-up', async () => {
