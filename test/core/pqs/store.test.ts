@@ -9,7 +9,7 @@ import { PqsError } from '../../../src/core/pqs/errors';
 import { parsePayloadFilter, suggestedPayloadIndex } from '../../../src/core/pqs/filter';
 import { queries, type Query } from '../../../src/core/pqs/interface';
 import { PqsStore } from '../../../src/core/pqs/store';
-import { asAdmin, freshDatabase, postgresAvailable } from '../../support/postgres';
+import { asAdmin, freePort, freshDatabase, postgresAvailable } from '../../support/postgres';
 import { loadSyntheticStore, SYNTHETIC_INTERFACE, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
 import { pqsSchemaDumpAvailable } from '../../support/pqsReal';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, storeKinds, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
@@ -217,7 +217,8 @@ for (const kind of storeKinds()) (postgresAvailable() ? describe : describe.skip
     await rejectsWith(wrong.connect(), 'auth').finally(() => wrong.dispose());
     const tls = new PqsStore({ ...demo.settings, user: TLS_ONLY }, async () => READER_PASSWORD, pgDriver);
     await rejectsWith(tls.connect(), 'tls-required').finally(() => tls.dispose());
-    const none = new PqsStore({ ...demo.settings, port: 1 }, async () => READER_PASSWORD, pgDriver);
+    // A port just given up by the system: nothing listens on it (a fixed port may be taken on a shared machine).
+    const none = new PqsStore({ ...demo.settings, port: await freePort() }, async () => READER_PASSWORD, pgDriver);
     await rejectsWith(none.connect(), 'unreachable').finally(() => none.dispose());
   });
 
