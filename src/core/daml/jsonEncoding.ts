@@ -297,10 +297,19 @@ export interface ValueProblem {
   data?: Record<string, unknown>;
 }
 
+export interface ValueCheckOptions {
+  /**
+   * `flag` (default): a generated placeholder (`"<Text>"`) is a problem of its own, whatever its type
+   * would make of it; `as-values`: it is read as any other value, as the participant reads it (a Text
+   * takes any string, `"<Numeric 10>"` is no Numeric).
+   */
+  placeholders?: 'flag' | 'as-values';
+}
+
 /** Checks a JSON value against a Daml type, as the JSON Ledger API would read it. Returns every problem found. */
-export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): ValueProblem[] {
+export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup, options: ValueCheckOptions = {}): ValueProblem[] {
   const problems: ValueProblem[] = [];
-  new ValueChecker(lookup, problems).check(type, value, '');
+  new ValueChecker(lookup, problems, options.placeholders !== 'as-values').check(type, value, '');
   return problems;
 }
 
@@ -322,6 +331,7 @@ class ValueChecker {
   constructor(
     private readonly lookup: TypeLookup,
     private readonly problems: ValueProblem[],
+    private readonly flagPlaceholders: boolean,
   ) {}
 
   check(type: DamlType, value: unknown, path: ValuePath): void {
@@ -397,7 +407,7 @@ class ValueChecker {
     const { type, args } = shape;
     const [first, second] = args;
     // Every placeholder starts with "<": the type is printed only for a value that could be one.
-    if (typeof value === 'string' && value.startsWith('<') && PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
+    if (this.flagPlaceholders && typeof value === 'string' && value.startsWith('<') && PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
       return this.report(path, 'placeholder', `Fill in this ${printType(type)}: ${JSON.stringify(value)} is a placeholder.`, 'error', { expected: printType(type) });
     }
     switch (shape.builtin) {
