@@ -15,8 +15,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The project names no public repository, so vsce is told not to need one, and to leave the README's
- * relative links as they are: they point at files the .vsix ships (docs/images), which VS Code's
- * Extensions view resolves against the installed extension.
+ * relative links as they are: they point at files the .vsix ships (docs/, examples/, ARCHITECTURE.md,
+ * CONTRIBUTING.md; a test keeps it so), which VS Code's Extensions view resolves against the installed
+ * extension.
  */
 export const VSCE_FLAGS = ['--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links'];
 

@@ -1,7 +1,7 @@
 /** Reading a `*.commands.json` / `*.vetting.json` file and validating it against its schema. */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../core/files/validate';
+import { checkBeforeSending, fileKindOf, validateText, type FileKind, type Problem } from '../core/files/validate';
 import type { ArgumentContext } from '../core/files/argumentChecks';
 import { UsageError } from './args';
 import type { CliContext } from './context';
@@ -18,10 +18,11 @@ export interface CheckedFile {
 
 const FILE_SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
 
-/** The kind of a file by its name; a usage error when the name says neither. */
-export function kindOfFile(file: string, command: string): FileKind {
+/** The kind of a file by its name; a usage error when the name says neither, or not `expected`. */
+export function kindOfFile(file: string, command: string, expected?: FileKind): FileKind {
   const kind = fileKindOf(basename(file));
   if (!kind) throw new UsageError(`${file}: the name must end in ${Object.values(FILE_SUFFIX).join(' or ')}, so that its kind is known`, command);
+  if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
   return kind;
 }
 
@@ -37,22 +38,34 @@ export async function readInput(file: string, command: string): Promise<string> 
 
 /** Reads and validates a file, which must be of kind `expected`. */
 export async function checkFile(file: string, command: string, expected?: FileKind, packages?: ArgumentContext): Promise<CheckedFile> {
-  const kind = kindOfFile(file, command);
-  if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
+  const kind = kindOfFile(file, command, expected);
   const { value, problems } = validateText(kind, await readInput(file, command), { packages });
   return { kind, value, problems, hasErrors: problems.some(isError) };
 }
 
 /**
  * The file's content when it is valid enough to send; otherwise undefined, after printing each
- * problem and that nothing was sent (warnings are printed too, and do not stop it).
+ * problem and that nothing was sent (warnings are printed too, and do not stop it). `packages`: the
+ * participant's, read once the file passes on its own, to refuse a Daml value's placeholder too.
  */
-export async function sendableFile(ctx: CliContext, file: string, command: string, kind: FileKind, notDone = 'not sent'): Promise<unknown | undefined> {
-  const checked = await checkFile(file, command, kind);
+export async function sendableFile(ctx: CliContext, file: string, command: string, kind: FileKind, notDone = 'not sent', packages?: () => Promise<ArgumentContext | undefined>): Promise<unknown | undefined> {
+  kindOfFile(file, command, kind);
+  const text = await readInput(file, command);
+  let checked = checkBeforeSending(kind, text);
+  if (packages && !checked.problems.some(isError)) {
+    const context = await packages();
+    if (context) checked = checkBeforeSending(kind, text, context);
+  }
   for (const p of checked.problems) ctx.err(formatProblem(file, p));
-  if (!checked.hasErrors) return checked.value;
+  if (!checked.problems.some(isError)) return checked.value;
   ctx.err(`${file}: ${notDone}: fix the errors above.`);
   return undefined;
+}
+
+/** The participant's packages, or undefined when they cannot be read (then nothing is checked against them). */
+export async function participantPackages(ctx: CliContext): Promise<ArgumentContext | undefined> {
+  const state = await ctx.connection().readPackages(ctx.signal);
+  return state.state === 'ready' ? state.context : undefined;
 }
 
 function isError(p: Problem): boolean {

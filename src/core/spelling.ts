@@ -45,3 +45,13 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   }
   return previous[b.length];
 }
+
+/**
+ * How far apart two names are, for ranking (not for "did you mean"): 0 when one holds the other
+ * (`validator`, `validatorParty`), else their edit distance, case ignored.
+ */
+export function nameDistance(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x.includes(y) || y.includes(x)) return 0;
+  return editDistance(x, y);
+}

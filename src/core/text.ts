@@ -5,6 +5,15 @@ export function shortId(id: string, head = 10, tail = 4): string {
   return id.length > head + tail + 1 ? `${id.slice(0, head)}…${tail > 0 ? id.slice(-tail) : ''}` : id;
 }
 
+/**
+ * A command id short enough for a row, yet told apart from its neighbours: whole up to 32 characters
+ * (a script's `ledger-script-<run>-step-<n>`, whose runs differ in the middle), else both ends (a
+ * tool's ids share their start; a UUID's last 12 digits alone tell it apart).
+ */
+export function shortCommandId(id: string): string {
+  return id.length <= 32 ? id : shortId(id, 12, 12);
+}
+
 /** ISO time to the second (the participant sends microseconds; a list needs less). */
 export function shortTime(iso: string | undefined): string {
   if (!iso) return '';

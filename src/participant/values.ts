@@ -16,7 +16,8 @@ const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$/;
 
 /** Checks `value` against `type` and returns it normalised; throws the error Canton would give. */
 export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): unknown {
-  const errors = problemsOf(type, value, lookup).filter((p) => p.severity === 'error');
+  // A generated placeholder is the editor's concern: Canton reads "<Text>" as a Text like any other.
+  const errors = problemsOf(type, value, lookup, { placeholders: 'as-values' }).filter((p) => p.severity === 'error');
   if (errors.length > 0) throw refusal(errors, value);
   return normalise(type, value, lookup);
 }

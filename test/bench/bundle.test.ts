@@ -150,7 +150,7 @@ describe('production build', () => {
 
 describe('npm run package', function () {
   this.timeout(120_000);
-  it('writes a .vsix whose README images ship inside it, with no made-up repository URL', async () => {
+  it('writes a .vsix whose README images and linked pages ship inside it, with no made-up repository URL', async () => {
     const packageScript = '../../scripts/package.mjs'; // what `npm run package` runs
     const { packageVsix } = (await import(packageScript)) as { packageVsix: (o: { out: string; log: (m: string) => void }) => string };
     const { mkdtempSync, rmSync } = await import('node:fs');
@@ -170,6 +170,12 @@ describe('npm run package', function () {
         assert.ok(!/^[a-z]+:/i.test(image), `${image} stays relative (resolved against the installed extension)`);
         assert.ok(files[`extension/${image}`], `${image} ships in the .vsix`);
       }
+      // Every other relative link (a page, a folder of examples) leads to something the .vsix holds too.
+      const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^([a-z]+:|#)/i.test(t) && !images.includes(t));
+      assert.ok(links.length >= 4, `${links.length} links to pages in the README`);
+      const shipped = Object.keys(files);
+      const missing = links.map((t) => `extension/${t.replace(/#.*$/, '').replace(/\/$/, '')}`).filter((t) => !shipped.some((f) => f === t || f.startsWith(`${t}/`)));
+      assert.deepEqual(missing, [], 'linked from the README but not in the .vsix');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -138,6 +138,20 @@ describe('cli: submit', () => {
     assert.equal(participant.state.ledgerEnd, end);
   });
 
+  it('refuses a placeholder left in a Daml value ("<Text>", "<Numeric 10>"), checked against the participant\'s packages, and submits nothing', async () => {
+    const file = commandsFile('placeholders', 'cli-placeholders-1', [bank], [{ CreateCommand: { templateId: IOU, createArguments: iou(alice, '<Text>', '<Numeric 10>') } }]);
+    const end = participant.state.ledgerEnd;
+    for (const args of [[], ['--preview'], ['--dry-validate']]) {
+      const r = await cli(['submit', file, ...args], env);
+      assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+      const at = (text: string) => new RegExp(`^${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: error: Fill in this ${text}: "<${text}>" is a placeholder\\. \\[placeholder\\]$`, 'm');
+      assert.match(r.stderr, at('Text'));
+      assert.match(r.stderr, at('Numeric 10'));
+      assert.match(r.stderr, /not submitted: fix the errors above/);
+    }
+    assert.equal(participant.state.ledgerEnd, end);
+  });
+
   it('only validates with --dry-validate', async () => {
     const file = commandsFile('dry', 'cli-dry-1', [bank], [{ CreateCommand: { templateId: IOU, createArguments: iou(alice, 'USD') } }]);
     const end = participant.state.ledgerEnd;

@@ -48,8 +48,16 @@ describe('core: the Active Contracts rows', () => {
     assert.match(keyed.description!, /^key \(Alice::12201111…, car-1\) · signatories Alice · offset 12$/);
     assert.match(keyed.tooltip!, /Key `\{"_1":"Alice::1220[1]+","_2":"car-1"\}`/);
     const plain = activeContractRow(sample({ offset: 12 }));
-    assert.equal(plain.description, 'signatories Alice · offset 12');
+    assert.equal(plain.description, 'currency USD, amount 999.9900000000 · signatories Alice · offset 12');
     assert.doesNotMatch(plain.tooltip!, /Key/);
+  });
+
+  it('a contract without a key shows its first plain arguments (a party the row names already left out, long text cut)', () => {
+    const long = 'x'.repeat(40);
+    const row = activeContractRow(sample({ createArgument: { issuer: ALICE, owner: BOB, note: long, active: true, count: '3', more: 'not shown' }, offset: 12 }));
+    assert.equal(row.description, `owner Bob, note ${'x'.repeat(23)}…, active true · signatories Alice · offset 12`);
+    const nothingPlain = activeContractRow(sample({ createArgument: { issuer: ALICE, items: [1, 2], nested: { a: 1 } }, offset: 12 }));
+    assert.equal(nothingPlain.description, 'signatories Alice · offset 12');
   });
 
   it('a contract: short id, stakeholders and offset; expands to its arguments and details; opens its create event', () => {
@@ -57,7 +65,7 @@ describe('core: the Active Contracts rows', () => {
     assert.equal(row.kind, 'contract');
     assert.equal(row.contractId, CID);
     assert.equal(row.label, `${CID.slice(0, 10)}…${CID.slice(-4)}`);
-    assert.equal(row.description, 'signatories Alice · observers Bob · offset 12');
+    assert.equal(row.description, 'currency USD, amount 999.9900000000 · signatories Alice · observers Bob · offset 12');
     assert.equal(row.offset, 12);
     assert.equal(row.templateId, '#demo-iou:Iou:Iou');
     const children = row.children!();

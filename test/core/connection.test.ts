@@ -8,7 +8,7 @@ import { LedgerClient } from '../../src/core/api/client';
 import type { ConnectionProfile } from '../../src/core/connections';
 import { PackageCache, PackageIndex } from '../../src/core/daml/packageIndex';
 import type { DamlPackage } from '../../src/core/daml/model';
-import { AuthError, CancelledError, CantonApiError, isOutcomeUnknown, NetworkError } from '../../src/core/errors';
+import { AuthError, CancelledError, CantonApiError, isOutcomeUnknown, NetworkError, TimeoutError } from '../../src/core/errors';
 import { LedgerConnection, type ConnectionState } from '../../src/core/ledger/connection';
 import { packagesInUse, PackageStore, type PackagesState, type PackageStorage } from '../../src/core/ledger/packages';
 import type { LedgerChange } from '../../src/core/ledger/state';
@@ -26,8 +26,8 @@ function profile(url: string, extra: Partial<ConnectionProfile> = {}): Connectio
   return { id: `c-${randomUUID()}`, name: 'Test', url, auth: 'none', userId: 'demo-admin', source: 'user', ...extra };
 }
 
-function connectionTo(url: string, options: { store?: PackageStore; timeoutMs?: number; extra?: Partial<ConnectionProfile> } = {}): LedgerConnection {
-  return new LedgerConnection({ profile: profile(url, options.extra), client: new LedgerClient({ baseUrl: url, timeoutMs: options.timeoutMs ?? 10_000 }), packages: options.store });
+function connectionTo(url: string, options: { store?: PackageStore; timeoutMs?: number; connectTimeoutMs?: number; extra?: Partial<ConnectionProfile> } = {}): LedgerConnection {
+  return new LedgerConnection({ profile: profile(url, options.extra), client: new LedgerClient({ baseUrl: url, timeoutMs: options.timeoutMs ?? 10_000 }), packages: options.store, connectTimeoutMs: options.connectTimeoutMs });
 }
 
 /** Resolves with the first ledger change that `matches`; fails after 5 s. */
@@ -171,6 +171,15 @@ describe('LedgerConnection against the demo participant', function () {
       assert.ok(c.state.state === 'error' && c.state.error instanceof NetworkError);
       assert.equal(c.ledger, undefined);
       assert.equal(c.tokenRejected, false);
+    });
+
+    it('a host that does not answer: the connect gives up after its own deadline, not the requests\' (the error is the state)', async () => {
+      const c = connection({ timeoutMs: 120_000, connectTimeoutMs: 300 }, silent.url);
+      const error = await c.connect().then(() => assert.fail('connected to a silent host'), (e: unknown) => e);
+      assert.ok(error instanceof TimeoutError, String(error));
+      assert.equal(error.timeoutMs, 300);
+      assert.equal(c.state.state, 'error');
+      assert.equal(c.ledger, undefined);
     });
 
     it('a token refused: the state says so (tokenRejected)', async () => {

@@ -36,9 +36,20 @@ describe('failed commands: whose completions, and the rows', () => {
     assert.deepEqual(mergeFailedCommands([participant, local], { includeSucceeded: false }).map((x) => x.key), ['completion:9', 'submission:1']);
     assert.deepEqual(mergeFailedCommands([participant, local, participant], { includeSucceeded: true }).map((x) => x.key), ['completion:9', 'submission:1', 'completion:8']);
     const failedRow = failedCommandRow(participant[0]);
-    assert.deepEqual([failedRow.kind, failedRow.label, failedRow.description, failedRow.offset, failedRow.icon], ['failedCommand.failed', 'cmd-completion:9', 'DUPLICATE_COMMAND · offset 9', 9, 'error']);
+    assert.deepEqual([failedRow.kind, failedRow.label, failedRow.description, failedRow.offset, failedRow.icon], ['failedCommand.failed', 'DUPLICATE_COMMAND: dup', 'offset 9 · cmd-completion:9', 9, 'error']);
     const succeededRow = failedCommandRow(participant[1]);
-    assert.deepEqual([succeededRow.kind, succeededRow.description, succeededRow.icon], ['failedCommand.succeeded', 'succeeded · offset 8', 'pass']);
-    assert.equal(failedCommandRow(local[0]).description, 'DUPLICATE_COMMAND · this window');
+    assert.deepEqual([succeededRow.kind, succeededRow.label, succeededRow.description, succeededRow.icon], ['failedCommand.succeeded', 'succeeded', 'offset 8 · cmd-completion:8', 'pass']);
+    assert.equal(failedCommandRow(local[0]).description, 'this window · cmd-submission:1');
+  });
+
+  it('a row leads with the code and what failed, so a narrow pane still shows them; a long cause is cut, the whole one is in the tooltip', () => {
+    const commandId = '3f9c1d2e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    const cause = `Contract could not be found with id 00${'ab'.repeat(33)}\n and more words after it to make it long`;
+    const row = failedCommandRow({ key: 'completion:3', source: 'participant', commandId, actAs: [], offset: 3, failure: { code: 'CONTRACT_NOT_FOUND', cause, metadata: {}, resources: [] } });
+    assert.ok(row.label!.startsWith('CONTRACT_NOT_FOUND: Contract could not be found with id 00abab'), row.label);
+    assert.ok(row.label!.length <= 100 && row.label!.endsWith('…'), row.label);
+    assert.ok(!row.label!.includes(commandId), 'the command id is not what the row leads with');
+    assert.equal(row.description, `offset 3 · ${commandId}`);
+    assert.ok(row.tooltip!.includes(commandId) && row.tooltip!.includes('more words after it'));
   });
 });

@@ -71,7 +71,7 @@ describe('core: validate, Daml arguments against the packages', () => {
     for (let round = 0; round < 5; round++) {
       const { problems } = validateText('commands', text, { packages: context });
       if (problems.length === 0) break;
-      // A missing field has no fix of its own: renaming the misspelt one mends it.
+      // The first fix of the missing field is the rename of the misspelt one.
       const fix = problems.map((p) => fixesFor(text, p)[0]).find(Boolean);
       assert.ok(fix, `a fix among ${problems.map((p) => p.code).join(', ')}`);
       text = applyEdits(text, fix.edits);
@@ -80,6 +80,37 @@ describe('core: validate, Daml arguments against the packages', () => {
     const value = JSON.parse(text);
     assert.deepEqual(value.commands[0].CreateCommand.createArguments, { id: '7', initiator: ALICE, responder: ALICE });
     assert.equal(value.commands[1].ExerciseCommand.choice, 'Respond');
+  });
+
+  it('quick fixes of a farther misspelling: the closest fields by name and by type, from the unknown field and from the missing one', () => {
+    // "responderParty" is too far from "responder" for "did you mean", yet holds it, and its value is a Party.
+    const text = file([{ CreateCommand: { templateId: PING, createArguments: { id: 'p-1', initiator: ALICE, responderParty: ALICE } } }]);
+    const { problems } = validateText('commands', text, { packages: context });
+    const unknown = problems.find((p) => p.code === 'unknown-field')!;
+    const missing = problems.find((p) => p.code === 'missing-field')!;
+    assert.equal(unknown.data?.suggestion, undefined, 'too far for "did you mean"');
+    assert.deepEqual(fixesFor(text, unknown).map((f) => [f.title, f.preferred]), [['Rename "responderParty" to "responder"', false], ['Remove "responderParty"', false]]);
+    assert.deepEqual(fixesFor(text, missing).map((f) => f.title), ['Rename "responderParty" to "responder"', 'Add "responder"']);
+    for (const fix of [fixesFor(text, unknown)[0], fixesFor(text, missing)[0]]) {
+      assert.deepEqual(validateText('commands', applyEdits(text, fix.edits), { packages: context }).problems, []);
+    }
+  });
+
+  it('by type: a value is offered the fields it fits first; "Add missing fields" adds each with a value of its type, flagged until filled', function () {
+    const definitions: ArgumentContext = { packages: new PackageIndex(requireDar(this, DARS.definitions).packages), source: 'in the definitions DAR' };
+    const TEMPLATE = '#DamlDefinitionsServiceMain:MainApp:AllBuiltinTypesTemplate';
+    const text = file([{ CreateCommand: { templateId: TEMPLATE, createArguments: { someParty: ALICE, flag: true } } }]);
+    const { problems } = validateText('commands', text, { packages: definitions });
+    const unknown = problems.find((p) => p.code === 'unknown-field')!;
+    assert.equal(fixesFor(text, unknown)[0].title, 'Rename "flag" to "someBool"', 'the one Bool field first');
+    const missing = problems.filter((p) => p.code === 'missing-field');
+    assert.ok(missing.length > 2);
+    const addAll = fixesFor(text, missing[0]).find((f) => f.title === 'Add missing fields')!;
+    const filled = applyEdits(text, addAll.edits);
+    const after = validateText('commands', filled, { packages: definitions }).problems;
+    assert.deepEqual(after.filter((p) => p.code === 'missing-field'), [], 'every field is there');
+    assert.ok(after.some((p) => p.code === 'placeholder'), 'the values to fill in are flagged');
+    assert.deepEqual(JSON.parse(filled).commands[0].CreateCommand.createArguments.someParty, ALICE, 'what was written stays');
   });
 
   it('without packages: the envelope only, and one note that says what was not checked', () => {

@@ -549,6 +549,14 @@ describe('ledger scripts: runs against the demo participant', function () {
     assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
   });
 
+  it('a Daml value left as its placeholder ("<Text>", which a participant would store as text) refuses the run before anything is sent', async () => {
+    const end = await c.client.ledgerEnd();
+    const r = await run({ parties: PARTIES, steps: [{ submit: issue() }, { submit: issue('${Alice}', [], '<Numeric 10>') }] });
+    assert.equal(r.status, 'refused');
+    assert.deepEqual(r.problems.map((x) => [x.path, x.code]), [['/steps/1/submit/commands/0/CreateCommand/createArguments/amount', 'placeholder']]);
+    assert.equal(await c.client.ledgerEnd(), end, 'nothing written');
+  });
+
   it('a script with an error is refused before anything is sent', async () => {
     const end = await c.client.ledgerEnd();
     const r = await run({ parties: { ...PARTIES, Nobody: {} }, steps: [{ submit: issue() }, { submit: transfer('${Alice}', '${nope}', '${Bob}') }] });

@@ -14,7 +14,7 @@ describe('ledger view rows', () => {
     const tx = decodeUpdate({ update: { Transaction: { value: transaction({ commandId: 'cmd-123456789', events: [{ CreatedEvent: createdEvent() }, { ArchivedEvent: { offset: 7, nodeId: 1, contractId: CID, templateId: `${PKG}:Iou:Iou`, witnessParties: [ALICE], packageName: 'demo-iou', implementedInterfaces: [] } }] }) } } });
     const row = updateRow(tx);
     assert.equal(row.label, '7  Transaction');
-    assert.match(row.description!, /^1 created, 1 archived · cmd cmd-1234… · 2025-01-27 15:30:36$/);
+    assert.match(row.description!, /^1 created, 1 archived · cmd cmd-123456789 · 2025-01-27 15:30:36$/);
     assert.equal(row.kind, 'update.transaction');
     assert.equal(row.offset, 7);
     assert.ok(row.updateId);
@@ -28,6 +28,19 @@ describe('ledger view rows', () => {
     assert.equal(json.raw, undefined);
     assert.equal((json.events as Record<string, unknown>[])[0].raw, undefined);
     assert.deepEqual(row.json!.raw, (tx as { raw: unknown }).raw);
+  });
+
+  it('two different command ids never look the same in a row: a script\'s runs differ in the middle, UUIDs of one tool at the end', () => {
+    const description = (commandId: string) => updateRow(decodeUpdate({ update: { Transaction: { value: transaction({ commandId, events: [{ CreatedEvent: createdEvent() }] }) } } })).description!;
+    const cmd = (commandId: string) => /· cmd (\S+) ·/.exec(description(commandId))![1];
+    const pairs = [
+      ['ledger-script-1a2b3c4d-step-1', 'ledger-script-9f8e7d6c-step-1'],
+      ['ledger-script-1a2b3c4d-step-1', 'ledger-script-1a2b3c4d-step-2'],
+      ['3f9c1d2e-4b5a-4c6d-8e7f-0a1b2c3d4e5f', '3f9c1d2e-4b5a-4c6d-8e7f-9a8b7c6d5e4f'],
+      ['submit-from-ci-pipeline-run-000001', 'submit-from-ci-pipeline-run-000002'],
+    ];
+    for (const [a, b] of pairs) assert.notEqual(cmd(a), cmd(b), `${a} / ${b}`);
+    assert.ok(cmd('3f9c1d2e-4b5a-4c6d-8e7f-0a1b2c3d4e5f').length < 36, 'a long id is shortened');
   });
 
   it('a created event: template, contract, parties (expandable when several) and arguments as a tree', () => {

@@ -162,6 +162,13 @@ describe('demo participant: commands', () => {
     assertCantonError(choice, 404, 'CONTRACT_NOT_FOUND', 11);
   });
 
+  it('reads a generated placeholder as Canton does: any string is a Text, "<Numeric 10>" is no Numeric', async () => {
+    const [created] = createdEvents(await submit(p, [p.parties.bank], [createIou(p.parties.bank, p.parties.alice, '5', '<Text>')]));
+    assert.equal((created.createArgument as { currency: string }).currency, '<Text>');
+    const notANumeric = assertCantonError(await post(p, SUBMIT, { commands: commands([p.parties.bank], [createIou(p.parties.bank, p.parties.alice, '<Numeric 10>')]) }), 400, 'COMMAND_PREPROCESSING_FAILED', 8);
+    assert.match(notANumeric.cause, /mismatching type: Numeric 10 and value: "<Numeric 10>"/);
+  });
+
   it('checks authorization: signatories and controllers must be among actAs', async () => {
     const reply = await post(p, SUBMIT, { commands: commands([p.parties.alice], [createIou(p.parties.bank, p.parties.alice)]) });
     assertCantonError(reply, 400, 'DAML_AUTHORIZATION_ERROR', 8);

@@ -8,7 +8,9 @@ import { Redactor } from '../../src/core/redact';
 import { silentLogger } from '../../src/core/log';
 import { Commands } from '../../src/vscode/commands/ids';
 import { ConnectionTargets, SELECT_CONNECTION } from '../../src/vscode/commands/registry';
-import { checkedSourceAndTarget } from '../../src/vscode/files/submit/sourceFile';
+import type { LedgerConnection } from '../../src/core/ledger/connection';
+import type { PackagesState } from '../../src/core/ledger/packages';
+import { checkedSourceAndTarget, type SendTargets } from '../../src/vscode/files/submit/sourceFile';
 import { ErrorReporter, PromptsPort } from '../../src/vscode/prompts';
 import { windowPrompts } from '../../src/vscode/ui';
 import { commands, fake, Uri, workspace } from './fake/vscode';
@@ -19,6 +21,7 @@ const demo: ConnectionProfile = { id: 'demo', name: 'Demo', url: 'http://127.0.0
 describe('the entry of the send commands (checked file, then the target connection)', () => {
   let active: ConnectionProfile | undefined;
   let targets: ConnectionTargets;
+  let deps: SendTargets;
   const uri = Uri.file('/work/orders.commands.json');
   const open = (text: string) => workspace.textDocuments.splice(0, workspace.textDocuments.length, { uri, getText: () => text });
 
@@ -28,13 +31,16 @@ describe('the entry of the send commands (checked file, then the target connecti
     const prompts = new PromptsPort(windowPrompts);
     const profiles = { active: () => active, all: () => [demo], lookup: () => demo };
     targets = new ConnectionTargets(profiles, prompts, commands, new ErrorReporter(silentLogger, new Redactor(), prompts, () => undefined));
+    // Nothing listens at the profile's address: its packages cannot be read, and the file is sent as checked without them.
+    const unread: PackagesState = { state: 'failed', source: 'on Demo', error: new Error('offline') };
+    deps = { targets, connections: { connectionOf: () => ({ profile: demo, packages: () => unread, readPackages: async () => unread }) as unknown as LedgerConnection } };
     open(readFileSync(FILE, 'utf8'));
   });
   after(() => workspace.textDocuments.splice(0));
 
   it('hands back the file\'s value and the active connection, asking nothing', async () => {
     active = demo;
-    const entry = await checkedSourceAndTarget(targets, uri, 'commands', windowPrompts, 'was not submitted', 'submit to');
+    const entry = await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not submitted', 'submit to');
     assert.equal(entry?.profile.id, 'demo');
     assert.equal(entry?.source.uri, uri);
     assert.ok((entry?.source.value as { commands?: unknown }).commands, 'the parsed file');
@@ -44,27 +50,27 @@ describe('the entry of the send commands (checked file, then the target connecti
   it('with no active connection, says so once with Select Connection, and goes on with the one selected', async () => {
     commands.registerCommand(Commands.selectConnection, () => void (active = demo));
     fake.answerMessage(SELECT_CONNECTION);
-    const entry = await checkedSourceAndTarget(targets, uri, 'commands', windowPrompts, 'was not previewed', 'preview on');
+    const entry = await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not previewed', 'preview on');
     assert.deepEqual(fake.state.messages.map((m) => [m.severity, m.text, m.actions]), [['error', 'No active connection: choose the participant to preview on.', [SELECT_CONNECTION]]]);
     assert.equal(entry?.profile.id, 'demo');
   });
 
   it('dismissed, nothing is sent', async () => {
-    assert.equal(await checkedSourceAndTarget(targets, uri, 'commands', windowPrompts, 'was not submitted', 'submit to'), undefined);
+    assert.equal(await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not submitted', 'submit to'), undefined);
     assert.equal(fake.state.messages.length, 1);
   });
 
   it('a file with errors is refused before any connection is looked for', async () => {
     active = demo;
     open('{ "commands": ');
-    assert.equal(await checkedSourceAndTarget(targets, uri, 'commands', windowPrompts, 'was not submitted', 'submit to'), undefined);
+    assert.equal(await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not submitted', 'submit to'), undefined);
     assert.deepEqual(fake.state.messages.map((m) => m.actions), [['Show Problems']]);
     assert.match(fake.state.messages[0].text, /^orders\.commands\.json was not submitted: it has \d+ errors?: line 1/);
   });
 
   it('a file of the wrong kind is refused', async () => {
     active = demo;
-    assert.equal(await checkedSourceAndTarget(targets, uri, 'vetting', windowPrompts, 'was not sent', 'send the vetting changes to'), undefined);
+    assert.equal(await checkedSourceAndTarget(deps, uri, 'vetting', windowPrompts, 'was not sent', 'send the vetting changes to'), undefined);
     assert.deepEqual(fake.state.messages.map((m) => m.text), ['Open or select a *.vetting.json file first.']);
   });
 });

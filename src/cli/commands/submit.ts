@@ -13,7 +13,7 @@ import { HASH_MISMATCH_WARNING, previewDocument, previewText } from '../../core/
 import { expectPositionals, flag } from '../args';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
 import type { CliContext } from '../context';
-import { readInput, sendableFile } from '../files';
+import { participantPackages, readInput, sendableFile } from '../files';
 import { formatTransaction } from '../format';
 import { describeLedgerError } from '../report';
 import { reportOutcomeUnknown, retryCommandLines } from '../retry';
@@ -33,6 +33,8 @@ export const submitCommand: Command = {
     '                   match (do not sign it).',
     '--json             the raw response',
     'The file holds JsCommands, or {"commands": JsCommands, "transactionFormat": …}.',
+    'A placeholder left in a Daml value ("<Text>", "<Numeric 10>", checked against the participant\'s',
+    'packages) is refused before anything is sent, as the editor refuses it.',
     'Without a transactionFormat the transaction is shown as the ledger-effects tree (the exercise',
     'and what it caused) for the actAs and readAs parties: the request the editor sends for the file.',
     'An unknown outcome (timeout, dropped connection) is reported (exit 3), never retried automatically:',
@@ -42,9 +44,12 @@ export const submitCommand: Command = {
   options: { 'dry-validate': { type: 'boolean' }, preview: { type: 'boolean' } },
   async run(ctx, args) {
     const [file] = expectPositionals(args, NAME, 'FILE.commands.json', 1);
-    const content = await sendableFile(ctx, file, NAME, 'commands', 'not submitted');
+    const dryValidate = flag(args.values, 'dry-validate');
+    // A dry validation asks the participant only when one is named.
+    const packages = !dryValidate || ctx.globals.urlGiven ? () => participantPackages(ctx) : undefined;
+    const content = await sendableFile(ctx, file, NAME, 'commands', 'not submitted', packages);
     if (content === undefined) return EXIT_FAILURE;
-    if (flag(args.values, 'dry-validate')) {
+    if (dryValidate) {
       await ctx.out(`${file}: valid; not submitted (--dry-validate).`);
       return EXIT_OK;
     }

@@ -39,6 +39,23 @@ function names(parties: readonly string[]): string {
   return parties.length ? parties.map(partyName).join(', ') : '—';
 }
 
+/**
+ * The first few of a contract's arguments that say what it holds (`currency USD, amount 999.99`):
+ * plain values only, a party the row names already (a signatory, an observer) left out.
+ */
+function argumentsText(argument: unknown, shownParties: readonly string[], max = 3): string | undefined {
+  if (!argument || typeof argument !== 'object' || Array.isArray(argument)) return undefined;
+  const shown: string[] = [];
+  for (const [name, value] of Object.entries(argument)) {
+    if (shown.length === max) break;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    if (typeof value === 'string' && shownParties.includes(value)) continue;
+    const text = typeof value === 'string' ? (value.includes('::') ? partyName(value) : value) : String(value);
+    shown.push(`${name} ${text.length > 24 ? `${text.slice(0, 23)}…` : text}`);
+  }
+  return shown.length ? shown.join(', ') : undefined;
+}
+
 /** One row per template, in name order, each with its contracts in the order the participant sent them. */
 export function activeContractRows(snapshot: ActiveContractsSnapshot): LedgerRow[] {
   const groups = new Map<string, ActiveContract[]>();
@@ -78,7 +95,7 @@ export function activeContractRow(c: ActiveContract): LedgerRow {
     kind: 'contract',
     label: shortId(e.contractId),
     description: [
-      e.contractKey !== undefined ? `key ${contractKeyText(e.contractKey, 40)}` : undefined,
+      e.contractKey !== undefined ? `key ${contractKeyText(e.contractKey, 40)}` : argumentsText(e.createArgument, [...e.signatories, ...e.observers]),
       `signatories ${names(e.signatories)}`,
       e.observers.length ? `observers ${names(e.observers)}` : undefined,
       `offset ${e.offset}`,

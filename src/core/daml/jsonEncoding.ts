@@ -19,7 +19,7 @@
  * List is an array; TextMap an object; GenMap `[[k, v], …]`; Unit `{}` (its content is ignored).
  */
 import { joinPointer } from '../jsonPointer';
-import { closestName } from '../spelling';
+import { closestName, nameDistance } from '../spelling';
 import type { DamlType, Field } from './model';
 import type { TypeLookup } from './packageIndex';
 import { numericScale, printType, shapeOf, type TypeShape } from './types';
@@ -297,10 +297,19 @@ export interface ValueProblem {
   data?: Record<string, unknown>;
 }
 
+export interface ValueCheckOptions {
+  /**
+   * `flag` (default): a generated placeholder (`"<Text>"`) is a problem of its own, whatever its type
+   * would make of it; `as-values`: it is read as any other value, as the participant reads it (a Text
+   * takes any string, `"<Numeric 10>"` is no Numeric).
+   */
+  placeholders?: 'flag' | 'as-values';
+}
+
 /** Checks a JSON value against a Daml type, as the JSON Ledger API would read it. Returns every problem found. */
-export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup): ValueProblem[] {
+export function checkValue(type: DamlType, value: unknown, lookup: TypeLookup, options: ValueCheckOptions = {}): ValueProblem[] {
   const problems: ValueProblem[] = [];
-  new ValueChecker(lookup, problems).check(type, value, '');
+  new ValueChecker(lookup, problems, options.placeholders !== 'as-values').check(type, value, '');
   return problems;
 }
 
@@ -322,6 +331,7 @@ class ValueChecker {
   constructor(
     private readonly lookup: TypeLookup,
     private readonly problems: ValueProblem[],
+    private readonly flagPlaceholders: boolean,
   ) {}
 
   check(type: DamlType, value: unknown, path: ValuePath): void {
@@ -347,31 +357,58 @@ class ValueChecker {
   private record(shape: TypeShape & { kind: 'record' }, value: unknown, path: ValuePath): void {
     if (!isObject(value)) return this.wrongKind(shape.type, value, path);
     const names = shape.fields.map((f) => f.name);
-    for (const key of Object.keys(value)) {
-      if (names.includes(key)) continue;
+    const unknownKeys = Object.keys(value).filter((key) => !names.includes(key));
+    const absent = shape.fields.filter((f) => value[f.name] === undefined);
+    for (const key of unknownKeys) {
       const suggestion = closestName(key, names);
+      // The fields this one may stand for: those not written yet, the closest by name and by type first.
+      const candidates = this.closestFields(key, value[key], absent).map((f) => f.name);
       this.report(
         childPath(path, key),
         'unknown-field',
         `${printType(shape.type)} has no field "${key}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}`,
         // Canton accepts an unknown field whose value is null (for upgrades); anything else is refused.
         value[key] === null ? 'warning' : 'error',
-        suggestion ? { suggestion } : undefined,
+        suggestion || candidates.length ? { ...(suggestion ? { suggestion } : {}), ...(candidates.length ? { candidates } : {}) } : undefined,
       );
     }
+    const required = absent.filter((f) => !this.isOptional(f.type));
+    // What the quick fixes insert: a complete value of each missing field's type (placeholders flagged until filled).
+    const missing = required.length > 0 ? Object.fromEntries(required.map((f) => [f.name, skeletonValue(f.type, this.lookup)])) : undefined;
     for (const field of shape.fields) {
       const fieldValue = value[field.name];
-      if (fieldValue === undefined) {
-        if (!this.isOptional(field.type)) {
-          this.report(path, 'missing-field', `Missing field "${field.name}" (${printType(field.type)}) of ${printType(shape.type)}.`, 'error', {
-            field: field.name,
-            expected: printType(field.type),
-          });
-        }
-      } else {
+      if (fieldValue !== undefined) {
         this.check(field.type, fieldValue, childPath(path, field.name));
+      } else if (missing && field.name in missing) {
+        // The keys written that may be this field misspelt: those whose closest field it is.
+        const renames = unknownKeys.filter((key) => this.closestFields(key, value[key], absent)[0] === field);
+        this.report(path, 'missing-field', `Missing field "${field.name}" (${printType(field.type)}) of ${printType(shape.type)}.`, 'error', {
+          field: field.name,
+          expected: printType(field.type),
+          value: missing[field.name],
+          missing,
+          ...(renames.length ? { renames } : {}),
+        });
       }
     }
+  }
+
+  /**
+   * The fields `key` may have been meant for, best first: the one "did you mean" names, then those its
+   * value fits, then by spelling (a name that holds the other, `validator` for `validatorParty`, first).
+   */
+  private closestFields(key: string, written: unknown, fields: readonly Field[]): Field[] {
+    const suggestion = closestName(key, fields.map((f) => f.name));
+    const ranked = fields.map((field) => ({ field, named: field.name === suggestion, fits: this.fits(field.type, written), distance: nameDistance(key, field.name) }));
+    ranked.sort((a, b) => Number(b.named) - Number(a.named) || Number(b.fits) - Number(a.fits) || a.distance - b.distance);
+    return ranked.slice(0, 3).map((r) => r.field);
+  }
+
+  /** Whether `value` is a value of `type` with no error (a placeholder counts as a value here). */
+  private fits(type: DamlType, value: unknown): boolean {
+    const problems: ValueProblem[] = [];
+    new ValueChecker(this.lookup, problems, false).check(type, value, '');
+    return !problems.some((p) => p.severity === 'error');
   }
 
   private variant(shape: TypeShape & { kind: 'variant' }, value: unknown, path: ValuePath): void {
@@ -397,7 +434,7 @@ class ValueChecker {
     const { type, args } = shape;
     const [first, second] = args;
     // Every placeholder starts with "<": the type is printed only for a value that could be one.
-    if (typeof value === 'string' && value.startsWith('<') && PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
+    if (this.flagPlaceholders && typeof value === 'string' && value.startsWith('<') && PLACEHOLDER_BUILTINS.has(shape.builtin) && value === valuePlaceholder(type)) {
       return this.report(path, 'placeholder', `Fill in this ${printType(type)}: ${JSON.stringify(value)} is a placeholder.`, 'error', { expected: printType(type) });
     }
     switch (shape.builtin) {

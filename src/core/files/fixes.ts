@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { modify, type JSONPath, type Node } from 'jsonc-parser';
 import { plainDecimal } from '../daml/jsonEncoding';
 import { pointerSegments } from '../jsonPointer';
+import { closestName } from '../spelling';
 import { JsonDocument } from './jsonDocument';
 import type { Problem, ProblemCode } from './problems';
 
@@ -65,12 +66,29 @@ class FixSite {
 
   /** Sets the value at `path` (added to its object if absent), as jsonc-parser formats it. */
   setValue(path: JSONPath, value: unknown): TextEdit[] {
+    return this.setValueIn(this.text, path, value);
+  }
+
+  private setValueIn(text: string, path: JSONPath, value: unknown): TextEdit[] {
     const indent = this.context.indent ?? { insertSpaces: true, tabSize: 2 };
-    return modify(this.text, path, value, { formattingOptions: { ...indent, eol: this.context.eol ?? eolOf(this.text) } }).map((e) => ({
+    return modify(text, path, value, { formattingOptions: { ...indent, eol: this.context.eol ?? eolOf(this.text) } }).map((e) => ({
       offset: e.offset,
       length: e.length,
       newText: e.content,
     }));
+  }
+
+  /**
+   * Sets several values in the object `node` at `path`, as one edit of the object (the edits of one
+   * insert after another would overlap).
+   */
+  setValues(node: Node, path: JSONPath, entries: ReadonlyArray<[string, unknown]>): TextEdit[] {
+    const before = this.text;
+    let text = before;
+    for (const [name, value] of entries) text = applyEdits(text, this.setValueIn(text, [...path, name], value));
+    // Only the object changed: it is what lies between the unchanged text before and after it.
+    const after = before.length - (node.offset + node.length);
+    return [{ offset: node.offset, length: node.length, newText: text.slice(node.offset, text.length - after) }];
   }
 
   /** The jsonc-parser path of a JSON pointer (array indices as numbers), or undefined if the document lacks it. */
@@ -203,6 +221,7 @@ const FIXERS: Partial<Record<ProblemCode, Fixer>> = {
   },
 
   'missing-field': (site) => {
+    if (typeof site.data('field') === 'string' && 'value' in (site.problem.data ?? {})) return missingDamlField(site);
     // A variant case written without its {"value": …} wrapper: {"Vet": {"packages": …}}.
     const missing = site.data('properties');
     const node = site.doc.nodeAt(site.problem.path);
@@ -264,12 +283,50 @@ function replaceString(site: FixSite, verb: string): Fix[] {
   return [site.fix(`${verb} "${suggestion}"`, [{ offset: node.offset, length: node.length, newText: JSON.stringify(suggestion) }], true)];
 }
 
-/** Deprecated and misspelt field names: rename to the suggestion, or remove when it is already set or there is none. */
+/**
+ * A missing field of a Daml record: rename a key written for it (misspelt, `data.renames`), add it with
+ * a value of its type (`data.value`), or add every missing field of the record at once (`data.missing`).
+ */
+function missingDamlField(site: FixSite): Fix[] {
+  const field = String(site.data('field'));
+  const record = site.pathOf(site.problem.path);
+  const node = site.doc.nodeAt(site.problem.path);
+  if (!record || node?.type !== 'object') return [];
+  const fixes: Fix[] = [];
+  for (const key of stringsOf(site.data('renames'))) {
+    const property = node.children?.find((p) => p.children?.[0]?.value === key);
+    // Preferred only when the spelling says so: a rename by type alone is a guess.
+    if (property?.children?.[0]) fixes.push(site.fix(`Rename "${key}" to "${field}"`, site.renameKey(property.children[0], field), closestName(key, [field]) === field));
+  }
+  fixes.push(site.fix(`Add "${field}"`, site.setValue([...record, field], site.data('value')), false));
+  const missing = site.data('missing');
+  if (missing && typeof missing === 'object' && Object.keys(missing).length > 1) {
+    fixes.push(site.fix('Add missing fields', site.setValues(node, record, Object.entries(missing)), false));
+  }
+  return fixes;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * Deprecated and misspelt field names: rename to the suggestion, or remove when it is already set or
+ * there is none. A Daml record's unknown field is offered the closest fields not written yet
+ * (`data.candidates`, by name and by type) and removal.
+ */
 function renameOrRemove(site: FixSite, deprecated: boolean): Fix[] {
   const key = site.keyAtProblem();
   if (!key?.parent) return [];
   const name = String(key.value);
   const suggestion = site.data('suggestion');
+  const candidates = stringsOf(site.data('candidates')).filter((c) => !site.hasSiblingKey(key, c));
+  if (candidates.length > 0) {
+    return [
+      ...candidates.map((c) => site.fix(`Rename "${name}" to "${c}"`, site.renameKey(key, c), c === suggestion)),
+      site.fix(`Remove "${name}"`, site.removeProperty(key.parent), false),
+    ];
+  }
   if (typeof suggestion === 'string' && !site.hasSiblingKey(key, suggestion)) {
     return [site.fix(`Rename "${name}" to "${suggestion}"`, site.renameKey(key, suggestion), true)];
   }

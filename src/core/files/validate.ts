@@ -59,6 +59,21 @@ export function validateText(kind: FileKind, text: string, options: ValidateOpti
   return startValidation(kind, text).finish(options);
 }
 
+/**
+ * The check a file passes before it is sent (by the editor, the CLI and a ledger script alike): its
+ * errors, and, given the packages, its Daml values' placeholders (`"<Text>"`, `"<Numeric 10>"`). A
+ * participant would take a placeholder of a Text as the text itself; every other wrong value is left
+ * to the participant, whose answer names it (and Go to Cause finds it).
+ */
+export function checkBeforeSending(kind: FileKind, text: string, packages?: ArgumentContext): ValidationResult {
+  const pending = startValidation(kind, text);
+  const plain = pending.finish();
+  if (!packages || kind !== 'commands' || plain.value === undefined) return plain;
+  const placeholders = pending.finish({ packages }).problems.filter((p) => p.code === 'placeholder' && !plain.problems.some((q) => q.offset === p.offset && q.code === p.code));
+  if (placeholders.length === 0) return plain;
+  return { value: plain.value, problems: [...plain.problems, ...placeholders].sort(byPosition) };
+}
+
 /** A check begun on the text alone; `finish` adds what needs the options (packages, party ids). */
 export interface PendingValidation {
   /** The parsed JSON, not yet checked (undefined if the text is not JSON). */
@@ -201,5 +216,9 @@ function finish(doc: JsonDocument, drafts: ProblemDraft[]): Problem[] {
     const end = doc.position(draft.offset + draft.length);
     problems.push({ ...draft, line: start.line, column: start.column, endLine: end.line, endColumn: end.column });
   }
-  return problems.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+  return problems.sort(byPosition);
+}
+
+function byPosition(a: Problem, b: Problem): number {
+  return a.offset - b.offset || a.code.localeCompare(b.code);
 }

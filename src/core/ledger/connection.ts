@@ -51,6 +51,11 @@ export interface LedgerConnectionOptions {
   /** Where the connection's Daml packages are decoded and kept; without it, packages are not read. */
   packages?: PackageStore;
   logger?: Logger;
+  /**
+   * The deadline of each read of a connect (default: the client's request timeout): a participant
+   * that does not answer is given up on sooner than a slow request of a connected one.
+   */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -84,6 +89,7 @@ export class LedgerConnection {
   readonly onDidChangePackages = this.packagesChanged.event;
   /** A second reader of this participant's ledger: its Participant Query Store, when one is attached. */
   private pqsStore: PqsStore | undefined;
+  private readonly connectTimeoutMs: number | undefined;
   private readonly pqsChanged = new Emitter<PqsStore | undefined>();
   /** A PQS store was attached or detached. */
   readonly onDidChangePqs = this.pqsChanged.event;
@@ -94,6 +100,7 @@ export class LedgerConnection {
     this.client = options.client;
     this.store = options.packages;
     this.logger = options.logger ?? silentLogger;
+    this.connectTimeoutMs = options.connectTimeoutMs;
   }
 
   get state(): ConnectionState {
@@ -144,7 +151,7 @@ export class LedgerConnection {
     this.setState({ state: 'connecting' });
     const done = (async () => {
       try {
-        const { info, ledgerEnd } = await readParticipantInfo(this.client, this.profile, controller.signal);
+        const { info, ledgerEnd } = await readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs);
         if (controller.signal.aborted) throw new CancelledError(true);
         this.connected(info, ledgerEnd);
         return info;
@@ -347,10 +354,10 @@ export class LedgerConnection {
  * all parties, for one): an ordinary user still connects and sees what its rights allow. Other
  * failures fail the connect.
  */
-export async function readParticipantInfo(client: LedgerClient, profile: ConnectionProfile, signal?: AbortSignal): Promise<{ info: ParticipantInfo; ledgerEnd: number }> {
-  const o = { signal };
+export async function readParticipantInfo(client: LedgerClient, profile: ConnectionProfile, signal?: AbortSignal, timeoutMs?: number): Promise<{ info: ParticipantInfo; ledgerEnd: number }> {
+  const o = { signal, timeoutMs };
   // A 403 of these is an answer (no admin right), not a failure: the log says so at debug level.
-  const mayBeForbidden = { signal, expectedStatuses: [403] };
+  const mayBeForbidden = { ...o, expectedStatuses: [403] };
   const unlessForbidden = <T>(p: Promise<T>): Promise<T | undefined> => p.catch((e) => (e instanceof AuthError && e.status === 403 ? undefined : Promise.reject(e)));
   const [version, ledgerEnd, synchronizers, parties, participantId] = await Promise.all([
     client.version(o),

@@ -106,9 +106,13 @@ export function mergeFailedCommands(lists: ReadonlyArray<readonly FailedCommand[
   return all.sort((a, b) => instant(b) - instant(a) || (b.offset ?? 0) - (a.offset ?? 0)).slice(0, o.limit);
 }
 
-/** A row of the Failed Commands view: the command id; the code and where it came from; the details. */
+/**
+ * A row of the Failed Commands view: the code and what failed first (a narrow pane cuts the end of a
+ * row, and command ids are long); where it came from and the command id after; the details.
+ */
 export function failedCommandRow(c: FailedCommand): LedgerRow {
   const status = c.failure ? (c.failure.code ?? `gRPC ${c.failure.grpcCode ?? '?'}`) : 'succeeded';
+  const cause = c.failure?.cause.replace(/\s+/g, ' ').trim();
   const where = c.offset !== undefined ? `offset ${c.offset}` : c.source;
   const tooltip = [
     `**${md(status)}** ${c.failure ? md(c.failure.cause) : ''}`,
@@ -121,8 +125,8 @@ export function failedCommandRow(c: FailedCommand): LedgerRow {
   return {
     key: c.key,
     kind: c.failure ? 'failedCommand.failed' : 'failedCommand.succeeded',
-    label: c.commandId || '(no command id)',
-    description: `${status} · ${where}`,
+    label: cause ? `${status}: ${cause.length > 80 ? `${cause.slice(0, 79)}…` : cause}` : status,
+    description: `${where} · ${c.commandId || '(no command id)'}`,
     tooltip: tooltip.join('\n\n'),
     icon: c.failure ? 'error' : 'pass',
     offset: c.offset,

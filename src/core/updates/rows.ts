@@ -12,7 +12,7 @@ import { eventCounts } from '../models/updates';
 import { shortParty } from '../models/users';
 import type { VettedPackage, VettedPackagesState } from '../models/vetting';
 import type { LedgerRow } from '../rows';
-import { code, md, plural, shortId, shortTime } from '../text';
+import { code, md, plural, shortCommandId, shortId, shortTime } from '../text';
 
 // ---------------------------------------------------------------- names and parties
 
@@ -271,7 +271,7 @@ function transactionRow(t: Transaction): LedgerRow {
     key: `update-${t.offset}-tx`,
     kind: 'update.transaction',
     label: `${t.offset}  Transaction`,
-    description: [eventSummary(t), t.commandId ? `cmd ${shortId(t.commandId, 8, 0)}` : undefined, shortTime(t.effectiveAt)].filter(Boolean).join(' · '),
+    description: [eventSummary(t), t.commandId ? `cmd ${shortCommandId(t.commandId)}` : undefined, shortTime(t.effectiveAt)].filter(Boolean).join(' · '),
     tooltip: [
       `**Transaction** at offset ${t.offset}`,
       `Update ID ${code(t.updateId)}`,

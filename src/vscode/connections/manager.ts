@@ -65,9 +65,11 @@ export class ConnectionManager extends Disposable {
     const known = this.open.get(profile.id);
     if (known?.key === key) return known.connection;
     if (known) this.close(profile.id);
-    const timeoutSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('requestTimeoutSeconds', 30);
+    const settings = vscode.workspace.getConfiguration('cantonLedger');
+    const timeoutSeconds = settings.get<number>('requestTimeoutSeconds', 30);
+    const connectTimeoutSeconds = settings.get<number>('connectTimeoutSeconds', 10);
     const client = new LedgerClient({ baseUrl: profile.url, token: this.tokens.providerFor(profile), timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
-    const connection = new LedgerConnection({ profile, client, packages: this.packageStore, logger: this.logger });
+    const connection = new LedgerConnection({ profile, client, packages: this.packageStore, logger: this.logger, connectTimeoutMs: connectTimeoutSeconds * 1000 });
     const id = profile.id;
     this.open.set(id, {
       key,

@@ -372,7 +372,13 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
       return undefined;
     }
     const marked = c.failure ? await this.causes.mark(uri, c.failure) : undefined;
-    return vscode.window.showTextDocument(uri, { selection: marked?.range, preview: false });
+    if (!marked) return vscode.window.showTextDocument(uri, { preview: false });
+    const { range } = marked;
+    // The cursor at the start of the cause (a selection's active end is what the editor scrolls to),
+    // and the cause from its line's start (where its key is) in the middle of the editor.
+    const editor = await vscode.window.showTextDocument(uri, { selection: new vscode.Selection(range.end, range.start), preview: false });
+    editor.revealRange(new vscode.Range(range.start.line, 0, range.end.line, range.end.character), vscode.TextEditorRevealType.InCenter);
+    return editor;
   }
 
   private async sourceOf(c: FailedCommand): Promise<vscode.Uri | undefined> {

@@ -12,7 +12,7 @@ import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex'
 import { readDar } from '../../../src/core/daml/lf/archive';
 import type { LedgerConnection } from '../../../src/core/ledger/connection';
 import { PackageStore } from '../../../src/core/ledger/packages';
-import { CancelledError } from '../../../src/core/errors';
+import { CancelledError, TimeoutError } from '../../../src/core/errors';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
@@ -122,25 +122,39 @@ describe('ConnectionManager (a list of connection objects)', function () {
     assert.deepEqual(manager.all(), [manager.connection('demo')]);
   });
 
-  it('Cancel of a connect in progress, by id', async () => {
-    // A host that accepts and never answers.
+  /** Runs `use` with a profile "silent" of a host that accepts and never answers. */
+  async function withSilentHost(use: (silent: ConnectionProfile) => Promise<void>): Promise<void> {
     const sockets: net.Socket[] = [];
     const host = net.createServer((s) => void sockets.push(s.resume()));
     await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
     try {
       await profiles.save({ ...profile, id: 'silent', url: `http://127.0.0.1:${(host.address() as net.AddressInfo).port}` });
-      const silent = profiles.get('silent')!;
+      await use(profiles.get('silent')!);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => host.close(r));
+    }
+  }
+
+  it('Cancel of a connect in progress, by id', () =>
+    withSilentHost(async (silent) => {
       const connecting = manager.connect(silent);
       assert.equal(manager.state('silent').state, 'connecting');
       assert.equal(manager.cancelConnect('silent'), true);
       await assert.rejects(connecting, CancelledError);
       assert.equal(manager.state('silent').state, 'disconnected');
       assert.equal(manager.cancelConnect('silent'), false);
-    } finally {
-      sockets.forEach((s) => s.destroy());
-      await new Promise((r) => host.close(r));
-    }
-  });
+    }));
+
+  it('a connect gives up after cantonLedger.connectTimeoutSeconds, not the request timeout', () =>
+    withSilentHost(async (silent) => {
+      fake.setSetting('cantonLedger.requestTimeoutSeconds', 120);
+      fake.setSetting('cantonLedger.connectTimeoutSeconds', 0.3);
+      const error = await manager.connect(silent).then(() => assert.fail('connected to a silent host'), (e: unknown) => e);
+      assert.ok(error instanceof TimeoutError, String(error));
+      assert.equal(error.timeoutMs, 300);
+      assert.equal(manager.state('silent').state, 'error');
+    }));
 
   it('disconnect drops the connection, forgets its token and says so', async () => {
     await manager.connect(profile);

@@ -20,7 +20,7 @@ import { PreviewController } from '../../../src/vscode/files/submit/preview';
 import { SubmitController } from '../../../src/vscode/files/submit/submit';
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { start } from '../../participant/helpers';
-import { commands, fake, MemoryMemento, Uri, workspace } from '../fake/vscode';
+import { commands, fake, MemoryMemento, TextEditorRevealType, Uri, workspace, type Selection } from '../fake/vscode';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -132,9 +132,17 @@ describe('failed commands in the editor', function () {
     assert.ok(report);
     assert.match(reports.provideTextDocumentContent(report), /^# CONTRACT_NOT_FOUND — command unit-/m);
     causes.clear(uri as never);
-    const editor = (await view.goToCause(row.node)) as unknown as { document: { uri: Uri } } | undefined;
+    const editor = (await view.goToCause(row.node)) as unknown as { document: { uri: Uri }; selection: Selection } | undefined;
     assert.equal(editor?.document.uri.toString(), uri.toString());
     assert.equal(marked(uri, text).text, `"${cid}"`);
+    // The cause is selected with the cursor at its start, and revealed in the middle of the editor from
+    // its line's start, where its key ("contractId") is.
+    const causeLine = text.split('\n').findIndex((l) => l.includes(cid));
+    assert.deepEqual([editor!.selection.active.line, editor!.selection.active.character], [causeLine, text.split('\n')[causeLine].indexOf(`"${cid}"`)]);
+    const [revealed] = fake.state.revealed;
+    assert.equal(revealed?.type, TextEditorRevealType.InCenter);
+    assert.deepEqual([revealed.range.start.line, revealed.range.start.character, revealed.range.end.line], [causeLine, 0, causeLine]);
+    assert.match(text.split('\n')[causeLine], /^\s*"contractId": /);
 
     // Editing the file takes the mark away.
     fake.openDocument(uri, text).setText(text.replace(cid, `00${'3d'.repeat(33)}`));

@@ -117,6 +117,13 @@ export class Selection extends Range {
   }
 }
 
+export enum TextEditorRevealType {
+  Default = 0,
+  InCenter = 1,
+  InCenterIfOutsideViewport = 2,
+  AtTop = 3,
+}
+
 export enum TreeItemCollapsibleState {
   None = 0,
   Collapsed = 1,
@@ -452,6 +459,8 @@ class FakeState {
   readonly webviewSerializers = new Map<string, { deserializeWebviewPanel(panel: unknown, state: unknown): Thenable<void> | Promise<void> }>();
   /** Every document shown in an editor (window.showTextDocument), in order. */
   readonly shownDocuments: FakeTextDocument[] = [];
+  /** Every editor.revealRange, in order: the document, the range and how it was revealed. */
+  readonly revealed: Array<{ uri: Uri; range: Range; type?: TextEditorRevealType }> = [];
   /** Test controllers made (tests.createTestController) and not disposed. */
   readonly testControllers: FakeTestController[] = [];
 }
@@ -842,7 +851,12 @@ export const window = {
   async showTextDocument(target: FakeTextDocument | Uri, options?: { selection?: Range }): Promise<unknown> {
     const document = target instanceof Uri ? await workspace.openTextDocument(target) : target;
     state.shownDocuments.push(document);
-    const editor = { document, selection: options?.selection ?? new Selection(new Position(0, 0), new Position(0, 0)), options: { tabSize: 2, insertSpaces: true } };
+    const editor = {
+      document,
+      selection: options?.selection ?? new Selection(new Position(0, 0), new Position(0, 0)),
+      options: { tabSize: 2, insertSpaces: true },
+      revealRange: (range: Range, type?: TextEditorRevealType) => void state.revealed.push({ uri: document.uri, range, type }),
+    };
     window.activeTextEditor = editor;
     return editor;
   },

@@ -9,6 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionProfile } from '../../../src/core/connections';
+import { readDar } from '../../../src/core/daml/lf/archive';
+import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
+import { PackageStore } from '../../../src/core/ledger/packages';
 import type { DemoParticipant } from '../../../src/participant';
 import type { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ALREADY_EXECUTED_CODE, CommandIdAssist, NEW_COMMAND_ID_TITLE } from '../../../src/vscode/files/submit/commandId';
@@ -33,9 +36,9 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
   const uri = Uri.file(join(dir, 'iou.commands.json'));
 
   /** The file on disk and open in the window (saved: not dirty), laid out as a person writes it. */
-  const writeFile = (commandId: string, templateId = '#demo-iou:Iou:Iou'): FakeTextDocument => {
+  const writeFile = (commandId: string, templateId = '#demo-iou:Iou:Iou', values: { currency?: string; amount?: string } = {}): FakeTextDocument => {
     const { bank, alice } = p.parties;
-    const text = `${JSON.stringify({ commandId, actAs: [bank], commands: [{ CreateCommand: { templateId, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '10.0', observers: [] } } }] }, null, 2)}\n`;
+    const text = `${JSON.stringify({ commandId, actAs: [bank], commands: [{ CreateCommand: { templateId, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '10.0', observers: [], ...values } } }] }, null, 2)}\n`;
     writeFileSync(uri.fsPath, text);
     return fake.openDocument(uri, text);
   };
@@ -154,5 +157,26 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
     const errors = fake.state.messages.filter((m) => m.severity === 'error');
     assert.equal(errors.length, 1);
     assert.match(errors[0].text, /^Submitting iou\.commands\.json failed: /);
+  });
+
+  it('a placeholder left in a Daml value ("<Text>", "<Numeric 10>") is refused before anything is sent, with where it is', async () => {
+    const documents = window.deps.documents;
+    window.dispose();
+    window = await sendWindow(proxy.url, { documents, packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })) });
+    controller = new SubmitController(window.deps, history, window.prompts, () => undefined);
+    const commandId = `unit-${randomUUID()}`;
+    writeFile(commandId, '#demo-iou:Iou:Iou', { currency: '<Text>', amount: '<Numeric 10>' });
+    const sentBefore = proxy.count('POST', '/v2/commands/submit-and-wait-for-transaction');
+    const outcome = await controller.submitFile(uri);
+    assert.equal(outcome.record, undefined, 'nothing recorded: nothing was sent');
+    assert.equal(proxy.count('POST', '/v2/commands/submit-and-wait-for-transaction'), sentBefore);
+    assert.equal(executedWith(commandId), 0);
+    const [refusal] = fake.state.messages.filter((m) => m.severity === 'error');
+    assert.match(refusal.text, /^iou\.commands\.json was not submitted: it has 2 errors: line \d+:\d+ Fill in this Text: "<Text>" is a placeholder\.; line \d+:\d+ Fill in this Numeric 10: "<Numeric 10>" is a placeholder\./);
+    assert.deepEqual(refusal.actions, ['Show Problems']);
+
+    // Filled in, the same file goes.
+    writeFile(commandId, '#demo-iou:Iou:Iou', { currency: 'EUR', amount: '12.5' });
+    assert.equal((await controller.submitFile(uri)).record?.outcome, 'succeeded');
   });
 });

@@ -92,7 +92,7 @@ export class PreviewController extends Disposable {
 
   async previewFile(arg?: unknown): Promise<PreviewOutcome> {
     const prompts = this.prompts();
-    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not previewed', 'preview on');
+    const entry = await checkedSourceAndTarget(this.deps, arg, 'commands', prompts, 'was not previewed', 'preview on');
     if (!entry) return {};
     const { source, profile } = entry;
     const name = fileName(source.uri);

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { fileKindOf, validateText, type FileKind, type Problem } from '../../../core/files/validate';
+import type { ArgumentContext } from '../../../core/files/argumentChecks';
+import { checkBeforeSending, fileKindOf, type FileKind, type Problem } from '../../../core/files/validate';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import type { ConnectionProfile } from '../../../core/connections';
 import type { ConnectionTargets } from '../../commands/registry';
+import type { ConnectionManager } from '../../connections/manager';
 import type { Prompts } from '../../prompts';
 import { DOCUMENT_SCHEME } from '../../schemes';
 
@@ -48,7 +51,12 @@ export async function checkedSource(arg: unknown, kind: FileKind, prompts: Promp
     await prompts.message('error', `${fileName(uri)} ${notDone}: it cannot be read (${e instanceof Error ? e.message : String(e)}).`, []);
     return undefined;
   }
-  const { value, problems } = validateText(kind, text);
+  return checkedText(uri, text, kind, prompts, notDone);
+}
+
+/** The text's value when it has no errors (with `packages`: no placeholder either), else undefined after saying why. */
+async function checkedText(uri: vscode.Uri, text: string, kind: FileKind, prompts: Prompts, notDone: string, packages?: ArgumentContext): Promise<CheckedSource | undefined> {
+  const { value, problems } = checkBeforeSending(kind, text, packages);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length === 0) return { uri, text, value };
   const listed = errors.slice(0, 3).map((p) => `line ${p.line}:${p.column} ${p.message}`);
@@ -58,22 +66,41 @@ export async function checkedSource(arg: unknown, kind: FileKind, prompts: Promp
   return undefined;
 }
 
+/** What a send command needs to find its file's target and that target's packages. */
+export interface SendTargets {
+  targets: ConnectionTargets;
+  connections: Pick<ConnectionManager, 'connectionOf'>;
+}
+
 /**
  * What a send command starts from: the checked file (see checkedSource), then the connection to send it
- * to (the active one, else asked once). Undefined when either is missing; the user was told why.
+ * to (the active one, else asked once), then, for a commands file, the check again with that
+ * participant's packages (a placeholder left in a Daml value is refused before anything is sent).
+ * Undefined when any of these is missing; the user was told why.
  */
 export async function checkedSourceAndTarget(
-  targets: ConnectionTargets,
+  deps: SendTargets,
   arg: unknown,
   kind: FileKind,
   prompts: Prompts,
   notDone: string,
   purpose: string,
 ): Promise<{ source: CheckedSource; profile: ConnectionProfile } | undefined> {
-  const source = await checkedSource(arg, kind, prompts, notDone);
-  if (!source) return undefined;
-  const profile = await targets.resolve(undefined, { purpose });
-  return profile && { source, profile };
+  const checked = await checkedSource(arg, kind, prompts, notDone);
+  if (!checked) return undefined;
+  const profile = await deps.targets.resolve(undefined, { purpose });
+  if (!profile) return undefined;
+  if (kind !== 'commands') return { source: checked, profile };
+  const packages = await packagesOf(deps.connections.connectionOf(profile), prompts);
+  const source = packages ? await checkedText(checked.uri, checked.text, kind, prompts, notDone, packages) : checked;
+  return source && { source, profile };
+}
+
+/** The participant's packages when they can be read (read once per connection; the editor's checks have mostly read them already). */
+async function packagesOf(connection: LedgerConnection, prompts: Prompts): Promise<ArgumentContext | undefined> {
+  const known = connection.packages();
+  const state = known.state === 'ready' ? known : await prompts.progress(`Reading the packages of ${connection.profile.name}`, (signal) => connection.readPackages(signal));
+  return state.state === 'ready' ? state.context : undefined;
 }
 
 /** Opens the file at its first problem and the Problems panel. */

@@ -72,7 +72,7 @@ export class SubmitController {
   /** Submits the file's current text (also unsaved) to the active connection. */
   async submitFile(arg?: unknown): Promise<SubmitOutcome> {
     const prompts = this.prompts();
-    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'commands', prompts, 'was not submitted', 'submit to');
+    const entry = await checkedSourceAndTarget(this.deps, arg, 'commands', prompts, 'was not submitted', 'submit to');
     if (!entry) return {};
     const { source, profile } = entry;
     let request: wire.JsSubmitAndWaitForTransactionRequest;

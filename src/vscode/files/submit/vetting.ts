@@ -109,7 +109,7 @@ export class VettingController {
   }
 
   private async prepare(arg: unknown): Promise<{ source: CheckedSource; profile: ConnectionProfile; client: LedgerClient } | undefined> {
-    const entry = await checkedSourceAndTarget(this.deps.targets, arg, 'vetting', this.prompts(), 'was not sent', 'send the vetting changes to');
+    const entry = await checkedSourceAndTarget(this.deps, arg, 'vetting', this.prompts(), 'was not sent', 'send the vetting changes to');
     return entry && { ...entry, client: this.deps.connections.client(entry.profile) };
   }
 
