@@ -103,23 +103,17 @@ CREATE TABLE ${s}._exercises (
 CREATE INDEX ON ${s}._exercises (contract_id);
 CREATE INDEX ON ${s}._exercises (choice_pk, exercise_event_pk);
 
--- A name as PQS takes it: one template or interface, or PQS's own errors.
-CREATE FUNCTION ${s}._entity_pk(qname text) RETURNS bigint LANGUAGE plpgsql STABLE STRICT AS $$
-DECLARE found bigint[];
+-- A name as PQS takes it: the one key its aliases give, or PQS's own errors.
+CREATE FUNCTION ${s}._one_named(pks bigint[], qname text) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
-  SELECT array_agg(pk) INTO found FROM ${s}._entities WHERE aliases @> ARRAY[qname];
-  IF found IS NULL THEN RAISE EXCEPTION 'Identifier not found: %', qname; END IF;
-  IF cardinality(found) > 1 THEN RAISE EXCEPTION 'Ambiguous identifier: %', qname; END IF;
-  RETURN found[1];
+  IF pks IS NULL THEN RAISE EXCEPTION 'Identifier not found: %', qname; END IF;
+  IF cardinality(pks) > 1 THEN RAISE EXCEPTION 'Ambiguous identifier: %', qname; END IF;
+  RETURN pks[1];
 END $$;
-CREATE FUNCTION ${s}._choice_pk(qname text) RETURNS bigint LANGUAGE plpgsql STABLE STRICT AS $$
-DECLARE found bigint[];
-BEGIN
-  SELECT array_agg(pk) INTO found FROM ${s}._choices WHERE aliases @> ARRAY[qname];
-  IF found IS NULL THEN RAISE EXCEPTION 'Identifier not found: %', qname; END IF;
-  IF cardinality(found) > 1 THEN RAISE EXCEPTION 'Ambiguous identifier: %', qname; END IF;
-  RETURN found[1];
-END $$;
+CREATE FUNCTION ${s}._entity_pk(qname text) RETURNS bigint LANGUAGE sql STABLE STRICT AS $$
+  SELECT ${s}._one_named(array_agg(pk), qname) FROM ${s}._entities WHERE aliases @> ARRAY[qname] $$;
+CREATE FUNCTION ${s}._choice_pk(qname text) RETURNS bigint LANGUAGE sql STABLE STRICT AS $$
+  SELECT ${s}._one_named(array_agg(pk), qname) FROM ${s}._choices WHERE aliases @> ARRAY[qname] $$;
 
 CREATE FUNCTION ${s}.latest_offset() RETURNS bigint LANGUAGE sql STABLE AS $$
   SELECT coalesce(nullif(current_setting('pqs.session_offset_latest', true), '')::bigint, (SELECT latest FROM ${s}._watermark)) $$;
