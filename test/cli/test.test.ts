@@ -5,6 +5,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoParticipant } from '../../src/participant/index';
+import { startFaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
 import { REPO_ROOT } from '../support/spec';
 import { cli } from './harness';
@@ -129,6 +130,28 @@ describe('cli: test (ledger scripts)', function () {
     assert.match(r.stdout, /validate-bad\.ledger\.json:6:5: error: Step 1 does nothing: give it one of submit, preview, vet, uploadDar, activeContracts, contractEvents, updates \(did you mean submit\?\) \[unknown-step-kind\]/);
     assert.match(r.stdout, /validate-bad\.ledger\.json:11:18: error: \$\{Alise\} is not a party alias or an earlier capture: did you mean \$\{Alice\}\? \[unknown-name\]/);
     assert.match(r.stdout, /holding-transfer\.ledger\.json: ok/);
+  });
+
+  it('a token that an error body quotes reaches no output: not the terminal, not the log lines, not the JUnit file', async () => {
+    // A gateway in front of the participant that quotes the request's Authorization header in every error it passes on.
+    const guarded = await startCheckedParticipant({ port: 0, seed: 7, auth: { secret: 'a-shared-secret-of-this-test' } });
+    const proxy = await startFaultProxy(guarded.url);
+    try {
+      proxy.add({ path: /./, fault: { kind: 'quote-authorization' }, times: 1000 });
+      const token = await guarded.mintToken('demo-admin');
+      const refused = inDir('refused-as-other.ledger.json');
+      writeFileSync(refused, readFileSync(join(EXAMPLES, 'wrong-party-transfer.ledger.json'), 'utf8').replace('"code": "DAML_AUTHORIZATION_ERROR"', '"code": "CONTRACT_NOT_FOUND"'));
+      const junit = inDir('quoted.xml');
+      const r = await cli(['test', '--verbose', '--junit', junit, refused], { CANTON_LEDGER_URL: proxy.url, CANTON_LEDGER_TOKEN: token });
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.ok(proxy.fired['quote-authorization'] > 0, 'an error body quoted the header');
+      const xml = readFileSync(junit, 'utf8');
+      assert.match(xml, /the request had Authorization: Bearer \[REDACTED\]/, 'the failure is still reported, the token masked');
+      for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr], ['JUnit', xml]]) assert.ok(!text.includes(token), `${name} holds the token:\n${text}`);
+    } finally {
+      await proxy.close();
+      await guarded.close();
+    }
   });
 
   it('a file that is not a ledger script is a usage error', async () => {

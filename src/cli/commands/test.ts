@@ -48,7 +48,7 @@ export const testCommand: Command = {
       interrupted ||= result.status === 'interrupted';
     }
     await ctx.out(summary(reports.map((r) => r.run), args.positionals.length));
-    if (junit) await writeFile(junit, junitXml(reports));
+    if (junit) await writeFile(junit, ctx.masked(junitXml(reports)));
     const statuses = new Set(reports.map((r) => r.run.status));
     if (interrupted) return EXIT_INTERRUPTED;
     if (statuses.has('unknown')) return EXIT_OUTCOME_UNKNOWN;

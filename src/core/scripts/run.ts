@@ -159,6 +159,9 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   // By step number: a step reads its own at once (not a key made and looked up, cold, between two submissions).
   const checkedSpecs: unknown[] = [];
   for (const step of script.steps) checkedSpecs[step.index] = checkedCommands.get(`${step.pointer}/${step.kind}`);
+  // A failure quotes what the participant (or a proxy before it) answered, which can hold a credential:
+  // every front-end shows the failures as the run gives them, so they leave the runner redacted.
+  const redact = (text: string) => client.http.redactor.redact(text);
   const runner = new StepRunner(connection, runId, packages, scope, checkedSpecs, scriptCommandId(runId, script.steps.length - 1), o);
   if (endAtStart) runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
@@ -174,7 +177,7 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
       continue;
     }
     o.onStepStarted?.(step);
-    const result = await runner.run(step);
+    const result = redacted(await runner.run(step), redact);
     steps.push(result);
     o.onStepFinished?.(result);
     // A cancel that stopped a step (its outcome unknown, its checks cancelled) interrupted the run.
@@ -188,6 +191,18 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
 /** Whether a script (parsed, not yet checked) has a step that reads updates (`scriptOf` reads no other way). */
 function hasUpdatesStep(value: unknown): boolean {
   return isJsonObject(value) && Array.isArray(value.steps) && value.steps.some((step) => isJsonObject(step) && 'updates' in step);
+}
+
+/** The result with its failures' text through the connection's redactor (the result itself, changed: it is new). */
+function redacted(result: StepResult, redact: (text: string) => string): StepResult {
+  if (result.failures.length === 0) return result;
+  result.failures = result.failures.map((f) => ({
+    ...f,
+    message: redact(f.message),
+    ...(f.expected !== undefined ? { expected: redact(f.expected) } : {}),
+    ...(f.actual !== undefined ? { actual: redact(f.actual) } : {}),
+  }));
+  return result;
 }
 
 function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {

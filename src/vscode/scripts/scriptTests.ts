@@ -186,7 +186,7 @@ export class ScriptTests extends Disposable {
       });
     } catch (e) {
       // Before any step (connect, packages, parties): the script's own verdict.
-      run.errored(script, new vscode.TestMessage(`The script could not run: ${(e as Error).message}`), Date.now() - started);
+      run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact((e as Error).message)}`), Date.now() - started);
       return;
     }
     for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
