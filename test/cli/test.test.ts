@@ -1,7 +1,8 @@
 // `canton-ledger test`: ledger scripts from the command line against the demo participant: a line per
 // step, the exit status, and the JUnit XML, read back by a JUnit report parser that CI tools use.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoParticipant } from '../../src/participant/index';
@@ -151,6 +152,81 @@ describe('cli: test (ledger scripts)', function () {
     } finally {
       await proxy.close();
       await guarded.close();
+    }
+  });
+
+  describe('hostile scripts', () => {
+    const wrongParty = () => JSON.parse(readFileSync(join(EXAMPLES, 'wrong-party-transfer.ledger.json'), 'utf8')) as { steps: Array<Record<string, unknown>> };
+
+    it('a message pattern that backtracks without end fails its step in bounded time, and the run goes on to report', async () => {
+      const script = wrongParty();
+      // Minutes on the event loop for the ~300 characters of the authorization error.
+      script.steps[1].expect = { failed: { code: 'DAML_AUTHORIZATION_ERROR', message: '^(.*.*.*.*)*X$' } };
+      const file = inDir('runaway.ledger.json');
+      writeFileSync(file, JSON.stringify(script, null, 2));
+      const r = await cli(['test', file], env);
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, /^  FAIL +2\. Bob tries to transfer it to himself/m);
+      assert.match(r.stdout, /runaway\.ledger\.json:\d+:\d+: Failed with DAML_AUTHORIZATION_ERROR; matching the message against \/\^\(\.\*\.\*\.\*\.\*\)\*X\$\/ took longer than 1 s and was stopped/);
+    });
+
+    it('a step file or DAR that is a device or a FIFO is refused, not read; so is a script that is one', async () => {
+      execFileSync('mkfifo', [inDir('pipe.commands.json')]);
+      const large = inDir('large.commands.json');
+      writeFileSync(large, '');
+      truncateSync(large, 33 * 1024 * 1024);
+      const steps = [{ uploadDar: '/dev/zero' }, { submit: { file: 'pipe.commands.json' } }, { submit: { file: 'large.commands.json' } }];
+      const results: string[] = [];
+      for (const [i, step] of steps.entries()) {
+        const file = inDir(`device-${i}.ledger.json`);
+        writeFileSync(file, JSON.stringify({ parties: { Bank: {} }, steps: [{ name: 'reads a file', ...step }] }, null, 2));
+        const r = await cli(['test', file], env);
+        assert.equal(r.status, 1, r.stdout + r.stderr);
+        results.push(/^ {10}\S+: (Cannot read .*)$/m.exec(r.stdout)?.[1] ?? r.stdout);
+      }
+      assert.deepEqual(results, [
+        'Cannot read /dev/zero: not a regular file (a FIFO, a device or a directory).',
+        'Cannot read pipe.commands.json: not a regular file (a FIFO, a device or a directory).',
+        `Cannot read large.commands.json: ${large} is larger than 32 MiB: not read.`,
+      ]);
+      symlinkSync('/dev/zero', inDir('zero.ledger.json'));
+      const r = await cli(['test', inDir('zero.ledger.json')], env);
+      assert.equal(r.status, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /^error: cannot read \S+zero\.ledger\.json is not a regular file \(a FIFO, a device or a directory\): not read$/m);
+    });
+
+    // The CLI as a process, sent a real SIGINT when a request of the run hangs at the participant: before the first step, and in a step.
+    for (const [where, path, firstStep] of [
+      ['while connecting', '/v2/version', /^  not run 1\. Bank issues an Iou to Alice, observed by Bob \(cancelled\)$/m],
+      // The submit was sent: its outcome is unknown, and said so, with what to look up.
+      ['in a step', '/v2/commands/submit-and-wait-for-transaction', /^  UNKNOWN 1\. Bank issues an Iou to Alice, observed by Bob \d+ ms\n.*Look up command id "ledger-script-[0-9a-f]{8}-step-1"/m],
+    ] as const) {
+      it(`Ctrl-C ${where} stops the run: exit 130 and a report of every step`, async () => {
+        const proxy = await startFaultProxy(participant.url, { maxHangMs: 60_000 });
+        try {
+          proxy.add({ path, fault: { kind: 'hang' }, times: 10 });
+          const file = inDir('wrong-party-transfer.ledger.json');
+          const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(REPO_ROOT, 'src/cli/main.ts'), 'test', file], { cwd: REPO_ROOT, env: { PATH: process.env.PATH, CANTON_LEDGER_URL: proxy.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+          child.stderr.on('data', (c: Buffer) => (stdout += c.toString()));
+          const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+          // Wait until the request hangs (a state of the proxy), then Ctrl-C.
+          while (proxy.fired.hang === undefined) {
+            if (child.exitCode !== null) assert.fail(`the CLI exited early (${child.exitCode}): ${stdout}`);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          child.kill('SIGINT');
+          assert.equal(await exited, 130, stdout);
+          assert.match(stdout, /wrong-party-transfer\.ledger\.json \(run [0-9a-f]{8}\)/);
+          assert.match(stdout, /^  not run 2\. Bob tries to transfer it to himself \(cancelled\)$/m);
+          assert.match(stdout, /^  not run 3\. The Iou is still Alice's \(cancelled\)$/m);
+          assert.match(stdout, /^1 script: 0 passed, 1 did not;/m);
+          assert.match(stdout, firstStep);
+        } finally {
+          await proxy.close();
+        }
+      });
     }
   });
 

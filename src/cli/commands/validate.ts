@@ -1,12 +1,12 @@
 /** `validate FILE…`: check commands and vetting files against their schemas, as CI would. */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ArgumentContext } from '../../core/files/argumentChecks';
+import { MAX_DAR_BYTES } from '../../core/localFile';
 import { packagesInUse, unreadableWarning, type PackagesState } from '../../core/ledger/packages';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
-import { checkFile } from '../files';
+import { checkFile, readUserFile } from '../files';
 import { formatProblem } from '../format';
 
 const NAME = 'validate';
@@ -79,13 +79,7 @@ async function packagesFor(ctx: CliContext, dars: string[]): Promise<ArgumentCon
 async function darPackages(ctx: CliContext, dars: string[]): Promise<PackagesState> {
   if (dars.length === 0) return { state: 'none' };
   const files: Array<{ name: string; bytes: Uint8Array }> = [];
-  for (const dar of dars) {
-    try {
-      files.push({ name: basename(dar), bytes: await readFile(dar) });
-    } catch (e) {
-      throw new UsageError(`cannot read ${dar}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
-    }
-  }
+  for (const dar of dars) files.push({ name: basename(dar), bytes: await readUserFile(dar, MAX_DAR_BYTES, NAME) });
   // A .dar whose contents cannot be read is named in the warning; the others are checked against.
   const { packages, unreadable } = ctx.packages.fromDars(files);
   return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`, { unreadable }), packageIds: packages.map((p) => p.id) };

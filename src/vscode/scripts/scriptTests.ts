@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { JsonDocument } from '../../core/files/jsonDocument';
 import type { LedgerConnection } from '../../core/ledger/connection';
+import { FileRefusedError } from '../../core/localFile';
 import { runScript, type ScriptRun, type StepFailure, type StepResult } from '../../core/scripts/run';
 import { positionOf, SCRIPT_SUFFIX, scriptOf } from '../../core/scripts/script';
 import type { CommandRegistry } from '../commands/registry';
@@ -177,7 +178,7 @@ export class ScriptTests extends Disposable {
       result = await runScript(connection, text, {
         signal,
         readDar: (bytes) => this.deps.readDar(bytes),
-        readFile: (path) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, path))),
+        readFile: (path, maxBytes) => readRegularFile(vscode.Uri.joinPath(folder, path), maxBytes),
         onStepStarted: (s) => {
           const item = stepItem(s.index);
           if (item) run.started(item);
@@ -253,6 +254,14 @@ export class ScriptTests extends Disposable {
 
 function isScript(uri: vscode.Uri): boolean {
   return uri.path.toLowerCase().endsWith(SCRIPT_SUFFIX);
+}
+
+/** A file a script names: a regular file (not a FIFO or a device, which VS Code's stat types Unknown) of at most `maxBytes`. */
+async function readRegularFile(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array> {
+  const stat = await vscode.workspace.fs.stat(uri);
+  if ((stat.type & vscode.FileType.File) === 0) throw new FileRefusedError(uri.fsPath, 'not-a-file', maxBytes);
+  if (stat.size > maxBytes) throw new FileRefusedError(uri.fsPath, 'too-large', maxBytes);
+  return vscode.workspace.fs.readFile(uri);
 }
 
 /** The open document's text (unsaved edits included), else the file's. */
