@@ -195,6 +195,17 @@ describe('cli: test (ledger scripts)', function () {
       assert.match(r.stderr, /^error: cannot read \S+zero\.ledger\.json is not a regular file \(a FIFO, a device or a directory\): not read$/m);
     });
 
+    it("a step's name with escape sequences and a carriage return reaches the terminal as visible text, not as control characters", async () => {
+      const script = wrongParty();
+      script.steps[0].name = 'Clear\u001b[2J\u001b]0;title\u0007 then\roverwrite';
+      const file = inDir('escapes.ledger.json');
+      writeFileSync(file, JSON.stringify(script, null, 2));
+      const r = await cli(['test', file], env);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+      assert.match(r.stdout, /^  ok +1\. Clear\\x1b\[2J\\x1b\]0;title\\x07 then\\x0doverwrite /m);
+    });
+
     // The CLI as a process, sent a real SIGINT when a request of the run hangs at the participant: before the first step, and in a step.
     for (const [where, path, firstStep] of [
       ['while connecting', '/v2/version', /^  not run 1\. Bank issues an Iou to Alice, observed by Bob \(cancelled\)$/m],

@@ -65,6 +65,9 @@ describe('cli: usage', () => {
       [['updates', '--limit', '0'], /--limit needs an integer ≥ 1/],
       [['updates', '--page-size', '1e2'], /--page-size needs an integer/],
       [['updates', '--begin=-1'], /--begin needs an integer ≥ 0/],
+      // A negative number after its option is that option's value, not an option of its own.
+      [['acs', '--at', '-1'], /--at needs an integer ≥ 0, not "-1"/],
+      [['graph', '--lineage', '00ab', '--max-distance', '-1'], /--max-distance needs an integer ≥ 1, not "-1"/],
       [['updates', '--begin', '5', '--end', '3'], /--end \(3\) is before --begin \(5\)/],
       [['updates', '--shape', 'trees'], /--shape must be acs-delta or ledger-effects/],
       [['updates', '--legacy', '--topology'], /--legacy reads ACS-delta transactions and reassignments only/],

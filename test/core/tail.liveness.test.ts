@@ -49,6 +49,7 @@ describe('live tail over a websocket: liveness', function () {
       const stall = statuses.find((s) => s.state === 'reconnecting');
       assert.ok(stall && stall.state === 'reconnecting' && stall.error instanceof StreamStalledError, JSON.stringify(statuses));
       assert.ok(stall.error.missedOffset > stall.error.deliveredUpTo);
+      assert.deepEqual(statuses.slice(0, statuses.indexOf(stall)).filter((s) => s.state === 'quiet'), [], 'never called quiet while an update it had not delivered was there');
       assert.ok(relay.counts.sockets >= 2);
     } finally {
       await relay.close();

@@ -21,7 +21,8 @@ export const validateCommand: Command = {
     'The Daml arguments (createArguments, choiceArgument, contractKey) are checked against the packages',
     'of the participant at --url (or CANTON_LEDGER_URL) when one is given, else of the --dar files.',
     'A package (or .dar) that cannot be read is named in one warning with its error; the commands on',
-    'templates it may hold get "Cannot check" (exit 1), and every other file is checked as usual.',
+    'templates it may hold get "Cannot check", an error here (exit 1; a warning in the editor), and every',
+    'other file is checked as usual.',
     '--dar FILE         a .dar whose packages to check against (repeatable)',
     '--json             one line per file: {"file", "kind", "problems"}',
   ],
@@ -48,12 +49,14 @@ export const validateCommand: Command = {
         continue;
       }
       sawCommands ||= checked.kind === 'commands';
-      // A command that could not be checked (its package unreadable) does not pass: CI never passes unchecked.
-      const unchecked = checked.problems.some((p) => p.code === 'package-unreadable');
-      if ((checked.hasErrors || unchecked) && status === EXIT_OK) status = EXIT_FAILURE;
-      if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems: checked.problems }));
-      else if (checked.problems.length === 0) await ctx.out(`${file}: ok`);
-      else for (const p of checked.problems) await ctx.out(formatProblem(file, p));
+      // A command that could not be checked (its package unreadable) does not pass: CI never passes
+      // unchecked. The editor shows it as a warning; here it is an error, so that what is printed and
+      // the exit status say the same.
+      const problems = checked.problems.map((p) => (p.code === 'package-unreadable' ? { ...p, severity: 'error' as const } : p));
+      if (problems.some((p) => p.severity === 'error') && status === EXIT_OK) status = EXIT_FAILURE;
+      if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems }));
+      else if (problems.length === 0) await ctx.out(`${file}: ok`);
+      else for (const p of problems) await ctx.out(formatProblem(file, p));
     }
     if (!packages && sawCommands) ctx.err('note: the Daml arguments were not checked: give --url (a participant) or --dar FILE for their packages.');
     return status;

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { JsonDocument } from '../../core/files/jsonDocument';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { FileRefusedError } from '../../core/localFile';
+import { terminalText } from '../../core/text';
 import { runScript, type ScriptRun, type StepFailure, type StepResult } from '../../core/scripts/run';
 import { positionOf, SCRIPT_SUFFIX, scriptOf } from '../../core/scripts/script';
 import type { CommandRegistry } from '../commands/registry';
@@ -191,7 +192,7 @@ export class ScriptTests extends Disposable {
       return;
     }
     for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
-    run.appendOutput(`${script.label} (run ${result.runId}): ${result.status}\r\n`);
+    run.appendOutput(terminalText(`${script.label} (run ${result.runId}): ${result.status}`) + '\r\n');
     const duration = Date.now() - started;
     if (result.status === 'refused') {
       run.errored(script, result.problems.map((p) => located(`${p.message} [${p.code}]`, uri, rangeOf(p))), duration);
@@ -207,7 +208,7 @@ export class ScriptTests extends Disposable {
   private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connectionId: string): void {
     if (!item) return;
     this.lastRuns.set(item.id, { result: r, connectionId });
-    run.appendOutput(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}\r\n`);
+    run.appendOutput(terminalText(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}`) + '\r\n');
     const messages = () => r.failures.map((f) => failureMessage(f, uri, doc));
     switch (r.status) {
       case 'passed':
