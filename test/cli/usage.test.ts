@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
 import { version } from '../../package.json';
+import { deadPort, deadUrl } from '../support/deadPort';
 import { sendJson, TestServer } from '../support/httpServer';
 import { cli } from './harness';
 
@@ -96,14 +96,14 @@ describe('cli: usage', () => {
       [['submit', '/nonexistent/a.commands.json'], /cannot read \/nonexistent\/a\.commands\.json: no such file/],
     ];
     for (const [argv, message] of cases) {
-      const r = await cli(argv, { CANTON_LEDGER_URL: 'http://127.0.0.1:1' });
+      const r = await cli(argv, { CANTON_LEDGER_URL: await deadUrl() });
       assert.equal(r.status, 2, argv.join(' '));
       assert.match(r.stderr, message, argv.join(' '));
     }
   });
 
   it('reports an unreachable participant with its code and hint (exit 1)', async () => {
-    const port = await closedPort();
+    const port = await deadPort();
     const r = await cli(['--url', `http://127.0.0.1:${port}`, 'updates', '--any-party']);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^error: ECONNREFUSED: Could not reach the participant/m);
@@ -123,7 +123,7 @@ describe('cli: usage', () => {
       assert.match(fromEnv.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
       assert.deepEqual(server.received.map((r) => r.url), ['/v2/version', '/v2/events/events-by-contract-id']);
 
-      const port = await closedPort();
+      const port = await deadPort();
       const overridden = await cli(['--url', url, 'events', 'cid', '--any-party'], { CANTON_LEDGER_URL: `http://127.0.0.1:${port}` });
       assert.match(overridden.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
       assert.equal(server.received.length, 4);
@@ -166,10 +166,3 @@ describe('cli: usage', () => {
 });
 
 /** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const s: Server = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}

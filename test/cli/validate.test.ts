@@ -7,6 +7,7 @@ import { PackageIndex } from '../../src/core/daml/packageIndex';
 import { validateText } from '../../src/core/files/validate';
 import { commandsFileTemplate, templateText, vettingFileTemplate } from '../../src/core/files/templates';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
+import { deadUrl } from '../support/deadPort';
 import { cli } from './harness';
 import type { DemoParticipant } from '../../src/participant/index';
 import { startCheckedParticipant } from '../support/specCheck';
@@ -157,7 +158,7 @@ describe('cli: validate --url, Daml arguments against the participant', function
 
   it('a participant that cannot be read fails the run (a CI job never passes unchecked)', async () => {
     const file = iouFile({ amount: '10.0' });
-    const r = await cli(['validate', '--url', 'http://127.0.0.1:9', file]);
+    const r = await cli(['validate', '--url', await deadUrl(), file]);
     assert.notEqual(r.status, 0);
     assert.doesNotMatch(r.stdout, /: ok$/m);
   });
