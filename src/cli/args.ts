@@ -76,10 +76,11 @@ export function splitCommand(argv: readonly string[]): { command?: string; rest:
 
 /** Strict parseArgs with the global options merged in; failures become usage errors of `command`. */
 export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, command?: string): ParsedArgs {
+  const all: OptionSpecs = { ...GLOBAL_OPTIONS, ...options };
   try {
     const { values, positionals } = parseArgs({
-      args: [...argv],
-      options: { ...GLOBAL_OPTIONS, ...options },
+      args: negativeValuesJoined(argv, all),
+      options: all,
       allowPositionals: true,
       strict: true,
     });
@@ -90,6 +91,25 @@ export function parseCommandArgs(argv: readonly string[], options: OptionSpecs, 
     if (code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((e as Error).message, command);
     throw e;
   }
+}
+
+/**
+ * `--at -1` as `--at=-1`: parseArgs takes a value that starts with a dash for an option ("argument is
+ * ambiguous"), where the number's own check says what is wrong with it.
+ */
+function negativeValuesJoined(argv: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    if (name !== undefined && options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? '')) {
+      out.push(`${arg}=${argv[++i]}`);
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 export function stringOption(values: OptionValues, name: string): string | undefined {

@@ -11,6 +11,7 @@ import { LedgerConnection } from '../core/ledger/connection';
 import { PackageStore } from '../core/ledger/packages';
 import type { Logger } from '../core/log';
 import { Redactor, REDACTION_MASK } from '../core/redact';
+import { terminalText } from '../core/text';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7575';
 export const URL_ENV = 'CANTON_LEDGER_URL';
@@ -104,12 +105,17 @@ export class CliContext {
    * stay in bounded memory.
    */
   async out(line: string): Promise<void> {
-    if (!this.io.stdout.write(maskSecrets(line, this.secrets) + '\n')) await drained(this.io.stdout, this.io.signal);
+    if (!this.io.stdout.write(terminalText(this.masked(line)) + '\n')) await drained(this.io.stdout, this.io.signal);
+  }
+
+  /** The text with the exact known secrets masked: what every output of the CLI (lines, report files) gets. */
+  masked(text: string): string {
+    return maskSecrets(text, this.secrets);
   }
 
   /** Writes a line of diagnostics to stderr. Text that came from a server or an error goes through `redact` first. */
   err(line: string): void {
-    this.io.stderr.write(maskSecrets(line, this.secrets) + '\n');
+    this.io.stderr.write(terminalText(this.masked(line)) + '\n');
   }
 
   /** Full redaction (registered secrets, JWT and credential shapes), for error- and server-derived text. */

@@ -1,8 +1,8 @@
 /** Reading a `*.commands.json` / `*.vetting.json` file and validating it against its schema. */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { checkBeforeSending, fileKindOf, validateText, type FileKind, type Problem } from '../core/files/validate';
 import type { ArgumentContext } from '../core/files/argumentChecks';
+import { FileRefusedError, MAX_JSON_FILE_BYTES, readRegularFile } from '../core/localFile';
 import { UsageError } from './args';
 import type { CliContext } from './context';
 import { formatProblem } from './format';
@@ -28,9 +28,15 @@ export function kindOfFile(file: string, command: string, expected?: FileKind): 
 
 /** The file's text as VS Code reads it: UTF-8, a byte-order mark dropped. */
 export async function readInput(file: string, command: string): Promise<string> {
+  return new TextDecoder().decode(await readUserFile(file, MAX_JSON_FILE_BYTES, command));
+}
+
+/** A file the user named: a regular file of at most `maxBytes`, else a usage error that says why. */
+export async function readUserFile(file: string, maxBytes: number, command: string): Promise<Uint8Array> {
   try {
-    return new TextDecoder().decode(await readFile(file));
+    return await readRegularFile(file, maxBytes);
   } catch (e) {
+    if (e instanceof FileRefusedError) throw new UsageError(`cannot read ${e.message}`, command);
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, command);
   }

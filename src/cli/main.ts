@@ -4,6 +4,7 @@
  */
 import { version } from '../../package.json';
 import { Redactor } from '../core/redact';
+import { terminalText } from '../core/text';
 import { flag, integerOption, parseCommandArgs, rejectSecretsOnArgv, splitCommand, stringOption, UsageError, type OptionValues } from './args';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type Command } from './command';
 import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, type Env, type GlobalOptions } from './context';
@@ -32,7 +33,7 @@ export async function run(argv: readonly string[], env: Env, io: CliIo): Promise
   const token = env[TOKEN_ENV] || undefined;
   const redactor = new Redactor();
   redactor.register(token);
-  let sink: ErrorSink = { err: (line) => void io.stderr.write(maskSecrets(line, token ? [token] : []) + '\n'), redact: (text) => redactor.redact(text) };
+  let sink: ErrorSink = { err: (line) => void io.stderr.write(terminalText(maskSecrets(line, token ? [token] : [])) + '\n'), redact: (text) => redactor.redact(text) };
   let verbose = false;
   const write = (lines: string[]) => io.stdout.write(lines.join('\n') + '\n');
   try {

@@ -260,7 +260,9 @@ export type ProtocolProblem =
    */
   | 'page-ended-early'
   /** The answer is larger than the client's cap for answers it holds in memory. */
-  | 'too-large';
+  | 'too-large'
+  /** An error answer whose body was cut on its way (it ends before its JSON or its declared length does): what it said is unknown. */
+  | 'incomplete-answer';
 
 /** Data of a {@link ProtocolError}, for callers that act on it. */
 export interface ProtocolDetail {
@@ -295,6 +297,8 @@ export class ProtocolError extends LedgerError {
         return 'The participant (or a proxy in front of it) broke the Ledger API protocol; reading stopped here rather than show repeated or missing updates. Report it to its operator.';
       case 'too-large':
         return 'Raise the cap on answers held in memory (CLI: --max-response-mb) if the answer is expected to be this large.';
+      case 'incomplete-answer':
+        return 'The answer was cut on its way (a dropped connection, or a proxy that cut it), so what the participant said is unknown: retry; if it repeats, check the proxies between you and the participant.';
       default:
         return 'The participant answered with something this client does not understand: is the URL a JSON Ledger API v2?';
     }

@@ -35,3 +35,16 @@ export function md(s: string): string {
 export function code(s: string): string {
   return `\`${s.replace(/`/g, "'")}\``;
 }
+
+// C0 controls but tab and newline, DEL, and C1 controls (CSI is \x9b).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Text for a terminal (the CLI's output, the Test Explorer's): control characters from a file or an
+ * answer (an escape sequence in a step's name, a carriage return that overwrites a line) are shown as
+ * `\x1b`, never run.
+ */
+export function terminalText(s: string): string {
+  return s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

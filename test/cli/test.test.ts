@@ -1,10 +1,12 @@
 // `canton-ledger test`: ledger scripts from the command line against the demo participant: a line per
 // step, the exit status, and the JUnit XML, read back by a JUnit report parser that CI tools use.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DemoParticipant } from '../../src/participant/index';
+import { startFaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
 import { REPO_ROOT } from '../support/spec';
 import { cli } from './harness';
@@ -129,6 +131,114 @@ describe('cli: test (ledger scripts)', function () {
     assert.match(r.stdout, /validate-bad\.ledger\.json:6:5: error: Step 1 does nothing: give it one of submit, preview, vet, uploadDar, activeContracts, contractEvents, updates \(did you mean submit\?\) \[unknown-step-kind\]/);
     assert.match(r.stdout, /validate-bad\.ledger\.json:11:18: error: \$\{Alise\} is not a party alias or an earlier capture: did you mean \$\{Alice\}\? \[unknown-name\]/);
     assert.match(r.stdout, /holding-transfer\.ledger\.json: ok/);
+  });
+
+  it('a token that an error body quotes reaches no output: not the terminal, not the log lines, not the JUnit file', async () => {
+    // A gateway in front of the participant that quotes the request's Authorization header in every error it passes on.
+    const guarded = await startCheckedParticipant({ port: 0, seed: 7, auth: { secret: 'a-shared-secret-of-this-test' } });
+    const proxy = await startFaultProxy(guarded.url);
+    try {
+      proxy.add({ path: /./, fault: { kind: 'quote-authorization' }, times: 1000 });
+      const token = await guarded.mintToken('demo-admin');
+      const refused = inDir('refused-as-other.ledger.json');
+      writeFileSync(refused, readFileSync(join(EXAMPLES, 'wrong-party-transfer.ledger.json'), 'utf8').replace('"code": "DAML_AUTHORIZATION_ERROR"', '"code": "CONTRACT_NOT_FOUND"'));
+      const junit = inDir('quoted.xml');
+      const r = await cli(['test', '--verbose', '--junit', junit, refused], { CANTON_LEDGER_URL: proxy.url, CANTON_LEDGER_TOKEN: token });
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.ok(proxy.fired['quote-authorization'] > 0, 'an error body quoted the header');
+      const xml = readFileSync(junit, 'utf8');
+      assert.match(xml, /the request had Authorization: Bearer \[REDACTED\]/, 'the failure is still reported, the token masked');
+      for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr], ['JUnit', xml]]) assert.ok(!text.includes(token), `${name} holds the token:\n${text}`);
+    } finally {
+      await proxy.close();
+      await guarded.close();
+    }
+  });
+
+  describe('hostile scripts', () => {
+    const wrongParty = () => JSON.parse(readFileSync(join(EXAMPLES, 'wrong-party-transfer.ledger.json'), 'utf8')) as { steps: Array<Record<string, unknown>> };
+
+    it('a message pattern that backtracks without end fails its step in bounded time, and the run goes on to report', async () => {
+      const script = wrongParty();
+      // Minutes on the event loop for the ~300 characters of the authorization error.
+      script.steps[1].expect = { failed: { code: 'DAML_AUTHORIZATION_ERROR', message: '^(.*.*.*.*)*X$' } };
+      const file = inDir('runaway.ledger.json');
+      writeFileSync(file, JSON.stringify(script, null, 2));
+      const r = await cli(['test', file], env);
+      assert.equal(r.status, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, /^  FAIL +2\. Bob tries to transfer it to himself/m);
+      assert.match(r.stdout, /runaway\.ledger\.json:\d+:\d+: Failed with DAML_AUTHORIZATION_ERROR; matching the message against \/\^\(\.\*\.\*\.\*\.\*\)\*X\$\/ took longer than 1 s and was stopped/);
+    });
+
+    it('a step file or DAR that is a device or a FIFO is refused, not read; so is a script that is one', async () => {
+      execFileSync('mkfifo', [inDir('pipe.commands.json')]);
+      const large = inDir('large.commands.json');
+      writeFileSync(large, '');
+      truncateSync(large, 33 * 1024 * 1024);
+      const steps = [{ uploadDar: '/dev/zero' }, { submit: { file: 'pipe.commands.json' } }, { submit: { file: 'large.commands.json' } }];
+      const results: string[] = [];
+      for (const [i, step] of steps.entries()) {
+        const file = inDir(`device-${i}.ledger.json`);
+        writeFileSync(file, JSON.stringify({ parties: { Bank: {} }, steps: [{ name: 'reads a file', ...step }] }, null, 2));
+        const r = await cli(['test', file], env);
+        assert.equal(r.status, 1, r.stdout + r.stderr);
+        results.push(/^ {10}\S+: (Cannot read .*)$/m.exec(r.stdout)?.[1] ?? r.stdout);
+      }
+      assert.deepEqual(results, [
+        'Cannot read /dev/zero: not a regular file (a FIFO, a device or a directory).',
+        'Cannot read pipe.commands.json: not a regular file (a FIFO, a device or a directory).',
+        `Cannot read large.commands.json: ${large} is larger than 32 MiB: not read.`,
+      ]);
+      symlinkSync('/dev/zero', inDir('zero.ledger.json'));
+      const r = await cli(['test', inDir('zero.ledger.json')], env);
+      assert.equal(r.status, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /^error: cannot read \S+zero\.ledger\.json is not a regular file \(a FIFO, a device or a directory\): not read$/m);
+    });
+
+    it("a step's name with escape sequences and a carriage return reaches the terminal as visible text, not as control characters", async () => {
+      const script = wrongParty();
+      script.steps[0].name = 'Clear\u001b[2J\u001b]0;title\u0007 then\roverwrite';
+      const file = inDir('escapes.ledger.json');
+      writeFileSync(file, JSON.stringify(script, null, 2));
+      const r = await cli(['test', file], env);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+      assert.match(r.stdout, /^  ok +1\. Clear\\x1b\[2J\\x1b\]0;title\\x07 then\\x0doverwrite /m);
+    });
+
+    // The CLI as a process, sent a real SIGINT when a request of the run hangs at the participant: before the first step, and in a step.
+    for (const [where, path, firstStep] of [
+      ['while connecting', '/v2/version', /^  not run 1\. Bank issues an Iou to Alice, observed by Bob \(cancelled\)$/m],
+      // The submit was sent: its outcome is unknown, and said so, with what to look up.
+      ['in a step', '/v2/commands/submit-and-wait-for-transaction', /^  UNKNOWN 1\. Bank issues an Iou to Alice, observed by Bob \d+ ms\n.*Look up command id "ledger-script-[0-9a-f]{8}-step-1"/m],
+    ] as const) {
+      it(`Ctrl-C ${where} stops the run: exit 130 and a report of every step`, async () => {
+        const proxy = await startFaultProxy(participant.url, { maxHangMs: 60_000 });
+        try {
+          proxy.add({ path, fault: { kind: 'hang' }, times: 10 });
+          const file = inDir('wrong-party-transfer.ledger.json');
+          const child = spawn(process.execPath, ['-r', 'tsx/cjs', join(REPO_ROOT, 'src/cli/main.ts'), 'test', file], { cwd: REPO_ROOT, env: { PATH: process.env.PATH, CANTON_LEDGER_URL: proxy.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+          child.stderr.on('data', (c: Buffer) => (stdout += c.toString()));
+          const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+          // Wait until the request hangs (a state of the proxy), then Ctrl-C.
+          while (proxy.fired.hang === undefined) {
+            if (child.exitCode !== null) assert.fail(`the CLI exited early (${child.exitCode}): ${stdout}`);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          child.kill('SIGINT');
+          assert.equal(await exited, 130, stdout);
+          assert.match(stdout, /wrong-party-transfer\.ledger\.json \(run [0-9a-f]{8}\)/);
+          assert.match(stdout, /^  not run 2\. Bob tries to transfer it to himself \(cancelled\)$/m);
+          assert.match(stdout, /^  not run 3\. The Iou is still Alice's \(cancelled\)$/m);
+          assert.match(stdout, /^1 script: 0 passed, 1 did not;/m);
+          assert.match(stdout, firstStep);
+        } finally {
+          await proxy.close();
+        }
+      });
+    }
   });
 
   it('a file that is not a ledger script is a usage error', async () => {

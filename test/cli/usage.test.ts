@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:net';
 import { version } from '../../package.json';
+import { deadPort, deadUrl } from '../support/deadPort';
 import { sendJson, TestServer } from '../support/httpServer';
 import { cli } from './harness';
 
@@ -65,6 +65,9 @@ describe('cli: usage', () => {
       [['updates', '--limit', '0'], /--limit needs an integer ≥ 1/],
       [['updates', '--page-size', '1e2'], /--page-size needs an integer/],
       [['updates', '--begin=-1'], /--begin needs an integer ≥ 0/],
+      // A negative number after its option is that option's value, not an option of its own.
+      [['acs', '--at', '-1'], /--at needs an integer ≥ 0, not "-1"/],
+      [['graph', '--lineage', '00ab', '--max-distance', '-1'], /--max-distance needs an integer ≥ 1, not "-1"/],
       [['updates', '--begin', '5', '--end', '3'], /--end \(3\) is before --begin \(5\)/],
       [['updates', '--shape', 'trees'], /--shape must be acs-delta or ledger-effects/],
       [['updates', '--legacy', '--topology'], /--legacy reads ACS-delta transactions and reassignments only/],
@@ -93,14 +96,14 @@ describe('cli: usage', () => {
       [['submit', '/nonexistent/a.commands.json'], /cannot read \/nonexistent\/a\.commands\.json: no such file/],
     ];
     for (const [argv, message] of cases) {
-      const r = await cli(argv, { CANTON_LEDGER_URL: 'http://127.0.0.1:1' });
+      const r = await cli(argv, { CANTON_LEDGER_URL: await deadUrl() });
       assert.equal(r.status, 2, argv.join(' '));
       assert.match(r.stderr, message, argv.join(' '));
     }
   });
 
   it('reports an unreachable participant with its code and hint (exit 1)', async () => {
-    const port = await closedPort();
+    const port = await deadPort();
     const r = await cli(['--url', `http://127.0.0.1:${port}`, 'updates', '--any-party']);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^error: ECONNREFUSED: Could not reach the participant/m);
@@ -120,7 +123,7 @@ describe('cli: usage', () => {
       assert.match(fromEnv.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
       assert.deepEqual(server.received.map((r) => r.url), ['/v2/version', '/v2/events/events-by-contract-id']);
 
-      const port = await closedPort();
+      const port = await deadPort();
       const overridden = await cli(['--url', url, 'events', 'cid', '--any-party'], { CANTON_LEDGER_URL: `http://127.0.0.1:${port}` });
       assert.match(overridden.stderr, /CONTRACT_EVENTS_NOT_FOUND/);
       assert.equal(server.received.length, 4);
@@ -163,10 +166,3 @@ describe('cli: usage', () => {
 });
 
 /** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const s: Server = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}

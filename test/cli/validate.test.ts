@@ -7,6 +7,7 @@ import { PackageIndex } from '../../src/core/daml/packageIndex';
 import { validateText } from '../../src/core/files/validate';
 import { commandsFileTemplate, templateText, vettingFileTemplate } from '../../src/core/files/templates';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
+import { deadUrl } from '../support/deadPort';
 import { cli } from './harness';
 import type { DemoParticipant } from '../../src/participant/index';
 import { startCheckedParticipant } from '../support/specCheck';
@@ -157,7 +158,7 @@ describe('cli: validate --url, Daml arguments against the participant', function
 
   it('a participant that cannot be read fails the run (a CI job never passes unchecked)', async () => {
     const file = iouFile({ amount: '10.0' });
-    const r = await cli(['validate', '--url', 'http://127.0.0.1:9', file]);
+    const r = await cli(['validate', '--url', await deadUrl(), file]);
     assert.notEqual(r.status, 0);
     assert.doesNotMatch(r.stdout, /: ok$/m);
   });
@@ -211,8 +212,8 @@ describe('cli: validate --url, a package of the participant that cannot be read'
       // The files that do not use that package get their verdict as if nothing had happened.
       assert.ok(problemLines(r.stdout, iouWrong).some((p) => p.code === 'number-format' || p.severity === 'error'), r.stdout);
       assert.match(r.stdout, new RegExp(`^${iouRight.replace(/[.]/g, '\\.')}: ok$`, 'm'));
-      // The file on a template of the unreadable package: not checked, and said so.
-      assert.deepEqual(problemLines(r.stdout, asset).filter((p) => p.code !== 'package-id-template').map((p) => [p.severity, p.code]), [['warning', 'package-unreadable']]);
+      // The file on a template of the unreadable package: not checked, and said so, as an error (it fails the run).
+      assert.deepEqual(problemLines(r.stdout, asset).filter((p) => p.code !== 'package-id-template').map((p) => [p.severity, p.code]), [['error', 'package-unreadable']]);
       assert.match(r.stdout, new RegExp(`Cannot check: package ${assetId} \\(.+\\) could not be read on `));
     });
   }
@@ -222,7 +223,7 @@ describe('cli: validate --url, a package of the participant that cannot be read'
     const asset = commandsFile('asset-by-name', '#demo-asset:Asset:Asset', {});
     const r = await cli(['validate', asset], { CANTON_LEDGER_URL: proxy.url });
     assert.equal(r.status, 1);
-    assert.deepEqual(problemLines(r.stdout, asset).map((p) => p.code), ['package-unreadable']);
+    assert.deepEqual(problemLines(r.stdout, asset).map((p) => [p.severity, p.code]), [['error', 'package-unreadable']], 'the exit status follows the severity printed');
   });
 });
 

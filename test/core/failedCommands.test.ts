@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import type { ParticipantInfo } from '../../src/core/ledger/connection';
 import type { UserRights } from '../../src/core/models/users';
+import { Redactor } from '../../src/core/redact';
+import { REPO_ROOT } from '../support/spec';
 import { completionsSelectionFor, CompletionsUnreadableError, failedCommandRow, mergeFailedCommands, type FailedCommand } from '../../src/core/submit/failedCommands';
 
 const rights = (r: Partial<UserRights>): UserRights => ({ actAs: [], readAs: [], executeAs: [], participantAdmin: false, identityProviderAdmin: false, readAsAnyParty: false, executeAsAnyParty: false, ...r });
@@ -26,6 +28,16 @@ describe('failed commands: whose completions, and the rows', () => {
       (e: unknown) => e instanceof CompletionsUnreadableError && e.reason === 'no-party' && e.userId === 'alice-app',
     );
     assert.throws(() => completionsSelectionFor(info({ user: undefined, rights: rights({ actAs: ['A::1'] }) }), false), (e: unknown) => e instanceof CompletionsUnreadableError && e.reason === 'no-user');
+  });
+
+  it('the error keeps its name in a minified bundle, as the production build makes it', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({ stdin: { contents: "export { CompletionsUnreadableError } from './src/core/submit/failedCommands';", resolveDir: REPO_ROOT, loader: 'ts' }, bundle: true, minify: true, platform: 'node', format: 'cjs', mainFields: ['module', 'main'], write: false, logLevel: 'silent' });
+    const bundled = { exports: {} as { CompletionsUnreadableError: typeof CompletionsUnreadableError } };
+    new Function('module', 'exports', 'require', out.outputFiles[0].text)(bundled, bundled.exports, require);
+    const e = new bundled.exports.CompletionsUnreadableError('no-user');
+    assert.equal(e.name, 'CompletionsUnreadableError');
+    assert.match(new Redactor().redactError(e), /^CompletionsUnreadableError: The connection has no user/);
   });
 
   it('rows: newest first, succeeded ones only on request, a failed one names its code, a succeeded one says so', () => {

@@ -92,6 +92,22 @@ describe('transaction graph: contract lineage (demo participant)', () => {
     assert.deepEqual(more.frontier, [{ contractId: ious.bob, direction: 'back' }]);
   });
 
+  it('without a bound given (undefined, as the CLI and the panel pass it), a walk stops at the default 10 transactions', async () => {
+    const { bank, alice, bob } = p.parties;
+    const format: wire.TransactionFormat = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' };
+    let id = createdEvents(await submit(p, [bank], [createIou(bank, alice, '7')], { format }))[0].contractId;
+    const chain = [id];
+    // Twelve transfers back and forth: a lineage longer than the default bound, far smaller than the contract bound.
+    for (let i = 0; i < 12; i++) {
+      const [from, to] = i % 2 === 0 ? [alice, bob] : [bob, alice];
+      id = createdEvents(await submit(p, [from], [exercise(id, 'Iou_Transfer', { newOwner: to })], { format }))[0].contractId;
+      chain.push(id);
+    }
+    const l = await walkLineage(lineageReaderOf(client, { parties: [], anyParty: true }), chain[0], { maxDistance: undefined });
+    assert.deepEqual(lineageInOrder(l).map((c) => c.contractId), chain.slice(0, 11));
+    assert.deepEqual(l.frontier, [{ contractId: chain[10], direction: 'forward' }]);
+  });
+
   it('a contract the parties cannot see ends the walk there with the participant’s code', async () => {
     // As Bob: his own Iou and the transfer he made (with what it created) are visible; Charlie's Iou's
     // events are not (Bob is no stakeholder), and neither is Alice's choice that created Bob's Iou.

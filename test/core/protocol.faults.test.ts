@@ -3,7 +3,7 @@
 // fields of the wrong type) end in a ProtocolError that says what is wrong, and reading stops.
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../src/core/api/client';
-import { ProtocolError } from '../../src/core/errors';
+import { NotServedError, ProtocolError } from '../../src/core/errors';
 import { type DemoParticipant } from '../../src/participant';
 import { repeatElements, repeatPageToken, reverseElements, startFaultProxy, type FaultProxy } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
@@ -149,6 +149,41 @@ for (const apiVersion of ['3.4', '3.5'] as const) {
     }
   });
 }
+
+describe('protocol checks: an error answer cut on its way', function () {
+  this.timeout(20_000);
+  let p: DemoParticipant;
+  let proxy: FaultProxy;
+  let client: LedgerClient;
+
+  before(async () => {
+    p = await startCheckedParticipant({ seed: 11 });
+    proxy = await startFaultProxy(p.url);
+    client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 5000 });
+  });
+  after(async () => {
+    await proxy.close();
+    await p.close();
+  });
+
+  // The participant answers 404 CONTRACT_EVENTS_NOT_FOUND; the proxy cuts its body after a few bytes.
+  for (const afterBytes of [1, 20, 60]) {
+    it(`a 404 cut after ${afterBytes} bytes is an incomplete answer, not "this participant does not serve" the path`, async () => {
+      const cutBefore = proxy.fired['cut-body'] ?? 0;
+      proxy.add({ method: 'POST', path: '/v2/events/events-by-contract-id', fault: { kind: 'cut-body', afterBytes } });
+      const err = await protocolError(client.eventsByContractId(`00${'ab'.repeat(33)}`, { filter: { anyParty: true } }));
+      assert.equal(proxy.fired['cut-body'], cutBefore + 1, 'the body was cut');
+      assert.equal(err.problem, 'incomplete-answer');
+      assert.match(err.message, /^HTTP 404 with an incomplete answer: its body was cut after "\{/);
+      assert.match(err.hint, /cut on its way/);
+    });
+  }
+
+  it('a 404 that is whole still means the path is not served', async () => {
+    proxy.add({ method: 'POST', path: '/v2/events/events-by-contract-id', fault: { kind: 'answer', status: 404, body: 'The requested resource could not be found.' } });
+    await assert.rejects(client.eventsByContractId(`00${'ab'.repeat(33)}`, { filter: { anyParty: true } }), NotServedError);
+  });
+});
 
 describe('protocol checks: page tokens (3.5)', function () {
   this.timeout(20_000);

@@ -17,6 +17,7 @@ import { ExactNumber } from '../../src/core/json';
 import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
 import { DARS, requireDarBytes } from '../support/dars';
+import { startFaultProxy } from '../support/faultProxy';
 import { REPO_ROOT } from '../support/spec';
 import { start } from '../participant/helpers';
 
@@ -415,6 +416,27 @@ describe('ledger scripts: runs against the demo participant', function () {
     );
     assert.equal(r.status, 'passed', JSON.stringify(r.steps.map((s) => s.failures)));
     assert.deepEqual(r.steps.map((s) => s.summary?.split(':')[0]), ['Prepared (nothing was submitted)', 'Vetting of vet-iou-v2.vetting.json applied', 'Uploaded holding.dar']);
+  });
+
+  it('a DAR upload whose answer is lost passes when the look-up after it finds the DAR on the participant, and says so', async function () {
+    const dar = requireDarBytes(this, DARS.holding);
+    const proxy = await startFaultProxy(p.url);
+    const lossy = new LedgerConnection({
+      profile: { id: 'scripts-lossy', name: 'Demo', url: proxy.url, auth: 'none', userId: 'demo-admin', source: 'user' },
+      client: new LedgerClient({ baseUrl: proxy.url, timeoutMs: 10_000 }),
+      packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })),
+    });
+    try {
+      // The participant stores the DAR; its answer never comes back.
+      proxy.add({ method: 'POST', path: /^\/v2\/(dars|packages)$/, fault: { kind: 'drop' } });
+      const r = await runScript(lossy, text({ parties: PARTIES, steps: [{ uploadDar: 'holding.dar' }] }), { readFile: async () => dar, readDar });
+      assert.equal(proxy.fired.drop, 1, 'the answer was lost');
+      assert.deepEqual(statuses(r), ['passed'], JSON.stringify(r.steps[0].failures));
+      assert.match(r.steps[0].summary!, /^Uploaded holding\.dar: the answer was lost; Its main package [0-9a-f]{64} is on the participant/);
+    } finally {
+      lossy.dispose();
+      await proxy.close();
+    }
   });
 
   it("with the participant's packages: fields of expectations and captures must be the template's, and inline arguments are checked", async () => {

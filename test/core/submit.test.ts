@@ -32,6 +32,7 @@ import {
   withForceFlag,
 } from '../../src/core/submit/vetting';
 import { type DemoParticipant } from '../../src/participant';
+import { deadUrl } from '../support/deadPort';
 import { startCheckedParticipant } from '../support/specCheck';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -311,7 +312,7 @@ describe('submit: the outcome of a submission, against the demo participant', fu
   });
 
   it('the ledger end unreadable: not sent', async () => {
-    const down = new LedgerClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2_000 });
+    const down = new LedgerClient({ baseUrl: await deadUrl(), timeoutMs: 2_000 });
     const o = await submit(down, iouRequest(p, randomUUID()));
     is(o, 'not-sent');
   });

@@ -57,6 +57,12 @@ describe('OffsetOrder', () => {
     next.check(transaction(5), 0);
   });
 
+  it('takes a checkpoint at the begin of the range (Canton sends one that arrived delayed there), not an update', () => {
+    new OffsetOrder(req, { beginExclusive: 4 }).check(checkpoint(4), 0);
+    assert.throws(() => new OffsetOrder(req, { beginExclusive: 4 }).check(transaction(4), 0), (e: unknown) => e instanceof ProtocolError && e.problem === 'offset-order');
+    assert.throws(() => new OffsetOrder(req, { beginExclusive: 4 }).check(checkpoint(3), 0), (e: unknown) => e instanceof ProtocolError && e.problem === 'offset-order');
+  });
+
   it('still refuses a second update at one offset', () => {
     const order = new OffsetOrder(req, {});
     order.check(checkpoint(7), 0);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { LedgerClient } from '../../src/core/api/client';
 import { StreamStalledError, TimeoutError } from '../../src/core/errors';
 import type { Update } from '../../src/core/models/updates';
-import type { FollowStatus } from '../../src/core/updates/tail';
+import { followUpdates, type FollowStatus } from '../../src/core/updates/tail';
 import type { DemoParticipant } from '../../src/participant';
 import { startFrameRelay } from '../support/frameRelay';
 import { startCheckedParticipant } from '../support/specCheck';
@@ -49,6 +49,7 @@ describe('live tail over a websocket: liveness', function () {
       const stall = statuses.find((s) => s.state === 'reconnecting');
       assert.ok(stall && stall.state === 'reconnecting' && stall.error instanceof StreamStalledError, JSON.stringify(statuses));
       assert.ok(stall.error.missedOffset > stall.error.deliveredUpTo);
+      assert.deepEqual(statuses.slice(0, statuses.indexOf(stall)).filter((s) => s.state === 'quiet'), [], 'never called quiet while an update it had not delivered was there');
       assert.ok(relay.counts.sockets >= 2);
     } finally {
       await relay.close();
@@ -122,3 +123,46 @@ describe('live tail over a websocket: liveness', function () {
     }
   });
 });
+
+describe('live tail over a websocket: an idle ledger', function () {
+  this.timeout(60_000);
+  let p: DemoParticipant;
+  before(async () => {
+    // Idle checkpoints after 40 ms (Canton's idle-stream-offset-checkpoint-timeout, a minute by default).
+    p = await startCheckedParticipant({ seed: 9, apiVersion: '3.5', idleCheckpointMs: 40 });
+  });
+  after(() => p.close());
+
+  it('stays live: no checkpoint before the stream has gone anywhere, one after, never one that is refused; quiet, never reconnecting', async () => {
+    const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 5000 });
+    const start = p.state.ledgerEnd;
+    const got: Update[] = [];
+    const statuses: FollowStatus[] = [];
+    const stop = new AbortController();
+    // Idle from the ledger end until quiet is reported (many checkpoint intervals: the liveness interval is 5 of them);
+    // then one write, its checkpoint, and quiet again.
+    let quietReports = 0;
+    const following = followUpdates(client, {
+      from: start,
+      source: 'websocket',
+      selection: { filter: { anyParty: true } },
+      signal: stop.signal,
+      livenessIntervalMs: 200,
+      retryDelayMs: () => 1,
+      onBatch: (b) => got.push(...b),
+      onStatus: (s) => {
+        statuses.push(s);
+        if (s.state === 'reconnecting') stop.abort();
+        if (s.state !== 'quiet') return;
+        quietReports++;
+        if (quietReports === 1) p.state.appendSynthetic(1);
+        else if (got.some((u) => u.kind === 'checkpoint')) stop.abort();
+      },
+    });
+    await following;
+    assert.deepEqual(statuses.filter((s) => s.state === 'reconnecting'), [], 'never reconnecting');
+    assert.deepEqual(got.map(key), ledgerAfter(p, start).concat(`${start + 1}/checkpoint`), 'the write, then one checkpoint at its offset');
+    assert.ok(statuses.every((s) => s.state === 'quiet' || s.state === 'following'), JSON.stringify(statuses));
+  });
+});
+

@@ -31,6 +31,8 @@ export type Fault =
   | { kind: 'rewrite-json'; rewrite: (body: unknown, request: unknown) => unknown }
   /** Answer 200 with the request's headers as JSON, without forwarding (a server that echoes the Authorization header). */
   | { kind: 'echo-headers' }
+  /** Forward; an error answer (4xx, 5xx) comes back with the request's Authorization header quoted in it, as some gateways do (in a Canton error's `cause`, else appended). */
+  | { kind: 'quote-authorization' }
   /** A websocket upgrade: pass the first `afterBytes` the participant sends (its 101 answer included), then destroy both connections. Counts only when it did cut. */
   | { kind: 'cut-socket'; afterBytes: number }
   /** A websocket upgrade: answer this status instead, without forwarding (a proxy that does not pass websockets on). */
@@ -241,6 +243,12 @@ export class FaultProxy {
         res.writeHead(upstream.statusCode ?? 200, { 'content-type': 'application/json' });
         return void res.end(rewritten);
       }
+      case 'quote-authorization': {
+        const status = upstream.statusCode ?? 502;
+        const contentType = upstream.headers['content-type'] ?? 'text/plain';
+        res.writeHead(status, { 'content-type': contentType });
+        return void res.end(status < 400 ? body : quoteAuthorization(body.toString('utf8'), `Authorization: ${req.headers.authorization ?? '(none)'}`));
+      }
     }
   }
 
@@ -288,6 +296,17 @@ export async function startFaultProxy(target: string, o: FaultProxyOptions = {})
   const proxy = new FaultProxy(target, o);
   await proxy.start();
   return proxy;
+}
+
+/** An error body with `quote` in it: in a JSON body's `cause` (Canton's error shape), else at its end. */
+function quoteAuthorization(body: string, quote: string): string {
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>;
+    if (json && typeof json === 'object' && typeof json.cause === 'string') return JSON.stringify({ ...json, cause: `${json.cause} (the request had ${quote})` });
+  } catch {
+    // not JSON: appended below
+  }
+  return `${body}\n(the request had ${quote})`;
 }
 
 async function readAll(s: IncomingMessage): Promise<Buffer> {

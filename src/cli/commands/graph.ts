@@ -37,11 +37,11 @@ export const graphCommand: Command = {
     const format = (stringOption(v, 'format') ?? (ctx.globals.json ? 'json' : 'text')) as GraphFormat;
     if (!GRAPH_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${GRAPH_FORMATS.join(', ')}`, NAME);
     if (stringOption(v, 'lens') !== undefined && args.positionals.length === 0) throw new UsageError('--lens goes with a transaction', NAME);
+    const maxDistance = integerOption(v, 'max-distance', 1, NAME);
     const readAs = await resolveReadAs(ctx, v);
     const client = ctx.client();
     let text: string;
     if (lineage !== undefined) {
-      const maxDistance = integerOption(v, 'max-distance', 1, NAME);
       text = exportLineage(await walkLineage(lineageReaderOf(client, readAs), lineage, { maxDistance }, ctx.callOptions), format);
     } else if (diff !== undefined) {
       if (format !== 'text' && format !== 'json') throw new UsageError('--diff prints text or json', NAME);

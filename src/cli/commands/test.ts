@@ -2,10 +2,11 @@
  * `test FILE.ledger.json…`: runs ledger scripts as tests, a line per step, with the same core runner
  * as the editor's Test Explorer; `--junit FILE` writes the JUnit XML that CI systems read.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { readDar } from '../../core/daml/lf/archive';
 import { JsonDocument } from '../../core/files/jsonDocument';
+import { readRegularFile } from '../../core/localFile';
 import { runScript, type ScriptRun, type StepResult } from '../../core/scripts/run';
 import { positionOf, SCRIPT_SUFFIX } from '../../core/scripts/script';
 import { stringOption, UsageError } from '../args';
@@ -41,14 +42,14 @@ export const testCommand: Command = {
     for (const file of args.positionals) {
       const text = await readInput(file, NAME);
       const startedAt = new Date().toISOString();
-      const result: ScriptRun | undefined = interrupted ? undefined : await runScript(ctx.connection(), text, { signal: ctx.signal, readFile: (path) => readFile(resolve(dirname(file), path)), readDar });
+      const result: ScriptRun | undefined = interrupted ? undefined : await runScript(ctx.connection(), text, { signal: ctx.signal, readFile: (path, maxBytes) => readRegularFile(resolve(dirname(file), path), maxBytes), readDar });
       if (!result) continue;
       reports.push({ file, text, run: result, startedAt });
       await printRun(ctx, file, text, result);
       interrupted ||= result.status === 'interrupted';
     }
     await ctx.out(summary(reports.map((r) => r.run), args.positionals.length));
-    if (junit) await writeFile(junit, junitXml(reports));
+    if (junit) await writeFile(junit, ctx.masked(junitXml(reports)));
     const statuses = new Set(reports.map((r) => r.run.status));
     if (interrupted) return EXIT_INTERRUPTED;
     if (statuses.has('unknown')) return EXIT_OUTCOME_UNKNOWN;

@@ -2,13 +2,14 @@
  * `upload-dar FILE.dar`: validate and upload a DAR (or only validate it), then print the report the
  * editor's Upload DAR shows: the DAR's packages (new or already there) and the vetting change.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { CancelledError, UnsupportedOperationError } from '../../core/errors';
 import { readDar } from '../../core/daml/lf/archive';
+import { MAX_DAR_BYTES } from '../../core/localFile';
 import { darUploadAbilities, darUploadIsThere, darUploadLookUpText, darUploadMarkdown, uploadDarWithReport } from '../../core/submit/darUpload';
 import { expectPositionals, flag, stringOption, UsageError } from '../args';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTCOME_UNKNOWN, type Command } from '../command';
+import { readUserFile } from '../files';
 import { reportOutcomeUnknown, retryCommandLines } from '../retry';
 
 const NAME = 'upload-dar';
@@ -34,12 +35,7 @@ export const uploadDarCommand: Command = {
     const validateOnly = flag(args.values, 'validate-only');
     const noVet = flag(args.values, 'no-vet');
     if (validateOnly && noVet) throw new UsageError('--validate-only and --no-vet exclude each other: a validation vets nothing', NAME);
-    let dar: Uint8Array;
-    try {
-      dar = await readFile(file);
-    } catch (e) {
-      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((e as NodeJS.ErrnoException).code ?? 'unreadable')}`, NAME);
-    }
+    const dar = await readUserFile(file, MAX_DAR_BYTES, NAME);
     const client = ctx.client();
     const abilities = await darUploadAbilities(client, ctx.signal);
     const version = (await client.capabilities(ctx.callOptions)).version;

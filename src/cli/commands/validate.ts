@@ -1,12 +1,12 @@
 /** `validate FILE…`: check commands and vetting files against their schemas, as CI would. */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ArgumentContext } from '../../core/files/argumentChecks';
+import { MAX_DAR_BYTES } from '../../core/localFile';
 import { packagesInUse, unreadableWarning, type PackagesState } from '../../core/ledger/packages';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
-import { checkFile } from '../files';
+import { checkFile, readUserFile } from '../files';
 import { formatProblem } from '../format';
 
 const NAME = 'validate';
@@ -21,7 +21,8 @@ export const validateCommand: Command = {
     'The Daml arguments (createArguments, choiceArgument, contractKey) are checked against the packages',
     'of the participant at --url (or CANTON_LEDGER_URL) when one is given, else of the --dar files.',
     'A package (or .dar) that cannot be read is named in one warning with its error; the commands on',
-    'templates it may hold get "Cannot check" (exit 1), and every other file is checked as usual.',
+    'templates it may hold get "Cannot check", an error here (exit 1; a warning in the editor), and every',
+    'other file is checked as usual.',
     '--dar FILE         a .dar whose packages to check against (repeatable)',
     '--json             one line per file: {"file", "kind", "problems"}',
   ],
@@ -48,12 +49,14 @@ export const validateCommand: Command = {
         continue;
       }
       sawCommands ||= checked.kind === 'commands';
-      // A command that could not be checked (its package unreadable) does not pass: CI never passes unchecked.
-      const unchecked = checked.problems.some((p) => p.code === 'package-unreadable');
-      if ((checked.hasErrors || unchecked) && status === EXIT_OK) status = EXIT_FAILURE;
-      if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems: checked.problems }));
-      else if (checked.problems.length === 0) await ctx.out(`${file}: ok`);
-      else for (const p of checked.problems) await ctx.out(formatProblem(file, p));
+      // A command that could not be checked (its package unreadable) does not pass: CI never passes
+      // unchecked. The editor shows it as a warning; here it is an error, so that what is printed and
+      // the exit status say the same.
+      const problems = checked.problems.map((p) => (p.code === 'package-unreadable' ? { ...p, severity: 'error' as const } : p));
+      if (problems.some((p) => p.severity === 'error') && status === EXIT_OK) status = EXIT_FAILURE;
+      if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems }));
+      else if (problems.length === 0) await ctx.out(`${file}: ok`);
+      else for (const p of problems) await ctx.out(formatProblem(file, p));
     }
     if (!packages && sawCommands) ctx.err('note: the Daml arguments were not checked: give --url (a participant) or --dar FILE for their packages.');
     return status;
@@ -79,13 +82,7 @@ async function packagesFor(ctx: CliContext, dars: string[]): Promise<ArgumentCon
 async function darPackages(ctx: CliContext, dars: string[]): Promise<PackagesState> {
   if (dars.length === 0) return { state: 'none' };
   const files: Array<{ name: string; bytes: Uint8Array }> = [];
-  for (const dar of dars) {
-    try {
-      files.push({ name: basename(dar), bytes: await readFile(dar) });
-    } catch (e) {
-      throw new UsageError(`cannot read ${dar}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`, NAME);
-    }
-  }
+  for (const dar of dars) files.push({ name: basename(dar), bytes: await readUserFile(dar, MAX_DAR_BYTES, NAME) });
   // A .dar whose contents cannot be read is named in the warning; the others are checked against.
   const { packages, unreadable } = ctx.packages.fromDars(files);
   return { state: 'ready', context: ctx.packages.context(packages, `in ${dars.map((d) => basename(d)).join(', ')}`, { unreadable }), packageIds: packages.map((p) => p.id) };

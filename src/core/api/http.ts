@@ -357,7 +357,7 @@ export class HttpTransport {
       throw mapAbortOr(e, true);
     }
     done();
-    const err = this.errorFromResponse(status, res.headers.get('content-type') ?? undefined, text, req);
+    const err = this.errorFromResponse(status, res.headers.get('content-type') ?? undefined, text, req, declaredLength(res.headers));
     const line = `${req.method} ${req.path} ${status} ${Date.now() - started} ms${describeFailure(err)}`;
     if (req.expectedStatuses?.includes(status)) this.logger.debug(`${line} (expected)`);
     else this.logger.info(line);
@@ -407,9 +407,14 @@ export class HttpTransport {
   }
 
   /** The typed error of a failed answer (websocket refusals included). */
-  errorFromResponse(status: number, contentType: string | undefined, text: string, req: RequestInfo): LedgerError {
+  errorFromResponse(status: number, contentType: string | undefined, text: string, req: RequestInfo, length?: number): LedgerError {
     const body = parseCantonError(contentType, text);
     if (body || status === 401 || status === 403) return errorOfStatus(status, body, req);
+    // A body cut on its way is not the answer it began: a cut 404 is no sign that the path is not served.
+    if ((length !== undefined && Buffer.byteLength(text) < Math.min(length, ERROR_BODY_LIMIT)) || isCutJson(contentType, text)) {
+      const start = this.redactor.redact(text.slice(0, 200));
+      return new ProtocolError(`HTTP ${status} with an incomplete answer: its body was cut${start ? ` after ${JSON.stringify(start)}` : ' before it began'}`, info(req), undefined, { problem: 'incomplete-answer' });
+    }
     return new HttpError(status, this.redactor.redact(text.slice(0, 2000)), contentType, info(req));
   }
 
@@ -463,6 +468,24 @@ function parseCantonError(contentType: string | undefined, text: string): JsCant
   } catch {
     return undefined; // not JSON: the caller makes an HttpError of it
   }
+}
+
+/** A body that says it is JSON (its type, or its first character) and ends before its JSON does. */
+function isCutJson(contentType: string | undefined, text: string): boolean {
+  if (!text || !(/json/i.test(contentType ?? '') || text.startsWith('{'))) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The body length an answer declares, when its bytes are the body's own (not compressed). */
+function declaredLength(headers: { get(name: string): string | null }): number | undefined {
+  const length = Number(headers.get('content-length') ?? NaN);
+  const encoding = headers.get('content-encoding');
+  return Number.isSafeInteger(length) && (!encoding || encoding === 'identity') ? length : undefined;
 }
 
 /** A parsed value that is a JsCantonError (it has a code and a cause), normalised; else undefined. */

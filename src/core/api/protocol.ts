@@ -124,7 +124,11 @@ export class OffsetOrder {
     if (offset === undefined) return;
     const isUpdate = u.kind !== 'checkpoint';
     const { beginExclusive, endInclusive } = this.o;
-    if ((beginExclusive !== undefined && offset <= beginExclusive) || (endInclusive !== undefined && offset > endInclusive)) {
+    // A checkpoint may carry the begin itself: Canton streams one that "arrived delayed" at the start of
+    // a range when it names the offset just before the range (IndexServiceImpl.injectCheckpoints,
+    // the RangeBegin case), and the first range of a stream begins right after `beginExclusive`.
+    const beforeBegin = beginExclusive !== undefined && (isUpdate ? offset <= beginExclusive : offset < beginExclusive);
+    if (beforeBegin || (endInclusive !== undefined && offset > endInclusive)) {
       const range = `(${beginExclusive ?? 0}, ${endInclusive ?? '∞'}]`;
       throw new ProtocolError(`The answer to ${where(this.req)} has an update at offset ${offset} (element ${index}), outside the range ${range} asked for`, this.req, undefined, {
         problem: 'offset-order',

@@ -239,7 +239,8 @@ export async function walkLineage(
   o: CallOptions = {},
   previous?: Lineage,
 ): Promise<Lineage> {
-  const b = { ...DEFAULT_LINEAGE_BOUNDS, ...bounds };
+  // Not a spread of `bounds`: a bound given as undefined (no --max-distance) would replace its default.
+  const b: Required<LineageBounds> = { maxDistance: bounds.maxDistance ?? DEFAULT_LINEAGE_BOUNDS.maxDistance, maxContracts: bounds.maxContracts ?? DEFAULT_LINEAGE_BOUNDS.maxContracts };
   if (previous) {
     const more = { ...b, maxDistance: b.maxDistance + Math.max(0, ...previous.frontier.map((f) => previous.contracts.get(f.contractId)!.distance)) };
     return new LineageWalk(previous, reader, more, o).run(previous.frontier);

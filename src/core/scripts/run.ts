@@ -21,11 +21,13 @@ import { commandsValuePasses, startValidation, validateText, type Problem } from
 import type { LedgerConnection, WriteOptions } from '../ledger/connection';
 import type { CreatedEvent, Transaction } from '../models/updates';
 import type * as wire from '../models/wire';
-import { uploadDarWithReport } from '../submit/darUpload';
+import { darUploadIsThere, darUploadLookUpText, uploadDarWithReport } from '../submit/darUpload';
 import { transactionSummary } from '../submit/outcome';
 import { prepareRequestOf, submissionOf, submit, type CommandsFileValue, type SubmissionOutcome } from '../submit/submission';
 import { sendVetting, vettingRequestOf } from '../submit/vetting';
+import { FileRefusedError, MAX_DAR_BYTES, MAX_JSON_FILE_BYTES } from '../localFile';
 import { resolveAliases } from './check';
+import { MessagePatterns } from './messagePattern';
 import { substitutedCommandsPass } from './recheck';
 import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
 
@@ -90,8 +92,11 @@ export interface ScriptRunOptions {
   signal?: AbortSignal;
   /** Default: 8 random hex digits. Part of every command id of the run (`scriptCommandId`). */
   runId?: string;
-  /** Reads a file the script names (`vet`, `uploadDar`, a commands `file`), relative to the script. */
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Reads a file the script names (`vet`, `uploadDar`, a commands `file`), relative to the script: a
+   * regular file only, of at most `maxBytes` (else a FileRefusedError, `core/localFile`).
+   */
+  readFile(path: string, maxBytes: number): Promise<Uint8Array>;
   /** The Daml-LF reader an `uploadDar` step names the DAR's packages with (the extension keeps it in its own bundle). */
   readDar?: (bytes: Uint8Array) => DarContents;
   onStepStarted?(step: ScriptStep): void;
@@ -100,6 +105,30 @@ export interface ScriptRunOptions {
 
 export async function runScript(connection: LedgerConnection, text: string, o: ScriptRunOptions): Promise<ScriptRun> {
   const runId = o.runId ?? randomBytes(4).toString('hex');
+  try {
+    return await checkAndRun(connection, text, runId, o);
+  } catch (e) {
+    // Cancelled before the first step (connecting, reading packages or parties): nothing ran.
+    if (!(e instanceof CancelledError)) throw e;
+    return { runId, status: 'interrupted', problems: [], parties: {}, steps: stepsOfText(text).map(notRun('cancelled')) };
+  }
+}
+
+/** The result of a step not run, and why. */
+function notRun(because: StepResult['notRunBecause']): (s: ScriptStep) => StepResult {
+  return (s) => ({ ...stepHead(s), status: 'not-run', notRunBecause: because, failures: [], captured: {}, durationMs: 0 });
+}
+
+/** The steps of a script's text, as far as it parses. */
+function stepsOfText(text: string): ScriptStep[] {
+  try {
+    return scriptOf(JSON.parse(text)).steps;
+  } catch {
+    return [];
+  }
+}
+
+async function checkAndRun(connection: LedgerConnection, text: string, runId: string, o: ScriptRunOptions): Promise<ScriptRun> {
   const signal = o.signal;
   const client = connection.client;
   const info = connection.state.state === 'connected' ? connection.state.info : await connection.connect(signal);
@@ -123,7 +152,6 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   const checkedCommands = new Map<string, unknown>();
   const checked = validation.finish({ packages, parties: { ids: partyIds, source: `on ${connection.profile.name}` }, checkedCommands });
   const script = scriptOf(checked.value);
-  const notRun = (because: StepResult['notRunBecause']) => (s: ScriptStep): StepResult => ({ ...stepHead(s), status: 'not-run', notRunBecause: because, failures: [], captured: {}, durationMs: 0 });
   const errors = checked.problems.filter((p) => p.severity === 'error');
   // The users must exist: one that does not is an error at its alias, before anything is sent.
   const users = new Map<string, string>();
@@ -159,28 +187,35 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
   // By step number: a step reads its own at once (not a key made and looked up, cold, between two submissions).
   const checkedSpecs: unknown[] = [];
   for (const step of script.steps) checkedSpecs[step.index] = checkedCommands.get(`${step.pointer}/${step.kind}`);
+  // A failure quotes what the participant (or a proxy before it) answered, which can hold a credential:
+  // every front-end shows the failures as the run gives them, so they leave the runner redacted.
+  const redact = (text: string) => client.http.redactor.redact(text);
   const runner = new StepRunner(connection, runId, packages, scope, checkedSpecs, scriptCommandId(runId, script.steps.length - 1), o);
   if (endAtStart) runner.firstOffset = script.parties.some((a) => a.allocate) ? await client.ledgerEnd({ signal }) : await endAtStart;
   const steps: StepResult[] = [];
   let status: RunStatus = 'passed';
-  for (const step of script.steps) {
-    if (status !== 'passed') {
-      steps.push(notRun(status === 'interrupted' ? 'cancelled' : 'earlier-step')(step));
-      continue;
+  try {
+    for (const step of script.steps) {
+      if (status !== 'passed') {
+        steps.push(notRun(status === 'interrupted' ? 'cancelled' : 'earlier-step')(step));
+        continue;
+      }
+      if (signal?.aborted) {
+        status = 'interrupted';
+        steps.push(notRun('cancelled')(step));
+        continue;
+      }
+      o.onStepStarted?.(step);
+      const result = redacted(await runner.run(step), redact);
+      steps.push(result);
+      o.onStepFinished?.(result);
+      // A cancel that stopped a step (its outcome unknown, its checks cancelled) interrupted the run.
+      if (signal?.aborted || result.status === 'not-run') status = 'interrupted';
+      else if (result.status === 'failed') status = 'failed';
+      else if (result.status === 'unknown') status = 'unknown';
     }
-    if (signal?.aborted) {
-      status = 'interrupted';
-      steps.push(notRun('cancelled')(step));
-      continue;
-    }
-    o.onStepStarted?.(step);
-    const result = await runner.run(step);
-    steps.push(result);
-    o.onStepFinished?.(result);
-    // A cancel that stopped a step (its outcome unknown, its checks cancelled) interrupted the run.
-    if (signal?.aborted || result.status === 'not-run') status = 'interrupted';
-    else if (result.status === 'failed') status = 'failed';
-    else if (result.status === 'unknown') status = 'unknown';
+  } finally {
+    runner.dispose();
   }
   return { runId, status, problems: [], parties, steps };
 }
@@ -188,6 +223,18 @@ export async function runScript(connection: LedgerConnection, text: string, o: S
 /** Whether a script (parsed, not yet checked) has a step that reads updates (`scriptOf` reads no other way). */
 function hasUpdatesStep(value: unknown): boolean {
   return isJsonObject(value) && Array.isArray(value.steps) && value.steps.some((step) => isJsonObject(step) && 'updates' in step);
+}
+
+/** The result with its failures' text through the connection's redactor (the result itself, changed: it is new). */
+function redacted(result: StepResult, redact: (text: string) => string): StepResult {
+  if (result.failures.length === 0) return result;
+  result.failures = result.failures.map((f) => ({
+    ...f,
+    message: redact(f.message),
+    ...(f.expected !== undefined ? { expected: redact(f.expected) } : {}),
+    ...(f.actual !== undefined ? { actual: redact(f.actual) } : {}),
+  }));
+  return result;
 }
 
 function done(head: ReturnType<typeof stepHead>, started: number, r: Omit<StepResult, keyof ReturnType<typeof stepHead> | 'durationMs'>): StepResult {
@@ -255,6 +302,8 @@ class StepRunner {
    */
   private readonly knownEnd: ((signal?: AbortSignal) => number | Promise<number>) | undefined;
   private readonly submitWrite: WriteOptions<SubmissionOutcome>;
+  /** The expected failures' message patterns, matched off the event loop. */
+  private readonly patterns = new MessagePatterns();
 
   constructor(
     private readonly connection: LedgerConnection,
@@ -278,6 +327,10 @@ class StepRunner {
     const ledger = connection.ledger;
     this.knownEnd = ledger && ((r) => ledger.ledgerEnd ?? ledger.refreshLedgerEnd(r));
     this.submitWrite = { signal: this.signal, offsetOf: (x) => (x.kind === 'succeeded' ? x.transaction.offset : undefined) };
+  }
+
+  dispose(): void {
+    this.patterns.dispose();
   }
 
   async run(step: ScriptStep): Promise<StepResult> {
@@ -338,7 +391,7 @@ class StepRunner {
       case 'already-executed':
         throw new StepStop({ message: `Command "${request.commands.commandId}" was already executed before this run: its id is not unique.`, pointer: `${step.pointer}/submit` });
       case 'failed':
-        return { ...this.expectedFailure(step, expect, outcome.error), commandsCheck: check };
+        return { ...(await this.expectedFailure(step, expect, outcome.error)), commandsCheck: check };
     }
   }
 
@@ -353,7 +406,7 @@ class StepRunner {
         try {
           await this.client.prepare(prepareRequestOf(value), { signal });
         } catch (e) {
-          if (e instanceof LedgerError && !(e instanceof CancelledError)) return { ...this.expectedFailure(step, expect, e), commandsCheck: check };
+          if (e instanceof LedgerError && !(e instanceof CancelledError)) return { ...(await this.expectedFailure(step, expect, e)), commandsCheck: check };
           throw e;
         }
         this.expectSuccess(step, expect, 'prepared');
@@ -376,7 +429,7 @@ class StepRunner {
         this.packagesMayHaveChanged = true;
         const readDar = this.o.readDar;
         if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
-        const bytes = await this.readFile(String(spec), at);
+        const bytes = await this.readFile(String(spec), MAX_DAR_BYTES, at);
         let outcome;
         try {
           outcome = await this.connection.write('packages', (c, s) => uploadDarWithReport(c, bytes, { mode: 'upload', readDar, signal: s }), { signal });
@@ -384,7 +437,12 @@ class StepRunner {
           if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
           throw e;
         }
-        if (outcome.kind === 'unknown') throw new UnknownOutcome(step, outcome.error);
+        if (outcome.kind === 'unknown') {
+          // The answer was lost, and the look-up after it says what is known: as the CLI's upload-dar.
+          if (!darUploadIsThere(outcome.lookUp)) throw new UnknownOutcome(step, outcome.error, undefined, darUploadLookUpText(outcome.lookUp));
+          this.expectSuccess(step, expect, 'uploaded');
+          return { contracts: [], summary: `Uploaded ${String(spec)}: the answer was lost; ${darUploadLookUpText(outcome.lookUp)}` };
+        }
         this.expectSuccess(step, expect, 'uploaded');
         return { contracts: [], summary: `Uploaded ${String(spec)}: ${outcome.result.packages.length} packages` };
       }
@@ -424,17 +482,18 @@ class StepRunner {
     return typeof id === 'string' ? id : ref;
   }
 
-  private async readFile(path: string, pointer: string): Promise<Uint8Array> {
+  private async readFile(path: string, maxBytes: number, pointer: string): Promise<Uint8Array> {
     try {
-      return await this.o.readFile(path);
+      return await this.o.readFile(path, maxBytes);
     } catch (e) {
+      if (e instanceof FileRefusedError) throw new StepStop({ message: `Cannot read ${path}: ${e.reason === 'not-a-file' ? 'not a regular file (a FIFO, a device or a directory)' : e.message}.`, pointer });
       throw new StepStop({ message: `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, pointer });
     }
   }
 
   /** A file the step names, checked as its kind is (its errors stop the step; nothing is sent). */
   private async checkedFile(path: string, kind: 'commands' | 'vetting', pointer: string): Promise<unknown> {
-    const text = new TextDecoder().decode(await this.readFile(path, pointer));
+    const text = new TextDecoder().decode(await this.readFile(path, MAX_JSON_FILE_BYTES, pointer));
     return this.checkedText(text, kind, pointer, path);
   }
 
@@ -502,18 +561,19 @@ class StepRunner {
   }
 
   /** A refusal the step expects (its code, and its message pattern) is its output; any other stops it. */
-  private expectedFailure(step: ScriptStep, expect: StepExpectations, error: LedgerError): StepOutput {
+  private async expectedFailure(step: ScriptStep, expect: StepExpectations, error: LedgerError): Promise<StepOutput> {
     const code = error instanceof CantonApiError ? error.code : error.kind;
     const failed = expect.failed;
     if (!failed) throw new StepStop({ message: describe(error), pointer: `${step.pointer}/${step.kind}`, expected: 'succeeded', actual: `failed: ${code}` });
-    const messageMatches = failed.message === undefined || new RegExp(failed.message).test(error.message);
-    if (failed.code !== code || !messageMatches) {
-      throw new StepStop({
-        message: failed.code !== code ? `Failed with ${code}, not ${failed.code}.` : `Failed with ${code}, but the message does not match /${failed.message}/.`,
-        pointer: `${step.pointer}/expect/failed`,
-        expected: `failed: ${failed.code}${failed.message !== undefined ? ` /${failed.message}/` : ''}`,
-        actual: `failed: ${code}: ${error.message}`,
-      });
+    const expected = `failed: ${failed.code}${failed.message !== undefined ? ` /${failed.message}/` : ''}`;
+    const actual = `failed: ${code}: ${error.message}`;
+    if (failed.code !== code) throw new StepStop({ message: `Failed with ${code}, not ${failed.code}.`, pointer: `${step.pointer}/expect/failed`, expected, actual });
+    if (failed.message !== undefined) {
+      const pattern = await this.patterns.match(failed.message, error.message, this.signal);
+      const pointer = `${step.pointer}/expect/failed/message`;
+      if (pattern.kind === 'too-slow') throw new StepStop({ message: `Failed with ${code}; matching the message against /${failed.message}/ took longer than ${pattern.budgetMs / 1000} s and was stopped: write a pattern that does not backtrack without end (no nested repetition such as (.*)*).`, pointer, expected, actual });
+      if (pattern.kind === 'invalid') throw new StepStop({ message: `Failed with ${code}; the message pattern is not a regular expression: ${pattern.message}`, pointer, expected, actual });
+      if (!pattern.matches) throw new StepStop({ message: `Failed with ${code}, but the message does not match /${failed.message}/.`, pointer: `${step.pointer}/expect/failed`, expected, actual });
     }
     return { contracts: [], summary: `Failed as expected: ${code}` };
   }
@@ -630,8 +690,10 @@ class UnknownOutcome extends Error {
     step: ScriptStep,
     error: LedgerError,
     readonly commandId?: string,
+    /** What a look-up after the lost answer found, when one was made. */
+    found?: string,
   ) {
-    const lookUp = commandId ? ` Look up command id "${commandId}" before running the script again; nothing was re-sent.` : ' Check the participant before running the script again; nothing was re-sent.';
+    const lookUp = commandId ? ` Look up command id "${commandId}" before running the script again; nothing was re-sent.` : found ? ` ${found} Nothing was re-sent.` : ' Check the participant before running the script again; nothing was re-sent.';
     super(error.message);
     this.failure = { message: `The outcome is unknown (${error.message}): it may or may not have happened.${lookUp}`, pointer: `${step.pointer}/${step.kind}` };
   }

@@ -68,6 +68,8 @@ export function failureToKeep(e: unknown): CantonFailure | undefined {
 
 /** The connection's user may read no completions (there is no user, or it may read as no party): nothing is sent. */
 export class CompletionsUnreadableError extends LedgerError {
+  // Written out: the production bundles are minified, and a class's own name does not survive that.
+  override readonly name = 'CompletionsUnreadableError';
   readonly kind = 'invalid-request' as const;
   constructor(
     readonly reason: 'no-user' | 'no-party',

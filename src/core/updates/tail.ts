@@ -294,7 +294,8 @@ export interface LivenessWatch {
  * Watches an open stream for silence. Silence alone proves nothing (a quiet ledger, or updates the
  * selection does not see), so a silent stream is compared with the participant: the ledger end is
  * read at each check, and an update visible to the selection between the stream's position and the
- * end read one check earlier (so it had a whole interval to arrive) means the stream stalled.
+ * end read one check earlier (so it had a whole interval to arrive) means the stream stalled. Quiet is
+ * said only when no update visible to the selection lies past the stream's position at all.
  */
 function watchLiveness(
   client: LedgerClient,
@@ -317,11 +318,17 @@ function watchLiveness(
       const end = await client.ledgerEnd(call);
       const earlierEnd = endAtLastCheck;
       endAtLastCheck = end;
-      if (earlierEnd !== undefined && earlierEnd > position.offset) {
-        const missed = await firstUpdateAfter(client, o.selection, position.offset, earlierEnd, call);
+      if (end > position.offset) {
+        const missed = await firstUpdateAfter(client, o.selection, position.offset, end, call);
         if (stopped) return;
-        if (missed !== undefined && missed > position.offset) return stall(new StreamStalledError(position.offset, missed, Date.now() - lastElementAt));
+        if (missed !== undefined && missed > position.offset) {
+          // Written by the last check: it had a whole interval to arrive, and did not.
+          if (earlierEnd !== undefined && missed <= earlierEnd) return stall(new StreamStalledError(position.offset, missed, Date.now() - lastElementAt));
+          // Written since: it may be on its way. Neither quiet nor stalled yet; the next check decides.
+          return;
+        }
       }
+      // Nothing the selection sees lies past the stream's position: the ledger is quiet for it.
       if (!stopped) quiet({ state: 'quiet', silentMs, ledgerEnd: end });
     } catch (e) {
       // The participant does not answer the check either: the stream cannot be trusted.

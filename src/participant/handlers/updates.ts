@@ -173,9 +173,9 @@ async function listUpdates(s: Services, ctx: RequestContext<wire.GetUpdatesReque
 
 /**
  * The `/v2/updates` channel: every visible element after `beginExclusive` as a frame, then the new
- * ones as they are written; with `endInclusive` the socket closes after that offset. An idle stream
- * sends an offset checkpoint at the ledger end now and then, so clients see that it is alive. No cap
- * and no `limit`: those are HTTP list rules.
+ * ones as they are written; with `endInclusive` the socket closes after that offset. A stream that
+ * goes idle sends an offset checkpoint at the ledger end once, as Canton does (below). No cap and no
+ * `limit`: those are HTTP list rules.
  */
 async function streamUpdates(s: Services, ctx: ChannelContext<wire.GetUpdatesRequest>): Promise<void> {
   const { ledger } = s;
@@ -199,21 +199,31 @@ async function streamUpdates(s: Services, ctx: ChannelContext<wire.GetUpdatesReq
   }
   const lastKey = end === undefined ? Infinity : end * 2 + 1;
   let cursor = begin * 2 + 1;
+  // The offset of the last checkpoint sent (the ledger's own or an idle one).
+  let lastCheckpoint = -1;
   while (!ctx.signal.aborted) {
     // Looked up again after every frame: pruning may have shifted the entries meanwhile.
     for (let i = ledger.indexAfterKey(cursor); i < ledger.entries.length; i = ledger.indexAfterKey(cursor)) {
       const entry = ledger.entries[i];
       if (entryKey(entry) > lastKey) break;
       cursor = entryKey(entry);
-      if (isVisible(entry, filter, true) && !(await send(render(entry)))) return;
+      if (!isVisible(entry, filter, true)) continue;
+      if (!(await send(render(entry)))) return;
+      if (entry.kind === 'checkpoint') lastCheckpoint = entry.offset;
     }
     // The end was at most the ledger end when the request came: everything up to it has been sent.
     if (end !== undefined) return ctx.close();
     const grew = await appendedWithin(ledger, s.idleCheckpointMs, ctx.signal);
-    if (!grew && !ctx.signal.aborted && isVisible(IDLE_CHECKPOINT, filter, true)) {
+    // As Canton's idle stream (IndexServiceImpl.injectCheckpoints, the Timeout case): a checkpoint at the
+    // end of what the stream has gone through, only once the stream has gone past its begin, and only
+    // at an offset past the last checkpoint sent. An idle stream that began at the ledger end gets
+    // none, and a ledger that stays idle gets one, not one per interval.
+    const offset = ledger.ledgerEnd;
+    if (!grew && !ctx.signal.aborted && offset > begin && offset > lastCheckpoint && isVisible(IDLE_CHECKPOINT, filter, true)) {
       const now = ledger.now();
-      const checkpoint: CheckpointRecord = { kind: 'checkpoint', offset: ledger.ledgerEnd, synchronizerTimes: ledger.synchronizers.map((x) => ({ synchronizerId: x.id, recordTime: now })) };
+      const checkpoint: CheckpointRecord = { kind: 'checkpoint', offset, synchronizerTimes: ledger.synchronizers.map((x) => ({ synchronizerId: x.id, recordTime: now })) };
       if (!(await send(render(checkpoint)))) return;
+      lastCheckpoint = offset;
     }
   }
 }

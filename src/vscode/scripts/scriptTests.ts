@@ -9,6 +9,8 @@
 import * as vscode from 'vscode';
 import { JsonDocument } from '../../core/files/jsonDocument';
 import type { LedgerConnection } from '../../core/ledger/connection';
+import { FileRefusedError } from '../../core/localFile';
+import { terminalText } from '../../core/text';
 import { runScript, type ScriptRun, type StepFailure, type StepResult } from '../../core/scripts/run';
 import { positionOf, SCRIPT_SUFFIX, scriptOf } from '../../core/scripts/script';
 import type { CommandRegistry } from '../commands/registry';
@@ -177,7 +179,7 @@ export class ScriptTests extends Disposable {
       result = await runScript(connection, text, {
         signal,
         readDar: (bytes) => this.deps.readDar(bytes),
-        readFile: (path) => Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, path))),
+        readFile: (path, maxBytes) => readRegularFile(vscode.Uri.joinPath(folder, path), maxBytes),
         onStepStarted: (s) => {
           const item = stepItem(s.index);
           if (item) run.started(item);
@@ -186,11 +188,11 @@ export class ScriptTests extends Disposable {
       });
     } catch (e) {
       // Before any step (connect, packages, parties): the script's own verdict.
-      run.errored(script, new vscode.TestMessage(`The script could not run: ${(e as Error).message}`), Date.now() - started);
+      run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact((e as Error).message)}`), Date.now() - started);
       return;
     }
     for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
-    run.appendOutput(`${script.label} (run ${result.runId}): ${result.status}\r\n`);
+    run.appendOutput(terminalText(`${script.label} (run ${result.runId}): ${result.status}`) + '\r\n');
     const duration = Date.now() - started;
     if (result.status === 'refused') {
       run.errored(script, result.problems.map((p) => located(`${p.message} [${p.code}]`, uri, rangeOf(p))), duration);
@@ -206,7 +208,7 @@ export class ScriptTests extends Disposable {
   private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connectionId: string): void {
     if (!item) return;
     this.lastRuns.set(item.id, { result: r, connectionId });
-    run.appendOutput(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}\r\n`);
+    run.appendOutput(terminalText(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}`) + '\r\n');
     const messages = () => r.failures.map((f) => failureMessage(f, uri, doc));
     switch (r.status) {
       case 'passed':
@@ -253,6 +255,14 @@ export class ScriptTests extends Disposable {
 
 function isScript(uri: vscode.Uri): boolean {
   return uri.path.toLowerCase().endsWith(SCRIPT_SUFFIX);
+}
+
+/** A file a script names: a regular file (not a FIFO or a device, which VS Code's stat types Unknown) of at most `maxBytes`. */
+async function readRegularFile(uri: vscode.Uri, maxBytes: number): Promise<Uint8Array> {
+  const stat = await vscode.workspace.fs.stat(uri);
+  if ((stat.type & vscode.FileType.File) === 0) throw new FileRefusedError(uri.fsPath, 'not-a-file', maxBytes);
+  if (stat.size > maxBytes) throw new FileRefusedError(uri.fsPath, 'too-large', maxBytes);
+  return vscode.workspace.fs.readFile(uri);
 }
 
 /** The open document's text (unsaved edits included), else the file's. */

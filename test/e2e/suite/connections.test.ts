@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import { ConnectionNode, type ConnectionsNode } from '../../../src/vscode/views/connectionsTree';
+import { deadUrl } from '../../support/deadPort';
 import { registerSecret } from './helpers';
 import { scripted } from './sendHelpers';
 
@@ -21,15 +22,21 @@ function persistedText(a: CantonLedgerApi): string {
   return JSON.stringify({ state: keys.map((k) => [k, state.state.get(k)]), settings: vscode.workspace.getConfiguration('cantonLedger') });
 }
 
+/** A participant URL nothing listens at (a fixed port such as 9 may be taken on a shared machine), reserved once for this file. */
+let dead: string;
+
 describe('connections and tokens', function () {
   this.timeout(30_000);
+  before(async () => {
+    dead ??= await deadUrl();
+  });
 
   it('adds a connection, persisted without secrets, and makes it active', async () => {
     const a = await api();
-    const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E Local', url: 'http://127.0.0.1:9/', auth: 'jwt', userId: 'alice' });
+    const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E Local', url: `${dead}/`, auth: 'jwt', userId: 'alice' });
     assert.ok(profile?.id);
     const stored = a.connections.profiles.get(profile.id);
-    assert.equal(stored?.url, 'http://127.0.0.1:9');
+    assert.equal(stored?.url, dead);
     assert.equal(stored?.auth, 'jwt');
     assert.equal(a.connections.profiles.active()?.id, profile.id);
   });
@@ -103,6 +110,9 @@ describe('demo participant', function () {
 });
 
 describe('the Connections tree', function () {
+  before(async () => {
+    dead ??= await deadUrl();
+  });
   this.timeout(60_000);
   const ids: string[] = [];
   after(async () => {
@@ -121,7 +131,7 @@ describe('the Connections tree', function () {
     const listening = a.connectionsTree.onDidChangeTreeData((e) => events.push(e));
     try {
       a.connectionsTree.getChildren();
-      const added = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `Tree ${Date.now()}`, url: 'http://127.0.0.1:9' });
+      const added = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `Tree ${Date.now()}`, url: dead });
       ids.push(added.id);
       assert.ok(events.includes(undefined), `a new connection lists the rows again: ${events.map(rowsOf)}`);
       const rows = a.connectionsTree.getChildren() as ConnectionNode[];
@@ -159,7 +169,7 @@ describe('the Connections tree', function () {
     const asked = prompts.picks.at(-1)!;
     assert.equal(asked.title, 'Disconnect which connection?');
     assert.deepEqual(asked.items.map((i) => i.label), a.connections.profiles.all().filter((p) => a.connections.state(p.id).state === 'connected').map((p) => p.name));
-    assert.ok(!asked.items.some((i) => i.description === 'http://127.0.0.1:9'), 'a connection in error is not offered');
+    assert.ok(!asked.items.some((i) => i.description === dead), 'a connection in error is not offered');
     assert.equal(a.connections.state('demo').state, 'connected', 'dismissing the question disconnects nothing');
     // Answered: the chosen one is disconnected.
     prompts.answerPick((items) => items.find((i) => i.label === 'Demo'));
@@ -172,17 +182,17 @@ describe('the Connections tree', function () {
     const { prompts } = await scripted();
     await a.connections.connect(a.connections.profiles.get('demo')!);
     await a.connections.profiles.setActive('demo');
-    const dead = ids[0];
-    prompts.answerPick((items) => items.find((i) => i.description === 'http://127.0.0.1:9'));
+    const deadId = ids[0];
+    prompts.answerPick((items) => items.find((i) => i.description === dead));
     // Make Active (no row given: the question) → it is asked to connect, fails, the demo stays active.
     await vscode.commands.executeCommand('cantonLedger.connections.setActive');
-    assert.equal(a.connections.state(dead).state, 'error');
+    assert.equal(a.connections.state(deadId).state, 'error');
     assert.equal(a.connections.profiles.active()?.id, 'demo');
     // Its URL now answers (the demo's): a plain Connect connects it but does not make it active.
-    const p = a.connections.profiles.get(dead)!;
+    const p = a.connections.profiles.get(deadId)!;
     await a.connections.profiles.save({ ...p, url: a.connections.profiles.get('demo')!.url });
-    await vscode.commands.executeCommand('cantonLedger.connections.connect', dead);
-    assert.equal(a.connections.state(dead).state, 'connected');
+    await vscode.commands.executeCommand('cantonLedger.connections.connect', deadId);
+    assert.equal(a.connections.state(deadId).state, 'connected');
     assert.equal(a.connections.profiles.active()?.id, 'demo', 'the failed Make Active was not remembered');
   });
 });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import { editorDiagnostics, ourDiagnostics, waitForValue } from './editingHelpers';
+import { deadUrl } from '../../support/deadPort';
 import { activate, waitFor, workspaceDir } from './helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -245,7 +246,7 @@ describe('editing: New Commands File / New Vetting File', function () {
   it('uses marked placeholders when there is no connected participant', async () => {
     const demo = api.connections.profiles.active()!;
     // An active connection that cannot connect (nothing listens on port 9).
-    const offline = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E Editing Offline', url: 'http://127.0.0.1:9/', auth: 'none' });
+    const offline = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E Editing Offline', url: `${await deadUrl()}/`, auth: 'none' });
     try {
       await api.connections.profiles.setActive(offline.id);
       const target = path.join(workspaceDir(), 'offline.commands.json');

@@ -48,8 +48,17 @@ export function workspaceDir(): string {
   return folder.uri.fsPath;
 }
 
-/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+/**
+ * A deadline of `ms` on a desk, scaled for this machine: a loaded 2-core CI machine answers several
+ * times slower (CANTON_E2E_TIME_SCALE, default 3 under CI, else 1; the UI checks scale theirs alike).
+ */
+export function scaled(ms: number): number {
+  return Math.round(ms * (Number(process.env.CANTON_E2E_TIME_SCALE) || (process.env.CI ? 3 : 1)));
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`, scaled for the machine). */
 export async function waitFor<T>(fn: () => T | Promise<T>, { timeoutMs = 10000, intervalMs = 100, what = 'condition' } = {}): Promise<T> {
+  timeoutMs = scaled(timeoutMs);
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

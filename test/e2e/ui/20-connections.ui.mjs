@@ -7,7 +7,7 @@
 
 import net from 'node:net';
 import path from 'node:path';
-import { runMenuItem } from './lib.mjs';
+import { runMenuItem, scaled } from './lib.mjs';
 
 const STATUS_ITEM = '[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]';
 const SIDEBAR = '.part.sidebar';
@@ -42,7 +42,7 @@ export async function showConnections(t) {
   const title = t.page.locator(`${SIDEBAR} .composite.title h2`, { hasText: 'Canton Ledger' }).first();
   if (await title.isVisible().catch(() => false)) return;
   await t.palette('Canton Ledger: Focus on Connections View');
-  await title.waitFor({ timeout: 10000 });
+  await title.waitFor({ timeout: scaled(10000) });
 }
 
 /** The top-level row of a connection (its accessible name is "<name> <description>"). */
@@ -70,7 +70,7 @@ export async function childLabels(t, name) {
 }
 
 /** Waits until a child row of connection `name` matches `re`; returns its label. */
-export async function waitForChild(t, name, re, timeout = 15000) {
+export async function waitForChild(t, name, re, timeout = scaled(15000)) {
   return t.waitUntil(async () => (await childLabels(t, name)).find((l) => re.test(l)), {
     timeout,
     what: async () => `a child ${re} under "${name}" (children: ${JSON.stringify(await childLabels(t, name))})`,
@@ -85,7 +85,7 @@ export async function expand(row) {
   return true;
 }
 
-async function waitAttr(loc, name, value, timeout = 10000) {
+async function waitAttr(loc, name, value, timeout = scaled(10000)) {
   const until = Date.now() + timeout;
   while ((await loc.getAttribute(name).catch(() => null)) !== value) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${name}="${value}"`);
@@ -94,7 +94,7 @@ async function waitAttr(loc, name, value, timeout = 10000) {
 }
 
 /** Waits until the accessible name of `row` matches `re`; returns it. */
-export async function waitLabel(t, row, re, timeout = 15000) {
+export async function waitLabel(t, row, re, timeout = scaled(15000)) {
   return t.waitUntil(async () => {
     const l = await row.getAttribute('aria-label', { timeout: 1000 });
     return l && re.test(l) ? l : undefined;
@@ -133,7 +133,7 @@ export async function menu(row, title) {
  * The rendered hover of `row` (its tooltip): moves away first, so the hover is fresh. Its content may
  * lag behind the tree: retry with waitUntil when it is expected to change.
  */
-export async function hoverText(t, row, { timeout = 8000 } = {}) {
+export async function hoverText(t, row, { timeout = scaled(8000) } = {}) {
   const hover = t.page.locator('.monaco-hover.workbench-hover').first();
   const until = Date.now() + timeout;
   for (;;) {
@@ -162,7 +162,7 @@ export function dialog(t, text) {
  * Answers every modal dialog containing `text` with `button`, one after the other, until none comes
  * for `quietMs`: the first must appear within `timeout` (unless `optional`). Returns how many were answered.
  */
-export async function answerDialogs(t, { text, button, timeout = 15000, quietMs = 1000, optional = false }) {
+export async function answerDialogs(t, { text, button, timeout = scaled(15000), quietMs = 1000, optional = false }) {
   let n = 0;
   for (;;) {
     const box = dialog(t, text);
@@ -175,7 +175,7 @@ export async function answerDialogs(t, { text, button, timeout = 15000, quietMs 
     const handle = await box.elementHandle();
     await box.getByRole('button', { name: button, exact: true }).click();
     n++;
-    await handle.waitForElementState('hidden', { timeout: 5000 }).catch(() => {});
+    await handle.waitForElementState('hidden', { timeout: scaled(5000) }).catch(() => {});
     await handle.dispose();
   }
 }
@@ -236,8 +236,8 @@ export async function removeConnection(t, name) {
   const row = connectionRow(t, name);
   if (!(await row.count())) return false;
   await menu(row, 'Remove Connection');
-  await answerDialogs(t, { text: `Remove the connection "${name}"`, button: 'Remove', timeout: 10000, quietMs: 300 });
-  await row.waitFor({ state: 'detached', timeout: 10000 }).catch(() => {
+  await answerDialogs(t, { text: `Remove the connection "${name}"`, button: 'Remove', timeout: scaled(10000), quietMs: 300 });
+  await row.waitFor({ state: 'detached', timeout: scaled(10000) }).catch(() => {
     throw new Error(`the connection "${name}" is still listed after Remove`);
   });
   return true;
@@ -259,7 +259,7 @@ export async function cleanup(t, { connections = [], stopDemo = false } = {}) {
   if (stopDemo) {
     await step(async () => {
       await t.stopDemo();
-      await connectionRow(t, 'Demo').waitFor({ state: 'detached', timeout: 10000 });
+      await connectionRow(t, 'Demo').waitFor({ state: 'detached', timeout: scaled(10000) });
     });
   }
   await step(() => clearNotifications(t));
@@ -308,7 +308,7 @@ export default async function (t) {
       await showConnections(t);
       await t.palette('Canton Ledger: Start Demo Participant');
       const row = connectionRow(t, 'Demo');
-      await row.waitFor({ timeout: 20000 });
+      await row.waitFor({ timeout: scaled(20000) });
       const label = await waitLabel(t, row, /^Demo active · offset \d+ · http:\/\/127\.0\.0\.1:\d+$/, 20000);
       const offset = label.match(/offset (\d+)/)[1];
       // A connection that is in use is meant to open at once (connectionsTree.ts connectionItem).
@@ -321,15 +321,15 @@ export default async function (t) {
       for (const re of [/^Participant \S+::1220/, /^Synchronizers \d+$/, /^User demo-admin$/, /^Parties \d+/]) await waitForChild(t, 'Demo', re);
       await shot(t, '20-demo-connected');
       const status = statusItem(t);
-      await status.waitFor({ timeout: 10000 });
+      await status.waitFor({ timeout: scaled(10000) });
       await t.waitUntil(async () => (await status.innerText()).trim() === `Demo @${offset}`, {
         what: async () => `the status bar to read "Demo @${offset}" (it reads "${(await status.innerText()).trim()}")`,
       });
       if (!(await status.getAttribute('aria-label')).includes(`version ${version.replace('Version ', '')}`)) throw new Error('status bar tooltip lacks the version');
 
       await t.stopDemo();
-      await row.waitFor({ state: 'detached', timeout: 10000 });
-      await status.waitFor({ state: 'hidden', timeout: 10000 });
+      await row.waitFor({ state: 'detached', timeout: scaled(10000) });
+      await status.waitFor({ state: 'hidden', timeout: scaled(10000) });
     });
   });
 
@@ -350,9 +350,9 @@ export default async function (t) {
         },
       });
       const row = connectionRow(t, name);
-      await row.waitFor({ timeout: 10000 });
+      await row.waitFor({ timeout: scaled(10000) });
       await waitLabel(t, row, new RegExp(`^${name} active · error · http://127\\.0\\.0\\.1:9$`));
-      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       const status = statusItem(t);
       await t.waitUntil(async () => (await status.innerText()).trim() === name, { what: async () => `the status bar to read "${name}" (it reads "${await status.innerText().catch(() => '')}")` });
       if (!(await status.getAttribute('aria-label')).includes('ECONNREFUSED')) throw new Error('the status bar tooltip does not give the error');
@@ -363,9 +363,9 @@ export default async function (t) {
       await shot(t, '20-connection-error-retry');
       // Retry runs another attempt: the row goes through "connecting…" back to "error".
       await t.palette('Notifications: Clear All Notifications');
-      await t.toast(`Connecting to ${name}`).waitFor({ state: 'detached', timeout: 10000 });
+      await t.toast(`Connecting to ${name}`).waitFor({ state: 'detached', timeout: scaled(10000) });
       await page.locator(`${SIDEBAR} [role="treeitem"][aria-level="2"][aria-label="Retry"]`).click();
-      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       await waitLabel(t, row, / error · http/);
     });
   });
@@ -387,15 +387,15 @@ export default async function (t) {
       await box.press('Delete');
       await box.pressSequentially(token);
       await box.press('Enter');
-      await page.locator('.quick-input-widget input').first().waitFor({ state: 'hidden', timeout: 10000 });
+      await page.locator('.quick-input-widget input').first().waitFor({ state: 'hidden', timeout: scaled(10000) });
       if ((await page.evaluate(() => document.body.innerText)).includes(token)) throw new Error('the token is rendered as text in the workbench');
 
       const row = connectionRow(t, name);
       await waitLabel(t, row, / error · http/); // nothing listens on port 9; the token was still read
-      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       // Add Connection goes on (and connects once more) only when that error toast is closed.
       await t.palette('Notifications: Clear All Notifications');
-      await t.toast(`Connecting to ${name}`).waitFor({ state: 'detached', timeout: 5000 });
+      await t.toast(`Connecting to ${name}`).waitFor({ state: 'detached', timeout: scaled(5000) });
       const again = await t.toast(`Connecting to ${name}`).waitFor({ timeout: 3000 }).then(() => true, () => false);
       if (again) throw new Error('Add Connection with a token connected twice (a second "Connecting to" error after the first was closed)');
       await waitLabel(t, row, / error · http/);
@@ -403,7 +403,7 @@ export default async function (t) {
       const tip = await t.waitUntil(async () => {
         seen = await hoverText(t, row).catch((e) => `(${e.message})`);
         return seen.includes(`Token: sub ${sub}`) ? seen : undefined;
-      }, { timeout: 25000, what: () => `the tooltip to show "Token: sub <the sub claim>" (it reads ${JSON.stringify(seen)})` });
+      }, { timeout: scaled(25000), what: () => `the tooltip to show "Token: sub <the sub claim>" (it reads ${JSON.stringify(seen)})` });
       if (!/ · aud \S+/.test(tip)) throw new Error(`tooltip lacks the aud claim: ${tip}`);
       if (!tip.includes('Expires 2100-01-01T00:00:00.000Z')) throw new Error(`tooltip lacks the expiry: ${tip}`);
       if (tip.includes(token)) throw new Error('the tooltip shows the token');
@@ -412,13 +412,13 @@ export default async function (t) {
       }
 
       await menu(row, 'Clear Token');
-      await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: 10000 });
+      await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: scaled(10000) });
       await waitLabel(t, row, new RegExp(`^${name} active · http://127\\.0\\.0\\.1:9$`)); // disconnected
       let after = '';
       await t.waitUntil(async () => {
         after = await hoverText(t, row).catch((e) => `(${e.message})`);
         return !after.startsWith('(') && !after.includes('Token:');
-      }, { timeout: 25000, what: () => `the tooltip to drop the token after Clear Token (it reads ${JSON.stringify(after)})` });
+      }, { timeout: scaled(25000), what: () => `the tooltip to drop the token after Clear Token (it reads ${JSON.stringify(after)})` });
     });
   });
 
@@ -470,7 +470,7 @@ export default async function (t) {
       const row = connectionRow(t, name);
       // It did not answer: it does not become active, the demo stays the active connection.
       await waitLabel(t, row, new RegExp(`^${name} error · http`));
-      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       await waitLabel(t, demo, /^Demo active · offset \d+/);
       await t.waitUntil(async () => /^Demo @\d+$/.test((await statusItem(t).innerText()).trim()), { what: 'the status bar to still show the demo' });
       await shot(t, '20-new-connection-not-active');
@@ -489,7 +489,7 @@ export default async function (t) {
       // Make Active on it tries to connect; it still does not answer, so the demo stays active.
       await clearNotifications(t);
       await menu(row, 'Make Active');
-      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       await waitLabel(t, row, new RegExp(`^${name} error · http`));
       await waitLabel(t, demo, /^Demo active · offset \d+/);
 
@@ -514,7 +514,7 @@ export default async function (t) {
       if (!(await row.count())) throw new Error('Cancel removed the connection');
       await menu(row, 'Remove Connection');
       await answerDialogs(t, { text: `Remove the connection "${name}"`, button: 'Remove', quietMs: 300 });
-      await row.waitFor({ state: 'detached', timeout: 10000 });
+      await row.waitFor({ state: 'detached', timeout: scaled(10000) });
     });
   });
 }

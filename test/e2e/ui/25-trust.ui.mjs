@@ -14,6 +14,7 @@ import {
   addConnection, answerDialogs, childLabels, connectionRow, dialog, expand, hoverText, jwtToken, menu, rand,
   shot, showConnections, waitForChild, waitLabel, withCleanup,
 } from './20-connections.ui.mjs';
+import { scaled } from './lib.mjs';
 
 /** A stand-in participant: answers the status calls of a connect when the expected token comes with them. */
 async function startParticipant(expectedToken) {
@@ -78,10 +79,10 @@ export default async function (t) {
         await showConnections(t);
         undo = writeWorkspaceConnections(t.workspace, [{ name, url: origin, auth: 'jwt', userId: 'alice' }]);
         const row = connectionRow(t, name);
-        await row.waitFor({ timeout: 20000 });
+        await row.waitFor({ timeout: scaled(20000) });
         let tip = '';
         await t.waitUntil(async () => (tip = await hoverText(t, row).catch((e) => `(${e.message})`)).includes('from workspace settings'), {
-          timeout: 25000,
+          timeout: scaled(25000),
           what: () => `the tooltip to say "from workspace settings" (it reads ${JSON.stringify(tip)})`,
         });
         const items = await t.contextMenuItems(row);
@@ -96,7 +97,7 @@ export default async function (t) {
         await box.pressSequentially(token);
         await box.press('Enter');
         const ask = `The workspace settings point the connection "${name}" at ${origin}. Send your token for it there?`;
-        await dialog(t, ask).waitFor({ timeout: 15000 });
+        await dialog(t, ask).waitFor({ timeout: scaled(15000) });
         if (!(await dialog(t, ask).innerText()).includes('Only confirm if you know and trust this participant URL')) throw new Error('the dialog lacks its detail');
         await shot(t, '25-send-token-dialog');
         const cancelled = await answerDialogs(t, { text: ask, button: 'Cancel' });
@@ -104,7 +105,7 @@ export default async function (t) {
         await waitLabel(t, row, new RegExp(` error · ${origin.replace(/[.]/g, '\\.')}$`));
         await expand(row);
         await waitForChild(t, name, new RegExp(`^Could not connect The token was not sent to ${origin.replace(/[.]/g, '\\.')}: its URL comes from workspace settings and was not confirmed$`));
-        await t.toast(`Connecting to ${name}: The token was not sent`).waitFor({ timeout: 10000 });
+        await t.toast(`Connecting to ${name}: The token was not sent`).waitFor({ timeout: scaled(10000) });
         if (participant.requests.length) throw new Error(`the participant got ${participant.requests.length} request(s) though the URL was not confirmed: ${JSON.stringify(participant.requests)}`);
 
         // Retry, and confirm this time: the token goes there and the connection connects.
@@ -127,7 +128,7 @@ export default async function (t) {
         if (participant.requests.length <= count) throw new Error('the second connect sent nothing');
 
         await menu(row, 'Clear Token');
-        await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: 10000 });
+        await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: scaled(10000) });
         if (JSON.stringify(await childLabels(t, name)).includes('offset')) throw new Error('still connected');
         passed = true;
       } finally {
@@ -136,7 +137,7 @@ export default async function (t) {
         if (!passed && (await row.count())) await menu(row, 'Clear Token').catch(() => {});
         undo?.();
         await participant.close();
-        const gone = await row.waitFor({ state: 'detached', timeout: 15000 }).then(() => true, () => false);
+        const gone = await row.waitFor({ state: 'detached', timeout: scaled(15000) }).then(() => true, () => false);
         // Do not hide the first failure behind this one.
         if (passed && !gone) throw new Error(`"${name}" is still listed after its setting was removed`);
       }
@@ -152,14 +153,14 @@ export default async function (t) {
       await addConnection(t, { name, url, auth: 'Paste a JWT', userId: 'bob', token });
       const ask = `${url} uses plain http on another machine: the token would cross the network unencrypted.`;
       // Only ever Cancel here: confirming would send the token to that address.
-      await dialog(t, ask).waitFor({ timeout: 15000 });
+      await dialog(t, ask).waitFor({ timeout: scaled(15000) });
       await shot(t, '25-send-unencrypted-dialog');
       const asked = await answerDialogs(t, { text: ask, button: 'Cancel' });
       if (asked !== 1) throw new Error(`one connect asked "Send Unencrypted" ${asked} times`);
       const row = connectionRow(t, name);
       // Not active (it did not connect), unless it is the only connection there is.
       await waitLabel(t, row, new RegExp(`^${name} (active · )?error · http://10\\.255\\.255\\.1:1$`));
-      await t.toast(`Connecting to ${name}: The token was not sent over unencrypted http`).waitFor({ timeout: 10000 });
+      await t.toast(`Connecting to ${name}: The token was not sent over unencrypted http`).waitFor({ timeout: scaled(10000) });
       // Closing the error does not start another connect (nor another question).
       await t.palette('Notifications: Clear All Notifications');
       const again = await answerDialogs(t, { text: ask, button: 'Cancel', timeout: 3000, optional: true });

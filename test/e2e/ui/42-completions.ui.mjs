@@ -5,6 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cursorToProblem, editorText, problemRows } from './40-editing.ui.mjs';
 import { closeAllEditors } from './50-submit.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const FILE = 'ui-completions.commands.json';
 const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -35,17 +36,17 @@ export default async function (t) {
       await t.openFile(file);
       await page.keyboard.press('ControlOrMeta+Shift+M');
       // The packages are read: the missing fields are reported with their Daml types.
-      await ours().filter({ hasText: 'Missing field "currency" (Text)' }).first().waitFor({ timeout: 20000 });
+      await ours().filter({ hasText: 'Missing field "currency" (Text)' }).first().waitFor({ timeout: scaled(20000) });
       await t.palette('Go to Line/Column...');
       await t.inputBox(':9');
-      await t.waitUntil(async () => /Ln 9,/.test(await page.locator('.statusbar-item[id="status.editor.selection"]').innerText().catch(() => '')), { timeout: 5000, what: 'the cursor on line 9' });
+      await t.waitUntil(async () => /Ln 9,/.test(await page.locator('.statusbar-item[id="status.editor.selection"]').innerText().catch(() => '')), { timeout: scaled(5000), what: 'the cursor on line 9' });
       await page.keyboard.press('End');
       await page.keyboard.press('Enter');
       // The field's own row, not the one that fills every missing field.
       const suggestion = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: 'currency' }).filter({ hasNotText: /All \d+ fields/ }).first();
       for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('Control+Space');
-        if (await suggestion.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+        if (await suggestion.waitFor({ timeout: scaled(5000) }).then(() => true, () => false)) break;
         if (attempt >= 3) throw new Error('no "currency" among the suggestions');
         await page.keyboard.press('Escape');
       }
@@ -56,7 +57,7 @@ export default async function (t) {
         const text = await editorText(page);
         return ['"amount": "12.50",', '"currency": "<Text>"'].every((line) => text.includes(line));
       }, {
-        timeout: 10000,
+        timeout: scaled(10000),
         what: async () => `the field inserted with the comma before it (editor: ${await editorText(page)})`,
       });
       await page.keyboard.press('Escape');
@@ -64,9 +65,9 @@ export default async function (t) {
 
     await t.check('the inserted value is a placeholder the Problems panel flags, and no syntax error shows', async () => {
       const placeholder = ours().filter({ hasText: 'Fill in this Text: "<Text>" is a placeholder' }).first();
-      await placeholder.waitFor({ timeout: 15000 });
+      await placeholder.waitFor({ timeout: scaled(15000) });
       // The Missing-field problem went with the insertion; VS Code's JSON support finds nothing to say about the syntax.
-      await t.waitUntil(async () => (await ours().filter({ hasText: 'Missing field' }).count()) === 0, { timeout: 10000, what: 'the missing field no longer reported' });
+      await t.waitUntil(async () => (await ours().filter({ hasText: 'Missing field' }).count()) === 0, { timeout: scaled(10000), what: 'the missing field no longer reported' });
       const rows = await problemRows(page).allInnerTexts();
       if (rows.some((r) => /Expected comma|Expected ','|json-syntax/.test(r))) throw new Error(`a syntax error is listed: ${JSON.stringify(rows)}`);
       await t.screenshot('42-completions-placeholder-flagged');
@@ -79,8 +80,8 @@ export default async function (t) {
       await page.keyboard.press('Shift+End');
       await page.keyboard.press('Delete');
       await page.keyboard.type('"USD"');
-      await t.waitUntil(async () => (await editorText(page)).includes('"currency": "USD"'), { timeout: 10000, what: 'the value typed' });
-      await t.waitUntil(async () => (await ours().count()) === 0, { timeout: 15000, what: async () => `no Canton Ledger problem left (rows: ${JSON.stringify(await ours().allInnerTexts())})` });
+      await t.waitUntil(async () => (await editorText(page)).includes('"currency": "USD"'), { timeout: scaled(10000), what: 'the value typed' });
+      await t.waitUntil(async () => (await ours().count()) === 0, { timeout: scaled(15000), what: async () => `no Canton Ledger problem left (rows: ${JSON.stringify(await ours().allInnerTexts())})` });
       await t.screenshot('42-completions-filled');
     });
   } finally {

@@ -3,6 +3,7 @@
 // participant (started here, stopped again if it was not running before).
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
 const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -22,15 +23,15 @@ export async function revealedExplorerRow(t, name) {
   await showExplorer(t);
   await t.openFile(path.join(t.workspace, name));
   const row = explorerRow(t, name);
-  await row.waitFor({ timeout: 15000 });
+  await row.waitFor({ timeout: scaled(15000) });
   await t.palette('View: Close Editor');
-  await row.waitFor({ timeout: 15000 });
+  await row.waitFor({ timeout: scaled(15000) });
   return row;
 }
 
 export async function showExplorer(t) {
   await t.palette('View: Show Explorer');
-  await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
+  await t.page.locator('.explorer-folders-view').first().waitFor({ timeout: scaled(10000) });
   // Files a check wrote just now are listed without waiting for the file watcher.
   await t.refreshExplorer();
 }
@@ -63,16 +64,16 @@ export default async function (t) {
     const row = await revealedExplorerRow(t, FILE);
     await t.contextMenu(row, 'Submit Commands to Participant');
     const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
-    await summary.waitFor({ timeout: 20000 });
+    await summary.waitFor({ timeout: scaled(20000) });
     // The status bar follows the write: it shows the transaction's offset as the ledger end, no refresh.
     const offset = (await summary.innerText()).match(/at offset (\d+)/)[1];
     const status = t.page.locator('[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]');
     await t.waitUntil(async () => (await status.innerText()).trim() === `Demo @${offset}`, { what: async () => `the status bar to read "Demo @${offset}" (it reads "${(await status.innerText()).trim()}")` });
     const tab = t.page.locator('.tabs-container [role="tab"]', { hasText: commandId }).first();
-    await tab.waitFor({ timeout: 10000 });
+    await tab.waitFor({ timeout: scaled(10000) });
     const text = await t.page.locator('.editor-group-container.active .monaco-editor .view-lines, .monaco-editor .view-lines').first().innerText();
     await t.waitUntil(async () => /"CreatedEvent"/.test(await t.page.locator('.monaco-editor .view-lines').allInnerTexts().then((a) => a.join('\n'))), {
-      timeout: 10000,
+      timeout: scaled(10000),
       what: `the result document to show a CreatedEvent (it shows ${text.slice(0, 200)})`,
     });
     await t.screenshot('50-submit-result-document');
@@ -89,17 +90,17 @@ export default async function (t) {
     await closeAllEditors(t);
     await t.openFile(path.join(t.workspace, FILE));
     const lens = codeLens(t, 'Submit to Demo');
-    await lens.waitFor({ timeout: 15000 });
+    await lens.waitFor({ timeout: scaled(15000) });
     await t.screenshot('50-submit-codelens');
     await lens.click();
-    await t.toast(`Already executed: commandId "${commandId}"`).waitFor({ timeout: 20000 });
+    await t.toast(`Already executed: commandId "${commandId}"`).waitFor({ timeout: scaled(20000) });
   });
 
   await t.check('the Submissions view lists the submissions with their outcomes', async () => {
     await t.palette('Canton Ledger: Focus on Submissions View');
     const item = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
-    await item.waitFor({ timeout: 10000 });
-    await t.page.locator('.part.sidebar [role="treeitem"]', { hasText: 'already executed' }).first().waitFor({ timeout: 10000 });
+    await item.waitFor({ timeout: scaled(10000) });
+    await t.page.locator('.part.sidebar [role="treeitem"]', { hasText: 'already executed' }).first().waitFor({ timeout: scaled(10000) });
     await t.screenshot('50-submit-submissions-view');
   });
 

@@ -4,6 +4,7 @@
 import { expand, menu, shot } from './20-connections.ui.mjs';
 import { editorText } from './40-editing.ui.mjs';
 import { leaveActiveContracts } from './60-acs.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Active Contracts"])';
 
@@ -19,25 +20,25 @@ export default async function (t) {
       await t.palette('Canton Ledger: Focus on Active Contracts View');
       await t.onlyPaneExpanded('Active Contracts');
       const iouGroup = rows(1).filter({ hasText: 'demo-iou:Iou:Iou' }).first();
-      await iouGroup.waitFor({ timeout: 30000 });
+      await iouGroup.waitFor({ timeout: scaled(30000) });
       await expand(iouGroup);
-      await ownedIou().waitFor({ timeout: 15000 });
+      await ownedIou().waitFor({ timeout: scaled(15000) });
       const owner = /observers ([^,·]+?)(?:,| ·)/.exec((await ownedIou().getAttribute('aria-label')) ?? '')?.[1]?.trim();
       if (!owner) throw new Error(`no owner in the row "${await ownedIou().getAttribute('aria-label')}"`);
       await menu(ownedIou(), 'Exercise…');
-      await page.locator('#quickInput_list [role="option"]', { hasText: 'Iou_Transfer → ContractId Iou' }).first().waitFor({ timeout: 15000 });
+      await page.locator('#quickInput_list [role="option"]', { hasText: 'Iou_Transfer → ContractId Iou' }).first().waitFor({ timeout: scaled(15000) });
       await t.quickPick('Iou_Transfer');
       // The party picker: its placeholder names the controller, and its highlighted item is the owner.
       const input = page.locator('.quick-input-widget input').first();
       await t.waitUntil(async () => /controlled by the contract's owner: preselected/.test((await input.getAttribute('placeholder')) ?? ''), {
-        timeout: 15000,
+        timeout: scaled(15000),
         what: async () => `the party picker naming the controller (placeholder: "${await input.getAttribute('placeholder').catch(() => '')}")`,
       });
       const focused = page.locator('#quickInput_list [role="option"].focused');
       const focusedLabel = await t.waitUntil(async () => {
         const label = (await focused.first().getAttribute('aria-label', { timeout: 1000 })) ?? '';
         return label.includes(owner) && /controller/.test(label) ? label : undefined;
-      }, { timeout: 10000, what: async () => `the owner ${owner} highlighted as the controller (highlighted: "${await focused.first().getAttribute('aria-label').catch(() => 'none')}")` });
+      }, { timeout: scaled(10000), what: async () => `the owner ${owner} highlighted as the controller (highlighted: "${await focused.first().getAttribute('aria-label').catch(() => 'none')}")` });
       await shot(t, '52-exercise-controller-preselected');
       // Enter takes the highlighted party: the file acts as the owner and transfers the Iou to another party.
       await page.keyboard.press('Enter');
@@ -47,7 +48,7 @@ export default async function (t) {
       const text = await t.waitUntil(async () => {
         const shown = await editorText(page);
         return shown.includes('"choice": "Iou_Transfer"') && shown.includes('"newOwner"') ? shown : undefined;
-      }, { timeout: 15000, what: async () => `the commands file (editor: ${JSON.stringify((await editorText(page)).slice(0, 300))})` });
+      }, { timeout: scaled(15000), what: async () => `the commands file (editor: ${JSON.stringify((await editorText(page)).slice(0, 300))})` });
       const compact = text.replace(/\s+/g, '');
       if (!compact.includes(`"actAs":["${ownerId}"]`)) throw new Error(`the file does not act as ${ownerId}: ${text}`);
       const newOwner = /"newOwner":"([^"]+)"/.exec(compact)?.[1];

@@ -4,6 +4,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { previewShows } from './70-ux.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const FILE = 'ui-upgrade.vetting.json';
 
@@ -17,13 +18,13 @@ export default async function (t) {
     startedDemo = await t.startDemo();
     await t.openFile(path.join(t.workspace, FILE));
     const lens = codeLens(t, 'Dry Run on Demo');
-    await lens.waitFor({ timeout: 15000 });
+    await lens.waitFor({ timeout: scaled(15000) });
     if (!(await codeLens(t, 'Apply on Demo').isVisible())) throw new Error('no "Apply on Demo" CodeLens');
     await lens.click();
-    await t.toast(/^Dry run of ui-upgrade\.vetting\.json on Demo: 1 added \(topology serial \d+ → \d+\)\. Nothing was changed\.$/).waitFor({ timeout: 20000 });
+    await t.toast(/^Dry run of ui-upgrade\.vetting\.json on Demo: 1 added \(topology serial \d+ → \d+\)\. Nothing was changed\.$/).waitFor({ timeout: scaled(20000) });
     // The report opens rendered (a Markdown preview).
     await t.waitUntil(async () => (await previewShows(t.page, /^Dry run of ui-upgrade\.vetting\.json: nothing was changed$/)) && (await previewShows(t.page, /^Added$/, 'h2')), {
-      timeout: 10000,
+      timeout: scaled(10000),
       what: 'the diff document',
     });
     await t.screenshot('55-vetting-diff-document');
@@ -31,15 +32,15 @@ export default async function (t) {
 
   await t.check('Apply from the explorer context menu asks for confirmation with the diff; Cancel applies nothing', async () => {
     await t.palette('View: Show Explorer');
-    await row().waitFor({ timeout: 15000 });
+    await row().waitFor({ timeout: scaled(15000) });
     await t.contextMenu(row(), 'Apply Vetting Changes');
     const dialog = t.page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 20000 });
+    await dialog.waitFor({ timeout: scaled(20000) });
     const text = await dialog.innerText();
     if (!/Apply the vetting changes of ui-upgrade\.vetting\.json to Demo\?/.test(text) || !/\+ demo-iou 2\.0\.0/.test(text)) throw new Error(`dialog reads: ${text}`);
     await t.screenshot('55-vetting-apply-confirmation');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached', timeout: 10000 });
+    await dialog.waitFor({ state: 'detached', timeout: scaled(10000) });
   });
 
   await t.check('cleanup: editors closed, toasts cleared, the file removed', async () => {

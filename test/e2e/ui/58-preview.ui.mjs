@@ -7,6 +7,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { codeLens, closeAllEditors } from './50-submit.ui.mjs';
 import { graphFrame } from './75-graph.ui.mjs';
+import { scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
 const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -44,25 +45,25 @@ export default async function (t) {
       await t.hidePanel();
       await t.openFile(path.join(t.workspace, FILE));
       const lens = codeLens(t, 'Preview');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
-      await t.toast(/^Preview of ui-preview\.commands\.json \(nothing submitted\): Would create 2 contracts, archive 1, exercise 1 choice \(Iou_Transfer\)/).waitFor({ timeout: 20000 });
-      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: 10000 });
+      await t.toast(/^Preview of ui-preview\.commands\.json \(nothing submitted\): Would create 2 contracts, archive 1, exercise 1 choice \(Iou_Transfer\)/).waitFor({ timeout: scaled(20000) });
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: scaled(10000) });
       await t.waitUntil(async () => {
         const text = await visibleEditorText(t);
         return /"exercise": "Iou_Transfer"/.test(text) && /"archives":/.test(text) && /"informees":/.test(text) && /Nothing was submitted/.test(text);
-      }, { timeout: 10000, what: 'the preview document to show the exercise, what it archives, the informees and the caveat' });
-      await lensLabel(t, 'Hash verified (V2)').waitFor({ timeout: 10000 });
-      await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await visibleEditorText(t)), { timeout: 10000, what: 'the preview document to say "hash verified (V2)"' });
+      }, { timeout: scaled(10000), what: 'the preview document to show the exercise, what it archives, the informees and the caveat' });
+      await lensLabel(t, 'Hash verified (V2)').waitFor({ timeout: scaled(10000) });
+      await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await visibleEditorText(t)), { timeout: scaled(10000), what: 'the preview document to say "hash verified (V2)"' });
       await t.screenshot('58-preview-document');
     });
 
     await t.check('"Show Graph" on the preview draws its prepared CreateAndExercise: the Iou created and consumed inside it (transient), the exercise, the new Iou', async () => {
       const lens = codeLens(t, 'Show Graph');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
       const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId}$`));
-      await frame.locator('g.box').first().waitFor({ timeout: 20000 });
+      await frame.locator('g.box').first().waitFor({ timeout: scaled(20000) });
       const labels = await frame.locator('g.box').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''));
       for (const want of [/^exercise Iou_Transfer, on Iou:Iou/, /^Iou:Iou \S+, transient/, /^Iou:Iou \S+, created/]) {
         if (!labels.some((l) => want.test(l))) throw new Error(`no box ${want}: ${labels.join(' | ')}`);
@@ -71,14 +72,14 @@ export default async function (t) {
       await t.screenshot('58-preview-graph');
       // Back to the preview and the file only, as the next check expects.
       await t.palette('View: Close Editor');
-      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: 10000 });
+      await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: scaled(10000) });
     });
 
     await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing); the result opens in the preview\'s column, not a third one', async () => {
       const previewTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first();
       await previewTab.click();
       const lens = codeLens(t, 'Submit now');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await t.screenshot('58-preview-submit-now-lens');
       if ((await editorGroups(t)) !== 2) throw new Error(`before Submit now: ${await editorGroups(t)} editor columns, expected the file and the preview`);
       await lens.click();
@@ -86,8 +87,8 @@ export default async function (t) {
       // protection when several notifications come at once): "succeeded", where a second submission of
       // the same commandId would read "already executed".
       const resultTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first();
-      await resultTab.waitFor({ timeout: 20000 });
-      await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: 10000, what: `the submission result of ${commandId}` });
+      await resultTab.waitFor({ timeout: scaled(20000) });
+      await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: scaled(10000), what: `the submission result of ${commandId}` });
       // One column for the preview and its result: the result's tab beside the preview's, in the same group.
       const groups = await editorGroups(t);
       const sameGroup = t.page.locator('.part.editor .editor-group-container', { has: t.page.locator('[role="tab"]', { hasText: `ui-preview preview ${commandId}` }) }).locator('[role="tab"]', { hasText: `ui-preview ${commandId}` });
@@ -95,7 +96,7 @@ export default async function (t) {
       await t.screenshot('58-preview-column-reused');
       await t.palette('Canton Ledger: Focus on Submissions View');
       const row = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();
-      await row.waitFor({ timeout: 10000 });
+      await row.waitFor({ timeout: scaled(10000) });
       const label = `${(await row.getAttribute('aria-label')) ?? ''} ${await row.innerText()}`;
       if (!/succeeded/.test(label)) throw new Error(`the Submissions view records ${FILE} as "${label}", not succeeded`);
     });
@@ -103,22 +104,22 @@ export default async function (t) {
     await t.check('the submitted preview says so, and offers the result instead of "Submit now"', async () => {
       await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().click();
       const openResult = codeLens(t, 'Submitted (succeeded): Open Result');
-      await openResult.waitFor({ timeout: 15000 });
-      await t.waitUntil(async () => /"submitted": "Submitted since this preview \(succeeded/.test(await visibleEditorText(t)), { timeout: 10000, what: 'the preview to say it was submitted' });
+      await openResult.waitFor({ timeout: scaled(15000) });
+      await t.waitUntil(async () => /"submitted": "Submitted since this preview \(succeeded/.test(await visibleEditorText(t)), { timeout: scaled(10000), what: 'the preview to say it was submitted' });
       if ((await codeLens(t, 'Submit now').count()) !== 0) throw new Error('the submitted preview still offers "Submit now"');
       await t.screenshot('58-preview-submitted');
       await openResult.click();
       const activeResult = t.page.locator('.tabs-container [role="tab"].active', { hasText: `ui-preview ${commandId}` }).filter({ hasNotText: 'preview preview' });
-      await t.waitUntil(async () => (await activeResult.count()) === 1 && (await editorGroups(t)) === 2, { timeout: 10000, what: 'the result tab active, in the same two columns' });
+      await t.waitUntil(async () => (await activeResult.count()) === 1 && (await editorGroups(t)) === 2, { timeout: scaled(10000), what: 'the result tab active, in the same two columns' });
     });
 
     await t.check('"Compare with Committed" on the submitted preview draws the prepared and the committed transaction side by side: every action matched, the new contract ids matched, nothing flagged', async () => {
       await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().click();
       const lens = codeLens(t, 'Compare with Committed');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
       const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId} beside offset \\d+$`));
-      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: 20000 });
+      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: scaled(20000) });
       const captions = await frame.locator('text.caption').allTextContents();
       if (captions.length !== 2 || captions[0] !== 'Preview (prepared)' || !/^Committed \(offset \d+\)$/.test(captions[1])) throw new Error(`captions: ${captions.join(' | ')}`);
       const legend = (await frame.locator('#legend').textContent()) ?? '';
@@ -134,9 +135,9 @@ export default async function (t) {
       await closeAllEditors(t);
       await t.openFile(path.join(t.workspace, TWO_COMMANDS_FILE));
       const lens = codeLens(t, 'Preview');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
-      await t.toast(/could not be previewed: the participant prepares one command at a time .* To do: preview each command alone/).waitFor({ timeout: 20000 });
+      await t.toast(/could not be previewed: the participant prepares one command at a time .* To do: preview each command alone/).waitFor({ timeout: scaled(20000) });
       await t.screenshot('58-preview-refusal');
     });
   } finally {

@@ -2,6 +2,7 @@
 // the whole ledger, the result side by side (summary, a transaction both see differently, the create
 // Alice only witnesses); then a typed offset range, refused while wrong.
 import { closeAllEditors } from './50-submit.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const SUMMARY = /^Alice sees \d+ of \d+ transactions; Bob sees \d+; \d+ seen by both/;
 
@@ -34,7 +35,7 @@ function ticked(row) {
 /** Ticks `label` in the open multi-select quick pick. */
 async function tick(t, label) {
   const row = pickRow(t, label);
-  await row.waitFor({ timeout: 15000 });
+  await row.waitFor({ timeout: scaled(15000) });
   await row.click();
   await t.waitUntil(() => ticked(row), { what: `${label} ticked` });
 }
@@ -60,12 +61,12 @@ export default async function (t) {
   });
 
   await t.check('the result opens in the panel, its own tab, shown and focused: the summary, and a row per transaction with a column per party', async () => {
-    await t.page.locator('.part.panel').waitFor({ state: 'visible', timeout: 10000 });
+    await t.page.locator('.part.panel').waitFor({ state: 'visible', timeout: scaled(10000) });
     await t.waitUntil(() => compareTabSelected(t), {
       what: async () => `the Compare Parties tab of the panel to be the selected one (tabs: ${JSON.stringify(await t.page.locator('.part.panel [role="tab"]').evaluateAll((tabs) => tabs.map((x) => `${x.textContent} selected=${x.getAttribute('aria-selected')} class=${x.className}`)))})`,
     });
     await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l)), {
-      timeout: 30000,
+      timeout: scaled(30000),
       what: async () => `the summary in the Compare Parties view (rows: ${JSON.stringify((await compareLabels(t)).slice(0, 4))})`,
     });
     const labels = await compareLabels(t);
@@ -76,15 +77,15 @@ export default async function (t) {
 
   await t.check('a transaction both see differently: the create Alice only witnesses, marked', async () => {
     const row = t.page.getByRole('treeitem', { name: /^\d+ +Transaction, Alice ✓ · Bob ✓ · commandId, events, event views differ$/ }).first();
-    await row.waitFor({ timeout: 10000 });
+    await row.waitFor({ timeout: scaled(10000) });
     await row.locator('.monaco-tl-twistie').click();
     const witnessed = t.page.getByRole('treeitem', { name: /^Created Iou:Iou, Alice witness · Bob stakeholder/ }).first();
-    await witnessed.waitFor({ timeout: 10000 });
-    await t.page.getByRole('treeitem', { name: /^Exercised Iou_Transfer on Iou:Iou, Alice actor · Bob —/ }).first().waitFor({ timeout: 10000 });
+    await witnessed.waitFor({ timeout: scaled(10000) });
+    await t.page.getByRole('treeitem', { name: /^Exercised Iou_Transfer on Iou:Iou, Alice actor · Bob —/ }).first().waitFor({ timeout: scaled(10000) });
     // Selecting the event opens both parties' views of it side by side in one JSON document.
     await witnessed.click();
     const shown = async () => (await t.page.locator('.monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-    await t.waitUntil(async () => /"Alice": \{/.test(await shown()) && /"seenAs": "witness"/.test(await shown()), { timeout: 10000, what: 'the JSON of both views' });
+    await t.waitUntil(async () => /"Alice": \{/.test(await shown()) && /"seenAs": "witness"/.test(await shown()), { timeout: scaled(10000), what: 'the JSON of both views' });
     await t.screenshot('65-compare-witnessed-event');
   });
 
@@ -101,13 +102,13 @@ export default async function (t) {
     await t.waitUntil(async () => (await t.inputMessage()).includes('The last offset (3) is before the first (9)'), { what: 'the range refused' });
     await t.screenshot('65-compare-range-refused');
     await t.inputBox('2-12');
-    await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l) && l.includes('offsets 2–12')), { timeout: 30000, what: 'the summary of offsets 2–12' });
+    await t.waitUntil(async () => (await compareLabels(t)).some((l) => SUMMARY.test(l) && l.includes('offsets 2–12')), { timeout: scaled(30000), what: 'the summary of offsets 2–12' });
   });
 
   await t.check('Close Comparison hides the view; cleanup: editors closed, the panel hidden, toasts cleared', async () => {
     await closeAllEditors(t);
     await t.palette('Canton Ledger: Close Comparison');
-    await compareTab(t).first().waitFor({ state: 'detached', timeout: 10000 });
+    await compareTab(t).first().waitFor({ state: 'detached', timeout: scaled(10000) });
     await t.hidePanel();
     await t.palette('Notifications: Clear All Notifications');
     if (startedDemo) await t.stopDemo();

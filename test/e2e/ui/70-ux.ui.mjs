@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { addConnection, connectionRow, rand, shot, showConnections, waitLabel, withCleanup } from './20-connections.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const VETTING_FILE = 'ui-ux-upgrade.vetting.json';
 const DAR = 'splice-api-token-holding-v1-1.0.0.dar';
@@ -32,7 +33,7 @@ function cantonLogLines(t) {
 /** The title of the open quick input, e.g. "Add Canton Connection (4/8)". */
 async function inputTitle(t) {
   const title = t.page.locator('.quick-input-widget .quick-input-title').first();
-  await title.waitFor({ timeout: 10000 });
+  await title.waitFor({ timeout: scaled(10000) });
   return (await title.innerText()).trim();
 }
 
@@ -57,12 +58,12 @@ export default async function (t) {
       await closeAllEditors(t);
       await t.openFile(file);
       const lens = codeLens(t, 'Dry Run on Demo');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
-      await t.waitUntil(() => previewShows(page, /^Dry run of ui-ux-upgrade\.vetting\.json: nothing was changed$/), { timeout: 20000, what: 'the rendered report heading' });
+      await t.waitUntil(() => previewShows(page, /^Dry run of ui-ux-upgrade\.vetting\.json: nothing was changed$/), { timeout: scaled(20000), what: 'the rendered report heading' });
       await t.waitUntil(() => previewShows(page, /^Added$/, 'h2'), { what: 'the rendered "Added" table heading' });
       const tab = page.locator('.tabs-container .tab', { hasText: 'ui-ux-upgrade dry run' }).first();
-      await tab.waitFor({ timeout: 10000 });
+      await tab.waitFor({ timeout: scaled(10000) });
       if (!/Preview/.test(await tab.innerText())) throw new Error(`the report tab is not a preview: "${await tab.innerText()}"`);
       await t.screenshot('70-vetting-report-rendered');
       // The text is one click away: the preview's own "Open Source".
@@ -109,7 +110,7 @@ export default async function (t) {
     await t.waitForInput({ prompt: "The participant id, for the token's audience" });
     await shot(t, '70-wizard-step-6-of-6');
     await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: scaled(5000) });
   });
 
   await t.check('Refresh Connections with two dead connections: no toast, each failure on its row', async () => {
@@ -124,11 +125,11 @@ export default async function (t) {
       }
       // What adding them said is not what this check is about.
       await t.palette('Notifications: Clear All Notifications');
-      await page.locator(TOASTS).first().waitFor({ state: 'detached', timeout: 10000 });
+      await page.locator(TOASTS).first().waitFor({ state: 'detached', timeout: scaled(10000) });
       await t.palette('Canton Ledger: Refresh Connections');
       // The refresh is over once the extension's log has recorded both failures.
       const recorded = () => cantonLogLines(t).filter((l) => names.some((n) => l.includes(`Refreshing ${n}: Could not reach the participant`)));
-      await t.waitUntil(async () => recorded().length >= 2, { timeout: 20000, what: async () => `both refresh failures in the log (found: ${JSON.stringify(recorded())})` });
+      await t.waitUntil(async () => recorded().length >= 2, { timeout: scaled(20000), what: async () => `both refresh failures in the log (found: ${JSON.stringify(recorded())})` });
       const toasts = await page.locator(TOASTS).allInnerTexts();
       if (toasts.length) throw new Error(`Refresh Connections showed ${toasts.length} toast(s): ${toasts.join(' | ')}`);
       for (const name of names) await waitLabel(t, connectionRow(t, name), /^UI Sandbox \S+ (active · )?error · http/);
@@ -151,19 +152,19 @@ export default async function (t) {
       await t.palette('View: Show Explorer');
       await t.refreshExplorer();
       const row = page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${DAR}"]`).first();
-      await row.waitFor({ timeout: 15000 });
+      await row.waitFor({ timeout: scaled(15000) });
       await t.contextMenu(row, 'Upload DAR…');
       await t.quickPick('Validate Only (Dry Run)');
-      await t.toast(/is valid on Demo: \d+ packages?, \d+ new; vetting unchanged\. Nothing was changed\./).waitFor({ timeout: 30000 });
-      await t.waitUntil(() => previewShows(page, /^Validation of splice-api-token-holding-v1-1\.0\.0\.dar on Demo: valid, nothing was changed$/), { timeout: 15000, what: 'the rendered validation report' });
+      await t.toast(/is valid on Demo: \d+ packages?, \d+ new; vetting unchanged\. Nothing was changed\./).waitFor({ timeout: scaled(30000) });
+      await t.waitUntil(() => previewShows(page, /^Validation of splice-api-token-holding-v1-1\.0\.0\.dar on Demo: valid, nothing was changed$/), { timeout: scaled(15000), what: 'the rendered validation report' });
       await t.screenshot('70-upload-dar-validation');
       await page.locator('.notifications-toasts .monaco-button', { hasText: 'Upload and Vet Its Packages' }).first().click();
-      await t.waitUntil(() => previewShows(page, /^splice-api-token-holding-v1-1\.0\.0\.dar uploaded to Demo$/), { timeout: 30000, what: 'the rendered upload report' });
+      await t.waitUntil(() => previewShows(page, /^splice-api-token-holding-v1-1\.0\.0\.dar uploaded to Demo$/), { timeout: scaled(30000), what: 'the rendered upload report' });
       await t.waitUntil(() => previewShows(page, /^Packages: \d+ packages?, [1-9]\d* new; [1-9]\d* vetted on 1 synchronizer$/, 'li'), { what: 'the summary: new packages, vetted' });
       await t.waitUntil(() => previewShows(page, /^Added$/, 'h3'), { what: 'the vetting change in the report' });
       await t.screenshot('70-upload-dar-report');
       await t.palette('Canton Ledger: Focus on Packages View');
-      await page.getByRole('treeitem', { name: /^splice-api-token-holding-v1\b/ }).first().waitFor({ timeout: 20000 });
+      await page.getByRole('treeitem', { name: /^splice-api-token-holding-v1\b/ }).first().waitFor({ timeout: scaled(20000) });
       await t.screenshot('70-upload-dar-packages-view');
     } finally {
       rmSync(link, { force: true });
@@ -194,7 +195,7 @@ export default async function (t) {
       const name = page.locator('.quick-input-widget', { hasText: '.commands.json is added if missing' }).first();
       await t.waitUntil(async () => (await name.isVisible().catch(() => false)) || (await blank.isVisible().catch(() => false)), { what: 'the name input (or the template pick)' });
       if (await blank.isVisible().catch(() => false)) await blank.click();
-      await name.waitFor({ timeout: 10000 });
+      await name.waitFor({ timeout: scaled(10000) });
       const box = page.locator('.quick-input-widget input').first();
       const { value, start, end } = await box.evaluate((el) => ({ value: el.value, start: el.selectionStart, end: el.selectionEnd }));
       if (!/^new(-\d+)?\.commands\.json$/.test(value) || start !== 0 || value.slice(start, end) !== value.replace('.commands.json', '')) {
@@ -204,7 +205,7 @@ export default async function (t) {
       if ((await box.inputValue()) !== 'transfer.commands.json') throw new Error(`typing a name gave "${await box.inputValue()}"`);
       await shot(t, '70-new-commands-file-name');
       await box.press('Enter');
-      await page.locator('.tabs-container [role="tab"]', { hasText: 'transfer.commands.json' }).first().waitFor({ timeout: 10000 });
+      await page.locator('.tabs-container [role="tab"]', { hasText: 'transfer.commands.json' }).first().waitFor({ timeout: scaled(10000) });
       if (!existsSync(created)) throw new Error('transfer.commands.json was not created');
     } finally {
       await closeAllEditors(t);

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
+import { scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
 const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
@@ -31,18 +32,18 @@ export default async function (t) {
       await t.startDemo();
     }
     await t.palette('Canton Ledger: New Commands File');
-    await t.waitForInput({ prompt: 'New Commands File (1/2)', timeout: 30000 });
+    await t.waitForInput({ prompt: 'New Commands File (1/2)', timeout: scaled(30000) });
     const iou = page.locator('#quickInput_list [role="option"]', { hasText: '#demo-iou:Iou:Iou' }).first();
-    await iou.waitFor({ timeout: 30000 });
+    await iou.waitFor({ timeout: scaled(30000) });
     await t.screenshot('72-first-use-template-picker');
     await iou.click();
     await t.waitForInput({ prompt: 'New Commands File (2/2)' });
     await t.quickPick('Create Iou');
     const name = page.locator('.quick-input-widget', { hasText: '.commands.json is added if missing' }).first();
-    await name.waitFor({ timeout: 10000 });
+    await name.waitFor({ timeout: scaled(10000) });
     await page.keyboard.type(PICKED.replace('.commands.json', ''));
     await page.keyboard.press('Enter');
-    await page.locator('.tabs-container [role="tab"]', { hasText: PICKED }).first().waitFor({ timeout: 10000 });
+    await page.locator('.tabs-container [role="tab"]', { hasText: PICKED }).first().waitFor({ timeout: scaled(10000) });
     await t.waitUntil(async () => existsSync(picked), { what: `${PICKED} written` });
     const value = JSON.parse(readFileSync(picked, 'utf8'));
     if (value.commands?.[0]?.CreateCommand?.templateId !== '#demo-iou:Iou:Iou') throw new Error(`the file creates ${JSON.stringify(value.commands?.[0])}, not the picked template`);
@@ -56,25 +57,25 @@ export default async function (t) {
     writeFileSync(again, text);
     await t.openFile(again);
     const lens = codeLens(t, 'Submit to Demo');
-    await lens.waitFor({ timeout: 15000 });
+    await lens.waitFor({ timeout: scaled(15000) });
     await lens.click();
-    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: 20000 });
+    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: scaled(20000) });
     await t.palette('Notifications: Clear All Notifications');
     await t.openFile(again);
     await codeLens(t, 'Submit to Demo').click();
     const executed = toastItem(t, `Already executed: commandId "${commandId}"`);
     const button = executed.locator('.monaco-button', { hasText: 'New Command ID and Submit' }).first();
-    await button.waitFor({ timeout: 20000 });
+    await button.waitFor({ timeout: scaled(20000) });
     // The picture once the toast has slid in (VS Code marks it so when its animation is done).
-    await t.page.locator('.notifications-toasts .notification-fade-in-done', { hasText: 'Already executed' }).first().waitFor({ timeout: 10000 });
+    await t.page.locator('.notifications-toasts .notification-fade-in-done', { hasText: 'Already executed' }).first().waitFor({ timeout: scaled(10000) });
     await t.screenshot('72-first-use-already-executed');
     await button.click();
-    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: 20000 });
+    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: scaled(20000) });
     await t.waitUntil(async () => readFileSync(again, 'utf8') !== text, { what: `${AGAIN} saved with a new commandId` });
     const now = readFileSync(again, 'utf8');
     const fresh = JSON.parse(now).commandId;
     if (fresh === commandId || now !== text.replace(commandId, fresh)) throw new Error(`the file changed beyond its commandId:\n${now}`);
-    await page.locator('.tabs-container [role="tab"]', { hasText: fresh }).first().waitFor({ timeout: 10000 });
+    await page.locator('.tabs-container [role="tab"]', { hasText: fresh }).first().waitFor({ timeout: scaled(10000) });
     await t.screenshot('72-first-use-new-command-id-submitted');
   });
 

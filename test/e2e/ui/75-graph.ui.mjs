@@ -5,6 +5,7 @@
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, revealedExplorerRow } from './50-submit.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const TRANSFER_OFFSET = '8';
 const LAST_TRANSFER_OFFSET = '10';
@@ -19,7 +20,7 @@ export async function graphFrame(t, title) {
       }
       return undefined;
     },
-    { timeout: 30000, what: `a graph view titled ${title}` },
+    { timeout: scaled(30000), what: `a graph view titled ${title}` },
   );
 }
 
@@ -32,7 +33,7 @@ async function showTransaction(t, offset) {
   await t.palette('Canton Ledger: Show Transaction Graph');
   await t.inputBox(offset, { prompt: 'update id or the offset' });
   const frame = await graphFrame(t, new RegExp(`^Transaction at offset ${offset}$`));
-  await frame.locator('g.box').first().waitFor({ timeout: 30000 });
+  await frame.locator('g.box').first().waitFor({ timeout: scaled(30000) });
   return frame;
 }
 
@@ -77,14 +78,14 @@ export default async function (t) {
     await t.waitUntil(async () => /^exercise Iou_Transfer/.test(await focused()), { what: 'the exercise under its input' });
     await t.screenshot('75-graph-keyboard');
     await t.page.keyboard.press('Enter');
-    await t.page.locator('.tab', { hasText: /node-\d+/ }).first().waitFor({ timeout: 15000 });
+    await t.page.locator('.tab', { hasText: /node-\d+/ }).first().waitFor({ timeout: scaled(15000) });
   });
 
   await t.check('Open as Mermaid puts the drawing in an editor', async () => {
     await closeAllEditors(t);
     frame = await showTransaction(t, TRANSFER_OFFSET);
     await frame.locator('#export-mermaid').click();
-    await t.page.locator('.monaco-editor .view-line', { hasText: 'flowchart TB' }).first().waitFor({ timeout: 15000 });
+    await t.page.locator('.monaco-editor .view-line', { hasText: 'flowchart TB' }).first().waitFor({ timeout: scaled(15000) });
     await t.screenshot('75-graph-mermaid');
     // An untitled editor with content would ask to be saved when closed.
     await t.palette('View: Revert and Close Editor');
@@ -97,7 +98,7 @@ export default async function (t) {
     await created.first().focus();
     await t.page.keyboard.press('l');
     const lineage = await graphFrame(t, /^Lineage of /);
-    await t.waitUntil(async () => (await lineage.locator('text.edge-label').allTextContents()).length >= 3, { timeout: 30000, what: 'three links' });
+    await t.waitUntil(async () => (await lineage.locator('text.edge-label').allTextContents()).length >= 3, { timeout: scaled(30000), what: 'three links' });
     const links = await lineage.locator('text.edge-label').allTextContents();
     const want = [`Iou_Transfer @${TRANSFER_OFFSET}`, 'Iou_Split @9', `Iou_Transfer @${LAST_TRANSFER_OFFSET}`];
     for (const w of want) if (!links.includes(w)) throw new Error(`links ${links.join(', ')} lack ${w}`);
@@ -111,7 +112,7 @@ export default async function (t) {
     await t.inputBox(`5-${LAST_TRANSFER_OFFSET}`, { prompt: 'First and last offset' });
     const diff = await graphFrame(t, /^Active contract changes over offsets 5\.\.10$/);
     const row = diff.locator('table.diff tbody tr', { hasText: '#demo-iou:Iou:Iou' });
-    await row.waitFor({ timeout: 30000 });
+    await row.waitFor({ timeout: scaled(30000) });
     // Offsets 5-10: three Ious issued (+3), one of them transferred (−1 +1), split (−1 +2), one half transferred (−1 +1).
     const cells = await row.locator('td').allTextContents();
     if (cells[0] !== '+4' || cells[1] !== '−0' || cells[2] !== '3') throw new Error(`the Iou row reads ${cells.join(' ')}`);
@@ -129,11 +130,11 @@ export default async function (t) {
       await closeAllEditors(t);
       await t.contextMenu(await revealedExplorerRow(t, file), 'Submit Commands to Participant');
       const summary = t.toast(/^Transaction \S+ at offset \d+/);
-      await summary.waitFor({ timeout: 30000 });
+      await summary.waitFor({ timeout: scaled(30000) });
       const offset = (await summary.innerText()).match(/at offset (\d+)/)[1];
       await t.palette('Notifications: Clear All Notifications');
       const big = await showTransaction(t, offset);
-      await big.locator('#app[data-paint-ms]').waitFor({ timeout: 30000 });
+      await big.locator('#app[data-paint-ms]').waitFor({ timeout: scaled(30000) });
       const boxes = await big.locator('g.box').count();
       if (boxes !== 1002) throw new Error(`${boxes} boxes drawn, expected 1,002`);
       const ms = Number(await big.locator('#app').getAttribute('data-paint-ms'));

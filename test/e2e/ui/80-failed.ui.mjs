@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
+import { scaled } from './lib.mjs';
 
 const FILE = 'ui-failed-transfer.commands.json';
 const PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"])';
@@ -56,13 +57,13 @@ export default async function (t) {
       await t.hidePanel();
       await t.openFile(file);
       const lens = codeLens(t, 'Submit to Demo');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
-      await squiggle().waitFor({ state: 'attached', timeout: 20000 });
+      await squiggle().waitFor({ state: 'attached', timeout: scaled(20000) });
       // The mark carries the Canton code: the editor's problem navigation shows it, on the contract id's line.
       await t.palette('Go to Next Problem (Error, Warning, Info)');
-      await page.locator('.marker-widget', { hasText: 'CONTRACT_NOT_FOUND' }).first().waitFor({ timeout: 15000 });
-      await page.locator('.statusbar-item', { hasText: /Ln 6, Col \d+/ }).first().waitFor({ timeout: 15000 });
+      await page.locator('.marker-widget', { hasText: 'CONTRACT_NOT_FOUND' }).first().waitFor({ timeout: scaled(15000) });
+      await page.locator('.statusbar-item', { hasText: /Ln 6, Col \d+/ }).first().waitFor({ timeout: scaled(15000) });
       await t.screenshot('80-failed-marked');
       await page.keyboard.press('Escape');
     });
@@ -70,20 +71,20 @@ export default async function (t) {
     await t.check('the Failed Commands view lists it; Go to Cause opens the file with the contract id marked', async () => {
       await t.palette('Canton Ledger: Focus on Failed Commands View');
       await t.onlyPaneExpanded('Failed Commands');
-      await row().waitFor({ timeout: 20000 });
+      await row().waitFor({ timeout: scaled(20000) });
       const label = (await row().getAttribute('aria-label')) ?? '';
       if (!label.includes('CONTRACT_NOT_FOUND')) throw new Error(`the row does not name the code: "${label}"`);
       // The participant's backlog read: the rows stand in their order (a right-click while they are
       // inserted would land on another row).
-      await page.locator(`${PANE} [role="treeitem"]`, { hasText: 'up to date' }).first().waitFor({ timeout: 20000 });
+      await page.locator(`${PANE} [role="treeitem"]`, { hasText: 'up to date' }).first().waitFor({ timeout: scaled(20000) });
       await t.screenshot('80-failed-view');
       await closeAllEditors(t);
       await t.contextMenu(row(), 'Go to Cause');
-      await page.locator('.tabs-container [role="tab"].active', { hasText: FILE }).first().waitFor({ timeout: 15000 });
-      await squiggle().waitFor({ state: 'attached', timeout: 15000 });
+      await page.locator('.tabs-container [role="tab"].active', { hasText: FILE }).first().waitFor({ timeout: scaled(15000) });
+      await squiggle().waitFor({ state: 'attached', timeout: scaled(15000) });
       // The selection is the contract id: the status bar counts its characters (the id and its quotes).
       const selected = page.locator('.statusbar-item', { hasText: `(${contractId.length + 2} selected)` }).first();
-      await selected.waitFor({ timeout: 15000 });
+      await selected.waitFor({ timeout: scaled(15000) });
       await t.screenshot('80-failed-go-to-cause');
     });
 
@@ -94,14 +95,14 @@ export default async function (t) {
       await closeAllEditors(t);
       await t.openFile(pagesFile);
       const lens = codeLens(t, 'Submit to Demo');
-      await lens.waitFor({ timeout: 15000 });
+      await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
       const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
-      await summary.waitFor({ timeout: 20000 });
+      await summary.waitFor({ timeout: scaled(20000) });
       const committedAt = Number((await summary.innerText()).match(/at offset (\d+)/)[1]);
       await t.palette('Notifications: Clear All Notifications');
       await lens.click();
-      await t.toast(`Already executed: commandId "${pagedId}"`).waitFor({ timeout: 20000 });
+      await t.toast(`Already executed: commandId "${pagedId}"`).waitFor({ timeout: scaled(20000) });
       await t.palette('Notifications: Clear All Notifications');
       await closeAllEditors(t);
 
@@ -113,12 +114,12 @@ export default async function (t) {
       const rowsOf = (text) => page.locator(`${PANE} [role="treeitem"]`, { hasText: pagedId }).filter({ hasText: text });
       const more = page.locator(`${PANE} [role="treeitem"]`, { hasText: 'Load more' }).first();
       // The first page: the duplicate only; its command's commit is older, a Load more away.
-      await rowsOf('DUPLICATE_COMMAND').first().waitFor({ timeout: 20000 });
-      await more.waitFor({ timeout: 20000 });
+      await rowsOf('DUPLICATE_COMMAND').first().waitFor({ timeout: scaled(20000) });
+      await more.waitFor({ timeout: scaled(20000) });
       if (await rowsOf('succeeded').count()) throw new Error('the commit before the offset read is on the first page');
       await t.screenshot('80-failed-paged');
       await more.click();
-      await rowsOf('succeeded').first().waitFor({ timeout: 20000 });
+      await rowsOf('succeeded').first().waitFor({ timeout: scaled(20000) });
       await t.screenshot('80-failed-older-page');
       // Back to the view's defaults for the checks after this one.
       await t.palette('Canton Ledger: Show or Hide Succeeded Commands');

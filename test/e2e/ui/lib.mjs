@@ -11,7 +11,19 @@
 // `t.page` is the playwright Page; every helper below is also available unbound (`palette(page, ...)`).
 import path from 'node:path';
 
-const DEFAULT_CHECK_TIMEOUT = 60000;
+/**
+ * The deadlines of the UI checks, scaled for the machine: a loaded 2-core CI machine answers several
+ * times slower than a desk. A check waits on a state; its deadline only says how long before the
+ * state not coming is a failure. CANTON_E2E_TIME_SCALE sets the factor (default 3 under CI, else 1).
+ */
+export const TIME_SCALE = Number(process.env.CANTON_E2E_TIME_SCALE) || (process.env.CI ? 3 : 1);
+
+/** A deadline of `ms` on a desk, scaled for this machine. */
+export function scaled(ms) {
+  return Math.round(ms * TIME_SCALE);
+}
+
+const DEFAULT_CHECK_TIMEOUT = scaled(60000);
 
 export function slug(s) {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'check';
@@ -68,7 +80,7 @@ function attr(s) {
 }
 
 /** Waits until the explorer lists `fileName` (the workbench is up with the workspace open). */
-export async function waitForWorkbench(page, fileName, timeout = 60000) {
+export async function waitForWorkbench(page, fileName, timeout = scaled(60000)) {
   await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${attr(fileName)}"]`).first().waitFor({ timeout });
 }
 
@@ -89,8 +101,8 @@ export async function paletteFind(page, title, { attempts = 10 } = {}) {
     const opt = paletteOption(page, title);
     try {
       // The palette can close again right after opening (focus moving on a re-render): retry then too.
-      await box.waitFor({ timeout: 5000 });
-      await box.fill('>' + title, { timeout: 5000 });
+      await box.waitFor({ timeout: scaled(5000) });
+      await box.fill('>' + title, { timeout: scaled(5000) });
       await opt.waitFor({ timeout: 2000 });
       return opt;
     } catch (e) {
@@ -136,11 +148,11 @@ export function activityBarItem(page, containerTitle) {
  */
 export async function openView(page, containerTitle) {
   const item = activityBarItem(page, containerTitle);
-  await item.waitFor({ timeout: 15000 });
+  await item.waitFor({ timeout: scaled(15000) });
   const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('aria-pressed')) === 'true';
   const sideBarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: containerTitle });
   if (!(selected && (await sideBarTitle.isVisible().catch(() => false)))) await item.click();
-  await sideBarTitle.first().waitFor({ timeout: 10000 });
+  await sideBarTitle.first().waitFor({ timeout: scaled(10000) });
 }
 
 /** The header of a view (pane) in the side bar, by its name (e.g. "Connections"). */
@@ -151,7 +163,7 @@ export function viewPane(page, viewName) {
 /** Expands or collapses a side-bar pane by its header, like a user. */
 export async function setPaneExpanded(page, viewName, expanded) {
   const header = viewPane(page, viewName);
-  await header.waitFor({ timeout: 10000 });
+  await header.waitFor({ timeout: scaled(10000) });
   if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
 }
 
@@ -163,7 +175,7 @@ export async function onlyPaneExpanded(page, viewName) {
   const others = page.locator(`.part.sidebar .pane-header[aria-expanded="true"]:not([aria-label^="${attr(viewName)}"])`);
   for (let n = await others.count(); n > 0; n = await others.count()) {
     await others.first().click();
-    await waitUntil(async () => (await others.count()) < n, { timeout: 5000, what: 'the pane collapsed' });
+    await waitUntil(async () => (await others.count()) < n, { timeout: scaled(5000), what: 'the pane collapsed' });
   }
   await setPaneExpanded(page, viewName, true);
 }
@@ -171,7 +183,7 @@ export async function onlyPaneExpanded(page, viewName) {
 /** Hides the bottom panel (Problems, Output, …) when shown, so that an editor shows as many lines as it can. */
 export async function hidePanel(page) {
   if (await page.locator('.part.panel').isVisible().catch(() => false)) await palette(page, 'View: Hide Panel');
-  await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: 10000 });
+  await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: scaled(10000) });
 }
 
 /** Makes the explorer read the workspace folder again (its Refresh button), for a file written just now. */
@@ -192,13 +204,13 @@ export async function openFile(page, file) {
   const box = page.locator(QUICK_INPUT_BOX);
   // The dialog writes its starting folder into the box once it has listed it: typing before that is overwritten.
   await waitUntil(async () => (await box.inputValue().catch(() => '')).endsWith('/') && (await page.locator('#quickInput_list [role="option"]').count()) > 0, {
-    timeout: 15000,
+    timeout: scaled(15000),
     what: 'the Open File dialog to list its folder',
   });
   await box.fill(file);
   await waitUntil(async () => (await box.inputValue().catch(() => '')) === file, { what: `the Open File dialog to read ${file}` });
   await page.keyboard.press('Enter');
-  await page.locator(`.tabs-container [role="tab"].active[aria-label^="${attr(path.basename(file))}"]`).first().waitFor({ timeout: 15000 });
+  await page.locator(`.tabs-container [role="tab"].active[aria-label^="${attr(path.basename(file))}"]`).first().waitFor({ timeout: scaled(15000) });
 }
 
 /** A tree item by its accessible name (label, plus description for some trees). */
@@ -213,7 +225,7 @@ export function treeItem(page, label, { exact = false } = {}) {
  */
 export async function runMenuItem(page, title) {
   const target = page.getByRole('menuitem', { name: title, exact: true }).first();
-  await target.waitFor({ timeout: 10000 });
+  await target.waitFor({ timeout: scaled(10000) });
   const count = await page.getByRole('menuitem').count();
   for (let i = 0; i <= count; i++) {
     if (await target.evaluate((a) => a.parentElement?.classList.contains('focused') && a === a.getRootNode().activeElement)) {
@@ -237,15 +249,15 @@ export async function contextMenuItems(row) {
   await row.click({ button: 'right' });
   // The open menu's entries once rendered with their labels (a menu just closed may linger, hidden and empty).
   const items = page.locator('.context-view .monaco-menu [role="menuitem"]').filter({ hasText: /\S/ });
-  await items.first().waitFor({ timeout: 10000 });
+  await items.first().waitFor({ timeout: scaled(10000) });
   const labels = (await items.allInnerTexts()).map((s) => s.split('\n')[0].trim()).filter(Boolean);
   await page.keyboard.press('Escape');
-  await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+  await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: scaled(5000) }).catch(() => {});
   return labels;
 }
 
 /** Waits for a quick input (input box or quick pick) to be visible; optional `prompt` text to expect. */
-export async function waitForInput(page, { prompt, timeout = 15000 } = {}) {
+export async function waitForInput(page, { prompt, timeout = scaled(15000) } = {}) {
   await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout });
   if (prompt) {
     await page.locator(QUICK_INPUT, { hasText: prompt }).first().waitFor({ timeout });
@@ -261,7 +273,7 @@ export async function inputBox(page, text, { prompt, timeout } = {}) {
 }
 
 /** Picks `label` in the visible quick pick (optionally typing `filter` first). */
-export async function quickPick(page, label, { filter, timeout = 15000 } = {}) {
+export async function quickPick(page, label, { filter, timeout = scaled(15000) } = {}) {
   await waitForInput(page, { timeout });
   if (filter !== undefined) await page.locator(QUICK_INPUT_BOX).fill(filter);
   const opt = page.locator('#quickInput_list [role="option"]', { hasText: label }).first();
@@ -288,7 +300,7 @@ export async function outputText(page) {
 }
 
 /** Polls `fn` until truthy; `what` (a string, or an async function called on time-out) describes it. */
-export async function waitUntil(fn, { timeout = 10000, interval = 200, what = 'condition' } = {}) {
+export async function waitUntil(fn, { timeout = scaled(10000), interval = 200, what = 'condition' } = {}) {
   const until = Date.now() + timeout;
   for (;;) {
     const v = await fn().catch(() => undefined);
@@ -313,7 +325,7 @@ async function demoRunning(page) {
 export async function startDemo(page) {
   if (await demoRunning(page)) return false;
   await palette(page, 'Canton Ledger: Start Demo Participant');
-  await waitUntil(() => demoRunning(page), { timeout: 30000, what: 'the demo participant to run' });
+  await waitUntil(() => demoRunning(page), { timeout: scaled(30000), what: 'the demo participant to run' });
   return true;
 }
 
@@ -324,5 +336,5 @@ export async function startDemo(page) {
 export async function stopDemo(page) {
   if (!(await demoRunning(page))) return;
   await palette(page, 'Canton Ledger: Stop Demo Participant');
-  await waitUntil(async () => !(await demoRunning(page)), { timeout: 30000, what: 'the demo participant to stop' });
+  await waitUntil(async () => !(await demoRunning(page)), { timeout: scaled(30000), what: 'the demo participant to stop' });
 }

@@ -938,7 +938,8 @@ export const workspace = {
     createDirectory: async (uri: Uri): Promise<void> => void (await nodeFs.mkdir(uri.fsPath, { recursive: true })),
     stat: async (uri: Uri): Promise<{ type: FileType; size: number }> => {
       const st = await nodeFs.stat(uri.fsPath);
-      return { type: st.isDirectory() ? FileType.Directory : FileType.File, size: st.size };
+      // As VS Code's disk provider: a FIFO or a device is neither a file nor a folder.
+      return { type: st.isDirectory() ? FileType.Directory : st.isFile() ? FileType.File : FileType.Unknown, size: st.size };
     },
   },
   /** Events fire only when a test fires them (fake.state.watchers), as VS Code's watcher reports them. */

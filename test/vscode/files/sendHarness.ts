@@ -29,14 +29,19 @@ export interface SendWindow {
   dispose(): void;
 }
 
-/** A fresh fake window connected to `url` as "Demo"; `documents` and `packages` as the test needs them. */
-export async function sendWindow(url: string, o: { documents?: Partial<JsonDocuments>; packages?: PackageStore } = {}): Promise<SendWindow> {
+/** Token providers that give every profile `token`. */
+function fixedToken(token: string): TokenProviders {
+  return { ...noTokens, providerFor: () => async () => token } as unknown as TokenProviders;
+}
+
+/** A fresh fake window connected to `url` as "Demo" (with `token`, when given); `documents` and `packages` as the test needs them. */
+export async function sendWindow(url: string, o: { documents?: Partial<JsonDocuments>; packages?: PackageStore; token?: string } = {}): Promise<SendWindow> {
   fake.reset();
   // The reports open in the built-in Markdown preview; here it only has to exist.
   commands.registerCommand('markdown.showPreview', () => undefined);
   const profiles = new ProfileStore(new MemoryMemento() as never);
-  const manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor(), o.packages);
-  const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url, auth: 'none', userId: 'demo-admin', source: 'user' };
+  const manager = new ConnectionManager(profiles, o.token === undefined ? noTokens : fixedToken(o.token), silentLogger, new Redactor(), o.packages);
+  const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url, auth: o.token === undefined ? 'none' : 'jwt', userId: 'demo-admin', source: 'user' };
   await profiles.save(profile);
   await profiles.setActive(profile.id);
   await manager.connect(profile);

@@ -21,6 +21,7 @@ import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { windowPrompts } from '../../../src/vscode/ui';
 import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
+import { startFaultProxy } from '../../support/faultProxy';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, workspace, type FakeTestItem } from '../fake/vscode';
 
@@ -99,6 +100,35 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     assert.equal(message.location!.uri.toString(), uriOf('broken.ledger.json').toString());
     assert.equal(message.location!.range.start.line, at, 'at the expectation that failed');
     assert.ok(run.output.some((l) => /^broken\.ledger\.json \(run [0-9a-f]{8}\): failed/.test(l)));
+  });
+
+  it('a token that an error body quotes reaches no test message or output', async () => {
+    const guarded = await start({ port: 0, auth: { secret: 'a-shared-secret-of-this-test' } });
+    // A gateway that quotes the request's Authorization header in every error it passes on.
+    const proxy = await startFaultProxy(guarded.url);
+    proxy.add({ path: /./, fault: { kind: 'quote-authorization' }, times: 1000 });
+    const token = await guarded.mintToken('demo-admin');
+    tests.dispose();
+    window.dispose();
+    try {
+      window = await sendWindow(proxy.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })), token });
+      fake.state.findFiles = () => [uriOf('broken.ledger.json')];
+      const port = new PromptsPort(windowPrompts);
+      const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
+      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, readDar });
+      controller = fake.state.testControllers[0];
+      await controller.resolveHandler!(undefined);
+      const run = await controller.run([item('broken.ledger.json')]);
+      assert.deepEqual(states(run, 'broken.ledger.json'), { script: 'failed', steps: ['passed', 'failed', 'skipped'] });
+      assert.ok(proxy.fired['quote-authorization'] > 0, 'an error body quoted the header');
+      const [message] = run.lastState(item('broken.ledger.json', 1).id)!.messages as TestMessage[];
+      assert.match(message.actualOutput!, /the request had Authorization: Bearer \[REDACTED\]/);
+      const everything = JSON.stringify({ messages: run.events.flatMap((e) => e.messages ?? []).map((m) => [m.message, m.expectedOutput, m.actualOutput]), output: run.output });
+      assert.ok(!everything.includes(token), everything);
+    } finally {
+      await proxy.close();
+      await guarded.close();
+    }
   });
 
   it('Re-run Failed of a step runs its whole script (a step needs the steps before it)', async () => {
