@@ -380,12 +380,22 @@ export class PqsStore {
         if (client?.processID) void this.cancelBackend(client.processID);
         else stop.fire(cancelled());
       };
-      timer = setTimeout(() => cancel('deadline'), deadline);
+      // The deadline bounds each wait for the server (the connect, each statement), not the time the
+      // caller's row handler takes between batches (a slow reader of a long streamed result).
+      const waitingForServer = async <R>(p: Promise<R>): Promise<R> => {
+        timer = setTimeout(() => cancel('deadline'), deadline);
+        try {
+          return await stop.race(p);
+        } finally {
+          clearTimeout(timer);
+          timer = undefined;
+        }
+      };
       onAbort = () => cancel('user');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       const connecting = pool.connect();
       try {
-        client = await stop.race(connecting);
+        client = await waitingForServer(connecting);
       } catch (err) {
         // Cancelled while the pool was connecting: the session it hands over later goes back at once.
         void connecting.then((c) => c.release(), () => undefined);
@@ -399,7 +409,7 @@ export class PqsStore {
         try {
           if (lost) throw lost;
           if (ctx.cancelledBy) throw cancelled();
-          return await stop.race(c.query({ text: q.text, values: q.values ?? [], queryMode: 'extended', ...(how.rowMode ? { rowMode: how.rowMode } : {}) }));
+          return await waitingForServer(c.query({ text: q.text, values: q.values ?? [], queryMode: 'extended', ...(how.rowMode ? { rowMode: how.rowMode } : {}) }));
         } catch (err) {
           const e = pqsErrorOf(lost ?? err, ctx);
           fromSession.add(e);

@@ -43,6 +43,23 @@ const LONG_QUERY = 'SELECT count(*) FROM (SELECT generate_series(1, 100000000000
   });
   after(() => store?.dispose());
 
+  it('the deadline bounds each wait for the server, not a slow row handler: a streamed run longer than the deadline completes', async () => {
+    const started = performance.now();
+    let rows = 0;
+    const r = await store.runSql('SELECT g FROM generate_series(1, 3000) AS g', { timeoutMs: 400 }, {
+      onRows: async (batch) => {
+        rows += batch.length;
+        // Each batch handled slower than the whole deadline allows.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      },
+    });
+    assert.equal(rows, 3000);
+    assert.equal(r.truncated, false);
+    assert.ok(performance.now() - started > 400, 'the run took longer than the deadline');
+    // A statement that does not answer in time is still cut.
+    await assert.rejects(store.runSql(LONG_QUERY, { timeoutMs: 300 }), (e: { kind?: string }) => e.kind === 'timeout');
+  });
+
   it('streams 300,000 rows to onRows in bounded batches, one at a time, without holding them', async () => {
     const gc = collector();
     gc();
