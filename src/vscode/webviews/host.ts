@@ -125,7 +125,8 @@ export class WebviewHost<ToPage extends PageMessage, FromPage extends PageMessag
   ): { panel: PagePanel<ToPage, FromPage, Data>; created: boolean } {
     const open = this.panels.get(key);
     if (open) {
-      open.panel.reveal(placement.column, placement.preserveFocus);
+      // Where it is: the user may have moved it.
+      open.panel.reveal(undefined, placement.preserveFocus);
       return { panel: open, created: false };
     }
     const content = create();
