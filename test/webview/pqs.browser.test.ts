@@ -5,18 +5,15 @@
  * and its saved state.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { resultsView, type ResultsRun, type ToResultsPage } from '../../src/core/pqs/resultsProtocol';
 import type { SqlResult } from '../../src/core/pqs/store';
 import { pageHtml } from '../../src/vscode/webviews/host';
 import { Uri } from '../vscode/fake/vscode';
+import { hostOf, ROOT, startPageHarness, type PageHarness, type WatchedPage } from './harness';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const SCRIPT = path.join(ROOT, 'dist', 'webview', 'pqs.js');
 const STYLE = path.join(ROOT, 'media', 'pqs', 'pqs.css');
 
@@ -35,67 +32,24 @@ const RESULT: SqlResult = {
 const RUN: ResultsRun = { runId: 1, title: 'PQS: q.pqs.sql', result: RESULT, explain: false };
 const results = (run: ResultsRun, page: number): ToResultsPage => ({ type: 'results', ...resultsView(run, page) });
 
-/** Stands in for VS Code's webview host: the state and the messages go to window.__host. */
-const HOST_JS = `
-window.__host = { posted: [], state: window.__saved, violations: [] };
-document.addEventListener('securitypolicyviolation', (e) => window.__host.violations.push(e.violatedDirective + ' ' + e.blockedURI));
-window.acquireVsCodeApi = () => ({
-  postMessage: (m) => window.__host.posted.push(m),
-  getState: () => window.__host.state,
-  setState: (s) => { window.__host.state = s; },
-});`;
+/** The host's own page, with the stand-in for VS Code's API loaded first under the same nonce. */
+function resultsPage(origin: string): string {
+  const webview = { cspSource: origin, asWebviewUri: (u: Uri) => Uri.parse(origin + u.path.slice(ROOT.length)) };
+  const html = pageHtml(webview as never, Uri.file(ROOT) as never, { viewType: 'cantonLedger.pqsResults', name: 'pqs' }, { title: 'PQS: q.pqs.sql' }, 'abc');
+  return html.replace('<script nonce="abc"', `<script nonce="abc" src="${origin}/host.js"></script>\n<script nonce="abc"`);
+}
 
 describe('PQS result grid webview in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
-  let saved: unknown;
-
-  before(async function () {
-    if (!existsSync(CHROMIUM) || !existsSync(SCRIPT)) {
-      // Loud: CI installs Chromium and builds dist/ before the tests.
-      throw new Error(`needs ${CHROMIUM} (apt-get install chromium) and ${SCRIPT} (npm run build)`);
-    }
-    server = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      if (url.pathname === '/') {
-        // The host's own page, with the stand-in for VS Code's API loaded first under the same nonce.
-        const webview = { cspSource: origin, asWebviewUri: (u: Uri) => Uri.parse(origin + u.path.slice(ROOT.length)) };
-        const html = pageHtml(webview as never, Uri.file(ROOT) as never, { viewType: 'cantonLedger.pqsResults', name: 'pqs' }, { title: 'PQS: q.pqs.sql' }, 'abc');
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(html.replace('<script nonce="abc"', `<script nonce="abc" src="${origin}/host.js"></script>\n<script nonce="abc"`));
-      } else if (url.pathname === '/host.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(`window.__saved = ${saved === undefined ? 'undefined' : JSON.stringify(saved)};${HOST_JS}`);
-      } else {
-        const file = path.join(ROOT, url.pathname);
-        if (!file.startsWith(ROOT) || !existsSync(file)) {
-          res.writeHead(404);
-          res.end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' });
-        res.end(readFileSync(file));
-      }
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  let harness: PageHarness;
+  before(async () => {
+    harness = await startPageHarness(SCRIPT, { '/': resultsPage });
   });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => harness?.close());
 
-  type Watched = Page & { errors: string[] };
-  async function open(first?: ToResultsPage, state?: unknown): Promise<Watched> {
-    saved = state;
-    const p = (await browser.newPage({ viewport: { width: 1100, height: 700 } })) as Watched;
-    p.errors = [];
-    p.on('pageerror', (e) => p.errors.push(String(e)));
-    await p.goto(origin + '/');
-    await p.waitForFunction(() => (window as any).__host.posted.some((m: any) => m.type === 'ready'));
+  async function open(first?: ToResultsPage, state?: unknown): Promise<WatchedPage> {
+    harness.saved = state;
+    const p = await harness.open();
     if (first) await send(p, first);
     return p;
   }
@@ -104,7 +58,7 @@ describe('PQS result grid webview in Chromium', function () {
     await p.evaluate((message) => window.postMessage(message, '*'), m as never);
     if (m.type === 'results') await p.waitForFunction((page) => document.getElementById('page')?.textContent?.includes(`page ${page + 1} of`), m.page);
   }
-  const host = (p: Page) => p.evaluate(() => (window as any).__host);
+  const host = hostOf;
   const posted = async (p: Page) => (await host(p)).posted as Array<Record<string, unknown>>;
   const focused = (p: Page) => p.evaluate(() => {
     const td = document.activeElement as HTMLTableCellElement;
