@@ -65,6 +65,8 @@ export const builds = [
   { ...common, entryPoints: { pqs: 'src/core/pqs/pgDriver.ts' }, outdir: 'dist' },
   // The graph webview's script: runs in the webview (a browser), loaded only when a graph is opened.
   { ...common, plugins: [], platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { graph: 'src/webview/graph/main.ts' }, outdir: 'dist/webview', alias: {} },
+  // The PQS result grid's script: runs in its webview, loaded only when a result is shown.
+  { ...common, plugins: [], platform: 'browser', format: 'iife', target: 'es2022', entryPoints: { pqs: 'src/webview/pqs/main.ts' }, outdir: 'dist/webview', alias: {} },
 ];
 
 // Run as a script it builds; imported (by tests, for the options) it does nothing.

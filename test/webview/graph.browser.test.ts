@@ -5,11 +5,9 @@
  * panel export, rendered by Mermaid itself.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { comparisonDocument, lineageDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
 import { previewGraph } from '../../src/core/graph/preview';
 import type { PreviewNode } from '../../src/core/preview/model';
@@ -19,9 +17,8 @@ import { buildTransactionGraph } from '../../src/core/graph/model';
 import { decodeTransaction } from '../../src/core/models/updates';
 import type * as wire from '../../src/core/models/wire';
 import { generatedTransaction } from '../support/transactions';
+import { hostOf, ROOT, startPageHarness, type PageHarness } from './harness';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
 const SCRIPT = path.join(ROOT, 'dist', 'webview', 'graph.js');
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -41,7 +38,7 @@ const TRANSFER = tx([
 ]);
 
 /** The panel's page: the same CSP as GraphPanels writes, a stand-in for acquireVsCodeApi that records. */
-function page(origin: string, initial: unknown, saved: unknown): string {
+function page(origin: string, initial: unknown): string {
   return `<!DOCTYPE html><html><head>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${origin} data:; style-src ${origin}; font-src ${origin}; script-src 'nonce-abc' ${origin};">
 <link rel="stylesheet" href="${origin}/media/graph/graph.css"></head>
@@ -50,74 +47,28 @@ function page(origin: string, initial: unknown, saved: unknown): string {
 <script nonce="abc" src="${origin}/dist/webview/graph.js"></script></body></html>`;
 }
 
-/** Stands in for VS Code's webview host: the state and the messages go to window.__host. */
-const HOST_JS = `
-window.__host = { posted: [], state: window.__saved, violations: [] };
-document.addEventListener('securitypolicyviolation', (e) => window.__host.violations.push(e.violatedDirective + ' ' + e.blockedURI));
-window.acquireVsCodeApi = () => ({
-  postMessage: (m) => window.__host.posted.push(m),
-  getState: () => window.__host.state,
-  setState: (s) => { window.__host.state = s; },
-});`;
-
 describe('graph webview in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
-  let saved: unknown;
+  let harness: PageHarness;
 
-  before(async function () {
-    if (!existsSync(CHROMIUM) || !existsSync(SCRIPT)) {
-      // Loud: CI installs Chromium and builds dist/ before the tests.
-      throw new Error(`needs ${CHROMIUM} (apt-get install chromium) and ${SCRIPT} (npm run build)`);
-    }
-    server = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      if (url.pathname === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(page(origin, { target: { kind: 'transaction', offset: 9 } }, saved));
-      } else if (url.pathname === '/host.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(`window.__saved = ${JSON.stringify(saved ?? null) === 'null' ? 'undefined' : JSON.stringify(saved)};${HOST_JS}`);
-      } else if (url.pathname === '/mermaid.html') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(`<!DOCTYPE html><html><body><div id="out"></div><script src="${origin}/node_modules/mermaid/dist/mermaid.min.js"></script></body></html>`);
-      } else {
-        const file = path.join(ROOT, url.pathname);
-        if (!file.startsWith(ROOT) || !existsSync(file)) {
-          res.writeHead(404);
-          res.end();
-          return;
-        }
-        res.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' });
-        res.end(readFileSync(file));
-      }
+  before(async () => {
+    harness = await startPageHarness(SCRIPT, {
+      '/': (origin) => page(origin, { target: { kind: 'transaction', offset: 9 } }),
+      '/mermaid.html': (origin) => `<!DOCTYPE html><html><body><div id="out"></div><script src="${origin}/node_modules/mermaid/dist/mermaid.min.js"></script></body></html>`,
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => harness?.close());
 
   async function open(doc?: GraphDocument, state?: unknown): Promise<Page> {
-    saved = state;
-    const p = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-    const errors: string[] = [];
-    p.on('pageerror', (e) => errors.push(String(e)));
-    (p as Page & { errors: string[] }).errors = errors;
-    await p.goto(origin + '/');
-    await p.waitForFunction(() => (window as any).__host.posted.some((m: any) => m.type === 'ready'));
+    harness.saved = state;
+    const p = await harness.open();
     if (doc) {
       await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), doc as never);
       await p.waitForSelector('g.box');
     }
     return p;
   }
-  const host = (p: Page) => p.evaluate(() => (window as any).__host);
+  const host = hostOf;
 
   it('draws every action and contract as a focusable tree item, with no CSP violation and no error', async () => {
     const p = await open(TRANSFER);
@@ -291,8 +242,8 @@ describe('graph webview in Chromium', function () {
   });
 
   it('the Mermaid export is drawn by Mermaid itself', async () => {
-    const p = await browser.newPage();
-    await p.goto(origin + '/mermaid.html');
+    const p = await harness.browser.newPage();
+    await p.goto(harness.origin + '/mermaid.html');
     const text = (TRANSFER as Extract<GraphDocument, { kind: 'transaction' }>).mermaid;
     const nodes = await p.evaluate(async (source) => {
       const m = (window as any).mermaid;

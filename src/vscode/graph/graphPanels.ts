@@ -5,7 +5,6 @@
  * exist"), and comes back after a reload from the state the webview saved (a serializer).
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import { CantonApiError, LedgerError } from '../../core/errors';
 import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../core/graph/document';
 import { walkLineage, type Lineage } from '../../core/graph/lineage';
@@ -20,7 +19,8 @@ import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
-import { Disposable, toDisposable } from '../lifecycle';
+import { Disposable } from '../lifecycle';
+import { WebviewHost, type PagePanel } from '../webviews/host';
 
 export interface GraphPanelsDeps {
   extensionUri: vscode.Uri;
@@ -31,8 +31,7 @@ export interface GraphPanelsDeps {
 }
 
 /** What a panel shows and where it reads it. */
-interface PanelEntry {
-  panel: vscode.WebviewPanel;
+interface GraphEntry {
   target: GraphTarget;
   connectionId?: string;
   /** The last document sent (for exports and node look-ups). */
@@ -44,9 +43,9 @@ interface PanelEntry {
   prepared?: TransactionGraph;
   load?: AbortController;
   ledgerEndAtLoad?: number;
-  /** What the page shows now (loading, error or a document): sent again when the page says it is ready. */
-  shown?: ToWebview;
 }
+
+type GraphPanel = PagePanel<ToWebview, FromWebview, GraphEntry>;
 
 export function targetKey(t: GraphTarget): string {
   switch (t.kind) {
@@ -69,55 +68,38 @@ function readAsOf(connection: LedgerConnection): GraphReadAs {
 }
 
 export class GraphPanels extends Disposable implements vscode.WebviewPanelSerializer<SavedGraphState> {
-  private readonly panels = new Map<string, PanelEntry>();
+  private readonly host: WebviewHost<ToWebview, FromWebview, GraphEntry>;
 
   constructor(private readonly deps: GraphPanelsDeps) {
     super();
+    this.host = this._register(new WebviewHost<ToWebview, FromWebview, GraphEntry>(deps.extensionUri, { viewType: GRAPH_VIEW_TYPE, name: 'graph', findWidget: true }, (panel, m) => this.onMessage(panel, m)));
     this._register(
       deps.connections.onDidChangeLedger(({ connectionId }) => {
-        for (const e of this.panels.values()) if (e.connectionId === connectionId && e.target.kind === 'lineage') this.noticeNewer(e);
+        for (const p of this.host.values()) if (p.data.connectionId === connectionId && p.data.target.kind === 'lineage') this.noticeNewer(p);
       }),
     );
-    this._register(toDisposable(() => [...this.panels.values()].forEach((e) => e.panel.dispose())));
   }
 
   /** Opens (or reveals) the panel of `target` on the active connection. */
   async show(target: GraphTarget, connection: LedgerConnection): Promise<vscode.WebviewPanel> {
-    const key = targetKey(target);
-    const existing = this.panels.get(key);
-    if (existing) {
-      existing.panel.reveal();
-      return existing.panel;
-    }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, this.titleOf(target), vscode.ViewColumn.Active, this.options());
-    const entry = this.adopt(panel, target, connection.profile.id);
-    void this.load(entry);
-    return panel;
+    const { panel, created } = this.open(target, connection.profile.id);
+    if (created) void this.load(panel);
+    return panel.panel;
   }
 
   /** The panels open now, by target key (for tests). */
   openPanels(): ReadonlyMap<string, { panel: vscode.WebviewPanel; document?: GraphDocument }> {
-    return this.panels;
+    return new Map([...this.host.values()].map((p) => [p.key, { panel: p.panel, document: p.data.document }]));
   }
 
   /** A panel VS Code restores after a reload: it draws from its saved state; Retry reads again. */
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: SavedGraphState | undefined): Promise<void> {
+  async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: SavedGraphState | undefined): Promise<void> {
     if (!state?.target) {
-      panel.dispose();
+      webviewPanel.dispose();
       return;
     }
-    panel.webview.options = this.options();
-    const entry = this.adopt(panel, state.target, state.connectionId);
-    entry.document = state.document;
-  }
-
-  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'graph')],
-    };
+    const { target, connectionId } = state;
+    this.stopReadingOnClose(this.host.restore(targetKey(target), webviewPanel, { ...this.contentOf(target, connectionId), data: { target, connectionId, document: state.document } }));
   }
 
   private titleOf(t: GraphTarget): string {
@@ -135,107 +117,65 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     }
   }
 
+  /** The page of a target: the target rides along, so that a page reloaded before its first setState still knows what it shows. */
+  private contentOf(target: GraphTarget, connectionId: string | undefined) {
+    return { title: this.titleOf(target), initial: { target, connectionId } };
+  }
+
+  private open(target: GraphTarget, connectionId: string | undefined, data: Partial<GraphEntry> = {}): { panel: GraphPanel; created: boolean } {
+    const opened = this.host.revealOrCreate(targetKey(target), () => ({ ...this.contentOf(target, connectionId), data: { ...data, target, connectionId } }));
+    if (opened.created) this.stopReadingOnClose(opened.panel);
+    return opened;
+  }
+
+  private stopReadingOnClose(panel: GraphPanel): void {
+    panel.onDidDispose(() => panel.data.load?.abort());
+  }
+
   /** Opens (or reveals) a preview beside its committed transaction, which is read on the connection. */
   async showComparison(target: Extract<GraphTarget, { kind: 'comparison' }>, prepared: TransactionGraph, connection: LedgerConnection): Promise<vscode.WebviewPanel> {
-    const existing = this.panels.get(targetKey(target));
-    if (existing) {
-      existing.panel.reveal();
-      return existing.panel;
-    }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, this.titleOf(target), vscode.ViewColumn.Active, this.options());
-    const entry = this.adopt(panel, target, connection.profile.id);
-    entry.prepared = prepared;
-    void this.load(entry);
-    return panel;
+    const { panel, created } = this.open(target, connection.profile.id, { prepared });
+    if (created) void this.load(panel);
+    return panel.panel;
   }
 
   /** Opens (or reveals) the graph of a document already at hand (a preview's prepared transaction). */
   showDocument(target: Extract<GraphTarget, { kind: 'preview' }>, document: GraphDocument): vscode.WebviewPanel {
-    const existing = this.panels.get(targetKey(target));
-    if (existing) {
-      existing.panel.reveal();
-      return existing.panel;
-    }
-    const panel = vscode.window.createWebviewPanel(GRAPH_VIEW_TYPE, this.titleOf(target), vscode.ViewColumn.Active, this.options());
-    const entry = this.adopt(panel, target, undefined);
-    entry.document = document;
-    this.post(entry, { type: 'document', document });
-    return panel;
+    const { panel, created } = this.open(target, undefined, { document });
+    if (created) panel.show({ type: 'document', document });
+    return panel.panel;
   }
-
-  private adopt(panel: vscode.WebviewPanel, target: GraphTarget, connectionId: string | undefined): PanelEntry {
-    const key = targetKey(target);
-    const entry: PanelEntry = { panel, target, connectionId };
-    this.panels.set(key, entry);
-    panel.webview.html = this.html(panel.webview, target, connectionId);
-    const subscriptions = [
-      panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(entry, m)),
-      panel.onDidDispose(() => {
-        entry.load?.abort();
-        this.panels.delete(key);
-        subscriptions.forEach((s) => s.dispose());
-      }),
-    ];
-    return entry;
-  }
-
-  private html(webview: vscode.Webview, target: GraphTarget, connectionId: string | undefined): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'graph.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'graph', 'graph.css'));
-    // The target rides along in the page, so that a webview reloaded before its first setState still knows what it shows.
-    const initial = JSON.stringify({ target, connectionId }).replace(/</g, '\\u003c');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data:; style-src ${webview.cspSource}; font-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>${this.titleOf(target).replace(/[<&]/g, '')}</title>
-</head>
-<body>
-<div id="app" data-initial="${initial.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"><div class="message loading" role="status"><h2>Loading…</h2></div></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
-  }
-
-  private post(entry: PanelEntry, message: ToWebview): void {
-    if (message.type !== 'stale') entry.shown = message;
-    void entry.panel.webview.postMessage(message);
-  }
-
-  private connectionOf(entry: PanelEntry): LedgerConnection | undefined {
+  private connectionOf(entry: GraphEntry): LedgerConnection | undefined {
     const byId = entry.connectionId ? this.deps.connections.connection(entry.connectionId) : undefined;
     const c = byId?.state.state === 'connected' ? byId : this.deps.connections.activeConnection();
     if (c) entry.connectionId = c.profile.id;
     return c;
   }
 
-  private async load(entry: PanelEntry, more = false): Promise<void> {
+  private async load(panel: GraphPanel, more = false): Promise<void> {
+    const entry = panel.data;
     entry.load?.abort();
     // A preview is not read from the ledger: Retry draws what the preview decoded again.
     if (entry.target.kind === 'preview') {
-      if (entry.document) this.post(entry, { type: 'document', document: entry.document });
+      if (entry.document) panel.show({ type: 'document', document: entry.document });
       return;
     }
     if (entry.target.kind === 'comparison' && !entry.prepared) {
       // After a reload the preview side lives only in the saved drawing: it cannot be read again.
-      this.post(entry, { type: 'error', title: 'The preview is gone', message: 'This comparison was restored after a reload; its preview cannot be read from the ledger. Preview the commands file again, submit it, and compare again.' });
+      panel.show({ type: 'error', title: 'The preview is gone', message: 'This comparison was restored after a reload; its preview cannot be read from the ledger. Preview the commands file again, submit it, and compare again.' });
       return;
     }
     const load = (entry.load = new AbortController());
     const connection = this.connectionOf(entry);
     if (!connection) {
-      this.post(entry, { type: 'error', title: 'Not connected', message: 'Connect to the participant (Canton Ledger: Select Connection), then Retry.' });
+      panel.show({ type: 'error', title: 'Not connected', message: 'Connect to the participant (Canton Ledger: Select Connection), then Retry.' });
       return;
     }
     const readAs = readAsOf(connection);
     const o = { signal: load.signal };
     const t = entry.target;
     try {
-      this.post(entry, { type: 'loading', title: this.titleOf(t), detail: `Reading from ${connection.profile.name}…` });
+      panel.show({ type: 'loading', title: this.titleOf(t), detail: `Reading from ${connection.profile.name}…` });
       entry.ledgerEndAtLoad = connection.ledger?.ledgerEnd;
       let document: GraphDocument;
       if (t.kind === 'transaction') {
@@ -255,11 +195,11 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
       } else return;
       if (load.signal.aborted) return;
       entry.document = document;
-      this.post(entry, { type: 'document', document });
+      panel.show({ type: 'document', document });
     } catch (e) {
       if (load.signal.aborted) return;
       this.deps.logger.warn(`Graph ${targetKey(t)}: ${this.deps.redactor.redact((e as Error)?.message ?? String(e))}`);
-      this.post(entry, {
+      panel.show({
         type: 'error',
         title: `Could not read ${this.titleOf(t)}`,
         message: this.deps.redactor.redact((e as Error)?.message ?? String(e)),
@@ -269,26 +209,23 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     }
   }
 
-  private noticeNewer(entry: PanelEntry): void {
+  private noticeNewer(panel: GraphPanel): void {
+    const entry = panel.data;
     const connection = this.connectionOf(entry);
     const end = connection?.ledger?.ledgerEnd;
     if (!entry.document || end === undefined || entry.ledgerEndAtLoad === undefined || end <= entry.ledgerEndAtLoad) return;
-    this.post(entry, { type: 'stale', text: `Newer transactions exist (the ledger end is now ${end}): the lineage may have grown.` });
+    panel.notify({ type: 'stale', text: `Newer transactions exist (the ledger end is now ${end}): the lineage may have grown.` });
   }
 
-  private async onMessage(entry: PanelEntry, m: FromWebview): Promise<void> {
+  /** The page's requests ("ready" is the host's: it sends the page what it shows again; a restored page draws from its saved state). */
+  private async onMessage(panel: GraphPanel, m: FromWebview): Promise<void> {
+    const entry = panel.data;
     const doc = entry.document;
     switch (m.type) {
-      case 'ready':
-        // A message posted while the page was still starting can be lost before its listener exists:
-        // the page's "ready" is when it surely listens, so what it should show is sent once more
-        // (drawing the same document again keeps its view). A restored panel draws from its saved state.
-        if (entry.shown) this.post(entry, entry.shown);
-        return;
       case 'retry':
-        return this.load(entry);
+        return this.load(panel);
       case 'more':
-        return this.load(entry, true);
+        return this.load(panel, true);
       case 'openContract':
         await vscode.commands.executeCommand(Commands.showContractEvents, m.contractId);
         return;
@@ -298,7 +235,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return;
       }
       case 'openNode': {
-        if (!entry.events && (doc?.kind === 'transaction' || doc?.kind === 'comparison')) await this.load(entry);
+        if (!entry.events && (doc?.kind === 'transaction' || doc?.kind === 'comparison')) await this.load(panel);
         const drawn = doc?.kind === 'transaction' ? doc : doc?.kind === 'comparison' ? doc.committed : undefined;
         const a = drawn?.actions.find((x) => x.nodeId === m.nodeId);
         const event = a && entry.events?.[a.eventIndex];

@@ -2,9 +2,10 @@
  * PQS in the editor: a Participant Query Store attached to the active participant connection as a
  * second reader. Four pieces, each with one job: attaching a store (./connect), the PQS view (./view,
  * its rows in ./viewRows), `*.pqs.sql` files (./sqlFiles) and the result grid (./resultsPanel, its
- * page in ./resultsHtml). Thin glue: every query is the core's (src/core/pqs); every failure goes
+ * page in src/webview/pqs). Thin glue: every query is the core's (src/core/pqs); every failure goes
  * through the one error reporter (a command's through the registry).
  */
+import * as vscode from 'vscode';
 import type { CommandRegistry } from '../commands/registry';
 import { Disposable } from '../lifecycle';
 import { PqsConnecting, type PqsConnectDeps } from './connect';
@@ -26,7 +27,7 @@ export class PqsFeature extends Disposable {
     this.view = this._register(
       new PqsView({ connections: deps.connections, errors: deps.errors, writeAccessOf: (store) => this.connecting.writeAccessOf(store), onDidAttach: this.connecting.onDidAttach }),
     );
-    this.results = this._register(new PqsResultsPanel());
+    this.results = this._register(new PqsResultsPanel(vscode.Uri.file(deps.extensionPath)));
     this.sqlFiles = this._register(new PqsSqlFiles({ prompts: deps.prompts, results: this.results, store: () => this.view.store(), names: () => this.view.names(), packageIndex: () => this.view.packageIndex() }));
   }
 
