@@ -13,6 +13,7 @@ import { checkFilters, suggestedPayloadIndex } from '../../core/pqs/filter';
 import { parsePqsUrl, describeSettings, DEFAULT_STATEMENT_TIMEOUT_MS } from '../../core/pqs/settings';
 import { parseKeysetCursor, PqsStore, type PgDriver, type PqsContract } from '../../core/pqs/store';
 import { PqsError } from '../../core/pqs/errors';
+import { cellText, csvCell } from '../../core/pqs/resultsProtocol';
 import { pqsNameOf } from '../../core/pqs/names';
 import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_FAILURE, EXIT_OK, type Command } from '../command';
@@ -263,19 +264,6 @@ async function index(ctx: CliContext, template: string, v: OptionValues): Promis
     }
   }
   return served ? EXIT_OK : EXIT_FAILURE;
-}
-
-/** A cell as text: JSON for objects and arrays, ISO for times, empty for null. */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
-
-function csvCell(v: unknown): string {
-  const t = cellText(v);
-  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
 /**

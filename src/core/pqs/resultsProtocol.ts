@@ -86,21 +86,23 @@ export function truncatedLine(v: Pick<ResultsView, 'rowCount' | 'truncated'>): s
   return v.truncated ? `Showing the first ${v.rowCount} rows; the statement returned more.` : undefined;
 }
 
-/** A cell as text: empty for NULL, ISO for a time, JSON for objects and arrays. */
-function cellText(v: unknown): string {
+/** A cell as text: empty for NULL, ISO for a time, JSON for objects and arrays (the grid's copy and the CLI's output). */
+export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
+/** A cell as CSV (RFC 4180 quoting). */
+export function csvCell(v: unknown): string {
+  const t = cellText(v);
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
 /** Rows as CSV (RFC 4180 quoting; JSON for objects). */
 export function resultsCsv(r: Pick<SqlResult, 'columns' | 'rows'>): string {
-  const cell = (v: unknown) => {
-    const t = cellText(v);
-    return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-  };
-  return [r.columns.map((c) => cell(c.name)).join(','), ...r.rows.map((row) => row.map(cell).join(','))].join('\n') + '\n';
+  return [r.columns.map((c) => csvCell(c.name)).join(','), ...r.rows.map((row) => row.map(csvCell).join(','))].join('\n') + '\n';
 }
 
 /** Rows as a JSON array of objects keyed by column name. */
