@@ -10,6 +10,7 @@
  * the bytes only, so those are decoded here too. The message is `CODE(category,correlationId): cause`
  * (`ErrorCode.toMsg`; `ErrorCodeUtils.errorCategoryFromString` parses the same form).
  */
+import { causeContractIds } from './errorCauses';
 import { ErrorCategory, hintForCode } from './errorCatalog';
 import { CantonApiError, normaliseResourceKey } from './errors';
 import type { JsStatus } from './models/wire';
@@ -259,6 +260,15 @@ export function explainFailure(f: CantonFailure, facts: FailedCommandFacts = {})
           ? `${facts.causeAt.what} (the error names no value found in the file)`
           : `${facts.causeAt.what} (nothing the error names is in the file)`;
     lines.push('## Where', '', `${facts.causeAt.place}: ${how}.`, '');
+  }
+  const contracts = causeContractIds(f);
+  if (contracts.length > 0) {
+    lines.push(
+      '## The contract',
+      '',
+      `${contracts.map((id) => `\`${id}\``).join(', ')}: its lineage graph and Contract Events open from this command's row in Failed Commands (expand it), or with **Show Contract Lineage** and **Show Contract Events…** and the id.`,
+      '',
+    );
   }
   const command: Array<[string, string]> = [];
   if (facts.commandId) command.push(['Command id', facts.commandId]);

@@ -247,6 +247,16 @@ function idsInText(text: string): string[] {
   return [...text.matchAll(/#?[\w.-]+:[\w.]+:[\w.]+/g)].map((m) => m[0]);
 }
 
+/**
+ * The contracts a failure's cause is (CONTRACT_NOT_FOUND, CONTRACT_NOT_ACTIVE, …): the ids its
+ * resources and metadata name, else those written in its cause text; none for other failures.
+ */
+export function causeContractIds(f: CantonFailure): string[] {
+  const rule = f.code ? ERROR_CAUSES[f.code] : undefined;
+  if (rule?.site !== 'contract-id') return [];
+  return [...new Set([...namedValues(rule, f), ...contractIdsIn(f.cause)])];
+}
+
 function namedValues(rule: CauseRule, f: CantonFailure): string[] {
   const out: string[] = [];
   for (const key of rule.keys ?? []) {

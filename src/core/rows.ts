@@ -10,7 +10,9 @@ export type RowKind =
   | 'contract' | 'synchronizer' | 'package' | 'detail' | 'group' | 'value'
   | 'module' | 'template' | 'interface' | 'choice'
   | 'compare.update' | 'compare.event'
-  | 'failedCommand.failed' | 'failedCommand.succeeded';
+  | 'failedCommand.failed' | 'failedCommand.succeeded'
+  /** A link under a failed command whose cause is a contract: its lineage graph, its Contract Events. */
+  | 'failedCommand.lineage' | 'failedCommand.events';
 
 export interface JsonView {
   /** Tab title, without `.json`. */

@@ -8,27 +8,36 @@ import { parsePqsUrl } from '../core/pqs/settings';
 
 /** The setting that gives the demo participant a PQS: a PostgreSQL database it mirrors its ledger into. */
 export const DEMO_PQS_SETTING = 'demo.pqsUrl';
+/** Where the password of the demo's PQS database is kept in secret storage (as a connection's secret of this id). */
+export const DEMO_PQS_SECRET_ID = 'demo-pqs-mirror';
 
 /**
  * The demo's PQS database from the settings (`postgresql://user@host:5432/db?schema=…`), or undefined.
- * A password is never read from settings: node-postgres takes PGPASSWORD from the environment.
+ * A password is never read from settings: it is kept in secret storage ("Set Up PQS for the Demo…"),
+ * else node-postgres takes PGPASSWORD from the environment.
  */
 export function demoPqsUrl(): string | undefined {
   const raw = vscode.workspace.getConfiguration('cantonLedger').get<string>(DEMO_PQS_SETTING)?.trim();
   if (!raw) return undefined;
   const { settings, password } = parsePqsUrl(raw);
-  if (password) throw new Error(`cantonLedger.${DEMO_PQS_SETTING} must not hold a password (settings are plain text): set PGPASSWORD in VS Code's environment`);
+  if (password) throw new Error(`cantonLedger.${DEMO_PQS_SETTING} must not hold a password (settings are plain text): run "Set Up PQS for the Demo…", which keeps it in the editor's secret storage`);
   return `postgresql://${encodeURIComponent(settings.user)}@${settings.host}:${settings.port}/${encodeURIComponent(settings.database)}?schema=${settings.schema}&sslmode=${settings.sslmode}`;
 }
 
-function demoPqsMirror(): { url: string; schema: string } | undefined {
+interface DemoPqsMirror {
+  url: string;
+  schema: string;
+  password?: string;
+}
+
+async function demoPqsMirror(password: () => Promise<string | undefined>): Promise<DemoPqsMirror | undefined> {
   const url = demoPqsUrl();
   if (!url) return undefined;
   const u = new URL(url);
   const schema = u.searchParams.get('schema') ?? 'pqs';
   u.searchParams.delete('schema');
   if (u.searchParams.get('sslmode') === 'prefer') u.searchParams.delete('sslmode');
-  return { url: u.toString(), schema };
+  return { url: u.toString(), schema, password: await password() };
 }
 
 type ParticipantModule = typeof import('../participant');
@@ -51,10 +60,13 @@ export class DemoController implements vscode.Disposable {
   private starting: Promise<DemoParticipant> | undefined;
   /** A stop in progress: a start waits for it, since the stopping participant still saves the ledger. */
   private stopping: Promise<void> | undefined;
+  /** The PQS mirror the running participant started with (none: undefined), to tell when it changed. */
+  private startedWithPqs: string | undefined;
 
   /**
    * `statePath`: where the demo ledger is kept between sessions (absent: in memory only);
-   * `windowState`: where the window remembers that the demo ran (the workspace state).
+   * `windowState`: where the window remembers that the demo ran (the workspace state);
+   * `pqsPassword`: the password of the PQS database (undefined: PGPASSWORD of the environment).
    */
   constructor(
     private readonly manager: ConnectionManager,
@@ -62,6 +74,7 @@ export class DemoController implements vscode.Disposable {
     private readonly extensionPath: string,
     private readonly statePath?: string,
     private readonly windowState?: vscode.Memento,
+    private readonly pqsPassword: () => Promise<string | undefined> = async () => undefined,
   ) {}
 
   /** True when the demo ran in this window when the window last closed or reloaded (and was not stopped). */
@@ -84,9 +97,10 @@ export class DemoController implements vscode.Disposable {
     await this.stopping;
     // A computed path keeps esbuild from inlining the participant into the extension bundle.
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
-    const pqs = demoPqsMirror();
+    const pqs = await demoPqsMirror(this.pqsPassword);
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, pqs, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.running = participant;
+    this.startedWithPqs = pqs && JSON.stringify(pqs);
     await this.windowState?.update(DEMO_RAN_KEY, true);
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);
@@ -94,6 +108,22 @@ export class DemoController implements vscode.Disposable {
     await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', true);
     this.logger.info(`Demo participant (a simulator: no Daml interpretation) listening on ${participant.url}`);
     return participant;
+  }
+
+  /**
+   * Starts the running demo again when its PQS mirror (the setting, or the password kept) is not the
+   * one it started with, so that a change applies without a reload; true when it did. The connection
+   * is left to the caller to connect again (the participant's port changes).
+   */
+  async followPqsSetting(): Promise<boolean> {
+    await this.starting;
+    if (!this.running) return false;
+    const wanted = await demoPqsMirror(this.pqsPassword);
+    if ((wanted && JSON.stringify(wanted)) === this.startedWithPqs) return false;
+    this.logger.info(`Demo participant: restarting for its PQS mirror (${wanted ? demoPqsUrl() : 'none'})`);
+    await this.halt(false);
+    await this.start();
+    return true;
   }
 
   /**

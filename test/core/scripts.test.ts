@@ -12,7 +12,8 @@ import { startValidation, validateText, type Problem } from '../../src/core/file
 import { LedgerConnection } from '../../src/core/ledger/connection';
 import { PackageStore } from '../../src/core/ledger/packages';
 import { runScript, fieldsMatch, type ScriptRun, type ScriptRunOptions } from '../../src/core/scripts/run';
-import { aliasOfPartyRef, interpolate, newScriptText, referencesIn, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
+import { newScriptText } from '../../src/core/scripts/newScript';
+import { aliasOfPartyRef, interpolate, referencesIn, replaceKnown, scriptCommandId, scriptStepOfCommandId, UnboundNameError } from '../../src/core/scripts/script';
 import { ExactNumber } from '../../src/core/json';
 import { TEMPLATE_ID_PLACEHOLDER } from '../../src/core/files/placeholders';
 import type { DemoParticipant } from '../../src/participant';
@@ -200,11 +201,12 @@ describe('ledger scripts: checks while typing', () => {
 
 describe('ledger scripts: a new script', () => {
   it('names the participant\'s parties by alias and starts with a step to fill in that checks clean', () => {
-    const text = newScriptText(['Bank::1220ab', 'Alice::1220ab', 'Alice::1220cd', 'weird party::1'], IOU);
+    const text = newScriptText({ partyIds: ['Bank::1220ab', 'Carol::1220ab', 'Alice::1220ab', 'Alice::1220cd', 'weird party::1'], actingParty: 'Carol::1220ab' });
     const value = JSON.parse(text);
-    assert.deepEqual(Object.keys(value.parties), ['Bank', 'Alice']);
-    assert.deepEqual(value.steps[0].submit.actAs, ['${Bank}']);
-    assert.deepEqual(validateText('script', text).problems, []);
+    // Alice would match two parties; the acting party's alias comes first.
+    assert.deepEqual(Object.keys(value.parties), ['Carol', 'Bank']);
+    assert.deepEqual(value.steps[0].submit.actAs, ['${Carol}']);
+    assert.deepEqual(validateText('script', text).problems.filter((p) => p.severity === 'error').map((p) => p.code), ['placeholder']);
   });
 });
 

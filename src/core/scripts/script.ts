@@ -332,31 +332,3 @@ export function positionOf(doc: JsonDocument, pointer: string): ScriptPosition {
   const end = doc.position(offset + length);
   return { offset, length, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
 }
-
-// ---------------------------------------------------------------- a new script
-
-/**
- * A starting script for a participant: an alias for each of its first parties (by the prefix of its
- * id, so the script runs unchanged on another participant that has parties of those names), a step
- * that creates a contract of `templateId` (a placeholder until one is chosen) and a read that checks
- * it, as a pattern to copy.
- */
-export function newScriptText(partyIds: readonly string[], templateId: string): string {
-  const prefixes = [...new Set(partyIds.map((p) => p.split('::')[0]).filter((p) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)))].slice(0, 3);
-  const aliases = prefixes.length > 0 ? prefixes : ['Alice'];
-  const [first] = aliases;
-  const script = {
-    description: 'What this script checks',
-    parties: Object.fromEntries(aliases.map((a) => [a, {}])),
-    steps: [
-      {
-        name: `${first} creates a contract`,
-        submit: { actAs: [`\${${first}}`], commands: [{ CreateCommand: { templateId, createArguments: {} } }] },
-        capture: { created: { contractId: templateId } },
-        expect: { created: [{ template: templateId, count: 1 }], visibleTo: [first] },
-      },
-      { name: `${first} sees it`, contractEvents: { party: first, contractId: '${created}' }, expect: { archivedContract: false } },
-    ],
-  };
-  return JSON.stringify(script, null, 2) + '\n';
-}

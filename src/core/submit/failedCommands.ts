@@ -6,6 +6,7 @@
  * was sent from, over a list of candidate files (commands files today; other file kinds plug in).
  */
 import { failureFromError, failureFromStatus, type CantonFailure } from '../cantonFailure';
+import { causeContractIds } from '../errorCauses';
 import { CantonApiError, LedgerError } from '../errors';
 import { commandIdSite } from '../files/commandId';
 import type { ParticipantInfo } from '../ledger/connection';
@@ -132,6 +133,20 @@ export function failedCommandRow(c: FailedCommand): LedgerRow {
     tooltip: tooltip.join('\n\n'),
     icon: c.failure ? 'error' : 'pass',
     offset: c.offset,
+    ...causeLinks(c),
+  };
+}
+
+/** Under a failure whose cause is a contract: rows that open its lineage and its Contract Events. */
+function causeLinks(c: FailedCommand): Pick<LedgerRow, 'children'> {
+  const ids = c.failure ? causeContractIds(c.failure) : [];
+  if (ids.length === 0) return {};
+  return {
+    children: () =>
+      ids.flatMap((contractId): LedgerRow[] => [
+        { key: `lineage/${contractId}`, kind: 'failedCommand.lineage', label: 'Contract Lineage', description: `of the cause, ${shortId(contractId, 16, 6)}`, icon: 'git-commit', contractId, tooltip: `Where contract ${code(contractId)} came from and what became of it (the lineage graph)` },
+        { key: `events/${contractId}`, kind: 'failedCommand.events', label: 'Contract Events', description: `of the cause, ${shortId(contractId, 16, 6)}`, icon: 'list-tree', contractId, tooltip: `The create and archive of ${code(contractId)}, as the participant has them` },
+      ]),
   };
 }
 

@@ -99,6 +99,7 @@ export const Commands = {
   pqsCopySuggestedIndex: 'cantonLedger.pqs.copySuggestedIndex',
   pqsRunFile: 'cantonLedger.pqs.runFile',
   pqsExplainFile: 'cantonLedger.pqs.explainFile',
+  pqsSetUpDemo: 'cantonLedger.pqs.setUpDemo',
   // Ledger scripts
   runLedgerScript: 'cantonLedger.scripts.run',
   openScriptStepResult: 'cantonLedger.scripts.openStepResult',

@@ -261,6 +261,10 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     const item = super.getTreeItem(node);
     const command = this.commandByNode.get(node.id);
     if (command) item.command = { command: Commands.explainFailedCommand, title: 'Explain', arguments: [node] };
+    // The links under a failure whose cause is a contract open on click.
+    const link = node.type === 'row' ? node.row : undefined;
+    if (link?.kind === 'failedCommand.lineage') item.command = { command: Commands.showContractLineage, title: 'Show Contract Lineage', arguments: [{ contractId: link.contractId }] };
+    if (link?.kind === 'failedCommand.events') item.command = { command: Commands.showContractEvents, title: 'Show Contract Events', arguments: [link.contractId] };
     return item;
   }
 

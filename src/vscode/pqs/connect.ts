@@ -2,8 +2,9 @@
  * Attaching a Participant Query Store to the active participant connection as a second reader:
  * Connect to PQS… (the URL kept per connection profile in global state, the password in secret
  * storage, both only once the store answered), Disconnect, the store a profile used before attached
- * again without asking, and the demo participant's own PQS attached by itself (nothing kept). Each
- * attach checks the store's interface and whether the role could write.
+ * again without asking, and the demo participant's own PQS attached by itself (nothing kept; its
+ * password is the one "Set Up PQS for the Demo…" kept, else PGPASSWORD). Each attach checks the store's
+ * interface and whether the role could write.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
@@ -33,7 +34,9 @@ export interface PqsConnectDeps {
   logger: Logger;
   /** The demo participant's PQS database (cantonLedger.demo.pqsUrl), attached to the demo connection by itself. */
   demoPqsUrl?: () => string | undefined;
-  /** The environment (PGPASSWORD for the demo's PQS). */
+  /** The password kept for the demo's PQS database, if any. */
+  demoPqsPassword?: () => Promise<string | undefined>;
+  /** The environment (PGPASSWORD for the demo's PQS when no password is kept). */
   env?: Readonly<Record<string, string | undefined>>;
   /** node-postgres; default: dist/pqs.js of the extension, loaded on the first connection. */
   driver?: () => PgDriver;
@@ -50,10 +53,12 @@ export class PqsConnecting extends Disposable {
   /** A store was attached to a connection or detached from it. */
   readonly onDidAttach = this.attachedEmitter.event;
   private readonly access = new WeakMap<PqsStore, WriteAccess>();
+  /** The last attach without asking, started when the connections changed. */
+  private autoAttaching: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PqsConnectDeps) {
     super();
-    this._register(deps.connections.onDidChange(() => void this.autoAttach()));
+    this._register(deps.connections.onDidChange(() => void (this.autoAttaching = this.autoAttach().catch((err) => this.deps.errors.record('PQS not attached', err)))));
   }
 
   register(commands: CommandRegistry): void {
@@ -76,8 +81,28 @@ export class PqsConnecting extends Disposable {
     // The demo participant's own PQS (cantonLedger.demo.pqsUrl), read with the password of the environment.
     const url = kept ?? (c.profile.source === 'demo' ? this.deps.demoPqsUrl?.() : undefined);
     if (!url) return;
-    const password = kept ? await this.deps.secrets.get(c.id, 'pqsPassword') : this.deps.env?.PGPASSWORD;
+    const password = kept ? await this.deps.secrets.get(c.id, 'pqsPassword') : await this.demoPassword();
     await this.attach(c, url, password, !kept).catch((err) => this.deps.errors.record(`PQS of ${c.profile.name} not attached`, err));
+  }
+
+  private async demoPassword(): Promise<string | undefined> {
+    return (await this.deps.demoPqsPassword?.()) ?? this.deps.env?.PGPASSWORD;
+  }
+
+  /**
+   * Attaches the demo participant's own PQS (its mirror's database) to the active demo connection, in
+   * place of any other store: the one attached already when it is that one. Undefined when the active
+   * connection is not the demo's or the demo has no PQS database.
+   */
+  async attachDemo(): Promise<PqsStore | undefined> {
+    await this.autoAttaching;
+    const c = this.deps.connections.activeConnection();
+    const url = this.deps.demoPqsUrl?.();
+    if (!c || c.profile.source !== 'demo' || !url) return undefined;
+    if (c.pqs && describeSettings(c.pqs.settings) === describeSettings(parsePqsUrl(url).settings)) return c.pqs;
+    // The user chose the demo's mirror: a store connected to the demo by hand before is forgotten.
+    await this.deps.globalState.update(URL_KEY(c.id), undefined);
+    return this.attach(c, url, await this.demoPassword(), true);
   }
 
   private async connect(arg?: { url?: string; password?: string }): Promise<void> {

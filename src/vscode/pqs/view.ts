@@ -24,6 +24,8 @@ import { PQS_CAVEAT, READ_ONLY_ROLE_ADVICE, type WriteAccess } from './connect';
 import { contractRows, errorRow, treeItemOf, type ListKey, type PqsNode } from './viewRows';
 
 const PAGE_SIZE = 50;
+const DEMO_SET_UP_TOOLTIP =
+  'Asks for a PostgreSQL database and its password (kept in the editor’s secret storage), starts the demo participant mirroring its ledger there with PQS’s SQL functions, and attaches this view to it.';
 
 export interface PqsViewDeps {
   connections: ConnectionManager;
@@ -287,11 +289,14 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
 
   private async roots(): Promise<PqsNode[]> {
     const c = this.connection();
-    if (!c) return [{ kind: 'message', id: 'no-connection', label: 'Connect to a participant first', icon: 'plug' }];
+    // The demo needs no PQS of its own: it mirrors its ledger into a PostgreSQL database the user names.
+    const demoSetUp = (description: string): PqsNode => ({ kind: 'message', id: 'set-up-demo', label: 'Set Up PQS for the Demo…', icon: 'rocket', description, tooltip: DEMO_SET_UP_TOOLTIP, command: { command: Commands.pqsSetUpDemo, title: 'Set Up PQS for the Demo…' } });
+    if (!c) return [{ kind: 'message', id: 'no-connection', label: 'Connect to a participant first', icon: 'plug' }, demoSetUp('or try PQS on the demo participant, with your PostgreSQL')];
     const store = c.pqs;
     this.followStore(store);
     if (!store) {
       return [
+        ...(c.profile.source === 'demo' ? [demoSetUp('mirror the demo’s ledger into your PostgreSQL')] : []),
         { kind: 'message', id: 'connect', label: 'Connect to PQS…', icon: 'database', description: 'the participant’s Participant Query Store (PostgreSQL)', command: { command: Commands.pqsConnect, title: 'Connect to PQS…' } },
         { kind: 'message', id: 'caveat', label: 'Credentials bypass party authorization', icon: 'warning', tooltip: PQS_CAVEAT },
       ];

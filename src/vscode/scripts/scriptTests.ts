@@ -199,9 +199,11 @@ export class ScriptTests extends Disposable {
     } else if (result.status === 'passed') {
       run.passed(script, duration);
     } else {
-      const message = new vscode.TestMessage(statusText(result));
-      message.location = new vscode.Location(uri, new vscode.Range(0, 0, 0, 0));
-      run.failed(script, message, duration);
+      // The script's message, and the editor, at the step that stopped the run: not at line 1.
+      const stopped = result.steps.find((s) => s.status === 'failed' || s.status === 'unknown');
+      const at = stopped ? rangeOf(positionOf(doc, stopped.failures[0]?.pointer ?? `/steps/${stopped.index}`)) : new vscode.Range(0, 0, 0, 0);
+      run.failed(script, located(statusText(result), uri, at), duration);
+      if (stopped) revealInEditors(uri, at);
     }
   }
 
@@ -274,6 +276,15 @@ async function textOf(uri: vscode.Uri): Promise<string> {
 
 function rangeOf(p: { line: number; column: number; endLine: number; endColumn: number }): vscode.Range {
   return new vscode.Range(p.line - 1, p.column - 1, p.endLine - 1, p.endColumn - 1);
+}
+
+/** The cursor at `range` in every editor that shows the file, scrolled to it when out of view; no editor is opened. */
+function revealInEditors(uri: vscode.Uri, range: vscode.Range): void {
+  for (const editor of vscode.window.visibleTextEditors) {
+    if (editor.document.uri.toString() !== uri.toString()) continue;
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
 }
 
 function located(message: string, uri: vscode.Uri, range: vscode.Range): vscode.TestMessage {

@@ -12,7 +12,7 @@ import { LedgerClient } from '../../../src/core/api/client';
 import type { DemoParticipant } from '../../../src/participant';
 import { CauseDiagnostics } from '../../../src/vscode/failures/causeDiagnostics';
 import type { Completion } from '../../../src/core/models/completions';
-import type { FailedCommand } from '../../../src/core/submit/failedCommands';
+import { failedCommandRow, type FailedCommand } from '../../../src/core/submit/failedCommands';
 import { FailedCommandsView } from '../../../src/vscode/failures/failedCommandsView';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { readPreparedAnswer } from '../../../src/core/preview/decode';
@@ -20,7 +20,8 @@ import { PreviewController } from '../../../src/vscode/files/submit/preview';
 import { SubmitController } from '../../../src/vscode/files/submit/submit';
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { start } from '../../participant/helpers';
-import { commands, fake, MemoryMemento, TextEditorRevealType, Uri, workspace, type Selection } from '../fake/vscode';
+import { commands, fake, MemoryMemento, TextEditorRevealType, TreeItemCollapsibleState, Uri, workspace, type Selection } from '../fake/vscode';
+import { Commands } from '../../../src/vscode/commands/ids';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -147,6 +148,34 @@ describe('failed commands in the editor', function () {
     // Editing the file takes the mark away.
     fake.openDocument(uri, text).setText(text.replace(cid, `00${'3d'.repeat(33)}`));
     assert.equal(causes.of(uri as never).length, 0);
+  });
+
+  it('a failure whose cause is a contract opens the contract\'s lineage graph and its Contract Events from under its row; the explanation says so', async () => {
+    const cid = `00${'4e'.repeat(33)}`;
+    const { uri } = writeFile('lineage.commands.json', `unit-${randomUUID()}`, exercise(cid));
+    fake.answerMessage(undefined);
+    const outcome = await controller.submitFile(uri);
+    assert.equal(outcome.record?.failure?.code, 'CONTRACT_NOT_FOUND');
+    const row = commandRows().find((n) => n.command.commandId === outcome.record!.commandId)!;
+    assert.equal(view.getTreeItem(row.node).collapsibleState, TreeItemCollapsibleState.Collapsed, 'the row has links under it');
+    const links = await view.getChildren(row.node);
+    assert.deepEqual(links.map((n) => view.getTreeItem(n).label), ['Contract Lineage', 'Contract Events']);
+    const opened: Array<[string, unknown]> = [];
+    const recorders = [Commands.showContractLineage, Commands.showContractEvents].map((id) => commands.registerCommand(id, (arg: unknown) => void opened.push([id, arg])));
+    try {
+      for (const link of links) {
+        const { command, arguments: args = [] } = view.getTreeItem(link).command!;
+        await commands.executeCommand(command, ...args);
+      }
+    } finally {
+      recorders.forEach((r) => r.dispose());
+    }
+    assert.deepEqual(opened, [[Commands.showContractLineage, { contractId: cid }], [Commands.showContractEvents, cid]]);
+    const explained = reports.provideTextDocumentContent((await view.explain(row.node))!);
+    assert.match(explained, new RegExp(`^## The contract\n\n\x60${cid}\x60: its lineage graph and Contract Events open from this command's row in Failed Commands`, 'm'));
+    // A failure whose cause is not a contract has nothing under its row.
+    const duplicate = { key: 'k', source: 'participant' as const, commandId: 'c', actAs: [], failure: { code: 'DUPLICATE_COMMAND', cause: `A command with the given command id has already been processed (${cid})`, metadata: {}, resources: [] } };
+    assert.equal(failedCommandRow(duplicate).children, undefined);
   });
 
   it('a refused preview marks its cause too; the next attempt takes the old mark away first', async () => {

@@ -117,6 +117,12 @@ export class Selection extends Range {
   }
 }
 
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
+}
+
 export enum TextEditorRevealType {
   Default = 0,
   InCenter = 1,

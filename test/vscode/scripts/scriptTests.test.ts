@@ -23,7 +23,7 @@ import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
 import { startFaultProxy } from '../../support/faultProxy';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, workspace, type FakeTestItem } from '../fake/vscode';
+import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, window as fakeWindow, workspace, type FakeTestItem } from '../fake/vscode';
 
 const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
 
@@ -177,6 +177,25 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     assert.deepEqual(graphs, [{ updateId }]);
     await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 3));
     assert.match(fake.state.messages.at(-1)!.text, /has no transaction from its last run/);
+  });
+
+  it('after a failing run the editors that show the script have the cursor at the failed expectation, revealed; so has the script\'s message', async () => {
+    const uri = uriOf('broken.ledger.json');
+    const editor = (await fakeWindow.showTextDocument(uri)) as { selection: { start: { line: number } } };
+    const visible = fakeWindow.visibleTextEditors;
+    fakeWindow.visibleTextEditors = [editor];
+    try {
+      await commands.executeCommand(Commands.runLedgerScript, uri);
+    } finally {
+      fakeWindow.visibleTextEditors = visible;
+    }
+    const at = readFileSync(join(dir, 'broken.ledger.json'), 'utf8').split('\n').findIndex((l) => l.includes('"failed"'));
+    assert.equal(editor.selection.start.line, at);
+    const revealed = fake.state.revealed.at(-1)!;
+    assert.deepEqual([revealed.uri.toString(), revealed.range.start.line], [uri.toString(), at]);
+    const run = controller.runs.at(-1)!;
+    const [message] = run.lastState(item('broken.ledger.json').id)!.messages as TestMessage[];
+    assert.equal(message.location!.range.start.line, at);
   });
 
   it('while typing, an alias that matches no party of the active connection is an error at the alias', async () => {

@@ -11,7 +11,7 @@ import type { FileKind } from '../../../core/files/validate';
 import { Commands } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
 import { withCancellableProgress } from '../../ui';
-import { newScriptText } from '../../../core/scripts/script';
+import { newScriptText } from '../../../core/scripts/newScript';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
 
 /** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
@@ -78,7 +78,7 @@ export class NewFileCommands {
     let { templateId, choice } = options;
     if (!templateId && options.pickTemplate && participant) {
       // Right after connecting the packages are still being read: the picker waits for them.
-      const read = index ?? (await this.packagesRead(participant.profile));
+      const read = index ?? (await this.packagesRead(participant.profile, { file: 'New commands file', reading: 'for the template picker' }));
       if (read === null) return undefined;
       index = read;
       if (index) {
@@ -122,17 +122,17 @@ export class NewFileCommands {
    * be read, says so and offers the file with a placeholder template: undefined when taken, null when
    * the user cancelled or declined.
    */
-  private async packagesRead(profile: ConnectionProfile): Promise<PackageIndex | undefined | null> {
+  private async packagesRead(profile: ConnectionProfile, purpose: { file: string; reading: string }): Promise<PackageIndex | undefined | null> {
     let state;
     try {
-      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} for the template picker`, (signal) => this.packages.read(profile, signal));
+      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} ${purpose.reading}`, (signal) => this.packages.read(profile, signal));
     } catch (e) {
       if (e instanceof CancelledError) return null;
       state = { state: 'failed' as const, error: e as Error };
     }
     if (state.state === 'ready') return state.context.packages;
     const why = state.state === 'failed' ? `: ${summary(state.error)}` : '';
-    this.logger.warn(`New commands file: the Daml packages of ${profile.name} are not available${why}`);
+    this.logger.warn(`${purpose.file}: the Daml packages of ${profile.name} are not available${why}`);
     const choice = await this.prompts.message('warning', `The Daml packages of ${profile.name} could not be read${why}. Without them there are no templates to pick from.`, [CREATE_PLACEHOLDER_FILE]);
     return choice === CREATE_PLACEHOLDER_FILE ? undefined : null;
   }
@@ -168,15 +168,17 @@ export class NewFileCommands {
   }
 
   /**
-   * A ledger script for the active connection: its parties by alias, and a first step to fill in
-   * (the template of the participant's first one, else a placeholder).
+   * A ledger script for the active connection: its parties by alias, and a first step that creates a
+   * contract of one of its templates with real values (else one to fill in), which runs as written.
    */
   async newLedgerScript(options: NewFileTarget = {}): Promise<vscode.Uri | undefined> {
     const participant = await this.participant();
-    const index = participant ? this.packages.indexFor(participant.profile) : undefined;
-    const template = index?.templatesByPackageName().find((t) => !/^(daml-|ghc-)/.test(t.packageName))?.packageNameForm ?? TEMPLATE_ID_PLACEHOLDER;
-    const parties = participant?.info.parties.map((p) => p.party) ?? [];
-    return this.create('script', newScriptText(parties, template), options, '"createArguments": {}');
+    const info = participant?.info;
+    // Right after connecting the packages are still being read: the template is chosen once they are.
+    const packages = participant ? (this.packages.indexFor(participant.profile) ?? (await this.packagesRead(participant.profile, { file: 'New ledger script', reading: 'for its first step' }))) : undefined;
+    if (packages === null) return undefined;
+    const text = newScriptText({ partyIds: info?.parties.map((p) => p.party) ?? [], actingParty: actingParty(info?.rights, info?.user?.primaryParty ?? undefined), packages });
+    return this.create('script', text, options, '"createArguments"');
   }
 
   /** Writes and opens the file, selects `selectText` (what to edit first), and shows `notice` if any. */
