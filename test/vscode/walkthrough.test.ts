@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fake } from './fake/vscode';
-import { activateAllFeatures, manifest } from './featureHost';
+import { activateAllFeaturesForSuite, manifest } from './featureHost';
 
 interface Step {
   id: string;
@@ -22,14 +22,7 @@ const mediaOf = (s: Step): string[] => [s.media.markdown, s.media.svg, ...(typeo
 const linked = (text: string) => [...text.matchAll(/command:([\w.-]+)/g)].map((m) => m[1]);
 
 describe('the Getting Started walkthrough', () => {
-  let features: { dispose(): void } | undefined;
-  before(() => {
-    features = activateAllFeatures();
-  });
-  after(() => {
-    features?.dispose();
-    fake.reset();
-  });
+  activateAllFeaturesForSuite();
 
   it('has a step for connecting, commands files, the updates, the graph, ledger scripts, failed commands and PQS', () => {
     assert.deepEqual(steps.map((s) => s.id), ['connect', 'token', 'commands', 'updates', 'graph', 'scripts', 'failures', 'pqs']);
