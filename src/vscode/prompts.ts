@@ -107,7 +107,7 @@ export class ErrorReporter {
     const line = `${context}: ${logged}${hint !== undefined ? `\n  hint: ${hint}` : ''}`;
     if (hint !== undefined) this.logger.warn(line);
     else this.logger.error(line);
-    const buttons: string[] = [];
+    const buttons: Array<typeof UPDATE_TOKEN | typeof RETRY | typeof EXPLAIN | typeof SHOW_LOG> = [];
     if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
     if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof PqsError && PQS_RETRYABLE.has(err.kind)) || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
     if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Commands, Views } from '../../src/vscode/commands/ids';
 import { fake } from './fake/vscode';
-import { activateAllFeatures, manifest } from './featureHost';
+import { activateAllFeaturesForSuite, manifest } from './featureHost';
 
 const contributes = manifest.contributes as {
   commands: { command: string; title: string }[];
@@ -53,14 +53,7 @@ describe('the command map and package.json', () => {
 });
 
 describe('the features register exactly the contributed commands', () => {
-  let features: { dispose(): void } | undefined;
-  before(() => {
-    features = activateAllFeatures();
-  });
-  after(() => {
-    features?.dispose();
-    fake.reset();
-  });
+  const features = activateAllFeaturesForSuite();
 
   it('registers every contributed command and nothing else under the extension\'s name', () => {
     const registered = [...fake.state.commands.keys()].filter((id) => id.startsWith('cantonLedger.'));
@@ -70,7 +63,7 @@ describe('the features register exactly the contributed commands', () => {
 
   it('disposing what activation registered unregisters every command and view', () => {
     assert.ok(fake.state.treeViews.size > 0);
-    features?.dispose();
+    features.dispose();
     assert.deepEqual([...fake.state.commands.keys()], []);
     assert.deepEqual([...fake.state.treeViews.keys()], []);
   });

@@ -44,3 +44,17 @@ export function activateAllFeatures(kept?: KeptState): { api: CantonLedgerApi; d
   } as never);
   return { api, dispose: () => subscriptions.splice(0).reverse().forEach((s) => s.dispose()) };
 }
+
+/** For a suite that reads what activation registered: every feature active from before its first test until after its last (then a fresh window). */
+export function activateAllFeaturesForSuite(): { dispose(): void } {
+  let features: { dispose(): void } | undefined;
+  before(() => {
+    features = activateAllFeatures();
+  });
+  after(() => {
+    features?.dispose();
+    fake.reset();
+  });
+  // Disposing twice is harmless: the second time there is nothing left.
+  return { dispose: () => features?.dispose() };
+}

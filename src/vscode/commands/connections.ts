@@ -83,9 +83,9 @@ export class ConnectionCommands {
   private async select(): Promise<void> {
     const all = this.manager.profiles.all();
     if (all.length === 0) {
-      const add = await this.prompts.message('info', 'There is no connection yet.', ['Add Connection', 'Start Demo Participant']);
+      const add = await this.prompts.message('info', 'There is no connection yet.', ['Add Connection', 'Start Demo']);
       if (add === 'Add Connection') await this.add();
-      else if (add === 'Start Demo Participant') await vscode.commands.executeCommand(Commands.startDemo);
+      else if (add === 'Start Demo') await vscode.commands.executeCommand(Commands.startDemo);
       return;
     }
     const activeId = this.manager.profiles.active()?.id;

@@ -104,7 +104,7 @@ export class TokenProviders extends Disposable {
 
   private async checkDestination(profile: ConnectionProfile): Promise<void> {
     if (profile.source === 'workspace' && !this.profiles.isTrustedUrl(profile.url)) {
-      const trust = 'Send Token to This URL';
+      const trust = 'Send Token';
       const choice = await vscode.window.showWarningMessage(
         `The workspace settings point the connection "${profile.name}" at ${profile.url}. Send your token for it there?`,
         { modal: true, detail: 'Workspace settings come with the folder you opened. Only confirm if you know and trust this participant URL.' },

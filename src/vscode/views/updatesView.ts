@@ -395,7 +395,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     }
     if (target.offset !== undefined && this.profileId) {
       const offset = target.offset;
-      const action = `Show From Offset ${offset}`;
+      const action = 'Show From Offset';
       void vscode.window
         .showInformationMessage(`The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
         .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));

@@ -54,7 +54,7 @@ describe('preview commands files (prepare)', function () {
     assert.equal(submitted?.commandId, commandId);
   });
 
-  it('Submit now from the focused preview: the result opens in the preview\'s column (no third column); Submit again says it was submitted and sends nothing', async () => {
+  it('Submit now from the focused preview: the result opens in the file\'s column, the preview stays in view (no third column); Submit again says it was submitted and sends nothing', async () => {
     await closeEditors();
     const { api, prompts } = await scripted();
     const { uri, commandId } = file('column', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.charlie) } }]);
@@ -67,7 +67,8 @@ describe('preview commands files (prepare)', function () {
     const submitted = await api.send.preview.submitPreviewed(resultUri);
     assert.equal(submitted.record?.outcome, 'succeeded', prompts.messages.map((m) => m.text).join('\n'));
     const resultEditor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === submitted.resultUri?.toString());
-    assert.equal(resultEditor?.viewColumn, vscode.ViewColumn.Two, 'the result took the preview\'s column');
+    assert.equal(resultEditor?.viewColumn, vscode.ViewColumn.One, 'the result took the file\'s column, not the preview\'s');
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === resultUri!.toString()), 'the preview and its lenses are still in view');
     assert.deepEqual([...new Set(vscode.window.visibleTextEditors.map((e) => e.viewColumn))].sort(), [vscode.ViewColumn.One, vscode.ViewColumn.Two]);
     // The open preview document follows its content provider: it changes in place.
     const note = await waitFor(async () => String((await documentJson(resultUri)).submitted ?? ''), { what: 'the preview to say it was submitted' });

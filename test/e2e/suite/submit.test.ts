@@ -178,19 +178,19 @@ describe('submit commands files', function () {
     assert.equal(executions(p, commandId), 1);
   });
 
-  it('an unknown outcome (response dropped): Retry with the same commandId does not execute twice', async () => {
+  it('an unknown outcome (response dropped): Retry Same ID does not execute twice', async () => {
     const { api, prompts } = await scripted();
     const { uri, commandId } = commandsFile('dropped', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.alice, '5.00') } }], p.parties.bank);
     p.faults.submit = { dropResponse: true, times: 1 };
     // Retry; the retry is told "already executed" (dismissed).
-    prompts.answer('Retry with the same commandId');
+    prompts.answer('Retry Same ID');
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'unknown');
     const unknown = prompts.messages[0];
     assert.equal(unknown.severity, 'warning');
     assert.match(unknown.text, /^Outcome unknown: dropped\.commands\.json \(commandId "e2e-dropped-.*"\) may or may not have executed/);
-    assert.deepEqual(unknown.actions, ['Retry with the same commandId', 'Look it up']);
-    assert.equal(outcome.action, 'Retry with the same commandId');
+    assert.deepEqual(unknown.actions, ['Retry Same ID', 'Look it up']);
+    assert.equal(outcome.action, 'Retry Same ID');
     assert.equal(outcome.next?.record?.outcome, 'duplicate', 'the retry resent the same request and deduplication refused it');
     assert.equal(outcome.next?.record?.commandId, commandId);
     assert.deepEqual(outcome.next?.record?.request, outcome.record?.request, 'the exact same body was resent');
@@ -227,7 +227,7 @@ describe('submit commands files', function () {
     const created = await submit(commandsFile('later-asset', [{ CreateCommand: { templateId: ASSET, createArguments: { owner: p.parties.alice, id: assetId, description: 'new' } } }], p.parties.alice).uri);
     assert.equal(created.record?.outcome, 'succeeded');
 
-    prompts.answer('Retry with the same commandId');
+    prompts.answer('Retry Same ID');
     const looked = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.submissions.lookUp', api.send.history.get(first.record!.id));
     const notFound = prompts.messages.find((m) => m.text.startsWith('No transaction'));
     assert.ok(notFound, prompts.messages.map((m) => m.text).join('\n'));
@@ -269,7 +269,7 @@ describe('submit commands files', function () {
     const { prompts } = await scripted();
     const { uri, commandId } = commandsFile('cancelled', [{ CreateCommand: { templateId: IOU, createArguments: iouArgs(p.parties.alice, '3.00') } }], p.parties.bank);
     p.faults.submit = { delayMs: 3000, times: 1 };
-    prompts.cancelNextProgressAfter(400).answer('Retry with the same commandId');
+    prompts.cancelNextProgressAfter(400).answer('Retry Same ID');
     const t0 = Date.now();
     const outcome = await submit(uri);
     assert.equal(outcome.record?.outcome, 'unknown');

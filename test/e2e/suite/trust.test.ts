@@ -102,7 +102,7 @@ describe('workspace-settings connections (trust)', function () {
     const p = await profileNamed('E2E Team');
     const profiles = a.connections.profiles;
     assert.equal(profiles.isTrustedUrl(p.url), false, 'trusted before anyone confirmed it');
-    // What "Send Token to This URL" does when clicked (25-trust.ui.mjs clicks the real modal).
+    // What "Send Token" does when clicked (25-trust.ui.mjs clicks the real modal).
     await profiles.trustUrl(p.url);
     assert.equal(profiles.isTrustedUrl(p.url), true);
     assert.equal(profiles.isTrustedUrl(`${p.url}/`), true, 'a trailing slash is the same URL');

@@ -83,7 +83,7 @@ describe('Upload DAR', function () {
     });
     assert.ok(!tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === outcome.reportUri!.toString()), 'the report is not open as text');
     assert.match(prompts.last().text, /^splice-api-token-holding-v1-1\.0\.0\.dar is valid on E2E DAR upload: \d+ packages?, \d+ new; vetting unchanged\. Nothing was changed\.$/);
-    assert.deepEqual(prompts.last().actions, ['Upload and Vet Its Packages']);
+    assert.deepEqual(prompts.last().actions, ['Upload and Vet']);
   });
 
   it('upload: the new packages in the report, listed in Packages and vetted in Vetted Packages without a manual refresh', async () => {

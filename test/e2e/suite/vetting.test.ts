@@ -56,7 +56,7 @@ describe('vetting files', function () {
     // daml-prim, daml-stdlib, demo-holding, demo-iou 1.0.0 and demo-asset.
     assert.match(text, /^## Unchanged \(5\)$/m);
     assert.match(prompts.last().text, new RegExp(`^Dry run of upgrade\\.vetting\\.json on Demo: 1 added \\(topology serial ${before} → ${before + 1}\\)\\. Nothing was changed\\.$`));
-    assert.deepEqual(prompts.last().actions, ['Apply Vetting Changes']);
+    assert.deepEqual(prompts.last().actions, ['Apply Changes']);
     assert.equal(serial(), before);
   });
 
@@ -111,7 +111,7 @@ describe('vetting files', function () {
   it('TOPOLOGY_DEPENDENCIES_NOT_VETTED: names the missing dependency, mentions the force flag, and adds it on request', async () => {
     const { prompts } = await scripted();
     const uri = writeWorkspaceJson('deps.vetting.json', { changes: [unvet({ packageName: 'daml-stdlib' }), vet(IOU_V2)] });
-    prompts.answer('Add the Force Flag to the File');
+    prompts.answer('Add Force Flag');
     const outcome = await dryRun(uri);
     assert.equal(outcome.failure?.kind, 'dependencies-not-vetted');
     const refusal = prompts.messages[0];
@@ -166,7 +166,7 @@ describe('vetting files', function () {
       const { prompts } = await scripted();
       const uri = writeWorkspaceJson('two.vetting.json', { changes: [vet(IOU_V2)] });
       const second = two.state.synchronizers[1].id;
-      prompts.answer('Choose a Synchronizer').answerPick((items) => items.find((i) => i.description === second));
+      prompts.answer('Choose Synchronizer').answerPick((items) => items.find((i) => i.description === second));
       const outcome = await dryRun(uri);
       assert.equal(outcome.failure?.kind, 'cannot-autodetect-synchronizer');
       assert.deepEqual(prompts.picks[0].items.map((i) => i.description).sort(), two.state.synchronizers.map((s) => s.id).sort());

@@ -1,5 +1,5 @@
 // Where a token may go: a connection from WORKSPACE settings gets the token only after the user
-// confirmed its URL in a modal ("Send Token to This URL"), and plain http to another machine only
+// confirmed its URL in a modal ("Send Token"), and plain http to another machine only
 // after "Send Unencrypted". Modals are answered with real clicks.
 //
 // The participant of the first check is a small JSON Ledger API stand-in started here (the runner's
@@ -67,7 +67,7 @@ function writeWorkspaceConnections(workspace, connections) {
 export default async function (t) {
   const { page } = t;
 
-  await t.check('a WORKSPACE-settings connection asks "Send Token to This URL": Cancel sends nothing, confirming sends the token (once asked)', async () => {
+  await t.check('a WORKSPACE-settings connection asks "Send Token": Cancel sends nothing, confirming sends the token (once asked)', async () => {
     const name = `UI Team ${rand()}`;
     const token = jwtToken(t, { sub: 'alice', exp: 4102444800 });
     const participant = await startParticipant(token);
@@ -101,7 +101,7 @@ export default async function (t) {
         if (!(await dialog(t, ask).innerText()).includes('Only confirm if you know and trust this participant URL')) throw new Error('the dialog lacks its detail');
         await shot(t, '25-send-token-dialog');
         const cancelled = await answerDialogs(t, { text: ask, button: 'Cancel' });
-        if (cancelled !== 1) throw new Error(`one connect asked "Send Token to This URL" ${cancelled} times`);
+        if (cancelled !== 1) throw new Error(`one connect asked "Send Token" ${cancelled} times`);
         await waitLabel(t, row, new RegExp(` error · ${origin.replace(/[.]/g, '\\.')}$`));
         await expand(row);
         await waitForChild(t, name, new RegExp(`^Could not connect The token was not sent to ${origin.replace(/[.]/g, '\\.')}: its URL comes from workspace settings and was not confirmed$`));
@@ -110,8 +110,8 @@ export default async function (t) {
 
         // Retry, and confirm this time: the token goes there and the connection connects.
         await page.locator('.part.sidebar [role="treeitem"][aria-level="2"][aria-label="Retry"]').click();
-        const confirmed = await answerDialogs(t, { text: ask, button: 'Send Token to This URL' });
-        if (confirmed !== 1) throw new Error(`after "Send Token to This URL" was clicked, the same connect asked ${confirmed - 1} more time(s)`);
+        const confirmed = await answerDialogs(t, { text: ask, button: 'Send Token' });
+        if (confirmed !== 1) throw new Error(`after "Send Token" was clicked, the same connect asked ${confirmed - 1} more time(s)`);
         await waitLabel(t, row, new RegExp(`^${name} (active · )?offset 4242 · `));
         await waitForChild(t, name, /^Version 3\.5\.0-ui-stand-in$/);
         await waitForChild(t, name, /^User alice$/);

@@ -158,7 +158,7 @@ export default async function (t) {
       await t.toast(/is valid on Demo: \d+ packages?, \d+ new; vetting unchanged\. Nothing was changed\./).waitFor({ timeout: scaled(30000) });
       await t.waitUntil(() => previewShows(page, /^Validation of splice-api-token-holding-v1-1\.0\.0\.dar on Demo: valid, nothing was changed$/), { timeout: scaled(15000), what: 'the rendered validation report' });
       await t.screenshot('70-upload-dar-validation');
-      await page.locator('.notifications-toasts .monaco-button', { hasText: 'Upload and Vet Its Packages' }).first().click();
+      await page.locator('.notifications-toasts .monaco-button', { hasText: 'Upload and Vet' }).first().click();
       await t.waitUntil(() => previewShows(page, /^splice-api-token-holding-v1-1\.0\.0\.dar uploaded to Demo$/), { timeout: scaled(30000), what: 'the rendered upload report' });
       await t.waitUntil(() => previewShows(page, /^Packages: \d+ packages?, [1-9]\d* new; [1-9]\d* vetted on 1 synchronizer$/, 'li'), { what: 'the summary: new packages, vetted' });
       await t.waitUntil(() => previewShows(page, /^Added$/, 'h3'), { what: 'the vetting change in the report' });

@@ -1,6 +1,6 @@
 // What a first-time user meets, like a user: New Commands File right after connecting offers the
 // participant's templates (the picker waits for the packages), and a file submitted again as it is
-// gets "Already executed" with New Command ID and Submit, which runs it once more under a fresh id.
+// gets "Already executed" with New ID and Submit, which runs it once more under a fresh id.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
@@ -53,7 +53,7 @@ export default async function (t) {
   const commandId = `ui-first-use-${Date.now()}`;
   const text = JSON.stringify({ commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: BANK, owner: ALICE, currency: 'EUR', amount: '7.00', observers: [] } } }], commandId, actAs: [BANK], userId: 'demo-admin' }, null, 2) + '\n';
 
-  await t.check('Submit again: "Already executed" offers New Command ID and Submit, which runs it under a fresh commandId', async () => {
+  await t.check('Submit again: "Already executed" offers New ID and Submit, which runs it under a fresh commandId', async () => {
     writeFileSync(again, text);
     await t.openFile(again);
     const lens = codeLens(t, 'Submit to Demo');
@@ -64,7 +64,7 @@ export default async function (t) {
     await t.openFile(again);
     await codeLens(t, 'Submit to Demo').click();
     const executed = toastItem(t, `Already executed: commandId "${commandId}"`);
-    const button = executed.locator('.monaco-button', { hasText: 'New Command ID and Submit' }).first();
+    const button = executed.locator('.monaco-button', { hasText: 'New ID and Submit' }).first();
     await button.waitFor({ timeout: scaled(20000) });
     // The picture once the toast has slid in (VS Code marks it so when its animation is done).
     await t.page.locator('.notifications-toasts .notification-fade-in-done', { hasText: 'Already executed' }).first().waitFor({ timeout: scaled(10000) });

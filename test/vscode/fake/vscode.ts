@@ -431,6 +431,12 @@ interface FakeStatusBarItem {
   dispose(): void;
 }
 
+interface FakeTabGroup {
+  viewColumn: number;
+  isActive: boolean;
+  tabs: Array<{ label: string }>;
+}
+
 class FakeState {
   readonly commands = new Map<string, (...args: unknown[]) => unknown>();
   /** Every command run through `commands.executeCommand`, with its arguments. */
@@ -871,6 +877,18 @@ export const window = {
   },
   activeTextEditor: undefined as unknown,
   visibleTextEditors: [] as unknown[],
+  /** The editor groups, as far as a test lays them out: one per column of `visibleTextEditors`, the active one holding `activeTextEditor`. */
+  tabGroups: {
+    get all(): FakeTabGroup[] {
+      const columns = [...new Set((window.visibleTextEditors as Array<{ viewColumn?: number }>).map((e) => e.viewColumn ?? ViewColumn.One))].sort((a, b) => a - b);
+      const active = (window.activeTextEditor as { viewColumn?: number } | undefined)?.viewColumn;
+      return columns.map((viewColumn) => ({ viewColumn, isActive: viewColumn === active, tabs: [{ label: `column ${viewColumn}` }] }));
+    },
+    get activeTabGroup(): FakeTabGroup {
+      const all = window.tabGroups.all;
+      return all.find((g) => g.isActive) ?? all[0] ?? { viewColumn: ViewColumn.One, isActive: true, tabs: [] };
+    },
+  },
   state: { focused: true, active: true },
   onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
 };

@@ -1,6 +1,6 @@
 // The Preview command's controller against the fake VS Code API and a demo participant: the verdict on
-// the hash (verified, or loudly not: an error in the document and no "Submit now"), the column the
-// preview and its submission share (never a third one), and a preview submitted once that says so and
+// the hash (verified, or loudly not: an error in the document and no "Submit now"), the columns the
+// preview and its submission take (the result never over the preview, never a third column), and a preview submitted once that says so and
 // opens the result instead of submitting again.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -113,7 +113,7 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.equal(lensTitles(outcome.resultUri!)[0], '$(error) Hash does not match (V2): do not sign');
   });
 
-  it('Preview, then "Submit now" from the preview (focused): the result opens in the preview\'s column, not a third one', async () => {
+  it('Preview, then "Submit now" from the preview (focused): the result opens in the file\'s column, the preview and its lenses stay in view (no third column)', async () => {
     writeFile(`unit-${randomUUID()}`);
     const { resultUri } = await previews.previewFile(source);
     assert.equal(columns(), 2, 'the preview opened beside the file');
@@ -123,7 +123,47 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     const submitted = await previews.submitPreviewed(resultUri);
     assert.equal(submitted.record?.outcome, 'succeeded');
     assert.equal(shows.at(-1)!.folder, 'submissions');
-    assert.equal(shows.at(-1)!.viewColumn, previewColumn, 'the result took the preview\'s column');
+    assert.notEqual(shows.at(-1)!.viewColumn, previewColumn, 'the result did not cover the preview');
+    assert.ok(editors.some((e) => e.document.uri.toString() === resultUri!.toString()), 'the preview is still in view');
+    assert.ok(editors.some((e) => e.document.uri.toString() === submitted.resultUri!.toString()), 'the result is in view');
+    assert.equal(columns(), 2);
+    // Open Result from the preview's lens again: the result's own column, not the preview's.
+    await submit.openResult(submitted.record!);
+    assert.equal(shows.at(-1)!.viewColumn, editors.find((e) => e.document.uri.toString() === submitted.resultUri!.toString())!.viewColumn);
+    assert.ok(editors.some((e) => e.document.uri.toString() === resultUri!.toString()), 'the preview is still in view');
+  });
+
+  it('Submit now from the file while the preview is beside it: the result covers neither the preview nor opens a third column', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const { resultUri } = await previews.previewFile(source);
+    // The focus stayed in the file (the preview opened without taking it).
+    assert.equal((window.activeTextEditor as Editor).document.uri.toString(), source.toString());
+    const submitted = await submit.submitFile(source);
+    assert.equal(submitted.record?.outcome, 'succeeded');
+    assert.ok(editors.some((e) => e.document.uri.toString() === resultUri!.toString()), 'the preview is still in view');
+    assert.equal(columns(), 2);
+  });
+
+  it('a preview alone in the editor area (full width): its result opens beside it, one half each', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const { resultUri } = await previews.previewFile(source);
+    // The user closes the file: the preview alone, in the first column, focused.
+    const preview = { ...editors.find((e) => e.document.uri.toString() === resultUri!.toString())!, viewColumn: 1 };
+    editors.splice(0, editors.length, preview);
+    window.activeTextEditor = preview;
+    await previews.submitPreviewed(resultUri);
+    assert.equal(shows.at(-1)!.viewColumn, ViewColumn.Beside);
+    assert.deepEqual(editors.map((e) => e.viewColumn).sort(), [1, 2]);
+  });
+
+  it('two columns with the file in the right one: the preview opens in the left one, not in a third', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const other = { ...editorOf(Uri.file('/work/notes.md')), viewColumn: 1 };
+    const file = { ...editorOf(source), viewColumn: 2 };
+    editors.splice(0, editors.length, other, file);
+    window.activeTextEditor = file;
+    await previews.previewFile(source);
+    assert.equal(shows.at(-1)!.viewColumn, 1);
     assert.equal(columns(), 2);
   });
 

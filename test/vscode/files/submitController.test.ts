@@ -1,7 +1,7 @@
 // The Submit command's controller against the fake VS Code API and a demo participant: what the user is
 // told for each outcome, what the history keeps, and that the connection's ledger state follows the
 // write by itself (the controller calls no "after write"). A lost answer is an unknown outcome, never
-// re-sent by itself; the user's "Retry with the same commandId" is answered "already executed". Submitted
+// re-sent by itself; the user's "Retry Same ID" is answered "already executed". Submitted
 // again as it is, a file is answered "already executed" too, with the way on: a new commandId.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -81,7 +81,7 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
     assert.equal(history.get(outcome.record!.id)?.outcome, 'succeeded');
   });
 
-  it('a lost answer: "outcome unknown", nothing re-sent by itself; Retry with the same commandId is answered "already executed"', async () => {
+  it('a lost answer: "outcome unknown", nothing re-sent by itself; Retry Same ID is answered "already executed"', async () => {
     const commandId = `unit-${randomUUID()}`;
     writeFile(commandId);
     proxy.add({ method: 'POST', path: '/v2/commands/submit-and-wait-for-transaction', fault: { kind: 'drop' }, times: 1 });
@@ -101,7 +101,7 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
     assert.equal(executedWith(commandId), 1, 'executed once');
   });
 
-  it('submitted again as it is: "already executed" offers New Command ID and Submit, which changes only the id (saved) and runs the commands once more', async () => {
+  it('submitted again as it is: "already executed" offers New ID and Submit, which changes only the id (saved) and runs the commands once more', async () => {
     const commandId = `unit-${randomUUID()}`;
     const document = writeFile(commandId);
     const before = document.getText();

@@ -47,7 +47,7 @@ export interface NewVettingFileOptions extends NewFileTarget {
 const SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
 
 /** The button that turns "the packages could not be read" into a file with a placeholder template. */
-export const CREATE_PLACEHOLDER_FILE = 'Create File with Placeholders';
+export const CREATE_PLACEHOLDER_FILE = 'Use Placeholders';
 
 /**
  * "New Commands File" and "New Vetting File": a file from a template filled from the active connection

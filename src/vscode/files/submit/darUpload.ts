@@ -39,7 +39,7 @@ export interface DarUploadControllerOutcome {
 }
 
 export const DarUploadChoices = {
-  uploadAndVet: 'Upload and Vet Its Packages',
+  uploadAndVet: 'Upload and Vet',
   uploadOnly: 'Upload without Vetting',
   validateOnly: 'Validate Only (Dry Run)',
 } as const;

@@ -13,7 +13,7 @@ import { DOCUMENT_SCHEME } from '../../documents';
 import { Disposable } from '../../lifecycle';
 import { SHOW_LOG, summary, type Prompts } from '../../prompts';
 import type { SubmissionHistory } from './history';
-import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
+import { checkedSourceAndTarget, fileName, previewColumn } from './sourceFile';
 import { SubmitActions, type SendDeps, type SubmitController, type SubmitOutcome } from './submit';
 
 export const PreviewActions = {
@@ -126,7 +126,7 @@ export class PreviewController extends Disposable {
     }
     const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, hash };
     // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
-    const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: resultColumn(), preserveFocus: true });
+    const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: previewColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
     this.previews.set(resultUri.toString(), shown);
     this.showHashDiagnostics(resultUri, document, hash);

@@ -8,6 +8,7 @@ import type { ConnectionTargets } from '../../commands/registry';
 import type { ConnectionManager } from '../../connections/manager';
 import type { Prompts } from '../../prompts';
 import { DOCUMENT_SCHEME } from '../../schemes';
+import { columnsShowing, readableColumn } from '../../layout';
 
 /** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */
 export function targetUri(arg: unknown): vscode.Uri | undefined {
@@ -120,17 +121,22 @@ export async function applyJsonEdits(uri: vscode.Uri, edits: ReadonlyArray<{ off
 }
 
 /**
- * Where a preview or a submission's result opens: in the column that already shows one (so a
- * preview, then its submission, stay in one column beside the file, and clicking in a preview does
- * not push the next result into a third column); else beside the file being edited; with no editor
- * open (sent from the explorer), in the editor area itself.
+ * Where a preview opens: in the column that shows one already (previewing again, or another file,
+ * does not spread over the editor area); else where there is room to read it (beside the file while
+ * it is the only column).
  */
-export function resultColumn(): vscode.ViewColumn {
-  const results = vscode.window.visibleTextEditors.find((e) => isResultDocument(e.document.uri) && e.viewColumn !== undefined);
-  if (results?.viewColumn !== undefined) return results.viewColumn;
-  return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+export function previewColumn(): vscode.ViewColumn {
+  return columnsShowing(isPreview)[0] ?? readableColumn();
 }
 
-function isResultDocument(uri: vscode.Uri): boolean {
-  return uri.scheme === DOCUMENT_SCHEME && /^\/(previews|submissions)\//.test(uri.path);
+/**
+ * Where a submission's result opens: in the column that shows a result already, else where it can be
+ * read; never over a preview in view, whose "Open Result" and "Compare with Committed" stay usable.
+ */
+export function submissionColumn(): vscode.ViewColumn {
+  const previews = columnsShowing(isPreview);
+  return columnsShowing(isSubmission).find((c) => !previews.includes(c)) ?? readableColumn(previews);
 }
+
+const isPreview = (uri: vscode.Uri): boolean => uri.scheme === DOCUMENT_SCHEME && uri.path.startsWith('/previews/');
+const isSubmission = (uri: vscode.Uri): boolean => uri.scheme === DOCUMENT_SCHEME && uri.path.startsWith('/submissions/');

@@ -19,7 +19,7 @@ import { failureToKeep } from '../../../core/submit/failedCommands';
 import type { CauseDiagnostics } from '../../failures/causeDiagnostics';
 import type { SubmissionHistory } from './history';
 import { useNewCommandId } from './commandId';
-import { checkedSourceAndTarget, fileName, resultColumn } from './sourceFile';
+import { checkedSourceAndTarget, fileName, submissionColumn } from './sourceFile';
 
 export interface SendDeps {
   connections: ConnectionManager;
@@ -37,11 +37,11 @@ export const SubmitActions = {
   showContractEvents: 'Show Contract Events',
   revealInUpdates: 'Reveal in Updates',
   showLedgerEffects: 'Show Ledger Effects',
-  retrySameCommandId: 'Retry with the same commandId',
+  retrySameCommandId: 'Retry Same ID',
   lookItUp: 'Look it up',
   showLog: SHOW_LOG,
   submitAgain: 'Submit Again',
-  newCommandIdAndSubmit: 'New Command ID and Submit',
+  newCommandIdAndSubmit: 'New ID and Submit',
 } as const;
 
 /** What a submit command did, with what the user chose next (for the tests and for chaining). */
@@ -149,7 +149,7 @@ export class SubmitController {
       await this.prompts().message('info', `No result is kept for ${record.fileName} (${record.commandId}): only successful submissions have one, and very large ones are not kept.`, []);
       return undefined;
     }
-    const editor = await this.deps.documents.show('submissions', resultName(record), record.transaction, { preview: true, viewColumn: resultColumn() });
+    const editor = await this.deps.documents.show('submissions', resultName(record), record.transaction, { preview: true, viewColumn: submissionColumn() });
     return editor.document.uri;
   }
 
@@ -214,7 +214,7 @@ export class SubmitController {
    * actions; `further` is one more action of the caller's.
    */
   private async showTransaction(record: SubmissionRecord, t: Transaction, message: string, further?: FurtherAction): Promise<SubmitOutcome> {
-    const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: resultColumn(), preserveFocus: true });
+    const editor = await this.deps.documents.show('submissions', resultName(record), t.raw, { preview: true, viewColumn: submissionColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
     // The file chose a shape without the exercise (ACS delta): say what is missing and offer it.
     const partial = leavesOutEffects(record.request.transactionFormat);
@@ -246,7 +246,7 @@ export class SubmitController {
       await this.prompts().message('warning', `The transaction at offset ${t.offset} could not be read again (pruned, or not visible to the submitting parties).`, []);
       return { record };
     }
-    const editor = await this.deps.documents.show('submissions', `${resultName(record)} ledger effects`, found.transaction.raw, { preview: false, viewColumn: resultColumn() });
+    const editor = await this.deps.documents.show('submissions', `${resultName(record)} ledger effects`, found.transaction.raw, { preview: false, viewColumn: submissionColumn() });
     return { record, resultUri: editor.document.uri };
   }
 
@@ -358,7 +358,7 @@ export class SubmitController {
 
 /** One more button on a message, and what it does. */
 interface FurtherAction {
-  action: string;
+  action: (typeof SubmitActions)[keyof typeof SubmitActions];
   run(): Promise<SubmitOutcome>;
 }
 

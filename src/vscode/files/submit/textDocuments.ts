@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../lifecycle';
+import { readableColumn } from '../../layout';
 import { REPORT_SCHEME } from '../../schemes';
 
 export { REPORT_SCHEME } from '../../schemes';
@@ -24,9 +25,10 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
   }
 
   /**
-   * Puts the report and opens it rendered, in a locked Markdown preview (it stays on this report when
-   * another Markdown file becomes active); the preview's "Open Source" shows the text. The URI of the
-   * report (a text document) is returned.
+   * Puts the report and opens it rendered where it can be read (layout.ts: beside the one column there
+   * is, as a locked preview that stays on this report; else a full tab in an existing column, never a
+   * third, narrow one); the preview's "Open Source" shows the text. The URI of the report (a text
+   * document) is returned.
    */
   async show(name: string, markdown: string): Promise<vscode.Uri> {
     const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name.replace(/[/\\?#]/g, '_')}.md` });
@@ -37,7 +39,21 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
     while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
     this.changed.fire(uri);
     // The built-in preview reads the virtual document through this provider, as any other Markdown file.
-    await vscode.commands.executeCommand(vscode.window.activeTextEditor ? 'markdown.showLockedPreviewToSide' : 'markdown.showPreview', uri);
+    const column = readableColumn();
+    if (column === vscode.ViewColumn.Beside) {
+      await vscode.commands.executeCommand('markdown.showLockedPreviewToSide', uri);
+    } else {
+      // The preview opens in the active column: make the chosen one active first.
+      if (column !== vscode.ViewColumn.Active) await vscode.commands.executeCommand(focusGroupCommand(column));
+      await vscode.commands.executeCommand('markdown.showPreview', uri);
+    }
     return uri;
   }
+}
+
+const GROUP_ORDINALS = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth'];
+
+/** VS Code's command that focuses the editor group of `column` (1–8). */
+function focusGroupCommand(column: vscode.ViewColumn): string {
+  return `workbench.action.focus${GROUP_ORDINALS[Math.min(Math.max(column, 1), GROUP_ORDINALS.length) - 1]}EditorGroup`;
 }

@@ -25,14 +25,14 @@ import { applyJsonEdits, checkedSourceAndTarget, currentText, fileName, type Che
 import type { MarkdownReports } from './textDocuments';
 
 export const VettingActions = {
-  apply: 'Apply Vetting Changes',
+  apply: 'Apply Changes',
   confirmApply: 'Apply',
-  addForceFlag: 'Add the Force Flag to the File',
-  pickSynchronizer: 'Choose a Synchronizer',
+  addForceFlag: 'Add Force Flag',
+  pickSynchronizer: 'Choose Synchronizer',
   refreshSerial: 'Refresh the Serial',
   tryAgain: 'Try Again',
-  retryPinned: 'Retry (Pinned to the Serial)',
-  checkState: 'Check the Current State',
+  retryPinned: 'Retry Pinned',
+  checkState: 'Check Current State',
   showLog: SHOW_LOG,
 } as const;
 
