@@ -1,6 +1,6 @@
 /** Reading a `*.commands.json` / `*.vetting.json` file and validating it against its schema. */
 import { basename } from 'node:path';
-import { checkBeforeSending, fileKindOf, validateText, type FileKind, type Problem } from '../core/files/validate';
+import { checkBeforeSending, FILE_KIND_SUFFIXES, fileKindOf, fileKindSuffix, validateText, type FileKind, type Problem } from '../core/files/validate';
 import type { ArgumentContext } from '../core/files/argumentChecks';
 import { FileRefusedError, MAX_JSON_FILE_BYTES, readRegularFile } from '../core/localFile';
 import { UsageError } from './args';
@@ -16,13 +16,11 @@ export interface CheckedFile {
   hasErrors: boolean;
 }
 
-const FILE_SUFFIX: Record<FileKind, string> = { commands: '.commands.json', vetting: '.vetting.json', script: '.ledger.json' };
-
 /** The kind of a file by its name; a usage error when the name says neither, or not `expected`. */
 export function kindOfFile(file: string, command: string, expected?: FileKind): FileKind {
   const kind = fileKindOf(basename(file));
-  if (!kind) throw new UsageError(`${file}: the name must end in ${Object.values(FILE_SUFFIX).join(' or ')}, so that its kind is known`, command);
-  if (expected && kind !== expected) throw new UsageError(`${command} takes a ${FILE_SUFFIX[expected]} file, not ${file}`, command);
+  if (!kind) throw new UsageError(`${file}: the name must end in ${FILE_KIND_SUFFIXES.join(' or ')}, so that its kind is known`, command);
+  if (expected && kind !== expected) throw new UsageError(`${command} takes a ${fileKindSuffix(expected)} file, not ${file}`, command);
   return kind;
 }
 

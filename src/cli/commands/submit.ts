@@ -57,7 +57,11 @@ export const submitCommand: Command = {
     const value = content as CommandsFileValue;
     if (flag(args.values, 'preview')) return preview(ctx, file, value);
     const { request } = submissionOf(value);
-    const outcome = await submit(ctx.client(), request, { signal: ctx.signal });
+    // Through the connection, as every write: its ledger state follows the write.
+    const outcome = await ctx.connection().write('transaction', (client, signal) => submit(client, request, { signal }), {
+      signal: ctx.signal,
+      offsetOf: (o) => (o.kind === 'succeeded' ? o.write.offset : undefined),
+    });
     switch (outcome.kind) {
       case 'succeeded':
         await printTransaction(ctx, outcome.transaction, outcome.response);

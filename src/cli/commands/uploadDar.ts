@@ -3,6 +3,7 @@
  * editor's Upload DAR shows: the DAR's packages (new or already there) and the vetting change.
  */
 import { basename } from 'node:path';
+import type { LedgerClient } from '../../core/api/client';
 import { CancelledError, UnsupportedOperationError } from '../../core/errors';
 import { readDar } from '../../core/daml/lf/archive';
 import { MAX_DAR_BYTES } from '../../core/localFile';
@@ -36,19 +37,23 @@ export const uploadDarCommand: Command = {
     const noVet = flag(args.values, 'no-vet');
     if (validateOnly && noVet) throw new UsageError('--validate-only and --no-vet exclude each other: a validation vets nothing', NAME);
     const dar = await readUserFile(file, MAX_DAR_BYTES, NAME);
-    const client = ctx.client();
+    const connection = ctx.connection();
+    const client = connection.client;
     const abilities = await darUploadAbilities(client, ctx.signal);
     const version = (await client.capabilities(ctx.callOptions)).version;
     if (validateOnly && !abilities.canValidate) throw new UnsupportedOperationError('Validating a DAR without uploading it', version, 'validateDar');
     if (noVet && !abilities.canChooseVetting) throw new UnsupportedOperationError('Uploading a DAR without vetting it', version, 'uploadDar');
-    const outcome = await uploadDarWithReport(client, dar, {
-      mode: validateOnly ? 'validate' : 'upload',
-      // As the editor's "Upload and Vet" / "Upload without Vetting".
-      vetAllPackages: validateOnly ? undefined : !noVet,
-      synchronizerId: stringOption(args.values, 'synchronizer'),
-      signal: ctx.signal,
-      readDar,
-    });
+    const send = (c: LedgerClient, signal: AbortSignal | undefined) =>
+      uploadDarWithReport(c, dar, {
+        mode: validateOnly ? 'validate' : 'upload',
+        // As the editor's "Upload and Vet" / "Upload without Vetting".
+        vetAllPackages: validateOnly ? undefined : !noVet,
+        synchronizerId: stringOption(args.values, 'synchronizer'),
+        signal,
+        readDar,
+      });
+    // A validation changes nothing; an upload is a write, through the connection.
+    const outcome = validateOnly ? await send(client, ctx.signal) : await connection.write('packages', send, { signal: ctx.signal });
     if (outcome.kind === 'unknown') {
       const there = darUploadIsThere(outcome.lookUp);
       reportOutcomeUnknown(ctx, outcome.error, [

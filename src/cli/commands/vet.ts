@@ -47,16 +47,18 @@ export const vetCommand: Command = {
     // The command chooses, as in the editor (Dry Run / Apply): the file's own `dryRun` is not read.
     const mode = flag(args.values, 'dry-run') ? 'dry-run' : 'apply';
     if (expectedOption !== undefined) file = { ...file, expectedTopologySerial: expectedSerialValue(expectedOption) };
-    const client = ctx.client();
+    const connection = ctx.connection();
     const pinnedHere = pinnedSerial(file.expectedTopologySerial) === undefined;
-    let outcome: VettingOutcome = await sendVetting(client, vettingRequestOf(file, 'dry-run'), ctx.signal);
+    // The check is a dry run (a read); the apply is a write, through the connection.
+    let outcome: VettingOutcome = await sendVetting(connection.client, vettingRequestOf(file, 'dry-run'), ctx.signal);
     let request: wire.UpdateVettedPackagesRequest | undefined;
     // An apply is checked first and applies exactly that: the serial the check started from pins it.
     // A change that changes nothing is not applied (as in the editor): the check says so.
     if (mode === 'apply' && outcome.kind === 'done' && isEmptyDiff(outcome.result.diff)) ctx.err(`${fileArg}: nothing to apply: the vetted packages already are as it says.`);
     else if (mode === 'apply' && outcome.kind === 'done') {
       request = vettingRequestOf(file, 'apply', outcome.result.past?.topologySerial ?? 0);
-      outcome = await sendVetting(client, request, ctx.signal);
+      const apply = request;
+      outcome = await connection.write('vetting', (client, signal) => sendVetting(client, apply, signal), { signal: ctx.signal });
     }
     switch (outcome.kind) {
       case 'done':

@@ -1,6 +1,7 @@
 /**
  * Validation of the files users write: `*.commands.json` (JsCommands, or the full
- * submit-and-wait-for-transaction request) and `*.vetting.json` (UpdateVettedPackagesRequest).
+ * submit-and-wait-for-transaction request), `*.vetting.json` (UpdateVettedPackagesRequest) and
+ * `*.ledger.json` (ledger scripts), each kind one entry of the table `FILE_KINDS`.
  *
  * The schemas in media/schemas/ are the single source for VS Code (completion, hover) and for this
  * module, which runs them as standalone validators generated at build time (scripts/build-schemas.mjs)
@@ -18,19 +19,70 @@ import { scriptProblems } from '../scripts/check';
 
 export { PROBLEM_CODES, type Problem, type ProblemCode, type Severity } from './problems';
 
+/**
+ * What makes a kind of file: its name's suffix, its schema, and its checks beyond the schema. A kind
+ * is one entry of `FILE_KINDS`; the check runs each kind's parts, and knows no kind by name.
+ */
+interface FileKindDefinition {
+  /** The end of its files' names, in lower case (`transfer.commands.json`). */
+  suffix: string;
+  /** Its schema, compiled at build time (`media/schemas/`). */
+  validator(generated: GeneratedValidators): ValidateFunction;
+  /** A schema problem as this kind says it. */
+  schemaProblem?(draft: ProblemDraft): ProblemDraft;
+  /** The checks that need only the parsed text, after the schema's, the numbers' and the duplicate keys'. */
+  textChecks?(value: unknown, doc: JsonDocument): ProblemDraft[];
+  /** Its values are Daml values (checked for placeholders before sending, given the packages). */
+  damlValues?: true;
+  /** The checks that need the options (packages, party ids); `found`: the problems found before them. */
+  optionChecks?(value: unknown, doc: JsonDocument, found: readonly ProblemDraft[], options: ValidateOptions): ProblemDraft[];
+}
+
 export type FileKind = 'commands' | 'vetting' | 'script';
 
-const FILE_SUFFIXES: ReadonlyArray<[string, FileKind]> = [
-  ['.commands.json', 'commands'],
-  ['.vetting.json', 'vetting'],
-  ['.ledger.json', 'script'],
-];
+const FILE_KINDS: { readonly [K in FileKind]: FileKindDefinition } = {
+  commands: {
+    suffix: '.commands.json',
+    validator: (g) => g.validateCommands,
+    damlValues: true,
+    textChecks: (value, doc) => placeholderProblems('commands', value, doc),
+    optionChecks: (value, doc, found, options) => {
+      const drafts = packageIdTemplateProblems(value, doc, new Set(found.map((d) => d.path)));
+      if (options.packages) drafts.push(...argumentProblems(value, doc, options.packages === 'unavailable' ? undefined : options.packages));
+      return drafts;
+    },
+  },
+  vetting: {
+    suffix: '.vetting.json',
+    validator: (g) => g.validateVetting,
+    textChecks: (value, doc) => placeholderProblems('vetting', value, doc),
+  },
+  script: {
+    suffix: '.ledger.json',
+    validator: (g) => g.validateScript,
+    schemaProblem: asScriptProblem,
+    optionChecks: (value, doc, _found, options) => {
+      const packages = options.packages === 'unavailable' ? undefined : options.packages;
+      return scriptProblems(value, doc, { validateCommands: validatorFor('commands'), packages, parties: options.parties, checkedCommands: options.checkedCommands });
+    },
+  },
+};
+
+const FILE_KIND_ENTRIES = Object.entries(FILE_KINDS) as ReadonlyArray<[FileKind, FileKindDefinition]>;
 
 /** The kind of a file by its name (`transfer.commands.json` → `commands`); undefined for other files. */
 export function fileKindOf(fileName: string): FileKind | undefined {
   const lower = fileName.toLowerCase();
-  return FILE_SUFFIXES.find(([suffix]) => lower.endsWith(suffix))?.[1];
+  return FILE_KIND_ENTRIES.find(([, kind]) => lower.endsWith(kind.suffix))?.[0];
 }
+
+/** The end of a kind's file names (`.commands.json`). */
+export function fileKindSuffix(kind: FileKind): string {
+  return FILE_KINDS[kind].suffix;
+}
+
+/** The ends of the file names of every kind, in the table's order. */
+export const FILE_KIND_SUFFIXES: readonly string[] = FILE_KIND_ENTRIES.map(([, kind]) => kind.suffix);
 
 export interface ValidationResult {
   /**
@@ -68,7 +120,7 @@ export function validateText(kind: FileKind, text: string, options: ValidateOpti
 export function checkBeforeSending(kind: FileKind, text: string, packages?: ArgumentContext): ValidationResult {
   const pending = startValidation(kind, text);
   const plain = pending.finish();
-  if (!packages || kind !== 'commands' || plain.value === undefined) return plain;
+  if (!packages || !FILE_KINDS[kind].damlValues || plain.value === undefined) return plain;
   const placeholders = pending.finish({ packages }).problems.filter((p) => p.code === 'placeholder' && !plain.problems.some((q) => q.offset === p.offset && q.code === p.code));
   if (placeholders.length === 0) return plain;
   return { value: plain.value, problems: [...plain.problems, ...placeholders].sort(byPosition) };
@@ -134,12 +186,14 @@ function startCheck(kind: FileKind, text: string): StartedCheck | ValidationResu
   // No syntax problem: the document has parsed the text with JSON.parse already (only a `null` is
   // parsed again).
   const value: unknown = doc.takeValue() ?? JSON.parse(text);
+  const definition = FILE_KINDS[kind];
   const validate = validatorFor(kind);
-  const drafts = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc).map((d) => (kind === 'script' ? asScriptProblem(d) : d));
+  const schema = validate(value) ? [] : schemaProblems(validate.errors ?? [], doc);
+  const drafts = definition.schemaProblem ? schema.map(definition.schemaProblem) : schema;
   const numbers = checkNumbers(doc, value, validate);
   drafts.push(...numbers.problems);
   drafts.push(...duplicateKeyProblems(doc));
-  if (kind !== 'script') drafts.push(...placeholderProblems(kind, value, doc));
+  if (definition.textChecks) drafts.push(...definition.textChecks(value, doc));
   return { kind, doc, value, numbers, drafts };
 }
 
@@ -147,15 +201,8 @@ function finishCheck(started: StartedCheck, options: ValidateOptions): Validatio
   const { kind, doc, value, numbers } = started;
   // A copy: `finish` may be called again, with other options.
   const drafts = started.drafts.slice();
-  if (kind === 'script') {
-    const packages = options.packages === 'unavailable' ? undefined : options.packages;
-    drafts.push(...scriptProblems(value, doc, { validateCommands: validatorFor('commands'), packages, parties: options.parties, checkedCommands: options.checkedCommands }));
-  }
-  if (kind === 'commands') {
-    const pathsWithProblems = new Set(drafts.map((d) => d.path));
-    drafts.push(...packageIdTemplateProblems(value, doc, pathsWithProblems));
-    if (options.packages) drafts.push(...argumentProblems(value, doc, options.packages === 'unavailable' ? undefined : options.packages));
-  }
+  const { optionChecks } = FILE_KINDS[kind];
+  if (optionChecks) drafts.push(...optionChecks(value, doc, started.drafts, options));
   return { value: numbers.exactValue, problems: finish(doc, drafts) };
 }
 
@@ -186,7 +233,7 @@ let generated: GeneratedValidators | undefined;
 function validatorFor(kind: FileKind): ValidateFunction {
   // Loaded on first use so that activating the extension does not pay for it.
   generated ??= loadGeneratedValidators();
-  return { commands: generated.validateCommands, vetting: generated.validateVetting, script: generated.validateScript }[kind];
+  return FILE_KINDS[kind].validator(generated);
 }
 
 /** A broken build, not a property of the file: raised, never turned into a diagnostic. */

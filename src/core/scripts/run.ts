@@ -29,7 +29,7 @@ import { FileRefusedError, MAX_DAR_BYTES, MAX_JSON_FILE_BYTES } from '../localFi
 import { resolveAliases } from './check';
 import { MessagePatterns } from './messagePattern';
 import { substitutedCommandsPass } from './recheck';
-import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations } from './script';
+import { aliasOfPartyRef, interpolate, positionOf, scriptCommandId, scriptOf, type CaptureSpec, type ContractCount, type ScriptStep, type StepExpectations, type StepKind } from './script';
 
 export type StepStatus = 'passed' | 'failed' | 'unknown' | 'not-run';
 
@@ -284,6 +284,9 @@ interface StepOutput {
   commandsCheck?: CommandsCheck;
 }
 
+/** What one kind of step does, given the runner, the step, its spec and expectations with their `${…}` replaced. */
+type StepHandler = (runner: StepRunner, step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string) => Promise<StepOutput>;
+
 class StepRunner {
   firstOffset = 0;
   /** Whether what the run adds to inline commands passes the schema, per user id (see `commandsValue`). */
@@ -365,13 +368,24 @@ class StepRunner {
   }
 
   /**
-   * Does what the step says; a failure that the step expects is returned as its output's `failed`.
-   * Not itself async: an async function keeps every local of every kind in the state it allocates
-   * per call, and a submit, the step a script has most of, needs few.
+   * Does what the step says, by its kind's handler; a failure that the step expects is returned as its
+   * output's `failed`. Not itself async: an async function keeps every local of every kind in the
+   * state it allocates per call, and a submit, the step a script has most of, needs few.
    */
   private act(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
-    return step.kind === 'submit' ? this.submitStep(step, spec, expect, checked, commandId) : this.otherStep(step, spec, expect, checked, commandId);
+    return StepRunner.handlers[step.kind](this, step, spec, expect, checked, commandId);
   }
+
+  /** One handler per step kind: a new kind is a key in `STEP_KINDS`, its schema, and a line here. */
+  private static readonly handlers: { readonly [K in StepKind]: StepHandler } = {
+    submit: (r, step, spec, expect, checked, commandId) => r.submitStep(step, spec, expect, checked, commandId),
+    preview: (r, step, spec, expect, checked, commandId) => r.previewStep(step, spec, expect, checked, commandId),
+    vet: (r, step, spec, expect) => r.vetStep(step, spec, expect),
+    uploadDar: (r, step, spec, expect) => r.uploadDarStep(step, spec, expect),
+    activeContracts: (r, _step, spec) => r.activeContractsStep(spec as { party: string; template: string }),
+    contractEvents: (r, _step, spec) => r.contractEventsStep(spec as { party: string; contractId: string }),
+    updates: (r, _step, spec) => r.updatesStep(spec as { party: string }),
+  };
 
   private async submitStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
     const commands = this.commandsValue(step.spec, spec, `${step.pointer}/submit`, commandId, checked);
@@ -395,84 +409,80 @@ class StepRunner {
     }
   }
 
-  private async otherStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
-    const signal = this.signal;
-    const at = `${step.pointer}/${step.kind}`;
-    switch (step.kind) {
-      case 'submit':
-        return this.submitStep(step, spec, expect, checked, commandId);
-      case 'preview': {
-        const { value, check } = await this.commandsValue(step.spec, spec, at, commandId, checked);
-        try {
-          await this.client.prepare(prepareRequestOf(value), { signal });
-        } catch (e) {
-          if (e instanceof LedgerError && !(e instanceof CancelledError)) return { ...(await this.expectedFailure(step, expect, e)), commandsCheck: check };
-          throw e;
-        }
-        this.expectSuccess(step, expect, 'prepared');
-        return { contracts: [], summary: 'Prepared (nothing was submitted)', commandsCheck: check };
-      }
-      case 'vet': {
-        this.packagesMayHaveChanged = true;
-        const file = await this.checkedFile(String(spec), 'vetting', at);
-        const request = vettingRequestOf(file as wire.UpdateVettedPackagesRequest, 'apply');
-        const outcome = await this.connection.write('vetting', (c, s) => sendVetting(c, request, s), { signal });
-        if (outcome.kind === 'unknown') throw new UnknownOutcome(step, outcome.error);
-        if (outcome.kind === 'failed') {
-          if (outcome.error instanceof CancelledError) throw outcome.error;
-          return this.expectedFailure(step, expect, outcome.error);
-        }
-        this.expectSuccess(step, expect, 'applied');
-        return { contracts: [], summary: `Vetting of ${String(spec)} applied` };
-      }
-      case 'uploadDar': {
-        this.packagesMayHaveChanged = true;
-        const readDar = this.o.readDar;
-        if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
-        const bytes = await this.readFile(String(spec), MAX_DAR_BYTES, at);
-        let outcome;
-        try {
-          outcome = await this.connection.write('packages', (c, s) => uploadDarWithReport(c, bytes, { mode: 'upload', readDar, signal: s }), { signal });
-        } catch (e) {
-          if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
-          throw e;
-        }
-        if (outcome.kind === 'unknown') {
-          // The answer was lost, and the look-up after it says what is known: as the CLI's upload-dar.
-          if (!darUploadIsThere(outcome.lookUp)) throw new UnknownOutcome(step, outcome.error, undefined, darUploadLookUpText(outcome.lookUp));
-          this.expectSuccess(step, expect, 'uploaded');
-          return { contracts: [], summary: `Uploaded ${String(spec)}: the answer was lost; ${darUploadLookUpText(outcome.lookUp)}` };
-        }
-        this.expectSuccess(step, expect, 'uploaded');
-        return { contracts: [], summary: `Uploaded ${String(spec)}: ${outcome.result.packages.length} packages` };
-      }
-      case 'activeContracts': {
-        const read = spec as { party: string; template: string };
-        const contracts = await this.activeContracts(this.party(read.party), read.template);
-        return { contracts, count: contracts.length, summary: `${contracts.length} active ${read.template} as ${read.party}` };
-      }
-      case 'contractEvents': {
-        const read = spec as { party: string; contractId: string };
-        try {
-          const events = await this.client.eventsByContractId(read.contractId, { filter: { parties: [this.party(read.party)] } }, { signal });
-          const count = (events.created ? 1 : 0) + (events.archived ? 1 : 0);
-          return { contracts: events.created ? [events.created.event] : [], count, archivedContract: Boolean(events.archived), summary: events.archived ? 'created and archived' : 'created, active' };
-        } catch (e) {
-          if (e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return { contracts: [], count: 0, summary: `not visible to ${read.party}` };
-          throw e;
-        }
-      }
-      case 'updates': {
-        const read = spec as { party: string };
-        const end = await this.client.ledgerEnd({ signal });
-        let count = 0;
-        if (end > this.firstOffset) {
-          const selection = { filter: { parties: [this.party(read.party)], shape: 'ledger-effects' as const } };
-          for await (const page of this.client.walkUpdates({ selection, beginExclusive: this.firstOffset, endInclusive: end }, { signal })) count += page.length;
-        }
-        return { contracts: [], count, summary: `${count} updates as ${read.party} since offset ${this.firstOffset}` };
-      }
+  private async previewStep(step: ScriptStep, spec: unknown, expect: StepExpectations, checked: boolean, commandId: string): Promise<StepOutput> {
+    const { value, check } = await this.commandsValue(step.spec, spec, `${step.pointer}/preview`, commandId, checked);
+    try {
+      await this.client.prepare(prepareRequestOf(value), { signal: this.signal });
+    } catch (e) {
+      if (e instanceof LedgerError && !(e instanceof CancelledError)) return { ...(await this.expectedFailure(step, expect, e)), commandsCheck: check };
+      throw e;
     }
+    this.expectSuccess(step, expect, 'prepared');
+    return { contracts: [], summary: 'Prepared (nothing was submitted)', commandsCheck: check };
+  }
+
+  private async vetStep(step: ScriptStep, spec: unknown, expect: StepExpectations): Promise<StepOutput> {
+    this.packagesMayHaveChanged = true;
+    const file = await this.checkedFile(String(spec), 'vetting', `${step.pointer}/vet`);
+    const request = vettingRequestOf(file as wire.UpdateVettedPackagesRequest, 'apply');
+    const outcome = await this.connection.write('vetting', (c, s) => sendVetting(c, request, s), { signal: this.signal });
+    if (outcome.kind === 'unknown') throw new UnknownOutcome(step, outcome.error);
+    if (outcome.kind === 'failed') {
+      if (outcome.error instanceof CancelledError) throw outcome.error;
+      return this.expectedFailure(step, expect, outcome.error);
+    }
+    this.expectSuccess(step, expect, 'applied');
+    return { contracts: [], summary: `Vetting of ${String(spec)} applied` };
+  }
+
+  private async uploadDarStep(step: ScriptStep, spec: unknown, expect: StepExpectations): Promise<StepOutput> {
+    this.packagesMayHaveChanged = true;
+    const at = `${step.pointer}/uploadDar`;
+    const readDar = this.o.readDar;
+    if (!readDar) throw new StepStop({ message: 'This front-end cannot read DARs.', pointer: at });
+    const bytes = await this.readFile(String(spec), MAX_DAR_BYTES, at);
+    let outcome;
+    try {
+      outcome = await this.connection.write('packages', (c, s) => uploadDarWithReport(c, bytes, { mode: 'upload', readDar, signal: s }), { signal: this.signal });
+    } catch (e) {
+      if (e instanceof LedgerError && !(e instanceof CancelledError)) return this.expectedFailure(step, expect, e);
+      throw e;
+    }
+    if (outcome.kind === 'unknown') {
+      // The answer was lost, and the look-up after it says what is known: as the CLI's upload-dar.
+      if (!darUploadIsThere(outcome.lookUp)) throw new UnknownOutcome(step, outcome.error, undefined, darUploadLookUpText(outcome.lookUp));
+      this.expectSuccess(step, expect, 'uploaded');
+      return { contracts: [], summary: `Uploaded ${String(spec)}: the answer was lost; ${darUploadLookUpText(outcome.lookUp)}` };
+    }
+    this.expectSuccess(step, expect, 'uploaded');
+    return { contracts: [], summary: `Uploaded ${String(spec)}: ${outcome.result.packages.length} packages` };
+  }
+
+  private async activeContractsStep(read: { party: string; template: string }): Promise<StepOutput> {
+    const contracts = await this.activeContracts(this.party(read.party), read.template);
+    return { contracts, count: contracts.length, summary: `${contracts.length} active ${read.template} as ${read.party}` };
+  }
+
+  private async contractEventsStep(read: { party: string; contractId: string }): Promise<StepOutput> {
+    try {
+      const events = await this.client.eventsByContractId(read.contractId, { filter: { parties: [this.party(read.party)] } }, { signal: this.signal });
+      const count = (events.created ? 1 : 0) + (events.archived ? 1 : 0);
+      return { contracts: events.created ? [events.created.event] : [], count, archivedContract: Boolean(events.archived), summary: events.archived ? 'created and archived' : 'created, active' };
+    } catch (e) {
+      if (e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND') return { contracts: [], count: 0, summary: `not visible to ${read.party}` };
+      throw e;
+    }
+  }
+
+  private async updatesStep(read: { party: string }): Promise<StepOutput> {
+    const signal = this.signal;
+    const end = await this.client.ledgerEnd({ signal });
+    let count = 0;
+    if (end > this.firstOffset) {
+      const selection = { filter: { parties: [this.party(read.party)], shape: 'ledger-effects' as const } };
+      for await (const page of this.client.walkUpdates({ selection, beginExclusive: this.firstOffset, endInclusive: end }, { signal })) count += page.length;
+    }
+    return { contracts: [], count, summary: `${count} updates as ${read.party} since offset ${this.firstOffset}` };
   }
 
   /** The party an expectation or a read names: an alias, or an id. */
