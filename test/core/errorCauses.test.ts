@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { explainFailure, failureFromError, failureFromStatus, failureHint, type CantonFailure } from '../../src/core/cantonFailure';
+import { failureFromError, failureFromStatus, failureHint, type CantonFailure } from '../../src/core/cantonFailure';
+import { explainFailure } from '../../src/core/failureExplanation';
 import { CODES_WITHOUT_FILE_CAUSE, ERROR_CAUSES, locateCause, undecidedCatalogCodes } from '../../src/core/errorCauses';
 import { KNOWN_ERROR_CODES } from '../../src/core/errorCatalog';
 import { CantonApiError } from '../../src/core/errors';

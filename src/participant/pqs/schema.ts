@@ -4,7 +4,7 @@
  * build/3.3 component-howtos/pqs/references/sql-api): the same function names, argument names and
  * defaults, and the same result types — the composite types `contract`, `exercise` and
  * `contract_summary`, the `__payload_type` enum, the `event_id` pair —, so every query the extension
- * sends to a real PQS reads the demo store the same way. `test/core/pqs/demoSchema.test.ts` checks this
+ * sends to a real PQS reads the demo store the same way. `test/core/pqs/pqsSchemas.test.ts` checks this
  * against PQS's own schema (`../shared/pqs/`). The private tables below are free to differ from PQS's.
  *
  * As in PQS, a create is one row per payload (the template's and each interface view's), a name is

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { explainFailure, type FailedCommandFacts } from '../../core/cantonFailure';
+import { explainFailure, type FailedCommandFacts } from '../../core/failureExplanation';
 import type { ConnectionProfile } from '../../core/connections';
 import { locateCause } from '../../core/errorCauses';
 import type { Logger } from '../../core/log';
