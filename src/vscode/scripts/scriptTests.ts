@@ -199,11 +199,13 @@ export class ScriptTests extends Disposable {
     } else if (result.status === 'passed') {
       run.passed(script, duration);
     } else {
-      // The script's message, and the editor, at the step that stopped the run: not at line 1.
+      // The script's message at the step that stopped the run (not at line 1), and the editor at that
+      // step's failure, where the step's own message (expected and actual) is: each on a line of its own,
+      // since an editor shows one test message a line.
       const stopped = result.steps.find((s) => s.status === 'failed' || s.status === 'unknown');
-      const at = stopped ? rangeOf(positionOf(doc, stopped.failures[0]?.pointer ?? `/steps/${stopped.index}`)) : new vscode.Range(0, 0, 0, 0);
-      run.failed(script, located(statusText(result), uri, at), duration);
-      if (stopped) revealInEditors(uri, at);
+      const stepAt = stopped ? rangeOf(positionOf(doc, `/steps/${stopped.index}`)) : new vscode.Range(0, 0, 0, 0);
+      run.failed(script, located(statusText(result), uri, new vscode.Range(stepAt.start, stepAt.start)), duration);
+      if (stopped) revealInEditors(uri, stopped.failures[0]?.pointer ? rangeOf(positionOf(doc, stopped.failures[0].pointer)) : stepAt);
     }
   }
 

@@ -75,7 +75,7 @@ export default async function (t) {
       await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: scaled(10000) });
     });
 
-    await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing); the result opens in the preview\'s column, not a third one', async () => {
+    await t.check('"Submit now" in the preview document submits the same file, same commandId: a new transaction, not "Already executed" (the preview submitted nothing); the result opens in the file\'s column, beside the preview it leaves in view, not a third one', async () => {
       const previewTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first();
       await previewTab.click();
       const lens = codeLens(t, 'Submit now');
@@ -89,10 +89,15 @@ export default async function (t) {
       const resultTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first();
       await resultTab.waitFor({ timeout: scaled(20000) });
       await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: scaled(10000), what: `the submission result of ${commandId}` });
-      // One column for the preview and its result: the result's tab beside the preview's, in the same group.
+      // Still two columns: the result takes the file's column, and the preview stays the shown tab of its
+      // own, so its "Open Result" and "Compare with Committed" lenses stay in view.
       const groups = await editorGroups(t);
-      const sameGroup = t.page.locator('.part.editor .editor-group-container', { has: t.page.locator('[role="tab"]', { hasText: `ui-preview preview ${commandId}` }) }).locator('[role="tab"]', { hasText: `ui-preview ${commandId}` });
-      if (groups !== 2 || (await sameGroup.count()) !== 1) throw new Error(`after Submit now: ${groups} editor columns, the result ${(await sameGroup.count()) ? 'in' : 'not in'} the preview's column`);
+      const previewGroup = t.page.locator('.part.editor .editor-group-container', { has: t.page.locator('[role="tab"]', { hasText: `ui-preview preview ${commandId}` }) });
+      const resultWithPreview = await previewGroup.locator('[role="tab"]', { hasText: new RegExp(`ui-preview ${commandId}`) }).count();
+      const previewShown = await previewGroup.locator('[role="tab"][aria-selected="true"]', { hasText: `ui-preview preview ${commandId}` }).count();
+      if (groups !== 2 || resultWithPreview !== 0 || previewShown !== 1) {
+        throw new Error(`after Submit now: ${groups} editor columns, the result ${resultWithPreview ? 'covers' : 'beside'} the preview, the preview ${previewShown ? 'shown' : 'hidden'}`);
+      }
       await t.screenshot('58-preview-column-reused');
       await t.palette('Canton Ledger: Focus on Submissions View');
       const row = t.page.locator('.part.sidebar [role="treeitem"]', { hasText: FILE }).first();

@@ -37,7 +37,7 @@ export default async function (t) {
       const lens = codeLens(t, 'Run Script');
       await lens.waitFor({ timeout: scaled(20000) });
       await lens.click();
-      // The run's verdict shows on the script's first line, the step's failure at its expectation
+      // The run's verdict shows on the failing step's first line, the step's failure at its expectation
       // (line 52), each as VS Code's inline test message; a message with expected and actual reads
       // "actual != expected".
       const inline = (text) => t.page.locator('.monaco-editor .test-error-content-widget[monaco-visible-content-widget="true"]', { hasText: text }).first();

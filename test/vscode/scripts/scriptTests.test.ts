@@ -179,7 +179,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     assert.match(fake.state.messages.at(-1)!.text, /has no transaction from its last run/);
   });
 
-  it('after a failing run the editors that show the script have the cursor at the failed expectation, revealed; so has the script\'s message', async () => {
+  it('after a failing run the editors that show the script have the cursor at the failed expectation, revealed; the script\'s message is at the failing step, on a line of its own', async () => {
     const uri = uriOf('broken.ledger.json');
     const editor = (await fakeWindow.showTextDocument(uri)) as { selection: { start: { line: number } } };
     const visible = fakeWindow.visibleTextEditors;
@@ -195,7 +195,11 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     assert.deepEqual([revealed.uri.toString(), revealed.range.start.line], [uri.toString(), at]);
     const run = controller.runs.at(-1)!;
     const [message] = run.lastState(item('broken.ledger.json').id)!.messages as TestMessage[];
-    assert.equal(message.location!.range.start.line, at);
+    // The step that failed opens above its expectation: the script's verdict there leaves the expectation's line to the step's own message.
+    const lines = readFileSync(join(dir, 'broken.ledger.json'), 'utf8').split('\n');
+    const stepStart = lines.slice(0, at).map((l, i) => [l, i] as const).filter(([l]) => /^\s*\{\s*$/.test(l)).at(-1)![1];
+    assert.equal(message.location!.range.start.line, stepStart);
+    assert.notEqual(stepStart, at);
   });
 
   it('while typing, an alias that matches no party of the active connection is an error at the alias', async () => {
