@@ -75,8 +75,8 @@ const MAXIMIZE_EDITOR_GROUP = 'workbench.action.minimizeOtherEditors';
 const MARKDOWN_PREVIEW_TO_SIDE = 'markdown.showPreviewToSide';
 
 /** Runs a command of VS Code or another extension when it exists (a user may have disabled the Markdown extension). */
-async function runIfAvailable(command: string): Promise<void> {
-  if ((await vscode.commands.getCommands(true)).includes(command)) await vscode.commands.executeCommand(command);
+async function runIfAvailable(command: string, ...args: unknown[]): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(command)) await vscode.commands.executeCommand(command, ...args);
 }
 
 export class GraphPanels extends Disposable implements vscode.WebviewPanelSerializer<SavedGraphState> {
@@ -269,8 +269,9 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         // preview where a Mermaid extension for it is installed.
         const content = doc.kind === 'comparison' || format === 'text' ? doc.text : format === 'mermaid' ? mermaidMarkdown(doc.mermaid) : doc.dot;
         const language = format === 'mermaid' ? 'markdown' : format === 'dot' ? 'dot' : 'plaintext';
-        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }), { preview: false, viewColumn: vscode.ViewColumn.Beside });
-        if (format === 'mermaid') await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE);
+        const exported = await vscode.workspace.openTextDocument({ language, content });
+        await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+        if (format === 'mermaid') await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {

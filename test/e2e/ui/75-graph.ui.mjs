@@ -81,14 +81,13 @@ export default async function (t) {
     await t.page.locator('.tab', { hasText: /node-\d+/ }).first().waitFor({ timeout: scaled(15000) });
   });
 
-  await t.check('Open as Mermaid puts the drawing in a Markdown editor, its preview beside', async () => {
+  await t.check('Open as Mermaid puts the drawing in a Markdown editor, in a mermaid fence', async () => {
     await closeAllEditors(t);
     frame = await showTransaction(t, TRANSFER_OFFSET);
     await frame.locator('#export-mermaid').click();
     const line = t.page.locator('.monaco-editor .view-line', { hasText: 'flowchart TB' }).first();
     await line.waitFor({ timeout: scaled(15000) });
     await t.page.locator('.monaco-editor .view-line', { hasText: '```mermaid' }).first().waitFor({ timeout: scaled(15000) });
-    await t.page.locator('.tab', { hasText: /^Preview / }).first().waitFor({ timeout: scaled(15000) });
     await t.screenshot('75-graph-mermaid');
     // An untitled editor with content would ask to be saved when closed: the editor, not its preview.
     await line.click();

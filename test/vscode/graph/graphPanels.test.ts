@@ -109,7 +109,9 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal((event as { ExercisedEvent: { choice: string } }).ExercisedEvent.choice, 'Iou_Transfer');
     assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['markdown', 'dot']);
     assert.match(fake.state.untitledDocuments[0].text, /^```mermaid\nflowchart TB\n[^]*\n```\n$/);
-    assert.equal(fake.state.executed.filter((c) => c.id === 'markdown.showPreviewToSide').length, 1, 'the Markdown preview, beside');
+    const preview = fake.state.executed.filter((c) => c.id === 'markdown.showPreviewToSide');
+    assert.equal(preview.length, 1, 'the Markdown preview, beside');
+    assert.equal(String(preview[0].args[0]), 'untitled:Untitled-1', 'of the exported document');
     assert.match(fake.state.untitledDocuments[1].text, /^digraph /);
     assert.deepEqual(opened, [contract.contractId]);
   });
