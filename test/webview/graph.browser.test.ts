@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { comparisonDocument, lineageDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
+import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
 import { previewGraph } from '../../src/core/graph/preview';
 import type { PreviewNode } from '../../src/core/preview/model';
 import { toMermaid } from '../../src/core/graph/export';
@@ -148,6 +148,88 @@ describe('graph webview in Chromium', function () {
     await again.close();
   });
 
+  it('"/" finds a party by any of its parts: Bob, only a stakeholder (an observer of the new contract), is found', async () => {
+    const p = await open(TRANSFER);
+    await p.keyboard.press('/');
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'search');
+    await p.fill('#search', 'Bob');
+    await p.press('#search', 'Enter');
+    // The new contract or its create: both show Bob as a stakeholder.
+    await p.waitForFunction(() => /^(create Iou_Transfer|create|Iou:Iou 00bb)/.test(document.activeElement?.getAttribute('aria-label') ?? ''));
+    assert.doesNotMatch((await p.textContent('#legend')) ?? '', /Nothing matches/);
+    await p.fill('#search', 'Charlie');
+    await p.press('#search', 'Enter');
+    await p.waitForFunction(() => /Nothing matches “Charlie”/.test(document.getElementById('legend')?.textContent ?? ''));
+    await p.close();
+  });
+
+  /** What a half-width view must hold: nothing outside the page, every box inside the drawing's area, text of a readable size, the controls in one row. */
+  async function assertReadableAtHalfWidth(p: Page): Promise<void> {
+    const m = await p.evaluate(() => {
+      const svg = document.getElementById('graph')!.getBoundingClientRect();
+      const boxes = Array.from(document.querySelectorAll('g.box')).map((g) => g.getBoundingClientRect());
+      const scale = Number(/scale\(([\d.]+)\)/.exec(document.getElementById('viewport')!.getAttribute('transform') ?? '')?.[1]);
+      const fonts = Array.from(document.querySelectorAll('#viewport text')).map((t) => parseFloat(getComputedStyle(t).fontSize));
+      const controls = Array.from(document.querySelectorAll('.toolbar .controls > *')).map((c) => c.getBoundingClientRect());
+      return {
+        page: { scrollWidth: document.documentElement.scrollWidth, width: document.documentElement.clientWidth, scrollHeight: document.documentElement.scrollHeight, height: document.documentElement.clientHeight },
+        clipped: boxes.filter((b) => b.top < svg.top - 0.5 || b.bottom > svg.bottom + 0.5 || b.left < svg.left - 0.5 || b.right > svg.right + 0.5).length,
+        smallest: Math.min(...fonts) * scale,
+        rows: new Set(controls.map((c) => Math.round((c.top + c.bottom) / 2))).size,
+        tops: controls.map((c) => [c.top, c.bottom]),
+      };
+    });
+    assert.ok(m.page.scrollWidth <= m.page.width && m.page.scrollHeight <= m.page.height, `the page overflows: ${JSON.stringify(m.page)}`);
+    assert.equal(m.clipped, 0, 'every box is inside the drawing');
+    assert.ok(m.smallest >= 9, `smallest text ${m.smallest.toFixed(1)} px`);
+    assert.equal(m.rows, 1, `the controls stay in one row: ${JSON.stringify(m.tops)}`);
+  }
+
+  it('at half width (600 px) with the lens on: every box shows whole, the text is readable, the controls stay in one row', async () => {
+    const p = await open();
+    await p.setViewportSize({ width: 600, height: 700 });
+    await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), TRANSFER as never);
+    await p.waitForSelector('g.box');
+    await p.selectOption('#lens-0', BOB);
+    await p.selectOption('#lens-1', ALICE);
+    await p.waitForFunction(() => /Seen as Bob and Alice/.test(document.getElementById('legend')?.textContent ?? ''));
+    await assertReadableAtHalfWidth(p);
+    // A lineage of many contracts is drawn at a readable size too: the rest is a pan away.
+    const ref = (offset: number) => ({ updateId: `u${offset}`, offset });
+    const ids = Array.from({ length: 12 }, (_, i) => `00${String(i).padStart(2, '0')}`);
+    const lineage: Lineage = {
+      start: ids[0],
+      contracts: new Map(ids.map((id, i) => [id, { contractId: id, templateId: IOU, state: i === 0 ? 'archived' : 'active', distance: i === 0 ? 0 : 1, createdIn: ref(1), ...(i === 0 ? { archivedIn: ref(2) } : {}) }])),
+      links: ids.slice(1).map((child) => ({ parent: ids[0], child, via: ref(2), choice: 'Iou_Split', consuming: true })),
+      transactions: new Map(),
+      frontier: [],
+      requests: 1,
+    };
+    await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), lineageDocument(lineage) as never);
+    await p.waitForFunction(() => document.querySelectorAll('g.box').length === 12);
+    const m = await p.evaluate(() => ({
+      scale: Number(/scale\(([\d.]+)\)/.exec(document.getElementById('viewport')!.getAttribute('transform') ?? '')?.[1]),
+      label: parseFloat(getComputedStyle(document.querySelector('text.edge-label')!).fontSize),
+      overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    }));
+    assert.ok(m.scale * m.label >= 9, `lineage labels drawn at ${(m.scale * m.label).toFixed(1)} px`);
+    assert.equal(m.overflow, false);
+    await p.close();
+  });
+
+  it('a range’s ACS change never prints a signed zero', async () => {
+    const p = await open();
+    const diff = { beginExclusive: 0, endInclusive: 5, transactions: 3, templates: [{ templateId: IOU, added: ['00a', '00b'], removed: [], transient: 0 }, { templateId: '#demo-iou:Iou:Other', added: [], removed: ['00c'], transient: 1 }] };
+    await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), rangeDiffDocument(diff) as never);
+    await p.waitForSelector('table.diff tbody tr');
+    assert.deepEqual(await p.$$eval('table.diff tbody tr', (rows) => rows.map((r) => Array.from(r.children).map((c) => c.textContent))), [
+      [IOU, '+2', '0', '0'],
+      ['#demo-iou:Iou:Other', '0', '−1', '1'],
+    ]);
+    assert.doesNotMatch((await p.textContent('body')) ?? '', /[−+-]0\b/);
+    await p.close();
+  });
+
   it('asks the panel for exports and a lineage, and shows an error with Retry', async () => {
     const p = await open(TRANSFER);
     await p.click('#export-mermaid');
@@ -217,6 +299,21 @@ describe('graph webview in Chromium', function () {
     });
     const doc = comparisonDocument(prepared, committed);
     const p = await open(doc);
+    // In a half-width column the comparison fits to the width at a readable size, its list of differences under it, in view.
+    await p.setViewportSize({ width: 600, height: 700 });
+    await p.waitForFunction(() => document.getElementById('differences')!.getBoundingClientRect().bottom <= window.innerHeight && document.getElementById('differences')!.getBoundingClientRect().width > 0);
+    const narrow = await p.evaluate(() => {
+      const svg = document.getElementById('graph')!.getBoundingClientRect();
+      const drawn = document.getElementById('viewport')!.getBoundingClientRect();
+      const list = document.getElementById('differences')!.getBoundingClientRect();
+      const scale = Number(/scale\(([\d.]+)\)/.exec(document.getElementById('viewport')!.getAttribute('transform') ?? '')?.[1]);
+      return { fitsWidth: drawn.left >= svg.left - 0.5 && drawn.right <= svg.right + 0.5, scale, list: [list.left, list.right, list.top, list.bottom], width: window.innerWidth, overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth };
+    });
+    assert.ok(narrow.fitsWidth, 'both sides fit the width');
+    assert.ok(narrow.scale * 11 >= 9, `text drawn at ${(narrow.scale * 11).toFixed(1)} px`);
+    assert.ok(narrow.list[0] >= 0 && narrow.list[1] <= narrow.width, `the list of differences is in view: ${narrow.list}`);
+    assert.equal(narrow.overflow, false);
+    await p.setViewportSize({ width: 1100, height: 700 });
     assert.equal(await p.$$eval('g.box', (g) => g.length), doc.prepared.actions.length + doc.prepared.contracts.length + doc.committed.actions.length + doc.committed.contracts.length);
     assert.deepEqual(await p.$$eval('text.caption', (t) => t.map((x) => x.textContent)), ['Preview (prepared)', 'Committed (offset 9)']);
     assert.deepEqual(await p.$$eval('g.box.differs', (g) => g.map((x) => x.getAttribute('data-id')).sort()), ['c:n0', 'p:n0']);

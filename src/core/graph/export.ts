@@ -5,6 +5,7 @@
 import { shortParty } from '../models/users';
 import { shortId } from '../text';
 import { entityName } from '../updates/rows';
+import { signedCount } from './counts';
 import { transactionDiff } from './diff';
 import type { PartyLens } from './lens';
 import { lineageInOrder, type Lineage, type LineageContract } from './lineage';
@@ -46,6 +47,11 @@ export function contractLabel(c: ContractNode): string[] {
 }
 
 // ---------------------------------------------------------------- Mermaid
+
+/** A Mermaid diagram as a Markdown document, one fenced block: what editors and Markdown previews draw. */
+export function mermaidMarkdown(mermaid: string): string {
+  return `\`\`\`mermaid\n${mermaid.endsWith('\n') ? mermaid : `${mermaid}\n`}\`\`\`\n`;
+}
 
 /** Mermaid's entity codes: a label keeps quotes, angle brackets and hashes as text. */
 function mermaidText(s: string): string {
@@ -159,7 +165,7 @@ export function toText(g: TransactionGraph, o: ExportOptions = {}): string {
   for (const c of g.contracts.values()) lines.push(`  ${c.state.padEnd(9)} ${entityName(c.templateId)} ${c.contractId}`);
   lines.push(
     '',
-    `Active contracts: +${diff.created.length} created, -${diff.consumed.length} consumed, ${diff.transient.length} transient, ${diff.used.length} used`,
+    `Active contracts: ${signedCount('+', diff.created.length)} created, ${signedCount('-', diff.consumed.length)} consumed, ${diff.transient.length} transient, ${diff.used.length} used`,
   );
   return lines.join('\n') + '\n';
 }

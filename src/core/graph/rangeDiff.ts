@@ -7,6 +7,7 @@
 import type { LedgerClient, UpdatesPageQuery } from '../api/client';
 import type { CallOptions } from '../api/http';
 import { entityName } from '../updates/rows';
+import { signedCount } from './counts';
 import type { GraphReadAs } from './read';
 
 export interface TemplateNetChange {
@@ -71,6 +72,6 @@ export async function rangeDiff(client: LedgerClient, range: { beginExclusive: n
 export function rangeDiffText(d: RangeDiff): string {
   const lines = [`Active contracts over offsets ${d.beginExclusive + 1}..${d.endInclusive}: ${d.transactions} transactions`];
   if (d.templates.length === 0) lines.push('  no change');
-  for (const t of d.templates) lines.push(`  ${t.templateId}  +${t.added.length} -${t.removed.length}${t.transient ? `  (${t.transient} transient)` : ''}`);
+  for (const t of d.templates) lines.push(`  ${t.templateId}  ${signedCount('+', t.added.length)} ${signedCount('-', t.removed.length)}${t.transient ? `  (${t.transient} transient)` : ''}`);
   return lines.join('\n') + '\n';
 }

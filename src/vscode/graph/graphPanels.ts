@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { CantonApiError, LedgerError } from '../../core/errors';
 import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../core/graph/document';
+import { mermaidMarkdown } from '../../core/graph/export';
 import { walkLineage, type Lineage } from '../../core/graph/lineage';
 import { rangeDiff } from '../../core/graph/rangeDiff';
 import { lineageReaderOf, readTransaction, type GraphReadAs } from '../../core/graph/read';
@@ -19,6 +20,7 @@ import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import { readableColumn } from '../layout';
 import { Disposable } from '../lifecycle';
 import { WebviewHost, type PagePanel } from '../webviews/host';
 
@@ -65,6 +67,16 @@ export function targetKey(t: GraphTarget): string {
 /** Read as any party when the user may, else as its parties: the graph then shows what each of them sees. */
 function readAsOf(connection: LedgerConnection): GraphReadAs {
   return defaultReadAs(connection.state.state === 'connected' ? connection.state.info.rights : undefined);
+}
+
+/** VS Code's "Maximize Editor Group": the active column takes the width, the others shrink (not a toggle). */
+const MAXIMIZE_EDITOR_GROUP = 'workbench.action.minimizeOtherEditors';
+/** The built-in Markdown extension's preview of the active editor, beside it. */
+const MARKDOWN_PREVIEW_TO_SIDE = 'markdown.showPreviewToSide';
+
+/** Runs a command of VS Code or another extension when it exists (a user may have disabled the Markdown extension). */
+async function runIfAvailable(command: string, ...args: unknown[]): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(command)) await vscode.commands.executeCommand(command, ...args);
 }
 
 export class GraphPanels extends Disposable implements vscode.WebviewPanelSerializer<SavedGraphState> {
@@ -122,8 +134,8 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     return { title: this.titleOf(target), initial: { target, connectionId } };
   }
 
-  private open(target: GraphTarget, connectionId: string | undefined, data: Partial<GraphEntry> = {}): { panel: GraphPanel; created: boolean } {
-    const opened = this.host.revealOrCreate(targetKey(target), () => ({ ...this.contentOf(target, connectionId), data: { ...data, target, connectionId } }));
+  private open(target: GraphTarget, connectionId: string | undefined, data: Partial<GraphEntry> = {}, column?: vscode.ViewColumn): { panel: GraphPanel; created: boolean } {
+    const opened = this.host.revealOrCreate(targetKey(target), () => ({ ...this.contentOf(target, connectionId), data: { ...data, target, connectionId } }), { column });
     if (opened.created) this.stopReadingOnClose(opened.panel);
     return opened;
   }
@@ -134,7 +146,11 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
 
   /** Opens (or reveals) a preview beside its committed transaction, which is read on the connection. */
   async showComparison(target: Extract<GraphTarget, { kind: 'comparison' }>, prepared: TransactionGraph, connection: LedgerConnection): Promise<vscode.WebviewPanel> {
-    const { panel, created } = this.open(target, connection.profile.id, { prepared });
+    // Two graphs side by side and a list of differences want the width: with the editor area split, the
+    // comparison opens in a column other than the preview's (which stays) and that column is widened.
+    const split = vscode.window.tabGroups.all.some((g) => g.tabs.length > 0);
+    const { panel, created } = this.open(target, connection.profile.id, { prepared }, split ? readableColumn() : vscode.ViewColumn.Active);
+    if (created && split) await runIfAvailable(MAXIMIZE_EDITOR_GROUP);
     if (created) void this.load(panel);
     return panel.panel;
   }
@@ -249,9 +265,13 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         if (!doc || doc.kind === 'range-diff') return;
         // A comparison is two graphs and a list: it exports as text.
         const format = doc.kind === 'comparison' ? 'text' : m.format;
-        const content = doc.kind === 'comparison' || format === 'text' ? doc.text : format === 'mermaid' ? doc.mermaid : doc.dot;
-        const language = format === 'mermaid' ? 'mermaid' : format === 'dot' ? 'dot' : 'plaintext';
-        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language, content }), { preview: false, viewColumn: vscode.ViewColumn.Beside });
+        // Mermaid as Markdown with a mermaid fence: a language VS Code knows, drawn by its Markdown
+        // preview where a Mermaid extension for it is installed.
+        const content = doc.kind === 'comparison' || format === 'text' ? doc.text : format === 'mermaid' ? mermaidMarkdown(doc.mermaid) : doc.dot;
+        const language = format === 'mermaid' ? 'markdown' : format === 'dot' ? 'dot' : 'plaintext';
+        const exported = await vscode.workspace.openTextDocument({ language, content });
+        await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+        if (format === 'mermaid') await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {

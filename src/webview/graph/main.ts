@@ -6,6 +6,8 @@
  * state kept with setState so that a reload draws the same view.
  */
 import type { ComparisonDocument, LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
+import { signedCount } from '../../core/graph/counts';
+import { transactionSearchText } from '../../core/graph/search';
 import { COMPARISON_SIDES, layoutComparison, layoutDocument, sideOfBox, type LaidOutBox, type Layout } from '../../core/graph/layout';
 import type { FromWebview, SavedGraphState, ToWebview } from '../../core/graph/viewProtocol';
 
@@ -28,6 +30,8 @@ let state: SavedGraphState = vscode.getState() ?? { ...initial, collapsed: [], l
 let layout: Layout | undefined;
 let boxesById = new Map<string, LaidOutBox>();
 let view = state.view ?? { x: 0, y: 0, scale: 1 };
+/** How the view was fitted, while the user has not zoomed or panned since: it is fitted so again when the drawing or the window changes. */
+let fitted: 'readable' | 'whole' | undefined = state.view === undefined ? 'readable' : undefined;
 let viewport: SVGGElement | undefined;
 let svgRoot: SVGSVGElement | undefined;
 /** A comparison's matched boxes, both ways: the counterpart of each box. */
@@ -83,7 +87,10 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
       const received = performance.now();
       const sameGraph = state.document && state.document.kind === m.document.kind && state.document.title === m.document.title;
       state = { ...state, document: m.document, ...(sameGraph ? {} : { collapsed: [], lens: [undefined, undefined], selected: undefined }) };
-      if (!sameGraph) view = { x: 0, y: 0, scale: 1 };
+      if (!sameGraph) {
+        view = { x: 0, y: 0, scale: 1 };
+        fitted = 'readable';
+      }
       render(!sameGraph);
       // How long the drawing took to reach the screen (the next frame): read by the UI checks' measurement.
       requestAnimationFrame(() => (app.dataset.paintMs = (performance.now() - received).toFixed(0)));
@@ -133,23 +140,29 @@ function render(fit: boolean): void {
   if (doc.kind === 'comparison') body.append(renderDifferences(doc));
   app.replaceChildren(toolbar, body, legend, alternative);
   drawGraph(canvas, doc);
-  if (fit) fitToView();
+  // A lens or a collapse changes the drawing's size: a view the user has not moved is fitted again.
+  if (fit || fitted) fitToView(fitted !== 'whole');
   else applyView();
   save();
 }
 
 function renderToolbar(doc: DrawnDocument): HTMLElement {
-  const bar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Graph' });
-  bar.append(el('h1', { id: 'title' }, doc.title));
-  if (doc.kind === 'transaction') bar.append(el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`));
-  else if (doc.kind === 'lineage') bar.append(el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`));
-  else bar.append(el('span', { class: 'subtitle', id: 'verdict' }, doc.differences.length === 0 ? 'No differences' : `${doc.differences.length} difference${doc.differences.length === 1 ? '' : 's'}`));
+  const subtitle =
+    doc.kind === 'transaction'
+      ? el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`)
+      : doc.kind === 'lineage'
+        ? el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`)
+        : el('span', { class: 'subtitle', id: 'verdict' }, doc.differences.length === 0 ? 'No differences' : `${doc.differences.length} difference${doc.differences.length === 1 ? '' : 's'}`);
+  // The title on its own, the controls in one row that scrolls when the view is too narrow for it.
+  const bar = toolbarOf(doc.title, subtitle);
+  const controls = el('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Graph' });
+  bar.append(controls);
   const search = el('input', { type: 'search', id: 'search', placeholder: 'Find contract, template, party', 'aria-label': 'Find a contract id, template or party' });
   search.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') find(search.value);
     if (e.key === 'Escape') focusBox(state.selected);
   });
-  bar.append(search);
+  controls.append(search);
   if (doc.kind === 'transaction' && doc.parties.length > 0) {
     for (const i of [0, 1] as const) {
       const select = el('select', { id: `lens-${i}`, 'aria-label': i === 0 ? 'See as party' : 'Beside a second party' });
@@ -164,28 +177,33 @@ function renderToolbar(doc: DrawnDocument): HTMLElement {
         render(false);
         document.getElementById(`lens-${i}`)?.focus();
       });
-      bar.append(select);
+      controls.append(select);
     }
   }
-  bar.append(
+  controls.append(
     button('−', 'Zoom out', () => zoom(1 / 1.25)),
     button('+', 'Zoom in', () => zoom(1.25)),
-    button('Fit', 'Fit the graph to the view', fitToView, { id: 'fit' }),
+    button('Fit', 'Fit the whole graph to the view', () => fitToView(false), { id: 'fit' }),
     ...(doc.kind === 'comparison'
       ? [button('Text', 'Open the comparison as text', () => post({ type: 'export', format: 'text' }), { id: 'export-text' })]
       : [button('Mermaid', 'Open as Mermaid', () => post({ type: 'export', format: 'mermaid' }), { id: 'export-mermaid' }), button('DOT', 'Open as Graphviz DOT', () => post({ type: 'export', format: 'dot' }))]),
     button('SVG', 'Save as SVG', () => post({ type: 'saveSvg', svg: svgText() })),
   );
   // A preview has no offset yet: nothing to show in Updates.
-  if (doc.kind === 'transaction' && doc.offset > 0) bar.append(button('Updates', 'Show in the Updates view', () => post({ type: 'openUpdate' })));
-  if (doc.kind === 'lineage' && doc.frontier.length > 0) bar.append(button(`More (${doc.frontier.length})`, 'Walk further past the bound', () => post({ type: 'more' }), { id: 'more' }));
+  if (doc.kind === 'transaction' && doc.offset > 0) controls.append(button('Updates', 'Show in the Updates view', () => post({ type: 'openUpdate' })));
+  if (doc.kind === 'lineage' && doc.frontier.length > 0) controls.append(button(`More (${doc.frontier.length})`, 'Walk further past the bound', () => post({ type: 'more' }), { id: 'more' }));
   return bar;
+}
+
+/** The view's heading: a title and a subtitle, each cut with an ellipsis rather than pushing the controls off. */
+function toolbarOf(title: string, subtitle: HTMLElement): HTMLElement {
+  return el('div', { class: 'toolbar' }, el('div', { class: 'heading' }, el('h1', { id: 'title', title }, title), subtitle));
 }
 
 function renderLegend(doc: DrawnDocument): HTMLElement {
   const items =
     doc.kind === 'transaction'
-      ? [`${doc.actions.length} actions`, `${doc.contracts.length} contracts`, ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: +${t.created} −${t.consumed}${t.transient ? ` (${t.transient} transient)` : ''}`)]
+      ? [`${doc.actions.length} actions`, `${doc.contracts.length} contracts`, ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: ${signedCount('+', t.created)} ${signedCount('−', t.consumed)}${t.transient ? ` (${t.transient} transient)` : ''}`)]
       : doc.kind === 'lineage'
         ? [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])]
         : [
@@ -205,7 +223,7 @@ function renderAcsChange(doc: TransactionDocument): HTMLElement {
   table.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Template'), el('th', { scope: 'col' }, 'Created'), el('th', { scope: 'col' }, 'Consumed'), el('th', { scope: 'col' }, 'Transient'))));
   const rows = el('tbody');
   for (const t of doc.byTemplate) {
-    rows.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId.split(':').slice(-2).join(':')), el('td', {}, `+${t.created}`), el('td', {}, `−${t.consumed}`), el('td', {}, String(t.transient))));
+    rows.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId.split(':').slice(-2).join(':')), el('td', {}, signedCount('+', t.created)), el('td', {}, signedCount('−', t.consumed)), el('td', {}, String(t.transient))));
   }
   if (doc.byTemplate.length === 0) rows.append(el('tr', {}, el('td', { colspan: '4' }, 'No change (only non-consuming exercises)')));
   table.append(rows);
@@ -220,7 +238,7 @@ function renderAcsChange(doc: TransactionDocument): HTMLElement {
     list.append(item);
   }
   if (doc.contracts.length > shown.length) list.append(el('li', { class: 'more' }, `… ${doc.contracts.length - shown.length} more: find them with the search box`));
-  return el('aside', { class: 'side', id: 'side' }, table, list);
+  return el('aside', { class: 'side acs', id: 'side' }, table, list);
 }
 
 /** What differs between a preview and its committed transaction, each a click away from its boxes. */
@@ -231,7 +249,7 @@ function renderDifferences(doc: ComparisonDocument): HTMLElement {
     list.append(el('li', { class: `difference ${d.kind}` }, button(d.line, 'Show it in the graph', () => focusBox(box))));
   }
   if (doc.differences.length === 0) list.append(el('li', { class: 'none' }, 'None: the committed transaction did what the preview showed. New contract ids and times differ, as they must.'));
-  return el('aside', { class: 'side', id: 'side' }, el('h2', {}, 'Preview vs committed'), list);
+  return el('aside', { class: 'side compared', id: 'side' }, el('h2', {}, 'Preview vs committed'), list);
 }
 
 /** A party's role for each box of a transaction, looked up once per drawing (not per box: graphs have thousands). */
@@ -356,11 +374,11 @@ function renderRangeDiff(doc: RangeDiffDocument): void {
   table.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Template'), el('th', { scope: 'col' }, 'Added'), el('th', { scope: 'col' }, 'Removed'), el('th', { scope: 'col' }, 'Transient'))));
   const body = el('tbody');
   for (const t of doc.diff.templates) {
-    body.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId), el('td', {}, `+${t.added.length}`), el('td', {}, `−${t.removed.length}`), el('td', {}, String(t.transient))));
+    body.append(el('tr', {}, el('th', { scope: 'row' }, t.templateId), el('td', {}, signedCount('+', t.added.length)), el('td', {}, signedCount('−', t.removed.length)), el('td', {}, String(t.transient))));
   }
   table.append(body);
   app.replaceChildren(
-    el('div', { class: 'toolbar' }, el('h1', { id: 'title' }, doc.title), el('span', { class: 'subtitle' }, `${doc.diff.transactions} transactions`)),
+    toolbarOf(doc.title, el('span', { class: 'subtitle' }, `${doc.diff.transactions} transactions`)),
     doc.diff.templates.length ? table : el('p', {}, 'No change.'),
     el('details', { class: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text)),
   );
@@ -477,7 +495,7 @@ function onBoxKey(ev: KeyboardEvent, id: string): void {
       next = counterparts.get(id);
       break;
     case 'f':
-      fitToView();
+      fitToView(false);
       break;
     case '/':
       document.getElementById('search')?.focus();
@@ -489,26 +507,28 @@ function onBoxKey(ev: KeyboardEvent, id: string): void {
   if (next) focusBox(next);
 }
 
+/** Each box's search text, by box id: a comparison's boxes by their side's document. */
+function searchTextOf(doc: DrawnDocument): Map<string, string> {
+  if (doc.kind === 'transaction') return transactionSearchText(doc);
+  if (doc.kind === 'comparison') {
+    const text = new Map<string, string>();
+    for (const side of ['prepared', 'committed'] as const) {
+      for (const [id, t] of transactionSearchText(doc[side])) text.set(COMPARISON_SIDES[side] + id, `${t} ${contractOfBox(COMPARISON_SIDES[side] + id) ?? ''}`);
+    }
+    return text;
+  }
+  return new Map(doc.contracts.map((c, i) => [`c${i}`, [...c.label, c.contractId, c.templateId].join(' ').toLowerCase()]));
+}
+
 function find(text: string): void {
   const q = text.trim().toLowerCase();
   const doc = state.document;
   if (!q || !doc || doc.kind === 'range-diff' || !layout) return;
-  const actions = doc.kind === 'transaction' ? new Map(doc.actions.map((a) => [a.id, a])) : undefined;
-  const contracts = doc.kind === 'transaction' ? new Map(doc.contracts.map((c) => [c.id, c])) : undefined;
-  const haystack = (b: LaidOutBox): string => {
-    if (doc.kind === 'transaction') {
-      const a = actions!.get(b.id);
-      const c = contracts!.get(b.id);
-      return [b.lines.join(' '), a?.contractId, a?.templateId, ...(a?.actingParties ?? []), ...(a?.signatories ?? []), c?.contractId, c?.templateId].join(' ').toLowerCase();
-    }
-    if (doc.kind === 'comparison') return [b.lines.join(' '), contractOfBox(b.id)].join(' ').toLowerCase();
-    const c = doc.contracts[Number(b.id.slice(1))];
-    return [b.lines.join(' '), c?.contractId, c?.templateId].join(' ').toLowerCase();
-  };
+  const haystack = searchTextOf(doc);
   const start = layout.boxes.findIndex((b) => b.id === state.selected);
   const order = [...layout.boxes.slice(start + 1), ...layout.boxes.slice(0, start + 1)];
   // A box that shows the text wins over one that only refers to it (a contract over the create of it).
-  const hit = order.find((b) => b.lines.join(' ').toLowerCase().includes(q)) ?? order.find((b) => haystack(b).includes(q));
+  const hit = order.find((b) => b.lines.join(' ').toLowerCase().includes(q)) ?? order.find((b) => (haystack.get(b.id) ?? '').includes(q));
   const status = document.getElementById('legend');
   if (!hit) {
     if (status) status.textContent = `Nothing matches “${text}”`;
@@ -518,6 +538,9 @@ function find(text: string): void {
 }
 
 // ---------------------------------------------------------------- zoom and pan
+
+/** Box text is 11 px: fitting never draws it smaller than about 9 px (zoom out for the overview). */
+const MIN_READABLE_SCALE = 0.85;
 
 function applyView(): void {
   viewport?.setAttribute('transform', `translate(${view.x},${view.y}) scale(${view.scale})`);
@@ -531,14 +554,23 @@ function zoom(factor: number, cx?: number, cy?: number): void {
   const y = cy ?? r.height / 2;
   const scale = Math.min(4, Math.max(0.05, view.scale * factor));
   view = { scale, x: x - ((x - view.x) * scale) / view.scale, y: y - ((y - view.y) * scale) / view.scale };
+  fitted = undefined;
   applyView();
 }
 
-function fitToView(): void {
+/**
+ * Fits the drawing to the view: `readable`, never below a readable size (a larger drawing starts at
+ * its top left and pans), and a comparison, read side by side, to the view's width; else all of it.
+ */
+function fitToView(readable = true): void {
   if (!svgRoot || !layout) return;
   const r = svgRoot.getBoundingClientRect();
-  const scale = Math.min(1.5, Math.max(0.05, Math.min(r.width / layout.width, r.height / layout.height)));
-  view = { scale, x: (r.width - layout.width * scale) / 2, y: Math.max(0, (r.height - layout.height * scale) / 2) };
+  const byWidth = r.width / layout.width;
+  const whole = Math.min(byWidth, r.height / layout.height);
+  const wanted = readable && state.document?.kind === 'comparison' ? byWidth : whole;
+  const scale = Math.min(1.5, Math.max(readable ? MIN_READABLE_SCALE : 0.05, wanted));
+  view = { scale, x: Math.max(0, (r.width - layout.width * scale) / 2), y: Math.max(0, (r.height - layout.height * scale) / 2) };
+  fitted = readable ? 'readable' : 'whole';
   applyView();
 }
 
@@ -551,6 +583,7 @@ function ensureVisible(b: LaidOutBox): void {
   const bottom = top + b.height * view.scale;
   if (left >= 0 && top >= 0 && right <= r.width && bottom <= r.height) return;
   view = { ...view, x: r.width / 2 - (b.x + b.width / 2) * view.scale, y: r.height / 2 - (b.y + b.height / 2) * view.scale };
+  fitted = undefined;
   applyView();
 }
 
@@ -569,6 +602,7 @@ function enablePanZoom(root: SVGSVGElement): void {
   root.addEventListener('pointermove', (e) => {
     if (!drag) return;
     view = { ...view, x: e.clientX - drag.x, y: e.clientY - drag.y };
+    fitted = undefined;
     viewport?.setAttribute('transform', `translate(${view.x},${view.y}) scale(${view.scale})`);
   });
   root.addEventListener('pointerup', () => {
@@ -610,7 +644,7 @@ document.addEventListener('keydown', (e) => {
   }
 });
 window.addEventListener('resize', () => {
-  if (layout && state.view === undefined) fitToView();
+  if (layout && fitted) fitToView(fitted === 'readable');
 });
 
 save();

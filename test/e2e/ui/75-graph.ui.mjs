@@ -81,13 +81,16 @@ export default async function (t) {
     await t.page.locator('.tab', { hasText: /node-\d+/ }).first().waitFor({ timeout: scaled(15000) });
   });
 
-  await t.check('Open as Mermaid puts the drawing in an editor', async () => {
+  await t.check('Open as Mermaid puts the drawing in a Markdown editor, in a mermaid fence', async () => {
     await closeAllEditors(t);
     frame = await showTransaction(t, TRANSFER_OFFSET);
     await frame.locator('#export-mermaid').click();
-    await t.page.locator('.monaco-editor .view-line', { hasText: 'flowchart TB' }).first().waitFor({ timeout: scaled(15000) });
+    const line = t.page.locator('.monaco-editor .view-line', { hasText: 'flowchart TB' }).first();
+    await line.waitFor({ timeout: scaled(15000) });
+    await t.page.locator('.monaco-editor .view-line', { hasText: '```mermaid' }).first().waitFor({ timeout: scaled(15000) });
     await t.screenshot('75-graph-mermaid');
-    // An untitled editor with content would ask to be saved when closed.
+    // An untitled editor with content would ask to be saved when closed: the editor, not its preview.
+    await line.click();
     await t.palette('View: Revert and Close Editor');
   });
 
@@ -113,9 +116,10 @@ export default async function (t) {
     const diff = await graphFrame(t, /^Active contract changes over offsets 5\.\.10$/);
     const row = diff.locator('table.diff tbody tr', { hasText: '#demo-iou:Iou:Iou' });
     await row.waitFor({ timeout: scaled(30000) });
-    // Offsets 5-10: three Ious issued (+3), one of them transferred (−1 +1), split (−1 +2), one half transferred (−1 +1).
+    // Offsets 5-10: three Ious issued (+3), one of them transferred (−1 +1), split (−1 +2), one half
+    // transferred (−1 +1). Nothing removed reads 0, not a signed zero.
     const cells = await row.locator('td').allTextContents();
-    if (cells[0] !== '+4' || cells[1] !== '−0' || cells[2] !== '3') throw new Error(`the Iou row reads ${cells.join(' ')}`);
+    if (cells[0] !== '+4' || cells[1] !== '0' || cells[2] !== '3') throw new Error(`the Iou row reads ${cells.join(' ')}`);
     await t.screenshot('75-graph-range-diff');
   });
 

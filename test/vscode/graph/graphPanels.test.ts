@@ -12,7 +12,7 @@ import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
 import type { DemoParticipant } from '../../../src/participant/index';
 import { start } from '../../participant/helpers';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { fake, type FakeWebviewPanel, Uri } from '../fake/vscode';
+import { fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -90,7 +90,7 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal((await sent(panel, 'loading', before)).type, 'loading');
   });
 
-  it('opens a node’s event as JSON, a contract’s events, and the drawing as Mermaid or DOT', async () => {
+  it('opens a node’s event as JSON, a contract’s events, and the drawing as Mermaid (Markdown, previewed beside) or DOT', async () => {
     await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
     const [panel] = fake.state.webviewPanels;
     const { document } = await sent(panel, 'document');
@@ -101,13 +101,17 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     panel.receive({ type: 'export', format: 'dot' });
     const contract = document.contracts[0];
     let opened: unknown[] | undefined;
+    fake.state.commands.set('markdown.showPreviewToSide', () => undefined);
     fake.state.commands.set('cantonLedger.contractEvents.show', (...args: unknown[]) => void (opened = args));
     panel.receive({ type: 'openContract', contractId: contract.contractId });
-    while (shownJson.length === 0 || fake.state.untitledDocuments.length < 2 || !opened) await new Promise((r) => setImmediate(r));
+    while (shownJson.length === 0 || fake.state.untitledDocuments.length < 2 || !opened || !fake.state.executed.some((c) => c.id === 'markdown.showPreviewToSide')) await new Promise((r) => setImmediate(r));
     const [, , event] = shownJson[0];
     assert.equal((event as { ExercisedEvent: { choice: string } }).ExercisedEvent.choice, 'Iou_Transfer');
-    assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['mermaid', 'dot']);
-    assert.match(fake.state.untitledDocuments[0].text, /^flowchart TB/);
+    assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['markdown', 'dot']);
+    assert.match(fake.state.untitledDocuments[0].text, /^```mermaid\nflowchart TB\n[^]*\n```\n$/);
+    const preview = fake.state.executed.filter((c) => c.id === 'markdown.showPreviewToSide');
+    assert.equal(preview.length, 1, 'the Markdown preview, beside');
+    assert.equal(String(preview[0].args[0]), 'untitled:Untitled-1', 'of the exported document');
     assert.match(fake.state.untitledDocuments[1].text, /^digraph /);
     assert.deepEqual(opened, [contract.contractId]);
   });
@@ -185,15 +189,47 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.deepEqual(restored.posted, [], 'the page draws from its own saved state');
   });
 
-  it('a preview beside its committed transaction: the committed one is read once and compared; restored after a reload it cannot read its preview again', async () => {
+  it('Compare with Committed from a half-width column opens in the other column and widens it; with nothing open it takes the editor area', async () => {
     const c = w.manager.activeConnection()!;
+    const { target, preview } = await transferAndPreview(c, 'graph-compare-column');
+    fake.state.commands.set('workbench.action.minimizeOtherEditors', () => undefined);
+    const visible = fakeWindow.visibleTextEditors;
+    const editor = (viewColumn: number) => ({ viewColumn, document: { uri: Uri.file(`/work/${viewColumn}.json`) } });
+    try {
+      // The preview on the left half, the submission's result on the right; the user works on the left.
+      fakeWindow.visibleTextEditors = [editor(1), editor(2)];
+      fakeWindow.activeTextEditor = fakeWindow.visibleTextEditors[0];
+      await panels.showComparison(target, previewGraph(preview), c);
+      assert.equal(fake.state.webviewPanels[0].column, ViewColumn.Two, 'not over the preview');
+      assert.deepEqual(fake.state.executed.map((x) => x.id), ['workbench.action.minimizeOtherEditors'], 'its column widened');
+      panels.dispose();
+      panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents: {} as JsonDocuments, logger: silentLogger, redactor: new Redactor() });
+      fakeWindow.visibleTextEditors = [];
+      fakeWindow.activeTextEditor = undefined;
+      fake.state.executed.length = 0;
+      await panels.showComparison(target, previewGraph(preview), c);
+      assert.equal(fake.state.webviewPanels.at(-1)!.column, ViewColumn.Active);
+      assert.deepEqual(fake.state.executed, [], 'nothing to widen');
+    } finally {
+      fakeWindow.visibleTextEditors = visible;
+      fakeWindow.activeTextEditor = undefined;
+    }
+  });
+
+  /** Submits a transfer after previewing it: the comparison's target and the preview. */
+  async function transferAndPreview(c: NonNullable<ReturnType<SendWindow['manager']['activeConnection']>>, commandId: string) {
     const iou = (await c.client.pageActiveContracts({ filter: { anyParty: true, templateIds: ['#demo-iou:Iou:Iou'] } })).contracts[0].event;
     const owner = String((iou.createArgument as { owner: string }).owner);
     const commands = [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: iou.contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: p.parties.charlie } } }];
-    const { raw } = await c.client.prepare(prepareRequestOf({ commands, commandId: 'graph-compare', actAs: [owner] }));
+    const { raw } = await c.client.prepare(prepareRequestOf({ commands, commandId, actAs: [owner] }));
     const preview = decodePreparedTransaction(raw.preparedTransaction);
-    const result = await c.client.submitAndWaitForTransaction({ commands: { commands, commandId: 'graph-compare', actAs: [owner] } });
-    const target = { kind: 'comparison' as const, commandId: 'graph-compare', preparedAt: 't1', updateId: result.transaction.updateId };
+    const result = await c.client.submitAndWaitForTransaction({ commands: { commands, commandId, actAs: [owner] } });
+    return { preview, result, target: { kind: 'comparison' as const, commandId, preparedAt: 't1', updateId: result.transaction.updateId } };
+  }
+
+  it('a preview beside its committed transaction: the committed one is read once and compared; restored after a reload it cannot read its preview again', async () => {
+    const c = w.manager.activeConnection()!;
+    const { target, preview, result } = await transferAndPreview(c, 'graph-compare');
     const before = requests;
     await panels.showComparison(target, previewGraph(preview), c);
     const [panel] = fake.state.webviewPanels;
