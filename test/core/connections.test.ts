@@ -15,7 +15,7 @@ describe('connection profiles', () => {
   });
 
   it('knows when a token would cross the network unencrypted', () => {
-    for (const u of ['http://localhost:7575', 'http://127.0.0.1:1', 'http://[::1]:7575', 'http://app.localhost']) assert.ok(isLoopback(u), u);
+    for (const u of ['http://localhost:7575', 'http://127.0.0.1:8080', 'http://[::1]:7575', 'http://app.localhost']) assert.ok(isLoopback(u), u);
     assert.equal(sendsTokenInClear('http://10.0.0.5:7575'), true);
     assert.equal(sendsTokenInClear('http://127.0.0.1:7575'), false);
     assert.equal(sendsTokenInClear('https://participant.example.com'), false);

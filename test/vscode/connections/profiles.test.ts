@@ -44,7 +44,7 @@ describe('ProfileStore', () => {
   });
 
   it('ignores a settings profile whose URL is not a participant URL', () => {
-    fake.setSetting('cantonLedger.connections', [{ name: 'Bad', url: 'ftp://x' }, { name: 'Good', url: 'http://127.0.0.1:1' }]);
+    fake.setSetting('cantonLedger.connections', [{ name: 'Bad', url: 'ftp://x' }, { name: 'Good', url: 'http://127.0.0.1:7576' }]);
     assert.deepEqual(store.all().map((p) => p.name), ['Good']);
   });
 
