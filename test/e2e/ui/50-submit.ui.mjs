@@ -41,14 +41,8 @@ export async function closeAllEditors(t) {
   // An untitled editor a check opened (an export, a document with no file) asks whether to save it when
   // closed: its content was the check's to look at, so it goes unsaved.
   const dontSave = t.page.locator('.monaco-dialog-box button', { hasText: "Don't Save" }).first();
-  const tabs = t.page.locator('.part.editor .tabs-container [role="tab"]');
-  await t.waitUntil(
-    async () => {
-      if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
-      return (await tabs.count()) === 0;
-    },
-    { timeout: scaled(15000), what: 'every editor closed' },
-  );
+  if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
+  else await dontSave.waitFor({ state: 'visible', timeout: 1000 }).then(() => dontSave.click(), () => undefined);
 }
 
 /** The CodeLens whose text contains `text`, in the active editor. */
