@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { StreamStalledError, TimeoutError } from '../../../src/core/errors';
-import type { Update } from '../../../src/core/models/updates';
+import type { OffsetCheckpoint, Update } from '../../../src/core/models/updates';
 import { followUpdates, type FollowStatus } from '../../../src/core/updates/tail';
 import type { DemoParticipant } from '../../../src/participant';
 import { startFrameRelay } from '../../support/frameRelay';
@@ -163,6 +163,40 @@ describe('live tail over a websocket: an idle ledger', function () {
     assert.deepEqual(statuses.filter((s) => s.state === 'reconnecting'), [], 'never reconnecting');
     assert.deepEqual(got.map(key), ledgerAfter(p, start).concat(`${start + 1}/checkpoint`), 'the write, then one checkpoint at its offset');
     assert.ok(statuses.every((s) => s.state === 'quiet' || s.state === 'following'), JSON.stringify(statuses));
+  });
+
+  it('takes the second checkpoint Canton sends at an idle offset when the ledger moves on (later times), and stays live', async () => {
+    const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 5000 });
+    const start = p.state.ledgerEnd;
+    const got: Update[] = [];
+    const statuses: FollowStatus[] = [];
+    const stop = new AbortController();
+    // A write, its idle checkpoint, a second write: the stream sends the idle offset's checkpoint again
+    // (later times) before the second write; then that write's idle checkpoint.
+    const following = followUpdates(client, {
+      from: start,
+      source: 'websocket',
+      selection: { filter: { anyParty: true } },
+      signal: stop.signal,
+      livenessIntervalMs: 200,
+      retryDelayMs: () => 1,
+      onBatch: (b) => {
+        got.push(...b);
+        const checkpoints = got.filter((u) => u.kind === 'checkpoint').length;
+        if (checkpoints === 1 && b.some((u) => u.kind === 'checkpoint')) p.state.appendSynthetic(1);
+        if (checkpoints === 3) stop.abort();
+      },
+      onStatus: (s) => {
+        statuses.push(s);
+        if (s.state === 'reconnecting') stop.abort();
+      },
+    });
+    p.state.appendSynthetic(1);
+    await following;
+    assert.deepEqual(statuses.filter((s) => s.state === 'reconnecting'), [], 'never reconnecting');
+    assert.deepEqual(got.map(key), [`${start + 1}/transaction`, `${start + 1}/checkpoint`, `${start + 1}/checkpoint`, `${start + 2}/transaction`, `${start + 2}/checkpoint`]);
+    const [first, again] = got.filter((u): u is OffsetCheckpoint => u.kind === 'checkpoint');
+    assert.ok(first.synchronizerTimes.every((t, i) => t.recordTime < again.synchronizerTimes[i].recordTime), 'the second checkpoint at the idle offset has later times');
   });
 });
 
