@@ -74,6 +74,11 @@ const MAXIMIZE_EDITOR_GROUP = 'workbench.action.minimizeOtherEditors';
 /** The built-in Markdown extension's preview of the active editor, beside it. */
 const MARKDOWN_PREVIEW_TO_SIDE = 'markdown.showPreviewToSide';
 
+/** An extension that draws mermaid fences in the Markdown preview (a markdown-it plugin named for Mermaid). */
+function mermaidPreviewInstalled(): boolean {
+  return vscode.extensions.all.some((e) => /mermaid/i.test(e.id) && e.packageJSON?.contributes?.['markdown.markdownItPlugins'] === true);
+}
+
 /** Runs a command of VS Code or another extension when it exists (a user may have disabled the Markdown extension). */
 async function runIfAvailable(command: string, ...args: unknown[]): Promise<void> {
   if ((await vscode.commands.getCommands(true)).includes(command)) await vscode.commands.executeCommand(command, ...args);
@@ -271,7 +276,8 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         const language = format === 'mermaid' ? 'markdown' : format === 'dot' ? 'dot' : 'plaintext';
         const exported = await vscode.workspace.openTextDocument({ language, content });
         await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-        if (format === 'mermaid') await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
+        // The built-in preview alone shows the fence as code: previewed only where it would be drawn.
+        if (format === 'mermaid' && mermaidPreviewInstalled()) await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {

@@ -475,6 +475,8 @@ class FakeState {
   readonly revealed: Array<{ uri: Uri; range: Range; type?: TextEditorRevealType }> = [];
   /** Test controllers made (tests.createTestController) and not disposed. */
   readonly testControllers: FakeTestController[] = [];
+  /** Other extensions installed (extensions.all), by id with their manifest. */
+  installedExtensions: Array<{ id: string; packageJSON: Record<string, unknown> }> = [];
 }
 
 // ---------------------------------------------------------------- Testing API
@@ -981,6 +983,12 @@ export const workspace = {
   },
   registerTextDocumentContentProvider(): Disposable {
     return new Disposable(() => undefined);
+  },
+};
+
+export const extensions = {
+  get all(): ReadonlyArray<{ id: string; packageJSON: Record<string, unknown> }> {
+    return state.installedExtensions;
   },
 };
 
