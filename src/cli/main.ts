@@ -11,6 +11,7 @@ import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, t
 import { commandHelp, overview } from './help';
 import { reportError, type ErrorSink } from './report';
 import { acsCommand } from './commands/acs';
+import { doctorCommand } from './commands/doctor';
 import { eventsCommand } from './commands/events';
 import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
@@ -24,7 +25,7 @@ import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, pqsCommand, testCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, pqsCommand, testCommand];
 
 export type { CliIo, Env };
 

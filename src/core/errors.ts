@@ -5,6 +5,8 @@
 import type { JsCantonError } from './models/wire';
 import { ErrorCategory, hintForCode, isRetryableCategory } from './errorCatalog';
 import { shortVersion } from './versions';
+import type { CompatibilityFinding } from './compat/report';
+import { REFUSED_REQUEST_HINT } from './compat/wording';
 
 export type LedgerErrorKind =
   | 'canton'
@@ -16,6 +18,7 @@ export type LedgerErrorKind =
   | 'invalid-request'
   | 'protocol'
   | 'unsupported'
+  | 'incompatible'
   | 'not-served'
   | 'token-withheld'
   | 'redirected'
@@ -386,6 +389,25 @@ export class UnsupportedOperationError extends LedgerError {
   }
   get hint(): string {
     return 'This Canton version does not have the operation: upgrade the participant, or use an operation this version has.';
+  }
+}
+
+/**
+ * The participant's own API description (`GET /docs/openapi`) says it would refuse this request:
+ * refused before sending. `finding` is the compatibility report's finding, `message` its line.
+ */
+export class IncompatibleRequestError extends LedgerError {
+  readonly kind = 'incompatible' as const;
+  readonly finding: CompatibilityFinding;
+  /** The version the participant reported. */
+  readonly version: string;
+  constructor(finding: CompatibilityFinding, version: string) {
+    super(finding.line, { method: finding.method, path: finding.path });
+    this.finding = finding;
+    this.version = version;
+  }
+  get hint(): string {
+    return REFUSED_REQUEST_HINT;
   }
 }
 

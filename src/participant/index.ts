@@ -21,7 +21,8 @@ import { DemoLedger, newDemoLedgerData } from './ledger';
 import { packagesOfDar, type PackageDef } from './packages';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
-import { DemoServer, type Exchange } from './server';
+import { DemoServer, route, type Exchange, type Route } from './server';
+import { PARTICIPANT_DESCRIPTION_PATH } from '../core/compat/openapi';
 import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
@@ -73,6 +74,12 @@ export interface DemoParticipantOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Mirror the ledger into this PostgreSQL database, with PQS's public SQL functions (`participant --pqs URL`). */
   pqs?: PqsMirrorOptions;
+  /**
+   * The API description to serve at `GET /docs/openapi`, as a Canton participant serves its own: a
+   * file (YAML or JSON; the official spec of the release it imitates, `participant --openapi FILE`) or
+   * the text itself. Without it, that path gets the plain 404 of a participant that does not serve one.
+   */
+  openapi?: string | { text: string };
 }
 
 export interface DemoParticipant {
@@ -120,6 +127,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     dars.push({ packageId: main.id, name: main.name, version: main.version, templates: main.templates.map((t) => t.nameKey.slice(t.nameKey.indexOf(':') + 1)) });
   }
 
+  const description = options.openapi === undefined ? undefined : typeof options.openapi === 'string' ? await readFile(options.openapi, 'utf8') : options.openapi.text;
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
   const faults: Faults = {};
   const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
@@ -127,7 +135,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
     routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...byHashRoutes(services), ...completionRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
       profile.serves(r.method, r.path),
-    ),
+    ).concat(descriptionRoutes(description)),
     channels: options.websockets === false ? [] : updateChannels(services).filter((c) => profile.servesChannel(c.path)),
     version: profile.release,
     authenticator,
@@ -168,6 +176,13 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
       await pqs?.close();
     },
   };
+}
+
+/** `GET /docs/openapi` with the description given (not an API operation: no token needed, as in Canton). */
+function descriptionRoutes(text: string | undefined): Route[] {
+  if (text === undefined) return [];
+  const contentType = /^\s*\{/.test(text) ? 'application/json' : 'application/yaml';
+  return [route({ method: 'GET', path: PARTICIPANT_DESCRIPTION_PATH, public: true, handle: ({ res }) => void res.writeHead(200, { 'content-type': contentType }).end(text) })];
 }
 
 /** Adds a DAR's packages; those new to the participant are vetted on every synchronizer. */

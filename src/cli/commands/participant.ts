@@ -13,7 +13,7 @@ const DEFAULT_PORT = 7575;
 export const participantCommand: Command = {
   name: NAME,
   synopsis:
-    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]…',
+    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]… [--openapi FILE]',
   summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
   details: [
     `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,
@@ -27,6 +27,8 @@ export const participantCommand: Command = {
     '                       top-level Party fields as its signatories, and refuses its other choices)',
     '--pqs URL              mirror the ledger into this PostgreSQL database (postgresql://user@host/db), with',
     '                       PQS\'s public SQL functions in schema pqs (or ?schema=…); the password from PGPASSWORD',
+    '--openapi FILE         serve this API description at GET /docs/openapi, as a participant serves its own',
+    '                       (the official openapi.yaml of the release imitated; without it that path is a 404)',
     'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
   ],
   options: {
@@ -37,6 +39,7 @@ export const participantCommand: Command = {
     state: { type: 'string' },
     dar: { type: 'string', multiple: true },
     pqs: { type: 'string' },
+    openapi: { type: 'string' },
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
@@ -49,6 +52,7 @@ export const participantCommand: Command = {
     const shared = await readSharedSecret(ctx, v, NAME);
     const dars = await Promise.all(stringList(v, 'dar').map((file) => readDarFile(file)));
     const pqs = pqsMirrorOf(v, ctx.env.PGPASSWORD);
+    const openapi = await readDescription(stringOption(v, 'openapi'));
 
     const participant = await startDemoParticipant({
       port,
@@ -58,6 +62,7 @@ export const participantCommand: Command = {
       statePath,
       dars,
       pqs,
+      openapi,
       // A foreground server: its request log is what people watch, so it always goes to stderr.
       logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
     }).catch((err: unknown) => {
@@ -65,7 +70,7 @@ export const participantCommand: Command = {
       throw err instanceof PqsMirrorRefused ? new UsageError(err.message, NAME) : err;
     });
     try {
-      for (const line of banner(participant, shared, statePath)) await ctx.out(line);
+      for (const line of banner(participant, shared, statePath, openapi !== undefined)) await ctx.out(line);
       await interrupted(ctx);
       ctx.err('Stopping the demo participant…');
     } finally {
@@ -92,11 +97,19 @@ function pqsMirrorOf(v: OptionValues, password: string | undefined): { url: stri
 }
 
 async function readDarFile(file: string): Promise<Uint8Array> {
+  return readOrRefuse(file, 'the DAR', () => readFile(file));
+}
+
+async function readDescription(file: string | undefined): Promise<{ text: string } | undefined> {
+  return file === undefined ? undefined : { text: await readOrRefuse(file, 'the API description', () => readFile(file, 'utf8')) };
+}
+
+async function readOrRefuse<T>(file: string, what: string, read: () => Promise<T>): Promise<T> {
   try {
-    return await readFile(file);
+    return await read();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read the DAR ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, NAME);
+    throw new UsageError(`cannot read ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, NAME);
   }
 }
 
@@ -114,13 +127,14 @@ function apiVersionOf(v: OptionValues): ApiVersion | undefined {
   return raw as ApiVersion | undefined;
 }
 
-function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath: string | undefined): string[] {
+function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath: string | undefined, describes: boolean): string[] {
   const lines = [
     'Canton Ledger demo participant: a SIMULATOR for development and tests, not a Canton node.',
     `  URL:             ${p.url}`,
     `  participant id:  ${p.participantId}`,
     `  auth:            ${shared ? `HS256 user tokens, shared secret from ${shared.source}` : 'none: every request is accepted'}`,
     `  state:           ${statePath ? `kept in ${statePath}` : 'in memory, lost on exit'}`,
+    ...(describes ? [`  API description: served at ${p.url}/docs/openapi`] : []),
     ...(p.pqs ? [`  PQS mirror:      schema ${p.pqs.schema} (canton-ledger pqs summary --pqs URL?schema=${p.pqs.schema})`] : []),
     ...p.dars.map((d) => `  DAR:             ${d.name} ${d.version} (${d.packageId}): ${d.templates.join(', ') || 'no templates'}`),
     '',

@@ -13,7 +13,7 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, type OrderEnd, pageEndedEarly, updateFieldProblem } from './protocol';
@@ -24,7 +24,11 @@ import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { type CompletionElement, type CompletionsByHash, type CompletionsSelection, decodeCompletionElement, decodeCompletionsByHash, transactionHashForRequest } from '../models/completions';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
-import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
+import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type ParticipantCapabilities } from '../versions';
+import type { CataloguedOperation } from '../compat/catalogue';
+import type { CompatibilityCheck } from '../compat/check';
+import { refusalOf, type OutgoingRequest } from '../compat/guard';
+import { PARTICIPANT_DESCRIPTION_PATH } from '../compat/openapi';
 
 /** The participant's default `http-list-max-elements-limit`. */
 export const DEFAULT_LIST_CAP = 200;
@@ -133,6 +137,7 @@ export class LedgerClient {
   readonly http: HttpTransport;
   readonly pageSize: number;
   private capabilitiesPromise?: Promise<ParticipantCapabilities>;
+  private compatibilityCheck?: CompatibilityCheck;
 
   constructor(opts: LedgerClientOptions) {
     this.http = new HttpTransport(opts);
@@ -143,10 +148,47 @@ export class LedgerClient {
     return this.http.baseUrl.href;
   }
 
+  // ---------------------------------------------------------------- the participant's own description
+
+  /**
+   * From now on, requests are held to what the participant's own API description says
+   * (`compat/check.ts`): one it would refuse is not sent, and fails with IncompatibleRequestError.
+   * Undefined: the version table alone decides, as without a description.
+   */
+  useCompatibility(check: CompatibilityCheck | undefined): void {
+    this.compatibilityCheck = check;
+  }
+
+  /** What requests are held to (undefined: the version table alone). */
+  get compatibility(): CompatibilityCheck | undefined {
+    return this.compatibilityCheck;
+  }
+
+  /**
+   * The participant's own API description, `GET /docs/openapi` (YAML, or JSON), as text. It is not an
+   * operation of the catalogue: it is what the catalogue is checked against.
+   */
+  async participantDescription(o: CallOptions = {}): Promise<string> {
+    return (await this.http.text({ method: 'GET', path: PARTICIPANT_DESCRIPTION_PATH, accept: 'application/yaml, application/json;q=0.9, */*;q=0.5', ...o })).text;
+  }
+
+  /**
+   * Every request passes here just before it is sent, named by its operation in the catalogue: a
+   * request the participant's description says it would refuse is not sent. (The tests wrap this to
+   * see every request the client sends.)
+   */
+  protected beforeSend(operation: CataloguedOperation, request: OutgoingRequest): void {
+    const check = this.compatibilityCheck;
+    if (!check) return;
+    const finding = refusalOf(check, operation, request);
+    if (finding) throw new IncompatibleRequestError(finding, check.report.version);
+  }
+
   // ---------------------------------------------------------------- supporting calls
 
   async version(o: CallOptions = {}): Promise<wire.GetLedgerApiVersionResponse> {
     const req: HttpRequest = { method: 'GET', path: '/v2/version', ...o };
+    this.beforeSend('version', req);
     return this.http.json<wire.GetLedgerApiVersionResponse>(req).catch((e) => Promise.reject(notServed(e, req)));
   }
 
@@ -178,13 +220,13 @@ export class LedgerClient {
   }
 
   /** All parties known to the participant, following page tokens. */
-  async parties(o: CallOptions & { filterParty?: string } = {}): Promise<wire.PartyDetails[]> {
+  async parties(o: CallOptions = {}): Promise<wire.PartyDetails[]> {
     const all: wire.PartyDetails[] = [];
     let pageToken: string | undefined;
     const sent: string[] = [];
     do {
       if (pageToken) sent.push(pageToken);
-      const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { 'filter-party': o.filterParty, pageToken } }, o);
+      const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { pageToken } }, o);
       all.push(...(r?.partyDetails ?? []));
       pageToken = r?.nextPageToken || undefined;
       checkPageToken(pageToken, sent, { method: 'GET', path: '/v2/parties' });
@@ -195,10 +237,13 @@ export class LedgerClient {
   /**
    * Allocates a party on this participant (`POST /v2/parties`) with an id hint; the answer names the
    * party id given (`<hint>::<namespace>`). `identityProviderId` is sent empty (the default provider):
-   * older decoders insist on the field.
+   * older decoders insist on the field; 3.4.0–3.4.11 insist on `synchronizerId` and `userId` too, whose
+   * empty values mean what leaving them out means later (the only synchronizer, no user given rights).
    */
   async allocateParty(partyIdHint: string, o: CallOptions = {}): Promise<wire.PartyDetails> {
-    const r = await this.call<{ partyDetails: wire.PartyDetails }>('allocateParty', { body: { partyIdHint, identityProviderId: '' } }, o);
+    const { version } = await this.endpoint('allocateParty', o);
+    const strict = atLeast(version, '3.4.0') && !atLeast(version, '3.4.12') ? { synchronizerId: '', userId: '' } : {};
+    const r = await this.call<{ partyDetails: wire.PartyDetails }>('allocateParty', { body: { partyIdHint, identityProviderId: '', ...strict } }, o);
     return expectObject<wire.PartyDetails>(r?.partyDetails, { method: 'POST', path: '/v2/parties' }, 'the allocated party {"party": …}');
   }
 
@@ -241,6 +286,7 @@ export class LedgerClient {
   async packageArchive(packageId: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Uint8Array> {
     const { endpoint, version } = await this.endpoint('packageArchive', o);
     const request = toHttpRequest(endpoint, { params: { 'package-id': packageId } }, o);
+    this.beforeSend('packageArchive', { method: endpoint.method, path: endpoint.path });
     const { bytes, headers } = await this.http.bytes(request, o.maxBytes ?? MAX_PACKAGE_BYTES).catch((e) => Promise.reject(notServed(e, request, version)));
     const hash = headers.get('canton-package-hash');
     if (hash !== packageId) {
@@ -274,11 +320,13 @@ export class LedgerClient {
   }
 
   async livez(o: CallOptions = {}): Promise<boolean> {
+    this.beforeSend('livez', { method: 'GET', path: '/livez' });
     const r = await this.http.text({ method: 'GET', path: '/livez', ...o }, [503]);
     return r.status === 200;
   }
 
   async readyz(o: CallOptions = {}): Promise<{ ready: boolean; text: string }> {
+    this.beforeSend('readyz', { method: 'GET', path: '/readyz' });
     const r = await this.http.text({ method: 'GET', path: '/readyz', ...o }, [503]);
     return { ready: r.status === 200, text: r.text };
   }
@@ -286,7 +334,7 @@ export class LedgerClient {
   // ---------------------------------------------------------------- the version check
 
   /** The endpoint this participant's version offers for an operation; refuses before sending when it has none. */
-  private async endpoint(operation: OperationName, o: CallOptions, what = OPERATION_TITLES[operation]): Promise<{ endpoint: Endpoint; version: string }> {
+  private async endpoint(operation: CataloguedOperation, o: CallOptions, what = OPERATION_TITLES[operation]): Promise<{ endpoint: Endpoint; version: string }> {
     const caps = await this.capabilities(o);
     const endpoint = caps.endpoint(operation);
     if (!endpoint) throw new UnsupportedOperationError(what, caps.version, operation);
@@ -294,16 +342,18 @@ export class LedgerClient {
   }
 
   /** Opens the request of an operation on its endpoint for this version; a plain 404 becomes {@link NotServedError}. */
-  private async open(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<OpenResponse> {
+  private async open(operation: CataloguedOperation, req: OperationRequest, o: CallOptions): Promise<OpenResponse> {
     const { endpoint, version } = await this.endpoint(operation, o);
     const request = toHttpRequest(endpoint, req, o);
+    this.beforeSend(operation, { method: endpoint.method, path: endpoint.path, query: req.query, body: req.body });
     return this.http.open(request).catch((e) => Promise.reject(notServed(e, request, version)));
   }
 
   /** {@link open}, with the JSON body read. */
-  private async call<T>(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<T> {
+  private async call<T>(operation: CataloguedOperation, req: OperationRequest, o: CallOptions): Promise<T> {
     const { endpoint, version } = await this.endpoint(operation, o);
     const request = toHttpRequest(endpoint, req, o);
+    this.beforeSend(operation, { method: endpoint.method, path: endpoint.path, query: req.query, body: req.body });
     return this.http.json<T>(request).catch((e) => Promise.reject(notServed(e, request, version)));
   }
 
@@ -333,6 +383,7 @@ export class LedgerClient {
   async *subscribeUpdates(range: UpdatesRange, selection: UpdatesSelection, o: SubscribeUpdatesOptions = {}): AsyncGenerator<Update[]> {
     const { endpoint } = await this.endpoint('subscribeUpdates', o);
     const body = buildGetUpdatesRequest(range, selection);
+    this.beforeSend('subscribeUpdates', { method: endpoint.method, path: endpoint.path, body });
     const req: RequestInfo = { method: 'GET', path: endpoint.path };
     const order = new OffsetOrder(req, range);
     let index = 0;

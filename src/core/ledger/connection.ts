@@ -1,5 +1,8 @@
 import type { PqsStore } from '../pqs/store';
 import type { LedgerClient } from '../api/client';
+import type { CompatibilityCheck } from '../compat/check';
+import { participantDescriptions, type ParticipantDescriptions } from '../compat/descriptions';
+import type { CompatibilityReport } from '../compat/report';
 import type { ConnectionProfile } from '../connections';
 import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '../errors';
 import { silentLogger, type Logger } from '../log';
@@ -56,6 +59,11 @@ export interface LedgerConnectionOptions {
    * that does not answer is given up on sooner than a slow request of a connected one.
    */
   connectTimeoutMs?: number;
+  /**
+   * Where participants' own API descriptions are read and checked, once per version (default: the
+   * process's): the connect reads the description, and requests it says would be refused are not sent.
+   */
+  descriptions?: ParticipantDescriptions;
 }
 
 /**
@@ -90,6 +98,9 @@ export class LedgerConnection {
   /** A second reader of this participant's ledger: its Participant Query Store, when one is attached. */
   private pqsStore: PqsStore | undefined;
   private readonly connectTimeoutMs: number | undefined;
+  private readonly descriptions: ParticipantDescriptions;
+  /** What the participant's own description says of our requests, from the last connect. */
+  private compatibilityCheck: CompatibilityCheck | undefined;
   private readonly pqsChanged = new Emitter<PqsStore | undefined>();
   /** A PQS store was attached or detached. */
   readonly onDidChangePqs = this.pqsChanged.event;
@@ -101,6 +112,7 @@ export class LedgerConnection {
     this.store = options.packages;
     this.logger = options.logger ?? silentLogger;
     this.connectTimeoutMs = options.connectTimeoutMs;
+    this.descriptions = options.descriptions ?? participantDescriptions;
   }
 
   get state(): ConnectionState {
@@ -129,6 +141,15 @@ export class LedgerConnection {
     if (!this.disposed) this.pqsChanged.fire(store);
   }
 
+  /**
+   * While connected: what the participant's own API description (`GET /docs/openapi`) says of every
+   * request the extension and the CLI send, or that only the version table was used. Render it with
+   * `reportText` / `reportMarkdown` (`core/compat/wording.ts`).
+   */
+  get compatibility(): CompatibilityReport | undefined {
+    return this.current.state === 'connected' ? this.compatibilityCheck?.report : undefined;
+  }
+
   /** True when the last answer was an auth failure. */
   get tokenRejected(): boolean {
     return this.current.state === 'error' && this.current.error instanceof AuthError;
@@ -151,8 +172,14 @@ export class LedgerConnection {
     this.setState({ state: 'connecting' });
     const done = (async () => {
       try {
-        const { info, ledgerEnd } = await readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs);
+        const o = { signal: controller.signal, timeoutMs: this.connectTimeoutMs };
+        const [{ info, ledgerEnd }, compatibility] = await Promise.all([
+          readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs),
+          this.client.capabilities(o).then((caps) => this.descriptions.check(this.client, caps.version, o)),
+        ]);
         if (controller.signal.aborted) throw new CancelledError(true);
+        this.compatibilityCheck = compatibility;
+        this.client.useCompatibility(compatibility);
         this.connected(info, ledgerEnd);
         return info;
       } catch (e) {
@@ -244,6 +271,10 @@ export class LedgerConnection {
 
   private connected(info: ParticipantInfo, ledgerEnd: number): void {
     if (info.versionNotice) this.logger.warn(`${this.profile.name}: ${info.versionNotice}`);
+    // A warning when the description found something; a newer version checked by the table alone is warned of above.
+    const report = this.compatibilityCheck?.report;
+    const found = report?.operations.some((o) => o.findings.length > 0);
+    if (report) (found ? this.logger.warn : this.logger.info).call(this.logger, `${this.profile.name}: ${report.summary}`);
     const known = this.ledgerState;
     if (known) {
       known.advanceTo(ledgerEnd);
