@@ -527,6 +527,7 @@ const ERROR_CLASSES = {
   WebSocketUnavailableError,
   StreamStalledError,
   UnsupportedOperationError,
+  IncompatibleRequestError,
   NotServedError,
   TokenWithheldError,
   LfDecodeError,
