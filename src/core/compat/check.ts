@@ -6,7 +6,7 @@ import { endpointFor, lineOf, OPERATION_TITLES, OPERATIONS, REQUEST_SHAPES, requ
 import { closestName, nameDistance } from '../spelling';
 import { CATALOGUE, childPath, inRange, sentAlways, type CatalogueEntry, type CataloguedOperation, type ReadField, type SentField } from './catalogue';
 import { OpenApiReader, pathShape, type OpenApiDocument, type OpenApiOperation, type Schema } from './openapi';
-import { severityOf, statusOf, type CompatibilityFinding, type CompatibilityReport, type CompatibilitySource, type OperationCompatibility, type TableOnlyReason } from './report';
+import { refusesEveryRequest, severityOf, statusOf, type CompatibilityFinding, type CompatibilityReport, type CompatibilitySource, type OperationCompatibility, type TableOnlyReason } from './report';
 import { findingLine, summaryLine } from './wording';
 
 /** What the participant's document says of one body position we send: what the guard checks of each request. */
@@ -42,7 +42,7 @@ export function tableOnlyReport(version: string, reason: TableOnlyReason, detail
     const endpoint = endpointFor(operation, version);
     return { operation, title: OPERATION_TITLES[operation], ...endpointFields(endpoint), status: endpoint ? (endpoint.websocket ? 'not-checked' : 'works') : 'not-in-version', findings: [] };
   });
-  return finish({ version, line: lineOf(version), ...notice(version), source, operations, unused: [] }, [], Boolean(unknownVersionNotice(version)));
+  return finish({ version, releaseLine: lineOf(version), ...notice(version), source, operations, unused: [] }, [], Boolean(unknownVersionNotice(version)));
 }
 
 /** Checks every request of the catalogue that the version sends against the participant's own document. */
@@ -62,13 +62,14 @@ export function checkCompatibility(document: OpenApiDocument, version: string): 
       continue;
     }
     const { findings, rules: opRules } = checkOperation(reader, operation, endpoint, version);
-    if (opRules) rules.set(operation, opRules);
+    // The version is how a participant is known (and its check kept): it is always asked.
+    if (opRules && operation !== 'version') rules.set(operation, opRules);
     operations.push({ ...base, status: statusOf(findings), findings });
   }
   const used = new Set(Object.keys(CATALOGUE).flatMap((op) => allForms(op as CataloguedOperation).map((e) => `${e.method} ${pathShape(e.path)}`)));
   const unused = reader.endpoints().filter((e) => !used.has(`${e.method} ${pathShape(e.path)}`));
   const report = finish(
-    { version, line: lineOf(version), ...notice(version), source: { kind: 'participant-spec', ...(reader.version ? { documentVersion: reader.version } : {}) }, operations, unused },
+    { version, releaseLine: lineOf(version), ...notice(version), source: { kind: 'participant-spec', ...(reader.version ? { documentVersion: reader.version } : {}) }, operations, unused },
     operations.flatMap((o) => o.findings),
     false,
   );
@@ -148,7 +149,7 @@ function checkOperation(reader: OpenApiReader, operation: CataloguedOperation, e
     if (elements) checkRead(ctx, entry.answer.items!, elements, reader.refName(elements) ?? 'answer[]');
     else checkRead(ctx, entry.answer, answer, reader.refName(answer) ?? 'answer');
   }
-  const refused = ctx.findings.find((f) => f.severity === 'error' && (f.kind === 'body-kind' || (f.kind === 'required-field' && !f.sentSometimes)));
+  const refused = ctx.findings.find(refusesEveryRequest);
   return { findings: ctx.findings, rules: { ...(refused ? { refused } : {}), positions: ctx.positions, ...(root ? { root } : {}) } };
 }
 

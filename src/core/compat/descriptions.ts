@@ -53,7 +53,13 @@ export class ParticipantDescriptions {
       return tableOnlyCheck(version, 'unreadable', `not JSON or YAML: ${(e as Error).message?.split('\n')[0] ?? String(e)}`);
     }
     if (!isOpenApiDocument(document)) return tableOnlyCheck(version, 'unreadable', 'not an OpenAPI document');
-    const check = checkCompatibility(document, version);
+    let check: CompatibilityCheck;
+    try {
+      check = checkCompatibility(document, version);
+    } catch (e) {
+      // A document shaped unlike any Canton writes: the version table decides, as without one.
+      return tableOnlyCheck(version, 'unreadable', `not a description this extension can read: ${(e as Error).message ?? String(e)}`);
+    }
     this.byVersion.set(version, check);
     return check;
   }

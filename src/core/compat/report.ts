@@ -96,7 +96,7 @@ export interface CompatibilityReport {
   /** As the participant reported it. */
   version: string;
   /** The release line of the version table it falls in. */
-  line: ApiLine;
+  releaseLine: ApiLine;
   /** The version is newer than (or unknown to) the version table: treated as its newest line. */
   versionNotice?: string;
   source: CompatibilitySource;

@@ -10,6 +10,7 @@ import { findingsOf, type CompatibilityFinding, type CompatibilityReport } from 
 import { reportMarkdown, reportText } from '../../../src/core/compat/wording';
 import { CancelledError, IncompatibleRequestError } from '../../../src/core/errors';
 import { LedgerConnection } from '../../../src/core/ledger/connection';
+import { submissionOf, submit } from '../../../src/core/submit/submission';
 import type { ApiVersion, DemoParticipant, Exchange } from '../../../src/participant/index';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { loadSpec, requireSpec, specPath, type OpenApiDocument, type SpecVersion } from '../../support/spec';
@@ -100,7 +101,39 @@ describe('compatibility checked against the participant’s own description', fu
       assert.equal(paths.filter((x) => x === 'GET /docs/openapi').length, 1);
       assert.ok(report.unused.length > 0 && report.unused.every((e) => !(e.method === 'POST' && e.path === '/v2/updates')), 'what we use is not “not used yet”');
     });
+
+    it(`the official ${spec} spec held to: the client's usual requests are all sent and answered`, async function () {
+      requireSpec(this, spec);
+      const { p } = await participant(apiVersion, specPath(spec));
+      const { c } = await reportOf(p.url);
+      const client = c.client;
+      assert.ok(client.compatibility && client.compatibility.rules.size >= 15, 'the rules are in force');
+      const page = await client.pageUpdates({ selection: { filter: { anyParty: true, shape: 'ledger-effects' } }, pageSize: 20 });
+      assert.ok(page.updates.length > 0);
+      assert.ok((await client.pageActiveContracts({ filter: { parties: [p.parties.alice] }, pageSize: 50 })).contracts.length > 0);
+      const contract = [...p.state.contracts.values()][0];
+      assert.ok((await client.eventsByContractId(contract.contractId, { filter: { anyParty: true } })).created);
+      const create = { CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.alice, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } };
+      const submitted = await submit(client, submissionOf({ commands: [create], commandId: `compat-${randomUUID()}`, actAs: [p.parties.alice], deduplicationPeriod: { DeduplicationDuration: { value: { seconds: 30, nanos: 0 } } } }).request);
+      assert.equal(submitted.kind, 'succeeded');
+      assert.ok((await client.prepare({ commands: [create], commandId: `compat-${randomUUID()}`, actAs: [p.parties.alice] })).raw.preparedTransactionHash);
+      assert.ok((await client.allocateParty(`compat-${apiVersion.replace(/\./g, '-')}`)).party);
+      if (apiVersion !== '3.3') assert.ok((await client.listVettedPackages({ topologyStateFilter: { participantIds: [p.participantId] } })).length > 0);
+    });
   }
+
+  it('a commands file the 3.3 description requires more of (a duration without nanos) is not sent; the line names the field', async function () {
+    requireSpec(this, '3.3');
+    const { p, paths } = await participant('3.3', specPath('3.3'));
+    const { report, c } = await reportOf(p.url);
+    assert.deepEqual(lines(report, (f) => f.operation === 'submitAndWaitForTransaction'), [], 'what a file leaves out is not ours to report');
+    const create = { CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.alice, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } };
+    const file = { commands: [create], commandId: `compat-${randomUUID()}`, actAs: [p.parties.alice], minLedgerTimeRel: { seconds: 5 } };
+    const refused = await c.client.submitAndWaitForTransaction(submissionOf(file).request).catch((e: unknown) => e);
+    assert.ok(refused instanceof IncompatibleRequestError, String(refused));
+    assert.equal(refused.message, 'POST /v2/commands/submit-and-wait-for-transaction: JsSubmitAndWaitForTransactionRequest.commands.minLedgerTimeRel.nanos is required by the participant; requests without it are not sent');
+    assert.ok(!paths.includes('POST /v2/commands/submit-and-wait-for-transaction'));
+  });
 
   describe('a copy of the 3.5 spec, changed', () => {
     beforeEach(function () {
