@@ -12,6 +12,7 @@ import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
 import { PagedView } from './pagedView';
 import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -92,9 +93,10 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     logger: Logger,
     redactor: Redactor,
     private readonly liveWindowSize: () => number,
+    prompts: Pick<Prompts, 'viewProgress'>,
   ) {
     super(
-      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange, prompts },
       connections,
       logger,
       redactor,
