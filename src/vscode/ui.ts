@@ -3,16 +3,7 @@
 // (./prompts), which tests answer. test/vscode/promptsPort.test.ts keeps it so.
 import * as vscode from 'vscode';
 import { disposeAll } from './lifecycle';
-import { BACK, type InputStepOptions, type PickStepOptions, type ProgressTask, type Prompts, type StepAnswer } from './prompts';
-
-/** Runs `task` with a cancellable progress notification; Cancel aborts the signal the task passes on to fetch. */
-function withCancellableProgress<T>(title: string, task: ProgressTask<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    return task(controller.signal, (message) => progress.report({ message })).finally(() => sub.dispose());
-  });
-}
+import { BACK, type InputStepOptions, type PickStepOptions, type Prompts, type StepAnswer } from './prompts';
 
 const SHOW = {
   info: vscode.window.showInformationMessage,
@@ -42,8 +33,13 @@ export const windowPrompts: Prompts = {
   async saveDialog(options) {
     return vscode.window.showSaveDialog(options);
   },
+  /** Cancel aborts the signal the task passes on to fetch. */
   async progress(title, task) {
-    return withCancellableProgress(title, task);
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      return task(controller.signal, (message) => progress.report({ message })).finally(() => sub.dispose());
+    });
   },
   async viewProgress(viewId, task) {
     return vscode.window.withProgress({ location: { viewId } }, task);
