@@ -85,6 +85,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
         name: 'Failed Commands view',
         commands: { loadMore: Commands.loadMoreFailedCommands, refresh: Commands.refreshFailedCommands },
         onDidChangeFilter: readFromChanged.event,
+        prompts: prompts(),
       },
       connections,
       logger,
@@ -308,7 +309,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     if (!chosen) return undefined;
     let back: ReadFrom;
     if (chosen.back === 'ask') {
-      const text = await vscode.window.showInputBox({
+      const text = await this.prompts().input({
         title: 'Failed Commands: read from offset',
         prompt: 'The completions after this offset first; older ones with Load more',
         value: typeof this.back === 'object' ? String(this.back.offset) : '',

@@ -19,7 +19,7 @@ import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from '../lifecycle';
-import type { ErrorReporter } from '../prompts';
+import type { ErrorReporter, Prompts } from '../prompts';
 import { PQS_CAVEAT, READ_ONLY_ROLE_ADVICE, type WriteAccess } from './connect';
 import { contractRows, errorRow, treeItemOf, type ListKey, type PqsNode } from './viewRows';
 
@@ -30,6 +30,7 @@ const DEMO_SET_UP_TOOLTIP =
 export interface PqsViewDeps {
   connections: ConnectionManager;
   errors: Pick<ErrorReporter, 'record'>;
+  prompts: Prompts;
   /** What the attach found of the store's role (see PqsConnecting). */
   writeAccessOf(store: PqsStore): WriteAccess | undefined;
   /** Fires when a store is attached to a connection or detached from it. */
@@ -167,7 +168,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (!store) return;
     let choice = arg;
     if (!choice) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: 'PQS: read as of',
         prompt: 'An offset (42), a time (2026-01-02T10:00:00Z, through nearest_offset), or empty for the latest offset',
         ignoreFocusOut: true,
@@ -188,7 +189,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (node?.kind !== 'template') return;
     let input = texts;
     if (!input) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: `Filter ${node.name} by payload`,
         prompt: 'PATH OPERATOR VALUE, several joined by " and " (amount>=1000 and owner=Alice::1220…); empty for none',
         value: this.filters.get(node.name)?.texts.join(' and ') ?? '',

@@ -6,6 +6,7 @@ import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ViewId } from '../commands/ids';
 import type { ConnectionState } from '../connections/manager';
+import type { Prompts } from '../prompts';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type ViewNode } from './rowsTree';
 
 /** The pages a paged view shows, as the core's pagers (`OnDemandPages`) read them. */
@@ -37,6 +38,8 @@ export interface PagedViewOptions {
   commands: { loadMore: string; refresh: string };
   /** Fires with the connection id whose filter changed. */
   onDidChangeFilter: vscode.Event<string>;
+  /** Shows the view's progress bar while a page loads. */
+  prompts: Pick<Prompts, 'viewProgress'>;
 }
 
 /**
@@ -248,8 +251,8 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     this.reset();
   }
 
-  private withProgress<T>(task: () => Promise<T>): Thenable<T> {
-    return vscode.window.withProgress({ location: { viewId: this.options.viewId } }, task);
+  private withProgress<T>(task: () => Promise<T>): Promise<T> {
+    return this.options.prompts.viewProgress(this.options.viewId, task);
   }
 
   override dispose(): void {

@@ -12,6 +12,7 @@ import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
 import { PagedView } from './pagedView';
 import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -92,9 +93,10 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     logger: Logger,
     redactor: Redactor,
     private readonly liveWindowSize: () => number,
+    private readonly prompts: Prompts,
   ) {
     super(
-      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange, prompts },
       connections,
       logger,
       redactor,
@@ -396,8 +398,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     if (target.offset !== undefined && this.profileId) {
       const offset = target.offset;
       const action = 'Show From Offset';
-      void vscode.window
-        .showInformationMessage(`The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
+      void this.prompts
+        .message('info', `The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, [action])
         .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));
     }
     return false;
@@ -416,8 +418,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     const found = this.find(this.itemNodes, target);
     if (found) return this.select(found);
     if (!this.error) {
-      void vscode.window
-        .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
+      void this.prompts
+        .message('info', `The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, ['Change Filter'])
         .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;

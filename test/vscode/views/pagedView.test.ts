@@ -14,6 +14,7 @@ import type { ConnectionState } from '../../../src/vscode/connections/manager';
 import { PagedView, type PagedViewConnections } from '../../../src/vscode/views/pagedView';
 import type { ViewId } from '../../../src/vscode/commands/ids';
 import { MessageNode, uniqueNodes, type ViewNode } from '../../../src/vscode/views/rowsTree';
+import { windowPrompts } from '../../../src/vscode/ui';
 import { fake } from '../fake/vscode';
 
 interface PageRequest {
@@ -63,7 +64,7 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
 
   constructor(connections: FakeConnections, logger: Logger) {
     const filterChanges = new vscode.EventEmitter<string>();
-    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event }, connections, logger, new Redactor());
+    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event, prompts: windowPrompts }, connections, logger, new Redactor());
     this.filterChanges = filterChanges;
   }
   protected async openPager(profile: ConnectionProfile): Promise<ScriptedPages> {
