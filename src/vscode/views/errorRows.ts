@@ -26,6 +26,13 @@ export interface ErrorRowOptions {
   retryOnRow?: boolean;
   /** The connection the failure is of: its URL or its token can be mended from the rows. */
   profileId?: string;
+  /**
+   * What failed, as the failure row's label ("Could not connect"), its message then the description;
+   * a rejected token gets an "Update Token" row of its own. Without it the row names the failure itself.
+   */
+  title?: string;
+  /** The arguments of Update Token and Edit Connection URL (default: the profile id). */
+  target?: unknown;
   redact(s: string): string;
 }
 
@@ -59,9 +66,17 @@ function failureRows(idPrefix: string, err: unknown, o: ErrorRowOptions): Status
   const message = err instanceof Error ? err.message : String(err);
   const hint = err instanceof LedgerError || err instanceof PqsError ? err.hint : undefined;
   const tooltip = o.redact(`${message}${hint !== undefined ? `\n\n${hint}` : ''}`);
+  const target = o.target ?? o.profileId;
+  const updateToken = { command: Commands.setToken, title: 'Update Token', arguments: [target] };
   // The usual cause is the URL (a path prefix the participant is not served under): offer to edit it.
   if (err instanceof NotServedError && o.profileId) {
-    rows.push({ id: `${idPrefix}/edit`, label: 'Edit Connection URL', description: o.redact(message), tooltip, icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [o.profileId] } });
+    rows.push({ id: `${idPrefix}/edit`, label: 'Edit Connection URL', description: o.redact(message), tooltip, icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [target] } });
+  }
+  if (o.title !== undefined) {
+    rows.push({ id: `${idPrefix}/error`, label: o.title, description: o.redact(message), tooltip, icon: 'error', iconColor: FAILED_COLOR, contextValue: 'cantonLedger:error' });
+    // A withheld token is not the token's fault (its URL is not confirmed, or not encrypted): no new token mends it.
+    if (err instanceof AuthError) rows.push({ id: `${idPrefix}/auth`, label: 'Update Token', icon: 'key', command: updateToken });
+    return rows;
   }
   if (wantsToken(err)) {
     rows.push({
@@ -71,7 +86,7 @@ function failureRows(idPrefix: string, err: unknown, o: ErrorRowOptions): Status
       tooltip,
       icon: 'key',
       iconColor: FAILED_COLOR,
-      command: { command: Commands.setToken, title: 'Update Token', arguments: [o.profileId] },
+      command: updateToken,
     });
     return rows;
   }
