@@ -109,7 +109,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     this._registerAll(
       history.onDidChange(() => this.rebuild()),
       // A hidden view reads nothing: following stops, and resumes where it stood once shown again.
-      this.treeView.onDidChangeVisibility((e) => (e.visible ? this.resumeLive() : this.pauseLive())),
+      this.treeView.onDidChangeVisibility((e) => (e.visible ? void this.follow.resume() : this.pauseLive())),
     );
     this.updateDescription();
   }
@@ -208,10 +208,6 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   }
 
   // ---------------------------------------------------------------- live
-
-  private resumeLive(): void {
-    void this.follow.resume();
-  }
 
   private pauseLive(): void {
     if (!this.follow.running) return;
@@ -377,5 +373,4 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     const found = findCommandSource(c.commandId, read);
     return found ? vscode.Uri.parse(found.uri) : undefined;
   }
-
 }
