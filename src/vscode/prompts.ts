@@ -172,6 +172,20 @@ function expectedHint(err: unknown): string | undefined {
   return undefined;
 }
 
+/** True for a failure that a new token can mend (a rejected or withheld token): "Update Token" is offered. */
+export function wantsToken(err: unknown): boolean {
+  return err instanceof AuthError || err instanceof TokenWithheldError;
+}
+
+/**
+ * Logs a failure of background work that a view shows already (a row with Retry), in one line: an
+ * expected answer with its hint, anything else with its stack. A cancellation is not a failure: nothing.
+ */
+export function recordFailure(logger: Logger, redactor: Redactor, context: string, err: unknown): void {
+  if (isCancellation(err)) return;
+  logger.warn(expectedHint(err) !== undefined ? redactor.redact(`${context}: ${summary(err)}`) : `${redactor.redact(context)}: ${redactor.redactError(err)}`);
+}
+
 /**
  * The one place that turns a failure into a short message with actions (through the prompts); the
  * full error (redacted) goes to the log. Cancellation (a ledger call's or a PQS query's) is not a
@@ -190,8 +204,7 @@ export class ErrorReporter {
    * its error): logged in one line, no message.
    */
   record(context: string, err: unknown): void {
-    if (isCancellation(err)) return;
-    this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
+    recordFailure(this.logger, this.redactor, context, err);
   }
 
   /** Something the user asked for that could not be done, worth a line in the log but no message. */
@@ -212,7 +225,7 @@ export class ErrorReporter {
     if (hint !== undefined) this.logger.warn(line);
     else this.logger.error(line);
     const buttons: Array<typeof UPDATE_TOKEN | typeof RETRY | typeof EXPLAIN | typeof SHOW_LOG> = [];
-    if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
+    if (wantsToken(err) && actions.updateToken) buttons.push(UPDATE_TOKEN);
     if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof PqsError && PQS_RETRYABLE.has(err.kind)) || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
     if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);
     buttons.push(SHOW_LOG);

@@ -18,7 +18,7 @@ import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
 import { Disposable } from '../lifecycle';
-import type { Prompts } from '../prompts';
+import { isCancellation, summary, type Prompts } from '../prompts';
 import type { DarContents } from '../../core/daml/lf/archive';
 
 export const SCRIPT_TEST_CONTROLLER_ID = 'cantonLedger.scripts';
@@ -189,8 +189,9 @@ export class ScriptTests extends Disposable {
         onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection.id),
       });
     } catch (e) {
-      // Before any step (connect, packages, parties): the script's own verdict.
-      run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact((e as Error).message)}`), Date.now() - started);
+      // Before any step (connect, packages, parties): the script's own verdict, said as every failure is (a cancel is none).
+      if (isCancellation(e)) run.skipped(script);
+      else run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact(summary(e))}`), Date.now() - started);
       return;
     }
     for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
