@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
-import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { ConnectionManager } from '../connections/manager';
 import type { DetailNode } from '../views/connectionsTree';
-import type { ErrorReporter, Prompts } from '../prompts';
+import { BACK, type ErrorReporter, type Prompts, type StepAnswer } from '../prompts';
 import { Commands, Views } from './ids';
 import type { CommandRegistry } from './registry';
 
@@ -41,7 +40,7 @@ export class ConnectionCommands {
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {
-    const profile = input ? fromInput(input) : await promptProfile();
+    const profile = input ? fromInput(input) : await promptProfile(this.prompts);
     if (!profile) return undefined;
     const problem = checkParticipantUrl(profile.url);
     if (problem) {
@@ -64,7 +63,7 @@ export class ConnectionCommands {
 
   private async edit(current: ConnectionProfile): Promise<void> {
     if (!this.manager.profiles.isEditable(current)) return;
-    const edited = await promptProfile(current);
+    const edited = await promptProfile(this.prompts, current);
     if (!edited) return;
     await this.manager.profiles.save({ ...edited, id: current.id });
     this.manager.disconnect(current.id);
@@ -111,7 +110,7 @@ export class ConnectionCommands {
   async connect(p: ConnectionProfile | undefined): Promise<void> {
     if (!p) return;
     try {
-      await vscode.window.withProgress({ location: { viewId: Views.connections } }, () => this.manager.connect(p));
+      await this.prompts.viewProgress(Views.connections, () => this.manager.connect(p));
       if (this.wantsActive === p.id) {
         this.wantsActive = undefined;
         await this.manager.profiles.setActive(p.id);
@@ -134,7 +133,7 @@ export class ConnectionCommands {
   /** Asks every connection in use again; a failure shows on its item (its state), not as a message each. */
   private async refresh(): Promise<void> {
     const inUse = this.manager.profiles.all().filter((p) => this.manager.state(p.id).state !== 'disconnected');
-    await vscode.window.withProgress({ location: { viewId: Views.connections } }, () =>
+    await this.prompts.viewProgress(Views.connections, () =>
       Promise.all(inUse.map((p) => this.manager.connect(p).catch((e: unknown) => this.errors.record(`Refreshing ${p.name}`, e)))),
     );
   }
@@ -161,7 +160,7 @@ interface WizardAnswers {
  * Asks step by step for a profile, with Back; undefined when the user gives up. The counter counts the
  * steps of the path the answers lead to (the auth kind adds its own questions).
  */
-async function promptProfile(current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
+async function promptProfile(prompts: Prompts, current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
   const title = current ? `Edit ${current.name}` : 'Add Canton Connection';
   const a: WizardAnswers = {
     name: current?.name ?? 'Local sandbox',
@@ -180,7 +179,7 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
     const path = connectionWizardSteps(a.auth);
     if (index >= path.steps.length) break;
     const step = path.steps[index];
-    const answer = await askStep(step, a, { title, ...wizardStepCounter(step, path) });
+    const answer = await askStep(prompts, step, a, { title, ...wizardStepCounter(step, path) });
     if (answer === undefined) return undefined;
     index += answer === BACK ? -1 : 1;
   }
@@ -195,9 +194,9 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
 }
 
 /** Asks one question of the wizard and writes the answer into `a`; 'ok', BACK, or undefined (given up). */
-async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
+async function askStep(prompts: Prompts, step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
   const text = async (key: keyof WizardAnswers & ('name' | 'url' | 'userId' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience'), prompt: string, validate?: (v: string) => string | undefined) => {
-    const v = await inputStep({ ...counter, prompt, value: a[key], validate });
+    const v = await prompts.inputStep({ ...counter, prompt, value: a[key], validate });
     if (typeof v === 'string') a[key] = v;
     return v === undefined || v === BACK ? v : 'ok';
   };
@@ -208,7 +207,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
       return text('url', "The participant's JSON Ledger API base URL, with its path prefix if any", (v) => checkParticipantUrl(v.trim()));
     case 'auth': {
       const items = AUTH_KINDS.map((k) => ({ label: k.label, detail: k.detail, authKind: k.kind }));
-      const v = await pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
       if (v === undefined || v === BACK) return v;
       a.auth = v.authKind;
       return 'ok';
@@ -220,7 +219,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
         { label: 'Audience', detail: 'aud = https://daml.com/jwt/aud/participant/<participant id> (recommended)', form: 'audience' as const },
         { label: 'Scope', detail: 'scope = daml_ledger_api, aud = the participant id (deprecated in 3.5)', form: 'scope' as const },
       ];
-      const v = await pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
       if (v === undefined || v === BACK) return v;
       a.tokenForm = v.form;
       return 'ok';

@@ -1,7 +1,7 @@
-import * as vscode from 'vscode';
 import { decodeClaims } from '../../core/auth/jwt';
 import type { ConnectionProfile } from '../../core/connections';
 import type { ConnectionManager } from '../connections/manager';
+import type { Prompts } from '../prompts';
 import type { SecretStore, SecretKind } from '../secrets';
 import { Commands } from './ids';
 import type { CommandRegistry } from './registry';
@@ -13,7 +13,7 @@ const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: Secr
 };
 
 export class TokenCommands {
-  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (p: ConnectionProfile) => Promise<void>) {}
+  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (p: ConnectionProfile) => Promise<void>, private readonly prompts: Prompts) {}
 
   register(commands: CommandRegistry): void {
     const withAuth = (p: ConnectionProfile) => p.auth !== 'none';
@@ -24,13 +24,13 @@ export class TokenCommands {
   /** `value` lets tests and scripts set a secret without the input box; it never goes to a log. */
   async set(p: ConnectionProfile, value?: string): Promise<void> {
     if (p.auth === 'none') {
-      void vscode.window.showInformationMessage(`"${p.name}" uses no token. Edit the connection to choose how it authenticates.`);
+      void this.prompts.message('info', `"${p.name}" uses no token. Edit the connection to choose how it authenticates.`, []);
       return;
     }
     const { kind, prompt } = SECRET_OF[p.auth];
     const secret =
       value ??
-      (await vscode.window.showInputBox({
+      (await this.prompts.input({
         title: `Set Token: ${p.name}`,
         prompt,
         password: true,
@@ -45,7 +45,7 @@ export class TokenCommands {
     const trimmed = secret.trim();
     if (kind === 'token') {
       const claims = decodeClaims(trimmed);
-      if (claims?.expiresAt && claims.expiresAt < new Date()) void vscode.window.showWarningMessage(`That token expired at ${claims.expiresAt.toISOString()}.`);
+      if (claims?.expiresAt && claims.expiresAt < new Date()) void this.prompts.message('warning', `That token expired at ${claims.expiresAt.toISOString()}.`, []);
     }
     await this.secrets.set(p.id, kind, trimmed);
     this.manager.disconnect(p.id);
@@ -55,6 +55,6 @@ export class TokenCommands {
   async clear(p: ConnectionProfile, silent = false): Promise<void> {
     await this.secrets.delete(p.id);
     this.manager.disconnect(p.id);
-    if (!silent) void vscode.window.showInformationMessage(`Cleared the stored secrets of "${p.name}".`);
+    if (!silent) void this.prompts.message('info', `Cleared the stored secrets of "${p.name}".`, []);
   }
 }

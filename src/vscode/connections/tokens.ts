@@ -1,9 +1,9 @@
-import * as vscode from 'vscode';
 import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
 import { cachingTokenProvider, decodeClaims, mintSandboxToken, TokenClaims, TokenProvider } from '../../core/auth/jwt';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
 import { Disposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
 import type { SecretStore } from '../secrets';
 import type { ProfileStore } from './profiles';
 
@@ -25,6 +25,7 @@ export class TokenProviders extends Disposable {
   constructor(
     private readonly secrets: SecretStore,
     private readonly profiles: ProfileStore,
+    private readonly prompts: Prompts,
   ) {
     super();
     this._register(secrets.onDidChange(({ connectionId }) => this.invalidate(connectionId)));
@@ -105,20 +106,22 @@ export class TokenProviders extends Disposable {
   private async checkDestination(profile: ConnectionProfile): Promise<void> {
     if (profile.source === 'workspace' && !this.profiles.isTrustedUrl(profile.url)) {
       const trust = 'Send Token';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await this.prompts.message(
+        'warning',
         `The workspace settings point the connection "${profile.name}" at ${profile.url}. Send your token for it there?`,
+        [trust],
         { modal: true, detail: 'Workspace settings come with the folder you opened. Only confirm if you know and trust this participant URL.' },
-        trust,
       );
       if (choice !== trust) throw new TokenWithheldError('untrusted-url', profile.url);
       await this.profiles.trustUrl(profile.url);
     }
     if (sendsTokenInClear(profile.url) && !this.profiles.isClearHttpAllowed(profile.url)) {
       const send = 'Send Unencrypted';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await this.prompts.message(
+        'warning',
         `${profile.url} uses plain http on another machine: the token would cross the network unencrypted.`,
+        [send],
         { modal: true, detail: 'Use https where you can. Anyone on the network path could read and reuse the token.' },
-        send,
       );
       if (choice !== send) throw new TokenWithheldError('insecure-http', profile.url);
       await this.profiles.allowClearHttp(profile.url);

@@ -20,6 +20,7 @@ import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import type { Prompts } from '../prompts';
 import { readableColumn } from '../layout';
 import { Disposable } from '../lifecycle';
 import { WebviewHost, type PagePanel } from '../webviews/host';
@@ -30,6 +31,7 @@ export interface GraphPanelsDeps {
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
+  prompts: Prompts;
 }
 
 /** What a panel shows and where it reads it. */
@@ -281,7 +283,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return;
       }
       case 'saveSvg': {
-        const uri = await vscode.window.showSaveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
+        const uri = await this.deps.prompts.saveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
         if (uri) await vscode.workspace.fs.writeFile(uri, Buffer.from(m.svg, 'utf8'));
         return;
       }

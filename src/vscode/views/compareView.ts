@@ -9,8 +9,7 @@ import type { ConnectionManager } from '../connections/manager';
 import type { ConnectionProfile } from '../../core/connections';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
-import type { ErrorReporter } from '../prompts';
-import { withCancellableProgress } from '../ui';
+import type { ErrorReporter, Prompts } from '../prompts';
 import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
@@ -113,35 +112,34 @@ function partyChoices(connections: ConnectionManager, profile: ConnectionProfile
   return [...new Set([...s.info.parties.map((p) => p.party), ...(s.info.rights ? readableParties(s.info.rights) : [])])];
 }
 
-async function pickParties(choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
+async function pickParties(prompts: Prompts, choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
   const names = partyNames(choices);
   const items = choices.map((party, i) => ({ label: names[i], description: names[i] === party ? undefined : shortParty(party), party, picked: previous.includes(party) }));
   for (;;) {
-    const picked = await vscode.window.showQuickPick(items, {
+    const picked = await prompts.pickMany(items, {
       title: 'Compare Parties (1/2): the parties',
       placeHolder: 'Pick two or more parties; each one reads the ledger on its own',
-      canPickMany: true,
       ignoreFocusOut: true,
     });
     if (!picked) return undefined;
     if (picked.length >= 2) return picked.map((p) => p.party);
     items.forEach((item) => (item.picked = picked.includes(item)));
-    void vscode.window.showWarningMessage('Pick at least two parties to compare.');
+    void prompts.message('warning', 'Pick at least two parties to compare.', []);
   }
 }
 
 /** The last N offsets offered besides the whole ledger. */
 const RECENT_OFFSETS = 100;
 
-async function pickRange(ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
+async function pickRange(prompts: Prompts, ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
   type Item = vscode.QuickPickItem & { range?: { beginExclusive: number; endInclusive: number } };
   const items: Item[] = [{ label: 'Whole ledger', description: ledgerEnd > 0 ? `offsets 1–${ledgerEnd}` : 'empty', range: { beginExclusive: 0, endInclusive: ledgerEnd } }];
   if (ledgerEnd > RECENT_OFFSETS) items.push({ label: `Last ${RECENT_OFFSETS} offsets`, description: `offsets ${ledgerEnd - RECENT_OFFSETS + 1}–${ledgerEnd}`, range: { beginExclusive: ledgerEnd - RECENT_OFFSETS, endInclusive: ledgerEnd } });
   items.push({ label: 'Offset range…', description: 'first and last offset, e.g. 10-42' });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
+  const picked = await prompts.pick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
   if (!picked) return undefined;
   if (picked.range) return picked.range;
-  const text = await vscode.window.showInputBox({
+  const text = await prompts.input({
     title: 'Compare Parties: offset range',
     prompt: `First and last offset, both included (the ledger ends at ${ledgerEnd})`,
     placeHolder: `1-${ledgerEnd}`,
@@ -172,28 +170,28 @@ export interface CompareFeature {
 }
 
 /** The Compare Parties view and its commands (offered while the active connection is connected: `cantonLedger.connected`). */
-export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter): { feature: CompareFeature; view: CompareView } {
+export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter, prompts: Prompts): { feature: CompareFeature; view: CompareView } {
   const view = new CompareView(connections, logger, redactor);
   const previousPicks = new Map<string, string[]>();
 
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
     const profile = connections.profiles.active();
     if (!profile || !connections.activeConnected()) {
-      void vscode.window.showWarningMessage('Compare Parties reads from the active connection: connect to a participant first.');
+      void prompts.message('warning', 'Compare Parties reads from the active connection: connect to a participant first.', []);
       return undefined;
     }
     // Given parties mean no prompts: the range is what `args` says, by default the whole ledger.
     if (args.parties) return runWithProgress(profile, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
-    const parties = await pickParties(partyChoices(connections, profile), previousPicks.get(profile.id) ?? []);
+    const parties = await pickParties(prompts, partyChoices(connections, profile), previousPicks.get(profile.id) ?? []);
     if (!parties) return undefined;
     previousPicks.set(profile.id, parties);
     const client = connections.client(profile);
-    const ledgerEnd = await withCancellableProgress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
+    const ledgerEnd = await prompts.progress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
       void errors.report('Compare Parties', e);
       return undefined;
     });
     if (ledgerEnd === undefined) return undefined;
-    const range = await pickRange(ledgerEnd);
+    const range = await pickRange(prompts, ledgerEnd);
     if (!range) return undefined;
     return runWithProgress(profile, { parties, ...range });
   };
@@ -202,13 +200,13 @@ export function registerComparePartiesView(commands: CommandRegistry, connection
     await vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     await vscode.commands.executeCommand(focusViewCommand(Views.compareParties));
     try {
-      return await withCancellableProgress(`Compare Parties on ${profile.name}`, (signal, progress) => view.run(profile, query, signal, (message) => progress.report({ message })));
+      return await prompts.progress(`Compare Parties on ${profile.name}`, (signal, report) => view.run(profile, query, signal, (message) => report?.(message)));
     } catch {
       // Shown in the view, with Retry; the log has the details.
       return undefined;
     }
   };
-  const rerun = () => withCancellableProgress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
+  const rerun = () => prompts.progress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
   commands.register(Commands.compareParties, compare);
   commands.register(Commands.rerunComparison, rerun);
   commands.register(Commands.closeComparison, () => view.close());

@@ -11,6 +11,7 @@ import { Redactor } from '../../../src/core/redact';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { TokenProviders } from '../../../src/vscode/connections/tokens';
 import { SecretStore } from '../../../src/vscode/secrets';
+import { windowPrompts } from '../../../src/vscode/ui';
 import { fake, MemoryMemento } from '../fake/vscode';
 
 /** SecretStorage in memory. */
@@ -35,7 +36,7 @@ describe('TokenProviders: sandbox tokens', () => {
     fake.reset();
     secrets = new SecretStore(memorySecrets(), new Redactor());
     profiles = new ProfileStore(new MemoryMemento() as never);
-    tokens = new TokenProviders(secrets, profiles);
+    tokens = new TokenProviders(secrets, profiles, windowPrompts);
   });
   afterEach(() => {
     tokens.dispose();

@@ -270,6 +270,11 @@ export enum ViewColumn {
   Two = 2,
   Three = 3,
 }
+export enum InputBoxValidationSeverity {
+  Info = 1,
+  Warning = 2,
+  Error = 3,
+}
 export enum QuickPickItemKind {
   Separator = -1,
   Default = 0,

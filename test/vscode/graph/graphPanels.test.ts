@@ -42,7 +42,7 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     w = await sendWindow(p.url);
     shownJson = [];
     const documents = { show: async (folder: string, name: string, value: unknown) => void shownJson.push([folder, name, value]) } as unknown as JsonDocuments;
-    panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents, logger: silentLogger, redactor: new Redactor() });
+    panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents, logger: silentLogger, redactor: new Redactor(), prompts: w.prompts() });
     const tx = await w.manager.activeConnection()!.client.listUpdates({ beginExclusive: 0, endInclusive: p.state.ledgerEnd }, { filter: { anyParty: true, shape: 'ledger-effects' } });
     transferOffset = tx.find((u) => u.kind === 'transaction' && u.events.some((e) => e.kind === 'exercised'))!.offset!;
   });
@@ -212,7 +212,7 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
       assert.equal(fake.state.webviewPanels[0].column, ViewColumn.Two, 'not over the preview');
       assert.deepEqual(fake.state.executed.map((x) => x.id), ['workbench.action.minimizeOtherEditors'], 'its column widened');
       panels.dispose();
-      panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents: {} as JsonDocuments, logger: silentLogger, redactor: new Redactor() });
+      panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents: {} as JsonDocuments, logger: silentLogger, redactor: new Redactor(), prompts: w.prompts() });
       fakeWindow.visibleTextEditors = [];
       fakeWindow.activeTextEditor = undefined;
       fake.state.executed.length = 0;

@@ -52,7 +52,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
     const registry = new CommandRegistry(commands, errors, window.deps.targets);
     const documents = { show: async (folder: string, name: string, value: unknown) => void shown.push({ folder, name, value }) };
-    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, readDar });
+    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, prompts: port, readDar });
     controller = fake.state.testControllers[0];
     await controller.resolveHandler!(undefined);
   });
@@ -115,7 +115,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
       fake.state.findFiles = () => [uriOf('broken.ledger.json')];
       const port = new PromptsPort(windowPrompts);
       const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, readDar });
+      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, prompts: port, readDar });
       controller = fake.state.testControllers[0];
       await controller.resolveHandler!(undefined);
       const run = await controller.run([item('broken.ledger.json')]);

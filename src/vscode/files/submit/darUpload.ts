@@ -57,7 +57,7 @@ export class DarUploadController {
     const prompts = this.prompts();
     const profile = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
     if (!profile) return {};
-    const uri = arg instanceof vscode.Uri ? arg : await pickDar();
+    const uri = arg instanceof vscode.Uri ? arg : await pickDar(prompts);
     if (!uri) return {};
     const name = fileName(uri);
     const client = this.deps.connections.client(profile);
@@ -133,7 +133,7 @@ export class DarUploadController {
   }
 }
 
-async function pickDar(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
+async function pickDar(prompts: Prompts): Promise<vscode.Uri | undefined> {
+  const picked = await prompts.openDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
   return picked?.[0];
 }
