@@ -33,7 +33,7 @@ export function preferredPackagesRoutes(s: Services): Route[] {
         const answer = preferPackages(s.topology, s.ledger, requirements, { synchronizerId: body.synchronizerId, at });
         if (!answer.ok) throw noPreferredPackages(answer.reason);
         sendJson(res, 200, {
-          packageReferences: answer.packages.map((p) => ({ packageId: p.id, packageName: p.name, packageVersion: p.version })),
+          packageReferences: answer.packages,
           synchronizerId: answer.synchronizerId,
         });
       },

@@ -85,7 +85,7 @@ function selectPackages(topology: Topology, ledger: DemoLedger, draft: (excluded
       const party = [...parties].sort()[0];
       throw packageSelectionFailed(prepared.synchronizerId, pkg.name, `No package with package-name '${pkg.name}' is consistently vetted by all hosting participants of party ${party}.`);
     }
-    const chosen = new Set(answer.packages.map((p) => p.id));
+    const chosen = new Set(answer.packages.map((p) => p.packageId));
     excluded = new Set(ledger.packages.all().filter((p) => requirements.has(p.name) && !chosen.has(p.id)).map((p) => p.id));
   }
 }
