@@ -149,12 +149,24 @@ export interface VettingDrift {
  */
 export function vettingDrift(snapshot: NetworkSnapshot): VettingDrift[] {
   const drifts: VettingDrift[] = [];
+  // Each participant's versions by package name, worked out once for every party it hosts.
+  const byName = new Map<string, Map<string, string[]>>();
+  const versionsByName = (participantId: string) => {
+    let names = byName.get(participantId);
+    if (!names) {
+      names = new Map();
+      for (const p of vettedByHost(snapshot, participantId) ?? []) (names.get(p.packageName) ?? names.set(p.packageName, []).get(p.packageName)!).push(p.packageVersion);
+      for (const [name, versions] of names) names.set(name, sortedVersions(versions));
+      byName.set(participantId, names);
+    }
+    return names;
+  };
   for (const [party, hosting] of snapshot.hosting) {
     const hostIds = [...new Set(hosting.hosts.map((h) => h.participantId))];
     if (hostIds.length < 2 || hostIds.some((id) => !snapshot.vetting.has(id))) continue;
-    const names = new Set(hostIds.flatMap((id) => (vettedByHost(snapshot, id) ?? []).map((p) => p.packageName)));
+    const names = new Set(hostIds.flatMap((id) => [...versionsByName(id).keys()]));
     for (const packageName of [...names].sort()) {
-      const hosts = hostIds.map((participantId) => ({ participantId, label: hostOf(snapshot, participantId).label, versions: versionsOn(snapshot, participantId, packageName) ?? [] }));
+      const hosts = hostIds.map((participantId) => ({ participantId, label: hostOf(snapshot, participantId).label, versions: versionsByName(participantId).get(packageName) ?? [] }));
       const same = hosts.every((h) => h.versions.join() === hosts[0].versions.join());
       if (same) continue;
       const common = hosts[0].versions.filter((v) => hosts.every((h) => h.versions.includes(v)));

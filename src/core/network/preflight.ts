@@ -60,12 +60,17 @@ interface NameGroup {
 }
 
 export async function preflightCommands(text: string, members: readonly NetworkMember[], o: PreflightOptions = {}): Promise<PreflightResult> {
-  const doc = new JsonDocument(text);
-  if (doc.syntaxProblems.length > 0 || members.length === 0) {
-    const message = members.length === 0 ? 'Not checked: no participant to ask.' : 'Not checked: the file is not valid JSON (see its other problems).';
-    return { problems: [located(doc, '', 'warning', 'preflight-unchecked', message)], packages: [], parties: [], notes: [], networkRead: false };
+  // Strict JSON, read at once: the positions (a syntax tree) are worked out while the participants answer.
+  let value: unknown;
+  try {
+    value = members.length === 0 ? undefined : JSON.parse(text);
+  } catch {
+    value = undefined;
   }
-  const value: unknown = doc.takeValue() ?? JSON.parse(text);
+  if (value === undefined) {
+    const message = members.length === 0 ? 'Not checked: no participant to ask.' : 'Not checked: the file is not valid JSON (see its other problems).';
+    return { problems: [located(new JsonDocument(text), '', 'warning', 'preflight-unchecked', message)], packages: [], parties: [], notes: [], networkRead: false };
+  }
   const jsCommands = isJsonObject(value) && isJsonObject(value.commands) ? value.commands : value;
   const parties = isJsonObject(jsCommands) ? [...new Set([...strings(jsCommands.actAs), ...strings(jsCommands.readAs)])] : [];
 
@@ -100,7 +105,7 @@ export async function preflightCommands(text: string, members: readonly NetworkM
       (e: unknown) => void silent.push(networkProblem(m.label, 'identity', e)),
     ),
   );
-  await Promise.all([
+  const asked = Promise.all([
     ...probes,
     ...[...groups.values()].map(async (group) => {
       if (group.packageId) {
@@ -132,6 +137,12 @@ export async function preflightCommands(text: string, members: readonly NetworkM
       }
     }),
   ]);
+  // While the participants answer: the syntax tree and line index the positions come from, once
+  // the requests are out (they leave when this turn of the event loop ends).
+  await new Promise((resolve) => setImmediate(resolve));
+  const doc = new JsonDocument(text);
+  doc.position(doc.root ? 0 : 0);
+  await asked;
 
   let snapshot: NetworkSnapshot | undefined;
   if (needNetwork.length > 0 || unresolved.length > 0) {
