@@ -6,15 +6,22 @@
  * becomes a {@link NetworkProblem}, and a cancel is thrown, never swallowed.
  */
 import type { CallOptions } from '../api/http';
+import { mapLimited } from '../ledger/packages';
 import { AuthError, CancelledError, HttpError, LedgerError, NetworkError, NotServedError, TimeoutError, UnsupportedOperationError } from '../errors';
 import type * as wire from '../models/wire';
 import type { OperationName } from '../versions';
 import { labelOfParticipant, type Host, type HostPermission, type HostVetting, type Hosting, type NetworkMember, type NetworkProblem, type NetworkReading, type NetworkSnapshot } from './model';
 
 export interface ReadNetworkOptions extends CallOptions {
-  /** The parties whose hosting to read (none: only the participants and their vetting). */
-  parties?: readonly string[];
+  /**
+   * The parties whose hosting to read: these, or `hosted`: every party a member lists as its own
+   * (`/v2/parties`, which needs an admin token). None: only the participants and their vetting.
+   */
+  parties?: readonly string[] | 'hosted';
 }
+
+/** Hosting questions in flight at once (parties × participants can be many). */
+const HOSTING_CONCURRENCY = 8;
 
 interface Identified {
   member: NetworkMember;
@@ -75,30 +82,36 @@ export async function readNetwork(members: readonly NetworkMember[], o: ReadNetw
   const hosts: Host[] = identified.map((m) => ({ participantId: m.participantId, label: labelOf(m), member: m.member.label, version: m.version }));
   for (const participantId of vetting.keys()) if (!hosts.some((h) => h.participantId === participantId)) hosts.push({ participantId, label: labelOfParticipant(participantId) });
 
+  const parties = o.parties === 'hosted' ? await hostedParties(identified.map((m) => m.member), attempt, o) : (o.parties ?? []);
   const hosting = new Map<string, { hosts: Hosting[]; complete: boolean }>();
   const fallback = identified[0];
-  await Promise.all(
-    (o.parties ?? []).map(async (party) => {
-      const entry = { hosts: [] as Hosting[], complete: fallback !== undefined };
-      hosting.set(party, entry);
-      await Promise.all(
-        hosts.map(async (host) => {
-          const asker = identified.find((m) => m.participantId === host.participantId) ?? fallback;
-          if (!asker) return;
-          const answer = await attempt(asker.member, 'hosting', () => asker.member.client.connectedSynchronizers({ ...o, party, participantId: host.participantId, expectedStatuses: [403] }), party);
-          if (!answer) {
-            entry.complete = false;
-            return;
-          }
-          for (const s of answer) entry.hosts.push({ participantId: host.participantId, permission: permissionOf(s.permission), synchronizerId: s.synchronizerId });
-        }),
-      );
-      const order = new Map(hosts.map((h, i) => [h.participantId, i]));
-      entry.hosts.sort((a, b) => order.get(a.participantId)! - order.get(b.participantId)!);
-    }),
-  );
+  for (const party of parties) hosting.set(party, { hosts: [], complete: fallback !== undefined });
+  const questions = parties.flatMap((party) => hosts.map((host) => ({ party, host })));
+  await mapLimited(questions, HOSTING_CONCURRENCY, async ({ party, host }) => {
+    const entry = hosting.get(party)!;
+    const asker = identified.find((m) => m.participantId === host.participantId) ?? fallback;
+    if (!asker) return;
+    const answer = await attempt(asker.member, 'hosting', () => asker.member.client.connectedSynchronizers({ ...o, party, participantId: host.participantId, expectedStatuses: [403] }), party);
+    if (!answer) {
+      entry.complete = false;
+      return;
+    }
+    for (const s of answer) entry.hosts.push({ participantId: host.participantId, permission: permissionOf(s.permission), synchronizerId: s.synchronizerId });
+  });
+  const order = new Map(hosts.map((h, i) => [h.participantId, i]));
+  for (const entry of hosting.values()) entry.hosts.sort((a, b) => order.get(a.participantId)! - order.get(b.participantId)!);
 
   return { hosts, vetting, hosting, problems, readAt: new Date().toISOString() };
+}
+
+/** Every party some member hosts (lists as local), once, in the members' order. */
+async function hostedParties(
+  members: readonly NetworkMember[],
+  attempt: <T>(member: NetworkMember, reading: NetworkReading, run: () => Promise<T>) => Promise<T | undefined>,
+  o: CallOptions,
+): Promise<string[]> {
+  const lists = await Promise.all(members.map((m) => attempt(m, 'hosting', () => m.client.parties(o))));
+  return [...new Set(lists.flatMap((list) => (list ?? []).filter((p) => p.isLocal !== false).map((p) => p.party)))];
 }
 
 function permissionOf(p: wire.ParticipantPermission | null | undefined): HostPermission {
