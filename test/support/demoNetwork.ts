@@ -1,8 +1,8 @@
 /** A demo network whose every exchange, on every participant, is checked against the spec of the release it imitates. */
-import { startDemoNetwork, type DemoNetwork, type DemoNetworkOptions } from '../../src/participant/network/index';
+import { LOCALNET_PARTICIPANTS, startDemoNetwork, type DemoNetwork, type DemoNetworkOptions } from '../../src/participant/network/index';
 import { checkExchanges } from './specCheck';
 
-export const LOCALNET = ['app-provider', 'app-user', 'sv'] as const;
+export const LOCALNET = LOCALNET_PARTICIPANTS;
 
 export async function startCheckedNetwork(options: Partial<DemoNetworkOptions> = {}): Promise<DemoNetwork> {
   const check = checkExchanges(options.apiVersion);
