@@ -17,6 +17,7 @@ import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
 import { participantCommand } from './commands/participant';
 import { pqsCommand } from './commands/pqs';
+import { preflightCommand } from './commands/preflight';
 import { submitCommand } from './commands/submit';
 import { testCommand } from './commands/test';
 import { tokenCommand } from './commands/token';
@@ -25,7 +26,7 @@ import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, pqsCommand, testCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, preflightCommand, pqsCommand, testCommand];
 
 export type { CliIo, Env };
 

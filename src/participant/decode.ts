@@ -489,3 +489,19 @@ export function decodeListVettedPackagesRequest(body: unknown): wire.ListVettedP
 export function decodeAllocatePartyRequest(body: unknown): { partyIdHint?: string } {
   return { partyIdHint: Fields.of(body, '').str('partyIdHint') };
 }
+
+export interface PreferredPackagesRequest {
+  requirements: { packageName: string; parties: string[] }[];
+  synchronizerId?: string;
+  vettingValidAt?: string;
+}
+
+export function decodeGetPreferredPackagesRequest(body: unknown): PreferredPackagesRequest {
+  const f = Fields.of(body, '');
+  const requirements =
+    f.list('packageVettingRequirements', (v, path) => {
+      const r = Fields.of(v, path);
+      return { packageName: r.str('packageName', true), parties: r.strings('parties') ?? [] };
+    }) ?? [];
+  return { requirements, synchronizerId: f.str('synchronizerId') || undefined, vettingValidAt: f.timestamp('vettingValidAt') };
+}

@@ -42,8 +42,9 @@ describe('cli: doctor', function () {
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.split('\n');
     assert.equal(lines[0], "Canton 3.5.10, checked against the participant's own API description (GET /docs/openapi, 3.5.10-SNAPSHOT): everything the extension sends is accepted.");
-    assert.ok(lines.includes('Works (30):'), r.stdout);
+    assert.ok(lines.includes('Works (31):'), r.stdout);
     assert.ok(lines.includes('  Listing updates (POST /v2/updates)'));
+    assert.ok(lines.includes('  Preferred packages (interactive-submission preferred-packages) (POST /v2/interactive-submission/preferred-packages)'));
     assert.ok(lines.some((l) => /^Not used yet .*\(\d+\):$/.test(l)) && lines.includes('  POST /v2/commands/async/submit'));
     const json = await cli(['--url', p.url, '--json', 'doctor']);
     assert.equal(json.status, 0);

@@ -198,15 +198,19 @@ const watched: Watched[] = [];
 
 /** A demo participant whose every exchange is checked against the spec of the release it imitates. */
 export async function startCheckedParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
-  const version = SPEC_OF_API_VERSION[options.apiVersion ?? '3.5'];
+  const check = checkExchanges(options.apiVersion);
+  return startDemoParticipant({ ...options, onExchange: (x) => (check(x), options.onExchange?.(x)) });
+}
+
+/**
+ * Records exchanges for the spec check of a participant imitating `apiVersion` (default 3.5): give it
+ * as the `onExchange` of a participant started otherwise (a demo network's).
+ */
+export function checkExchanges(apiVersion: ApiVersion = '3.5'): (x: Exchange) => void {
+  const version = SPEC_OF_API_VERSION[apiVersion];
   const entry: Watched = { version, exchanges: [] };
-  const onExchange = (x: Exchange) => {
-    entry.exchanges.push(toRecorded(x));
-    options.onExchange?.(x);
-  };
-  const p = await startDemoParticipant({ ...options, onExchange });
   if (specAvailable(version)) watched.push(entry);
-  return p;
+  return (x) => void entry.exchanges.push(toRecorded(x));
 }
 
 /** The violations since the last call, of every checked participant; with how many exchanges were checked. */

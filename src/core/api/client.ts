@@ -219,6 +219,36 @@ export class LedgerClient {
     return r?.connectedSynchronizers ?? [];
   }
 
+  /**
+   * Canton's choice of package version for each requirement (a package name and the parties whose
+   * every host must have vetted it): `POST /v2/interactive-submission/preferred-packages`, all names
+   * in one request. When no selection fits, Canton answers NO_PREFERRED_PACKAGES_FOUND (a
+   * {@link CantonApiError}, FAILED_PRECONDITION) naming the party and package name that fail.
+   */
+  async preferredPackages(
+    requirements: readonly wire.PackageVettingRequirement[],
+    o: CallOptions & { synchronizerId?: string; vettingValidAt?: string } = {},
+  ): Promise<wire.GetPreferredPackagesResponse> {
+    if (requirements.length === 0) throw new RequestValidationError('packageVettingRequirements', 'At least one package name is needed.');
+    const { version } = await this.endpoint('preferredPackages', o);
+    const body: wire.GetPreferredPackagesRequest = {
+      packageVettingRequirements: requirements.map((r) => ({ parties: [...r.parties], packageName: r.packageName })),
+      // Before 3.4.12 the decoder insists on the field; empty means every connected synchronizer.
+      ...(o.synchronizerId !== undefined || !atLeast(version, '3.4.12') ? { synchronizerId: o.synchronizerId ?? '' } : {}),
+      ...(o.vettingValidAt ? { vettingValidAt: o.vettingValidAt } : {}),
+    };
+    const request: RequestInfo = { method: 'POST', path: '/v2/interactive-submission/preferred-packages' };
+    const r = expectObject<wire.GetPreferredPackagesResponse>(await this.call<unknown>('preferredPackages', { body, idempotent: true }, o), request, 'an object {"packageReferences": […], "synchronizerId": …}');
+    const references = expectList(r as unknown as Record<string, unknown>, 'packageReferences', request, 'a list of package references').map((ref, i) => {
+      const fields = expectObject<Record<string, unknown>>(ref, request, `a package reference at packageReferences[${i}]`);
+      for (const key of ['packageId', 'packageName', 'packageVersion']) {
+        if (typeof fields[key] !== 'string') throw new ProtocolError(`The answer to POST ${request.path} has no ${key} at packageReferences[${i}]`, request, undefined, { problem: 'bad-field', field: `packageReferences[${i}].${key}` });
+      }
+      return fields as unknown as wire.PackageReference;
+    });
+    return { packageReferences: references, synchronizerId: typeof r.synchronizerId === 'string' ? r.synchronizerId : '' };
+  }
+
   /** All parties known to the participant, following page tokens. */
   async parties(o: CallOptions = {}): Promise<wire.PartyDetails[]> {
     const all: wire.PartyDetails[] = [];

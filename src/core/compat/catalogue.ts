@@ -426,6 +426,14 @@ export const CATALOGUE = {
   },
   updateById: { body: { schema: 'GetUpdateByIdRequest', root: obj({ updateId: always, updateFormat: UPDATE_FORMAT }) }, answer: UPDATE_ELEMENT },
   updateByOffset: { body: { schema: 'GetUpdateByOffsetRequest', root: obj({ offset: always, updateFormat: UPDATE_FORMAT }) }, answer: UPDATE_ELEMENT },
+  preferredPackages: {
+    body: {
+      schema: 'GetPreferredPackagesRequest',
+      // Before 3.4.12 the decoder insists on synchronizerId: empty means every connected synchronizer.
+      root: obj({ packageVettingRequirements: { items: obj({ parties: { items: always }, packageName: always }) }, synchronizerId: { sometimes: true, alwaysUntil: '3.4.12' }, vettingValidAt: sometimes }),
+    },
+    answer: answer({ packageReferences: listOf(answer({ packageId: read, packageName: read, packageVersion: read })), synchronizerId: read }),
+  },
   prepare: {
     body: { schema: 'JsPrepareSubmissionRequest', root: PREPARE_REQUEST },
     answer: answer({ preparedTransaction: read, preparedTransactionHash: read, hashingSchemeVersion: read }),
