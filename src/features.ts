@@ -6,7 +6,7 @@ import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/log';
 import { SecretStore } from './vscode/secrets';
 import { ProfileStore } from './vscode/connections/profiles';
-import { TokenProviders } from './vscode/connections/tokens';
+import { TokenSources } from './vscode/connections/tokens';
 import { ConnectionManager } from './vscode/connections/manager';
 import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
 import { ConnectionStatusBar } from './vscode/statusBar';
@@ -64,7 +64,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const logger = channelLogger(channel, redactor);
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles);
+  const tokens = new TokenSources(secrets, profiles);
   const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
   const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   // Every question and failure message goes through this one port; a test replaces its `current`.
@@ -100,7 +100,6 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     channel,
     secrets,
     profiles,
-    tokens,
     connections,
     tree,
     demo,

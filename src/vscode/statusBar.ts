@@ -38,7 +38,7 @@ export class ConnectionStatusBar extends Disposable {
     }
     const s = this.manager.state(p.id);
     const warnSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('tokenExpiryWarningSeconds', 60);
-    const claims = p.auth === 'jwt' ? this.manager.tokens.claims(p.id) : undefined;
+    const claims = p.auth === 'jwt' ? this.manager.connection(p.id)?.tokens?.claims() : undefined;
     const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
     const rejected = this.manager.tokenRejected(p.id);
     if (claims?.expiresAt && (token === 'expiring' || token === 'expired')) this.warnExpiry(p.id, p.name, claims.expiresAt, token);

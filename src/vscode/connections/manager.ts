@@ -8,10 +8,15 @@ import type { LedgerChange, LedgerState } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ProfileStore } from './profiles';
-import type { TokenProviders } from './tokens';
+import type { TokenSource } from '../../core/auth/jwt';
 import { Disposable, disposeAll, toDisposable } from '../lifecycle';
 
 export type { ConnectionState, ParticipantInfo } from '../../core/ledger/connection';
+
+/** Makes a connection's token source when the connection is made (undefined: it sends no token). */
+export interface TokenSourceFactory {
+  sourceFor(profile: ConnectionProfile): TokenSource | undefined;
+}
 
 export interface LedgerStateChange {
   connectionId: string;
@@ -42,7 +47,7 @@ export class ConnectionManager extends Disposable {
   readonly onDidCloseConnection = this.closed.event;
   constructor(
     readonly profiles: ProfileStore,
-    readonly tokens: TokenProviders,
+    private readonly tokens: TokenSourceFactory,
     private readonly logger: Logger,
     private readonly redactor: Redactor,
     /** Where every connection's Daml packages are decoded and kept. */
@@ -68,8 +73,10 @@ export class ConnectionManager extends Disposable {
     const settings = vscode.workspace.getConfiguration('cantonLedger');
     const timeoutSeconds = settings.get<number>('requestTimeoutSeconds', 30);
     const connectTimeoutSeconds = settings.get<number>('connectTimeoutSeconds', 10);
-    const client = new LedgerClient({ baseUrl: profile.url, token: this.tokens.providerFor(profile), timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
-    const connection = new LedgerConnection({ profile, client, packages: this.packageStore, logger: this.logger, connectTimeoutMs: connectTimeoutSeconds * 1000 });
+    // Its own token source, made with it: a new connection (a changed URL, auth or user) starts with no token, no destination allowed.
+    const tokens = this.tokens.sourceFor(profile);
+    const client = new LedgerClient({ baseUrl: profile.url, token: tokens?.provider, timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
+    const connection = new LedgerConnection({ profile, client, tokens, packages: this.packageStore, logger: this.logger, connectTimeoutMs: connectTimeoutSeconds * 1000 });
     const id = profile.id;
     this.open.set(id, {
       key,
@@ -115,10 +122,7 @@ export class ConnectionManager extends Disposable {
    * connect while one is in progress joins it; `cancelConnect` (or `signal`) aborts it.
    */
   connect(profile: ConnectionProfile, signal?: AbortSignal): Promise<ParticipantInfo> {
-    const connection = this.connectionOf(profile);
-    // Each connect asks anew where the token may go (a refusal holds for this attempt only).
-    if (connection.state.state !== 'connecting') this.tokens.newAttempt(profile.id);
-    return connection.connect(signal);
+    return this.connectionOf(profile).connect(signal);
   }
 
   /** Aborts the connect in progress of this connection (the Cancel of its "connecting…" row). */
@@ -126,10 +130,9 @@ export class ConnectionManager extends Disposable {
     return this.open.get(id)?.connection.cancelConnect() ?? false;
   }
 
-  /** Drops the connection (a connect in progress is aborted); the next use makes a new one. */
+  /** Drops the connection (a connect in progress is aborted, its tokens forgotten); the next use makes a new one. */
   disconnect(id: string): void {
     this.close(id);
-    this.tokens.invalidate(id);
     this.changed.fire(id);
   }
 
@@ -152,11 +155,9 @@ export class ConnectionManager extends Disposable {
   private closeOutdated(): void {
     for (const [id, entry] of [...this.open]) {
       const profile = this.profiles.get(id);
-      if (!profile || clientKey(profile) !== entry.key) {
-        this.close(id);
-        // Its tokens were made for what changed (a participant id is their audience): the next are made anew.
-        this.tokens.invalidate(id);
-      }
+      // Its tokens went with it: they were made for what changed (a participant id is their audience).
+      if (!profile || clientKey(profile) !== entry.key) this.close(id);
+      else entry.connection.useProfile(profile);
     }
   }
 

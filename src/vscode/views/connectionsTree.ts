@@ -116,7 +116,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
     md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
-    const claims = this.manager.tokens.claims(p.id);
+    const claims = this.manager.connection(p.id)?.tokens?.claims();
     if (claims) {
       const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
       md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}${claims.scope ? ` · scope ${code(claims.scope)}` : ''}  \n`);

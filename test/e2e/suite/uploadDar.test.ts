@@ -153,7 +153,7 @@ describe('Add Connection: a sandbox secret names its participant in every token'
       await api.connections.profiles.save({ ...saved, participantId: p.participantId });
       await vscode.commands.executeCommand('cantonLedger.connections.connect', profile.id);
       await waitFor(() => api.connections.state(profile.id).state === 'connected', { what: 'the connection connected', timeoutMs: 20_000 });
-      assert.equal(api.connections.tokens.claims(profile.id)?.aud, `https://daml.com/jwt/aud/participant/${p.participantId}`);
+      assert.equal(api.connections.connection(profile.id)?.tokens?.claims()?.aud, `https://daml.com/jwt/aud/participant/${p.participantId}`);
     } finally {
       api.connections.disconnect(profile.id);
       await vscode.commands.executeCommand('cantonLedger.token.clear', profile.id, { silent: true });

@@ -16,9 +16,8 @@ import { CancelledError, TimeoutError } from '../../../src/core/errors';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
-import { ConnectionManager, type LedgerStateChange } from '../../../src/vscode/connections/manager';
+import { ConnectionManager, type LedgerStateChange, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import type { TokenProviders } from '../../../src/vscode/connections/tokens';
 import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
@@ -26,15 +25,18 @@ import { fake, MemoryMemento } from '../fake/vscode';
 import { validateText } from '../../../src/core/files/validate';
 import { startFaultProxy } from '../../support/faultProxy';
 
-/** Token providers for connections without auth: records what the model asks of them. */
-function recordingTokens(): TokenProviders & { calls: string[] } {
+/** Token sources that give no token: records what the model asks of each connection's own. */
+function recordingTokens(): TokenSourceFactory & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    providerFor: () => undefined,
-    newAttempt: (id: string) => void calls.push(`newAttempt ${id}`),
-    invalidate: (id: string) => void calls.push(`invalidate ${id}`),
-  } as unknown as TokenProviders & { calls: string[] };
+    sourceFor: (profile) => ({
+      provider: async () => undefined,
+      claims: () => undefined,
+      newAttempt: () => void calls.push(`newAttempt ${profile.id}`),
+      dispose: () => void calls.push(`invalidate ${profile.id}`),
+    }),
+  };
 }
 
 function waitUntil(check: () => boolean, what: string): Promise<void> {

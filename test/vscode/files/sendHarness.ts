@@ -7,7 +7,7 @@ import { Redactor } from '../../../src/core/redact';
 import { ConnectionTargets } from '../../../src/vscode/commands/registry';
 import { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import type { TokenProviders } from '../../../src/vscode/connections/tokens';
+import type { TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import type { JsonDocuments } from '../../../src/vscode/documents';
 import type { SendDeps } from '../../../src/vscode/files/submit/submit';
 import { ErrorReporter, PromptsPort, type Prompts } from '../../../src/vscode/prompts';
@@ -17,8 +17,8 @@ import { start } from '../../participant/helpers';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { fake, MemoryMemento, commands, workspace, type Uri } from '../fake/vscode';
 
-/** Token providers for participants without auth. */
-const noTokens = { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as unknown as TokenProviders;
+/** Token sources for participants without auth. */
+const noTokens: TokenSourceFactory = { sourceFor: () => undefined };
 
 export interface SendWindow {
   profile: ConnectionProfile;
@@ -29,9 +29,9 @@ export interface SendWindow {
   dispose(): void;
 }
 
-/** Token providers that give every profile `token`. */
-function fixedToken(token: string): TokenProviders {
-  return { ...noTokens, providerFor: () => async () => token } as unknown as TokenProviders;
+/** Token sources that give every profile `token`. */
+function fixedToken(token: string): TokenSourceFactory {
+  return { sourceFor: () => ({ provider: async () => token, claims: () => undefined, newAttempt: () => undefined, dispose: () => undefined }) };
 }
 
 /** A fresh fake window connected to `url` as "Demo" (with `token`, when given); `documents` and `packages` as the test needs them. */

@@ -327,7 +327,7 @@ for (const kind of storeKinds()) {
       fake.reset();
       profiles = new ProfileStore(new MemoryMemento() as never);
       // No package store: the participant's packages are never read, so no interface's implementers are known.
-      manager = new ConnectionManager(profiles, { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as never, silentLogger, new Redactor());
+      manager = new ConnectionManager(profiles, { sourceFor: () => undefined }, silentLogger, new Redactor());
       registry = new CommandRegistry(commands, glue.reporting, { resolve: async () => undefined } as never);
       const s = demo.settings;
       feature = registerPqs(registry, {
