@@ -72,7 +72,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const showLog = () => channel.show(true);
   const errors = new ErrorReporter(logger, redactor, prompts, showLog);
   const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
-  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(profiles, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
+  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
   const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
@@ -80,13 +80,13 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState, demoPqsPassword);
   const statusBar = new ConnectionStatusBar(connections);
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
-  const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
+  const tokenCommands = new TokenCommands(connections, secrets, (c) => connectionCommands.connect(c));
   const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
 
   const startDemo = async () => {
     await vscode.workspace.fs.createDirectory(context.globalStorageUri);
     await demo.start();
-    await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
+    await connectionCommands.connect(connections.connection(DEMO_CONNECTION_ID));
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.

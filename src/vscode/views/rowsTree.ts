@@ -4,8 +4,7 @@ import type { LedgerRow } from '../../core/rows';
 import { Commands, type ViewId } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import { Disposable } from '../lifecycle';
-import type { ConnectionProfile } from '../../core/connections';
-import type { ConnectionManager, ConnectionState } from '../connections/manager';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { JsonDocuments } from '../documents';
 
 /** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
@@ -120,15 +119,17 @@ export function childrenOf(node: ViewNode): ViewNode[] {
  * A failure shown inside a view (never a toast from a tree): what went wrong with its Canton code and
  * hint, "Token rejected — Update Token" for auth failures, and "Retry".
  */
-export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: string; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+export function errorNodes(idPrefix: string, err: unknown, o: { connection?: LedgerConnection; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+  // The commands of the rows name the connection by its profile's id: what a tree item's command carries.
+  const profileId = o.connection?.id;
   // Not a failure: this release has no such operation, and asking again would not change that.
   if (err instanceof UnsupportedOperationError) {
     return [new MessageNode(`${idPrefix}/unsupported`, err.message, { description: '', tooltip: err.hint, icon: 'info' }, o.parent)];
   }
   const nodes: MessageNode[] = [];
   // The usual cause is the URL (a path prefix the participant is not served under): offer to edit it.
-  if (err instanceof NotServedError && o.profileId) {
-    nodes.push(new MessageNode(`${idPrefix}/edit`, 'Edit Connection URL', { description: o.redact(err.message), tooltip: o.redact(`${err.message}\n\n${err.hint}`), icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [o.profileId] } }, o.parent));
+  if (err instanceof NotServedError && profileId) {
+    nodes.push(new MessageNode(`${idPrefix}/edit`, 'Edit Connection URL', { description: o.redact(err.message), tooltip: o.redact(`${err.message}\n\n${err.hint}`), icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [profileId] } }, o.parent));
   }
   if (err instanceof AuthError || err instanceof TokenWithheldError) {
     nodes.push(
@@ -137,7 +138,7 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
         tooltip: o.redact(`${err.message}\n\n${err.hint}`),
         icon: 'key',
         iconColor: 'list.errorForeground',
-        command: { command: Commands.setToken, title: 'Update Token', arguments: [o.profileId] },
+        command: { command: Commands.setToken, title: 'Update Token', arguments: [profileId] },
       }, o.parent),
     );
   } else {
@@ -162,7 +163,8 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
  * connections the user connected (a request could otherwise ask to trust a URL out of the blue).
  * Undefined when connected.
  */
-export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+export function connectionStateNodes(idPrefix: string, connection: LedgerConnection, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+  const { profile, state } = connection;
   const connect = { command: Commands.connect, title: 'Connect', arguments: [profile.id] };
   switch (state.state) {
     case 'connected':
@@ -170,7 +172,7 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
     case 'connecting':
       return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' }, parent)];
     case 'error':
-      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact, parent });
+      return errorNodes(`${idPrefix}/connection`, state.error, { connection, retry: connect, redact, parent });
     default:
       return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect }, parent)];
   }
@@ -180,15 +182,15 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
  * The active connection a view reads from, when it is connected; otherwise what the view shows instead
  * (no active connection; connecting; its error with Retry; Connect).
  */
-export function connectedActiveProfile(
+export function connectedActive(
   idPrefix: string,
-  connections: Pick<ConnectionManager, 'profiles' | 'state'>,
+  connections: { active(): LedgerConnection | undefined },
   redact: (s: string) => string,
-): { profile: ConnectionProfile; nodes?: undefined } | { profile?: undefined; nodes: MessageNode[] } {
-  const profile = connections.profiles.active();
-  if (!profile) return { nodes: noActiveConnectionNodes(idPrefix) };
-  const nodes = connectionStateNodes(idPrefix, profile, connections.state(profile.id), redact);
-  return nodes ? { nodes } : { profile };
+): { connection: LedgerConnection; nodes?: undefined } | { connection?: undefined; nodes: MessageNode[] } {
+  const connection = connections.active();
+  if (!connection) return { nodes: noActiveConnectionNodes(idPrefix) };
+  const nodes = connectionStateNodes(idPrefix, connection, redact);
+  return nodes ? { nodes } : { connection };
 }
 
 /** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */

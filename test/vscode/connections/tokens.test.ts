@@ -84,8 +84,8 @@ describe('TokenSources', () => {
       await secrets.set(profile.id, 'token', await jwtOf('alice'));
       await secrets.set(other.id, 'token', await jwtOf('bob'));
 
-      const first = manager.connectionOf(profile);
-      const bobs = manager.connectionOf(other);
+      const first = manager.connectionFor(profile);
+      const bobs = manager.connectionFor(other);
       assert.ok(first.tokens && bobs.tokens && first.tokens !== bobs.tokens, 'one source per connection');
       assert.equal(decodeJwt((await first.tokens.provider())!).sub, 'alice');
       assert.equal(first.tokens.claims()?.sub, 'alice');
@@ -105,7 +105,7 @@ describe('TokenSources', () => {
       const profile: ConnectionProfile = { id: 'alice', name: 'Alice', url: 'http://127.0.0.1:7575', auth: 'jwt', source: 'user' };
       await profiles.save(profile);
       await secrets.set(profile.id, 'token', await jwtOf('alice'));
-      const connection = manager.connectionOf(profile);
+      const connection = manager.connectionFor(profile);
       await connection.tokens!.provider();
       await secrets.set('someone-else', 'token', await jwtOf('mallory'));
       assert.equal(connection.tokens!.claims()?.sub, 'alice', "another profile's secret changes nothing here");

@@ -1,6 +1,7 @@
 // What the send controllers' tests share: a window (the fake VS Code API) with one connection, active
 // and connected, to a demo participant, and the deps a controller is built with.
 import type { ConnectionProfile } from '../../../src/core/connections';
+import type { LedgerConnection } from '../../../src/core/ledger/connection';
 import type { PackageStore } from '../../../src/core/ledger/packages';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
@@ -23,6 +24,8 @@ const noTokens: TokenSourceFactory = { sourceFor: () => undefined };
 export interface SendWindow {
   profile: ConnectionProfile;
   manager: ConnectionManager;
+  /** The profile's connection as it is now (a disconnect makes a new one). */
+  readonly connection: LedgerConnection;
   deps: SendDeps;
   /** What the controllers take: the prompts the fake window answers (fake.answerMessage). */
   prompts: () => Prompts;
@@ -44,13 +47,16 @@ export async function sendWindow(url: string, o: { documents?: Partial<JsonDocum
   const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url, auth: o.token === undefined ? 'none' : 'jwt', userId: 'demo-admin', source: 'user' };
   await profiles.save(profile);
   await profiles.setActive(profile.id);
-  await manager.connect(profile);
+  await manager.connectionFor(profile).connect();
   const port = new PromptsPort(windowPrompts);
   const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-  const deps: SendDeps = { connections: manager, documents: (o.documents ?? {}) as JsonDocuments, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(profiles, port, commands, errors) };
+  const deps: SendDeps = { connections: manager, documents: (o.documents ?? {}) as JsonDocuments, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(manager, port, commands, errors) };
   return {
     profile,
     manager,
+    get connection() {
+      return manager.connectionFor(profile);
+    },
     deps,
     prompts: () => port,
     dispose: () => {

@@ -355,7 +355,7 @@ for (const kind of storeKinds()) {
       const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: demo.participant.url, auth: 'none', userId: 'demo-admin', source: 'demo' };
       profiles.setDemo(profile);
       await profiles.setActive('demo');
-      await manager.connect(profile);
+      await manager.connectionFor(profile).connect();
       for (let i = 0; i < 200 && !manager.activeConnection()?.pqs; i++) await new Promise((r) => setTimeout(r, 25));
       assert.ok(manager.activeConnection()?.pqs, 'the demo connection has its PQS');
       const rows = (await feature.view.getChildren()).map((n) => feature.view.getTreeItem(n).label);
