@@ -107,7 +107,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     assert.equal(fresh.profile.url, `${p.url}/prefix`);
   });
 
-  it('connect: the events name the connection, its state and ledger state are readable by id, the active one is connected', async () => {
+  it('connect: the events carry the connection, its state and ledger state are read on it, the active one is connected', async () => {
     await profiles.setActive('demo');
     changes.length = 0;
     assert.equal(manager.activeConnected(), false);
@@ -124,6 +124,29 @@ describe('ConnectionManager (a list of connection objects)', function () {
     assert.deepEqual(manager.all(), [manager.connection('demo')]);
   });
 
+  it('a connection stands for its profile: a rename reaches it, and once a disconnect closed it, current() is the one its profile has now', async () => {
+    await profiles.setActive('demo');
+    const c = manager.active()!;
+    assert.equal(manager.connectionFor(profile), c);
+    assert.equal(manager.current(c), c, 'itself while it is open');
+    await profiles.save({ ...profile, name: 'Renamed' });
+    assert.equal(c.profile.name, 'Renamed', 'the same object, with the profile as it reads now');
+    await c.connect();
+    changes.length = 0;
+    manager.disconnect(c);
+    assert.deepEqual(changes, ['demo'], 'the event carries the connection that closed');
+    const next = manager.current(c)!;
+    assert.notEqual(next, c);
+    assert.equal(next.disposed, false);
+    assert.equal(manager.active(), next, 'the active profile\'s connection now');
+    assert.equal(manager.activeConnection(), undefined, 'not connected yet');
+    manager.disconnect(c);
+    assert.equal(next.disposed, false, 'a closed connection closes nothing more');
+    assert.deepEqual(changes, ['demo']);
+    await profiles.remove('demo');
+    assert.equal(manager.current(next), undefined, 'its profile went');
+  });
+
   /** Runs `use` with a profile "silent" of a host that accepts and never answers. */
   async function withSilentHost(use: (silent: ConnectionProfile) => Promise<void>): Promise<void> {
     const sockets: net.Socket[] = [];
@@ -138,7 +161,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     }
   }
 
-  it('Cancel of a connect in progress, by id', () =>
+  it('Cancel of a connect in progress, on its connection', () =>
     withSilentHost(async (silent) => {
       const c = manager.connectionFor(silent);
       const connecting = c.connect();

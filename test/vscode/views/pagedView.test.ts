@@ -98,6 +98,18 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
   protected updateDescription(): void {
     this.treeView.description = this.pager ? `${this.pager.loadedCount} items` : undefined;
   }
+  /** What the base told the view: its own connection moved (`mine`), another one did, or its ledger moved. */
+  readonly told: string[] = [];
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    this.told.push(moved === undefined ? 'profiles' : moved === this.connection ? `mine ${moved.id}` : `other ${moved.id}`);
+  }
+  protected override ledgerMoved(): void {
+    this.told.push('ledger');
+  }
+  /** The connection the view shows. */
+  get shown(): LedgerConnection | undefined {
+    return this.connection;
+  }
   /** The next page asked for (after the view's promise chain has run far enough to ask). */
   async nextRequest(): Promise<PageRequest> {
     for (let i = 0; i < 100 && this.requests.length === 0; i++) await new Promise((r) => setImmediate(r));
@@ -244,5 +256,39 @@ describe('PagedView', () => {
     connections.activeOne = undefined;
     connections.changed.fire(undefined);
     assert.deepEqual(labels(await view.getChildren()), ['No active connection', 'Start the demo participant']);
+  });
+
+  it('follows its own connection: another one moving changes nothing; the one a reconnect made in its place keeps the pages; another active connection starts over', async () => {
+    const shown = view.getChildren();
+    (await view.nextRequest()).answer(['a'], 1);
+    await shown;
+    const p2 = fakeConnection('p2', 'Other');
+    connections.changed.fire(p2);
+    connections.ledgerChanged.fire({ connection: p2, change: { ledgerEnd: { previous: 1, current: 2 } } });
+    view.filterChanges.fire(p2);
+    assert.deepEqual(view.told, ['other p2'], "another connection's state is not the view's; its ledger and filter are not looked at");
+    assert.deepEqual(view.shownItems, ['a (first filter)']);
+
+    // A reconnect (a new token) makes a new object for the same participant: the view takes it and keeps its pages.
+    const again = fakeConnection('p1', 'Local');
+    connections.successors.set(connections.p1, again);
+    connections.activeOne = again;
+    connections.changed.fire(connections.p1);
+    assert.equal(view.shown, again);
+    assert.deepEqual(view.told, ['other p2', 'mine p1'], 'told its own connection moved, as the new object');
+    assert.deepEqual(labels(await view.getChildren()), ['a (first filter)', 'Load more'], 'nothing read again');
+    connections.ledgerChanged.fire({ connection: again, change: { ledgerEnd: { previous: 1, current: 2 } } });
+    assert.deepEqual(view.told.at(-1), 'ledger', "the new object's ledger is the view's");
+    assert.equal(view.requests.length, 0);
+
+    // Another participant becomes active: its own pages, from the first.
+    connections.activeOne = p2;
+    connections.changed.fire(undefined);
+    assert.equal(view.shown, p2);
+    assert.deepEqual(view.shownItems, []);
+    const other = view.getChildren();
+    (await view.nextRequest()).answer(['b']);
+    assert.deepEqual(labels(await other), ['b (first filter)']);
+    assert.deepEqual(view.opened, ['p1: first filter', 'p2: first filter']);
   });
 });
