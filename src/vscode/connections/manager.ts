@@ -71,7 +71,16 @@ export class ConnectionManager extends Disposable {
     const key = clientKey(profile);
     const known = this.open.get(profile.id);
     if (known?.key === key) return known.connection;
-    if (known) this.close(profile.id);
+    if (known) {
+      // Asked with an older version of the profile (a row drawn before an edit): the connection in use stays.
+      const stored = this.profiles.get(profile.id);
+      if (stored && clientKey(stored) === known.key) return known.connection;
+      this.close(profile.id);
+      // A listener of the close may have asked for the profile's connection already: that one it is.
+      const madeMeanwhile = this.open.get(profile.id);
+      if (madeMeanwhile?.key === key) return madeMeanwhile.connection;
+      if (madeMeanwhile) this.close(profile.id);
+    }
     const connection = this.make(profile);
     // Asked for while the window closes (a listener of a closing connection): made, but kept by no one.
     if (this.isDisposed) {

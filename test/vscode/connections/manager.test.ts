@@ -105,6 +105,8 @@ describe('ConnectionManager (a list of connection objects)', function () {
     const fresh = manager.connection('demo')!;
     assert.notEqual(fresh, old);
     assert.equal(fresh.profile.url, `${p.url}/prefix`);
+    assert.equal(manager.connectionFor(profile), fresh, 'asked with the profile as it was (a row drawn before the edit), the connection in use stays');
+    assert.equal(fresh.disposed, false);
   });
 
   it('connect: the events carry the connection, its state and ledger state are read on it, the active one is connected', async () => {
