@@ -44,8 +44,13 @@ function createdEventBlob(c: ContractRecord): string {
   return Buffer.from(`demo-participant contract ${c.contractId} ${c.template.id}`).toString('base64');
 }
 
+/** A stand-in for the hash Daml-LF computes of a contract key (the same in events and in prepared transactions). */
+export function contractKeyHashBytes(c: ContractRecord): Buffer {
+  return createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest();
+}
+
 function contractKeyHash(c: ContractRecord): string {
-  return c.key === null ? '' : createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest('base64');
+  return c.key === null ? '' : contractKeyHashBytes(c).toString('base64');
 }
 
 /** The JSON of a contract's views, by interface id: computed once (a contract's argument never changes). */

@@ -3,6 +3,7 @@ import { tokenState } from '../core/auth/jwt';
 import type { ConnectionManager } from './connections/manager';
 import { Commands } from './commands/ids';
 import { Disposable, toDisposable } from './lifecycle';
+import type { Prompts } from './prompts';
 
 /** The active connection, its ledger end and its token's state; warning colours when the token is near expiry or rejected. */
 export class ConnectionStatusBar extends Disposable {
@@ -10,7 +11,10 @@ export class ConnectionStatusBar extends Disposable {
   /** `connection:exp` of the pasted tokens already warned about, so each warning comes once. */
   private readonly warned = new Set<string>();
 
-  constructor(private readonly manager: ConnectionManager) {
+  constructor(
+    private readonly manager: ConnectionManager,
+    private readonly prompts: Prompts,
+  ) {
     super();
     this.item.name = 'Canton Ledger Connection';
     this.item.command = Commands.selectConnection;
@@ -61,6 +65,6 @@ export class ConnectionStatusBar extends Disposable {
     if (this.warned.has(key)) return;
     this.warned.add(key);
     const when = state === 'expired' ? `expired at ${expiresAt.toLocaleTimeString()}` : `expires at ${expiresAt.toLocaleTimeString()}`;
-    void vscode.window.showWarningMessage(`The token of "${name}" ${when}.`, 'Update Token').then((c) => c && vscode.commands.executeCommand(Commands.setToken, id));
+    void this.prompts.message('warning', `The token of "${name}" ${when}.`, ['Update Token']).then((c) => c && vscode.commands.executeCommand(Commands.setToken, id));
   }
 }

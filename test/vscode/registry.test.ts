@@ -33,7 +33,7 @@ class Host implements CommandHost {
 }
 
 /** Answers questions from queues and records them; an unanswered one is dismissed. */
-class AnsweringPrompts implements Prompts {
+class AnsweringPrompts implements Pick<Prompts, 'message' | 'pick' | 'progress'> {
   readonly messages: Array<{ severity: MessageSeverity; text: string; actions: readonly string[] }> = [];
   readonly picks: Array<{ title: string; labels: string[] }> = [];
   answers: Array<string | undefined> = [];

@@ -16,7 +16,7 @@ import {
 import { HttpError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
-import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, pageEndedEarly, updateFieldProblem } from './protocol';
+import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, type OrderEnd, pageEndedEarly, updateFieldProblem } from './protocol';
 import { decodeClaims } from '../auth/jwt';
 import type * as wire from '../models/wire';
 import { decodeCreatedEvent, decodeTransaction, decodeUpdate, type CreatedEvent, Transaction, Update } from '../models/updates';
@@ -61,7 +61,7 @@ export interface UpdatesCursor {
   /** The page tokens sent so far in this walk: one coming back would make paging endless. */
   readonly sentTokens?: readonly string[];
   /** Where the previous page ended, so that the next one is checked to go on from there. */
-  readonly previousEnd?: { offset: number; update: boolean; checkpoint?: boolean };
+  readonly previousEnd?: OrderEnd;
   /** Paging by offsets: the page before saw an update in this cursor's range (its look-ahead), so this page cannot be empty. */
   readonly moreExpected?: boolean;
 }

@@ -98,31 +98,36 @@ export function updateFieldProblem(element: unknown): { field: string; expected:
 /**
  * Checks that the offsets of a list increase (decrease when descending) and lie in the range asked
  * for. Several elements may share an offset (an offset checkpoint carries the offset of the update
- * before it), but never two updates and never two checkpoints (one checkpoint names every
- * synchronizer's time at its offset): a repeated element is refused, so that a follower resumes
- * after it instead of delivering it twice. Keep one per read (or per walk of pages) and feed it in order.
+ * before it), but never two updates, and never the same checkpoint twice: a repeated element is
+ * refused, so that a follower resumes after it instead of delivering it twice. A second checkpoint at
+ * one offset with other synchronizer times is Canton's own: a stream that went idle gets a checkpoint
+ * at the ledger end, and when the next range begins Canton sends the checkpoint it fetched then if it
+ * differs from the one streamed last and names the offset just before the range — the same offset,
+ * later times (IndexServiceImpl.injectCheckpoints, the Timeout and RangeBegin cases).
+ * Keep one per read (or per walk of pages) and feed it in order.
  */
 export class OffsetOrder {
-  private last?: { offset: number; update: boolean; checkpoint?: boolean; index: number };
+  private last?: OrderEnd & { index: number };
 
   constructor(
     private readonly req: RequestInfo,
     private readonly o: { descending?: boolean; beginExclusive?: number; endInclusive?: number },
     /** Where the previous page of the same walk ended. */
-    previous?: { offset: number; update: boolean; checkpoint?: boolean },
+    previous?: OrderEnd,
   ) {
     if (previous) this.last = { ...previous, index: -1 };
   }
 
   /** Where the list checked so far ended, to seed the check of the next page. */
-  get end(): { offset: number; update: boolean; checkpoint?: boolean } | undefined {
+  get end(): OrderEnd | undefined {
     return this.last && { offset: this.last.offset, update: this.last.update, checkpoint: this.last.checkpoint };
   }
 
-  check(u: { kind: string; offset?: number }, index: number): void {
+  check(u: { kind: string; offset?: number; synchronizerTimes?: readonly SynchronizerTimeLike[] }, index: number): void {
     const offset = u.offset;
     if (offset === undefined) return;
     const isUpdate = u.kind !== 'checkpoint';
+    const checkpoint = isUpdate ? undefined : checkpointTimes(u.synchronizerTimes);
     const { beginExclusive, endInclusive } = this.o;
     // A checkpoint may carry the begin itself: Canton streams one that "arrived delayed" at the start of
     // a range when it names the offset just before the range (IndexServiceImpl.injectCheckpoints,
@@ -138,7 +143,7 @@ export class OffsetOrder {
     const last = this.last;
     if (last) {
       const backwards = this.o.descending ? offset > last.offset : offset < last.offset;
-      const repeated = offset === last.offset && (isUpdate ? last.update : last.checkpoint === true);
+      const repeated = offset === last.offset && (isUpdate ? last.update : last.checkpoint === checkpoint);
       if (backwards || repeated) {
         const order = this.o.descending ? 'decrease' : 'increase';
         throw new ProtocolError(
@@ -149,12 +154,33 @@ export class OffsetOrder {
         );
       }
       if (offset === last.offset) {
-        this.last = { offset, update: last.update || isUpdate, checkpoint: last.checkpoint || !isUpdate, index };
+        this.last = { offset, update: last.update || isUpdate, checkpoint: checkpoint ?? last.checkpoint, index };
         return;
       }
     }
-    this.last = { offset, update: isUpdate, checkpoint: !isUpdate, index };
+    this.last = { offset, update: isUpdate, checkpoint, index };
   }
+}
+
+interface SynchronizerTimeLike {
+  synchronizerId: string;
+  recordTime: string;
+}
+
+/** Where a checked list ended: its last offset, whether an update had it, and the times of the checkpoint there, if any. */
+export interface OrderEnd {
+  offset: number;
+  update: boolean;
+  /** The synchronizer times of the last checkpoint at `offset` (see `checkpointTimes`); undefined: none there. */
+  checkpoint?: string;
+}
+
+/** What tells one checkpoint at an offset from another: its synchronizer times, in a stable order. */
+function checkpointTimes(times: readonly SynchronizerTimeLike[] | undefined): string {
+  return (times ?? [])
+    .map((t) => `${t.synchronizerId}@${t.recordTime}`)
+    .sort()
+    .join(' ');
 }
 
 /** A page token equal to the one sent (or to any one sent before in the walk) would never end. */

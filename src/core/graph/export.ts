@@ -33,6 +33,8 @@ export function actionLabel(a: ActionNode): string[] {
       return [`archive ${template}`];
     case 'fetch':
       return [`fetch ${template}`, `by ${partyList(a.actingParties) || '—'}`];
+    case 'lookup':
+      return [`lookup by key ${template}`, a.contractId ? 'found' : 'not found'];
     case 'rollback':
       return ['rollback', 'what it holds was undone'];
     case 'exercise': {

@@ -9,8 +9,8 @@
  */
 import type { Transaction, TransactionEvent } from '../models/updates';
 
-/** `fetch` and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have neither. */
-export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'rollback';
+/** `fetch`, `lookup` (of a contract key) and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have none. */
+export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'lookup' | 'rollback';
 
 /**
  * A contract's part in the transaction. `consumed`: an input that a consuming exercise (or an archive)
@@ -209,7 +209,8 @@ export function linkContracts(actions: ReadonlyMap<number, ActionNode>): { contr
   const inTreeOrder = [...actions.values()].sort((a, b) => a.nodeId - b.nodeId);
   for (const a of inTreeOrder) {
     if (a.parent !== undefined) edges.push({ from: `n${a.parent}`, to: a.id, kind: 'child' });
-    if (a.kind === 'rollback') continue;
+    // A lookup that found nothing touches no contract either.
+    if (a.kind === 'rollback' || (a.kind === 'lookup' && !a.contractId)) continue;
     const c = contractOf(a);
     if (rolledBack(a)) {
       edges.push({ from: a.kind === 'create' ? a.id : c.id, to: a.kind === 'create' ? c.id : a.id, kind: a.kind === 'create' ? 'creates' : 'uses' });

@@ -20,7 +20,8 @@ export function previewGraph(p: PreparedPreview): TransactionGraph {
       parent: parent?.nodeId,
       children: [],
       depth,
-      contractId: n.contractId ?? '',
+      // A lookup's contract is the one it found, if any.
+      contractId: n.contractId ?? n.found?.[0] ?? '',
       templateId: n.templateId ?? '',
       packageName: n.packageName ?? '',
       interfaceId: n.interfaceId,

@@ -71,7 +71,9 @@ export function transactionHashForRequest(hash: string): string {
 }
 
 /** One element of a completions list: a command's completion, or an offset checkpoint (a position only). */
-export type CompletionElement = { kind: 'completion'; offset: number; completion: Completion } | { kind: 'checkpoint'; offset: number };
+export type CompletionElement =
+  | { kind: 'completion'; offset: number; completion: Completion }
+  | { kind: 'checkpoint'; offset: number; synchronizerTimes: wire.SynchronizerTime[] };
 
 /** An element of `/v2/commands/completions` or `/command-completions`; undefined for one that says nothing (`Empty`). */
 export function decodeCompletionElement(e: wire.CompletionStreamResponse): CompletionElement | undefined {
@@ -81,7 +83,7 @@ export function decodeCompletionElement(e: wire.CompletionStreamResponse): Compl
     if (typeof completion.offset !== 'number') throw new TypeError('a completion without an offset');
     return { kind: 'completion', offset: completion.offset, completion };
   }
-  if (r?.OffsetCheckpoint) return { kind: 'checkpoint', offset: r.OffsetCheckpoint.value.offset };
+  if (r?.OffsetCheckpoint) return { kind: 'checkpoint', offset: r.OffsetCheckpoint.value.offset, synchronizerTimes: r.OffsetCheckpoint.value.synchronizerTimes ?? [] };
   return undefined;
 }
 

@@ -33,11 +33,13 @@ export function previewCounts(p: PreparedPreview): PreviewCounts {
 export function previewSummary(p: PreparedPreview): string {
   const c = previewCounts(p);
   const choices = [...new Set([...walkNodes(p.roots)].filter((n) => n.kind === 'exercise').map((n) => n.choice))];
+  const lookups = [...walkNodes(p.roots)].filter((n) => n.kind === 'lookup').length;
   const parts = [
     `create ${plural(c.created, 'contract')}`,
     `archive ${c.archived}`,
     `exercise ${plural(c.exercised, 'choice')}${choices.length ? ` (${choices.join(', ')})` : ''}`,
     ...(c.fetched ? [`fetch ${c.fetched}`] : []),
+    ...(lookups ? [`look up ${plural(lookups, 'key')}`] : []),
   ];
   return `Would ${parts.join(', ')}; depends on ${plural(p.inputContracts.length, 'input contract')}`;
 }
@@ -54,7 +56,7 @@ export function hashHex(raw: wire.JsPrepareSubmissionResponse): string {
 /** Said first, in the document and the CLI's text, when the hash is not the transaction's. */
 export const HASH_MISMATCH_WARNING = "DO NOT SIGN: the participant's hash is not the hash of this transaction and its metadata.";
 
-/** The verdict on the hash in one line: "hash verified (V2): …", "HASH DOES NOT MATCH (V2): …", "hash not verified (V3): …". */
+/** The verdict on the hash in one line: "hash verified (V3): …", "HASH DOES NOT MATCH (V2): …", "hash not verified (V4): …". */
 export function hashCheckLine(h: HashVerification): string {
   switch (h.kind) {
     case 'verified':
@@ -84,14 +86,18 @@ function nodeDocument(n: PreviewNode): Record<string, unknown> {
         ? { exercise: n.choice, on: readableTemplate(n), contractId: n.contractId, consuming: n.consuming, archives: n.consuming ? n.contractId : undefined, actingParties: n.actingParties, choiceArgument: n.choiceArgument, result: n.exerciseResult }
         : n.kind === 'fetch'
           ? { fetch: readableTemplate(n), contractId: n.contractId, actingParties: n.actingParties }
-          : { rollback: `node ${n.nodeId}: its children's effects are rolled back` };
+          : n.kind === 'lookup'
+            ? { lookupByKey: readableTemplate(n), found: n.found, exhaustive: n.exhaustive }
+            : { rollback: `node ${n.nodeId}: its children's effects are rolled back` };
   return {
     ...head,
+    ...(n.byKey ? { byKey: true } : {}),
+    ...(n.key ? { key: n.key } : {}),
     ...(n.kind === 'rollback' ? {} : { templateId: n.templateId }),
     ...(n.interfaceId ? { interfaceId: n.interfaceId } : {}),
     nodeId: n.nodeId,
     informees: n.informees,
-    ...(n.kind === 'rollback' ? {} : { signatories: n.signatories, stakeholders: n.stakeholders }),
+    ...(n.kind === 'rollback' || n.kind === 'lookup' ? {} : { signatories: n.signatories, stakeholders: n.stakeholders }),
     ...(n.choiceObservers.length ? { choiceObservers: n.choiceObservers } : {}),
     ...(n.children.length ? { children: n.children.map(nodeDocument) } : {}),
   };
@@ -146,10 +152,13 @@ export function previewText(input: PreviewDocumentInput): string {
   const line = (n: PreviewNode, depth: number) => {
     const pad = '  '.repeat(depth + 1);
     const seen = `seen by ${n.informees.join(', ') || 'nobody'}`;
-    if (n.kind === 'create') lines.push(`${pad}create ${readableTemplate(n)} ${n.contractId} ${JSON.stringify(n.argument)} (${seen})`);
+    const key = n.key ? ` key ${JSON.stringify(n.key.value)}` : '';
+    const byKey = n.byKey ? ' (by key)' : '';
+    if (n.kind === 'create') lines.push(`${pad}create ${readableTemplate(n)} ${n.contractId}${key} ${JSON.stringify(n.argument)} (${seen})`);
     else if (n.kind === 'exercise')
-      lines.push(`${pad}exercise ${n.choice} on ${readableTemplate(n)} ${n.contractId}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
-    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${readableTemplate(n)} ${n.contractId} (${seen})`);
+      lines.push(`${pad}exercise ${n.choice} on ${readableTemplate(n)} ${n.contractId}${byKey}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
+    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${readableTemplate(n)} ${n.contractId}${byKey} (${seen})`);
+    else if (n.kind === 'lookup') lines.push(`${pad}lookup by key ${readableTemplate(n)}${key} → ${n.found?.length ? n.found.join(', ') : 'not found'} (${seen})`);
     else lines.push(`${pad}rollback (its children's effects are undone)`);
     for (const c of n.children) line(c, depth + 1);
   };

@@ -201,7 +201,22 @@ async function streamUpdates(s: Services, ctx: ChannelContext<wire.GetUpdatesReq
   let cursor = begin * 2 + 1;
   // The offset of the last checkpoint sent (the ledger's own or an idle one).
   let lastCheckpoint = -1;
+  // The idle checkpoint sent last, while no element has followed it.
+  let idle: CheckpointRecord | undefined;
+  const checkpointNow = (offset: number): CheckpointRecord => {
+    const now = ledger.now();
+    return { kind: 'checkpoint', offset, synchronizerTimes: ledger.synchronizers.map((x) => ({ synchronizerId: x.id, recordTime: now })) };
+  };
   while (!ctx.signal.aborted) {
+    // As Canton when the next range begins after an idle checkpoint (injectCheckpoints, the RangeBegin
+    // case): the checkpoint fetched then still names the offset just before the range, with later
+    // times, and differs from the one streamed last, so it is sent again — one offset, two checkpoints.
+    if (idle && ledger.indexAfterKey(cursor) < ledger.entries.length) {
+      const again = checkpointNow(idle.offset);
+      const later = again.synchronizerTimes.some((t, i) => t.recordTime !== idle?.synchronizerTimes[i]?.recordTime);
+      idle = undefined;
+      if (later && !(await send(render(again)))) return;
+    }
     // Looked up again after every frame: pruning may have shifted the entries meanwhile.
     for (let i = ledger.indexAfterKey(cursor); i < ledger.entries.length; i = ledger.indexAfterKey(cursor)) {
       const entry = ledger.entries[i];
@@ -220,10 +235,10 @@ async function streamUpdates(s: Services, ctx: ChannelContext<wire.GetUpdatesReq
     // none, and a ledger that stays idle gets one, not one per interval.
     const offset = ledger.ledgerEnd;
     if (!grew && !ctx.signal.aborted && offset > begin && offset > lastCheckpoint && isVisible(IDLE_CHECKPOINT, filter, true)) {
-      const now = ledger.now();
-      const checkpoint: CheckpointRecord = { kind: 'checkpoint', offset, synchronizerTimes: ledger.synchronizers.map((x) => ({ synchronizerId: x.id, recordTime: now })) };
+      const checkpoint = checkpointNow(offset);
       if (!(await send(render(checkpoint)))) return;
       lastCheckpoint = offset;
+      idle = checkpoint;
     }
   }
 }

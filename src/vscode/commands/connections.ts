@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
-import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { ConnectionManager } from '../connections/manager';
 import type { DetailNode } from '../views/connectionsTree';
-import type { ErrorReporter, Prompts } from '../prompts';
+import { BACK, type ErrorReporter, type Prompts, type StepAnswer } from '../prompts';
 import { Commands, Views } from './ids';
 import type { CommandRegistry } from './registry';
 
@@ -43,7 +42,7 @@ export class ConnectionCommands {
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {
-    const profile = input ? fromInput(input) : await promptProfile();
+    const profile = input ? fromInput(input) : await promptProfile(this.prompts);
     if (!profile) return undefined;
     const problem = checkParticipantUrl(profile.url);
     if (problem) {
@@ -67,7 +66,7 @@ export class ConnectionCommands {
   private async edit(c: LedgerConnection): Promise<void> {
     const current = c.profile;
     if (!this.manager.profiles.isEditable(current)) return;
-    const edited = await promptProfile(current);
+    const edited = await promptProfile(this.prompts, current);
     if (!edited) return;
     await this.manager.profiles.save({ ...edited, id: current.id });
     // Connected anew, as edited: a changed URL, auth or user closed the connection already; anything else closes it here.
@@ -117,7 +116,7 @@ export class ConnectionCommands {
     if (!c) return;
     const p = c.profile;
     try {
-      await vscode.window.withProgress({ location: { viewId: Views.connections } }, () => c.connect());
+      await this.prompts.viewProgress(Views.connections, () => c.connect());
       if (this.wantsActive === p.id) {
         this.wantsActive = undefined;
         await this.manager.profiles.setActive(p.id);
@@ -141,7 +140,7 @@ export class ConnectionCommands {
   /** Asks every connection in use again; a failure shows on its item (its state), not as a message each. */
   private async refresh(): Promise<void> {
     const inUse = this.manager.all().filter((c) => c.state.state !== 'disconnected');
-    await vscode.window.withProgress({ location: { viewId: Views.connections } }, () =>
+    await this.prompts.viewProgress(Views.connections, () =>
       Promise.all(inUse.map((c) => c.connect().catch((e: unknown) => this.errors.record(`Refreshing ${c.profile.name}`, e)))),
     );
   }
@@ -168,7 +167,7 @@ interface WizardAnswers {
  * Asks step by step for a profile, with Back; undefined when the user gives up. The counter counts the
  * steps of the path the answers lead to (the auth kind adds its own questions).
  */
-async function promptProfile(current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
+async function promptProfile(prompts: Prompts, current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
   const title = current ? `Edit ${current.name}` : 'Add Canton Connection';
   const a: WizardAnswers = {
     name: current?.name ?? 'Local sandbox',
@@ -187,7 +186,7 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
     const path = connectionWizardSteps(a.auth);
     if (index >= path.steps.length) break;
     const step = path.steps[index];
-    const answer = await askStep(step, a, { title, ...wizardStepCounter(step, path) });
+    const answer = await askStep(prompts, step, a, { title, ...wizardStepCounter(step, path) });
     if (answer === undefined) return undefined;
     index += answer === BACK ? -1 : 1;
   }
@@ -202,9 +201,9 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
 }
 
 /** Asks one question of the wizard and writes the answer into `a`; 'ok', BACK, or undefined (given up). */
-async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
+async function askStep(prompts: Prompts, step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
   const text = async (key: keyof WizardAnswers & ('name' | 'url' | 'userId' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience'), prompt: string, validate?: (v: string) => string | undefined) => {
-    const v = await inputStep({ ...counter, prompt, value: a[key], validate });
+    const v = await prompts.inputStep({ ...counter, prompt, value: a[key], validate });
     if (typeof v === 'string') a[key] = v;
     return v === undefined || v === BACK ? v : 'ok';
   };
@@ -215,7 +214,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
       return text('url', "The participant's JSON Ledger API base URL, with its path prefix if any", (v) => checkParticipantUrl(v.trim()));
     case 'auth': {
       const items = AUTH_KINDS.map((k) => ({ label: k.label, detail: k.detail, authKind: k.kind }));
-      const v = await pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
       if (v === undefined || v === BACK) return v;
       a.auth = v.authKind;
       return 'ok';
@@ -227,7 +226,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
         { label: 'Audience', detail: 'aud = https://daml.com/jwt/aud/participant/<participant id> (recommended)', form: 'audience' as const },
         { label: 'Scope', detail: 'scope = daml_ledger_api, aud = the participant id (deprecated in 3.5)', form: 'scope' as const },
       ];
-      const v = await pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
       if (v === undefined || v === BACK) return v;
       a.tokenForm = v.form;
       return 'ok';

@@ -49,7 +49,7 @@ export const SELECT_CONNECTION = 'Select Connection';
 export class ConnectionTargets {
   constructor(
     private readonly connections: TargetConnections,
-    private readonly prompts: Prompts,
+    private readonly prompts: Pick<Prompts, 'message' | 'pick'>,
     private readonly host: Pick<CommandHost, 'executeCommand'>,
     private readonly errors: Pick<ErrorReporter, 'notice'>,
   ) {}

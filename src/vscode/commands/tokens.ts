@@ -1,8 +1,8 @@
-import * as vscode from 'vscode';
 import { decodeClaims } from '../../core/auth/jwt';
 import type { ConnectionProfile } from '../../core/connections';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { ConnectionManager } from '../connections/manager';
+import type { Prompts } from '../prompts';
 import type { SecretStore, SecretKind } from '../secrets';
 import { Commands } from './ids';
 import type { CommandRegistry } from './registry';
@@ -14,7 +14,7 @@ const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: Secr
 };
 
 export class TokenCommands {
-  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (c: LedgerConnection | undefined) => Promise<void>) {}
+  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (c: LedgerConnection | undefined) => Promise<void>, private readonly prompts: Prompts) {}
 
   register(commands: CommandRegistry): void {
     const withAuth = (c: LedgerConnection) => c.profile.auth !== 'none';
@@ -26,13 +26,13 @@ export class TokenCommands {
   async set(c: LedgerConnection, value?: string): Promise<void> {
     const p = c.profile;
     if (p.auth === 'none') {
-      void vscode.window.showInformationMessage(`"${p.name}" uses no token. Edit the connection to choose how it authenticates.`);
+      void this.prompts.message('info', `"${p.name}" uses no token. Edit the connection to choose how it authenticates.`, []);
       return;
     }
     const { kind, prompt } = SECRET_OF[p.auth];
     const secret =
       value ??
-      (await vscode.window.showInputBox({
+      (await this.prompts.input({
         title: `Set Token: ${p.name}`,
         prompt,
         password: true,
@@ -47,7 +47,7 @@ export class TokenCommands {
     const trimmed = secret.trim();
     if (kind === 'token') {
       const claims = decodeClaims(trimmed);
-      if (claims?.expiresAt && claims.expiresAt < new Date()) void vscode.window.showWarningMessage(`That token expired at ${claims.expiresAt.toISOString()}.`);
+      if (claims?.expiresAt && claims.expiresAt < new Date()) void this.prompts.message('warning', `That token expired at ${claims.expiresAt.toISOString()}.`, []);
     }
     await this.secrets.set(p.id, kind, trimmed);
     // A new connection, with a token source that reads the new secret.
@@ -59,6 +59,6 @@ export class TokenCommands {
     const p = c.profile;
     await this.secrets.delete(p.id);
     this.manager.disconnect(c);
-    if (!silent) void vscode.window.showInformationMessage(`Cleared the stored secrets of "${p.name}".`);
+    if (!silent) void this.prompts.message('info', `Cleared the stored secrets of "${p.name}".`, []);
   }
 }

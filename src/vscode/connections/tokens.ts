@@ -1,9 +1,9 @@
-import * as vscode from 'vscode';
 import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
 import { cachingTokenProvider, decodeClaims, mintSandboxToken, type TokenClaims, type TokenProvider, type TokenSource } from '../../core/auth/jwt';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
 import type { IDisposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
 import type { SecretStore } from '../secrets';
 import type { ProfileStore } from './profiles';
 
@@ -17,6 +17,7 @@ export class TokenSources {
   constructor(
     private readonly secrets: SecretStore,
     private readonly profiles: ProfileStore,
+    private readonly prompts: Prompts,
   ) {}
 
   /** The token source of a connection made for `profile`; undefined for connections without auth. */
@@ -28,20 +29,22 @@ export class TokenSources {
   private async checkDestination(profile: ConnectionProfile): Promise<void> {
     if (profile.source === 'workspace' && !this.profiles.isTrustedUrl(profile.url)) {
       const trust = 'Send Token';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await this.prompts.message(
+        'warning',
         `The workspace settings point the connection "${profile.name}" at ${profile.url}. Send your token for it there?`,
+        [trust],
         { modal: true, detail: 'Workspace settings come with the folder you opened. Only confirm if you know and trust this participant URL.' },
-        trust,
       );
       if (choice !== trust) throw new TokenWithheldError('untrusted-url', profile.url);
       await this.profiles.trustUrl(profile.url);
     }
     if (sendsTokenInClear(profile.url) && !this.profiles.isClearHttpAllowed(profile.url)) {
       const send = 'Send Unencrypted';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await this.prompts.message(
+        'warning',
         `${profile.url} uses plain http on another machine: the token would cross the network unencrypted.`,
+        [send],
         { modal: true, detail: 'Use https where you can. Anyone on the network path could read and reuse the token.' },
-        send,
       );
       if (choice !== send) throw new TokenWithheldError('insecure-http', profile.url);
       await this.profiles.allowClearHttp(profile.url);

@@ -17,12 +17,13 @@ import {
 } from '../../core/submit/failedCommands';
 import type { SubmissionRecord } from '../../core/submit/history';
 import { CompletionsPager } from '../../core/updates/completionsPager';
-import { followCompletions, startingPosition, type FollowPosition } from '../../core/updates/tail';
+import { followCompletions, type FollowCompletionsOptions } from '../../core/updates/tail';
 import { Commands, Views } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { SubmissionHistory } from '../files/submit/history';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import type { Prompts } from '../prompts';
+import { LiveFollow } from '../views/liveFollow';
 import { PagedView } from '../views/pagedView';
 import { errorNodes, MessageNode, RowNode, type ViewNode } from '../views/rowsTree';
 import type { CauseDiagnostics } from './causeDiagnostics';
@@ -36,16 +37,11 @@ export type ReadFrom = number | 'start' | { offset: number };
 
 const ROOT = 'failed';
 
-/** The completions after the pinned end, followed while the view is shown. */
+/** The completions after the pinned end, followed while the view is shown (by the view's `LiveFollow`). */
 interface Live {
   /** Who the pages and the live part read for (the pager's selection). */
   selection: CompletionsSelection;
-  /** Moved in place past each delivered completion: following stops when the view is hidden and resumes here. */
-  position: FollowPosition;
   completions: FailedCommand[];
-  controller?: AbortController;
-  caughtUp: boolean;
-  status: { state: 'following' } | { state: 'reconnecting'; message: string; delayMs: number } | { state: 'stopped'; error: unknown };
 }
 
 /**
@@ -63,6 +59,8 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   /** How many offsets back from the ledger end the first page reads, the ledger start, or an offset the user named. */
   private back: ReadFrom = RECENT_OFFSETS;
   private live: Live | undefined;
+  /** Following the completions after the pinned end: only while the view is shown, resumed where it stood. */
+  private readonly follow: LiveFollow<FollowCompletionsOptions>;
   /** The command each row shows, by node id (what the row's commands act on). */
   private commandByNode = new Map<string, FailedCommand>();
   /** Each completion's command, made once. */
@@ -85,16 +83,34 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
         name: 'Failed Commands view',
         commands: { loadMore: Commands.loadMoreFailedCommands, refresh: Commands.refreshFailedCommands },
         onDidChangeFilter: readFromChanged.event,
+        prompts: prompts(),
       },
       connections,
       logger,
       redactor,
     );
     this.readFromChanged = this._register(readFromChanged);
+    this.follow = this._register(
+      new LiveFollow<FollowCompletionsOptions>({
+        name: 'Failed Commands, following',
+        follower: followCompletions,
+        // A hidden view reads nothing; nor does a connection that is not (or no longer) the one shown.
+        mayRun: () => {
+          const shown = this.connection;
+          return this.treeView.visible && shown !== undefined && shown === this.connections.active() && shown.state.state === 'connected';
+        },
+        changed: () => {
+          this.updateDescription();
+          this.changed.fire(undefined);
+        },
+        logger,
+        redactor,
+      }),
+    );
     this._registerAll(
       history.onDidChange(() => this.rebuild()),
       // A hidden view reads nothing: following stops, and resumes where it stood once shown again.
-      this.treeView.onDidChangeVisibility((e) => (e.visible ? this.resumeLive() : this.pauseLive())),
+      this.treeView.onDidChangeVisibility((e) => (e.visible ? void this.follow.resume() : this.pauseLive())),
     );
     this.updateDescription();
   }
@@ -116,9 +132,19 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     // for the participant's idle end of a read: at the same time, not one after the other). A load a
     // reset overtook starts nothing.
     if (!signal.aborted) {
-      this.stopLive();
-      this.live = { selection, position: startingPosition(end), completions: [], caughtUp: false, status: { state: 'following' } };
-      this.resumeLive();
+      const live: Live = { selection, completions: [] };
+      this.live = live;
+      void this.follow.start(end, () => ({
+        // The connection's client of now (a resume after a new token reads with it).
+        client: this.connections.current(connection)?.client ?? client,
+        options: {
+          selection,
+          onBatch: (batch) => {
+            for (const e of batch) if (e.kind === 'completion') live.completions.unshift(failedCommandOfCompletion(e.completion));
+            this.rebuild();
+          },
+        },
+      }));
     }
     return new CompletionsPager(client, { selection, endInclusive: end, firstBeginExclusive, window: RECENT_OFFSETS, prunedUpToInclusive });
   }
@@ -152,7 +178,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   }
 
   protected override reset(keepLoaded = false): void {
-    this.stopLive();
+    this.follow.stop();
     this.live = undefined;
     super.reset(keepLoaded);
     // The reset told the tree already; it reads the rows when it asks again.
@@ -160,7 +186,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   }
 
   protected updateDescription(): void {
-    this.treeView.description = [this.live?.controller && '● live', this.includeSucceeded && 'succeeded shown'].filter(Boolean).join(' · ') || undefined;
+    this.treeView.description = [this.follow.running && '● live', this.includeSucceeded && 'succeeded shown'].filter(Boolean).join(' · ') || undefined;
   }
 
   /** The rows of the commands: the live ones, the pages' and this window's failed submissions, newest first. */
@@ -183,66 +209,21 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   // ---------------------------------------------------------------- live
 
-  private resumeLive(): void {
-    const live = this.live;
-    const connection = this.connection;
-    if (!live || live.controller || !this.treeView.visible || !connection || connection !== this.connections.active()) return;
-    if (connection.state.state !== 'connected') return;
-    const controller = new AbortController();
-    live.controller = controller;
-    live.status = { state: 'following' };
-    this.updateDescription();
-    this.changed.fire(undefined);
-    void followCompletions(connection.client, {
-      selection: live.selection,
-      from: live.position,
-      signal: controller.signal,
-      onBatch: (batch) => {
-        for (const e of batch) if (e.kind === 'completion') live.completions.unshift(failedCommandOfCompletion(e.completion));
-        this.rebuild();
-      },
-      onStatus: (s) => {
-        if (s.state === 'reconnecting') live.status = { state: 'reconnecting', message: s.error.message, delayMs: s.delayMs };
-        else if (s.state === 'following') live.status = { state: 'following' };
-        this.changed.fire(undefined);
-      },
-      // Once the participant's backlog is read, the rows stand in order and new ones only come on top.
-      onCaughtUp: () => {
-        if (live.caughtUp) return;
-        live.caughtUp = true;
-        this.changed.fire(undefined);
-      },
-    }).catch((e: unknown) => {
-      if (controller.signal.aborted) return;
-      live.controller = undefined;
-      live.status = { state: 'stopped', error: e };
-      this.logger.warn(`Failed Commands, following: ${this.redactor.redactError(e)}`);
-      this.updateDescription();
-      this.changed.fire(undefined);
-    });
-  }
-
   private pauseLive(): void {
-    if (!this.live?.controller) return;
-    this.stopLive();
-    this.live.caughtUp = false;
+    if (!this.follow.running) return;
+    this.follow.pause();
     this.updateDescription();
-  }
-
-  private stopLive(): void {
-    this.live?.controller?.abort();
-    if (this.live) this.live.controller = undefined;
   }
 
   /** The line about following: whose completions, from where, up to date or reconnecting; a stop with Retry. */
   private liveNodes(connection: LedgerConnection): MessageNode[] {
     const live = this.live;
     if (!live || !this.pager) return [];
-    const s = live.status;
+    const s = this.follow.status;
     if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { connection, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
     const who = live.selection.allUsers ? "every user's" : `${live.selection.userId}'s`;
     const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${connection.profile.name}`;
-    const description = s.state === 'reconnecting' ? this.redactor.redact(s.message) : `after offset ${this.pager.range.endInclusive}${live.caughtUp ? ', up to date' : ''}`;
+    const description = s.state === 'reconnecting' ? this.redactor.redact(s.error.message) : `after offset ${this.pager.range.endInclusive}${this.follow.caughtUp ? ', up to date' : ''}`;
     return [
       new MessageNode(`${ROOT}/live`, label, {
         description,
@@ -279,7 +260,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   /** True while new completions are followed (the view is shown and its first page read). */
   get following(): boolean {
-    return Boolean(this.live?.controller);
+    return this.follow.running;
   }
 
   /** The line about following (`Following …`, `after offset 12, up to date`), while there is one. */
@@ -306,7 +287,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     if (!chosen) return undefined;
     let back: ReadFrom;
     if (chosen.back === 'ask') {
-      const text = await vscode.window.showInputBox({
+      const text = await this.prompts().input({
         title: 'Failed Commands: read from offset',
         prompt: 'The completions after this offset first; older ones with Load more',
         value: typeof this.back === 'object' ? String(this.back.offset) : '',
@@ -391,10 +372,5 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     for (const uri of files) read.push({ uri: uri.toString(), text: (await vscode.workspace.openTextDocument(uri)).getText() });
     const found = findCommandSource(c.commandId, read);
     return found ? vscode.Uri.parse(found.uri) : undefined;
-  }
-
-  override dispose(): void {
-    this.stopLive();
-    super.dispose();
   }
 }

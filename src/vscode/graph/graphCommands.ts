@@ -61,7 +61,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
     const from = carried(arg);
     let { updateId, offset } = from;
     if (!updateId && offset === undefined) {
-      const text = await vscode.window.showInputBox({
+      const text = await deps.prompts.input({
         title: 'Show Transaction Graph',
         prompt: 'The update id or the offset of a transaction',
         ignoreFocusOut: true,
@@ -80,7 +80,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
     const from = carried(arg);
     let { contractId } = from;
     if (!contractId) {
-      contractId = await vscode.window.showInputBox({
+      contractId = await deps.prompts.input({
         title: 'Show Contract Lineage',
         prompt: 'Where did this contract come from, and what became of it?',
         placeHolder: '00…',
@@ -101,7 +101,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
     const end = (await c.ledger?.refreshLedgerEnd().catch(() => undefined)) ?? c.ledger?.ledgerEnd ?? 0;
     let range = typeof arg === 'string' ? parseOffsetRange(arg, end) : undefined;
     if (!range || 'problem' in range) {
-      const text = await vscode.window.showInputBox({
+      const text = await deps.prompts.input({
         title: 'Show Active Contract Changes',
         prompt: `First and last offset, both included (the ledger ends at ${end})`,
         value: `${Math.max(1, end - RECENT + 1)}-${end}`,
@@ -122,7 +122,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
   const comparePreview = async (arg?: unknown) => {
     const { prepared, updateId } = (typeof arg === 'object' && arg !== null ? arg : {}) as { prepared?: { preview: PreparedPreview; preparedAt: string }; updateId?: string };
     if (!prepared || !updateId) {
-      await vscode.window.showErrorMessage('Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.');
+      await deps.prompts.message('error', 'Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.', []);
       return undefined;
     }
     const c = await connection('read the committed transaction');

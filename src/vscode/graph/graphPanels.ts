@@ -20,6 +20,7 @@ import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import type { Prompts } from '../prompts';
 import { readableColumn } from '../layout';
 import { Disposable } from '../lifecycle';
 import { WebviewHost, type PagePanel } from '../webviews/host';
@@ -30,6 +31,7 @@ export interface GraphPanelsDeps {
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
+  prompts: Prompts;
 }
 
 /** What a panel shows and where it reads it. */
@@ -74,6 +76,11 @@ function readAsOf(connection: LedgerConnection): GraphReadAs {
 const MAXIMIZE_EDITOR_GROUP = 'workbench.action.minimizeOtherEditors';
 /** The built-in Markdown extension's preview of the active editor, beside it. */
 const MARKDOWN_PREVIEW_TO_SIDE = 'markdown.showPreviewToSide';
+
+/** An extension that draws mermaid fences in the Markdown preview (a markdown-it plugin named for Mermaid). */
+function mermaidPreviewInstalled(): boolean {
+  return vscode.extensions.all.some((e) => /mermaid/i.test(e.id) && e.packageJSON?.contributes?.['markdown.markdownItPlugins'] === true);
+}
 
 /** Runs a command of VS Code or another extension when it exists (a user may have disabled the Markdown extension). */
 async function runIfAvailable(command: string, ...args: unknown[]): Promise<void> {
@@ -275,11 +282,12 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         const language = format === 'mermaid' ? 'markdown' : format === 'dot' ? 'dot' : 'plaintext';
         const exported = await vscode.workspace.openTextDocument({ language, content });
         await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-        if (format === 'mermaid') await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
+        // The built-in preview alone shows the fence as code: previewed only where it would be drawn.
+        if (format === 'mermaid' && mermaidPreviewInstalled()) await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {
-        const uri = await vscode.window.showSaveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
+        const uri = await this.deps.prompts.saveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
         if (uri) await vscode.workspace.fs.writeFile(uri, Buffer.from(m.svg, 'utf8'));
         return;
       }

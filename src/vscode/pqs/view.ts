@@ -19,9 +19,10 @@ import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from '../lifecycle';
-import type { ErrorReporter } from '../prompts';
+import type { ErrorReporter, Prompts } from '../prompts';
+import { Pageable } from '../views/pageable';
 import { PQS_CAVEAT, READ_ONLY_ROLE_ADVICE, type WriteAccess } from './connect';
-import { contractRows, errorRow, treeItemOf, type ListKey, type PqsNode } from './viewRows';
+import { contractRows, errorRows, treeItemOf, type ListKey, type PqsNode } from './viewRows';
 
 const PAGE_SIZE = 50;
 const DEMO_SET_UP_TOOLTIP =
@@ -30,6 +31,7 @@ const DEMO_SET_UP_TOOLTIP =
 export interface PqsViewDeps {
   connections: ConnectionManager;
   errors: Pick<ErrorReporter, 'record'>;
+  prompts: Prompts;
   /** What the attach found of the store's role (see PqsConnecting). */
   writeAccessOf(store: PqsStore): WriteAccess | undefined;
   /** Fires when a store is attached to a connection or detached from it. */
@@ -55,18 +57,17 @@ interface Choices {
   readonly filters: Map<string, { texts: string[]; filters: PayloadFilter[] }>;
 }
 
-const asPqsError = (err: unknown) => (err instanceof PqsError ? err : new PqsError('sql', String(err), undefined, undefined, { cause: err }));
-
 export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNode> {
   private readonly changed = this._register(new vscode.EventEmitter<PqsNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   /** The store that the snapshot, failure, pages and histories were read from. */
   private readOf: PqsStore | undefined;
   private snapshot: Snapshot | undefined;
-  private failure: PqsError | undefined;
+  private failure: unknown;
   /** The choices made per connection: they go with their connection (a reconnect makes a new one). */
   private readonly choicesOf = new WeakMap<LedgerConnection, Choices>();
-  private readonly pages = new Map<string, ActiveContractPages>();
+  /** The contracts of each template or interface, in pages (one list per name, wherever it shows). */
+  private readonly lists = new Map<string, Pageable<ActiveContractPages>>();
   private readonly histories = new Map<string, ContractHistory>();
   private reading: AbortController | undefined;
   /**
@@ -113,6 +114,11 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     return this.deps.connections.activeConnection();
   }
 
+  /** The store of the connection the view follows. */
+  store(): PqsStore | undefined {
+    return this.connection()?.pqs;
+  }
+
   /** The choices made for the connection the view follows (none yet: nothing chosen). */
   private get choices(): Choices {
     const connection = this.connection();
@@ -122,11 +128,6 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       if (connection) this.choicesOf.set(connection, choices);
     }
     return choices;
-  }
-
-  /** The store of the connection the view follows. */
-  store(): PqsStore | undefined {
-    return this.connection()?.pqs;
   }
 
   /** The participant's packages, once read (for filters, the interface views and completions). */
@@ -151,8 +152,10 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     this.changed.fire(undefined);
   }
 
+  /** Forgets every list and history read; their reads in progress are cancelled. */
   private resetReads(): void {
-    this.pages.clear();
+    for (const list of this.lists.values()) list.dispose();
+    this.lists.clear();
     this.histories.clear();
   }
 
@@ -175,7 +178,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     } catch (err) {
       // Overtaken by another read (or another store): that one shows.
       if (reading.signal.aborted) return;
-      this.failure = asPqsError(err);
+      this.failure = err;
       this.deps.errors.record('PQS view', err);
     } finally {
       if (this.reading === reading) this.reading = undefined;
@@ -188,7 +191,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (!store) return;
     let choice = arg;
     if (!choice) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: 'PQS: read as of',
         prompt: 'An offset (42), a time (2026-01-02T10:00:00Z, through nearest_offset), or empty for the latest offset',
         ignoreFocusOut: true,
@@ -209,7 +212,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (node?.kind !== 'template') return;
     let input = texts;
     if (!input) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: `Filter ${node.name} by payload`,
         prompt: 'PATH OPERATOR VALUE, several joined by " and " (amount>=1000 and owner=Alice::1220…); empty for none',
         value: this.choices.filters.get(node.name)?.texts.join(' and ') ?? '',
@@ -222,26 +225,36 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     const filters = checkFilters(input, node.name, this.packageIndex());
     if (filters.length) this.choices.filters.set(node.name, { texts: input, filters });
     else this.choices.filters.delete(node.name);
-    this.pages.delete(node.name);
+    this.lists.get(node.name)?.dispose();
+    this.lists.delete(node.name);
     this.changed.fire(undefined);
     await this.view.reveal(node, { expand: true }).then(undefined, () => undefined);
   }
 
-  /** The pages of a template's or an interface's active contracts at the offset read (one per name, wherever it shows). */
-  private pagesOf(name: string): ActiveContractPages | undefined {
+  /** The pages of a template's or an interface's active contracts at the offset read (one list per name, wherever it shows). */
+  private listOf(name: string): Pageable<ActiveContractPages> | undefined {
     const store = this.store();
-    if (!store || !this.snapshot) return undefined;
-    let pages = this.pages.get(name);
-    if (!pages) {
-      pages = store.activeContracts(name, this.snapshot.pinned, this.choices.filters.get(name)?.filters ?? [], PAGE_SIZE);
-      this.pages.set(name, pages);
+    const snapshot = this.snapshot;
+    if (!store || !snapshot) return undefined;
+    let list = this.lists.get(name);
+    if (!list) {
+      const filters = this.choices.filters.get(name)?.filters ?? [];
+      list = new Pageable({
+        name: `PQS: the contracts of ${name}`,
+        progress: { viewId: Views.pqs, prompts: this.deps.prompts },
+        open: async () => store.activeContracts(name, snapshot.pinned, filters, PAGE_SIZE),
+        changed: () => this.changed.fire(undefined),
+        record: (context, err) => this.deps.errors.record(context, err),
+      });
+      this.lists.set(name, list);
     }
-    return pages;
+    return list;
   }
 
+  /** Load more, and Retry of a list that failed (its first page or the page after those loaded). */
   private async loadMore(name: string): Promise<void> {
-    await this.pagesOf(name)?.loadMore();
-    this.changed.fire(undefined);
+    const list = this.listOf(name);
+    await (list?.error !== undefined ? list.retry() : list?.loadMore());
   }
 
   // ---------------------------------------------------------------- tree
@@ -270,16 +283,18 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
   }
 
-  /** A list's first page (read on first expand), the suggested index of its filter, Load more. */
+  /** A list's first page (read on first expand), the suggested index of its filter, Load more; a failure in their place, with Retry. */
   private async contracts(name: string, key: ListKey): Promise<PqsNode[]> {
-    const pages = this.pagesOf(name);
-    if (!pages) return [];
-    try {
-      if (!pages.complete && pages.loadedCount === 0) await pages.loadMore();
-    } catch (err) {
-      this.deps.errors.record(`PQS: the contracts of ${name}`, err);
-      return [errorRow(`list/${key}`, asPqsError(err))];
-    }
+    const list = this.listOf(name);
+    if (!list) return [];
+    await list.firstPage();
+    const more = (loaded: number, loading = false): PqsNode => ({ kind: 'more', key, name, loaded, loading });
+    const tail = list.rows<PqsNode>({
+      error: (err) => this.errorRows(`list/${key}`, err, { command: Commands.pqsLoadMore, title: 'Retry', arguments: [more(list.pager?.loadedCount ?? 0)] }),
+      more: (pager, loading) => [more(pager.loadedCount, loading)],
+    });
+    const pages = list.pager;
+    if (!pages) return tail;
     const contracts = pages.items.map((c): PqsNode => ({ kind: 'contract', key, contractId: c.contractId, payload: c.payload, offset: c.offset }));
     const hints = (this.choices.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
       const suggestion = suggestedPayloadIndex(name, f);
@@ -287,7 +302,13 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       const { sql } = suggestion;
       return { kind: 'message', id: `index/${key}/${i}`, label: 'Suggested payload index (not created)', icon: 'lightbulb', description: sql, tooltip: `${sql}\n\nA PQS administrator runs it; click to copy.`, command: { command: Commands.pqsCopySuggestedIndex, title: 'Copy', arguments: [sql] } };
     });
-    return [...hints, ...contracts, ...(pages.complete ? [] : [{ kind: 'more', key, name, loaded: pages.loadedCount } as PqsNode])];
+    return [...hints, ...contracts, ...tail];
+  }
+
+  /** A failure in place of the rows it stopped (the one error builder's rows; the row itself is Retry). */
+  private errorRows(id: string, err: unknown, retry?: vscode.Command): PqsNode[] {
+    const redactor = this.connection()?.client.http.redactor;
+    return errorRows(id, err, { retry, redact: (s) => redactor?.redact(s) ?? s });
   }
 
   /** A contract's template and interface views, its create, exercises and archive, and a link to Contract Events. */
@@ -304,7 +325,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       ];
     } catch (err) {
       this.deps.errors.record(`PQS: the history of ${contractId}`, err);
-      return [errorRow(`contract/${contractId}`, asPqsError(err))];
+      return this.errorRows(`contract/${contractId}`, err);
     }
   }
 
@@ -322,9 +343,9 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
         { kind: 'message', id: 'caveat', label: 'Credentials bypass party authorization', icon: 'warning', tooltip: PQS_CAVEAT },
       ];
     }
-    if (!this.snapshot && !this.failure) await this.refresh(false);
+    if (!this.snapshot && this.failure === undefined) await this.refresh(false);
     const head = [caveatRow(), storeRow(store), ...writeAccessRows(store, this.deps.writeAccessOf(store))];
-    if (this.failure) return [...head, errorRow('refresh', this.failure, { command: Commands.pqsRefresh, title: 'Retry' })];
+    if (this.failure !== undefined) return [...head, ...this.errorRows('refresh', this.failure, { command: Commands.pqsRefresh, title: 'Retry' })];
     const s = this.snapshot;
     if (!s) return head;
     const end = c.ledger?.ledgerEnd ?? s.ledgerEnd;
@@ -355,6 +376,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
 
   override dispose(): void {
     this.reading?.abort();
+    this.resetReads();
     super.dispose();
   }
 }

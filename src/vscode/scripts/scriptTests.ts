@@ -19,6 +19,7 @@ import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
 import type { GraphCarrier } from '../graph/graphCommands';
 import { Disposable } from '../lifecycle';
+import { isCancellation, summary, type Prompts } from '../prompts';
 import type { DarContents } from '../../core/daml/lf/archive';
 
 export const SCRIPT_TEST_CONTROLLER_ID = 'cantonLedger.scripts';
@@ -27,6 +28,7 @@ const SCRIPT_GLOB = `**/*${SCRIPT_SUFFIX}`;
 export interface ScriptTestsDeps {
   connections: ConnectionManager;
   documents: JsonDocuments;
+  prompts: Prompts;
   readDar(bytes: Uint8Array): DarContents;
 }
 
@@ -188,8 +190,9 @@ export class ScriptTests extends Disposable {
         onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection),
       });
     } catch (e) {
-      // Before any step (connect, packages, parties): the script's own verdict.
-      run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact((e as Error).message)}`), Date.now() - started);
+      // Before any step (connect, packages, parties): the script's own verdict, said as every failure is (a cancel is none).
+      if (isCancellation(e)) run.skipped(script);
+      else run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact(summary(e))}`), Date.now() - started);
       return;
     }
     for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection);
@@ -240,7 +243,7 @@ export class ScriptTests extends Disposable {
   async openStepResult(item?: vscode.TestItem): Promise<void> {
     const t = this.record(item)?.result.transaction;
     if (!t) {
-      await vscode.window.showInformationMessage(`${item?.label ?? 'This step'} has no transaction from its last run: run the script first (only a submit step that succeeded has one).`);
+      await this.deps.prompts.message('info', `${item?.label ?? 'This step'} has no transaction from its last run: run the script first (only a submit step that succeeded has one).`, []);
       return;
     }
     await this.deps.documents.show('scripts', `${item!.label.replace(/[^A-Za-z0-9_.-]+/g, '-')}-${t.updateId.slice(0, 12)}`, t.raw, { preview: true });
@@ -251,7 +254,7 @@ export class ScriptTests extends Disposable {
     const record = this.record(item);
     const t = record?.result.transaction;
     if (!t || !record) {
-      await vscode.window.showInformationMessage(`${item?.label ?? 'This step'} has no transaction from its last run: run the script first.`);
+      await this.deps.prompts.message('info', `${item?.label ?? 'This step'} has no transaction from its last run: run the script first.`, []);
       return;
     }
     // Read where the script ran, not from whichever connection is active now.

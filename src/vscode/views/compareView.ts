@@ -9,8 +9,7 @@ import type { ConnectionManager } from '../connections/manager';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
-import type { ErrorReporter } from '../prompts';
-import { withCancellableProgress } from '../ui';
+import type { ErrorReporter, Prompts } from '../prompts';
 import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
@@ -77,10 +76,11 @@ export class CompareView extends LedgerTreeView {
     void vscode.commands.executeCommand('setContext', SHOWN_KEY, false);
   }
 
-  /** Runs the shown comparison again (same parties and range), on its connection (as it is now: a reconnect made it anew). */
+  /** Runs the shown comparison again (same parties and range). */
   async rerun(signal?: AbortSignal): Promise<PartyComparison | undefined> {
     const s = this.current;
     if (s.state === 'none') return undefined;
+    // On its connection as it is now (a reconnect made it anew).
     return this.run(this.connections.current(s.connection) ?? s.connection, s.query, signal);
   }
 
@@ -114,35 +114,34 @@ function partyChoices(connection: LedgerConnection): string[] {
   return [...new Set([...s.info.parties.map((p) => p.party), ...(s.info.rights ? readableParties(s.info.rights) : [])])];
 }
 
-async function pickParties(choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
+async function pickParties(prompts: Prompts, choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
   const names = partyNames(choices);
   const items = choices.map((party, i) => ({ label: names[i], description: names[i] === party ? undefined : shortParty(party), party, picked: previous.includes(party) }));
   for (;;) {
-    const picked = await vscode.window.showQuickPick(items, {
+    const picked = await prompts.pickMany(items, {
       title: 'Compare Parties (1/2): the parties',
       placeHolder: 'Pick two or more parties; each one reads the ledger on its own',
-      canPickMany: true,
       ignoreFocusOut: true,
     });
     if (!picked) return undefined;
     if (picked.length >= 2) return picked.map((p) => p.party);
     items.forEach((item) => (item.picked = picked.includes(item)));
-    void vscode.window.showWarningMessage('Pick at least two parties to compare.');
+    void prompts.message('warning', 'Pick at least two parties to compare.', []);
   }
 }
 
 /** The last N offsets offered besides the whole ledger. */
 const RECENT_OFFSETS = 100;
 
-async function pickRange(ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
+async function pickRange(prompts: Prompts, ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
   type Item = vscode.QuickPickItem & { range?: { beginExclusive: number; endInclusive: number } };
   const items: Item[] = [{ label: 'Whole ledger', description: ledgerEnd > 0 ? `offsets 1–${ledgerEnd}` : 'empty', range: { beginExclusive: 0, endInclusive: ledgerEnd } }];
   if (ledgerEnd > RECENT_OFFSETS) items.push({ label: `Last ${RECENT_OFFSETS} offsets`, description: `offsets ${ledgerEnd - RECENT_OFFSETS + 1}–${ledgerEnd}`, range: { beginExclusive: ledgerEnd - RECENT_OFFSETS, endInclusive: ledgerEnd } });
   items.push({ label: 'Offset range…', description: 'first and last offset, e.g. 10-42' });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
+  const picked = await prompts.pick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
   if (!picked) return undefined;
   if (picked.range) return picked.range;
-  const text = await vscode.window.showInputBox({
+  const text = await prompts.input({
     title: 'Compare Parties: offset range',
     prompt: `First and last offset, both included (the ledger ends at ${ledgerEnd})`,
     placeHolder: `1-${ledgerEnd}`,
@@ -173,7 +172,7 @@ export interface CompareFeature {
 }
 
 /** The Compare Parties view and its commands (offered while the active connection is connected: `cantonLedger.connected`). */
-export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter): { feature: CompareFeature; view: CompareView } {
+export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter, prompts: Prompts): { feature: CompareFeature; view: CompareView } {
   const view = new CompareView(connections, logger, redactor);
   /** The parties picked last, per connection (a new connection, a new choice). */
   const previousPicks = new WeakMap<LedgerConnection, string[]>();
@@ -181,21 +180,21 @@ export function registerComparePartiesView(commands: CommandRegistry, connection
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
     const connection = connections.activeConnection();
     if (!connection) {
-      void vscode.window.showWarningMessage('Compare Parties reads from the active connection: connect to a participant first.');
+      void prompts.message('warning', 'Compare Parties reads from the active connection: connect to a participant first.', []);
       return undefined;
     }
     // Given parties mean no prompts: the range is what `args` says, by default the whole ledger.
     if (args.parties) return runWithProgress(connection, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
-    const parties = await pickParties(partyChoices(connection), previousPicks.get(connection) ?? []);
+    const parties = await pickParties(prompts, partyChoices(connection), previousPicks.get(connection) ?? []);
     if (!parties) return undefined;
     previousPicks.set(connection, parties);
     const client = connection.client;
-    const ledgerEnd = await withCancellableProgress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
+    const ledgerEnd = await prompts.progress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
       void errors.report('Compare Parties', e);
       return undefined;
     });
     if (ledgerEnd === undefined) return undefined;
-    const range = await pickRange(ledgerEnd);
+    const range = await pickRange(prompts, ledgerEnd);
     if (!range) return undefined;
     return runWithProgress(connection, { parties, ...range });
   };
@@ -204,13 +203,13 @@ export function registerComparePartiesView(commands: CommandRegistry, connection
     await vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     await vscode.commands.executeCommand(focusViewCommand(Views.compareParties));
     try {
-      return await withCancellableProgress(`Compare Parties on ${connection.profile.name}`, (signal, progress) => view.run(connection, query, signal, (message) => progress.report({ message })));
+      return await prompts.progress(`Compare Parties on ${connection.profile.name}`, (signal, report) => view.run(connection, query, signal, (message) => report?.(message)));
     } catch {
       // Shown in the view, with Retry; the log has the details.
       return undefined;
     }
   };
-  const rerun = () => withCancellableProgress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
+  const rerun = () => prompts.progress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
   commands.register(Commands.compareParties, compare);
   commands.register(Commands.rerunComparison, rerun);
   commands.register(Commands.closeComparison, () => view.close());

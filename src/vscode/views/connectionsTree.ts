@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../core/connections';
 import { tokenState, type TokenClaims } from '../../core/auth/jwt';
-import { AuthError, LedgerError } from '../../core/errors';
+import { AuthError } from '../../core/errors';
 import { readableParties, shortParty } from '../../core/models/users';
 import { Commands } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import { errorRows } from './errorRows';
 import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
@@ -144,13 +145,17 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   }
 }
 
+/** A connection that could not connect: the one error builder's rows, headed by what failed, then Update Token and Retry. */
 function errorNodes(p: ConnectionProfile, error: Error): DetailNode[] {
-  const auth = error instanceof AuthError;
-  const hint = error instanceof LedgerError ? error.hint : undefined;
-  const nodes = [new DetailNode(`${p.id}:error`, auth ? 'Token rejected' : 'Could not connect', { description: error.message, tooltip: [error.message, hint].filter(Boolean).join('\n'), icon: 'error' })];
-  if (auth) nodes.push(new DetailNode(`${p.id}:update-token`, 'Update Token', { icon: 'key', command: { command: Commands.setToken, title: 'Update Token', arguments: [new ConnectionNode(p)] } }));
-  nodes.push(new DetailNode(`${p.id}:retry`, 'Retry', { icon: 'refresh', command: { command: Commands.connect, title: 'Retry', arguments: [new ConnectionNode(p)] } }));
-  return nodes;
+  const target = new ConnectionNode(p);
+  const rows = errorRows(p.id, error, {
+    title: error instanceof AuthError ? 'Token rejected' : 'Could not connect',
+    profileId: p.id,
+    target,
+    retry: { command: Commands.connect, title: 'Retry', arguments: [target] },
+    redact: (s) => s,
+  });
+  return rows.map(({ id, label, description, tooltip, icon, command, contextValue }) => new DetailNode(id, label, { description, tooltip, icon, command, contextValue }));
 }
 
 function infoNodes(p: ConnectionProfile, info: ParticipantInfo, ledgerEnd: number | undefined): DetailNode[] {

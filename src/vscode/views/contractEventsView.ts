@@ -10,6 +10,7 @@ import { contractEventRows, entityName } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
+import type { Prompts } from '../prompts';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
@@ -252,8 +253,8 @@ export async function contractIdSuggestion(): Promise<string | undefined> {
 }
 
 /** Asks for a contract id, pre-filled from the editor or the clipboard. */
-export async function askContractId(): Promise<string | undefined> {
-  const value = await vscode.window.showInputBox({
+export async function askContractId(prompts: Prompts): Promise<string | undefined> {
+  const value = await prompts.input({
     title: 'Show Contract Events',
     prompt: 'Contract ID (hex, starts with 00 or 01)',
     value: await contractIdSuggestion(),
@@ -264,7 +265,7 @@ export async function askContractId(): Promise<string | undefined> {
 }
 
 /** Picks who to ask as for contract events. */
-export async function pickEventFormat(current: EventFormatChoice | undefined, parties: string[]): Promise<EventFormatChoice | undefined | 'follow'> {
+export async function pickEventFormat(prompts: Prompts, current: EventFormatChoice | undefined, parties: string[]): Promise<EventFormatChoice | undefined | 'follow'> {
   type Item = vscode.QuickPickItem & { value: EventFormatChoice | 'follow' };
   const items: Item[] = [
     { label: '$(filter) As the Updates filter', description: current ? '' : 'current', value: 'follow' },
@@ -272,6 +273,6 @@ export async function pickEventFormat(current: EventFormatChoice | undefined, pa
     ...parties.map((p): Item => ({ label: `$(person) ${shortParty(p)}`, detail: p, value: { parties: [p], verbose: current?.verbose ?? true } })),
     { label: `$(list-flat) Verbose: ${current?.verbose === false ? 'off' : 'on'}`, description: 'toggle', value: { ...(current ?? { anyParty: true }), verbose: current?.verbose === false } },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Contract Events: Event Format', matchOnDetail: true });
+  const picked = await prompts.pick(items, { title: 'Contract Events: Event Format', matchOnDetail: true, ignoreFocusOut: false });
   return picked?.value;
 }

@@ -1,21 +1,16 @@
 import * as vscode from 'vscode';
-import type { CallOptions } from '../../core/api/http';
 import type { LedgerConnection } from '../../core/ledger/connection';
+import type { PagedList } from '../../core/paging';
 import type { LedgerChange } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ViewId } from '../commands/ids';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type ViewNode } from './rowsTree';
+import { recordFailure, type Prompts } from '../prompts';
+import { loadMoreRow, Pageable } from './pageable';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, type MessageNode, noActiveConnectionNodes, statusNodes, type ViewNode } from './rowsTree';
 
 /** The pages a paged view shows, as the core's pagers (`OnDemandPages`) read them. */
-export interface PagedList {
-  readonly loading: boolean;
-  readonly complete: boolean;
-  readonly loadedCount: number;
-  /** Resolves with the number of items added. */
-  loadMore(o?: CallOptions): Promise<number>;
-  loadAtLeast(count: number, o?: CallOptions): Promise<void>;
-}
+export type { PagedList } from '../../core/paging';
 
 /** What a paged view needs of the connections: the active one, what stands for a connection now, and their events. */
 export interface PagedViewConnections {
@@ -38,6 +33,8 @@ export interface PagedViewOptions {
   commands: { loadMore: string; refresh: string };
   /** Fires with the connection whose filter changed. */
   onDidChangeFilter: vscode.Event<LedgerConnection>;
+  /** Shows the view's progress bar while a page loads. */
+  prompts: Pick<Prompts, 'viewProgress'>;
 }
 
 /**
@@ -53,14 +50,10 @@ export interface PagedViewOptions {
 export abstract class PagedView<Pager extends PagedList, Connections extends PagedViewConnections = PagedViewConnections> extends LedgerTreeView {
   /** The connection the pages are of (the active one once the view has noticed it). */
   protected connection: LedgerConnection | undefined;
-  protected pager: Pager | undefined;
   /** The loaded items as nodes: the subclass fills them in `showLoaded`; a reset empties them. */
   protected itemNodes: ViewNode[] = [];
-  protected error: unknown;
-  /** How many items the next first load reads (pages up to it), so that a re-read keeps what was loaded. */
-  private keepCount = 0;
-  private firstLoad: Promise<void> | undefined;
-  private loadAbort = new AbortController();
+  /** The view's pages: the root case of the pageable piece every node can own. */
+  private readonly pages: Pageable<Pager>;
 
   constructor(
     protected readonly options: PagedViewOptions,
@@ -69,6 +62,24 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     protected readonly redactor: Redactor,
   ) {
     super(options.viewId);
+    this.pages = this._register(
+      new Pageable<Pager>({
+        name: options.name,
+        progress: { viewId: options.viewId, prompts: options.prompts },
+        open: (signal) => {
+          // Called as a first page is asked for: by the tree or Refresh, for the connection the view shows.
+          const connection = this.connection;
+          if (!connection) throw new Error('No active connection');
+          return this.openPager(connection, signal);
+        },
+        loaded: (pager, added) => this.showLoaded(pager, added),
+        changed: () => {
+          this.updateDescription();
+          this.changed.fire(undefined);
+        },
+        record: (context, err) => recordFailure(logger, redactor, context, err),
+      }),
+    );
     this._registerAll(
       connections.onDidChange((moved) => {
         const shown = this.connection;
@@ -79,6 +90,16 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
       options.onDidChangeFilter((c) => c === this.connection && this.filterChanged()),
       connections.onDidChangeLedger((e) => e.connection === this.connection && e.change.ledgerEnd && this.ledgerMoved()),
     );
+  }
+
+  /** The pager once the first page is loaded (a reset forgets it). */
+  protected get pager(): Pager | undefined {
+    return this.pages.pager;
+  }
+
+  /** The failure of the last read, until Retry or a reset. */
+  protected get error(): unknown {
+    return this.pages.error;
   }
 
   // ---------------------------------------------------------------- what a subclass says
@@ -129,10 +150,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     // The views read only from connections the user connected; what is loaded stays until a reset.
     const instead = !this.pager && !this.showsMoreThanPages() && connectionStateNodes(this.options.idPrefix, connection, (x) => this.redactor.redact(x));
     if (instead) return instead;
-    if (!this.pager && !this.error) {
-      this.firstLoad ??= this.loadFirstPage(connection);
-      await this.firstLoad;
-    }
+    await this.pages.firstPage();
     return this.rootNodes(connection);
   }
 
@@ -154,7 +172,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
 
   /** The first page being read, if one is (a subclass that starts something after the pages waits for it). */
   protected get firstPageInFlight(): Promise<void> | undefined {
-    return this.firstLoad;
+    return this.pages.firstInFlight;
   }
 
   /** The root's nodes; a subclass adds its own around `pageNodes`. */
@@ -165,69 +183,22 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
   /** The loaded nodes, then what the pages' state adds: "nothing here", the error with Retry, or "Load more". */
   protected pageNodes(connection: LedgerConnection): ViewNode[] {
     const { idPrefix, commands } = this.options;
-    const pager = this.pager;
     const nodes = [...this.itemNodes];
-    if (pager?.complete && nodes.length === 0 && !this.error) nodes.push(this.emptyNode(connection, pager));
-    if (this.error) {
-      const retry = { command: pager ? commands.loadMore : commands.refresh, title: 'Retry' };
-      nodes.push(...errorNodes(idPrefix, this.error, { connection, retry, redact: (s) => this.redactor.redact(s) }));
-    } else if (pager && !pager.complete) {
-      nodes.push(new MessageNode(`${idPrefix}/more`, pager.loading ? 'Loading…' : 'Load more', {
-        description: this.moreDescription(pager),
-        icon: pager.loading ? 'loading~spin' : 'ellipsis',
-        command: { command: commands.loadMore, title: 'Load More' },
-        contextValue: 'cantonLedger:loadMore',
-      }));
-    }
-    return nodes;
+    return nodes.concat(
+      this.pages.rows<ViewNode>({
+        shown: nodes.length,
+        empty: (pager) => [this.emptyNode(connection, pager)],
+        error: (err, retry) => errorNodes(idPrefix, err, { connection, retry: { command: retry === 'more' ? commands.loadMore : commands.refresh, title: 'Retry' }, redact: (s) => this.redactor.redact(s) }),
+        more: (pager, loading) => statusNodes([loadMoreRow(idPrefix, { loading, description: this.moreDescription(pager), command: { command: commands.loadMore, title: 'Load More' } })]),
+      }),
+    );
   }
 
   // ---------------------------------------------------------------- paging
 
-  private async loadFirstPage(connection: LedgerConnection): Promise<void> {
-    const signal = this.loadAbort.signal;
-    const keepCount = this.keepCount;
-    try {
-      const pager = await this.openPager(connection, signal);
-      await this.withProgress(async () => {
-        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
-      });
-      if (signal.aborted) return;
-      this.pager = pager;
-      this.error = undefined;
-      this.showLoaded(pager);
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`${this.options.name}: ${this.redactor.redactError(e)}`);
-    } finally {
-      // An aborted load was replaced by reset(): the newer load's promise is not this one's to clear.
-      if (!signal.aborted) this.firstLoad = undefined;
-    }
-    this.updateDescription();
-    this.changed.fire(undefined);
-  }
-
   /** "Load more": the next page into the same list. A click while a page is loading does nothing. */
   async loadMore(): Promise<void> {
-    const pager = this.pager;
-    if (!pager || pager.loading || pager.complete) return;
-    const signal = this.loadAbort.signal;
-    const loading = pager.loadMore({ signal });
-    this.changed.fire(undefined);
-    let added = 0;
-    try {
-      added = await this.withProgress(() => loading);
-      this.error = undefined;
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`${this.options.name}, loading more: ${this.redactor.redactError(e)}`);
-    }
-    if (pager !== this.pager) return;
-    this.showLoaded(pager, added);
-    this.updateDescription();
-    this.changed.fire(undefined);
+    await this.pages.loadMore();
   }
 
   /** Reads again from the first page (what it pins moves on), keeping as many items loaded as before. */
@@ -235,9 +206,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     if (this.followActive(this.connections.active())) this.reset(true);
     const connection = this.connection;
     if (!connection || connection.state.state !== 'connected') return;
-    this.firstLoad = this.loadFirstPage(connection);
-    this.changed.fire(undefined);
-    await this.firstLoad;
+    await this.pages.reread();
   }
 
   /**
@@ -245,20 +214,15 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
    * the first page again. `keepLoaded`: as many items as are loaded now.
    */
   protected reset(keepLoaded = false): void {
-    this.keepCount = keepLoaded ? (this.pager?.loadedCount ?? this.keepCount) : 0;
-    this.loadAbort.abort();
-    this.loadAbort = new AbortController();
-    this.pager = undefined;
+    this.pages.reset(keepLoaded);
     this.itemNodes = [];
-    this.error = undefined;
-    this.firstLoad = undefined;
     this.updateDescription();
     this.changed.fire(undefined);
   }
 
   /** The signal of the loads of the current pages: a reset aborts it. */
   protected get loadSignal(): AbortSignal {
-    return this.loadAbort.signal;
+    return this.pages.signal;
   }
 
   /** Moves the view to another connection (or none): its own pages, from the first. */
@@ -266,14 +230,5 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     this.leaveConnection();
     this.connection = connection;
     this.reset();
-  }
-
-  private withProgress<T>(task: () => Promise<T>): Thenable<T> {
-    return vscode.window.withProgress({ location: { viewId: this.options.viewId } }, task);
-  }
-
-  override dispose(): void {
-    this.loadAbort.abort();
-    super.dispose();
   }
 }

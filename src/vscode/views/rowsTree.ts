@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldError, UnsupportedOperationError } from '../../core/errors';
 import type { LedgerRow } from '../../core/rows';
 import { Commands, type ViewId } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import { Disposable } from '../lifecycle';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { JsonDocuments } from '../documents';
+import { errorRows, type StatusRow } from './errorRows';
 
 /** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
 export class RowNode {
@@ -115,47 +115,18 @@ export function childrenOf(node: ViewNode): ViewNode[] {
   return node.type === 'row' ? node.children() : (node.opts.children ?? []);
 }
 
+/** Nodes for status rows (a failure, Retry, "Load more"), under `parent`. */
+export function statusNodes(rows: readonly StatusRow[], parent?: ViewNode): MessageNode[] {
+  return rows.map(({ id, label, ...opts }) => new MessageNode(id, label, opts, parent));
+}
+
 /**
- * A failure shown inside a view (never a toast from a tree): what went wrong with its Canton code and
- * hint, "Token rejected — Update Token" for auth failures, and "Retry".
+ * A failure shown inside a view (never a toast from a tree): the rows of the one error builder
+ * (`errorRows`: the Canton code and hint, "Token rejected — Update Token", a cancel as no failure) and Retry.
  */
 export function errorNodes(idPrefix: string, err: unknown, o: { connection?: LedgerConnection; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
-  // The commands of the rows name the connection by its profile's id: what a tree item's command carries.
-  const profileId = o.connection?.id;
-  // Not a failure: this release has no such operation, and asking again would not change that.
-  if (err instanceof UnsupportedOperationError) {
-    return [new MessageNode(`${idPrefix}/unsupported`, err.message, { description: '', tooltip: err.hint, icon: 'info' }, o.parent)];
-  }
-  const nodes: MessageNode[] = [];
-  // The usual cause is the URL (a path prefix the participant is not served under): offer to edit it.
-  if (err instanceof NotServedError && profileId) {
-    nodes.push(new MessageNode(`${idPrefix}/edit`, 'Edit Connection URL', { description: o.redact(err.message), tooltip: o.redact(`${err.message}\n\n${err.hint}`), icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [profileId] } }, o.parent));
-  }
-  if (err instanceof AuthError || err instanceof TokenWithheldError) {
-    nodes.push(
-      new MessageNode(`${idPrefix}/auth`, err instanceof AuthError && err.status === 403 ? 'Permission denied — Update Token' : 'Token rejected — Update Token', {
-        description: o.redact(err.message),
-        tooltip: o.redact(`${err.message}\n\n${err.hint}`),
-        icon: 'key',
-        iconColor: 'list.errorForeground',
-        command: { command: Commands.setToken, title: 'Update Token', arguments: [profileId] },
-      }, o.parent),
-    );
-  } else {
-    const code = err instanceof CantonApiError ? err.code : undefined;
-    const message = err instanceof Error ? err.message : String(err);
-    nodes.push(
-      new MessageNode(`${idPrefix}/error`, o.redact(code ?? message), {
-        description: o.redact(code ? message : err instanceof LedgerError ? err.hint : ''),
-        tooltip: o.redact(`${message}${err instanceof LedgerError ? `\n\n${err.hint}` : ''}`),
-        icon: 'error',
-        iconColor: 'list.errorForeground',
-        contextValue: 'cantonLedger:error',
-      }, o.parent),
-    );
-  }
-  nodes.push(new MessageNode(`${idPrefix}/retry`, 'Retry', { icon: 'refresh', command: o.retry }, o.parent));
-  return nodes;
+  // The rows' commands name the connection by its profile's id: what a tree item's command carries.
+  return statusNodes(errorRows(idPrefix, err, { ...o, profileId: o.connection?.id }), o.parent);
 }
 
 /**

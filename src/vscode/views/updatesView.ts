@@ -6,12 +6,14 @@ import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import type { LedgerRow } from '../../core/rows';
 import { updateRow } from '../../core/updates/rows';
-import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource, type FollowStatus } from '../../core/updates/tail';
+import { describeSource, followUpdates, type FollowOptions, type FollowSource } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
+import { LiveFollow } from './liveFollow';
 import { PagedView } from './pagedView';
 import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -54,18 +56,9 @@ export class UpdatesFilterStore extends Disposable {
   }
 }
 
+/** What the live tail shows (following itself is the view's `LiveFollow`). */
 interface Tail {
-  controller: AbortController;
   window: UpdateWindow;
-  fromOffset: number;
-  /**
-   * Where the tail starts, once decided (undefined if that failed). History read while the tail runs
-   * ends there, so the two neither overlap nor leave a gap, whichever is read first.
-   */
-  start: Promise<number | undefined>;
-  /** Where following stands once it has begun: a Retry after a failure resumes from here. */
-  position?: FollowPosition;
-  status: { state: 'starting' } | FollowStatus | { state: 'stopped'; error: unknown };
   /** The websocket, or polling and why: shown in the status item and the view's description. */
   source?: FollowSource;
   nodes?: ViewNode[];
@@ -88,6 +81,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   protected declare itemNodes: RowNode[];
   private pageKeys = new Map<string, number>();
   private tail: Tail | undefined;
+  /** Following new updates while the live tail is on: from where the history ends, resumed after a failure by Retry. */
+  private readonly live: LiveFollow<FollowOptions>;
   private renderTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -96,13 +91,15 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     logger: Logger,
     redactor: Redactor,
     private readonly liveWindowSize: () => number,
+    private readonly prompts: Prompts,
   ) {
     super(
-      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange, prompts },
       connections,
       logger,
       redactor,
     );
+    this.live = this._register(new LiveFollow<FollowOptions>({ name: 'Live tail', follower: followUpdates, changed: () => this.render(), logger, redactor }));
     this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
@@ -136,7 +133,9 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
     // While a live tail runs, up to where it started: the history and the live updates do not overlap.
     const ledger = connection.ledger;
-    const tailStart = this.tail ? await this.tail.start : undefined;
+    // Where the tail starts, once decided (undefined if that failed): history read while the tail runs
+    // ends there, so the two neither overlap nor leave a gap, whichever is read first.
+    const tailStart = this.tail ? await this.live.startOffset : undefined;
     if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
     return new UpdatesPager(connection.client, query);
   }
@@ -218,14 +217,13 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
 
   get liveTail(): { active: boolean; received: number; newCount: number; size: number; status?: string; source?: FollowSource } {
     const t = this.tail;
-    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t?.status.state, source: t?.source };
+    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t && this.live.status.state, source: t?.source };
   }
 
   async startLiveTail(): Promise<void> {
-    const active = this.connections.active();
-    if (!active || this.tail) return;
-    this.followActive(active);
-    const connection = active;
+    const connection = this.connections.active();
+    if (!connection || this.tail) return;
+    this.followActive(connection);
     // A first page being read now (the tree asked for it just before) ends where it ends: the tail
     // continues after it. A page read from now on waits for the tail's start instead (openPager).
     const pagesInFlight = this.firstPageInFlight;
@@ -238,21 +236,29 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
       const loadedEnd = this.filters.get(connection).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
       return loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(signal) : await connection.client.ledgerEnd({ signal }));
     };
-    const controller = new AbortController();
-    const started = decideStart(controller.signal);
-    const tail: Tail = { controller, window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, start: started.catch(() => undefined), status: { state: 'starting' }, rows: new WeakMap() };
+    const tail: Tail = { window: new UpdateWindow(this.liveWindowSize()), rows: new WeakMap() };
     this.tail = tail;
+    // Each run (a resume too) reads on the connection as it is then: a new token makes it anew.
+    const following = this.live.start(decideStart, () => {
+      const now = this.connections.current(connection) ?? connection;
+      return {
+        client: now.client,
+        options: {
+          selection: selectionOf({ ...this.filters.get(now), descending: false }),
+          onBatch: (updates) => this.onLiveBatch(tail, updates),
+          onSource: (source) => {
+            tail.source = source;
+            this.logger.info(`Live tail reads over ${this.redactor.redact(describeSource(source))}`);
+            this.updateDescription();
+            this.render();
+          },
+        },
+      };
+    });
     this.setLiveContext(true);
     this.updateDescription();
     this.changed.fire(undefined);
-    try {
-      tail.fromOffset = await started;
-    } catch (e) {
-      this.tailStopped(tail, e);
-      return;
-    }
-    tail.position = startingPosition(tail.fromOffset);
-    await this.follow(tail, connection, tail.position);
+    await following;
   }
 
   /**
@@ -260,56 +266,18 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
    * stopped, into the same window, so nothing written meanwhile is missed. Otherwise a fresh start.
    */
   async retryLiveTail(): Promise<void> {
-    const tail = this.tail;
     // The same connection, also made anew since (a new token): the tail goes on there.
     const same = this.followActive(this.connections.active());
-    const connection = this.connection;
-    if (!tail?.position || tail.status.state !== 'stopped' || !connection || !same) {
+    if (!this.tail || !this.live.canResume || !this.connection || !same) {
       this.stopLiveTail();
       return this.startLiveTail();
     }
-    tail.controller = new AbortController();
-    await this.follow(tail, connection, tail.position);
-  }
-
-  private async follow(tail: Tail, connection: LedgerConnection, from: FollowPosition): Promise<void> {
-    tail.status = { state: 'following' };
-    this.render();
-    try {
-      await followUpdates(connection.client, {
-        selection: selectionOf({ ...this.filters.get(connection), descending: false }),
-        from,
-        signal: tail.controller.signal,
-        onBatch: (updates) => this.onLiveBatch(tail, updates),
-        onSource: (source) => {
-          tail.source = source;
-          this.logger.info(`Live tail reads over ${this.redactor.redact(describeSource(source))}`);
-          this.updateDescription();
-          this.render();
-        },
-        onStatus: (s) => {
-          tail.status = s;
-          if (s.state === 'reconnecting') this.logger.info(`Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms`);
-          else if (s.state === 'following') this.logger.info('Live tail: following again');
-          this.render();
-        },
-      });
-    } catch (e) {
-      this.tailStopped(tail, e);
-    }
-  }
-
-  /** A failure ended following (not a stop): shown as items with Retry, which resumes. */
-  private tailStopped(tail: Tail, e: unknown): void {
-    if (tail.controller.signal.aborted) return;
-    tail.status = { state: 'stopped', error: e };
-    this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
-    this.render();
+    await this.live.resume();
   }
 
   stopLiveTail(): void {
     if (!this.tail) return;
-    this.tail.controller.abort();
+    this.live.stop();
     this.tail = undefined;
     this.treeView.badge = undefined;
     this.setLiveContext(false);
@@ -352,7 +320,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     const descending = this.filters.get(connection).descending ?? false;
     const live = descending ? t.window.newestFirst() : [...t.window.newestFirst()].reverse();
     t.nodes ??= uniqueNodes(live.map((u) => cachedRow(t.rows, u)), `${ROOT}/live`);
-    const s = t.status;
+    const s = this.live.status;
     const header =
       s.state === 'stopped'
         ? errorNodes(`${ROOT}/live`, s.error, { connection, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
@@ -361,7 +329,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
               description:
                 s.state === 'reconnecting'
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
-                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
+                  : `after offset ${this.live.fromOffset ?? 0} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
               command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
@@ -405,8 +373,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     if (target.offset !== undefined && connection) {
       const offset = target.offset;
       const action = 'Show From Offset';
-      void vscode.window
-        .showInformationMessage(`The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(connection))}).`, action)
+      void this.prompts
+        .message('info', `The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(connection))}).`, [action])
         .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));
     }
     return false;
@@ -425,8 +393,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     const found = this.find(this.itemNodes, target);
     if (found) return this.select(found);
     if (!this.error) {
-      void vscode.window
-        .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(connection))}).`, 'Change Filter')
+      void this.prompts
+        .message('info', `The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(connection))}).`, ['Change Filter'])
         .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;
@@ -471,7 +439,6 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   }
 
   override dispose(): void {
-    this.tail?.controller.abort();
     if (this.renderTimer) clearTimeout(this.renderTimer);
     super.dispose();
   }

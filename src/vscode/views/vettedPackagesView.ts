@@ -1,10 +1,10 @@
-import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, Views } from '../commands/ids';
+import type { Prompts } from '../prompts';
 import { childrenOf, connectedActive, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /**
@@ -12,7 +12,7 @@ import { childrenOf, connectedActive, errorNodes, LedgerTreeView, MessageNode, u
  * as the active connection's ledger state holds them (a vetting apply there shows here at once).
  */
 export class VettedPackagesView extends LedgerTreeView {
-  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
+  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor, private readonly prompts: Pick<Prompts, 'viewProgress'>) {
     super(Views.vettedPackages);
     this._registerAll(
       connections.onDidChange((c) => (c === undefined || connections.current(c) === connections.active()) && this.changed.fire(undefined)),
@@ -32,7 +32,7 @@ export class VettedPackagesView extends LedgerTreeView {
       this.changed.fire(undefined);
       return;
     }
-    void vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => ledger.refreshVetting().catch(() => undefined));
+    void this.prompts.viewProgress(Views.vettedPackages, () => ledger.refreshVetting().catch(() => undefined));
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
@@ -44,7 +44,7 @@ export class VettedPackagesView extends LedgerTreeView {
     let states: VettedPackagesState[];
     try {
       const reading = ledger.vettedPackages();
-      if (ledger.vetting.state === 'unknown') await vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => reading.catch(() => undefined));
+      if (ledger.vetting.state === 'unknown') await this.prompts.viewProgress(Views.vettedPackages, () => reading.catch(() => undefined));
       states = await reading;
     } catch (e) {
       this.logger.warn(`Vetted packages: ${this.redactor.redactError(e)}`);

@@ -44,16 +44,27 @@ describe('live tail over a websocket that repeats frames', function () {
 
 describe('OffsetOrder', () => {
   const req = { method: 'GET', path: '/v2/updates' };
-  const checkpoint = (offset: number) => ({ kind: 'checkpoint', offset }) as unknown as Update;
+  const at = (time: string) => [{ synchronizerId: 'sync::1', recordTime: time }];
+  const checkpoint = (offset: number, time = '2026-12-06T10:00:00Z') => ({ kind: 'checkpoint', offset, synchronizerTimes: at(time) }) as unknown as Update;
   const transaction = (offset: number) => ({ kind: 'transaction', offset }) as unknown as Update;
 
-  it('takes an update and its checkpoint at one offset, and refuses a second checkpoint there (also across pages)', () => {
+  it('takes an update and its checkpoint at one offset, and refuses the same checkpoint again there (also across pages)', () => {
     const order = new OffsetOrder(req, {});
     order.check(transaction(4), 0);
     order.check(checkpoint(4), 1);
     assert.throws(() => order.check(checkpoint(4), 2), (e: unknown) => e instanceof ProtocolError && e.problem === 'offset-order');
     const next = new OffsetOrder(req, {}, order.end);
     assert.throws(() => next.check(checkpoint(4), 0), (e: unknown) => e instanceof ProtocolError && e.problem === 'offset-order');
+    next.check(transaction(5), 0);
+  });
+
+  it('takes a second checkpoint at one offset with other times (Canton, after an idle stream), then refuses it repeated', () => {
+    const order = new OffsetOrder(req, {});
+    order.check(transaction(4), 0);
+    order.check(checkpoint(4, '2026-12-06T10:00:00Z'), 1);
+    order.check(checkpoint(4, '2026-12-06T10:01:00Z'), 2);
+    const next = new OffsetOrder(req, {}, order.end);
+    assert.throws(() => next.check(checkpoint(4, '2026-12-06T10:01:00Z'), 0), (e: unknown) => e instanceof ProtocolError && e.problem === 'offset-order');
     next.check(transaction(5), 0);
   });
 

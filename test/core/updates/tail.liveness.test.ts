@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { StreamStalledError, TimeoutError } from '../../../src/core/errors';
-import type { Update } from '../../../src/core/models/updates';
+import type { OffsetCheckpoint, Update } from '../../../src/core/models/updates';
 import { followUpdates, type FollowStatus } from '../../../src/core/updates/tail';
 import type { DemoParticipant } from '../../../src/participant';
 import { startFrameRelay } from '../../support/frameRelay';
@@ -133,36 +133,68 @@ describe('live tail over a websocket: an idle ledger', function () {
   });
   after(() => p.close());
 
-  it('stays live: no checkpoint before the stream has gone anywhere, one after, never one that is refused; quiet, never reconnecting', async () => {
+  /** Follows the idle demo over a websocket from its ledger end; `react` sees each batch and status and may stop. */
+  async function followIdle(react: { batch?(got: Update[], b: Update[], stop: () => void): void; status?(s: FollowStatus, got: Update[], stop: () => void): void }) {
     const client = new LedgerClient({ baseUrl: p.url, timeoutMs: 5000 });
     const start = p.state.ledgerEnd;
     const got: Update[] = [];
     const statuses: FollowStatus[] = [];
-    const stop = new AbortController();
-    // Idle from the ledger end until quiet is reported (many checkpoint intervals: the liveness interval is 5 of them);
-    // then one write, its checkpoint, and quiet again.
-    let quietReports = 0;
+    const stopper = new AbortController();
+    const stop = () => stopper.abort();
     const following = followUpdates(client, {
       from: start,
       source: 'websocket',
       selection: { filter: { anyParty: true } },
-      signal: stop.signal,
+      signal: stopper.signal,
       livenessIntervalMs: 200,
       retryDelayMs: () => 1,
-      onBatch: (b) => got.push(...b),
+      onBatch: (b) => {
+        got.push(...b);
+        react.batch?.(got, b, stop);
+      },
       onStatus: (s) => {
         statuses.push(s);
-        if (s.state === 'reconnecting') stop.abort();
+        if (s.state === 'reconnecting') stop();
+        react.status?.(s, got, stop);
+      },
+    });
+    return { start, got, statuses, following };
+  }
+
+  it('stays live: no checkpoint before the stream has gone anywhere, one after, never one that is refused; quiet, never reconnecting', async () => {
+    // Idle from the ledger end until quiet is reported (many checkpoint intervals: the liveness interval is 5 of them);
+    // then one write, its checkpoint, and quiet again.
+    let quietReports = 0;
+    const { start, got, statuses, following } = await followIdle({
+      status: (s, got, stop) => {
         if (s.state !== 'quiet') return;
         quietReports++;
         if (quietReports === 1) p.state.appendSynthetic(1);
-        else if (got.some((u) => u.kind === 'checkpoint')) stop.abort();
+        else if (got.some((u) => u.kind === 'checkpoint')) stop();
       },
     });
     await following;
     assert.deepEqual(statuses.filter((s) => s.state === 'reconnecting'), [], 'never reconnecting');
     assert.deepEqual(got.map(key), ledgerAfter(p, start).concat(`${start + 1}/checkpoint`), 'the write, then one checkpoint at its offset');
     assert.ok(statuses.every((s) => s.state === 'quiet' || s.state === 'following'), JSON.stringify(statuses));
+  });
+
+  it('takes the second checkpoint Canton sends at an idle offset when the ledger moves on (later times), and stays live', async () => {
+    // A write, its idle checkpoint, a second write: the stream sends the idle offset's checkpoint again
+    // (later times) before the second write; then that write's idle checkpoint.
+    const { start, got, statuses, following } = await followIdle({
+      batch: (got, b, stop) => {
+        const checkpoints = got.filter((u) => u.kind === 'checkpoint').length;
+        if (checkpoints === 1 && b.some((u) => u.kind === 'checkpoint')) p.state.appendSynthetic(1);
+        if (checkpoints === 3) stop();
+      },
+    });
+    p.state.appendSynthetic(1);
+    await following;
+    assert.deepEqual(statuses.filter((s) => s.state === 'reconnecting'), [], 'never reconnecting');
+    assert.deepEqual(got.map(key), [`${start + 1}/transaction`, `${start + 1}/checkpoint`, `${start + 1}/checkpoint`, `${start + 2}/transaction`, `${start + 2}/checkpoint`]);
+    const [first, again] = got.filter((u): u is OffsetCheckpoint => u.kind === 'checkpoint');
+    assert.ok(first.synchronizerTimes.every((t, i) => t.recordTime < again.synchronizerTimes[i].recordTime), 'the second checkpoint at the idle offset has later times');
   });
 });
 

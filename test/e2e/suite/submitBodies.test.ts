@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
 import type { Prompts } from '../../../src/vscode/prompts';
+import { unanswered } from '../../vscode/scriptedPrompts';
 import { activate, extension, waitFor } from './helpers';
 import { closeEditors } from './sendHelpers';
 
@@ -105,6 +106,7 @@ const CONFIRM_APPLY = 'Apply';
 
 /** Answers like a user who sends each file: confirms an apply, dismisses everything else. */
 const sendingUser: Prompts = {
+  ...unanswered,
   progress: (_title, task) => task(new AbortController().signal),
   message: async (_severity, _text, actions, options) => (options?.modal && actions.includes(CONFIRM_APPLY) ? CONFIRM_APPLY : undefined),
   pick: async () => undefined,

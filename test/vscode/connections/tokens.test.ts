@@ -13,6 +13,7 @@ import { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { TokenSources } from '../../../src/vscode/connections/tokens';
 import { SecretStore } from '../../../src/vscode/secrets';
+import { windowPrompts } from '../../../src/vscode/ui';
 import { fake, MemoryMemento } from '../fake/vscode';
 
 /** SecretStorage in memory. */
@@ -38,7 +39,7 @@ describe('TokenSources', () => {
     fake.reset();
     secrets = new SecretStore(memorySecrets(), new Redactor());
     profiles = new ProfileStore(new MemoryMemento() as never);
-    tokens = new TokenSources(secrets, profiles);
+    tokens = new TokenSources(secrets, profiles, windowPrompts);
     manager = new ConnectionManager(profiles, tokens, silentLogger, new Redactor());
   });
   afterEach(() => {

@@ -23,6 +23,7 @@ import type { SqlResult } from '../../../src/core/pqs/store';
 import { Commands } from '../../../src/vscode/commands/ids';
 import { CommandRegistry } from '../../../src/vscode/commands/registry';
 import { ErrorReporter, type Prompts } from '../../../src/vscode/prompts';
+import { unanswered } from '../scriptedPrompts';
 import { demoPqsUrl } from '../../../src/vscode/demo';
 import { registerPqs, type PqsFeature } from '../../../src/vscode/pqs';
 import type { PqsNode } from '../../../src/vscode/pqs/viewRows';
@@ -48,6 +49,7 @@ function recordingGlue() {
   const logged: string[] = [];
   const failures: unknown[] = [];
   const prompts: Prompts = {
+    ...unanswered,
     message: async (severity, text) => void messages.push({ severity, text }),
     pick: async () => undefined,
     progress: (_title, task) => task(new AbortController().signal),

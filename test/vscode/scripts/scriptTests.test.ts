@@ -64,7 +64,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
     const registry = new CommandRegistry(commands, errors, window.deps.targets);
     const documents = { show: async (folder: string, name: string, value: unknown) => void shown.push({ folder, name, value }) };
-    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, readDar });
+    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, prompts: port, readDar });
     controller = fake.state.testControllers[0];
     await controller.resolveHandler!(undefined);
   });
@@ -127,7 +127,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
       fake.state.findFiles = () => [uriOf('broken.ledger.json')];
       const port = new PromptsPort(windowPrompts);
       const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, readDar });
+      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, prompts: port, readDar });
       controller = fake.state.testControllers[0];
       await controller.resolveHandler!(undefined);
       const run = await controller.run([item('broken.ledger.json')]);
@@ -199,7 +199,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     // Another participant, connected and active now: it has never seen the script's transactions.
     const other = await start({ port: 0 });
     const registry = new CommandRegistry(commands, new ErrorReporter(silentLogger, new Redactor(), new PromptsPort(windowPrompts), () => undefined), window.deps.targets);
-    const graphs = registerGraphs(registry, { extensionUri: Uri.file(REPO_ROOT) as never, connections: window.manager, documents: {} as never, logger: silentLogger, redactor: new Redactor() });
+    const graphs = registerGraphs(registry, { extensionUri: Uri.file(REPO_ROOT) as never, connections: window.manager, documents: {} as never, logger: silentLogger, redactor: new Redactor(), prompts: window.prompts() });
     try {
       const elsewhere: ConnectionProfile = { id: 'other', name: 'Other', url: other.url, auth: 'none', userId: 'demo-admin', source: 'user' };
       await window.manager.profiles.save(elsewhere);

@@ -3,43 +3,18 @@
 // (the core's OnDemandPages over pages a test answers one by one) stands for the participant.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CallOptions } from '../../../src/core/api/http';
 import type { ConnectionProfile } from '../../../src/core/connections';
 import type { ConnectionState, LedgerConnection } from '../../../src/core/ledger/connection';
 import { HttpError } from '../../../src/core/errors';
 import type { LedgerChange } from '../../../src/core/ledger/state';
 import type { Logger } from '../../../src/core/log';
-import { OnDemandPages, type ReadPage } from '../../../src/core/paging';
 import { Redactor } from '../../../src/core/redact';
 import { PagedView, type PagedViewConnections } from '../../../src/vscode/views/pagedView';
 import type { ViewId } from '../../../src/vscode/commands/ids';
 import { MessageNode, uniqueNodes, type ViewNode } from '../../../src/vscode/views/rowsTree';
+import { windowPrompts } from '../../../src/vscode/ui';
+import { nextRequest, ScriptedPages, type PageRequest } from '../../support/scriptedPages';
 import { fake } from '../fake/vscode';
-
-interface PageRequest {
-  cursor: number | undefined;
-  signal?: AbortSignal;
-  answer(items: string[], next?: number): void;
-  fail(error: Error): void;
-}
-
-/** Pages that a test answers: every read waits until the test answers it (the signal is not looked at: the view must drop a stale page itself). */
-class ScriptedPages extends OnDemandPages<string, number> {
-  constructor(
-    readonly label: string,
-    private readonly requests: PageRequest[],
-  ) {
-    super();
-  }
-  get items(): readonly string[] {
-    return this.loaded;
-  }
-  protected readPage(cursor: number | undefined, o: CallOptions): Promise<ReadPage<string, number>> {
-    return new Promise((resolve, reject) => {
-      this.requests.push({ cursor, signal: o.signal, answer: (items, next) => resolve({ items, next }), fail: reject });
-    });
-  }
-}
 
 const CONNECTED: ConnectionState = { state: 'connected', info: { version: '3.4.0', synchronizers: [], parties: [], partiesFromRights: false }, at: new Date() };
 
@@ -75,7 +50,7 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
 
   constructor(connections: FakeConnections, logger: Logger) {
     const filterChanges = new vscode.EventEmitter<LedgerConnection>();
-    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event }, connections, logger, new Redactor());
+    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event, prompts: windowPrompts }, connections, logger, new Redactor());
     this.filterChanges = filterChanges;
   }
   protected async openPager(connection: LedgerConnection): Promise<ScriptedPages> {
@@ -110,12 +85,10 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
   get shown(): LedgerConnection | undefined {
     return this.connection;
   }
+
   /** The next page asked for (after the view's promise chain has run far enough to ask). */
-  async nextRequest(): Promise<PageRequest> {
-    for (let i = 0; i < 100 && this.requests.length === 0; i++) await new Promise((r) => setImmediate(r));
-    const request = this.requests.shift();
-    assert.ok(request, 'the view asked for a page');
-    return request;
+  nextRequest(): Promise<PageRequest> {
+    return nextRequest(this.requests);
   }
 }
 
@@ -257,7 +230,6 @@ describe('PagedView', () => {
     connections.changed.fire(undefined);
     assert.deepEqual(labels(await view.getChildren()), ['No active connection', 'Start the demo participant']);
   });
-
   it('follows its own connection: another one moving changes nothing; the one a reconnect made in its place keeps the pages; another active connection starts over', async () => {
     const shown = view.getChildren();
     (await view.nextRequest()).answer(['a'], 1);

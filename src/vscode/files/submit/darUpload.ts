@@ -58,7 +58,7 @@ export class DarUploadController {
     const connection = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
     if (!connection) return {};
     const { profile, client } = connection;
-    const uri = arg instanceof vscode.Uri ? arg : await pickDar();
+    const uri = arg instanceof vscode.Uri ? arg : await pickDar(prompts);
     if (!uri) return {};
     const name = fileName(uri);
     let doing = request.mode === 'validate' ? 'Validating' : 'Uploading';
@@ -132,7 +132,7 @@ export class DarUploadController {
   }
 }
 
-async function pickDar(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
+async function pickDar(prompts: Prompts): Promise<vscode.Uri | undefined> {
+  const picked = await prompts.openDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
   return picked?.[0];
 }
