@@ -6,7 +6,7 @@ import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/log';
 import { SecretStore } from './vscode/secrets';
 import { ProfileStore } from './vscode/connections/profiles';
-import { TokenProviders } from './vscode/connections/tokens';
+import { TokenSources } from './vscode/connections/tokens';
 import { ConnectionManager } from './vscode/connections/manager';
 import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
 import { ConnectionStatusBar } from './vscode/statusBar';
@@ -68,13 +68,13 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const profiles = new ProfileStore(context.globalState);
   // Every question and failure message goes through this one port; a test replaces its `current`.
   const prompts = new PromptsPort(windowPrompts);
-  const tokens = new TokenProviders(secrets, profiles, prompts);
+  const tokens = new TokenSources(secrets, profiles, prompts);
   const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
   const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   const showLog = () => channel.show(true);
   const errors = new ErrorReporter(logger, redactor, prompts, showLog);
   const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
-  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(profiles, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
+  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
   const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
@@ -82,13 +82,13 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState, demoPqsPassword);
   const statusBar = new ConnectionStatusBar(connections, prompts);
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
-  const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p), prompts);
+  const tokenCommands = new TokenCommands(connections, secrets, (c) => connectionCommands.connect(c), prompts);
   const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
 
   const startDemo = async () => {
     await vscode.workspace.fs.createDirectory(context.globalStorageUri);
     await demo.start();
-    await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
+    await connectionCommands.connect(connections.connection(DEMO_CONNECTION_ID));
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.
@@ -102,7 +102,6 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     channel,
     secrets,
     profiles,
-    tokens,
     connections,
     tree,
     demo,

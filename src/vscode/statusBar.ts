@@ -19,7 +19,7 @@ export class ConnectionStatusBar extends Disposable {
     this.item.name = 'Canton Ledger Connection';
     this.item.command = Commands.selectConnection;
     this._register(manager.onDidChange(() => this.update()));
-    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connectionId === manager.profiles.active()?.id && this.update()));
+    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connection === manager.active() && this.update()));
     // Token expiry moves with the clock, not with events.
     const timer = setInterval(() => this.update(), 15_000);
     this._register(toDisposable(() => clearInterval(timer)));
@@ -34,19 +34,19 @@ export class ConnectionStatusBar extends Disposable {
   private visible = false;
 
   update(): void {
-    const p = this.manager.profiles.active();
-    if (!p) {
+    const connection = this.manager.active();
+    if (!connection) {
       this.visible = false;
       this.item.hide();
       return;
     }
-    const s = this.manager.state(p.id);
+    const { profile: p, state: s } = connection;
     const warnSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('tokenExpiryWarningSeconds', 60);
-    const claims = p.auth === 'jwt' ? this.manager.tokens.claims(p.id) : undefined;
+    const claims = p.auth === 'jwt' ? connection.tokens?.claims() : undefined;
     const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
-    const rejected = this.manager.tokenRejected(p.id);
+    const rejected = connection.tokenRejected;
     if (claims?.expiresAt && (token === 'expiring' || token === 'expired')) this.warnExpiry(p.id, p.name, claims.expiresAt, token);
-    const end = this.manager.ledger(p.id)?.ledgerEnd;
+    const end = connection.ledger?.ledgerEnd;
     const parts = [`$(${s.state === 'connected' ? 'database' : s.state === 'error' ? 'error' : 'debug-disconnect'}) ${p.name}`];
     if (s.state === 'connected' && end !== undefined) parts.push(`@${end}`);
     if (rejected) parts.push('$(key) token rejected');

@@ -3,6 +3,7 @@ import type { LedgerClient } from '../api/client';
 import type { CompatibilityCheck } from '../compat/check';
 import { participantDescriptions, type ParticipantDescriptions } from '../compat/descriptions';
 import type { CompatibilityReport } from '../compat/report';
+import type { TokenSource } from '../auth/jwt';
 import type { ConnectionProfile } from '../connections';
 import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '../errors';
 import { silentLogger, type Logger } from '../log';
@@ -51,6 +52,8 @@ export interface LedgerConnectionOptions {
   profile: ConnectionProfile;
   /** The client of this profile (the connection owns it from now on). */
   client: LedgerClient;
+  /** Where the client's tokens come from (none without auth): made for this connection, disposed with it. */
+  tokens?: TokenSource;
   /** Where the connection's Daml packages are decoded and kept; without it, packages are not read. */
   packages?: PackageStore;
   logger?: Logger;
@@ -74,8 +77,10 @@ export interface LedgerConnectionOptions {
  */
 export class LedgerConnection {
   readonly id: string;
-  readonly profile: ConnectionProfile;
+  private currentProfile: ConnectionProfile;
   readonly client: LedgerClient;
+  /** The source of its client's tokens (undefined without auth): this connection's own. */
+  readonly tokens: TokenSource | undefined;
   private readonly store: PackageStore | undefined;
   private readonly logger: Logger;
   private readonly lifetime = new AbortController();
@@ -106,13 +111,28 @@ export class LedgerConnection {
   readonly onDidChangePqs = this.pqsChanged.event;
 
   constructor(options: LedgerConnectionOptions) {
-    this.profile = options.profile;
+    this.currentProfile = options.profile;
     this.id = options.profile.id;
     this.client = options.client;
+    this.tokens = options.tokens;
     this.store = options.packages;
     this.logger = options.logger ?? silentLogger;
     this.connectTimeoutMs = options.connectTimeoutMs;
     this.descriptions = options.descriptions ?? participantDescriptions;
+  }
+
+  /** The profile as it reads now (a rename reaches the connection; what its client is built from never changes). */
+  get profile(): ConnectionProfile {
+    return this.currentProfile;
+  }
+
+  /**
+   * Takes a newer version of its profile that changes nothing the client is built from (a new name, its
+   * parties); a profile that does needs a new connection.
+   */
+  useProfile(profile: ConnectionProfile): void {
+    if (profile.id !== this.id || clientKey(profile) !== clientKey(this.currentProfile)) throw new Error(`The profile ${profile.id} changed what its connection is built from: it needs a new connection`);
+    this.currentProfile = profile;
   }
 
   get state(): ConnectionState {
@@ -163,6 +183,8 @@ export class LedgerConnection {
   connect(signal?: AbortSignal): Promise<ParticipantInfo> {
     if (this.connecting) return this.connecting.done;
     if (this.disposed) return Promise.reject(new CancelledError());
+    // Each connect asks anew where the token may go (a refusal holds for this attempt only).
+    this.tokens?.newAttempt();
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal?.addEventListener('abort', abort, { once: true });
@@ -377,6 +399,7 @@ export class LedgerConnection {
     void this.pqsStore?.dispose();
     this.pqsStore = undefined;
     this.pqsChanged.dispose();
+    this.tokens?.dispose();
   }
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { explainFailure, type FailedCommandFacts } from '../../core/failureExplanation';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import { locateCause } from '../../core/errorCauses';
 import type { Logger } from '../../core/log';
 import type { Completion, CompletionsSelection } from '../../core/models/completions';
@@ -53,8 +53,8 @@ interface Live {
  * opens the file the command came from, the cause marked.
  */
 export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionManager> {
-  /** Fires with the connection id when Read From… moved where the first page starts. */
-  private readonly readFromChanged: vscode.EventEmitter<string>;
+  /** Fires with the connection when Read From… moved where the first page starts. */
+  private readonly readFromChanged: vscode.EventEmitter<LedgerConnection>;
   private includeSucceeded = false;
   /** How many offsets back from the ledger end the first page reads, the ledger start, or an offset the user named. */
   private back: ReadFrom = RECENT_OFFSETS;
@@ -75,7 +75,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     logger: Logger,
     redactor: Redactor,
   ) {
-    const readFromChanged = new vscode.EventEmitter<string>();
+    const readFromChanged = new vscode.EventEmitter<LedgerConnection>();
     super(
       {
         viewId: Views.failedCommands,
@@ -96,8 +96,8 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
         follower: followCompletions,
         // A hidden view reads nothing; nor does a connection that is not (or no longer) the one shown.
         mayRun: () => {
-          const profile = this.connections.profiles.active();
-          return this.treeView.visible && profile !== undefined && profile.id === this.profileId && this.connections.connection(profile.id)?.state.state === 'connected';
+          const shown = this.connection;
+          return this.treeView.visible && shown !== undefined && shown === this.connections.active() && shown.state.state === 'connected';
         },
         changed: () => {
           this.updateDescription();
@@ -117,14 +117,13 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   // ---------------------------------------------------------------- the pages
 
-  protected async openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<CompletionsPager> {
-    const connection = this.connections.connection(profile.id);
-    const state = this.connections.state(profile.id);
-    if (!connection || state.state !== 'connected') throw new Error(`${profile.name} is not connected.`);
+  protected async openPager(connection: LedgerConnection, signal: AbortSignal): Promise<CompletionsPager> {
+    const state = connection.state;
+    if (state.state !== 'connected') throw new Error(`${connection.profile.name} is not connected.`);
     const client = connection.client;
     const caps = await client.capabilities({ signal });
     const selection = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
-    const ledger = this.connections.ledger(profile.id);
+    const ledger = connection.ledger;
     const end = ledger ? await ledger.refreshLedgerEnd(signal) : await client.ledgerEnd({ signal });
     const prunedUpToInclusive = caps.has('prunedOffsets') ? await client.prunedOffsets({ signal }).then((p) => p.participantPrunedUpToInclusive, () => 0) : 0;
     const back = this.back;
@@ -137,7 +136,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
       this.live = live;
       void this.follow.start(end, () => ({
         // The connection's client of now (a resume after a new token reads with it).
-        client: this.connections.connection(profile.id)?.client ?? client,
+        client: this.connections.current(connection)?.client ?? client,
         options: {
           selection,
           onBatch: (batch) => {
@@ -154,7 +153,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     this.rebuild(false);
   }
 
-  protected emptyNode(_profile: ConnectionProfile, pager: CompletionsPager): MessageNode {
+  protected emptyNode(_connection: LedgerConnection, pager: CompletionsPager): MessageNode {
     const { beginExclusive, endInclusive, prunedUpToInclusive } = pager.range;
     return new MessageNode(`${ROOT}/empty`, this.includeSucceeded ? 'No commands' : 'No failed commands', {
       description: `offsets ${beginExclusive}–${endInclusive}${prunedUpToInclusive > 0 ? ` (pruned up to ${prunedUpToInclusive})` : ''}${this.includeSucceeded ? '' : ' · succeeded ones hidden'}`,
@@ -167,14 +166,14 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     return `${pager.completions.length} completion${pager.completions.length === 1 ? '' : 's'} read, offsets ${beginExclusive}–${endInclusive} · older ones before offset ${beginExclusive}`;
   }
 
-  protected override rootNodes(profile: ConnectionProfile): ViewNode[] {
-    return [...this.liveNodes(profile), ...this.pageNodes(profile)];
+  protected override rootNodes(connection: LedgerConnection): ViewNode[] {
+    return [...this.liveNodes(connection), ...this.pageNodes(connection)];
   }
 
-  protected override connectionChanged(id: string | undefined): void {
-    if (id === undefined || id !== this.profileId) return;
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    if (moved === undefined || moved !== this.connection) return;
     // Disconnected: what was read goes and following stops (the view shows Connect); connected again: pages from the first.
-    if (this.connections.state(id).state !== 'connected' && (this.pager || this.live)) this.reset();
+    if (moved.state.state !== 'connected' && (this.pager || this.live)) this.reset();
     else if (!this.pager) this.changed.fire(undefined);
   }
 
@@ -217,13 +216,13 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   }
 
   /** The line about following: whose completions, from where, up to date or reconnecting; a stop with Retry. */
-  private liveNodes(profile: ConnectionProfile): MessageNode[] {
+  private liveNodes(connection: LedgerConnection): MessageNode[] {
     const live = this.live;
     if (!live || !this.pager) return [];
     const s = this.follow.status;
-    if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { profileId: profile.id, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+    if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { connection, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
     const who = live.selection.allUsers ? "every user's" : `${live.selection.userId}'s`;
-    const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${profile.name}`;
+    const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${connection.profile.name}`;
     const description = s.state === 'reconnecting' ? this.redactor.redact(s.error.message) : `after offset ${this.pager.range.endInclusive}${this.follow.caughtUp ? ', up to date' : ''}`;
     return [
       new MessageNode(`${ROOT}/live`, label, {
@@ -266,8 +265,8 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   /** The line about following (`Following …`, `after offset 12, up to date`), while there is one. */
   get liveStatus(): { label: string; description?: string } | undefined {
-    const profile = this.connections.profiles.active();
-    const node = profile && this.liveNodes(profile)[0];
+    const connection = this.connections.active();
+    const node = connection && this.liveNodes(connection)[0];
     return node && { label: node.label, description: node.opts.description };
   }
 
@@ -298,7 +297,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
       back = { offset: Number(text.trim()) };
     } else back = chosen.back;
     this.back = back;
-    if (this.profileId) this.readFromChanged.fire(this.profileId);
+    if (this.connection) this.readFromChanged.fire(this.connection);
     return back;
   }
 

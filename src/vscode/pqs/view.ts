@@ -47,6 +47,16 @@ interface Snapshot {
   ledgerEnd?: number;
 }
 
+/**
+ * What the user chose in the view for one connection: where it reads (pinned by the user: an offset, or
+ * a time through nearest_offset; else the store's latest) and the payload filters of its lists. Kept
+ * with the connection it was chosen on, so that another connection starts with nothing chosen.
+ */
+interface Choices {
+  pin?: { offset: number; asOf?: string };
+  readonly filters: Map<string, { texts: string[]; filters: PayloadFilter[] }>;
+}
+
 export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNode> {
   private readonly changed = this._register(new vscode.EventEmitter<PqsNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
@@ -54,11 +64,10 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
   private readOf: PqsStore | undefined;
   private snapshot: Snapshot | undefined;
   private failure: unknown;
-  /** Pinned by the user (an offset, or a time through nearest_offset); else the store's latest. */
-  private pin: { offset: number; asOf?: string } | undefined;
+  /** The choices made per connection: they go with their connection (a reconnect makes a new one). */
+  private readonly choicesOf = new WeakMap<LedgerConnection, Choices>();
   /** The contracts of each template or interface, in pages (one list per name, wherever it shows). */
   private readonly lists = new Map<string, Pageable<ActiveContractPages>>();
-  private readonly filters = new Map<string, { texts: string[]; filters: PayloadFilter[] }>();
   private readonly histories = new Map<string, ContractHistory>();
   private reading: AbortController | undefined;
   /**
@@ -75,14 +84,14 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     this._register(deps.connections.onDidChange(() => this.changed.fire(undefined)));
     this._register(deps.onDidAttach(() => this.followStore(this.store())));
     this._register(
-      deps.connections.onDidChangeLedger(({ connectionId }) => {
-        if (this.connection()?.id !== connectionId) return;
+      deps.connections.onDidChangeLedger(({ connection }) => {
+        if (this.connection() !== connection) return;
         if (this.view.visible) void this.ledgerMoves.run();
         else this.movedWhileHidden = true;
       }),
     );
     // The packages say which interfaces each template implements, and which fields a filter may name.
-    this._register(deps.connections.onDidChangePackages((id) => (this.connection()?.id === id ? this.changed.fire(undefined) : undefined)));
+    this._register(deps.connections.onDidChangePackages((c) => (this.connection() === c ? this.changed.fire(undefined) : undefined)));
     this._register(
       this.view.onDidChangeVisibility(({ visible }) => {
         if (!visible || !this.movedWhileHidden) return;
@@ -108,6 +117,17 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
   /** The store of the connection the view follows. */
   store(): PqsStore | undefined {
     return this.connection()?.pqs;
+  }
+
+  /** The choices made for the connection the view follows (none yet: nothing chosen). */
+  private get choices(): Choices {
+    const connection = this.connection();
+    let choices = connection && this.choicesOf.get(connection);
+    if (!choices) {
+      choices = { filters: new Map() };
+      if (connection) this.choicesOf.set(connection, choices);
+    }
+    return choices;
   }
 
   /** The participant's packages, once read (for filters, the interface views and completions). */
@@ -148,10 +168,11 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     const reading = (this.reading = new AbortController());
     try {
       const watermark = await store.watermark({ signal: reading.signal });
-      const pinned = this.pin?.offset ?? watermark.latest ?? 0;
+      const pin = this.choices.pin;
+      const pinned = pin?.offset ?? watermark.latest ?? 0;
       const counts = await store.summary(pinned, { signal: reading.signal });
       const before = this.snapshot?.pinned;
-      this.snapshot = { watermark, pinned, asOf: this.pin?.asOf, counts, ledgerEnd: this.connection()?.ledger?.ledgerEnd };
+      this.snapshot = { watermark, pinned, asOf: pin?.asOf, counts, ledgerEnd: this.connection()?.ledger?.ledgerEnd };
       this.failure = undefined;
       if (resetPages || before !== pinned) this.resetReads();
     } catch (err) {
@@ -182,8 +203,8 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       if (Number.isNaN(Date.parse(choice.asOf))) throw new PqsError('bad-settings', `"${choice.asOf}" is neither an offset nor a time`);
       const offset = await store.nearestOffset(choice.asOf);
       if (offset === undefined) throw new PqsError('offset-out-of-range', `The store holds no offset at or before ${choice.asOf}`);
-      this.pin = { offset, asOf: choice.asOf };
-    } else this.pin = choice.offset !== undefined ? { offset: choice.offset } : undefined;
+      this.choices.pin = { offset, asOf: choice.asOf };
+    } else this.choices.pin = choice.offset !== undefined ? { offset: choice.offset } : undefined;
     await this.refresh(true);
   }
 
@@ -194,7 +215,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       const text = await this.deps.prompts.input({
         title: `Filter ${node.name} by payload`,
         prompt: 'PATH OPERATOR VALUE, several joined by " and " (amount>=1000 and owner=Alice::1220…); empty for none',
-        value: this.filters.get(node.name)?.texts.join(' and ') ?? '',
+        value: this.choices.filters.get(node.name)?.texts.join(' and ') ?? '',
         ignoreFocusOut: true,
       });
       if (text === undefined) return;
@@ -202,8 +223,8 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
     // Checked against the template's fields before anything is sent.
     const filters = checkFilters(input, node.name, this.packageIndex());
-    if (filters.length) this.filters.set(node.name, { texts: input, filters });
-    else this.filters.delete(node.name);
+    if (filters.length) this.choices.filters.set(node.name, { texts: input, filters });
+    else this.choices.filters.delete(node.name);
     this.lists.get(node.name)?.dispose();
     this.lists.delete(node.name);
     this.changed.fire(undefined);
@@ -217,7 +238,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (!store || !snapshot) return undefined;
     let list = this.lists.get(name);
     if (!list) {
-      const filters = this.filters.get(name)?.filters ?? [];
+      const filters = this.choices.filters.get(name)?.filters ?? [];
       list = new Pageable({
         name: `PQS: the contracts of ${name}`,
         progress: { viewId: Views.pqs, prompts: this.deps.prompts },
@@ -239,7 +260,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
   // ---------------------------------------------------------------- tree
 
   getTreeItem(n: PqsNode): vscode.TreeItem {
-    return treeItemOf(n, { filterOf: (name) => this.filters.get(name)?.texts });
+    return treeItemOf(n, { filterOf: (name) => this.choices.filters.get(name)?.texts });
   }
 
   getParent(): undefined {
@@ -275,7 +296,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     const pages = list.pager;
     if (!pages) return tail;
     const contracts = pages.items.map((c): PqsNode => ({ kind: 'contract', key, contractId: c.contractId, payload: c.payload, offset: c.offset }));
-    const hints = (this.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
+    const hints = (this.choices.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
       const suggestion = suggestedPayloadIndex(name, f);
       if ('none' in suggestion) return { kind: 'message', id: `index/${key}/${i}`, label: 'No payload index serves this filter', icon: 'info', description: suggestion.none, tooltip: suggestion.none };
       const { sql } = suggestion;
@@ -341,7 +362,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       id: 'pinned',
       label: `Reading at offset ${s.pinned}`,
       icon: 'pinned',
-      description: s.asOf ? `as of ${s.asOf}` : this.pin ? 'pinned' : 'the latest offset',
+      description: s.asOf ? `as of ${s.asOf}` : this.choices.pin ? 'pinned' : 'the latest offset',
       command: { command: Commands.pqsPin, title: 'Read as of…' },
     };
     const packages = this.packageIndex();

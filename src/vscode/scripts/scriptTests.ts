@@ -17,6 +17,7 @@ import type { CommandRegistry } from '../commands/registry';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import type { GraphCarrier } from '../graph/graphCommands';
 import { Disposable } from '../lifecycle';
 import { isCancellation, summary, type Prompts } from '../prompts';
 import type { DarContents } from '../../core/daml/lf/archive';
@@ -31,10 +32,10 @@ export interface ScriptTestsDeps {
   readDar(bytes: Uint8Array): DarContents;
 }
 
-/** What the last run of a step gave, for Open Step Result and Show Graph. */
+/** What the last run of a step gave, for Open Step Result and Show Graph: its result, and the connection it ran on. */
 interface StepRecord {
   result: StepResult;
-  connectionId: string;
+  connection: LedgerConnection;
 }
 
 export class ScriptTests extends Disposable {
@@ -186,7 +187,7 @@ export class ScriptTests extends Disposable {
           const item = stepItem(s.index);
           if (item) run.started(item);
         },
-        onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection.id),
+        onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection),
       });
     } catch (e) {
       // Before any step (connect, packages, parties): the script's own verdict, said as every failure is (a cancel is none).
@@ -194,7 +195,7 @@ export class ScriptTests extends Disposable {
       else run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact(summary(e))}`), Date.now() - started);
       return;
     }
-    for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
+    for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection);
     run.appendOutput(terminalText(`${script.label} (run ${result.runId}): ${result.status}`) + '\r\n');
     const duration = Date.now() - started;
     if (result.status === 'refused') {
@@ -212,9 +213,9 @@ export class ScriptTests extends Disposable {
     }
   }
 
-  private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connectionId: string): void {
+  private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connection: LedgerConnection): void {
     if (!item) return;
-    this.lastRuns.set(item.id, { result: r, connectionId });
+    this.lastRuns.set(item.id, { result: r, connection });
     run.appendOutput(terminalText(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}`) + '\r\n');
     const messages = () => r.failures.map((f) => failureMessage(f, uri, doc));
     switch (r.status) {
@@ -256,7 +257,9 @@ export class ScriptTests extends Disposable {
       await this.deps.prompts.message('info', `${item?.label ?? 'This step'} has no transaction from its last run: run the script first.`, []);
       return;
     }
-    await vscode.commands.executeCommand(Commands.showTransactionGraph, { updateId: t.updateId });
+    // Read where the script ran, not from whichever connection is active now.
+    const target: GraphCarrier = { updateId: t.updateId, connection: record.connection };
+    await vscode.commands.executeCommand(Commands.showTransactionGraph, target);
   }
 }
 

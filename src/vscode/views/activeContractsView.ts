@@ -8,7 +8,7 @@ import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pag
 import { activeContractRows } from '../../core/acs/rows';
 import { CancelledError } from '../../core/errors';
 import { shortId } from '../../core/text';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
 import { shortParty } from '../../core/models/users';
@@ -50,8 +50,8 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
   }
 
   /** Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded. */
-  protected override connectionChanged(id: string | undefined): void {
-    if (id === undefined || id === this.profileId) this.reset(true);
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    if (moved === undefined || moved === this.connection) this.reset(true);
   }
 
   /**
@@ -70,8 +70,8 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 
   // ---------------------------------------------------------------- paging
 
-  protected async openPager(profile: ConnectionProfile): Promise<ActiveContractsPager> {
-    return new ActiveContractsPager(this.connections.client(profile), activeContractsQueryOf(this.filters.get(profile.id), this.chosenOffset));
+  protected async openPager(connection: LedgerConnection): Promise<ActiveContractsPager> {
+    return new ActiveContractsPager(connection.client, activeContractsQueryOf(this.filters.get(connection), this.chosenOffset));
   }
 
   /** Groups are rebuilt from every loaded contract (a page adds to groups already shown); ids stay stable, so does expansion. */
@@ -79,9 +79,9 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
     this.itemNodes = uniqueNodes(activeContractRows(pager.state), ROOT);
   }
 
-  protected emptyNode(profile: ConnectionProfile, pager: ActiveContractsPager): MessageNode {
+  protected emptyNode(connection: LedgerConnection, pager: ActiveContractsPager): MessageNode {
     return new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${pager.state.activeAtOffset}`, {
-      description: this.who(profile.id),
+      description: this.who(connection),
       icon: 'info',
       command: { command: Commands.filterActiveContracts, title: 'Change Filter' },
     });
@@ -102,6 +102,11 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 
   // ---------------------------------------------------------------- for commands and tests
 
+  /** The connection the view shows (what its rows' contracts are read from). */
+  get shownConnection(): LedgerConnection | undefined {
+    return this.connection;
+  }
+
   /** The loaded contract behind a contract row. */
   contractOf(node: ViewNode | undefined): ActiveContract | undefined {
     const id = node?.type === 'row' ? node.row.contractId : undefined;
@@ -114,14 +119,14 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
     return s && { activeAtOffset: s.activeAtOffset, complete: s.complete, loaded: s.contracts.length, chosenOffset: this.chosenOffset };
   }
 
-  private who(profileId: string): string {
-    return filterSummary({ ...this.filters.get(profileId), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
+  private who(connection: LedgerConnection): string {
+    return filterSummary({ ...this.filters.get(connection), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
   }
 
   protected updateDescription(): void {
     const offset = this.pager?.state.activeAtOffset ?? this.chosenOffset;
     const at = offset === undefined ? undefined : `at offset ${offset}${this.chosenOffset === undefined ? ' (ledger end)' : ''}`;
-    this.treeView.description = [at, this.profileId ? this.who(this.profileId) : undefined].filter(Boolean).join(' · ') || undefined;
+    this.treeView.description = [at, this.connection ? this.who(this.connection) : undefined].filter(Boolean).join(' · ') || undefined;
   }
 
 }
@@ -137,22 +142,21 @@ export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'u
 }
 
 /** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
-export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, prompts: Prompts): void {
+export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, packages: LedgerPackages, prompts: Prompts): void {
   commands.register(Commands.refreshActiveContracts, () => view.refresh());
   commands.register(Commands.loadMoreActiveContracts, () => view.loadMore());
   commands.register(Commands.filterActiveContracts, () => vscode.commands.executeCommand(Commands.filterUpdates));
   commands.register(Commands.showActiveContractsAtOffset, async (offset?: number) => {
-    const picked = offset ?? (await askOffset(connections, prompts));
+    const picked = offset ?? (await askOffset(view, prompts));
     if (picked !== null) await view.showAt(picked);
   });
   commands.register(Commands.showActiveContractsAtLedgerEnd, () => view.showAt(undefined));
-  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, prompts, node, options));
+  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, packages, prompts, node, options));
 }
 
 /** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
-async function askOffset(connections: ConnectionManager, prompts: Prompts): Promise<number | undefined | null> {
-  const id = connections.profiles.active()?.id;
-  const end = id ? connections.ledger(id)?.ledgerEnd : undefined;
+async function askOffset(view: ActiveContractsView, prompts: Prompts): Promise<number | undefined | null> {
+  const end = view.shownConnection?.ledger?.ledgerEnd;
   const value = await prompts.input({
     title: 'Active Contracts at Offset',
     prompt: `The offset to show the active contracts at${end !== undefined ? ` (the ledger end is ${end})` : ''}; empty: the ledger end`,
@@ -168,19 +172,20 @@ async function askOffset(connections: ConnectionManager, prompts: Prompts): Prom
  * without them), a stakeholder to act as (the choice's controller preselected when its package says who
  * it is), then a new commands file with the ExerciseCommand, whose other Party fields name another party.
  */
-async function exercise(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, prompts: Prompts, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
+async function exercise(view: ActiveContractsView, packages: LedgerPackages, prompts: Prompts, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
   const contract = view.contractOf(node);
-  const profile = connections.profiles.active();
-  if (!contract || !profile) return undefined;
-  const state = connections.state(profile.id);
+  // The contract's connection: the one the view read it from.
+  const connection = view.shownConnection;
+  if (!contract || !connection) return undefined;
+  const state = connection.state;
   const info = state.state === 'connected' ? state.info : undefined;
-  const index = await packageIndex(packages, prompts, profile);
+  const index = await packageIndex(packages, prompts, connection);
   const choices = index && exerciseChoices(contract, index);
   const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(prompts, contract, choices);
   if (!picked) return undefined;
   const choice = picked.name;
   const known = choices?.find((c) => c.name === choice);
-  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(connections, prompts, profile, contract, known) : { contract };
+  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(prompts, connection, contract, known) : { contract };
   const controllers = viewed.failed ?? (known ? choiceControllers(viewed.contract, known) : undefined);
   const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined, controllers);
   const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(prompts, candidates, choice, controllers) : candidates[0]?.party);
@@ -196,9 +201,9 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
  * The contract with the view an interface choice's controllers name; when it cannot be read, why, as
  * controllers the picker says are unknown. Cancel cancels the command.
  */
-async function interfaceView(connections: ConnectionManager, prompts: Prompts, profile: ConnectionProfile, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
+async function interfaceView(prompts: Prompts, connection: LedgerConnection, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
   try {
-    return { contract: await prompts.progress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connections.client(profile), contract, choice, signal)) };
+    return { contract: await prompts.progress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connection.client, contract, choice, signal)) };
   } catch (e) {
     if (e instanceof CancelledError) throw e;
     return { contract, failed: { kind: 'unknown', because: `${choice.name} is controlled by a field of the ${choice.fromInterface ?? 'interface'} view, which could not be read (${summary(e)})` } };
@@ -206,14 +211,14 @@ async function interfaceView(connections: ConnectionManager, prompts: Prompts, p
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */
-async function packageIndex(packages: LedgerPackages, prompts: Prompts, profile: ConnectionProfile): Promise<PackageIndex | undefined> {
-  if (packages.stateOf(profile).state !== 'loading') return packages.indexFor(profile);
+async function packageIndex(packages: LedgerPackages, prompts: Prompts, connection: LedgerConnection): Promise<PackageIndex | undefined> {
+  if (packages.stateOf(connection).state !== 'loading') return packages.indexFor(connection);
   return prompts.progress('Reading the packages', (signal) => new Promise<PackageIndex | undefined>((resolve) => {
     const done = () => {
       sub.dispose();
-      resolve(packages.indexFor(profile));
+      resolve(packages.indexFor(connection));
     };
-    const sub = packages.onDidChange(() => packages.stateOf(profile).state !== 'loading' && done());
+    const sub = packages.onDidChange(() => packages.stateOf(connection).state !== 'loading' && done());
     signal.addEventListener('abort', done);
   }));
 }

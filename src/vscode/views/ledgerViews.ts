@@ -31,30 +31,29 @@ export function registerLedgerViews(
   deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor; packages: LedgerPackages; prompts: Prompts },
 ): LedgerViews {
   const { connections, logger, redactor, prompts } = deps;
-  const filters = new UpdatesFilterStore(context.globalState, connections);
+  const filters = new UpdatesFilterStore(context.globalState);
   const liveWindow = () => vscode.workspace.getConfiguration('cantonLedger').get<number>('updates.liveTailWindow', 500);
   const updates = new UpdatesView(connections, filters, logger, redactor, liveWindow, prompts);
   const contractEvents = new ContractEventsView(connections, filters, context.workspaceState, logger, redactor);
   const vettedPackages = new VettedPackagesView(connections, logger, redactor, prompts);
   const activeContracts = new ActiveContractsView(connections, filters, logger, redactor, prompts);
-  const info = () => {
-    const id = connections.profiles.active()?.id;
-    const s = id ? connections.state(id) : undefined;
+  const info = (connection = connections.active()) => {
+    const s = connection?.state;
     return s?.state === 'connected' ? s.info : undefined;
   };
 
   const setFilter = async (filter?: UpdatesViewFilter) => {
-    const profile = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
-    if (!profile) return;
-    const next = filter ?? (await editUpdatesFilter(prompts, filters.get(profile.id), info()));
-    if (next) await filters.set(profile.id, next);
+    const connection = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
+    if (!connection) return;
+    const next = filter ?? (await editUpdatesFilter(prompts, filters.get(connection), info(connection)));
+    if (next) await filters.set(connection, next);
   };
   const showContractEvents = async (target?: string | ViewNode) => {
     const fromNode = typeof target === 'object' ? (target.type === 'row' ? target.row.contractId : target.opts.values?.contractId) : target;
     const contractId = fromNode ?? (await askContractId(prompts));
     if (!contractId) return undefined;
-    const profile = await commands.targets.resolve(undefined, { purpose: 'look the contract up on' });
-    return profile ? contractEvents.show(contractId, profile) : undefined;
+    const connection = await commands.targets.resolve(undefined, { purpose: 'look the contract up on' });
+    return connection ? contractEvents.show(contractId, connection) : undefined;
   };
   /** `target` passes on where to create the file (see NewFileTarget of the New Vetting File command). */
   const newVettingFile = async (node?: ViewNode, target: object = {}) => {
@@ -69,8 +68,8 @@ export function registerLedgerViews(
   commands.register(Commands.loadMoreUpdates, () => updates.loadMore());
   commands.register(Commands.filterUpdates, setFilter);
   commands.register(Commands.resetFilter, async () => {
-    const profile = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
-    if (profile) await filters.set(profile.id, undefined);
+    const connection = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
+    if (connection) await filters.set(connection, undefined);
   });
   commands.register(Commands.startLiveTail, () => void updates.startLiveTail());
   commands.register(Commands.stopLiveTail, () => updates.stopLiveTail());
@@ -88,6 +87,6 @@ export function registerLedgerViews(
   commands.register(Commands.clearContractHistory, () => contractEvents.clearHistory());
   commands.register(Commands.refreshVetting, () => vettedPackages.refresh());
   commands.register(Commands.newVettingFileFor, newVettingFile);
-  registerActiveContractsCommands(commands, activeContracts, connections, deps.packages, prompts);
+  registerActiveContractsCommands(commands, activeContracts, deps.packages, prompts);
   return { updates, contractEvents, vettedPackages, filters, activeContracts };
 }

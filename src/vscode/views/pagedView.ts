@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { PagedList } from '../../core/paging';
 import type { LedgerChange } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ViewId } from '../commands/ids';
-import type { ConnectionState } from '../connections/manager';
 import { recordFailure, type Prompts } from '../prompts';
 import { loadMoreRow, Pageable } from './pageable';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, type MessageNode, noActiveConnectionNodes, statusNodes, type ViewNode } from './rowsTree';
@@ -13,13 +12,15 @@ import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, type Mess
 /** The pages a paged view shows, as the core's pagers (`OnDemandPages`) read them. */
 export type { PagedList } from '../../core/paging';
 
-/** What a paged view needs of the connections: the active one, its state, and their events. */
+/** What a paged view needs of the connections: the active one, what stands for a connection now, and their events. */
 export interface PagedViewConnections {
-  readonly profiles: { active(): ConnectionProfile | undefined };
-  state(id: string): ConnectionState;
-  /** A connection id, or undefined when the list of profiles changed. */
-  readonly onDidChange: vscode.Event<string | undefined>;
-  readonly onDidChangeLedger: vscode.Event<{ connectionId: string; change: LedgerChange }>;
+  /** The active connection, connected or not. */
+  active(): LedgerConnection | undefined;
+  /** The connection that stands for `connection` now (itself, or the one a reconnect made for its profile). */
+  current(connection: LedgerConnection): LedgerConnection | undefined;
+  /** A connection that moved, or undefined when the profiles changed. */
+  readonly onDidChange: vscode.Event<LedgerConnection | undefined>;
+  readonly onDidChangeLedger: vscode.Event<{ connection: LedgerConnection; change: LedgerChange }>;
 }
 
 export interface PagedViewOptions {
@@ -30,8 +31,8 @@ export interface PagedViewOptions {
   name: string;
   /** The commands of the "Load more" row and of Retry before any page is loaded. */
   commands: { loadMore: string; refresh: string };
-  /** Fires with the connection id whose filter changed. */
-  onDidChangeFilter: vscode.Event<string>;
+  /** Fires with the connection whose filter changed. */
+  onDidChangeFilter: vscode.Event<LedgerConnection>;
   /** Shows the view's progress bar while a page loads. */
   prompts: Pick<Prompts, 'viewProgress'>;
 }
@@ -48,7 +49,7 @@ export interface PagedViewOptions {
  */
 export abstract class PagedView<Pager extends PagedList, Connections extends PagedViewConnections = PagedViewConnections> extends LedgerTreeView {
   /** The connection the pages are of (the active one once the view has noticed it). */
-  protected profileId: string | undefined;
+  protected connection: LedgerConnection | undefined;
   /** The loaded items as nodes: the subclass fills them in `showLoaded`; a reset empties them. */
   protected itemNodes: ViewNode[] = [];
   /** The view's pages: the root case of the pageable piece every node can own. */
@@ -66,10 +67,10 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
         name: options.name,
         progress: { viewId: options.viewId, prompts: options.prompts },
         open: (signal) => {
-          // Called as a first page is asked for: by the tree or Refresh, for the active connection.
-          const profile = this.connections.profiles.active();
-          if (!profile) throw new Error('No active connection');
-          return this.openPager(profile, signal);
+          // Called as a first page is asked for: by the tree or Refresh, for the connection the view shows.
+          const connection = this.connection;
+          if (!connection) throw new Error('No active connection');
+          return this.openPager(connection, signal);
         },
         loaded: (pager, added) => this.showLoaded(pager, added),
         changed: () => {
@@ -80,13 +81,14 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
       }),
     );
     this._registerAll(
-      connections.onDidChange((id) => {
-        const active = connections.profiles.active()?.id;
-        if (active !== this.profileId) this.switchConnection(active);
-        else this.connectionChanged(id);
+      connections.onDidChange((moved) => {
+        const shown = this.connection;
+        if (!this.followActive(connections.active())) return;
+        // Its own connection, or the one a reconnect made in its place: the subclass says what that changes.
+        this.connectionChanged(moved && (moved === shown || moved === this.connection) ? this.connection : moved);
       }),
-      options.onDidChangeFilter((id) => id === this.profileId && this.filterChanged()),
-      connections.onDidChangeLedger((e) => e.connectionId === this.profileId && e.change.ledgerEnd && this.ledgerMoved()),
+      options.onDidChangeFilter((c) => c === this.connection && this.filterChanged()),
+      connections.onDidChangeLedger((e) => e.connection === this.connection && e.change.ledgerEnd && this.ledgerMoved()),
     );
   }
 
@@ -103,21 +105,24 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
   // ---------------------------------------------------------------- what a subclass says
 
   /** A new pager for the connection (it may read what the first page pins, e.g. the ledger end, with `signal`). */
-  protected abstract openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<Pager>;
+  protected abstract openPager(connection: LedgerConnection, signal: AbortSignal): Promise<Pager>;
 
   /** Puts the pager's items into `itemNodes`: all of them (`added` undefined, the first load) or the `added` newest. */
   protected abstract showLoaded(pager: Pager, added?: number): void;
 
   /** The row shown when every page is loaded and holds nothing. */
-  protected abstract emptyNode(profile: ConnectionProfile, pager: Pager): MessageNode;
+  protected abstract emptyNode(connection: LedgerConnection, pager: Pager): MessageNode;
 
   /** The "Load more" row's description: what is loaded and what the pages read. */
   protected abstract moreDescription(pager: Pager): string;
 
   protected abstract updateDescription(): void;
 
-  /** The active connection connected, disconnected or changed otherwise (`id` undefined: the list of profiles did). */
-  protected connectionChanged(_id: string | undefined): void {}
+  /**
+   * A connection connected, disconnected or changed otherwise: the view's own (`this.connection`, also
+   * when a reconnect made it anew), another one, or undefined when the profiles did.
+   */
+  protected connectionChanged(_moved: LedgerConnection | undefined): void {}
 
   /** The ledger end of the view's connection moved. */
   protected ledgerMoved(): void {}
@@ -127,7 +132,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     this.reset();
   }
 
-  /** Called before the view moves to another connection (the old one is still `profileId`). */
+  /** Called before the view moves to another connection (the old one is still `connection`). */
   protected leaveConnection(): void {}
 
   /** True while the view shows something besides the pages (a live tail) that a disconnect does not hide. */
@@ -139,14 +144,30 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    if (!profile) return noActiveConnectionNodes(this.options.idPrefix);
+    this.followActive(this.connections.active());
+    const connection = this.connection;
+    if (!connection) return noActiveConnectionNodes(this.options.idPrefix);
     // The views read only from connections the user connected; what is loaded stays until a reset.
-    const instead = !this.pager && !this.showsMoreThanPages() && connectionStateNodes(this.options.idPrefix, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    const instead = !this.pager && !this.showsMoreThanPages() && connectionStateNodes(this.options.idPrefix, connection, (x) => this.redactor.redact(x));
     if (instead) return instead;
     await this.pages.firstPage();
-    return this.rootNodes(profile);
+    return this.rootNodes(connection);
+  }
+
+  /**
+   * Shows `active` from now on: the connection it shows made anew (a reconnect, a new token) is taken
+   * in place, keeping what is loaded; another connection starts over. True when it shows the same
+   * connection as before.
+   */
+  protected followActive(active: LedgerConnection | undefined): boolean {
+    const shown = this.connection;
+    if (active === shown) return true;
+    if (active && shown && this.connections.current(shown) === active) {
+      this.connection = active;
+      return true;
+    }
+    this.switchConnection(active);
+    return false;
   }
 
   /** The first page being read, if one is (a subclass that starts something after the pages waits for it). */
@@ -155,19 +176,19 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
   }
 
   /** The root's nodes; a subclass adds its own around `pageNodes`. */
-  protected rootNodes(profile: ConnectionProfile): ViewNode[] {
-    return this.pageNodes(profile);
+  protected rootNodes(connection: LedgerConnection): ViewNode[] {
+    return this.pageNodes(connection);
   }
 
   /** The loaded nodes, then what the pages' state adds: "nothing here", the error with Retry, or "Load more". */
-  protected pageNodes(profile: ConnectionProfile): ViewNode[] {
+  protected pageNodes(connection: LedgerConnection): ViewNode[] {
     const { idPrefix, commands } = this.options;
     const nodes = [...this.itemNodes];
     return nodes.concat(
       this.pages.rows<ViewNode>({
         shown: nodes.length,
-        empty: (pager) => [this.emptyNode(profile, pager)],
-        error: (err, retry) => errorNodes(idPrefix, err, { profileId: profile.id, retry: { command: retry === 'more' ? commands.loadMore : commands.refresh, title: 'Retry' }, redact: (s) => this.redactor.redact(s) }),
+        empty: (pager) => [this.emptyNode(connection, pager)],
+        error: (err, retry) => errorNodes(idPrefix, err, { connection, retry: { command: retry === 'more' ? commands.loadMore : commands.refresh, title: 'Retry' }, redact: (s) => this.redactor.redact(s) }),
         more: (pager, loading) => statusNodes([loadMoreRow(idPrefix, { loading, description: this.moreDescription(pager), command: { command: commands.loadMore, title: 'Load More' } })]),
       }),
     );
@@ -182,10 +203,9 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
 
   /** Reads again from the first page (what it pins moves on), keeping as many items loaded as before. */
   async refresh(): Promise<void> {
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    else this.reset(true);
-    if (!profile || this.connections.state(profile.id).state !== 'connected') return;
+    if (this.followActive(this.connections.active())) this.reset(true);
+    const connection = this.connection;
+    if (!connection || connection.state.state !== 'connected') return;
     await this.pages.reread();
   }
 
@@ -206,9 +226,9 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
   }
 
   /** Moves the view to another connection (or none): its own pages, from the first. */
-  protected switchConnection(profileId: string | undefined): void {
+  protected switchConnection(connection: LedgerConnection | undefined): void {
     this.leaveConnection();
-    this.profileId = profileId;
+    this.connection = connection;
     this.reset();
   }
 }

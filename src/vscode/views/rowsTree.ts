@@ -3,8 +3,7 @@ import type { LedgerRow } from '../../core/rows';
 import { Commands, type ViewId } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import { Disposable } from '../lifecycle';
-import type { ConnectionProfile } from '../../core/connections';
-import type { ConnectionManager, ConnectionState } from '../connections/manager';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { JsonDocuments } from '../documents';
 import { errorRows, type StatusRow } from './errorRows';
 
@@ -125,8 +124,9 @@ export function statusNodes(rows: readonly StatusRow[], parent?: ViewNode): Mess
  * A failure shown inside a view (never a toast from a tree): the rows of the one error builder
  * (`errorRows`: the Canton code and hint, "Token rejected — Update Token", a cancel as no failure) and Retry.
  */
-export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: string; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
-  return statusNodes(errorRows(idPrefix, err, o), o.parent);
+export function errorNodes(idPrefix: string, err: unknown, o: { connection?: LedgerConnection; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+  // The rows' commands name the connection by its profile's id: what a tree item's command carries.
+  return statusNodes(errorRows(idPrefix, err, { ...o, profileId: o.connection?.id }), o.parent);
 }
 
 /**
@@ -134,7 +134,8 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
  * connections the user connected (a request could otherwise ask to trust a URL out of the blue).
  * Undefined when connected.
  */
-export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+export function connectionStateNodes(idPrefix: string, connection: LedgerConnection, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+  const { profile, state } = connection;
   const connect = { command: Commands.connect, title: 'Connect', arguments: [profile.id] };
   switch (state.state) {
     case 'connected':
@@ -142,7 +143,7 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
     case 'connecting':
       return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' }, parent)];
     case 'error':
-      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact, parent });
+      return errorNodes(`${idPrefix}/connection`, state.error, { connection, retry: connect, redact, parent });
     default:
       return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect }, parent)];
   }
@@ -152,15 +153,15 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
  * The active connection a view reads from, when it is connected; otherwise what the view shows instead
  * (no active connection; connecting; its error with Retry; Connect).
  */
-export function connectedActiveProfile(
+export function connectedActive(
   idPrefix: string,
-  connections: Pick<ConnectionManager, 'profiles' | 'state'>,
+  connections: { active(): LedgerConnection | undefined },
   redact: (s: string) => string,
-): { profile: ConnectionProfile; nodes?: undefined } | { profile?: undefined; nodes: MessageNode[] } {
-  const profile = connections.profiles.active();
-  if (!profile) return { nodes: noActiveConnectionNodes(idPrefix) };
-  const nodes = connectionStateNodes(idPrefix, profile, connections.state(profile.id), redact);
-  return nodes ? { nodes } : { profile };
+): { connection: LedgerConnection; nodes?: undefined } | { connection?: undefined; nodes: MessageNode[] } {
+  const connection = connections.active();
+  if (!connection) return { nodes: noActiveConnectionNodes(idPrefix) };
+  const nodes = connectionStateNodes(idPrefix, connection, redact);
+  return nodes ? { nodes } : { connection };
 }
 
 /** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */

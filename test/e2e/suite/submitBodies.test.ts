@@ -152,7 +152,7 @@ describe('submit: the CLI and the editor send the same request bodies for the sa
     api.send.prompts = previousPrompts;
     await closeEditors();
     if (profileId) {
-      api.connections.disconnect(profileId);
+      api.connections.disconnect(api.connections.connection(profileId)!);
       await api.connections.profiles.remove(profileId);
     }
     await api.connections.profiles.setActive(previousActive);
@@ -171,7 +171,7 @@ describe('submit: the CLI and the editor send the same request bodies for the sa
     const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E same bodies', url: editor.url, auth: 'none', userId: 'demo-admin' });
     profileId = profile.id;
     await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-    await waitFor(() => api.connections.state(profile.id).state === 'connected', { what: 'the connection connected' });
+    await waitFor(() => api.connections.connection(profile.id)!.state.state === 'connected', { what: 'the connection connected' });
     api.send.prompts = sendingUser;
     for (const file of commands) await api.send.submit.submitFile(vscode.Uri.file(file));
     for (const file of commands) await api.send.preview.previewFile(vscode.Uri.file(file));

@@ -24,7 +24,7 @@ describe('Updates view: the live tail (live-follow helper)', function () {
     window = await sendWindow(suite.proxy.url);
     logged = [];
     const logger: Logger = { trace() {}, debug() {}, info: (m) => logged.push(`info ${m}`), warn: (m) => logged.push(`warn ${m}`), error: (m) => logged.push(`error ${m}`) };
-    filters = new UpdatesFilterStore(new MemoryMemento() as never, window.manager);
+    filters = new UpdatesFilterStore(new MemoryMemento() as never);
     view = new UpdatesView(window.manager, filters, logger, new Redactor(), () => 100, windowPrompts);
   });
   afterEach(() => {

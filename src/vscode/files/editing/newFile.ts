@@ -4,7 +4,7 @@ import { CancelledError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/files/templates';
-import type { ConnectionProfile } from '../../../core/connections';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 import { summary, type Prompts } from '../../prompts';
 import type { FileKind } from '../../../core/files/validate';
@@ -73,11 +73,11 @@ export class NewFileCommands {
   async newCommandsFile(options: NewCommandsFileOptions = {}): Promise<vscode.Uri | undefined> {
     const participant = await this.participant();
     const info = participant?.info;
-    let index = participant ? this.packages.indexFor(participant.profile) : undefined;
+    let index = participant ? this.packages.indexFor(participant.connection) : undefined;
     let { templateId, choice } = options;
     if (!templateId && options.pickTemplate && participant) {
       // Right after connecting the packages are still being read: the picker waits for them.
-      const read = index ?? (await this.packagesRead(participant.profile, { file: 'New commands file', reading: 'for the template picker' }));
+      const read = index ?? (await this.packagesRead(participant.connection, { file: 'New commands file', reading: 'for the template picker' }));
       if (read === null) return undefined;
       index = read;
       if (index) {
@@ -121,10 +121,11 @@ export class NewFileCommands {
    * be read, says so and offers the file with a placeholder template: undefined when taken, null when
    * the user cancelled or declined.
    */
-  private async packagesRead(profile: ConnectionProfile, purpose: { file: string; reading: string }): Promise<PackageIndex | undefined | null> {
+  private async packagesRead(connection: LedgerConnection, purpose: { file: string; reading: string }): Promise<PackageIndex | undefined | null> {
+    const { profile } = connection;
     let state;
     try {
-      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} ${purpose.reading}`, (signal) => this.packages.read(profile, signal));
+      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} ${purpose.reading}`, (signal) => this.packages.read(connection, signal));
     } catch (e) {
       if (e instanceof CancelledError) return null;
       state = { state: 'failed' as const, error: e as Error };
@@ -174,7 +175,7 @@ export class NewFileCommands {
     const participant = await this.participant();
     const info = participant?.info;
     // Right after connecting the packages are still being read: the template is chosen once they are.
-    const packages = participant ? (this.packages.indexFor(participant.profile) ?? (await this.packagesRead(participant.profile, { file: 'New ledger script', reading: 'for its first step' }))) : undefined;
+    const packages = participant ? (this.packages.indexFor(participant.connection) ?? (await this.packagesRead(participant.connection, { file: 'New ledger script', reading: 'for its first step' }))) : undefined;
     if (packages === null) return undefined;
     const text = newScriptText({ partyIds: info?.parties.map((p) => p.party) ?? [], actingParty: actingParty(info?.rights, info?.user?.primaryParty ?? undefined), packages });
     return this.create('script', text, options, '"createArguments"');
