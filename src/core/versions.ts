@@ -227,6 +227,11 @@ export interface VersionFacts {
   requestingParties: boolean;
   /** Prepare refuses more than one command by default (3.4+: `enforce-single-root-node`). */
   prepareSingleCommand: boolean;
+  /**
+   * The active-contracts list carries `streamContinuationToken` in its request and on each element
+   * (3.5+): before, a list cannot be resumed, only cut with `limit` (the 3.3–3.4.12 specs have neither).
+   */
+  acsContinuationToken: boolean;
   wire: WireDialect;
 }
 
@@ -265,6 +270,7 @@ export function factsOf(version: string): VersionFacts {
     unvetDependenciesOfVetted: since('3.5.5'),
     requestingParties: !since('3.4.0'),
     prepareSingleCommand: since('3.4.0'),
+    acsContinuationToken: since('3.5.0'),
     wire: {
       acsDeltaFields: since('3.4.0'),
       contractKeyHash: since('3.5.0'),

@@ -107,6 +107,12 @@ export interface ActiveContractsCursor {
   readonly sentTokens: readonly string[];
   /** The list form: the page before saw a contract after it (its look-ahead), so this page cannot be empty. */
   readonly moreExpected?: boolean;
+  /**
+   * The list form without continuation tokens (before 3.5): how many contracts the pages before held,
+   * and the last of them, which the re-read list must still have at that position.
+   */
+  readonly skip?: number;
+  readonly lastContractId?: string;
 }
 
 export interface ActiveContract {
@@ -589,7 +595,8 @@ export class LedgerClient {
   /**
    * One page of the active contract set at an offset: `/v2/state/active-contracts-page` on 3.5.1+,
    * else the list `/v2/state/active-contracts` cut with `limit` and resumed with the continuation
-   * token of its last element. Pass the returned cursor for the next page.
+   * token of its last element (3.5.0), or read again up to the page's end (before 3.5, which has no
+   * token). Pass the returned cursor for the next page.
    */
   async pageActiveContracts(query: ActiveContractsQuery | ActiveContractsCursor, o: CallOptions = {}): Promise<ActiveContractsPage> {
     const caps = await this.capabilities(o);
@@ -642,21 +649,35 @@ export class LedgerClient {
       return { contracts: decode(entries, req), activeAtOffset, next: advance(activeAtOffset, r.nextPageToken || undefined, req) };
     }
     const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts' };
+    const resumable = caps.acsContinuationToken;
     const body: wire.GetActiveContractsRequest = {
       activeAtOffset: cursor.activeAtOffset,
       eventFormat: cursor.eventFormat,
       // 3.3–3.4.11 decoders insist on verbose; false goes with eventFormat.
       ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
-      ...(cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...(resumable && cursor.token ? { streamContinuationToken: cursor.token } : {}),
     };
     // One contract more than the page is asked for: when it comes, the next page is known to hold it.
-    const pageSize = Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1);
-    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: pageSize + 1 }, idempotent: true }, o);
+    // Before 3.5 the list cannot be resumed (no continuation token in the 3.3–3.4.12 specs): at a fixed
+    // offset the snapshot and its order are fixed, so each page reads the list again up to its own end
+    // and drops the pages before; the server's list limit (`http-list-max-elements-limit`) bounds it.
+    const skip = resumable ? 0 : (cursor.skip ?? 0);
+    const pageSize = resumable ? Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1) : cursor.pageSize;
+    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: skip + pageSize + 1 }, idempotent: true }, o);
     if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
-    if (cursor.moreExpected && answer.length === 0) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
-    const list = (answer as wire.JsGetActiveContractsResponse[]).slice(0, pageSize);
+    if (cursor.moreExpected && answer.length <= skip) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
+    const entries = answer as wire.JsGetActiveContractsResponse[];
+    if (skip > 0) {
+      const seen = entryContractId(entries[skip - 1]);
+      if (seen !== cursor.lastContractId) throw pageEndedEarly(req, `read again, the list no longer ends the page before with ${cursor.lastContractId} (it has ${seen ?? 'nothing'} there)`);
+    }
+    const list = entries.slice(skip, skip + pageSize);
     const contracts = decode(list, req);
-    if (answer.length <= pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (entries.length <= skip + pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (!resumable) {
+      const lastContractId = entryContractId(list[list.length - 1]);
+      return { contracts, activeAtOffset: cursor.activeAtOffset, next: { ...cursor, skip: skip + list.length, lastContractId, moreExpected: true } };
+    }
     // More follow: the next page resumes after the last contract of this one, with its continuation token.
     const token = list[list.length - 1]?.streamContinuationToken || undefined;
     if (!token) throw pageEndedEarly(req, `more contracts follow, but the last one of the page (element ${list.length - 1}) has no streamContinuationToken to go on from`);
@@ -897,4 +918,11 @@ async function* orderedListBatches<T extends { kind: string; offset?: number }>(
     res.done();
     res.body.destroy();
   }
+}
+
+/** The contract an active-contracts element is about, whatever its kind (active, or an incomplete (un)assignment). */
+function entryContractId(e: wire.JsGetActiveContractsResponse | undefined): string | undefined {
+  const entry = e?.contractEntry as Record<string, { createdEvent?: { contractId?: string }; unassignedEvent?: { contractId?: string }; assignedEvent?: { createdEvent?: { contractId?: string } } }> | null | undefined;
+  const variant = entry ? Object.values(entry)[0] : undefined;
+  return variant?.createdEvent?.contractId ?? variant?.unassignedEvent?.contractId ?? variant?.assignedEvent?.createdEvent?.contractId;
 }

@@ -336,7 +336,7 @@ const COMPLETION = answer({
 const COMPLETION_ELEMENT = answer({ completionResponse: answer({ Completion: valueCase(COMPLETION), OffsetCheckpoint: valueCase(OFFSET_CHECKPOINT) }) });
 const ACTIVE_CONTRACT_ELEMENT = answer({
   contractEntry: answer({ JsActiveContract: answer({ createdEvent: CREATED_EVENT, synchronizerId: read, reassignmentCounter: read }) }),
-  streamContinuationToken: read,
+  streamContinuationToken: { since: '3.5.0' },
 });
 /** `decodeVettedPackages`. */
 const VETTED_PACKAGES = answer({
@@ -442,7 +442,7 @@ export const CATALOGUE = {
     query: LIST_QUERY,
     body: {
       schema: 'GetActiveContractsRequest',
-      root: obj({ activeAtOffset: always, eventFormat: EVENT_FORMAT, verbose: { until: '3.4.12' }, streamContinuationToken: sometimes }),
+      root: obj({ activeAtOffset: always, eventFormat: EVENT_FORMAT, verbose: { until: '3.4.12' }, streamContinuationToken: { sometimes: true, since: '3.5.0' } }),
     },
     answer: listOf(ACTIVE_CONTRACT_ELEMENT),
   },
