@@ -400,8 +400,8 @@ export class LedgerClient {
    * body streams in: yields batches of updates, holding at most one network chunk at a time.
    */
   async *streamUpdates(range: UpdatesRange, selection: UpdatesSelection, o: ListUpdatesOptions = {}): AsyncGenerator<Update[]> {
-    const body = buildGetUpdatesRequest(range, selection);
     const caps = await this.capabilities(o);
+    const body = buildGetUpdatesRequest(range, selection, caps.topLevelFilterVerbose);
     if (range.descending && !caps.descendingOrder) throw new UnsupportedOperationError('Descending order', caps.version);
     if (o.limit !== undefined && (!Number.isSafeInteger(o.limit) || o.limit < 1)) throw new RequestValidationError('limit', `limit must be a positive integer, not ${o.limit}`);
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
@@ -418,7 +418,7 @@ export class LedgerClient {
    */
   async *subscribeUpdates(range: UpdatesRange, selection: UpdatesSelection, o: SubscribeUpdatesOptions = {}): AsyncGenerator<Update[]> {
     const { endpoint } = await this.endpoint('subscribeUpdates', o);
-    const body = buildGetUpdatesRequest(range, selection);
+    const body = buildGetUpdatesRequest(range, selection, (await this.capabilities(o)).topLevelFilterVerbose);
     this.beforeSend('subscribeUpdates', { method: endpoint.method, path: endpoint.path, body });
     const req: RequestInfo = { method: 'GET', path: endpoint.path };
     const order = new OffsetOrder(req, range);

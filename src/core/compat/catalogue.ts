@@ -124,9 +124,10 @@ const GET_UPDATES = obj({
   endInclusive: sometimes,
   descendingOrder: { sometimes: true, since: '3.5.1' },
   updateFormat: some(UPDATE_FORMAT),
-  // The legacy form (`--legacy`, the views' legacy filter): never together with updateFormat.
-  filter: some(LEGACY_FILTER),
-  verbose: always,
+  // The legacy form (`--legacy`, the views' legacy filter): never together with updateFormat; from
+  // 3.6.1, which refuses both top-level fields, the legacy form is sent as its updateFormat.
+  filter: { ...some(LEGACY_FILTER), until: '3.6.1' },
+  verbose: { until: '3.6.1' },
 });
 
 const DURATION = obj({ seconds: always, nanos: sometimes });
