@@ -28,6 +28,7 @@ import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type Particip
 import type { CataloguedOperation } from '../compat/catalogue';
 import type { CompatibilityCheck } from '../compat/check';
 import { refusalOf, type OutgoingRequest } from '../compat/guard';
+import { declaresBodyField } from '../compat/check';
 import { PARTICIPANT_DESCRIPTION_PATH } from '../compat/openapi';
 
 /** The participant's default `http-list-max-elements-limit`. */
@@ -119,6 +120,12 @@ export interface ActiveContract {
   event: CreatedEvent;
   synchronizerId: string;
   reassignmentCounter: number;
+  /**
+   * A contract in the middle of a reassignment (an incomplete one of a multi-synchronizer
+   * participant): unassigned from `synchronizerId` and not yet assigned, or assigned to it with its
+   * unassignment not seen here. Absent for a plain active contract.
+   */
+  inFlight?: 'unassigned' | 'assigned';
 }
 
 export interface ActiveContractsPage {
@@ -615,16 +622,11 @@ export class LedgerClient {
       throw new RequestValidationError('activeAtOffset', `activeAtOffset must be an integer ≥ 0, not ${cursor.activeAtOffset}`);
     }
     const decode = (entries: wire.JsGetActiveContractsResponse[] | undefined, req: RequestInfo): ActiveContract[] =>
-      decodeAnswer(
-        () =>
-          (entries ?? []).flatMap((e) => {
-            const entry = e.contractEntry as { JsActiveContract?: wire.JsActiveContract } | null | undefined;
-            const active = entry?.JsActiveContract;
-            return active ? [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }] : [];
-          }),
-        req,
-        'activeContracts',
-      );
+      decodeAnswer(() => (entries ?? []).flatMap((e) => activeContractOf(e)), req, 'activeContracts');
+    // Where the participant's own description has it (3.7: incomplete reassignments are left out
+    // unless asked), in-flight contracts are asked for too, so the view does not under-report them.
+    const incomplete = (operation: 'activeContracts' | 'activeContractsPage') =>
+      declaresBodyField(this.compatibilityCheck, operation, 'includeIncompleteReassignments') ? { includeIncompleteReassignments: true } : {};
     const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo, moreExpected?: boolean): ActiveContractsCursor | undefined => {
       if (!token) return undefined;
       checkPageToken(token, cursor.sentTokens, req);
@@ -637,6 +639,7 @@ export class LedgerClient {
         eventFormat: cursor.eventFormat,
         maxPageSize: cursor.pageSize,
         ...(cursor.token ? { pageToken: cursor.token } : {}),
+        ...incomplete('activeContractsPage'),
       };
       const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
       // Both are required (openapi.yaml, JsGetActiveContractsPageResponse): a page without them, `{}`
@@ -656,6 +659,7 @@ export class LedgerClient {
       // 3.3–3.4.11 decoders insist on verbose; false goes with eventFormat.
       ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
       ...(resumable && cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...incomplete('activeContracts'),
     };
     // One contract more than the page is asked for: when it comes, the next page is known to hold it.
     // Before 3.5 the list cannot be resumed (no continuation token in the 3.3–3.4.12 specs): at a fixed
@@ -918,6 +922,31 @@ async function* orderedListBatches<T extends { kind: string; offset?: number }>(
     res.done();
     res.body.destroy();
   }
+}
+
+/** An active-contracts element as a contract: an active one, or one in the middle of a reassignment. */
+function activeContractOf(e: wire.JsGetActiveContractsResponse): ActiveContract[] {
+  const entry = e.contractEntry as
+    | {
+        JsActiveContract?: wire.JsActiveContract;
+        JsIncompleteAssigned?: { assignedEvent: { target: string; reassignmentCounter?: number; createdEvent: wire.CreatedEvent } };
+        JsIncompleteUnassigned?: { createdEvent: wire.CreatedEvent; unassignedEvent: { source: string; reassignmentCounter?: number } };
+      }
+    | null
+    | undefined;
+  if (entry?.JsActiveContract) {
+    const active = entry.JsActiveContract;
+    return [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }];
+  }
+  if (entry?.JsIncompleteAssigned) {
+    const assigned = entry.JsIncompleteAssigned.assignedEvent;
+    return [{ event: decodeCreatedEvent(assigned.createdEvent), synchronizerId: assigned.target, reassignmentCounter: assigned.reassignmentCounter ?? 0, inFlight: 'assigned' }];
+  }
+  if (entry?.JsIncompleteUnassigned) {
+    const { createdEvent, unassignedEvent } = entry.JsIncompleteUnassigned;
+    return [{ event: decodeCreatedEvent(createdEvent), synchronizerId: unassignedEvent.source, reassignmentCounter: unassignedEvent.reassignmentCounter ?? 0, inFlight: 'unassigned' }];
+  }
+  return [];
 }
 
 /** The contract an active-contracts element is about, whatever its kind (active, or an incomplete (un)assignment). */

@@ -4,9 +4,14 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { legacySelection } from '../../../src/core/api/updatesRequest';
+import { checkCompatibility } from '../../../src/core/compat/check';
+import type { OpenApiDocument } from '../../../src/core/compat/openapi';
 import { allEndpoints } from '../../../src/core/versions';
 import type { DemoParticipant, Exchange } from '../../../src/participant';
+import { sendJson, TestServer } from '../../support/httpServer';
+import { loadSpec, requireSpec } from '../../support/spec';
 import { startCheckedParticipant } from '../../support/specCheck';
+import { ALICE, BOB, CID, createdEvent, SYNC } from '../../support/wireSamples';
 
 /** A client to `p` that takes the participant for Canton `version`. */
 function clientSeeing(p: DemoParticipant, version: string): LedgerClient {
@@ -68,5 +73,67 @@ describe('requests to releases after 3.6.0', function () {
     assert.ok(used.includes('POST /v2/interactive-submission/preferred-packages'));
     assert.equal(used.includes('GET /v2/state/active-contracts-page'), false);
     assert.equal(used.some((e) => e.includes('preferred-package-version')), false);
+  });
+});
+
+describe('incomplete reassignments in the active contracts (multi-synchronizer participants, 3.7)', function () {
+  this.timeout(20_000);
+  const server = new TestServer();
+  let url: string;
+  const OTHER = 'other-synchronizer::1220' + '4'.repeat(64);
+  const cid = (n: number) => CID.slice(0, -1) + String(n);
+  before(async () => {
+    url = await server.start();
+    server.handler = (r, res) => {
+      if (r.url === '/v2/version') return sendJson(res, 200, { version: '3.7.0' });
+      if (r.url === '/v2/state/active-contracts-page') {
+        return sendJson(res, 200, {
+          activeAtOffset: 9,
+          nextPageToken: '',
+          activeContracts: [
+            { workflowId: '', contractEntry: { JsActiveContract: { createdEvent: createdEvent({ contractId: cid(1) }), synchronizerId: SYNC, reassignmentCounter: 0 } } },
+            { workflowId: '', contractEntry: { JsIncompleteUnassigned: { createdEvent: createdEvent({ contractId: cid(2) }), unassignedEvent: { source: SYNC, target: OTHER, reassignmentCounter: 1 } } } },
+            { workflowId: '', contractEntry: { JsIncompleteAssigned: { assignedEvent: { source: OTHER, target: SYNC, reassignmentCounter: 2, createdEvent: createdEvent({ contractId: cid(3) }) } } } },
+          ],
+        });
+      }
+      sendJson(res, 404, {});
+    };
+  });
+  after(() => server.stop());
+  beforeEach(() => server.received.splice(0));
+
+  const pageBody = () => JSON.parse(server.received.find((r) => r.url === '/v2/state/active-contracts-page')!.body) as Record<string, unknown>;
+
+  it('in-flight contracts are read as contracts, marked as such, with the synchronizer they leave or reach', async () => {
+    const page = await new LedgerClient({ baseUrl: url, timeoutMs: 5_000 }).pageActiveContracts({ filter: { parties: [ALICE, BOB] } });
+    assert.deepEqual(
+      page.contracts.map((c) => [c.event.contractId, c.synchronizerId, c.reassignmentCounter, c.inFlight]),
+      [
+        [cid(1), SYNC, 0, undefined],
+        [cid(2), SYNC, 1, 'unassigned'],
+        [cid(3), SYNC, 2, 'assigned'],
+      ],
+    );
+  });
+
+  it('includeIncompleteReassignments is sent where the participant\'s description has it, and only there', async function () {
+    requireSpec(this, 'main-3.6');
+    const withField = structuredClone(loadSpec('main-3.6')) as unknown as OpenApiDocument & { components: { schemas: Record<string, unknown> } };
+    const page = withField.components.schemas.GetActiveContractsPageRequest as { properties: Record<string, unknown> };
+    page.properties.includeIncompleteReassignments = { type: 'boolean' };
+    const client = new LedgerClient({ baseUrl: url, timeoutMs: 5_000 });
+    client.useCompatibility(checkCompatibility(withField, '3.7.0'));
+    await client.pageActiveContracts({ filter: { parties: [ALICE] } });
+    assert.equal(pageBody().includeIncompleteReassignments, true);
+
+    server.received.splice(0);
+    const without = new LedgerClient({ baseUrl: url, timeoutMs: 5_000 });
+    const check = checkCompatibility(loadSpec('main-3.6') as unknown as OpenApiDocument, '3.7.0');
+    without.useCompatibility(check);
+    await without.pageActiveContracts({ filter: { parties: [ALICE] } });
+    assert.equal('includeIncompleteReassignments' in pageBody(), false);
+    // A description without it is not a finding: the field goes only where it is declared.
+    assert.equal(check.report.operations.find((o) => o.operation === 'activeContractsPage')!.findings.length, 0);
   });
 });
