@@ -13,7 +13,7 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, PageTokenRefusedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, type OrderEnd, pageEndedEarly, updateFieldProblem } from './protocol';
@@ -641,7 +641,7 @@ export class LedgerClient {
         ...(cursor.token ? { pageToken: cursor.token } : {}),
         ...incomplete('activeContractsPage'),
       };
-      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
+      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await continuation(cursor.token, () => this.call<unknown>('activeContractsPage', { body, idempotent: true }, o)), req, 'an object {"activeContracts": […]}');
       // Both are required (openapi.yaml, JsGetActiveContractsPageResponse): a page without them, `{}`
       // above all, is no page, and must not read as the last one.
       const entries = expectList(r as unknown as Record<string, unknown>, 'activeContracts', req, 'the list of active contracts') as wire.JsGetActiveContractsResponse[];
@@ -667,7 +667,7 @@ export class LedgerClient {
     // and drops the pages before; the server's list limit (`http-list-max-elements-limit`) bounds it.
     const skip = resumable ? 0 : (cursor.skip ?? 0);
     const pageSize = resumable ? Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1) : cursor.pageSize;
-    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: skip + pageSize + 1 }, idempotent: true }, o);
+    const answer = await continuation(resumable ? cursor.token : '', () => this.call<unknown>('activeContracts', { body, query: { limit: skip + pageSize + 1 }, idempotent: true }, o));
     if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
     if (cursor.moreExpected && answer.length <= skip) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
     const entries = answer as wire.JsGetActiveContractsResponse[];
@@ -921,6 +921,19 @@ async function* orderedListBatches<T extends { kind: string; offset?: number }>(
   } finally {
     res.done();
     res.body.destroy();
+  }
+}
+
+/**
+ * A continuation page's call (`token` set): an invalid argument there is the page token refused,
+ * since the rest of the request is the one the page before was answered for.
+ */
+async function continuation<T>(token: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (token && PageTokenRefusedError.matches(e)) throw new PageTokenRefusedError(e.status, e.body, e.request, token);
+    throw e;
   }
 }
 

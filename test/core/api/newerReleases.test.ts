@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { legacySelection } from '../../../src/core/api/updatesRequest';
+import { ActiveContractsPager } from '../../../src/core/acs/pager';
 import { checkCompatibility } from '../../../src/core/compat/check';
+import { CantonApiError, PageTokenRefusedError } from '../../../src/core/errors';
 import type { OpenApiDocument } from '../../../src/core/compat/openapi';
 import { allEndpoints } from '../../../src/core/versions';
 import type { DemoParticipant, Exchange } from '../../../src/participant';
@@ -135,5 +137,58 @@ describe('incomplete reassignments in the active contracts (multi-synchronizer p
     assert.equal('includeIncompleteReassignments' in pageBody(), false);
     // A description without it is not a finding: the field goes only where it is declared.
     assert.equal(check.report.operations.find((o) => o.operation === 'activeContractsPage')!.findings.length, 0);
+  });
+});
+
+describe('a page token refused after an upgrade', function () {
+  this.timeout(20_000);
+  const server = new TestServer();
+  let url: string;
+  const cid = (n: number) => CID.slice(0, -1) + String(n);
+  const entry = (n: number) => ({ workflowId: '', contractEntry: { JsActiveContract: { createdEvent: createdEvent({ contractId: cid(n) }), synchronizerId: SYNC, reassignmentCounter: 0 } } });
+  const INVALID = { code: 'INVALID_ARGUMENT', cause: 'The submitted request has invalid arguments: Invalid page token', errorCategory: 8, grpcCodeValue: 3, context: {} };
+  /** The participant before the upgrade wrote `old-token`; after it, it refuses that token. */
+  let upgraded = false;
+  before(async () => {
+    url = await server.start();
+    server.handler = (r, res) => {
+      if (r.url === '/v2/version') return sendJson(res, 200, { version: upgraded ? '3.7.0' : '3.6.0' });
+      if (r.url === '/v2/state/active-contracts-page') {
+        const body = JSON.parse(r.body) as { pageToken?: string; eventFormat?: { filtersByParty?: Record<string, unknown> } };
+        if (body.eventFormat?.filtersByParty?.[BOB]) return sendJson(res, 400, INVALID);
+        if (body.pageToken) return upgraded ? sendJson(res, 400, INVALID) : sendJson(res, 200, { activeAtOffset: 5, activeContracts: [entry(2)], nextPageToken: '' });
+        return upgraded
+          ? sendJson(res, 200, { activeAtOffset: 9, activeContracts: [entry(1), entry(2), entry(3)], nextPageToken: '' })
+          : sendJson(res, 200, { activeAtOffset: 5, activeContracts: [entry(1)], nextPageToken: 'old-token' });
+      }
+      sendJson(res, 404, {});
+    };
+  });
+  after(() => server.stop());
+
+  it('the refusal is typed, with the token; an invalid first page is not a token refused', async () => {
+    upgraded = false;
+    const first = await new LedgerClient({ baseUrl: url, timeoutMs: 5_000 }).pageActiveContracts({ filter: { parties: [ALICE] }, pageSize: 1 });
+    upgraded = true;
+    await assert.rejects(new LedgerClient({ baseUrl: url, timeoutMs: 5_000 }).pageActiveContracts(first.next!), (e) => e instanceof PageTokenRefusedError && e.pageToken === 'old-token' && e.code === 'INVALID_ARGUMENT');
+    await assert.rejects(new LedgerClient({ baseUrl: url, timeoutMs: 5_000 }).pageActiveContracts({ filter: { parties: [BOB] } }), (e) => e instanceof CantonApiError && !(e instanceof PageTokenRefusedError));
+  });
+
+  it('the Active Contracts pager restarts from the first page, and says why in one line', async () => {
+    upgraded = false;
+    const client = new LedgerClient({ baseUrl: url, timeoutMs: 5_000 });
+    const pager = new ActiveContractsPager(client, { filter: { parties: [ALICE] }, pageSize: 3 });
+    await pager.loadMore();
+    assert.deepEqual(pager.state.contracts.map((c) => c.event.contractId), [cid(1)]);
+    assert.equal(pager.state.restarted, undefined);
+    upgraded = true;
+    await pager.loadMore();
+    assert.deepEqual(pager.state.contracts.map((c) => c.event.contractId), [cid(1), cid(2), cid(3)], 'each contract once, from the new snapshot');
+    assert.equal(pager.state.activeAtOffset, 9);
+    assert.equal(pager.state.complete, true);
+    assert.equal(
+      pager.state.restarted,
+      'The participant refused the page token (INVALID_ARGUMENT; after an upgrade it refuses the tokens of an earlier version): read again from the first page at offset 9 (was 5), the 1 contracts loaded before dropped.',
+    );
   });
 });
