@@ -26,9 +26,8 @@ import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingU
 import { decodeRights, UserRights } from '../models/users';
 import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type ParticipantCapabilities } from '../versions';
 import type { CataloguedOperation } from '../compat/catalogue';
-import type { CompatibilityCheck } from '../compat/check';
 import { refusalOf, type OutgoingRequest } from '../compat/guard';
-import { declaresBodyField } from '../compat/check';
+import { declaresBodyField, type CompatibilityCheck } from '../compat/check';
 import { PARTICIPANT_DESCRIPTION_PATH } from '../compat/openapi';
 
 /** The participant's default `http-list-max-elements-limit`. */
