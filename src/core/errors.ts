@@ -107,6 +107,29 @@ export class ListTooLargeError extends CantonApiError {
   }
 }
 
+/**
+ * A continuation page refused as an invalid argument: its request is the one the page before was
+ * answered for, but with the page token, so the token is what the participant refused (as 3.7's
+ * active contracts service refuses the tokens of earlier versions after an upgrade). Canton answers
+ * INVALID_ARGUMENT (its request-validation error), without a code of its own for the token.
+ */
+export class PageTokenRefusedError extends CantonApiError {
+  constructor(
+    status: number,
+    body: JsCantonError,
+    request: RequestInfo | undefined,
+    /** The token refused. */
+    readonly pageToken: string,
+  ) {
+    super(status, body, request);
+  }
+
+  /** Whether `e` is a refusal of the page token a continuation request carried. */
+  static matches(e: unknown): e is CantonApiError {
+    return e instanceof CantonApiError && e.code === 'INVALID_ARGUMENT';
+  }
+}
+
 export type AuthFailure =
   /** 401: missing, malformed, expired or wrongly scoped token. */
   | 'unauthenticated'

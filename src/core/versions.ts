@@ -227,6 +227,18 @@ export interface VersionFacts {
   requestingParties: boolean;
   /** Prepare refuses more than one command by default (3.4+: `enforce-single-root-node`). */
   prepareSingleCommand: boolean;
+  /**
+   * The active-contracts list carries `streamContinuationToken` in its request and on each element
+   * (3.5+): before, a list cannot be resumed, only cut with `limit` (the 3.3–3.4.12 specs have neither).
+   */
+  acsContinuationToken: boolean;
+  /**
+   * The deprecated top-level `filter`/`verbose` of update and active-contracts requests are taken
+   * (until 3.6.0). Canton's release notes: refused from 3.6.1, removed in 3.7, whose JSON decoder also
+   * refuses fields it does not know (digital-asset/canton UNRELEASED.md, "extra fields in JSON objects
+   * are no longer tolerated"); a participant's own description decides at run time (compat checker).
+   */
+  topLevelFilterVerbose: boolean;
   wire: WireDialect;
 }
 
@@ -265,6 +277,8 @@ export function factsOf(version: string): VersionFacts {
     unvetDependenciesOfVetted: since('3.5.5'),
     requestingParties: !since('3.4.0'),
     prepareSingleCommand: since('3.4.0'),
+    acsContinuationToken: since('3.5.0'),
+    topLevelFilterVerbose: !since('3.6.1'),
     wire: {
       acsDeltaFields: since('3.4.0'),
       contractKeyHash: since('3.5.0'),

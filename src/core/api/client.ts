@@ -13,7 +13,7 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, PageTokenRefusedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, type OrderEnd, pageEndedEarly, updateFieldProblem } from './protocol';
@@ -26,8 +26,8 @@ import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingU
 import { decodeRights, UserRights } from '../models/users';
 import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type ParticipantCapabilities } from '../versions';
 import type { CataloguedOperation } from '../compat/catalogue';
-import type { CompatibilityCheck } from '../compat/check';
 import { refusalOf, type OutgoingRequest } from '../compat/guard';
+import { declaresBodyField, type CompatibilityCheck } from '../compat/check';
 import { PARTICIPANT_DESCRIPTION_PATH } from '../compat/openapi';
 
 /** The participant's default `http-list-max-elements-limit`. */
@@ -107,12 +107,24 @@ export interface ActiveContractsCursor {
   readonly sentTokens: readonly string[];
   /** The list form: the page before saw a contract after it (its look-ahead), so this page cannot be empty. */
   readonly moreExpected?: boolean;
+  /**
+   * The list form without continuation tokens (before 3.5): how many contracts the pages before held,
+   * and the last of them, which the re-read list must still have at that position.
+   */
+  readonly skip?: number;
+  readonly lastContractId?: string;
 }
 
 export interface ActiveContract {
   event: CreatedEvent;
   synchronizerId: string;
   reassignmentCounter: number;
+  /**
+   * A contract in the middle of a reassignment (an incomplete one of a multi-synchronizer
+   * participant): unassigned from `synchronizerId` and not yet assigned, or assigned to it with its
+   * unassignment not seen here. Absent for a plain active contract.
+   */
+  inFlight?: 'unassigned' | 'assigned';
 }
 
 export interface ActiveContractsPage {
@@ -394,8 +406,8 @@ export class LedgerClient {
    * body streams in: yields batches of updates, holding at most one network chunk at a time.
    */
   async *streamUpdates(range: UpdatesRange, selection: UpdatesSelection, o: ListUpdatesOptions = {}): AsyncGenerator<Update[]> {
-    const body = buildGetUpdatesRequest(range, selection);
     const caps = await this.capabilities(o);
+    const body = buildGetUpdatesRequest(range, selection, caps.topLevelFilterVerbose);
     if (range.descending && !caps.descendingOrder) throw new UnsupportedOperationError('Descending order', caps.version);
     if (o.limit !== undefined && (!Number.isSafeInteger(o.limit) || o.limit < 1)) throw new RequestValidationError('limit', `limit must be a positive integer, not ${o.limit}`);
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
@@ -412,7 +424,7 @@ export class LedgerClient {
    */
   async *subscribeUpdates(range: UpdatesRange, selection: UpdatesSelection, o: SubscribeUpdatesOptions = {}): AsyncGenerator<Update[]> {
     const { endpoint } = await this.endpoint('subscribeUpdates', o);
-    const body = buildGetUpdatesRequest(range, selection);
+    const body = buildGetUpdatesRequest(range, selection, (await this.capabilities(o)).topLevelFilterVerbose);
     this.beforeSend('subscribeUpdates', { method: endpoint.method, path: endpoint.path, body });
     const req: RequestInfo = { method: 'GET', path: endpoint.path };
     const order = new OffsetOrder(req, range);
@@ -589,7 +601,8 @@ export class LedgerClient {
   /**
    * One page of the active contract set at an offset: `/v2/state/active-contracts-page` on 3.5.1+,
    * else the list `/v2/state/active-contracts` cut with `limit` and resumed with the continuation
-   * token of its last element. Pass the returned cursor for the next page.
+   * token of its last element (3.5.0), or read again up to the page's end (before 3.5, which has no
+   * token). Pass the returned cursor for the next page.
    */
   async pageActiveContracts(query: ActiveContractsQuery | ActiveContractsCursor, o: CallOptions = {}): Promise<ActiveContractsPage> {
     const caps = await this.capabilities(o);
@@ -608,16 +621,11 @@ export class LedgerClient {
       throw new RequestValidationError('activeAtOffset', `activeAtOffset must be an integer ≥ 0, not ${cursor.activeAtOffset}`);
     }
     const decode = (entries: wire.JsGetActiveContractsResponse[] | undefined, req: RequestInfo): ActiveContract[] =>
-      decodeAnswer(
-        () =>
-          (entries ?? []).flatMap((e) => {
-            const entry = e.contractEntry as { JsActiveContract?: wire.JsActiveContract } | null | undefined;
-            const active = entry?.JsActiveContract;
-            return active ? [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }] : [];
-          }),
-        req,
-        'activeContracts',
-      );
+      decodeAnswer(() => (entries ?? []).flatMap((e) => activeContractOf(e)), req, 'activeContracts');
+    // Where the participant's own description has it (3.7: incomplete reassignments are left out
+    // unless asked), in-flight contracts are asked for too, so the view does not under-report them.
+    const incomplete = (operation: 'activeContracts' | 'activeContractsPage') =>
+      declaresBodyField(this.compatibilityCheck, operation, 'includeIncompleteReassignments') ? { includeIncompleteReassignments: true } : {};
     const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo, moreExpected?: boolean): ActiveContractsCursor | undefined => {
       if (!token) return undefined;
       checkPageToken(token, cursor.sentTokens, req);
@@ -630,8 +638,9 @@ export class LedgerClient {
         eventFormat: cursor.eventFormat,
         maxPageSize: cursor.pageSize,
         ...(cursor.token ? { pageToken: cursor.token } : {}),
+        ...incomplete('activeContractsPage'),
       };
-      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
+      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await continuation(cursor.token, () => this.call<unknown>('activeContractsPage', { body, idempotent: true }, o)), req, 'an object {"activeContracts": […]}');
       // Both are required (openapi.yaml, JsGetActiveContractsPageResponse): a page without them, `{}`
       // above all, is no page, and must not read as the last one.
       const entries = expectList(r as unknown as Record<string, unknown>, 'activeContracts', req, 'the list of active contracts') as wire.JsGetActiveContractsResponse[];
@@ -642,21 +651,36 @@ export class LedgerClient {
       return { contracts: decode(entries, req), activeAtOffset, next: advance(activeAtOffset, r.nextPageToken || undefined, req) };
     }
     const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts' };
+    const resumable = caps.acsContinuationToken;
     const body: wire.GetActiveContractsRequest = {
       activeAtOffset: cursor.activeAtOffset,
       eventFormat: cursor.eventFormat,
       // 3.3–3.4.11 decoders insist on verbose; false goes with eventFormat.
       ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
-      ...(cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...(resumable && cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...incomplete('activeContracts'),
     };
     // One contract more than the page is asked for: when it comes, the next page is known to hold it.
-    const pageSize = Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1);
-    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: pageSize + 1 }, idempotent: true }, o);
+    // Before 3.5 the list cannot be resumed (no continuation token in the 3.3–3.4.12 specs): at a fixed
+    // offset the snapshot and its order are fixed, so each page reads the list again up to its own end
+    // and drops the pages before; the server's list limit (`http-list-max-elements-limit`) bounds it.
+    const skip = resumable ? 0 : (cursor.skip ?? 0);
+    const pageSize = resumable ? Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1) : cursor.pageSize;
+    const answer = await continuation(resumable ? cursor.token : '', () => this.call<unknown>('activeContracts', { body, query: { limit: skip + pageSize + 1 }, idempotent: true }, o));
     if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
-    if (cursor.moreExpected && answer.length === 0) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
-    const list = (answer as wire.JsGetActiveContractsResponse[]).slice(0, pageSize);
+    if (cursor.moreExpected && answer.length <= skip) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
+    const entries = answer as wire.JsGetActiveContractsResponse[];
+    if (skip > 0) {
+      const seen = entryContractId(entries[skip - 1]);
+      if (seen !== cursor.lastContractId) throw pageEndedEarly(req, `read again, the list no longer ends the page before with ${cursor.lastContractId} (it has ${seen ?? 'nothing'} there)`);
+    }
+    const list = entries.slice(skip, skip + pageSize);
     const contracts = decode(list, req);
-    if (answer.length <= pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (entries.length <= skip + pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (!resumable) {
+      const lastContractId = entryContractId(list[list.length - 1]);
+      return { contracts, activeAtOffset: cursor.activeAtOffset, next: { ...cursor, skip: skip + list.length, lastContractId, moreExpected: true } };
+    }
     // More follow: the next page resumes after the last contract of this one, with its continuation token.
     const token = list[list.length - 1]?.streamContinuationToken || undefined;
     if (!token) throw pageEndedEarly(req, `more contracts follow, but the last one of the page (element ${list.length - 1}) has no streamContinuationToken to go on from`);
@@ -897,4 +921,49 @@ async function* orderedListBatches<T extends { kind: string; offset?: number }>(
     res.done();
     res.body.destroy();
   }
+}
+
+/**
+ * A continuation page's call (`token` set): an invalid argument there is the page token refused,
+ * since the rest of the request is the one the page before was answered for.
+ */
+async function continuation<T>(token: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (token && PageTokenRefusedError.matches(e)) throw new PageTokenRefusedError(e.status, e.body, e.request, token);
+    throw e;
+  }
+}
+
+/** An active-contracts element as a contract: an active one, or one in the middle of a reassignment. */
+function activeContractOf(e: wire.JsGetActiveContractsResponse): ActiveContract[] {
+  const entry = e.contractEntry as
+    | {
+        JsActiveContract?: wire.JsActiveContract;
+        JsIncompleteAssigned?: { assignedEvent: { target: string; reassignmentCounter?: number; createdEvent: wire.CreatedEvent } };
+        JsIncompleteUnassigned?: { createdEvent: wire.CreatedEvent; unassignedEvent: { source: string; reassignmentCounter?: number } };
+      }
+    | null
+    | undefined;
+  if (entry?.JsActiveContract) {
+    const active = entry.JsActiveContract;
+    return [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }];
+  }
+  if (entry?.JsIncompleteAssigned) {
+    const assigned = entry.JsIncompleteAssigned.assignedEvent;
+    return [{ event: decodeCreatedEvent(assigned.createdEvent), synchronizerId: assigned.target, reassignmentCounter: assigned.reassignmentCounter ?? 0, inFlight: 'assigned' }];
+  }
+  if (entry?.JsIncompleteUnassigned) {
+    const { createdEvent, unassignedEvent } = entry.JsIncompleteUnassigned;
+    return [{ event: decodeCreatedEvent(createdEvent), synchronizerId: unassignedEvent.source, reassignmentCounter: unassignedEvent.reassignmentCounter ?? 0, inFlight: 'unassigned' }];
+  }
+  return [];
+}
+
+/** The contract an active-contracts element is about, whatever its kind (active, or an incomplete (un)assignment). */
+function entryContractId(e: wire.JsGetActiveContractsResponse | undefined): string | undefined {
+  const entry = e?.contractEntry as Record<string, { createdEvent?: { contractId?: string }; unassignedEvent?: { contractId?: string }; assignedEvent?: { createdEvent?: { contractId?: string } } }> | null | undefined;
+  const variant = entry ? Object.values(entry)[0] : undefined;
+  return variant?.createdEvent?.contractId ?? variant?.unassignedEvent?.contractId ?? variant?.assignedEvent?.createdEvent?.contractId;
 }

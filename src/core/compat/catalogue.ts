@@ -29,6 +29,11 @@ export interface SentField extends VersionRange {
    * leave out is refused request by request (the file's own check names it), not listed as ours.
    */
   file?: true;
+  /**
+   * Sent only where the participant's own description declares it (a field no published spec
+   * confirms the name of): a description without it is not a finding.
+   */
+  ifDeclared?: true;
   /** The enum values we send at this position. */
   values?: readonly string[];
   /** An object's members, or a variant's cases. */
@@ -124,10 +129,18 @@ const GET_UPDATES = obj({
   endInclusive: sometimes,
   descendingOrder: { sometimes: true, since: '3.5.1' },
   updateFormat: some(UPDATE_FORMAT),
-  // The legacy form (`--legacy`, the views' legacy filter): never together with updateFormat.
-  filter: some(LEGACY_FILTER),
-  verbose: always,
+  // The legacy form (`--legacy`, the views' legacy filter): never together with updateFormat; from
+  // 3.6.1, which refuses both top-level fields, the legacy form is sent as its updateFormat.
+  filter: { ...some(LEGACY_FILTER), until: '3.6.1' },
+  verbose: { until: '3.6.1' },
 });
+
+/**
+ * 3.7's active contracts service leaves out incomplete reassignments unless asked (Canton 3.7 release
+ * notes); no published spec or client confirms the field's JSON name, so it goes only where the
+ * participant's own description has it.
+ */
+const INCOMPLETE_REASSIGNMENTS: SentField = { sometimes: true, ifDeclared: true, since: '3.7.0' };
 
 const DURATION = obj({ seconds: always, nanos: sometimes });
 const COMMAND = obj({
@@ -335,8 +348,13 @@ const COMPLETION = answer({
 });
 const COMPLETION_ELEMENT = answer({ completionResponse: answer({ Completion: valueCase(COMPLETION), OffsetCheckpoint: valueCase(OFFSET_CHECKPOINT) }) });
 const ACTIVE_CONTRACT_ELEMENT = answer({
-  contractEntry: answer({ JsActiveContract: answer({ createdEvent: CREATED_EVENT, synchronizerId: read, reassignmentCounter: read }) }),
-  streamContinuationToken: read,
+  contractEntry: answer({
+    JsActiveContract: answer({ createdEvent: CREATED_EVENT, synchronizerId: read, reassignmentCounter: read }),
+    // In-flight contracts (`activeContractOf`): the synchronizer they leave or reach, and the contract.
+    JsIncompleteAssigned: answer({ assignedEvent: answer({ target: read, reassignmentCounter: read, createdEvent: CREATED_EVENT }) }),
+    JsIncompleteUnassigned: answer({ createdEvent: CREATED_EVENT, unassignedEvent: answer({ source: read, reassignmentCounter: read }) }),
+  }),
+  streamContinuationToken: { since: '3.5.0' },
 });
 /** `decodeVettedPackages`. */
 const VETTED_PACKAGES = answer({
@@ -442,12 +460,12 @@ export const CATALOGUE = {
     query: LIST_QUERY,
     body: {
       schema: 'GetActiveContractsRequest',
-      root: obj({ activeAtOffset: always, eventFormat: EVENT_FORMAT, verbose: { until: '3.4.12' }, streamContinuationToken: sometimes }),
+      root: obj({ activeAtOffset: always, eventFormat: EVENT_FORMAT, verbose: { until: '3.4.12' }, streamContinuationToken: { sometimes: true, since: '3.5.0' }, includeIncompleteReassignments: INCOMPLETE_REASSIGNMENTS }),
     },
     answer: listOf(ACTIVE_CONTRACT_ELEMENT),
   },
   activeContractsPage: {
-    body: { schema: 'GetActiveContractsPageRequest', root: obj({ activeAtOffset: sometimes, eventFormat: EVENT_FORMAT, maxPageSize: always, pageToken: sometimes }) },
+    body: { schema: 'GetActiveContractsPageRequest', root: obj({ activeAtOffset: sometimes, eventFormat: EVENT_FORMAT, maxPageSize: always, pageToken: sometimes, includeIncompleteReassignments: INCOMPLETE_REASSIGNMENTS }) },
     answer: answer({ activeContracts: listOf(ACTIVE_CONTRACT_ELEMENT), activeAtOffset: read, nextPageToken: read }),
   },
   listVettedPackages: { body: { schema: 'ListVettedPackagesRequest', root: LIST_VETTING }, answer: answer({ vettedPackages: listOf(VETTED_PACKAGES), nextPageToken: read }) },

@@ -27,6 +27,16 @@ export interface OperationRules {
   positions: ReadonlyMap<string, PositionRule>;
   /** The body's root position name (the participant's name for the schema). */
   root?: string;
+  /** The members the participant's description declares at the body's root. */
+  rootMembers?: readonly string[];
+}
+
+/**
+ * Whether the participant's own description declares `field` at the root of an operation's body: how
+ * a field whose name no published spec confirms is sent only where the participant says it has it.
+ */
+export function declaresBodyField(check: CompatibilityCheck | undefined, operation: CataloguedOperation, field: string): boolean {
+  return check?.rules.get(operation)?.rootMembers?.includes(field) ?? false;
 }
 
 export interface CompatibilityCheck {
@@ -128,6 +138,7 @@ function checkOperation(reader: OpenApiReader, operation: CataloguedOperation, e
     if (inRange(field, version) && !known.includes(name)) addFinding(ctx, { kind: 'unknown-query-parameter', severity: 'warning', field: `?${name}` });
   }
   let root: string | undefined;
+  let rootMembers: string[] | undefined;
   if (entry.body !== undefined) {
     const content = op.requestBody?.content ?? {};
     const kinds = Object.keys(content);
@@ -138,6 +149,7 @@ function checkOperation(reader: OpenApiReader, operation: CataloguedOperation, e
       if (!schema) addFinding(ctx, { kind: 'body-kind', severity: 'error', known: kinds });
       else {
         root = reader.refName(schema) ?? entry.body.schema;
+        rootMembers = [...reader.properties(schema).keys()];
         checkSent(ctx, entry.body.root, schema, root, lenientOf(entry.body.schema, version));
       }
     }
@@ -150,7 +162,7 @@ function checkOperation(reader: OpenApiReader, operation: CataloguedOperation, e
     else checkRead(ctx, entry.answer, answer, reader.refName(answer) ?? 'answer');
   }
   const refused = ctx.findings.find(refusesEveryRequest);
-  return { findings: ctx.findings, rules: { ...(refused ? { refused } : {}), positions: ctx.positions, ...(root ? { root } : {}) } };
+  return { findings: ctx.findings, rules: { ...(refused ? { refused } : {}), positions: ctx.positions, ...(root ? { root } : {}), ...(rootMembers ? { rootMembers } : {}) } };
 }
 
 function okAnswerSchema(op: OpenApiOperation): Schema | undefined {
@@ -206,7 +218,7 @@ function checkSent(ctx: OperationContext, field: SentField, schema: Schema | und
       const memberSchema = members.get(name);
       if (memberSchema) checkSent(ctx, member, memberSchema, childPath(at, name), lenient, childPath(relative, name));
       else if (variant) addFinding(ctx, { kind: 'unknown-case', severity: 'error', field: at, value: name, known: [...members.keys()] });
-      else addFinding(ctx, { kind: 'unknown-field', severity: 'warning', field: childPath(at, name) });
+      else if (!member.ifDeclared) addFinding(ctx, { kind: 'unknown-field', severity: 'warning', field: childPath(at, name) });
     }
     const excused = lenient.get(relative) ?? [];
     const required = reader.required(schema).filter((name) => !excused.includes(name));
