@@ -6,6 +6,7 @@ import type { ContractEvents } from '../core/models/contracts';
 import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
+import { labelledTrafficCost, paidTrafficCostInline, paidTrafficCostText, trafficCostSumText } from '../core/trafficCost';
 import { comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
 
 /** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
@@ -49,12 +50,12 @@ export function formatUpdate(u: ListedUpdate): string[] {
   switch (u.kind) {
     case 'transaction':
       return [
-        `${u.offset}  transaction   ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${countsText(u)}  ${shortParty(u.synchronizerId)}`,
+        `${u.offset}  transaction   ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${countsText(u)}  ${shortParty(u.synchronizerId)}${costColumn(u)}`,
         ...u.events.map(eventLine),
       ];
     case 'reassignment':
       return [
-        `${u.offset}  reassignment  ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${reassignmentCounts(u)}${u.synchronizerId ? `  ${shortParty(u.synchronizerId)}` : ''}`,
+        `${u.offset}  reassignment  ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${reassignmentCounts(u)}${u.synchronizerId ? `  ${shortParty(u.synchronizerId)}` : ''}${costColumn(u)}`,
         ...u.events.map((e) => {
           const [tmpl, pkg, cid] = e.kind === 'assigned' ? [e.createdEvent.templateId, e.createdEvent.packageName, e.createdEvent.contractId] : [e.templateId, e.packageName, e.contractId];
           return `  ${e.kind.padEnd(10)} ${templateLabel(tmpl, pkg)}  ${cid}  ${shortParty(e.source)} → ${shortParty(e.target)}`;
@@ -70,9 +71,16 @@ export function formatUpdate(u: ListedUpdate): string[] {
   }
 }
 
-/** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events. */
+/** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events, then what it cost. */
 export function formatTransaction(t: Transaction): string[] {
-  return [transactionSummary(t), ...t.events.map(eventLine)];
+  const cost = labelledTrafficCost(paidTrafficCostText(t.paidTrafficCost));
+  return [transactionSummary(t), ...t.events.map(eventLine), ...(cost ? [cost] : [])];
+}
+
+/** An update line's last column: "  traffic cost paid 1,234 bytes", when reported. */
+function costColumn(u: { paidTrafficCost?: number }): string {
+  const cost = paidTrafficCostInline(u.paidTrafficCost);
+  return cost ? `  ${cost}` : '';
 }
 
 function parties(list: string[]): string {
@@ -141,6 +149,7 @@ export function formatComparison(c: PartyComparison): string[] {
     comparisonSummaryText(c, names),
     ...c.parties.map((p, i) => `  ${names[i].padEnd(nameWidth)}  ${p}`),
     `Offsets ${c.beginExclusive + 1}–${c.endInclusive}, read once per party, ledger-effects shape.`,
+    labelledTrafficCost(trafficCostSumText(c.trafficCost))!,
   ];
   if (c.updates.length === 0) return lines;
   const cell = (i: number, u: PartyComparison['updates'][number]) => (u.views[i] ? `✓ ${plural(u.views[i]!.events.length, 'event')}` : '—');
