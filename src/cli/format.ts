@@ -6,7 +6,7 @@ import type { ContractEvents } from '../core/models/contracts';
 import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
-import { labelledTrafficCost, paidTrafficCostInline, paidTrafficCostText, trafficCostSumText } from '../core/trafficCost';
+import { labelledTrafficCost, paidTrafficCostText, trafficCostSumText, type TrafficCostSum } from '../core/trafficCost';
 import { comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
 
 /** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
@@ -50,12 +50,12 @@ export function formatUpdate(u: ListedUpdate): string[] {
   switch (u.kind) {
     case 'transaction':
       return [
-        `${u.offset}  transaction   ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${countsText(u)}  ${shortParty(u.synchronizerId)}${costColumn(u)}`,
+        `${u.offset}  transaction   ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${countsText(u)}  ${shortParty(u.synchronizerId)}`,
         ...u.events.map(eventLine),
       ];
     case 'reassignment':
       return [
-        `${u.offset}  reassignment  ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${reassignmentCounts(u)}${u.synchronizerId ? `  ${shortParty(u.synchronizerId)}` : ''}${costColumn(u)}`,
+        `${u.offset}  reassignment  ${shortId(u.updateId)}  cmd ${u.commandId ?? '-'}  ${reassignmentCounts(u)}${u.synchronizerId ? `  ${shortParty(u.synchronizerId)}` : ''}`,
         ...u.events.map((e) => {
           const [tmpl, pkg, cid] = e.kind === 'assigned' ? [e.createdEvent.templateId, e.createdEvent.packageName, e.createdEvent.contractId] : [e.templateId, e.packageName, e.contractId];
           return `  ${e.kind.padEnd(10)} ${templateLabel(tmpl, pkg)}  ${cid}  ${shortParty(e.source)} → ${shortParty(e.target)}`;
@@ -77,10 +77,12 @@ export function formatTransaction(t: Transaction): string[] {
   return [transactionSummary(t), ...t.events.map(eventLine), ...(cost ? [cost] : [])];
 }
 
-/** An update line's last column: "  traffic cost paid 1,234 bytes", when reported. */
-function costColumn(u: { paidTrafficCost?: number }): string {
-  const cost = paidTrafficCostInline(u.paidTrafficCost);
-  return cost ? `  ${cost}` : '';
+/**
+ * After a list of updates, what the listed ones paid: "Traffic cost: paid 12,345 bytes over 8 updates";
+ * nothing when none reported a cost. A footer, so that update and event lines keep their columns for scripts.
+ */
+export function trafficCostFooter(sum: TrafficCostSum): string[] {
+  return sum.paid ? [labelledTrafficCost(trafficCostSumText(sum))!] : [];
 }
 
 function parties(list: string[]): string {
