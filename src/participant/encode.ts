@@ -156,7 +156,8 @@ function transactionJson(tx: TransactionRecord, events: readonly string[], filte
     `,"effectiveAt":${q(formatInstant(tx.effectiveAt))},"events":[${events.join(',')}],"offset":${tx.offset}` +
     `,"synchronizerId":${q(tx.synchronizerId)},"traceContext":${traceContext(tx)}` +
     `,"recordTime":${q(formatInstant(tx.recordTime))},"externalTransactionHash":null` +
-    // Canton reports the cost only to the submitting parties (a query for others gets none).
+    // Canton reports the cost only to the submitting parties (a query for others gets none); another
+    // participant's copy has no actAs here, so it reports none, as Canton's does.
     (d.paidTrafficCost ? `,"paidTrafficCost":${filter.includesAny(tx.actAs) ? paidTransactionCost(tx) : 'null'}` : '') +
     (d.transactionHash ? ',"transactionHash":null' : '') +
     '}'

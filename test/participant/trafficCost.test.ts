@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type * as wire from '../../src/core/models/wire';
 import type { DemoParticipant } from '../../src/participant/index';
 import type { ApiVersion } from '../../src/participant/versions';
-import { commands, createIou, post, start, submit, transactions, transactionsFormat } from './helpers';
+import { startCheckedNetwork } from '../support/demoNetwork';
+import { ASSET, commands, createIou, post, start, submit, transactions, transactionsFormat } from './helpers';
 
 const PREPARE = '/v2/interactive-submission/prepare';
 
@@ -68,5 +69,20 @@ describe('demo participant: traffic cost', () => {
     const none = await prepare(p33, [p33.parties.bank], [createIou(p33.parties.bank, p33.parties.alice)], { userId: 'demo-admin' });
     assert.equal(none.status, 200, none.text);
     assert.equal(none.json.costEstimation, undefined);
+  });
+
+  it("on a network, only the submitting participant reports a cost: another's copy of the transaction has none", async () => {
+    const net = await startCheckedNetwork({ seed: false });
+    try {
+      const { alice } = net.parties;
+      const tx = await submit(net.participant('app-user'), [alice], [{ CreateCommand: { templateId: ASSET, createArguments: { owner: alice, id: 'van-1', description: 'Green van' } } }]);
+      assert.equal(typeof tx.paidTrafficCost, 'number');
+      const reply = await post<wire.JsGetUpdatesResponse[]>(net.participant('app-provider'), '/v2/updates', { beginExclusive: 0, updateFormat: transactionsFormat([alice], 'LEDGER_EFFECTS') }, { query: { limit: 200 } });
+      const copy = transactions(reply.json).find((t) => t.updateId === tx.updateId);
+      assert.ok(copy, 'app-provider hosts Alice too');
+      assert.equal(copy.paidTrafficCost, null);
+    } finally {
+      await net.close();
+    }
   });
 });
