@@ -454,7 +454,13 @@ export const CATALOGUE = {
   },
   prepare: {
     body: { schema: 'JsPrepareSubmissionRequest', root: PREPARE_REQUEST },
-    answer: answer({ preparedTransaction: read, preparedTransactionHash: read, hashingSchemeVersion: read }),
+    answer: answer({
+      preparedTransaction: read,
+      preparedTransactionHash: read,
+      hashingSchemeVersion: read,
+      // `decodeCostEstimation`.
+      costEstimation: answer({ confirmationRequestTrafficCostEstimation: read, confirmationResponseTrafficCostEstimation: read, totalTrafficCostEstimation: read, estimationTimestamp: read }, { since: '3.4.0' }),
+    }),
   },
   activeContracts: {
     query: LIST_QUERY,

@@ -4,6 +4,7 @@
  */
 import { shortParty } from '../models/users';
 import { shortId } from '../text';
+import { labelledTrafficCost, trafficCostLine } from '../trafficCost';
 import { entityName } from '../updates/rows';
 import { signedCount } from './counts';
 import { transactionDiff } from './diff';
@@ -147,6 +148,8 @@ export function toDot(g: TransactionGraph, o: ExportOptions = {}): string {
 
 export function toText(g: TransactionGraph, o: ExportOptions = {}): string {
   const lines = [`Transaction ${g.updateId} at offset ${g.offset}${g.commandId ? ` (command ${g.commandId})` : ''}`];
+  const cost = trafficCostLine(g);
+  if (cost) lines.push(labelledTrafficCost(cost)!);
   if (!g.ledgerEffects) lines.push('(read in the ACS-delta shape: exercises are not shown)');
   const seen = (a: ActionNode) => {
     if (!o.lens) return '';

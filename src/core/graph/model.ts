@@ -8,6 +8,7 @@
  * descendants are the events whose node ids lie in (nodeId, lastDescendantNodeId]).
  */
 import type { Transaction, TransactionEvent } from '../models/updates';
+import type { TrafficCostEstimate } from '../trafficCost';
 
 /** `fetch`, `lookup` (of a contract key) and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have none. */
 export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'lookup' | 'rollback';
@@ -94,6 +95,10 @@ export interface TransactionGraph {
   synchronizerId: string;
   /** True when the transaction was read in the ledger-effects shape (it has exercises or no archives). */
   ledgerEffects: boolean;
+  /** What the submitting participant paid (3.4.12+; only to the submitters' reads). */
+  paidTrafficCost?: number;
+  /** A preview's: the participant's estimate of the cost (3.4+). */
+  costEstimate?: TrafficCostEstimate;
   /** Node ids of the root actions, in order. */
   roots: number[];
   actions: Map<number, ActionNode>;
@@ -176,6 +181,7 @@ export function buildTransactionGraph(tx: Transaction): TransactionGraph {
     recordTime: tx.recordTime,
     synchronizerId: tx.synchronizerId,
     ledgerEffects: kinds.has('exercised') || !kinds.has('archived'),
+    ...(tx.paidTrafficCost !== undefined ? { paidTrafficCost: tx.paidTrafficCost } : {}),
     roots,
     actions,
     contracts,

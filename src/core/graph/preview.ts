@@ -4,9 +4,10 @@
  * the input contracts it reads, with their stakeholders.
  */
 import type { PreparedPreview, PreviewNode } from '../preview/model';
+import type { TrafficCostEstimate } from '../trafficCost';
 import { linkContracts, type ActionNode, type TransactionGraph } from './model';
 
-export function previewGraph(p: PreparedPreview): TransactionGraph {
+export function previewGraph(p: PreparedPreview, costEstimate?: TrafficCostEstimate): TransactionGraph {
   const actions = new Map<number, ActionNode>();
   const roots: number[] = [];
   let next = 0;
@@ -57,6 +58,7 @@ export function previewGraph(p: PreparedPreview): TransactionGraph {
     recordTime: '',
     synchronizerId: p.synchronizerId,
     ledgerEffects: true,
+    ...(costEstimate ? { costEstimate } : {}),
     roots,
     actions,
     contracts,

@@ -4,6 +4,7 @@
  */
 import type * as wire from '../models/wire';
 import { parseIdentifier, printIdentifier, withPackageName } from '../daml/identifiers';
+import { costEstimateText, decodeCostEstimation, labelledTrafficCost } from '../trafficCost';
 import type { HashVerification } from './hash';
 import { walkNodes, type PreparedPreview, type PreviewNode } from './model';
 
@@ -129,7 +130,7 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
     hash: hashHex(raw),
     hashingSchemeVersion: raw.hashingSchemeVersion,
     hashCheck: hashCheckLine(input.hash),
-    ...(raw.costEstimation ? { costEstimation: raw.costEstimation } : {}),
+    ...(raw.costEstimation ? { costEstimation: raw.costEstimation, trafficCost: costEstimateText(decodeCostEstimation(raw.costEstimation)!) } : {}),
     transaction: p.roots.map(nodeDocument),
     created: nodes.filter((n) => n.kind === 'create').map((n) => ({ contractId: n.contractId, templateId: n.templateId, stakeholders: n.stakeholders })),
     archived: nodes.filter((n) => n.kind === 'exercise' && n.consuming).map((n) => ({ contractId: n.contractId, templateId: n.templateId, by: n.choice })),
@@ -165,6 +166,9 @@ export function previewText(input: PreviewDocumentInput): string {
   for (const r of p.roots) line(r, 0);
   lines.push('', `Input contracts: ${p.inputContracts.length === 0 ? 'none' : ''}`);
   for (const c of p.inputContracts) lines.push(`  ${c.contractId} ${c.templateId ?? c.packageName} (stakeholders ${c.stakeholders.join(', ')})`);
-  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, `  ${hashCheckLine(input.hash)}`, '', PREVIEW_CAVEAT);
+  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, `  ${hashCheckLine(input.hash)}`);
+  const estimate = decodeCostEstimation(raw.costEstimation);
+  if (estimate) lines.push(labelledTrafficCost(costEstimateText(estimate))!);
+  lines.push('', PREVIEW_CAVEAT);
   return lines.join('\n') + '\n';
 }
