@@ -538,6 +538,7 @@ function firstLine(s: string): string {
  */
 const ERROR_CLASSES = {
   CantonApiError,
+  PageTokenRefusedError,
   ListTooLargeError,
   AuthError,
   HttpError,
