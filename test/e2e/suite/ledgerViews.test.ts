@@ -114,7 +114,8 @@ describe('ledger views', function () {
       const txChildren = tx.children();
       assert.equal(txChildren[0].row.label, 'Details');
       const details = txChildren[0].children().map((c) => c.row.label);
-      assert.deepEqual(details, ['Offset', 'Update ID', 'Command ID', 'Workflow ID', 'Effective at', 'Record time', 'Synchronizer']);
+      // The demo playing 3.4.12 reports what the transaction paid its synchronizer, as that release does.
+      assert.deepEqual(details, ['Offset', 'Update ID', 'Command ID', 'Workflow ID', 'Effective at', 'Record time', 'Synchronizer', 'Traffic cost']);
       const created = txChildren.find((c) => c.row.kind === 'event.created')!;
       assert.match(created.row.label, /^Created (Iou:Iou|Asset:Asset)$/);
       const createdRows = created.children().map((c) => c.row.label);
