@@ -130,7 +130,6 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
     hash: hashHex(raw),
     hashingSchemeVersion: raw.hashingSchemeVersion,
     hashCheck: hashCheckLine(input.hash),
-    ...(raw.costEstimation ? { costEstimation: raw.costEstimation, trafficCost: costEstimateText(decodeCostEstimation(raw.costEstimation)!) } : {}),
     transaction: p.roots.map(nodeDocument),
     created: nodes.filter((n) => n.kind === 'create').map((n) => ({ contractId: n.contractId, templateId: n.templateId, stakeholders: n.stakeholders })),
     archived: nodes.filter((n) => n.kind === 'exercise' && n.consuming).map((n) => ({ contractId: n.contractId, templateId: n.templateId, by: n.choice })),
@@ -143,6 +142,8 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
       maxLedgerEffectiveTime: p.maxLedgerEffectiveTime,
       maxRecordTime: p.maxRecordTime,
     },
+    // After the transaction: what it would do comes first in the document's first screen.
+    ...(raw.costEstimation ? { trafficCost: costEstimateText(decodeCostEstimation(raw.costEstimation)!), costEstimation: raw.costEstimation } : {}),
   };
 }
 
