@@ -12,7 +12,7 @@ import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
 import type { DemoParticipant } from '../../../src/participant/index';
 import { start } from '../../participant/helpers';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
+import { commands as fakeCommands, fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -114,6 +114,30 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal(String(preview[0].args[0]), 'untitled:Untitled-1', 'of the exported document');
     assert.match(fake.state.untitledDocuments[1].text, /^digraph /);
     assert.deepEqual(opened, [contract.contractId]);
+  });
+
+  it('the Mermaid export is previewed also when the Markdown extension has not started yet (its command unlisted until run), and opens without a preview when it is disabled', async () => {
+    await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
+    const [panel] = fake.state.webviewPanels;
+    await sent(panel, 'document');
+    // VS Code lists an extension's commands once it has started; running one starts it.
+    const listed = fakeCommands.getCommands;
+    fakeCommands.getCommands = async () => (await listed()).filter((c) => !c.startsWith('markdown.'));
+    try {
+      fake.state.commands.set('markdown.showPreviewToSide', () => undefined);
+      panel.receive({ type: 'export', format: 'mermaid' });
+      while (!fake.state.executed.some((c) => c.id === 'markdown.showPreviewToSide')) await new Promise((r) => setImmediate(r));
+      assert.equal(fake.state.untitledDocuments.length, 1);
+      // Disabled: no such command; the document opens all the same, and nothing is reported.
+      fake.state.commands.delete('markdown.showPreviewToSide');
+      const tried = fake.state.executed.length;
+      panel.receive({ type: 'export', format: 'mermaid' });
+      while (!fake.state.executed.slice(tried).some((c) => c.id === 'markdown.showPreviewToSide')) await new Promise((r) => setImmediate(r));
+      assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['markdown', 'markdown']);
+      assert.deepEqual(fake.state.messages, []);
+    } finally {
+      fakeCommands.getCommands = listed;
+    }
   });
 
   it('a lineage says when newer transactions exist, and a restored panel draws from its saved state without reading', async () => {
