@@ -199,11 +199,19 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.ok(!fake.state.messages.some((m) => /Already executed/i.test(m.text)));
   });
 
-  it('the lenses in two rows, each short enough for a half-width column: the verdict and Submit now (then Open Result) on top, Show Graph and Compare with Committed on the next line', async () => {
+  it('once submitted, the lenses in two rows, each short enough for the half-width column beside the result: the verdict and Open Result on top, Show Graph and Compare with Committed on the next line', async () => {
     writeFile(`unit-${randomUUID()}`);
-    fake.answerMessage(PreviewActions.submitNow);
     const { resultUri } = await previews.previewFile(source);
-    const rows = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never).map((l) => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
+    const lensRows = () => new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never).map((l) => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
+    // Not submitted yet: one row, as the preview always had it.
+    assert.deepEqual(lensRows(), [
+      [0, 'Hash verified (V2)'],
+      [0, 'Submit now (same file, same commandId)'],
+      [0, 'Show Graph'],
+    ]);
+    window.activeTextEditor = editors.find((e) => e.document.uri.toString() === resultUri!.toString());
+    assert.equal((await previews.submitPreviewed(resultUri)).record?.outcome, 'succeeded');
+    const rows = lensRows();
     assert.deepEqual(rows, [
       [0, 'Hash verified (V2)'],
       [0, 'Submitted (succeeded): Open Result'],
