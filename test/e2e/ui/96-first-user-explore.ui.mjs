@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expand } from './20-connections.ui.mjs';
 import { cursorToProblem, editorText, problemRows } from './40-editing.ui.mjs';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
-import { showTransaction } from './75-graph.ui.mjs';
+import { closeMermaidExport, showTransaction } from './75-graph.ui.mjs';
 import { picture } from './95-first-user-send.ui.mjs';
 import { scaled } from './lib.mjs';
 
@@ -155,17 +155,7 @@ export default async function (t) {
       const mode = page.locator('.statusbar-item[id="status.editor.mode"]');
       await t.waitUntil(async () => (await mode.innerText().catch(() => '')).trim() === 'Markdown', { what: async () => `the export's language "Markdown" (status bar: "${await mode.innerText().catch(() => '')}")` });
       await t.screenshot('96-graph-mermaid-markdown');
-      // An untitled document with content would ask to be saved when closed (and stop Close All Editors
-      // at its question): its Markdown preview closes first (it holds the document and would bring it
-      // back), then the document, unsaved.
-      await previewTab.click();
-      await page.locator('.tabs-container [role="tab"].active', { hasText: /^Preview Untitled-\d+/ }).first().waitFor({ timeout: scaled(10000) });
-      await t.palette('View: Close Editor');
-      await previewTab.waitFor({ state: 'detached', timeout: scaled(10000) });
-      await exportTab.click();
-      await page.locator('.tabs-container [role="tab"].active', { hasText: '```mermaid' }).first().waitFor({ timeout: scaled(10000) });
-      await t.palette('View: Revert and Close Editor');
-      await page.locator('.tabs-container [role="tab"]', { hasText: /Untitled-\d+/ }).first().waitFor({ state: 'detached', timeout: scaled(10000) });
+      await closeMermaidExport(t);
     });
 
     await t.check('first user: New Ledger Script writes a script that runs green against the demo as written', async () => {
