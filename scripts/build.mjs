@@ -28,6 +28,17 @@ const validatorsApart = {
   },
 };
 
+/**
+ * The YAML parser of participants' API descriptions goes to dist/yaml.js, which
+ * src/core/compat/descriptions.ts requires on the first description in YAML (at a connect).
+ */
+const yamlApart = {
+  name: 'yaml-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/yamlParser$/ }, () => ({ path: './yaml.js', external: true }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 export const common = {
   bundle: true,
@@ -44,7 +55,7 @@ export const common = {
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
   mainFields: ['module', 'main'],
-  plugins: [oneVscodeImport, validatorsApart],
+  plugins: [oneVscodeImport, validatorsApart, yamlApart],
 };
 
 export const builds = [
@@ -57,6 +68,8 @@ export const builds = [
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
   { ...common, plugins: [], entryPoints: { validators: 'src/core/files/generated/validators.js' }, outdir: 'dist' },
+  // The YAML parser (the yaml package): loaded when a participant's API description is first read.
+  { ...common, plugins: [], entryPoints: { yaml: 'src/core/compat/yamlParser.ts' }, outdir: 'dist' },
   // The Daml-LF decoder and package index (protobufjs, fflate): loaded by the extension when it first reads packages.
   { ...common, entryPoints: { daml: 'src/core/daml/index.ts' }, outdir: 'dist' },
   // The PreparedTransaction decoder (the generated Ledger API protobuf code): loaded by the extension on the first preview.

@@ -6,7 +6,7 @@ import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/log';
 import { SecretStore } from './vscode/secrets';
 import { ProfileStore } from './vscode/connections/profiles';
-import { TokenProviders } from './vscode/connections/tokens';
+import { TokenSources } from './vscode/connections/tokens';
 import { ConnectionManager } from './vscode/connections/manager';
 import { ConnectionsTreeProvider } from './vscode/views/connectionsTree';
 import { ConnectionStatusBar } from './vscode/statusBar';
@@ -49,6 +49,8 @@ export interface CantonLedgerApi {
   /** The PQS view (the feature's other pieces are reached through its commands). */
   pqs: PqsView;
   scripts: ScriptTests;
+  /** Every question of every feature: a test answers them by replacing `current`. */
+  prompts: PromptsPort;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -64,29 +66,29 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const logger = channelLogger(channel, redactor);
   const secrets = new SecretStore(context.secrets, redactor);
   const profiles = new ProfileStore(context.globalState);
-  const tokens = new TokenProviders(secrets, profiles);
-  const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
-  const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   // Every question and failure message goes through this one port; a test replaces its `current`.
   const prompts = new PromptsPort(windowPrompts);
+  const tokens = new TokenSources(secrets, profiles, prompts);
+  const packageStore = extensionPackageStore(context.globalStorageUri, context.extensionPath, logger);
+  const connections = new ConnectionManager(profiles, tokens, logger, redactor, packageStore.store);
   const showLog = () => channel.show(true);
   const errors = new ErrorReporter(logger, redactor, prompts, showLog);
   const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
-  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(profiles, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
+  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const tree = new ConnectionsTreeProvider(connections);
   const documents = new JsonDocuments();
   const connectionsView = vscode.window.createTreeView(Views.connections, { treeDataProvider: tree, showCollapseAll: true });
   const demoPqsPassword = () => secrets.get(DEMO_PQS_SECRET_ID, 'pqsPassword');
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState, demoPqsPassword);
-  const statusBar = new ConnectionStatusBar(connections);
+  const statusBar = new ConnectionStatusBar(connections, prompts);
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
-  const tokenCommands = new TokenCommands(connections, secrets, (p) => connectionCommands.connect(p));
+  const tokenCommands = new TokenCommands(connections, secrets, (c) => connectionCommands.connect(c), prompts);
   const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
 
   const startDemo = async () => {
     await vscode.workspace.fs.createDirectory(context.globalStorageUri);
     await demo.start();
-    await connectionCommands.connect(profiles.get(DEMO_CONNECTION_ID));
+    await connectionCommands.connect(connections.connection(DEMO_CONNECTION_ID));
   };
   const updateContext = () => vscode.commands.executeCommand('setContext', 'cantonLedger.hasConnections', profiles.all().length > 0);
   // Commands that need a participant are offered in the palette once the active connection is connected.
@@ -100,7 +102,6 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     channel,
     secrets,
     profiles,
-    tokens,
     connections,
     tree,
     demo,
@@ -114,16 +115,16 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     ...registerFileEditing(commands, connections, packages, logger, prompts),
     registerPackagesView(commands, connections, packages, logger, redactor),
   );
-  const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages });
-  const compare = registerComparePartiesView(commands, connections, logger, redactor, errors);
+  const views = registerLedgerViews(context, commands, { connections, documents, logger, redactor, packages, prompts });
+  const compare = registerComparePartiesView(commands, connections, logger, redactor, errors, prompts);
   context.subscriptions.push(compare.view);
-  const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor });
+  const graphs = registerGraphs(commands, { extensionUri: context.extensionUri, connections, documents, logger, redactor, prompts });
   context.subscriptions.push(...graphs.registrations);
   const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, errors, logger, demoPqsUrl, demoPqsPassword, env: process.env });
-  const demoPqs = new DemoPqsSetup({ demo, startDemo, connecting: pqs.connecting, secrets, errors });
+  const demoPqs = new DemoPqsSetup({ demo, startDemo, connecting: pqs.connecting, secrets, errors, prompts });
   demoPqs.register(commands);
   context.subscriptions.push(pqs, demoPqs);
-  const scripts = new ScriptTests(commands, { connections, documents, readDar: (bytes) => packageStore.store.readDar(bytes) });
+  const scripts = new ScriptTests(commands, { connections, documents, prompts, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
@@ -134,5 +135,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts }, provideContent };
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts }, provideContent };
 }

@@ -69,16 +69,21 @@ export class CliContext {
   }
 
   client(): LedgerClient {
-    const token = this.token;
-    this.ledgerClient ??= new LedgerClient({
-      baseUrl: this.globals.url,
+    this.ledgerClient ??= this.clientFor(this.globals.url, this.token);
+    return this.ledgerClient;
+  }
+
+  /** A client for another participant (a command that reads several), with this run's deadline, log and redaction. */
+  clientFor(url: string, token: string | undefined): LedgerClient {
+    this.registerSecret(token);
+    return new LedgerClient({
+      baseUrl: url,
       token: token === undefined ? undefined : async () => token,
       timeoutMs: this.globals.timeoutMs,
       maxResponseBytes: this.globals.maxResponseBytes,
       logger: this.logger,
       redactor: this.redactor,
     });
-    return this.ledgerClient;
   }
 
   /** The participant at the URL as the editor holds one: its packages are read through it. */

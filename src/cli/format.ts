@@ -6,6 +6,7 @@ import type { ContractEvents } from '../core/models/contracts';
 import { type OffsetCheckpoint, type Reassignment, type Transaction, type TransactionEvent, type Update } from '../core/models/updates';
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
+import { labelledTrafficCost, paidTrafficCostText, trafficCostSumText, type TrafficCostSum } from '../core/trafficCost';
 import { comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
 
 /** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
@@ -70,9 +71,18 @@ export function formatUpdate(u: ListedUpdate): string[] {
   }
 }
 
-/** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events. */
+/** The result of a submission: "Transaction <id> at offset N: 2 created, 1 archived", then the events, then what it cost. */
 export function formatTransaction(t: Transaction): string[] {
-  return [transactionSummary(t), ...t.events.map(eventLine)];
+  const cost = labelledTrafficCost(paidTrafficCostText(t.paidTrafficCost));
+  return [transactionSummary(t), ...t.events.map(eventLine), ...(cost ? [cost] : [])];
+}
+
+/**
+ * After a list of updates, what the listed ones paid: "Traffic cost: paid 12,345 bytes over 8 updates";
+ * nothing when none reported a cost. A footer, so that update and event lines keep their columns for scripts.
+ */
+export function trafficCostFooter(sum: TrafficCostSum): string[] {
+  return sum.paid ? [labelledTrafficCost(trafficCostSumText(sum))!] : [];
 }
 
 function parties(list: string[]): string {
@@ -141,6 +151,7 @@ export function formatComparison(c: PartyComparison): string[] {
     comparisonSummaryText(c, names),
     ...c.parties.map((p, i) => `  ${names[i].padEnd(nameWidth)}  ${p}`),
     `Offsets ${c.beginExclusive + 1}–${c.endInclusive}, read once per party, ledger-effects shape.`,
+    labelledTrafficCost(trafficCostSumText(c.trafficCost))!,
   ];
   if (c.updates.length === 0) return lines;
   const cell = (i: number, u: PartyComparison['updates'][number]) => (u.views[i] ? `✓ ${plural(u.views[i]!.events.length, 'event')}` : '—');

@@ -33,7 +33,7 @@ export function overview(commands: readonly Command[]): string[] {
     '',
     'Exit status: 0 success, 1 API or validation error, 2 usage error, 3 outcome unknown (a write whose',
     'answer was lost: submit, vet, upload-dar; the message says how to find out and retry safely),',
-    '130 interrupted (Ctrl-C).',
+    '4 and 5 doctor found requests the participant ignores in part (4) or refuses (5), 130 interrupted (Ctrl-C).',
     "Run 'canton-ledger <command> --help' for a command's options.",
   ];
 }

@@ -11,11 +11,13 @@ import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, t
 import { commandHelp, overview } from './help';
 import { reportError, type ErrorSink } from './report';
 import { acsCommand } from './commands/acs';
+import { doctorCommand } from './commands/doctor';
 import { eventsCommand } from './commands/events';
 import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
 import { participantCommand } from './commands/participant';
 import { pqsCommand } from './commands/pqs';
+import { preflightCommand } from './commands/preflight';
 import { submitCommand } from './commands/submit';
 import { testCommand } from './commands/test';
 import { tokenCommand } from './commands/token';
@@ -24,7 +26,7 @@ import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, pqsCommand, testCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, preflightCommand, pqsCommand, testCommand];
 
 export type { CliIo, Env };
 

@@ -146,6 +146,10 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   DUPLICATE_CONTRACT_KEY: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists, hint: 'An active contract already has this key: archive it first or use another key.' },
   CONTRACT_DOES_NOT_IMPLEMENT_INTERFACE: { category: ErrorCategory.InvalidIndependentOfSystemState, hint: 'A choice was exercised through an interface the contract\'s template does not implement.' },
   WRONGLY_TYPED_CONTRACT: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The contract id belongs to a different template than the command names.' },
+  // Topology-aware package selection (CommandExecutionErrors.scala, ledger-common): no version of a package the command names is vetted by every host of every party that needs it.
+  PACKAGE_SELECTION_FAILED: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'A participant hosting one of the parties has not vetted any version of the package the command uses (the cause names the package and the party): vet it there, or run the pre-flight to see which host lacks it.' },
+  // LedgerApiErrors.scala, ledger-common: the preferred-packages query found no version every host of the parties vetted.
+  NO_PREFERRED_PACKAGES_FOUND: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'No version of the package is vetted by every participant hosting the parties (the cause names the party and the package): vet a common version on each host.' },
   NO_SYNCHRONIZER_FOR_SUBMISSION: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'No connected synchronizer hosts all the parties and has the packages vetted: check vetting and party hosting.' },
   INVALID_DEDUPLICATION_PERIOD: { category: ErrorCategory.InvalidGivenCurrentSystemStateOther, hint: 'The deduplication period is longer than the participant allows: shorten it.' },
   PARTY_ALREADY_EXISTS: { category: ErrorCategory.InvalidGivenCurrentSystemStateResourceExists, hint: 'A party with this hint already exists on the participant.' },

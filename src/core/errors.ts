@@ -5,6 +5,8 @@
 import type { JsCantonError } from './models/wire';
 import { ErrorCategory, hintForCode, isRetryableCategory } from './errorCatalog';
 import { shortVersion } from './versions';
+import type { CompatibilityFinding } from './compat/report';
+import { REFUSED_REQUEST_HINT } from './compat/wording';
 
 export type LedgerErrorKind =
   | 'canton'
@@ -16,6 +18,7 @@ export type LedgerErrorKind =
   | 'invalid-request'
   | 'protocol'
   | 'unsupported'
+  | 'incompatible'
   | 'not-served'
   | 'token-withheld'
   | 'redirected'
@@ -101,6 +104,29 @@ export class ListTooLargeError extends CantonApiError {
     super(status, body, request);
     const m = /node limit \((\d+)\)/.exec(body.cause ?? '');
     this.cap = m ? Number(m[1]) : undefined;
+  }
+}
+
+/**
+ * A continuation page refused as an invalid argument: its request is the one the page before was
+ * answered for, but with the page token, so the token is what the participant refused (as 3.7's
+ * active contracts service refuses the tokens of earlier versions after an upgrade). Canton answers
+ * INVALID_ARGUMENT (its request-validation error), without a code of its own for the token.
+ */
+export class PageTokenRefusedError extends CantonApiError {
+  constructor(
+    status: number,
+    body: JsCantonError,
+    request: RequestInfo | undefined,
+    /** The token refused. */
+    readonly pageToken: string,
+  ) {
+    super(status, body, request);
+  }
+
+  /** Whether `e` is a refusal of the page token a continuation request carried. */
+  static matches(e: unknown): e is CantonApiError {
+    return e instanceof CantonApiError && e.code === 'INVALID_ARGUMENT';
   }
 }
 
@@ -390,6 +416,25 @@ export class UnsupportedOperationError extends LedgerError {
 }
 
 /**
+ * The participant's own API description (`GET /docs/openapi`) says it would refuse this request:
+ * refused before sending. `finding` is the compatibility report's finding, `message` its line.
+ */
+export class IncompatibleRequestError extends LedgerError {
+  readonly kind = 'incompatible' as const;
+  readonly finding: CompatibilityFinding;
+  /** The version the participant reported. */
+  readonly version: string;
+  constructor(finding: CompatibilityFinding, version: string) {
+    super(finding.line, { method: finding.method, path: finding.path });
+    this.finding = finding;
+    this.version = version;
+  }
+  get hint(): string {
+    return REFUSED_REQUEST_HINT;
+  }
+}
+
+/**
  * A plain 404 from a path the participant's version has: something between the client and the
  * participant does not pass it on. Usually the URL misses the participant's path prefix.
  */
@@ -505,6 +550,7 @@ const ERROR_CLASSES = {
   WebSocketUnavailableError,
   StreamStalledError,
   UnsupportedOperationError,
+  IncompatibleRequestError,
   NotServedError,
   TokenWithheldError,
   LfDecodeError,

@@ -9,7 +9,7 @@ import { LedgerError, type LedgerErrorKind } from './errors';
 const MASK = '[REDACTED]';
 
 /** Failures that are answers (of the participant, the network, the user), not bugs: logged without a stack. */
-const EXPECTED_KINDS: ReadonlySet<LedgerErrorKind> = new Set(['canton', 'auth', 'http', 'network', 'timeout', 'cancelled', 'not-served', 'token-withheld', 'redirected', 'websocket-unavailable', 'stream-stalled']);
+const EXPECTED_KINDS: ReadonlySet<LedgerErrorKind> = new Set(['canton', 'auth', 'http', 'network', 'timeout', 'cancelled', 'incompatible', 'not-served', 'token-withheld', 'redirected', 'websocket-unavailable', 'stream-stalled']);
 
 /** Three base64url segments, the first a JSON object header (`eyJ` = `{"`). */
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;

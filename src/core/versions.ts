@@ -146,6 +146,10 @@ export const OPERATIONS = {
   updateById: [ep('POST', '/v2/updates/update-by-id')],
   updateByOffset: [ep('POST', '/v2/updates/update-by-offset')],
   prepare: [ep('POST', '/v2/interactive-submission/prepare')],
+  // Canton's own answer to "which version of a package, for these parties, on every host": every
+  // spec from 3.3 on has it (the 3.3.0 release's Java bindings did not yet; such a participant
+  // answers 404, which the network model reads as "not available" and falls back from).
+  preferredPackages: [ep('POST', '/v2/interactive-submission/preferred-packages')],
   activeContracts: [ep('POST', '/v2/state/active-contracts')],
   activeContractsPage: [ep('POST', '/v2/state/active-contracts-page', { since: '3.5.1' })],
   // 3.4.0–3.4.11 list with a GET that carries its request in the body, and update with a POST on the
@@ -191,6 +195,7 @@ export const OPERATION_TITLES: Record<OperationName, string> = {
   updateById: 'Looking up an update by id',
   updateByOffset: 'Looking up an update by offset',
   prepare: 'Preview (interactive-submission prepare)',
+  preferredPackages: 'Preferred packages (interactive-submission preferred-packages)',
   activeContracts: 'Active contracts',
   activeContractsPage: 'Paged active contracts (active-contracts-page)',
   listVettedPackages: 'Listing vetted packages',
@@ -222,6 +227,18 @@ export interface VersionFacts {
   requestingParties: boolean;
   /** Prepare refuses more than one command by default (3.4+: `enforce-single-root-node`). */
   prepareSingleCommand: boolean;
+  /**
+   * The active-contracts list carries `streamContinuationToken` in its request and on each element
+   * (3.5+): before, a list cannot be resumed, only cut with `limit` (the 3.3–3.4.12 specs have neither).
+   */
+  acsContinuationToken: boolean;
+  /**
+   * The deprecated top-level `filter`/`verbose` of update and active-contracts requests are taken
+   * (until 3.6.0). Canton's release notes: refused from 3.6.1, removed in 3.7, whose JSON decoder also
+   * refuses fields it does not know (digital-asset/canton UNRELEASED.md, "extra fields in JSON objects
+   * are no longer tolerated"); a participant's own description decides at run time (compat checker).
+   */
+  topLevelFilterVerbose: boolean;
   wire: WireDialect;
 }
 
@@ -260,6 +277,8 @@ export function factsOf(version: string): VersionFacts {
     unvetDependenciesOfVetted: since('3.5.5'),
     requestingParties: !since('3.4.0'),
     prepareSingleCommand: since('3.4.0'),
+    acsContinuationToken: since('3.5.0'),
+    topLevelFilterVerbose: !since('3.6.1'),
     wire: {
       acsDeltaFields: since('3.4.0'),
       contractKeyHash: since('3.5.0'),
@@ -385,6 +404,10 @@ const PREPARE_REQUEST: RequestShape = {
     estimateTrafficCost: { required: [['3.3.0', []], ['3.4.0', ['disabled']], ['3.4.12', []]] },
   },
 };
+const PREFERRED_PACKAGES_REQUEST: RequestShape = {
+  required: [['3.3.0', ['synchronizerId']], ['3.4.12', ['packageVettingRequirements']]],
+  fields: { packageVettingRequirements: { items: { required: [['3.3.0', ['packageName']], ['3.4.12', ['packageName', 'parties']]] } } },
+};
 const PACKAGE_REFS: RequestShape = { fields: { packages: { items: { required: [['3.3.0', []], ['3.4.0', ['packageId', 'packageName', 'packageVersion']], ['3.4.12', []]] } } } };
 const VETTING_CHANGE_VALUE: RequestShape = { ...PACKAGE_REFS, required: [['3.3.0', []], ['3.5.0', ['packages']]] };
 
@@ -407,6 +430,7 @@ export const REQUEST_SHAPES = {
   },
   GetActiveContractsPageRequest: { required: [['3.5.0', ['eventFormat']]], fields: { eventFormat: EVENT_FORMAT } },
   JsPrepareSubmissionRequest: PREPARE_REQUEST,
+  GetPreferredPackagesRequest: PREFERRED_PACKAGES_REQUEST,
   JsCommands: JS_COMMANDS,
   JsSubmitAndWaitForTransactionRequest: { required: [['3.3.0', ['commands']]], fields: { commands: JS_COMMANDS, transactionFormat: TRANSACTION_FORMAT } },
   GetUpdateByIdRequest: { required: STRICT_UNTIL_3_4_12(['updateId'], ['updateFormat', 'updateId']), fields: { updateFormat: UPDATE_FORMAT } },

@@ -372,7 +372,7 @@ export function decodeCommands(value: unknown, path = ''): DecodedCommands {
 }
 
 /** `JsPrepareSubmissionRequest`: the commands and the parties; the hashing options are not simulated. */
-export function decodePrepareSubmissionRequest(body: unknown): Pick<DecodedCommands, 'commands' | 'commandId' | 'actAs' | 'readAs' | 'userId' | 'synchronizerId'> & { verboseHashing?: boolean } {
+export function decodePrepareSubmissionRequest(body: unknown): Pick<DecodedCommands, 'commands' | 'commandId' | 'actAs' | 'readAs' | 'userId' | 'synchronizerId'> & { verboseHashing?: boolean; costEstimationDisabled?: boolean } {
   const f = Fields.of(body, '');
   return {
     commands: f.list('commands', decodeCommand, true)!,
@@ -382,6 +382,7 @@ export function decodePrepareSubmissionRequest(body: unknown): Pick<DecodedComma
     userId: f.str('userId'),
     synchronizerId: f.str('synchronizerId'),
     verboseHashing: f.bool('verboseHashing'),
+    costEstimationDisabled: f.object('estimateTrafficCost')?.bool('disabled'),
   };
 }
 
@@ -488,4 +489,20 @@ export function decodeListVettedPackagesRequest(body: unknown): wire.ListVettedP
 
 export function decodeAllocatePartyRequest(body: unknown): { partyIdHint?: string } {
   return { partyIdHint: Fields.of(body, '').str('partyIdHint') };
+}
+
+export interface PreferredPackagesRequest {
+  requirements: { packageName: string; parties: string[] }[];
+  synchronizerId?: string;
+  vettingValidAt?: string;
+}
+
+export function decodeGetPreferredPackagesRequest(body: unknown): PreferredPackagesRequest {
+  const f = Fields.of(body, '');
+  const requirements =
+    f.list('packageVettingRequirements', (v, path) => {
+      const r = Fields.of(v, path);
+      return { packageName: r.str('packageName', true), parties: r.strings('parties') ?? [] };
+    }) ?? [];
+  return { requirements, synchronizerId: f.str('synchronizerId') || undefined, vettingValidAt: f.timestamp('vettingValidAt') };
 }

@@ -18,6 +18,7 @@ import type {
   TransactionRecord,
 } from './model';
 import { formatInstant } from './time';
+import { paidReassignmentCost, paidTransactionCost } from './traffic';
 import type { WireDialect } from '../core/versions';
 
 const q = JSON.stringify;
@@ -44,8 +45,13 @@ function createdEventBlob(c: ContractRecord): string {
   return Buffer.from(`demo-participant contract ${c.contractId} ${c.template.id}`).toString('base64');
 }
 
+/** A stand-in for the hash Daml-LF computes of a contract key (the same in events and in prepared transactions). */
+export function contractKeyHashBytes(c: ContractRecord): Buffer {
+  return createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest();
+}
+
 function contractKeyHash(c: ContractRecord): string {
-  return c.key === null ? '' : createHash('sha256').update(`${c.template.nameKey}/${q(c.key)}`).digest('base64');
+  return c.key === null ? '' : contractKeyHashBytes(c).toString('base64');
 }
 
 /** The JSON of a contract's views, by interface id: computed once (a contract's argument never changes). */
@@ -150,7 +156,9 @@ function transactionJson(tx: TransactionRecord, events: readonly string[], filte
     `,"effectiveAt":${q(formatInstant(tx.effectiveAt))},"events":[${events.join(',')}],"offset":${tx.offset}` +
     `,"synchronizerId":${q(tx.synchronizerId)},"traceContext":${traceContext(tx)}` +
     `,"recordTime":${q(formatInstant(tx.recordTime))},"externalTransactionHash":null` +
-    (d.paidTrafficCost ? ',"paidTrafficCost":null' : '') +
+    // Canton reports the cost only to the submitting parties (a query for others gets none); another
+    // participant's copy has no actAs here, so it reports none, as Canton's does.
+    (d.paidTrafficCost ? `,"paidTrafficCost":${filter.includesAny(tx.actAs) ? paidTransactionCost(tx) : 'null'}` : '') +
     (d.transactionHash ? ',"transactionHash":null' : '') +
     '}'
   );
@@ -175,7 +183,7 @@ function reassignmentJson(r: ReassignmentRecord, match: Match, d: WireDialect): 
     `{"updateId":${q(r.updateId)},"commandId":${q(r.commandId)},"workflowId":${q(r.workflowId)},"offset":${r.offset}` +
     `,"events":[${event}],"traceContext":${traceContext(r)},"recordTime":${q(formatInstant(r.recordTime))}` +
     (d.reassignmentSynchronizerId ? `,"synchronizerId":${q(r.synchronizerId)}` : '') +
-    (d.paidTrafficCost ? ',"paidTrafficCost":null' : '') +
+    (d.paidTrafficCost ? `,"paidTrafficCost":${match.parties.includes(r.submitter) ? paidReassignmentCost(r) : 'null'}` : '') +
     '}'
   );
 }

@@ -13,6 +13,7 @@ import { byHashRoutes } from './handlers/byHash';
 import { completionRoutes } from './handlers/completions';
 import { eventRoutes } from './handlers/events';
 import { packageRoutes } from './handlers/packages';
+import { preferredPackagesRoutes } from './handlers/preferredPackages';
 import type { Faults, Services } from './handlers/services';
 import { stateRoutes } from './handlers/state';
 import { updateChannels, updateRoutes } from './handlers/updates';
@@ -21,7 +22,9 @@ import { DemoLedger, newDemoLedgerData } from './ledger';
 import { packagesOfDar, type PackageDef } from './packages';
 import { StateSaver, loadState } from './persistence';
 import { seedLedger, seededParties, type SeededParties } from './seed';
-import { DemoServer, type Exchange } from './server';
+import { DemoServer, route, type Exchange, type Route } from './server';
+import { PARTICIPANT_DESCRIPTION_PATH } from '../core/compat/openapi';
+import { Topology } from './topology';
 import { profileOf, type ApiVersion } from './versions';
 
 export { DemoLedger } from './ledger';
@@ -73,6 +76,12 @@ export interface DemoParticipantOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Mirror the ledger into this PostgreSQL database, with PQS's public SQL functions (`participant --pqs URL`). */
   pqs?: PqsMirrorOptions;
+  /**
+   * The API description to serve at `GET /docs/openapi`, as a Canton participant serves its own: a
+   * file (YAML or JSON; the official spec of the release it imitates, `participant --openapi FILE`) or
+   * the text itself. Without it, that path gets the plain 404 of a participant that does not serve one.
+   */
+  openapi?: string | { text: string };
 }
 
 export interface DemoParticipant {
@@ -106,28 +115,47 @@ export interface LoadedDar {
 
 export async function startDemoParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
   const clock = options.clock ?? (() => new Date());
-  const log = options.logger ?? (() => undefined);
-  const profile = profileOf(options.apiVersion ?? '3.5');
   const seed = options.seed ?? true;
 
   const loaded = options.statePath ? await loadState(options.statePath) : undefined;
   const ledger = new DemoLedger(loaded ?? newDemoLedgerData(typeof seed === 'number' ? seed : undefined, options.synchronizers ?? 1), { clock });
   if (!loaded) seedLedger(ledger, seed !== false);
-  const dars: LoadedDar[] = [];
-  for (const dar of options.dars ?? []) {
-    const { main, packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
-    vetNew(ledger, packages);
-    dars.push({ packageId: main.id, name: main.name, version: main.version, templates: main.templates.map((t) => t.nameKey.slice(t.nameKey.indexOf(':') + 1)) });
-  }
+  const dars = await loadDars(ledger, options.dars ?? []);
 
+  return serveDemoLedger(ledger, options, { topology: new Topology([ledger]), dars, stateFrom: loaded ? options.statePath : undefined });
+}
+
+/**
+ * Serves a ledger: the one `startDemoParticipant` built, or one participant of a demo network
+ * (whose `topology` the network's participants share).
+ */
+export async function serveDemoLedger(
+  ledger: DemoLedger,
+  options: DemoParticipantOptions,
+  setup: { topology: Topology; dars?: LoadedDar[]; stateFrom?: string },
+): Promise<DemoParticipant> {
+  const clock = options.clock ?? (() => new Date());
+  const log = options.logger ?? (() => undefined);
+  const profile = profileOf(options.apiVersion ?? '3.5');
+  const dars = setup.dars ?? [];
+  const description = options.openapi === undefined ? undefined : typeof options.openapi === 'string' ? await readFile(options.openapi, 'utf8') : options.openapi.text;
   const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
   const faults: Faults = {};
-  const services: Services = { ledger, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
+  const services: Services = { ledger, topology: setup.topology, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
   const server = new DemoServer({
     // Exactly the endpoints of the imitated release: the others get the plain 404 of a real participant.
-    routes: [...stateRoutes(services), ...updateRoutes(services), ...commandRoutes(services), ...eventRoutes(services), ...byHashRoutes(services), ...completionRoutes(services), ...vettingRoutes(services), ...packageRoutes(services), ...acsRoutes(services)].filter((r) =>
-      profile.serves(r.method, r.path),
-    ),
+    routes: [
+      ...stateRoutes(services),
+      ...updateRoutes(services),
+      ...commandRoutes(services),
+      ...preferredPackagesRoutes(services),
+      ...eventRoutes(services),
+      ...byHashRoutes(services),
+      ...completionRoutes(services),
+      ...vettingRoutes(services),
+      ...packageRoutes(services),
+      ...acsRoutes(services),
+    ].filter((r) => profile.serves(r.method, r.path)).concat(descriptionRoutes(description)),
     channels: options.websockets === false ? [] : updateChannels(services).filter((c) => profile.servesChannel(c.path)),
     version: profile.release,
     authenticator,
@@ -147,7 +175,7 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
   }
   log(
     `Demo participant listening on ${url}: a SIMULATOR of the Canton ${profile.release} JSON Ledger API (no Daml interpretation, not a Canton node); ` +
-      `${loaded ? `state loaded from ${options.statePath}` : 'fresh state'}, ledger end ${ledger.ledgerEnd}, auth ${authenticator ? 'HS256' : 'off'}`,
+      `${setup.stateFrom ? `state loaded from ${setup.stateFrom}` : 'fresh state'}, ledger end ${ledger.ledgerEnd}, auth ${authenticator ? 'HS256' : 'off'}`,
   );
 
   return {
@@ -168,6 +196,24 @@ export async function startDemoParticipant(options: DemoParticipantOptions = {})
       await pqs?.close();
     },
   };
+}
+
+/** `GET /docs/openapi` with the description given (not an API operation: no token needed, as in Canton). */
+function descriptionRoutes(text: string | undefined): Route[] {
+  if (text === undefined) return [];
+  const contentType = /^\s*\{/.test(text) ? 'application/json' : 'application/yaml';
+  return [route({ method: 'GET', path: PARTICIPANT_DESCRIPTION_PATH, public: true, handle: ({ res }) => void res.writeHead(200, { 'content-type': contentType }).end(text) })];
+}
+
+/** Loads DARs (bytes or paths) into a ledger: their packages are added, and vetted where new. */
+export async function loadDars(ledger: DemoLedger, dars: ReadonlyArray<Uint8Array | string>): Promise<LoadedDar[]> {
+  const loaded: LoadedDar[] = [];
+  for (const dar of dars) {
+    const { main, packages } = packagesOfDar(typeof dar === 'string' ? await readFile(dar) : dar, 'dar');
+    vetNew(ledger, packages);
+    loaded.push({ packageId: main.id, name: main.name, version: main.version, templates: main.templates.map((t) => t.nameKey.slice(t.nameKey.indexOf(':') + 1)) });
+  }
+  return loaded;
 }
 
 /** Adds a DAR's packages; those new to the participant are vetted on every synchronizer. */

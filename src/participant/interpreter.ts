@@ -107,7 +107,7 @@ class Interpretation {
           break;
         }
         case 'exerciseByKey':
-          this.exercise(template, this.fetchByKey(template, command.contractKey), command.choice, command.choiceArgument, actAs);
+          this.exercise(template, this.fetchByKey(template, command.contractKey), command.choice, command.choiceArgument, actAs, true);
           break;
       }
     }
@@ -176,7 +176,7 @@ class Interpretation {
     return contract.contractId;
   }
 
-  private exercise(template: TemplateDef, contract: ContractRecord, choiceName: string, choiceArgument: unknown, authorizers: ReadonlySet<string>): void {
+  private exercise(template: TemplateDef, contract: ContractRecord, choiceName: string, choiceArgument: unknown, authorizers: ReadonlySet<string>, byKey = false): void {
     if (contract.template.nameKey !== template.nameKey) {
       throw new LedgerApiError(
         'WRONGLY_TYPED_CONTRACT',
@@ -188,7 +188,7 @@ class Interpretation {
       beyond: `choice ${choiceName} of ${template.id} runs Daml code; on templates loaded from DARs only creates and Archive work`,
     });
     const actors = this.view.parties(behaviour.controllers(contract.argument, argument, contract.signatories));
-    this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers }, (ctx) =>
+    this.runExercise({ template, contract, choice: choiceName, consuming: choice.consuming, argument, actors, authorizers, byKey }, (ctx) =>
       behaviour.body(ctx, template, contract.argument, argument),
     );
   }
@@ -254,6 +254,7 @@ class Interpretation {
       actors: readonly string[];
       authorizers: ReadonlySet<string>;
       interfaceId?: string;
+      byKey?: boolean;
     },
     body: (ctx: ChoiceContext) => unknown,
   ): void {
@@ -274,6 +275,7 @@ class Interpretation {
       lastDescendantNodeId: this.nodes.length,
       exerciseResult: null,
       ...(exercise.interfaceId === undefined ? {} : { interfaceId: exercise.interfaceId }),
+      ...(exercise.byKey ? { byKey: true as const } : {}),
     };
     this.nodes.push(node);
     // A consuming choice archives its contract before its body runs.

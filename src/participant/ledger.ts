@@ -75,6 +75,9 @@ export interface ExecuteRequest {
   traceparent?: string;
 }
 
+/** A transaction as committed, before it has an offset and a record time of this participant's. */
+export type TransactionDraft = Omit<TransactionRecord, 'kind' | 'offset' | 'recordTime'>;
+
 /** A submission through the command service: deduplicated by (user, actAs, commandId). */
 export interface SubmitRequest extends ExecuteRequest {
   userId: string;
@@ -272,7 +275,11 @@ export class DemoLedger {
    * on every synchronizer. `at` backdates it (for the seed).
    */
   allocateParty(hint: string, permission: Permission = 'SUBMISSION', at?: Micros): string {
-    const party = this.ids.namespacedId(hint, this.s.namespace);
+    return this.hostParty(this.ids.namespacedId(hint, this.s.namespace), permission, at);
+  }
+
+  /** Hosts a party with this id (a party of another participant's namespace, on a network): its topology transaction as for {@link allocateParty}. */
+  hostParty(party: string, permission: Permission = 'SUBMISSION', at?: Micros): string {
     if (this.s.parties.has(party)) {
       throw new LedgerApiError('PARTY_ALREADY_EXISTS', `Party already exists: party ${party} is already allocated on this node`);
     }
@@ -405,28 +412,42 @@ export class DemoLedger {
       synchronizerId: request.synchronizerId,
       effectiveAt,
     });
-    const tx: TransactionRecord = {
-      kind: 'transaction',
-      offset: this.s.ledgerEnd + 1,
-      updateId: this.ids.updateId(),
-      commandId: request.commandId,
-      workflowId: request.workflowId,
-      actAs: this.partyList(request.actAs),
-      effectiveAt,
-      recordTime: this.nextRecordTime(recordTime),
-      synchronizerId: prepared.synchronizerId,
-      traceparent: request.traceparent,
-      nodes: prepared.nodes,
-    };
+    return this.commit(
+      {
+        updateId: this.ids.updateId(),
+        commandId: request.commandId,
+        workflowId: request.workflowId,
+        actAs: this.partyList(request.actAs),
+        effectiveAt,
+        synchronizerId: prepared.synchronizerId,
+        traceparent: request.traceparent,
+        nodes: prepared.nodes,
+      },
+      prepared.created,
+      recordTime,
+    );
+  }
+
+  /**
+   * Commits a transaction another participant of the network committed, as this participant sees
+   * it: its own projection (the nodes it hosts an informee of, its own records of their contracts),
+   * at its own next offset, with the same update id and record time.
+   */
+  receiveTransaction(tx: TransactionDraft, created: readonly ContractRecord[], recordTime: Micros): TransactionRecord {
+    return this.commit(tx, created, recordTime);
+  }
+
+  private commit(draft: TransactionDraft, created: readonly ContractRecord[], recordTime: Micros): TransactionRecord {
+    const tx: TransactionRecord = { kind: 'transaction', offset: this.s.ledgerEnd + 1, ...draft, recordTime: this.nextRecordTime(recordTime) };
     // Archives first: a rename archives a keyed contract and creates one with the same key.
-    for (const node of prepared.nodes) {
+    for (const node of tx.nodes) {
       if (node.kind === 'exercised' && node.consuming) {
         node.contract.archivedOffset = tx.offset;
         node.contract.archivedNodeId = node.nodeId;
         if (node.contract.key !== null) this.activeKeys.delete(keyId(node.contract.template, node.contract.key));
       }
     }
-    for (const c of prepared.created) {
+    for (const c of created) {
       c.createdOffset = tx.offset;
       this.s.contracts.set(c.contractId, c);
       this.contractOrder.push(c.contractId);
@@ -471,7 +492,8 @@ export class DemoLedger {
     }
   }
 
-  private get interpreterView(): LedgerView {
+  /** What the interpreter reads; a network's participant narrows the vetting it chooses package versions from. */
+  protected get interpreterView(): LedgerView {
     return {
       activeContract: (id) => this.activeContract(id),
       contractIdByKey: (id) => this.activeKeys.get(id),

@@ -55,6 +55,8 @@ export interface ExercisedNode {
   choiceArgument: unknown;
   actingParties: readonly string[];
   consuming: boolean;
+  /** The contract was found by its key (ExerciseByKey). */
+  byKey?: true;
   witnesses: readonly string[];
   lastDescendantNodeId: number;
   exerciseResult: unknown;

@@ -1,15 +1,19 @@
 /**
  * What `prepare` answers: the interpreted transaction as the Ledger API's `PreparedTransaction`
  * protobuf (the real message, so any client's decoder reads it), with the seeds of its create and
- * exercise nodes, and its hash under Canton's hashing scheme V2 (computed by the core, the same
- * function the preview verifies with).
+ * exercise nodes, the contract keys of keyed templates' nodes, and its hash (computed by the core, the
+ * same function the preview verifies with): under Canton's hashing scheme V3 where contract keys are
+ * involved (V3 covers keys and `by_key`; V2 leaves them out), V2 otherwise.
  */
 import { randomUUID } from 'node:crypto';
 import { PreparedTransaction, type Create, type DamlTransaction_Node, type Exercise, type Identifier, type Value } from '@canton-network/core-ledger-proto';
 import type { TypeLookup } from '../core/daml/packageIndex';
 import type { DamlType } from '../core/daml/model';
 import { shapeOf } from '../core/daml/types';
-import { preparedTransactionHashV2 } from '../core/preview/hash';
+import type * as wire from '../core/models/wire';
+import { HASHING_SCHEME_VERSION, preparedTransactionHash, type HashingScheme } from '../core/preview/hash';
+import { writeKeyFields, type KeyFields } from '../core/preview/keys';
+import { contractKeyHashBytes } from './encode';
 import type { PreviewedTransaction } from './ledger';
 import type { ContractRecord, TransactionNode } from './model';
 import type { InterfaceDef, PackageStore, TemplateDef } from './packages';
@@ -27,15 +31,17 @@ export interface PreparedAnswer {
   /** Base64 of the PreparedTransaction message. */
   preparedTransaction: string;
   preparedTransactionHash: string;
-  hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2';
+  hashingSchemeVersion: wire.HashingSchemeVersion;
 }
 
 export function preparedAnswer(previewed: PreviewedTransaction, meta: PrepareMetadata, lookup: PackageStore): PreparedAnswer {
   const message = preparedMessage(previewed, meta, lookup);
+  const keyed = previewed.prepared.nodes.some((node) => node.contract.key !== null);
+  const scheme: HashingScheme = keyed ? 'V3' : 'V2';
   return {
     preparedTransaction: Buffer.from(PreparedTransaction.toBinary(message)).toString('base64'),
-    preparedTransactionHash: Buffer.from(preparedTransactionHashV2(message)).toString('base64'),
-    hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V2',
+    preparedTransactionHash: Buffer.from(preparedTransactionHash(message, scheme)).toString('base64'),
+    hashingSchemeVersion: HASHING_SCHEME_VERSION[scheme],
   };
 }
 
@@ -55,7 +61,7 @@ export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMe
     }
   }
   const nodes = prepared.nodes.map((node): DamlTransaction_Node => ({ nodeId: String(node.nodeId), versionedNode: { oneofKind: 'v1', v1: { nodeType: nodeType(node, children.get(node.nodeId) ?? [], lookup) } } }));
-  return PreparedTransaction.create({
+  const message = PreparedTransaction.create({
     transaction: { version: LF_VERSION, roots, nodes, nodeSeeds: nodeSeeds.map(({ nodeId, seed }) => ({ nodeId, seed: Buffer.from(seed, 'hex') })) },
     metadata: {
       submitterInfo: { actAs: [...meta.actAs], commandId: meta.commandId },
@@ -67,6 +73,27 @@ export function preparedMessage(previewed: PreviewedTransaction, meta: PrepareMe
       globalKeyMapping: [],
     },
   });
+  // The key fields are not in the library's generated messages: they go onto the created message as the fields it keeps for what it does not know.
+  message.transaction!.nodes.forEach((proto, i) => {
+    const node = prepared.nodes[i];
+    const type = proto.versionedNode.oneofKind === 'v1' ? proto.versionedNode.v1.nodeType : undefined;
+    if (type?.oneofKind === 'create') writeKeyFields('create', type.create, keyFields(node.contract, false, lookup));
+    else if (type?.oneofKind === 'exercise' && node.kind === 'exercised') writeKeyFields('exercise', type.exercise, keyFields(node.contract, node.byKey === true, lookup));
+  });
+  message.metadata!.inputContracts.forEach((input, i) => {
+    if (input.contract.oneofKind === 'v1') writeKeyFields('create', input.contract.v1, keyFields(inputs[i], false, lookup));
+  });
+  return message;
+}
+
+/** A contract's key as a prepared transaction carries it: the key, its hash and its maintainers. */
+function keyFields(c: ContractRecord, byKey: boolean, lookup: PackageStore): KeyFields {
+  const key = c.template.key;
+  if (!key || c.key === null) return { byKey };
+  return {
+    key: { key: { templateId: identifier(c.template), packageName: c.template.pkg.name, key: toValue(c.key, key.type, lookup), hash: contractKeyHashBytes(c) }, maintainers: key.maintainers(c.key) },
+    byKey,
+  };
 }
 
 function identifier(t: TemplateDef | InterfaceDef): Identifier {

@@ -4,6 +4,7 @@
  * the wire dialect and the validation rules.
  */
 import { allEndpoints, endpointExists, factsOf, type VersionFacts } from '../core/versions';
+import { pathShape } from '../core/compat/openapi';
 
 /** `--api-version` values; `3.4` means the newest 3.4 (3.4.12, with the relaxed spec). */
 export const API_VERSIONS = ['3.3', '3.4.11', '3.4', '3.4.12', '3.5', '3.6'] as const;
@@ -28,9 +29,7 @@ export interface VersionProfile extends VersionFacts {
 }
 
 /** A path with its parameters blanked, so that `/v2/users/:userId` and `/v2/users/{user-id}` compare equal. */
-export function pathShape(path: string): string {
-  return path.replace(/:[A-Za-z]+|\{[^}]+\}/g, '{}');
-}
+export { pathShape } from '../core/compat/openapi';
 
 export function profileOf(apiVersion: ApiVersion): VersionProfile {
   const release = `${RELEASES[apiVersion]}-demo`;

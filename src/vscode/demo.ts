@@ -152,7 +152,8 @@ export class DemoController implements vscode.Disposable {
   }
 
   private async shutDown(p: DemoParticipant, userStop: boolean): Promise<void> {
-    this.manager.disconnect(DEMO_CONNECTION_ID);
+    const connection = this.manager.connection(DEMO_CONNECTION_ID);
+    if (connection) this.manager.disconnect(connection);
     this.manager.profiles.setDemo(undefined);
     if (userStop && this.manager.profiles.activeId() === DEMO_CONNECTION_ID) await this.manager.profiles.setActive(undefined);
     try {

@@ -1,7 +1,9 @@
 // The one UI port of the glue: every question a command asks (a message with buttons, a modal
-// confirmation, a quick pick, a cancellable progress) and every failure it reports goes through a
+// confirmation, a quick pick, an input box, a wizard's step, a file dialog), every progress it shows
+// (a cancellable notification, a view's busy bar) and every failure it reports goes through a
 // `Prompts`, so that tests answer them instead of racing the UI. Only types come from 'vscode' here;
-// the window-backed implementation is `windowPrompts` in ./ui.
+// the window-backed implementation is `windowPrompts` in ./ui, the one file of src/vscode that calls
+// the window's questions (test/vscode/promptsPort.test.ts keeps it so).
 import type * as vscode from 'vscode';
 import { AuthError, CancelledError, LedgerError, NetworkError, TimeoutError, TokenWithheldError } from '../core/errors';
 import type { Logger } from '../core/log';
@@ -10,12 +12,86 @@ import type { Redactor } from '../core/redact';
 
 export type MessageSeverity = 'info' | 'warning' | 'error';
 
+export interface MessageOptions {
+  modal?: boolean;
+  detail?: string;
+}
+
+export interface PickOptions {
+  title: string;
+  placeHolder?: string;
+  matchOnDescription?: boolean;
+  matchOnDetail?: boolean;
+  /** Whether the pick stays open when the focus moves elsewhere (the default: it does). */
+  ignoreFocusOut?: boolean;
+}
+
+/** What an input box says of a value as it is typed: a problem (a text, or a message with its severity), or undefined when fine. */
+export type InputProblem = string | vscode.InputBoxValidationMessage | undefined;
+
+export interface InputOptions {
+  title: string;
+  prompt?: string;
+  value?: string;
+  /** The part of `value` selected when the box opens, [start, end). */
+  valueSelection?: [number, number];
+  placeHolder?: string;
+  password?: boolean;
+  ignoreFocusOut?: boolean;
+  validateInput?(value: string): InputProblem | Promise<InputProblem>;
+}
+
+/**
+ * The user pressed the Back button of a wizard step. A registered symbol, so that scripted prompts in
+ * another bundle (the in-host test suites) answer with the same one.
+ */
+export const BACK = Symbol.for('cantonLedger.prompts.back');
+/** A step's answer: the value, BACK, or undefined when the user gave up (Escape). */
+export type StepAnswer<T> = T | typeof BACK | undefined;
+
+/** Where a wizard step is: its title and counter ("title (k/N)", or "(k)" without `totalSteps`); a Back button after the first. */
+export interface StepOptions {
+  title: string;
+  step: number;
+  totalSteps?: number;
+}
+
+export interface InputStepOptions extends StepOptions {
+  prompt: string;
+  value?: string;
+  placeholder?: string;
+  /** Runs as the user types and on Enter, which it refuses while it finds a problem. */
+  validate?: (value: string) => string | undefined;
+}
+
+export interface PickStepOptions<T extends vscode.QuickPickItem> extends StepOptions {
+  placeholder: string;
+  items: readonly T[];
+  /** Highlighted first. */
+  active?: T;
+}
+
+/** The work under a progress: `report` is there where the prompts can show how far it is. */
+export type ProgressTask<T> = (signal: AbortSignal, report?: (message: string) => void) => Promise<T>;
+
 export interface Prompts {
   /** Shows a message with buttons; resolves with the chosen button (undefined: dismissed). */
-  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: { modal?: boolean; detail?: string }): Promise<string | undefined>;
-  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T | undefined>;
-  /** Runs `task` under a cancellable progress notification; Cancel aborts the signal. */
-  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: MessageOptions): Promise<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined>;
+  /** A pick of any number of items (those `picked` start checked); undefined: dismissed. */
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: PickOptions): Promise<T[] | undefined>;
+  /** Asks for a text; undefined: dismissed. */
+  input(options: InputOptions): Promise<string | undefined>;
+  /** One input box of a wizard, with Back after the first step. */
+  inputStep(options: InputStepOptions): Promise<StepAnswer<string>>;
+  /** One single-choice pick of a wizard, with Back after the first step. */
+  pickStep<T extends vscode.QuickPickItem>(options: PickStepOptions<T>): Promise<StepAnswer<T>>;
+  openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined>;
+  saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
+  /** Runs `task` under a cancellable progress notification; Cancel aborts the signal; `report`, where given, shows how far it is. */
+  progress<T>(title: string, task: ProgressTask<T>): Promise<T>;
+  /** Shows the view's progress bar while `task` runs. */
+  viewProgress<T>(viewId: string, task: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -25,16 +101,44 @@ export interface Prompts {
 export class PromptsPort implements Prompts {
   constructor(public current: Prompts) {}
 
-  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: { modal?: boolean; detail?: string }): Promise<string | undefined> {
+  message(severity: MessageSeverity, text: string, actions: readonly string[], options?: MessageOptions): Promise<string | undefined> {
     return this.current.message(severity, text, actions, options);
   }
 
-  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T | undefined> {
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: PickOptions): Promise<T | undefined> {
     return this.current.pick(items, options);
   }
 
-  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: PickOptions): Promise<T[] | undefined> {
+    return this.current.pickMany(items, options);
+  }
+
+  input(options: InputOptions): Promise<string | undefined> {
+    return this.current.input(options);
+  }
+
+  inputStep(options: InputStepOptions): Promise<StepAnswer<string>> {
+    return this.current.inputStep(options);
+  }
+
+  pickStep<T extends vscode.QuickPickItem>(options: PickStepOptions<T>): Promise<StepAnswer<T>> {
+    return this.current.pickStep(options);
+  }
+
+  openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
+    return this.current.openDialog(options);
+  }
+
+  saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    return this.current.saveDialog(options);
+  }
+
+  progress<T>(title: string, task: ProgressTask<T>): Promise<T> {
     return this.current.progress(title, task);
+  }
+
+  viewProgress<T>(viewId: string, task: () => Promise<T>): Promise<T> {
+    return this.current.viewProgress(viewId, task);
   }
 }
 
@@ -68,6 +172,20 @@ function expectedHint(err: unknown): string | undefined {
   return undefined;
 }
 
+/** True for a failure that a new token can mend (a rejected or withheld token): "Update Token" is offered. */
+export function wantsToken(err: unknown): boolean {
+  return err instanceof AuthError || err instanceof TokenWithheldError;
+}
+
+/**
+ * Logs a failure of background work that a view shows already (a row with Retry), in one line: an
+ * expected answer with its hint, anything else with its stack. A cancellation is not a failure: nothing.
+ */
+export function recordFailure(logger: Logger, redactor: Redactor, context: string, err: unknown): void {
+  if (isCancellation(err)) return;
+  logger.warn(expectedHint(err) !== undefined ? redactor.redact(`${context}: ${summary(err)}`) : `${redactor.redact(context)}: ${redactor.redactError(err)}`);
+}
+
 /**
  * The one place that turns a failure into a short message with actions (through the prompts); the
  * full error (redacted) goes to the log. Cancellation (a ledger call's or a PQS query's) is not a
@@ -77,7 +195,7 @@ export class ErrorReporter {
   constructor(
     private readonly logger: Logger,
     private readonly redactor: Redactor,
-    private readonly prompts: Prompts,
+    private readonly prompts: Pick<Prompts, 'message'>,
     private readonly showLog: () => void,
   ) {}
 
@@ -86,8 +204,7 @@ export class ErrorReporter {
    * its error): logged in one line, no message.
    */
   record(context: string, err: unknown): void {
-    if (isCancellation(err)) return;
-    this.logger.warn(this.redactor.redact(`${context}: ${summary(err)}`));
+    recordFailure(this.logger, this.redactor, context, err);
   }
 
   /** Something the user asked for that could not be done, worth a line in the log but no message. */
@@ -108,7 +225,7 @@ export class ErrorReporter {
     if (hint !== undefined) this.logger.warn(line);
     else this.logger.error(line);
     const buttons: Array<typeof UPDATE_TOKEN | typeof RETRY | typeof EXPLAIN | typeof SHOW_LOG> = [];
-    if ((err instanceof AuthError || err instanceof TokenWithheldError) && actions.updateToken) buttons.push(UPDATE_TOKEN);
+    if (wantsToken(err) && actions.updateToken) buttons.push(UPDATE_TOKEN);
     if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof PqsError && PQS_RETRYABLE.has(err.kind)) || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
     if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);
     buttons.push(SHOW_LOG);

@@ -3,6 +3,7 @@ import { tokenState } from '../core/auth/jwt';
 import type { ConnectionManager } from './connections/manager';
 import { Commands } from './commands/ids';
 import { Disposable, toDisposable } from './lifecycle';
+import type { Prompts } from './prompts';
 
 /** The active connection, its ledger end and its token's state; warning colours when the token is near expiry or rejected. */
 export class ConnectionStatusBar extends Disposable {
@@ -10,12 +11,15 @@ export class ConnectionStatusBar extends Disposable {
   /** `connection:exp` of the pasted tokens already warned about, so each warning comes once. */
   private readonly warned = new Set<string>();
 
-  constructor(private readonly manager: ConnectionManager) {
+  constructor(
+    private readonly manager: ConnectionManager,
+    private readonly prompts: Prompts,
+  ) {
     super();
     this.item.name = 'Canton Ledger Connection';
     this.item.command = Commands.selectConnection;
     this._register(manager.onDidChange(() => this.update()));
-    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connectionId === manager.profiles.active()?.id && this.update()));
+    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && e.connection === manager.active() && this.update()));
     // Token expiry moves with the clock, not with events.
     const timer = setInterval(() => this.update(), 15_000);
     this._register(toDisposable(() => clearInterval(timer)));
@@ -30,19 +34,19 @@ export class ConnectionStatusBar extends Disposable {
   private visible = false;
 
   update(): void {
-    const p = this.manager.profiles.active();
-    if (!p) {
+    const connection = this.manager.active();
+    if (!connection) {
       this.visible = false;
       this.item.hide();
       return;
     }
-    const s = this.manager.state(p.id);
+    const { profile: p, state: s } = connection;
     const warnSeconds = vscode.workspace.getConfiguration('cantonLedger').get<number>('tokenExpiryWarningSeconds', 60);
-    const claims = p.auth === 'jwt' ? this.manager.tokens.claims(p.id) : undefined;
+    const claims = p.auth === 'jwt' ? connection.tokens?.claims() : undefined;
     const token = claims ? tokenState(claims, new Date(), warnSeconds) : undefined;
-    const rejected = this.manager.tokenRejected(p.id);
+    const rejected = connection.tokenRejected;
     if (claims?.expiresAt && (token === 'expiring' || token === 'expired')) this.warnExpiry(p.id, p.name, claims.expiresAt, token);
-    const end = this.manager.ledger(p.id)?.ledgerEnd;
+    const end = connection.ledger?.ledgerEnd;
     const parts = [`$(${s.state === 'connected' ? 'database' : s.state === 'error' ? 'error' : 'debug-disconnect'}) ${p.name}`];
     if (s.state === 'connected' && end !== undefined) parts.push(`@${end}`);
     if (rejected) parts.push('$(key) token rejected');
@@ -61,6 +65,6 @@ export class ConnectionStatusBar extends Disposable {
     if (this.warned.has(key)) return;
     this.warned.add(key);
     const when = state === 'expired' ? `expired at ${expiresAt.toLocaleTimeString()}` : `expires at ${expiresAt.toLocaleTimeString()}`;
-    void vscode.window.showWarningMessage(`The token of "${name}" ${when}.`, 'Update Token').then((c) => c && vscode.commands.executeCommand(Commands.setToken, id));
+    void this.prompts.message('warning', `The token of "${name}" ${when}.`, ['Update Token']).then((c) => c && vscode.commands.executeCommand(Commands.setToken, id));
   }
 }

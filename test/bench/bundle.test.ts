@@ -21,7 +21,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(files.includes('media/pqs/pqs.css'), 'the PQS result grid’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
@@ -70,7 +70,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
-      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'pqs', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'pqs', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];
@@ -98,6 +98,17 @@ describe('extension bundle', function () {
     assert.match(readFileSync(FEATURES_JS, 'utf8'), /"dist", "pqs\.js"/);
     const pqs = readFileSync(join(REPO_ROOT, 'dist', 'pqs.js'), 'utf8');
     assert.ok(pqs.includes('node_modules/pg/') && pqs.includes('node_modules/pg-protocol/'));
+  });
+
+  it('leaves the YAML parser of participants’ API descriptions to dist/yaml.js, loaded when one is first read', () => {
+    for (const file of [FEATURES_JS, join(REPO_ROOT, 'dist', 'cli.js')]) {
+      const code = readFileSync(file, 'utf8');
+      assert.ok(!code.includes('node_modules/yaml/'), `the yaml package is not in ${file}`);
+      assert.match(code, /require\("\.\/yaml\.js"\)/);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const parser = require(join(REPO_ROOT, 'dist', 'yaml.js')) as { parseYaml(text: string): unknown };
+    assert.deepEqual(parser.parseYaml('openapi: 3.0.3\npaths: {}\n'), { openapi: '3.0.3', paths: {} });
   });
 
   it('leaves the Daml-LF decoder (protobufjs, fflate) to dist/daml.js, loaded when packages or a DAR are first read', () => {

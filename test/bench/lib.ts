@@ -244,10 +244,14 @@ export interface ParticipantSetup {
   updates?: number;
   /** Active Ious created directly on the ledger (no HTTP) before it answers ready. */
   activeContracts?: number;
+  /** Instead of one participant, a demo network of these participants (no seed history). */
+  network?: string[];
 }
 
 export interface ParticipantInfo {
   url: string;
+  /** A network's participants' URLs, in the order named (the first is `url`). */
+  urls?: string[];
   ledgerEnd: number;
   parties: Record<string, string>;
 }

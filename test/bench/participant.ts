@@ -3,10 +3,12 @@
  * the measured client's figures. Started by `ParticipantProcess.start` (lib.ts).
  */
 import { startDemoParticipant, type DemoParticipant } from '../../src/participant';
+import { startDemoNetwork } from '../../src/participant/network/index';
 import { parseIdentifierRef } from '../../src/participant/packages';
 import type { ParticipantInfo, ParticipantRequest, ParticipantSetup } from './lib';
 
 process.once('message', async (setup: ParticipantSetup) => {
+  if (setup.network) return serveNetwork(setup.network);
   const requests = new Map<string, number>();
   const p = await startDemoParticipant({
     seed: 7,
@@ -74,4 +76,13 @@ function createIous(p: DemoParticipant, count: number): void {
       made += n;
     }
   });
+}
+
+/** A demo network, until SIGTERM: only its URLs and parties are asked of it. */
+async function serveNetwork(names: string[]): Promise<void> {
+  const net = await startDemoNetwork({ participants: names, seed: false });
+  const { hosting: _, ...parties } = net.parties;
+  const info: ParticipantInfo = { url: net.participants[0].url, urls: net.participants.map((p) => p.url), ledgerEnd: 0, parties };
+  process.send!(info);
+  process.on('SIGTERM', () => void net.close().finally(() => process.exit(0)));
 }

@@ -1,4 +1,5 @@
 /** Runs the CLI in-process with captured output. */
+import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -41,4 +42,31 @@ export function summaryLines(stdout: string): string[] {
 /** The offset at the start of each summary line. */
 export function offsetsOf(stdout: string): number[] {
   return summaryLines(stdout).map((l) => Number(l.split(' ', 1)[0]));
+}
+
+/** Starts `canton-ledger participant …` in-process; resolves once its banner is out. */
+export async function startParticipantCommand(args: string[], env: Record<string, string> = {}) {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const interrupt = new AbortController();
+  const exited = run(['participant', '--port', '0', ...args], env, { stdout, stderr, signal: interrupt.signal });
+  let status: number | undefined;
+  void exited.then((s) => (status = s));
+  while (!stdout.text.includes('Press Ctrl-C to stop.')) {
+    if (status !== undefined) assert.fail(`participant exited with ${status}: ${stderr.text}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const url = /^ {2}URL: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout.text)![1];
+  const participantId = /^ {2}participant id: +(\S+)$/m.exec(stdout.text)![1];
+  return {
+    url,
+    participantId,
+    banner: stdout.text,
+    /** Ctrl-C, then the exit status and the output. */
+    async stop(): Promise<CliResult> {
+      interrupt.abort();
+      const s = await exited;
+      return { status: s, stdout: stdout.text, stderr: stderr.text };
+    },
+  };
 }

@@ -2,36 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli/main';
 import { DAR_DIR, DARS, requireDar, requireDarBytes } from '../support/dars';
-import { Capture, cli, offsetsOf, type CliResult } from './harness';
-
-/** Starts `canton-ledger participant …` in-process; resolves once its banner is out. */
-async function startParticipantCommand(args: string[], env: Record<string, string> = {}) {
-  const stdout = new Capture();
-  const stderr = new Capture();
-  const interrupt = new AbortController();
-  const exited = run(['participant', '--port', '0', ...args], env, { stdout, stderr, signal: interrupt.signal });
-  let status: number | undefined;
-  void exited.then((s) => (status = s));
-  while (!stdout.text.includes('Press Ctrl-C to stop.')) {
-    if (status !== undefined) assert.fail(`participant exited with ${status}: ${stderr.text}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  const url = /^ {2}URL: +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(stdout.text)![1];
-  const participantId = /^ {2}participant id: +(\S+)$/m.exec(stdout.text)![1];
-  return {
-    url,
-    participantId,
-    banner: stdout.text,
-    /** Ctrl-C, then the exit status and the output. */
-    async stop(): Promise<CliResult> {
-      interrupt.abort();
-      const s = await exited;
-      return { status: s, stdout: stdout.text, stderr: stderr.text };
-    },
-  };
-}
+import { cli, offsetsOf, startParticipantCommand } from './harness';
 
 describe('cli: participant command', () => {
   it('runs a simulator without auth until Ctrl-C, then closes cleanly (exit 0)', async () => {

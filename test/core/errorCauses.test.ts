@@ -64,6 +64,12 @@ describe('error causes: where in a commands file a rejection points', () => {
     NO_SYNCHRONIZER_FOR_SUBMISSION: { failure: failure('NO_SYNCHRONIZER_FOR_SUBMISSION', 'No valid synchronizer', { metadata: { PARTIES: BOB } }), line: 9, text: `"${BOB}"`, match: 'value' },
     TEMPLATES_OR_INTERFACES_NOT_FOUND: { failure: failure('TEMPLATES_OR_INTERFACES_NOT_FOUND', 'Templates do not exist: [#demo-iou:Account:Account]'), line: 6, text: '"#demo-iou:Account:Account"', match: 'value' },
     PACKAGE_NAMES_NOT_FOUND: { failure: failure('PACKAGE_NAMES_NOT_FOUND', 'unknown package names', { resources: [['PACKAGE_NAME', 'demo-iou']] }), line: 4, text: '"#demo-iou:Iou:Iou"', match: 'value' },
+    PACKAGE_SELECTION_FAILED: {
+      failure: failure('PACKAGE_SELECTION_FAILED', `No synchronizers satisfy the topology requirements for the submitted command: Discarded synchronizers: \n\tglobal::1220: Failed to select package-id for package-name 'demo-iou' appearing in a command root node due to: No package with package-name 'demo-iou' is consistently vetted by all hosting participants of party ${BOB}.`),
+      line: 4,
+      text: '"#demo-iou:Iou:Iou"',
+      match: 'field',
+    },
     PACKAGE_NOT_FOUND: { failure: failure('PACKAGE_NOT_FOUND', 'Couldn\'t find package 1220'), line: 4, text: '"#demo-iou:Iou:Iou"', match: 'field' },
     NOT_VALID_UPGRADE_PACKAGE: { failure: failure('NOT_VALID_UPGRADE_PACKAGE', 'not valid', { resources: [['TEMPLATE_ID', 'ab12:Account:Account']] }), line: 6, text: '"#demo-iou:Account:Account"', match: 'value' },
     UNSUPPORTED_BY_DEMO_PARTICIPANT: { failure: failure('UNSUPPORTED_BY_DEMO_PARTICIPANT', 'the choice Close is not simulated'), line: 6, text: '"Close"', match: 'value' },

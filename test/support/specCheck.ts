@@ -17,6 +17,7 @@ import type { ErrorObject } from 'ajv';
 import { allEndpoints, atLeast, firstMissingField, REQUEST_SHAPES, type RequestSchemaName } from '../../src/core/versions';
 import { startDemoParticipant, type ApiVersion, type DemoParticipant, type DemoParticipantOptions, type Exchange } from '../../src/participant/index';
 import { pathShape } from '../../src/participant/versions';
+import { PARTICIPANT_DESCRIPTION_PATH } from '../../src/core/compat/openapi';
 import { asyncSpecValidator, channelSchemaName, loadAsyncSpec, loadSpec, specAvailable, specValidator, type SpecVersion } from './spec';
 
 /** The spec of the release each `apiVersion` imitates. */
@@ -159,6 +160,8 @@ export function channelViolations(version: SpecVersion, x: RecordedExchange): st
 
 /** Everything wrong with one exchange, for a participant imitating the release of `version`. */
 export function exchangeViolations(version: SpecVersion, x: RecordedExchange): string[] {
+  // The participant's API description is the spec itself, not an operation of it.
+  if (x.method === 'GET' && x.path === PARTICIPANT_DESCRIPTION_PATH) return [];
   if (x.status === 101) return channelViolations(version, x);
   if (undocumentedButServed(version, x)) return [];
   if (!findOperation(version, x.method, x.path)) {
@@ -195,15 +198,19 @@ const watched: Watched[] = [];
 
 /** A demo participant whose every exchange is checked against the spec of the release it imitates. */
 export async function startCheckedParticipant(options: DemoParticipantOptions = {}): Promise<DemoParticipant> {
-  const version = SPEC_OF_API_VERSION[options.apiVersion ?? '3.5'];
+  const check = checkExchanges(options.apiVersion);
+  return startDemoParticipant({ ...options, onExchange: (x) => (check(x), options.onExchange?.(x)) });
+}
+
+/**
+ * Records exchanges for the spec check of a participant imitating `apiVersion` (default 3.5): give it
+ * as the `onExchange` of a participant started otherwise (a demo network's).
+ */
+export function checkExchanges(apiVersion: ApiVersion = '3.5'): (x: Exchange) => void {
+  const version = SPEC_OF_API_VERSION[apiVersion];
   const entry: Watched = { version, exchanges: [] };
-  const onExchange = (x: Exchange) => {
-    entry.exchanges.push(toRecorded(x));
-    options.onExchange?.(x);
-  };
-  const p = await startDemoParticipant({ ...options, onExchange });
   if (specAvailable(version)) watched.push(entry);
-  return p;
+  return (x) => void entry.exchanges.push(toRecorded(x));
 }
 
 /** The violations since the last call, of every checked participant; with how many exchanges were checked. */

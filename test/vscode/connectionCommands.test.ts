@@ -2,6 +2,7 @@
 // "which connection?", and Remove's confirmation — all through the prompts a test answers.
 import assert from 'node:assert/strict';
 import type { ConnectionProfile } from '../../src/core/connections';
+import type { LedgerConnection } from '../../src/core/ledger/connection';
 import { silentLogger } from '../../src/core/log';
 import { Redactor } from '../../src/core/redact';
 import { ConnectionCommands } from '../../src/vscode/commands/connections';
@@ -32,10 +33,11 @@ describe('connection commands', () => {
       isEditable: (p: ConnectionProfile) => p.id !== 'demo',
       remove: async (id: string) => void (list = list.filter((p) => p.id !== id)),
     };
-    const manager = { profiles, state: () => ({ state: 'connected' }), disconnect: (id: string) => void disconnected.push(id) };
+    const connectionFor = (p: ConnectionProfile) => ({ id: p.id, profile: p, state: { state: 'connected' } }) as unknown as LedgerConnection;
+    const manager = { profiles, connectionFor, disconnect: (c: LedgerConnection) => void disconnected.push(c.id) };
     const prompts = new PromptsPort(windowPrompts);
     const errors = new ErrorReporter(silentLogger, new Redactor(), prompts, () => undefined);
-    registry = new CommandRegistry(commands, errors, new ConnectionTargets(profiles, prompts, commands, errors));
+    registry = new CommandRegistry(commands, errors, new ConnectionTargets(manager as never, prompts, commands, errors));
     new ConnectionCommands(manager as never, errors, prompts).register(registry);
     // Remove clears the connection's secrets through the token command (registered elsewhere).
     commands.registerCommand(Commands.clearToken, (...args: unknown[]) => void clearedTokens.push(args));

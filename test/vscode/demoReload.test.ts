@@ -36,9 +36,9 @@ class HeldMemento extends MemoryMemento {
 function demoConnected(api: CantonLedgerApi): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      const s = api.connections.state(DEMO_CONNECTION_ID);
-      if (s.state === 'connected') return true;
-      if (s.state === 'error') reject(s.error);
+      const s = api.connections.connection(DEMO_CONNECTION_ID)?.state;
+      if (s?.state === 'connected') return true;
+      if (s?.state === 'error') reject(s.error);
       return false;
     };
     if (check()) return resolve();
@@ -81,14 +81,14 @@ describe('the demo connection across a window reload', function () {
     window = activateAllFeatures(kept);
     await commands.executeCommand(Commands.startDemo);
     const first = window.api;
-    assert.equal(first.connections.state(DEMO_CONNECTION_ID).state, 'connected');
+    assert.equal(first.connections.connection(DEMO_CONNECTION_ID)?.state.state, 'connected');
     const request = submissionOf({ ...(JSON.parse(readFileSync(EXAMPLE, 'utf8')) as object), commandId: `reload-${randomUUID()}` } as CommandsFileValue).request;
-    const written = await first.connections.client(first.connections.profiles.get(DEMO_CONNECTION_ID)!).submitAndWaitForTransaction(request);
+    const written = await first.connections.connection(DEMO_CONNECTION_ID)!.client.submitAndWaitForTransaction(request);
 
     const api = await reload();
     await demoConnected(api);
     assert.equal(api.connections.profiles.active()?.id, DEMO_CONNECTION_ID, 'the active connection again');
-    assert.equal(api.connections.ledger(DEMO_CONNECTION_ID)?.ledgerEnd, written.transaction.offset, 'the ledger it kept, up to the write before the reload');
+    assert.equal(api.connections.connection(DEMO_CONNECTION_ID)?.ledger?.ledgerEnd, written.transaction.offset, 'the ledger it kept, up to the write before the reload');
   });
 
   it('a start right after a stop (not awaited): a new participant, and the window remembers the start', async () => {

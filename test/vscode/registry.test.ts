@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ConnectionProfile } from '../../src/core/connections';
+import type { LedgerConnection } from '../../src/core/ledger/connection';
 import { CancelledError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/log';
 import { Redactor } from '../../src/core/redact';
@@ -32,7 +33,7 @@ class Host implements CommandHost {
 }
 
 /** Answers questions from queues and records them; an unanswered one is dismissed. */
-class AnsweringPrompts implements Prompts {
+class AnsweringPrompts implements Pick<Prompts, 'message' | 'pick' | 'progress'> {
   readonly messages: Array<{ severity: MessageSeverity; text: string; actions: readonly string[] }> = [];
   readonly picks: Array<{ title: string; labels: string[] }> = [];
   answers: Array<string | undefined> = [];
@@ -75,7 +76,9 @@ function setUp(profiles = new Profiles([profile('demo', 'Demo'), profile('other'
   let logShown = 0;
   const errors = new ErrorReporter(logger, new Redactor(), prompts, () => logShown++);
   const titles = new Map<string, string>([[Commands.refreshUpdates, 'Refresh Updates'], [Commands.uploadDar, 'Upload DAR…']]);
-  const registry = new CommandRegistry(host, errors, new ConnectionTargets(profiles, prompts, host, errors), (id) => titles.get(id));
+  // A connection per profile, as far as the handlers look (its id).
+  const connections = { profiles, connectionFor: (p: ConnectionProfile) => ({ id: p.id, profile: p }) as unknown as LedgerConnection };
+  const registry = new CommandRegistry(host, errors, new ConnectionTargets(connections, prompts, host, errors), (id) => titles.get(id));
   return { host, prompts, logged, registry, profiles, logShown: () => logShown };
 }
 

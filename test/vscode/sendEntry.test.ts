@@ -30,10 +30,11 @@ describe('the entry of the send commands (checked file, then the target connecti
     active = undefined;
     const prompts = new PromptsPort(windowPrompts);
     const profiles = { active: () => active, all: () => [demo], lookup: () => demo };
-    targets = new ConnectionTargets(profiles, prompts, commands, new ErrorReporter(silentLogger, new Redactor(), prompts, () => undefined));
     // Nothing listens at the profile's address: its packages cannot be read, and the file is sent as checked without them.
     const unread: PackagesState = { state: 'failed', source: 'on Demo', error: new Error('offline') };
-    deps = { targets, connections: { connectionOf: () => ({ profile: demo, packages: () => unread, readPackages: async () => unread }) as unknown as LedgerConnection } };
+    const connectionFor = () => ({ id: demo.id, profile: demo, packages: () => unread, readPackages: async () => unread }) as unknown as LedgerConnection;
+    targets = new ConnectionTargets({ profiles, connectionFor }, prompts, commands, new ErrorReporter(silentLogger, new Redactor(), prompts, () => undefined));
+    deps = { targets };
     open(readFileSync(FILE, 'utf8'));
   });
   after(() => workspace.textDocuments.splice(0));
@@ -41,7 +42,7 @@ describe('the entry of the send commands (checked file, then the target connecti
   it('hands back the file\'s value and the active connection, asking nothing', async () => {
     active = demo;
     const entry = await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not submitted', 'submit to');
-    assert.equal(entry?.profile.id, 'demo');
+    assert.equal(entry?.connection.id, 'demo');
     assert.equal(entry?.source.uri, uri);
     assert.ok((entry?.source.value as { commands?: unknown }).commands, 'the parsed file');
     assert.deepEqual(fake.state.messages, []);
@@ -52,7 +53,7 @@ describe('the entry of the send commands (checked file, then the target connecti
     fake.answerMessage(SELECT_CONNECTION);
     const entry = await checkedSourceAndTarget(deps, uri, 'commands', windowPrompts, 'was not previewed', 'preview on');
     assert.deepEqual(fake.state.messages.map((m) => [m.severity, m.text, m.actions]), [['error', 'No active connection: choose the participant to preview on.', [SELECT_CONNECTION]]]);
-    assert.equal(entry?.profile.id, 'demo');
+    assert.equal(entry?.connection.id, 'demo');
   });
 
   it('dismissed, nothing is sent', async () => {

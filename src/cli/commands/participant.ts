@@ -1,6 +1,7 @@
 /** `participant`: run the demo participant (a simulator) in the foreground until Ctrl-C. */
 import { API_VERSIONS, PqsMirrorRefused, startDemoParticipant, type ApiVersion, type DemoParticipant } from '../../participant/index';
 import type { UserRecord, UserRight } from '../../participant/model';
+import { startDemoNetwork, type DemoNetwork } from '../../participant/network/index';
 import { readFile } from 'node:fs/promises';
 import { expectPositionals, integerOption, stringList, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
@@ -13,7 +14,7 @@ const DEFAULT_PORT = 7575;
 export const participantCommand: Command = {
   name: NAME,
   synopsis:
-    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]…',
+    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]… [--openapi FILE] [--network NAME,NAME,…]',
   summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
   details: [
     `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,
@@ -27,6 +28,14 @@ export const participantCommand: Command = {
     '                       top-level Party fields as its signatories, and refuses its other choices)',
     '--pqs URL              mirror the ledger into this PostgreSQL database (postgresql://user@host/db), with',
     '                       PQS\'s public SQL functions in schema pqs (or ?schema=…); the password from PGPASSWORD',
+    '--openapi FILE         serve this API description at GET /docs/openapi, as a participant serves its own',
+    '                       (the official openapi.yaml of the release imitated; without it that path is a 404)',
+    '--network A,B,…        a network like Canton\'s LocalNet (e.g. app-provider,app-user,sv): one participant per',
+    '                       name on one synchronizer, on ports N, N+1, …, each with its own users, packages and',
+    '                       vetting; Bank on the first, Alice on the first (confirmation) and the second, Bob on',
+    '                       the second, Charlie on the third; a transaction reaches every host of its informees.',
+    '                       With a secret, every participant checks tokens with it (each token names its participant).',
+    '                       Not with --state, --pqs or --synchronizers.',
     'Runs until Ctrl-C (SIGINT) or SIGTERM, then closes cleanly.',
   ],
   options: {
@@ -37,18 +46,23 @@ export const participantCommand: Command = {
     state: { type: 'string' },
     dar: { type: 'string', multiple: true },
     pqs: { type: 'string' },
+    openapi: { type: 'string' },
+    network: { type: 'string' },
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
     const v = args.values;
     const port = integerOption(v, 'port', 0, NAME) ?? DEFAULT_PORT;
     if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`, NAME);
+    const network = networkNamesOf(v);
+    if (network) return runNetwork(ctx, v, network, port);
     const synchronizers = synchronizersOf(v);
     const apiVersion = apiVersionOf(v);
     const statePath = stringOption(v, 'state');
     const shared = await readSharedSecret(ctx, v, NAME);
     const dars = await Promise.all(stringList(v, 'dar').map((file) => readDarFile(file)));
     const pqs = pqsMirrorOf(v, ctx.env.PGPASSWORD);
+    const openapi = await readDescription(stringOption(v, 'openapi'));
 
     const participant = await startDemoParticipant({
       port,
@@ -58,6 +72,7 @@ export const participantCommand: Command = {
       statePath,
       dars,
       pqs,
+      openapi,
       // A foreground server: its request log is what people watch, so it always goes to stderr.
       logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
     }).catch((err: unknown) => {
@@ -65,7 +80,7 @@ export const participantCommand: Command = {
       throw err instanceof PqsMirrorRefused ? new UsageError(err.message, NAME) : err;
     });
     try {
-      for (const line of banner(participant, shared, statePath)) await ctx.out(line);
+      for (const line of banner(participant, shared, statePath, openapi !== undefined)) await ctx.out(line);
       await interrupted(ctx);
       ctx.err('Stopping the demo participant…');
     } finally {
@@ -74,6 +89,60 @@ export const participantCommand: Command = {
     return EXIT_OK;
   },
 };
+
+function networkNamesOf(v: OptionValues): string[] | undefined {
+  const raw = stringOption(v, 'network');
+  if (raw === undefined) return undefined;
+  const names = raw.split(',').map((n) => n.trim());
+  const bad = names.find((n) => !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(n));
+  if (bad !== undefined) throw new UsageError(`--network takes participant names (letters, digits, dashes) separated by commas, not "${bad}"`, NAME);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new UsageError(`--network names ${twice} twice`, NAME);
+  for (const alone of ['state', 'pqs', 'synchronizers']) if (v[alone] !== undefined) throw new UsageError(`--${alone} is for a single participant, not with --network`, NAME);
+  return names;
+}
+
+/** `--network`: one demo participant per name on one synchronizer, until Ctrl-C. */
+async function runNetwork(ctx: CliContext, v: OptionValues, names: string[], port: number): Promise<number> {
+  if (port !== 0 && port + names.length - 1 > 65535) throw new UsageError(`--port ${port} leaves no room for ${names.length} participants`, NAME);
+  const shared = await readSharedSecret(ctx, v, NAME);
+  const dars = await Promise.all(stringList(v, 'dar').map((file) => readDarFile(file)));
+  const network = await startDemoNetwork({
+    participants: names,
+    port,
+    auth: shared ? Object.fromEntries(names.map((name) => [name, { secret: shared.secret }])) : 'none',
+    apiVersion: apiVersionOf(v),
+    dars,
+    logger: (line) => ctx.err(`[participant] ${ctx.redact(line)}`),
+  });
+  try {
+    for (const line of networkBanner(network, shared)) await ctx.out(line);
+    await interrupted(ctx);
+    ctx.err('Stopping the demo network…');
+  } finally {
+    await network.close();
+  }
+  return EXIT_OK;
+}
+
+function networkBanner(network: DemoNetwork, shared: SharedSecret | undefined): string[] {
+  const hint = (party: string) => party.split('::', 1)[0];
+  const lines = [
+    `Canton Ledger demo network: ${network.participants.length} participants on synchronizer ${network.synchronizer.alias} (${network.synchronizer.id}).`,
+    'A SIMULATOR for development and tests, not a Canton network.',
+    `  auth: ${shared ? `HS256 user tokens, shared secret from ${shared.source} (a token names its participant)` : 'none: every request is accepted'}`,
+  ];
+  for (const p of network.participants) {
+    const hosted = Object.entries(network.parties.hosting).flatMap(([party, hosts]) => hosts.filter((h) => h.participant === p.name).map((h) => `${hint(party)} (${h.permission.toLowerCase()})`));
+    lines.push('', `${p.name}`, `  URL:             ${p.url}`, `  participant id:  ${p.participantId}`, `  parties:         ${hosted.join(', ') || 'none'}`, '  users:', ...usersOf(p).map((u) => `  ${u}`));
+  }
+  lines.push('', 'Parties:', ...Object.keys(network.parties.hosting).map((party) => `  ${party}`));
+  lines.push('', `Use one:   export ${URL_ENV}=${network.participants[0].url}`);
+  lines.push(`Pre-flight across all: canton-ledger preflight ${network.participants.map((p) => `--url ${p.url}`).join(' ')} FILE.commands.json`);
+  if (shared) lines.push(`Tokens:    canton-ledger token --user demo-admin --participant-id <participant id>   (the second participant's token for a second --url: ${TOKEN_ENV}_2)`);
+  lines.push('', 'Press Ctrl-C to stop.');
+  return lines;
+}
 
 function pqsMirrorOf(v: OptionValues, password: string | undefined): { url: string; schema: string; password?: string } | undefined {
   const raw = stringOption(v, 'pqs');
@@ -92,11 +161,19 @@ function pqsMirrorOf(v: OptionValues, password: string | undefined): { url: stri
 }
 
 async function readDarFile(file: string): Promise<Uint8Array> {
+  return readOrRefuse(file, 'the DAR', () => readFile(file));
+}
+
+async function readDescription(file: string | undefined): Promise<{ text: string } | undefined> {
+  return file === undefined ? undefined : { text: await readOrRefuse(file, 'the API description', () => readFile(file, 'utf8')) };
+}
+
+async function readOrRefuse<T>(file: string, what: string, read: () => Promise<T>): Promise<T> {
   try {
-    return await readFile(file);
+    return await read();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read the DAR ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, NAME);
+    throw new UsageError(`cannot read ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : code}`, NAME);
   }
 }
 
@@ -114,13 +191,14 @@ function apiVersionOf(v: OptionValues): ApiVersion | undefined {
   return raw as ApiVersion | undefined;
 }
 
-function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath: string | undefined): string[] {
+function banner(p: DemoParticipant, shared: SharedSecret | undefined, statePath: string | undefined, describes: boolean): string[] {
   const lines = [
     'Canton Ledger demo participant: a SIMULATOR for development and tests, not a Canton node.',
     `  URL:             ${p.url}`,
     `  participant id:  ${p.participantId}`,
     `  auth:            ${shared ? `HS256 user tokens, shared secret from ${shared.source}` : 'none: every request is accepted'}`,
     `  state:           ${statePath ? `kept in ${statePath}` : 'in memory, lost on exit'}`,
+    ...(describes ? [`  API description: served at ${p.url}/docs/openapi`] : []),
     ...(p.pqs ? [`  PQS mirror:      schema ${p.pqs.schema} (canton-ledger pqs summary --pqs URL?schema=${p.pqs.schema})`] : []),
     ...p.dars.map((d) => `  DAR:             ${d.name} ${d.version} (${d.packageId}): ${d.templates.join(', ') || 'no templates'}`),
     '',

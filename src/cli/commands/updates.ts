@@ -1,10 +1,11 @@
 /** `updates`: walk a range of the update stream page by page, printing as it goes. */
 import { legacySelection, type UpdateFilter, type UpdatesSelection } from '../../core/api/updatesRequest';
 import type { Update } from '../../core/models/updates';
+import { addTrafficCost, type TrafficCostSum } from '../../core/trafficCost';
 import { flag, integerOption, expectPositionals, stringList, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
-import { formatUpdate, type ListedUpdate } from '../format';
+import { formatUpdate, trafficCostFooter, type ListedUpdate } from '../format';
 import { PARTY_DETAILS, PARTY_OPTIONS, resolveReadAs } from '../parties';
 import { compareUpdates, wantsCompare } from './updatesCompare';
 
@@ -68,15 +69,21 @@ export const updatesCommand: Command = {
     const pageSize = limit !== undefined ? Math.min(limit, pageSizeOption ?? ctx.client().pageSize) : pageSizeOption;
 
     let printed = 0;
+    const trafficCost: TrafficCostSum = { total: 0, paid: 0, unreported: 0 };
+    const footer = async () => {
+      if (!ctx.globals.json) for (const line of trafficCostFooter(trafficCost)) await ctx.out(line);
+      return EXIT_OK;
+    };
     for await (const page of ctx.client().walkUpdates({ selection, ...range, pageSize }, ctx.callOptions)) {
       for (const update of page) {
         if (!isListed(update)) continue;
         await printUpdate(ctx, update);
-        if (++printed === limit) return EXIT_OK;
+        if (update.kind === 'transaction' || update.kind === 'reassignment') addTrafficCost(trafficCost, update.paidTrafficCost);
+        if (++printed === limit) return footer();
       }
     }
     if (printed === 0 && !ctx.globals.json) ctx.err('No updates in this range for these parties.');
-    return EXIT_OK;
+    return footer();
   },
 };
 

@@ -16,6 +16,8 @@ export interface ActiveContractsSnapshot {
   activeAtOffset?: number;
   /** True once the last page is loaded: only then are the counts totals. */
   complete: boolean;
+  /** One line when the paging was restarted from the first page (a page token refused), saying why. */
+  restarted?: string;
 }
 
 /** `package-name:Module:Entity`: the same template across package versions, as the CLI and the view group it. */

@@ -13,7 +13,7 @@ import {
   UpdatesSelection,
   validateRange,
 } from './updatesRequest';
-import { HttpError, LedgerError, ListTooLargeError, NetworkError, NotServedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
+import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, PageTokenRefusedError, ProtocolError, RequestValidationError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';
 import { checkPageToken, decodeAnswer, decodeUpdateElement, expectField, expectList, expectNumber, expectObject, OffsetOrder, type OrderEnd, pageEndedEarly, updateFieldProblem } from './protocol';
@@ -24,7 +24,11 @@ import { ContractEvents, decodeContractEvents } from '../models/contracts';
 import { type CompletionElement, type CompletionsByHash, type CompletionsSelection, decodeCompletionElement, decodeCompletionsByHash, transactionHashForRequest } from '../models/completions';
 import { decodeVettedPackages, diffVettedPackages, VettedPackagesState, VettingUpdateResult } from '../models/vetting';
 import { decodeRights, UserRights } from '../models/users';
-import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type OperationName, type ParticipantCapabilities } from '../versions';
+import { atLeast, capabilitiesOf, type Endpoint, OPERATION_TITLES, type ParticipantCapabilities } from '../versions';
+import type { CataloguedOperation } from '../compat/catalogue';
+import { refusalOf, type OutgoingRequest } from '../compat/guard';
+import { declaresBodyField, type CompatibilityCheck } from '../compat/check';
+import { PARTICIPANT_DESCRIPTION_PATH } from '../compat/openapi';
 
 /** The participant's default `http-list-max-elements-limit`. */
 export const DEFAULT_LIST_CAP = 200;
@@ -103,12 +107,24 @@ export interface ActiveContractsCursor {
   readonly sentTokens: readonly string[];
   /** The list form: the page before saw a contract after it (its look-ahead), so this page cannot be empty. */
   readonly moreExpected?: boolean;
+  /**
+   * The list form without continuation tokens (before 3.5): how many contracts the pages before held,
+   * and the last of them, which the re-read list must still have at that position.
+   */
+  readonly skip?: number;
+  readonly lastContractId?: string;
 }
 
 export interface ActiveContract {
   event: CreatedEvent;
   synchronizerId: string;
   reassignmentCounter: number;
+  /**
+   * A contract in the middle of a reassignment (an incomplete one of a multi-synchronizer
+   * participant): unassigned from `synchronizerId` and not yet assigned, or assigned to it with its
+   * unassignment not seen here. Absent for a plain active contract.
+   */
+  inFlight?: 'unassigned' | 'assigned';
 }
 
 export interface ActiveContractsPage {
@@ -133,6 +149,7 @@ export class LedgerClient {
   readonly http: HttpTransport;
   readonly pageSize: number;
   private capabilitiesPromise?: Promise<ParticipantCapabilities>;
+  private compatibilityCheck?: CompatibilityCheck;
 
   constructor(opts: LedgerClientOptions) {
     this.http = new HttpTransport(opts);
@@ -143,10 +160,47 @@ export class LedgerClient {
     return this.http.baseUrl.href;
   }
 
+  // ---------------------------------------------------------------- the participant's own description
+
+  /**
+   * From now on, requests are held to what the participant's own API description says
+   * (`compat/check.ts`): one it would refuse is not sent, and fails with IncompatibleRequestError.
+   * Undefined: the version table alone decides, as without a description.
+   */
+  useCompatibility(check: CompatibilityCheck | undefined): void {
+    this.compatibilityCheck = check;
+  }
+
+  /** What requests are held to (undefined: the version table alone). */
+  get compatibility(): CompatibilityCheck | undefined {
+    return this.compatibilityCheck;
+  }
+
+  /**
+   * The participant's own API description, `GET /docs/openapi` (YAML, or JSON), as text. It is not an
+   * operation of the catalogue: it is what the catalogue is checked against.
+   */
+  async participantDescription(o: CallOptions = {}): Promise<string> {
+    return (await this.http.text({ method: 'GET', path: PARTICIPANT_DESCRIPTION_PATH, accept: 'application/yaml, application/json;q=0.9, */*;q=0.5', ...o })).text;
+  }
+
+  /**
+   * Every request passes here just before it is sent, named by its operation in the catalogue: a
+   * request the participant's description says it would refuse is not sent. (The tests wrap this to
+   * see every request the client sends.)
+   */
+  protected beforeSend(operation: CataloguedOperation, request: OutgoingRequest): void {
+    const check = this.compatibilityCheck;
+    if (!check) return;
+    const finding = refusalOf(check, operation, request);
+    if (finding) throw new IncompatibleRequestError(finding, check.report.version);
+  }
+
   // ---------------------------------------------------------------- supporting calls
 
   async version(o: CallOptions = {}): Promise<wire.GetLedgerApiVersionResponse> {
     const req: HttpRequest = { method: 'GET', path: '/v2/version', ...o };
+    this.beforeSend('version', req);
     return this.http.json<wire.GetLedgerApiVersionResponse>(req).catch((e) => Promise.reject(notServed(e, req)));
   }
 
@@ -177,14 +231,44 @@ export class LedgerClient {
     return r?.connectedSynchronizers ?? [];
   }
 
+  /**
+   * Canton's choice of package version for each requirement (a package name and the parties whose
+   * every host must have vetted it): `POST /v2/interactive-submission/preferred-packages`, all names
+   * in one request. When no selection fits, Canton answers NO_PREFERRED_PACKAGES_FOUND (a
+   * {@link CantonApiError}, FAILED_PRECONDITION) naming the party and package name that fail.
+   */
+  async preferredPackages(
+    requirements: readonly wire.PackageVettingRequirement[],
+    o: CallOptions & { synchronizerId?: string; vettingValidAt?: string } = {},
+  ): Promise<wire.GetPreferredPackagesResponse> {
+    if (requirements.length === 0) throw new RequestValidationError('packageVettingRequirements', 'At least one package name is needed.');
+    const { version } = await this.endpoint('preferredPackages', o);
+    const body: wire.GetPreferredPackagesRequest = {
+      packageVettingRequirements: requirements.map((r) => ({ parties: [...r.parties], packageName: r.packageName })),
+      // Before 3.4.12 the decoder insists on the field; empty means every connected synchronizer.
+      ...(o.synchronizerId !== undefined || !atLeast(version, '3.4.12') ? { synchronizerId: o.synchronizerId ?? '' } : {}),
+      ...(o.vettingValidAt ? { vettingValidAt: o.vettingValidAt } : {}),
+    };
+    const request: RequestInfo = { method: 'POST', path: '/v2/interactive-submission/preferred-packages' };
+    const r = expectObject<wire.GetPreferredPackagesResponse>(await this.call<unknown>('preferredPackages', { body, idempotent: true }, o), request, 'an object {"packageReferences": […], "synchronizerId": …}');
+    const references = expectList(r as unknown as Record<string, unknown>, 'packageReferences', request, 'a list of package references').map((ref, i) => {
+      const fields = expectObject<Record<string, unknown>>(ref, request, `a package reference at packageReferences[${i}]`);
+      for (const key of ['packageId', 'packageName', 'packageVersion']) {
+        if (typeof fields[key] !== 'string') throw new ProtocolError(`The answer to POST ${request.path} has no ${key} at packageReferences[${i}]`, request, undefined, { problem: 'bad-field', field: `packageReferences[${i}].${key}` });
+      }
+      return fields as unknown as wire.PackageReference;
+    });
+    return { packageReferences: references, synchronizerId: typeof r.synchronizerId === 'string' ? r.synchronizerId : '' };
+  }
+
   /** All parties known to the participant, following page tokens. */
-  async parties(o: CallOptions & { filterParty?: string } = {}): Promise<wire.PartyDetails[]> {
+  async parties(o: CallOptions = {}): Promise<wire.PartyDetails[]> {
     const all: wire.PartyDetails[] = [];
     let pageToken: string | undefined;
     const sent: string[] = [];
     do {
       if (pageToken) sent.push(pageToken);
-      const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { 'filter-party': o.filterParty, pageToken } }, o);
+      const r = await this.call<wire.ListKnownPartiesResponse>('parties', { query: { pageToken } }, o);
       all.push(...(r?.partyDetails ?? []));
       pageToken = r?.nextPageToken || undefined;
       checkPageToken(pageToken, sent, { method: 'GET', path: '/v2/parties' });
@@ -195,10 +279,13 @@ export class LedgerClient {
   /**
    * Allocates a party on this participant (`POST /v2/parties`) with an id hint; the answer names the
    * party id given (`<hint>::<namespace>`). `identityProviderId` is sent empty (the default provider):
-   * older decoders insist on the field.
+   * older decoders insist on the field; 3.4.0–3.4.11 insist on `synchronizerId` and `userId` too, whose
+   * empty values mean what leaving them out means later (the only synchronizer, no user given rights).
    */
   async allocateParty(partyIdHint: string, o: CallOptions = {}): Promise<wire.PartyDetails> {
-    const r = await this.call<{ partyDetails: wire.PartyDetails }>('allocateParty', { body: { partyIdHint, identityProviderId: '' } }, o);
+    const { version } = await this.endpoint('allocateParty', o);
+    const strict = atLeast(version, '3.4.0') && !atLeast(version, '3.4.12') ? { synchronizerId: '', userId: '' } : {};
+    const r = await this.call<{ partyDetails: wire.PartyDetails }>('allocateParty', { body: { partyIdHint, identityProviderId: '', ...strict } }, o);
     return expectObject<wire.PartyDetails>(r?.partyDetails, { method: 'POST', path: '/v2/parties' }, 'the allocated party {"party": …}');
   }
 
@@ -241,6 +328,7 @@ export class LedgerClient {
   async packageArchive(packageId: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Uint8Array> {
     const { endpoint, version } = await this.endpoint('packageArchive', o);
     const request = toHttpRequest(endpoint, { params: { 'package-id': packageId } }, o);
+    this.beforeSend('packageArchive', { method: endpoint.method, path: endpoint.path });
     const { bytes, headers } = await this.http.bytes(request, o.maxBytes ?? MAX_PACKAGE_BYTES).catch((e) => Promise.reject(notServed(e, request, version)));
     const hash = headers.get('canton-package-hash');
     if (hash !== packageId) {
@@ -274,11 +362,13 @@ export class LedgerClient {
   }
 
   async livez(o: CallOptions = {}): Promise<boolean> {
+    this.beforeSend('livez', { method: 'GET', path: '/livez' });
     const r = await this.http.text({ method: 'GET', path: '/livez', ...o }, [503]);
     return r.status === 200;
   }
 
   async readyz(o: CallOptions = {}): Promise<{ ready: boolean; text: string }> {
+    this.beforeSend('readyz', { method: 'GET', path: '/readyz' });
     const r = await this.http.text({ method: 'GET', path: '/readyz', ...o }, [503]);
     return { ready: r.status === 200, text: r.text };
   }
@@ -286,7 +376,7 @@ export class LedgerClient {
   // ---------------------------------------------------------------- the version check
 
   /** The endpoint this participant's version offers for an operation; refuses before sending when it has none. */
-  private async endpoint(operation: OperationName, o: CallOptions, what = OPERATION_TITLES[operation]): Promise<{ endpoint: Endpoint; version: string }> {
+  private async endpoint(operation: CataloguedOperation, o: CallOptions, what = OPERATION_TITLES[operation]): Promise<{ endpoint: Endpoint; version: string }> {
     const caps = await this.capabilities(o);
     const endpoint = caps.endpoint(operation);
     if (!endpoint) throw new UnsupportedOperationError(what, caps.version, operation);
@@ -294,16 +384,18 @@ export class LedgerClient {
   }
 
   /** Opens the request of an operation on its endpoint for this version; a plain 404 becomes {@link NotServedError}. */
-  private async open(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<OpenResponse> {
+  private async open(operation: CataloguedOperation, req: OperationRequest, o: CallOptions): Promise<OpenResponse> {
     const { endpoint, version } = await this.endpoint(operation, o);
     const request = toHttpRequest(endpoint, req, o);
+    this.beforeSend(operation, { method: endpoint.method, path: endpoint.path, query: req.query, body: req.body });
     return this.http.open(request).catch((e) => Promise.reject(notServed(e, request, version)));
   }
 
   /** {@link open}, with the JSON body read. */
-  private async call<T>(operation: OperationName, req: OperationRequest, o: CallOptions): Promise<T> {
+  private async call<T>(operation: CataloguedOperation, req: OperationRequest, o: CallOptions): Promise<T> {
     const { endpoint, version } = await this.endpoint(operation, o);
     const request = toHttpRequest(endpoint, req, o);
+    this.beforeSend(operation, { method: endpoint.method, path: endpoint.path, query: req.query, body: req.body });
     return this.http.json<T>(request).catch((e) => Promise.reject(notServed(e, request, version)));
   }
 
@@ -314,8 +406,8 @@ export class LedgerClient {
    * body streams in: yields batches of updates, holding at most one network chunk at a time.
    */
   async *streamUpdates(range: UpdatesRange, selection: UpdatesSelection, o: ListUpdatesOptions = {}): AsyncGenerator<Update[]> {
-    const body = buildGetUpdatesRequest(range, selection);
     const caps = await this.capabilities(o);
+    const body = buildGetUpdatesRequest(range, selection, caps.topLevelFilterVerbose);
     if (range.descending && !caps.descendingOrder) throw new UnsupportedOperationError('Descending order', caps.version);
     if (o.limit !== undefined && (!Number.isSafeInteger(o.limit) || o.limit < 1)) throw new RequestValidationError('limit', `limit must be a positive integer, not ${o.limit}`);
     const query = { limit: o.limit, stream_idle_timeout_ms: o.idleTimeoutMs };
@@ -332,7 +424,8 @@ export class LedgerClient {
    */
   async *subscribeUpdates(range: UpdatesRange, selection: UpdatesSelection, o: SubscribeUpdatesOptions = {}): AsyncGenerator<Update[]> {
     const { endpoint } = await this.endpoint('subscribeUpdates', o);
-    const body = buildGetUpdatesRequest(range, selection);
+    const body = buildGetUpdatesRequest(range, selection, (await this.capabilities(o)).topLevelFilterVerbose);
+    this.beforeSend('subscribeUpdates', { method: endpoint.method, path: endpoint.path, body });
     const req: RequestInfo = { method: 'GET', path: endpoint.path };
     const order = new OffsetOrder(req, range);
     let index = 0;
@@ -508,7 +601,8 @@ export class LedgerClient {
   /**
    * One page of the active contract set at an offset: `/v2/state/active-contracts-page` on 3.5.1+,
    * else the list `/v2/state/active-contracts` cut with `limit` and resumed with the continuation
-   * token of its last element. Pass the returned cursor for the next page.
+   * token of its last element (3.5.0), or read again up to the page's end (before 3.5, which has no
+   * token). Pass the returned cursor for the next page.
    */
   async pageActiveContracts(query: ActiveContractsQuery | ActiveContractsCursor, o: CallOptions = {}): Promise<ActiveContractsPage> {
     const caps = await this.capabilities(o);
@@ -527,16 +621,11 @@ export class LedgerClient {
       throw new RequestValidationError('activeAtOffset', `activeAtOffset must be an integer ≥ 0, not ${cursor.activeAtOffset}`);
     }
     const decode = (entries: wire.JsGetActiveContractsResponse[] | undefined, req: RequestInfo): ActiveContract[] =>
-      decodeAnswer(
-        () =>
-          (entries ?? []).flatMap((e) => {
-            const entry = e.contractEntry as { JsActiveContract?: wire.JsActiveContract } | null | undefined;
-            const active = entry?.JsActiveContract;
-            return active ? [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }] : [];
-          }),
-        req,
-        'activeContracts',
-      );
+      decodeAnswer(() => (entries ?? []).flatMap((e) => activeContractOf(e)), req, 'activeContracts');
+    // Where the participant's own description has it (3.7: incomplete reassignments are left out
+    // unless asked), in-flight contracts are asked for too, so the view does not under-report them.
+    const incomplete = (operation: 'activeContracts' | 'activeContractsPage') =>
+      declaresBodyField(this.compatibilityCheck, operation, 'includeIncompleteReassignments') ? { includeIncompleteReassignments: true } : {};
     const advance = (activeAtOffset: number, token: string | undefined, req: RequestInfo, moreExpected?: boolean): ActiveContractsCursor | undefined => {
       if (!token) return undefined;
       checkPageToken(token, cursor.sentTokens, req);
@@ -549,8 +638,9 @@ export class LedgerClient {
         eventFormat: cursor.eventFormat,
         maxPageSize: cursor.pageSize,
         ...(cursor.token ? { pageToken: cursor.token } : {}),
+        ...incomplete('activeContractsPage'),
       };
-      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await this.call<unknown>('activeContractsPage', { body, idempotent: true }, o), req, 'an object {"activeContracts": […]}');
+      const r = expectObject<wire.JsGetActiveContractsPageResponse>(await continuation(cursor.token, () => this.call<unknown>('activeContractsPage', { body, idempotent: true }, o)), req, 'an object {"activeContracts": […]}');
       // Both are required (openapi.yaml, JsGetActiveContractsPageResponse): a page without them, `{}`
       // above all, is no page, and must not read as the last one.
       const entries = expectList(r as unknown as Record<string, unknown>, 'activeContracts', req, 'the list of active contracts') as wire.JsGetActiveContractsResponse[];
@@ -561,21 +651,36 @@ export class LedgerClient {
       return { contracts: decode(entries, req), activeAtOffset, next: advance(activeAtOffset, r.nextPageToken || undefined, req) };
     }
     const req: RequestInfo = { method: 'POST', path: '/v2/state/active-contracts' };
+    const resumable = caps.acsContinuationToken;
     const body: wire.GetActiveContractsRequest = {
       activeAtOffset: cursor.activeAtOffset,
       eventFormat: cursor.eventFormat,
       // 3.3–3.4.11 decoders insist on verbose; false goes with eventFormat.
       ...(caps.line === '3.3' || caps.line === '3.4.11' ? { verbose: false } : {}),
-      ...(cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...(resumable && cursor.token ? { streamContinuationToken: cursor.token } : {}),
+      ...incomplete('activeContracts'),
     };
     // One contract more than the page is asked for: when it comes, the next page is known to hold it.
-    const pageSize = Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1);
-    const answer = await this.call<unknown>('activeContracts', { body, query: { limit: pageSize + 1 }, idempotent: true }, o);
+    // Before 3.5 the list cannot be resumed (no continuation token in the 3.3–3.4.12 specs): at a fixed
+    // offset the snapshot and its order are fixed, so each page reads the list again up to its own end
+    // and drops the pages before; the server's list limit (`http-list-max-elements-limit`) bounds it.
+    const skip = resumable ? 0 : (cursor.skip ?? 0);
+    const pageSize = resumable ? Math.min(cursor.pageSize, DEFAULT_LIST_CAP - 1) : cursor.pageSize;
+    const answer = await continuation(resumable ? cursor.token : '', () => this.call<unknown>('activeContracts', { body, query: { limit: skip + pageSize + 1 }, idempotent: true }, o));
     if (!Array.isArray(answer)) throw new ProtocolError(`The answer to POST ${req.path} is not a list of active contracts`, req, undefined, { problem: 'unexpected-body' });
-    if (cursor.moreExpected && answer.length === 0) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
-    const list = (answer as wire.JsGetActiveContractsResponse[]).slice(0, pageSize);
+    if (cursor.moreExpected && answer.length <= skip) throw pageEndedEarly(req, 'it is empty, but the page before it showed another contract');
+    const entries = answer as wire.JsGetActiveContractsResponse[];
+    if (skip > 0) {
+      const seen = entryContractId(entries[skip - 1]);
+      if (seen !== cursor.lastContractId) throw pageEndedEarly(req, `read again, the list no longer ends the page before with ${cursor.lastContractId} (it has ${seen ?? 'nothing'} there)`);
+    }
+    const list = entries.slice(skip, skip + pageSize);
     const contracts = decode(list, req);
-    if (answer.length <= pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (entries.length <= skip + pageSize) return { contracts, activeAtOffset: cursor.activeAtOffset };
+    if (!resumable) {
+      const lastContractId = entryContractId(list[list.length - 1]);
+      return { contracts, activeAtOffset: cursor.activeAtOffset, next: { ...cursor, skip: skip + list.length, lastContractId, moreExpected: true } };
+    }
     // More follow: the next page resumes after the last contract of this one, with its continuation token.
     const token = list[list.length - 1]?.streamContinuationToken || undefined;
     if (!token) throw pageEndedEarly(req, `more contracts follow, but the last one of the page (element ${list.length - 1}) has no streamContinuationToken to go on from`);
@@ -816,4 +921,49 @@ async function* orderedListBatches<T extends { kind: string; offset?: number }>(
     res.done();
     res.body.destroy();
   }
+}
+
+/**
+ * A continuation page's call (`token` set): an invalid argument there is the page token refused,
+ * since the rest of the request is the one the page before was answered for.
+ */
+async function continuation<T>(token: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (token && PageTokenRefusedError.matches(e)) throw new PageTokenRefusedError(e.status, e.body, e.request, token);
+    throw e;
+  }
+}
+
+/** An active-contracts element as a contract: an active one, or one in the middle of a reassignment. */
+function activeContractOf(e: wire.JsGetActiveContractsResponse): ActiveContract[] {
+  const entry = e.contractEntry as
+    | {
+        JsActiveContract?: wire.JsActiveContract;
+        JsIncompleteAssigned?: { assignedEvent: { target: string; reassignmentCounter?: number; createdEvent: wire.CreatedEvent } };
+        JsIncompleteUnassigned?: { createdEvent: wire.CreatedEvent; unassignedEvent: { source: string; reassignmentCounter?: number } };
+      }
+    | null
+    | undefined;
+  if (entry?.JsActiveContract) {
+    const active = entry.JsActiveContract;
+    return [{ event: decodeCreatedEvent(active.createdEvent), synchronizerId: active.synchronizerId, reassignmentCounter: active.reassignmentCounter ?? 0 }];
+  }
+  if (entry?.JsIncompleteAssigned) {
+    const assigned = entry.JsIncompleteAssigned.assignedEvent;
+    return [{ event: decodeCreatedEvent(assigned.createdEvent), synchronizerId: assigned.target, reassignmentCounter: assigned.reassignmentCounter ?? 0, inFlight: 'assigned' }];
+  }
+  if (entry?.JsIncompleteUnassigned) {
+    const { createdEvent, unassignedEvent } = entry.JsIncompleteUnassigned;
+    return [{ event: decodeCreatedEvent(createdEvent), synchronizerId: unassignedEvent.source, reassignmentCounter: unassignedEvent.reassignmentCounter ?? 0, inFlight: 'unassigned' }];
+  }
+  return [];
+}
+
+/** The contract an active-contracts element is about, whatever its kind (active, or an incomplete (un)assignment). */
+function entryContractId(e: wire.JsGetActiveContractsResponse | undefined): string | undefined {
+  const entry = e?.contractEntry as Record<string, { createdEvent?: { contractId?: string }; unassignedEvent?: { contractId?: string }; assignedEvent?: { createdEvent?: { contractId?: string } } }> | null | undefined;
+  const variant = entry ? Object.values(entry)[0] : undefined;
+  return variant?.createdEvent?.contractId ?? variant?.unassignedEvent?.contractId ?? variant?.assignedEvent?.createdEvent?.contractId;
 }

@@ -119,23 +119,35 @@ export function validateRange(r: UpdatesRange): void {
   }
 }
 
-/** The body of `POST /v2/updates[/flats]`; exactly one of updateFormat or the legacy filter. */
-export function buildGetUpdatesRequest(range: UpdatesRange, selection: UpdatesSelection): wire.GetUpdatesRequest {
+/**
+ * The body of `POST /v2/updates[/flats]`; exactly one of updateFormat or the legacy filter.
+ * `topLevelFilterVerbose` false (a release that refuses the top-level `filter`/`verbose`, 3.6.1 on:
+ * see `VersionFacts.topLevelFilterVerbose`): neither is written, and a legacy selection is sent as
+ * the updateFormat that means the same.
+ */
+export function buildGetUpdatesRequest(range: UpdatesRange, selection: UpdatesSelection, topLevelFilterVerbose = true): wire.GetUpdatesRequest {
   validateRange(range);
   const req: wire.GetUpdatesRequest = { beginExclusive: range.beginExclusive };
   if (range.endInclusive !== undefined) req.endInclusive = range.endInclusive;
   if (range.descending) req.descendingOrder = true;
   const given = [selection.filter, selection.updateFormat, selection.legacy].filter((x) => x !== undefined).length;
   if (given !== 1) throw new RequestValidationError('updateFormat', 'Give exactly one of a filter, an updateFormat or the legacy filter.');
-  if (selection.legacy) {
+  if (selection.legacy && topLevelFilterVerbose) {
     req.filter = selection.legacy.filter;
     if (selection.legacy.verbose !== undefined) req.verbose = selection.legacy.verbose;
   } else {
-    req.updateFormat = selection.updateFormat ?? buildUpdateFormat(selection.filter!);
+    req.updateFormat = selection.legacy ? legacyUpdateFormat(selection.legacy) : (selection.updateFormat ?? buildUpdateFormat(selection.filter!));
     // The 3.3 spec marks `verbose` required; false is accepted alongside updateFormat (true is not).
-    req.verbose = false;
+    if (topLevelFilterVerbose) req.verbose = false;
   }
   return req;
+}
+
+/** What the legacy form reads (ACS-delta transactions and reassignments of these parties), as an updateFormat. */
+export function legacyUpdateFormat(legacy: { filter: wire.LegacyTransactionFilter; verbose?: boolean }): wire.UpdateFormat {
+  const eventFormat: wire.EventFormat = { filtersByParty: legacy.filter.filtersByParty ?? {}, verbose: legacy.verbose ?? false };
+  if (legacy.filter.filtersForAnyParty) eventFormat.filtersForAnyParty = legacy.filter.filtersForAnyParty;
+  return { includeTransactions: { eventFormat, transactionShape: SHAPES['acs-delta'] }, includeReassignments: eventFormat };
 }
 
 /** The legacy request form of a filter (ACS delta transactions plus reassignments, no topology). */

@@ -101,6 +101,21 @@ export async function mintSandboxToken(o: SandboxTokenOptions): Promise<string> 
 export type TokenProvider = (signal?: AbortSignal) => Promise<string | undefined>;
 
 /**
+ * Where one connection's tokens come from: made with the connection and dropped with it, so that no
+ * token (nor a destination the user allowed it for) outlives what the connection was built for.
+ */
+export interface TokenSource {
+  /** What the connection's client asks before each request. */
+  readonly provider: TokenProvider;
+  /** The claims of the last token it gave, to show (never logged). */
+  claims(): TokenClaims | undefined;
+  /** A connect begins: the next request asks again where the token may go (a refusal holds for one attempt). */
+  newAttempt(): void;
+  /** The connection went: the tokens it kept are forgotten and its listeners end. */
+  dispose(): void;
+}
+
+/**
  * Wraps a token source that mints or fetches short-lived tokens: caches the token and renews it
  * `renewBeforeSeconds` before it expires, so that requests never go out with a stale token.
  * Concurrent callers share one renewal.

@@ -64,6 +64,13 @@ const FILE_PROBLEM_CODES = [
   'unknown-name',
   /** A party alias that is not declared, or that matches no party (or several) of the participant; a user alias naming no user. */
   'unknown-party',
+  // The pre-flight of a commands file across the network (`core/network/preflight.ts`).
+  /** The package version Canton will use for the file's parties (info). */
+  'preflight-version',
+  /** No version of the package is vetted on every host of the file's parties: the command will fail (error). */
+  'preflight-no-version',
+  /** The pre-flight could not tell (a host did not answer, the token may not read, the release cannot say): a warning, never a pass. */
+  'preflight-unchecked',
   // The codes of a Daml value checked against its type: declared once, with the checker.
   ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field' && code !== 'placeholder'),
 ] as const;

@@ -42,7 +42,7 @@ export interface GraphComparison {
   /** Created contracts: the prepared transaction's id → the committed id. */
   createdIds: Map<string, string>;
   differences: GraphDifference[];
-  /** What the committed transaction never shows, so nothing was compared for it. */
+  /** What the committed transaction never shows, so nothing was compared for it (`fetches`: fetches and key lookups). */
   notCompared: { fetches: number; rolledBack: number };
 }
 
@@ -60,7 +60,8 @@ export function compareWithCommitted(prepared: TransactionGraph, committed: Tran
     const out: ActionNode[] = [];
     for (const id of ids) {
       const a = prepared.actions.get(id)!;
-      if (a.kind === 'fetch') notCompared.fetches++;
+      // A lookup is a read too: committed transactions show neither.
+      if (a.kind === 'fetch' || a.kind === 'lookup') notCompared.fetches++;
       else if (a.kind === 'rollback') notCompared.rolledBack += 1 + descendants(prepared, a);
       else out.push(a);
     }

@@ -10,6 +10,7 @@ import { partyLens } from './lens';
 import { lineageInOrder, type Lineage, type LineageContract, type LineageLink } from './lineage';
 import { actionsInTreeOrder, type ActionNode, type ContractNode, type GraphEdge, type GraphProblem, type TransactionGraph } from './model';
 import { rangeDiffText, type RangeDiff } from './rangeDiff';
+import { labelledTrafficCost, paidBesideEstimateText, trafficCostLine } from '../trafficCost';
 
 export interface LensData {
   /** By node id. */
@@ -25,6 +26,8 @@ export interface TransactionDocument {
   commandId?: string;
   effectiveAt: string;
   ledgerEffects: boolean;
+  /** The header's traffic cost: paid (a committed transaction) or estimated (a preview). */
+  trafficCost?: string;
   roots: number[];
   /** In tree order. */
   actions: (ActionNode & { label: string[] })[];
@@ -74,6 +77,8 @@ export interface ComparisonDocument {
   createdIds: [string, string][];
   differences: (GraphDifference & { line: string })[];
   notCompared: { fetches: number; rolledBack: number };
+  /** The committed transaction's paid cost beside the preview's estimate. */
+  trafficCost?: string;
   text: string;
 }
 
@@ -95,6 +100,7 @@ export function transactionDocument(g: TransactionGraph, title = `Transaction at
     commandId: g.commandId,
     effectiveAt: g.effectiveAt,
     ledgerEffects: g.ledgerEffects,
+    ...(trafficCostLine(g) ? { trafficCost: trafficCostLine(g) } : {}),
     roots: g.roots,
     actions: actionsInTreeOrder(g).map((a) => ({ ...a, label: actionLabel(a) })),
     contracts: [...g.contracts.values()].map((c) => ({ ...c, label: contractLabel(c) })),
@@ -134,12 +140,14 @@ export function comparisonDocument(prepared: TransactionGraph, committed: Transa
   const label = (side: 'prepared' | 'committed', nodeId: number) => actionLabel(graphs[side].actions.get(nodeId)!).join(' ');
   const differences = cmp.differences.map((d) => ({ ...d, line: differenceLine(d, label) }));
   const skipped = [cmp.notCompared.fetches ? `${cmp.notCompared.fetches} fetches` : '', cmp.notCompared.rolledBack ? `${cmp.notCompared.rolledBack} rolled-back actions` : ''].filter(Boolean);
+  const trafficCost = paidBesideEstimateText(committed.paidTrafficCost, prepared.costEstimate);
   const verdict = differences.length === 0 ? 'The committed transaction did what the preview showed.' : `${differences.length} difference${differences.length === 1 ? '' : 's'} between the preview and the committed transaction:`;
   const text = [
     `Preview of ${prepared.commandId ?? '?'} beside the transaction at offset ${committed.offset} (${committed.updateId})`,
     `${cmp.pairs.length} actions matched; ${cmp.createdIds.size} created contract ids matched${skipped.length ? `; not in a committed transaction, so not compared: ${skipped.join(', ')}` : ''}.`,
     verdict,
     ...differences.map((d) => `  - ${d.line}`),
+    ...(trafficCost ? [labelledTrafficCost(trafficCost)!] : []),
   ].join('\n');
   return {
     kind: 'comparison',
@@ -150,6 +158,7 @@ export function comparisonDocument(prepared: TransactionGraph, committed: Transa
     createdIds: [...cmp.createdIds],
     differences,
     notCompared: cmp.notCompared,
+    ...(trafficCost ? { trafficCost } : {}),
     text,
   };
 }

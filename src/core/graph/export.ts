@@ -4,6 +4,7 @@
  */
 import { shortParty } from '../models/users';
 import { shortId } from '../text';
+import { labelledTrafficCost, trafficCostLine } from '../trafficCost';
 import { entityName } from '../updates/rows';
 import { signedCount } from './counts';
 import { transactionDiff } from './diff';
@@ -33,6 +34,8 @@ export function actionLabel(a: ActionNode): string[] {
       return [`archive ${template}`];
     case 'fetch':
       return [`fetch ${template}`, `by ${partyList(a.actingParties) || '—'}`];
+    case 'lookup':
+      return [`lookup by key ${template}`, a.contractId ? 'found' : 'not found'];
     case 'rollback':
       return ['rollback', 'what it holds was undone'];
     case 'exercise': {
@@ -145,6 +148,8 @@ export function toDot(g: TransactionGraph, o: ExportOptions = {}): string {
 
 export function toText(g: TransactionGraph, o: ExportOptions = {}): string {
   const lines = [`Transaction ${g.updateId} at offset ${g.offset}${g.commandId ? ` (command ${g.commandId})` : ''}`];
+  const cost = trafficCostLine(g);
+  if (cost) lines.push(labelledTrafficCost(cost)!);
   if (!g.ledgerEffects) lines.push('(read in the ACS-delta shape: exercises are not shown)');
   const seen = (a: ActionNode) => {
     if (!o.lens) return '';

@@ -14,7 +14,7 @@ import { hierarchy, tree } from 'd3-hierarchy';
 import type { ComparisonDocument, LineageDocument, TransactionDocument } from './document';
 import type { EdgeKind } from './model';
 
-export type BoxKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'rollback' | 'contract';
+export type BoxKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'lookup' | 'rollback' | 'contract';
 
 export interface LaidOutBox {
   /** The document's id: `n<nodeId>` for an action, `c<index>` for a contract. */

@@ -8,9 +8,10 @@
  * descendants are the events whose node ids lie in (nodeId, lastDescendantNodeId]).
  */
 import type { Transaction, TransactionEvent } from '../models/updates';
+import type { TrafficCostEstimate } from '../trafficCost';
 
-/** `fetch` and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have neither. */
-export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'rollback';
+/** `fetch`, `lookup` (of a contract key) and `rollback` come only from a prepared transaction (a preview): the ledger's transactions have none. */
+export type ActionKind = 'exercise' | 'create' | 'archive' | 'fetch' | 'lookup' | 'rollback';
 
 /**
  * A contract's part in the transaction. `consumed`: an input that a consuming exercise (or an archive)
@@ -94,6 +95,10 @@ export interface TransactionGraph {
   synchronizerId: string;
   /** True when the transaction was read in the ledger-effects shape (it has exercises or no archives). */
   ledgerEffects: boolean;
+  /** What the submitting participant paid (3.4.12+; only to the submitters' reads). */
+  paidTrafficCost?: number;
+  /** A preview's: the participant's estimate of the cost (3.4+). */
+  costEstimate?: TrafficCostEstimate;
   /** Node ids of the root actions, in order. */
   roots: number[];
   actions: Map<number, ActionNode>;
@@ -176,6 +181,7 @@ export function buildTransactionGraph(tx: Transaction): TransactionGraph {
     recordTime: tx.recordTime,
     synchronizerId: tx.synchronizerId,
     ledgerEffects: kinds.has('exercised') || !kinds.has('archived'),
+    ...(tx.paidTrafficCost !== undefined ? { paidTrafficCost: tx.paidTrafficCost } : {}),
     roots,
     actions,
     contracts,
@@ -209,7 +215,8 @@ export function linkContracts(actions: ReadonlyMap<number, ActionNode>): { contr
   const inTreeOrder = [...actions.values()].sort((a, b) => a.nodeId - b.nodeId);
   for (const a of inTreeOrder) {
     if (a.parent !== undefined) edges.push({ from: `n${a.parent}`, to: a.id, kind: 'child' });
-    if (a.kind === 'rollback') continue;
+    // A lookup that found nothing touches no contract either.
+    if (a.kind === 'rollback' || (a.kind === 'lookup' && !a.contractId)) continue;
     const c = contractOf(a);
     if (rolledBack(a)) {
       edges.push({ from: a.kind === 'create' ? a.id : c.id, to: a.kind === 'create' ? c.id : a.id, kind: a.kind === 'create' ? 'creates' : 'uses' });

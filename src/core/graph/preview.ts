@@ -4,9 +4,10 @@
  * the input contracts it reads, with their stakeholders.
  */
 import type { PreparedPreview, PreviewNode } from '../preview/model';
+import type { TrafficCostEstimate } from '../trafficCost';
 import { linkContracts, type ActionNode, type TransactionGraph } from './model';
 
-export function previewGraph(p: PreparedPreview): TransactionGraph {
+export function previewGraph(p: PreparedPreview, costEstimate?: TrafficCostEstimate): TransactionGraph {
   const actions = new Map<number, ActionNode>();
   const roots: number[] = [];
   let next = 0;
@@ -20,7 +21,8 @@ export function previewGraph(p: PreparedPreview): TransactionGraph {
       parent: parent?.nodeId,
       children: [],
       depth,
-      contractId: n.contractId ?? '',
+      // A lookup's contract is the one it found, if any.
+      contractId: n.contractId ?? n.found?.[0] ?? '',
       templateId: n.templateId ?? '',
       packageName: n.packageName ?? '',
       interfaceId: n.interfaceId,
@@ -56,6 +58,7 @@ export function previewGraph(p: PreparedPreview): TransactionGraph {
     recordTime: '',
     synchronizerId: p.synchronizerId,
     ledgerEffects: true,
+    ...(costEstimate ? { costEstimate } : {}),
     roots,
     actions,
     contracts,

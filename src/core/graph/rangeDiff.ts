@@ -7,6 +7,7 @@
 import type { LedgerClient, UpdatesPageQuery } from '../api/client';
 import type { CallOptions } from '../api/http';
 import { entityName } from '../updates/rows';
+import { addTrafficCost, labelledTrafficCost, trafficCostSumText, type TrafficCostSum } from '../trafficCost';
 import { signedCount } from './counts';
 import type { GraphReadAs } from './read';
 
@@ -25,6 +26,8 @@ export interface RangeDiff {
   transactions: number;
   /** Sorted by template id. */
   templates: TemplateNetChange[];
+  /** The paid traffic cost over the range's transactions (reported to their submitters' reads). */
+  trafficCost?: TrafficCostSum;
 }
 
 export interface RangeDiffOptions extends CallOptions {
@@ -46,10 +49,12 @@ export async function rangeDiff(client: LedgerClient, range: { beginExclusive: n
     pageSize: o.pageSize,
   };
   let transactions = 0;
+  const trafficCost: TrafficCostSum = { total: 0, paid: 0, unreported: 0 };
   for await (const page of client.walkUpdates(query, o)) {
     for (const u of page) {
       if (u.kind !== 'transaction') continue;
       transactions++;
+      addTrafficCost(trafficCost, u.paidTrafficCost);
       for (const e of u.events) {
         const templateId = `#${e.packageName}:${entityName(e.templateId)}`;
         if (e.kind === 'created') of(templateId).added.add(e.contractId);
@@ -65,7 +70,7 @@ export async function rangeDiff(client: LedgerClient, range: { beginExclusive: n
   const templates = [...byTemplate]
     .map(([templateId, t]) => ({ templateId, added: [...t.added], removed: t.removed, transient: t.transient }))
     .sort((a, b) => (a.templateId < b.templateId ? -1 : a.templateId > b.templateId ? 1 : 0));
-  return { ...range, transactions, templates };
+  return { ...range, transactions, templates, trafficCost };
 }
 
 /** `+3 -1 (2 transient)` per template, as a table's text. */
@@ -73,5 +78,6 @@ export function rangeDiffText(d: RangeDiff): string {
   const lines = [`Active contracts over offsets ${d.beginExclusive + 1}..${d.endInclusive}: ${d.transactions} transactions`];
   if (d.templates.length === 0) lines.push('  no change');
   for (const t of d.templates) lines.push(`  ${t.templateId}  ${signedCount('+', t.added.length)} ${signedCount('-', t.removed.length)}${t.transient ? `  (${t.transient} transient)` : ''}`);
+  if (d.trafficCost) lines.push(labelledTrafficCost(trafficCostSumText(d.trafficCost))!);
   return lines.join('\n') + '\n';
 }

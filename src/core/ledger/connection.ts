@@ -1,5 +1,9 @@
 import type { PqsStore } from '../pqs/store';
 import type { LedgerClient } from '../api/client';
+import type { CompatibilityCheck } from '../compat/check';
+import { participantDescriptions, type ParticipantDescriptions } from '../compat/descriptions';
+import type { CompatibilityReport } from '../compat/report';
+import type { TokenSource } from '../auth/jwt';
 import type { ConnectionProfile } from '../connections';
 import { AuthError, CancelledError, isOutcomeUnknown, type LedgerError } from '../errors';
 import { silentLogger, type Logger } from '../log';
@@ -48,6 +52,8 @@ export interface LedgerConnectionOptions {
   profile: ConnectionProfile;
   /** The client of this profile (the connection owns it from now on). */
   client: LedgerClient;
+  /** Where the client's tokens come from (none without auth): made for this connection, disposed with it. */
+  tokens?: TokenSource;
   /** Where the connection's Daml packages are decoded and kept; without it, packages are not read. */
   packages?: PackageStore;
   logger?: Logger;
@@ -56,6 +62,11 @@ export interface LedgerConnectionOptions {
    * that does not answer is given up on sooner than a slow request of a connected one.
    */
   connectTimeoutMs?: number;
+  /**
+   * Where participants' own API descriptions are read and checked, once per version (default: the
+   * process's): the connect reads the description, and requests it says would be refused are not sent.
+   */
+  descriptions?: ParticipantDescriptions;
 }
 
 /**
@@ -66,8 +77,10 @@ export interface LedgerConnectionOptions {
  */
 export class LedgerConnection {
   readonly id: string;
-  readonly profile: ConnectionProfile;
+  private currentProfile: ConnectionProfile;
   readonly client: LedgerClient;
+  /** The source of its client's tokens (undefined without auth): this connection's own. */
+  readonly tokens: TokenSource | undefined;
   private readonly store: PackageStore | undefined;
   private readonly logger: Logger;
   private readonly lifetime = new AbortController();
@@ -90,17 +103,36 @@ export class LedgerConnection {
   /** A second reader of this participant's ledger: its Participant Query Store, when one is attached. */
   private pqsStore: PqsStore | undefined;
   private readonly connectTimeoutMs: number | undefined;
+  private readonly descriptions: ParticipantDescriptions;
+  /** What the participant's own description says of our requests, from the last connect. */
+  private compatibilityCheck: CompatibilityCheck | undefined;
   private readonly pqsChanged = new Emitter<PqsStore | undefined>();
   /** A PQS store was attached or detached. */
   readonly onDidChangePqs = this.pqsChanged.event;
 
   constructor(options: LedgerConnectionOptions) {
-    this.profile = options.profile;
+    this.currentProfile = options.profile;
     this.id = options.profile.id;
     this.client = options.client;
+    this.tokens = options.tokens;
     this.store = options.packages;
     this.logger = options.logger ?? silentLogger;
     this.connectTimeoutMs = options.connectTimeoutMs;
+    this.descriptions = options.descriptions ?? participantDescriptions;
+  }
+
+  /** The profile as it reads now (a rename reaches the connection; what its client is built from never changes). */
+  get profile(): ConnectionProfile {
+    return this.currentProfile;
+  }
+
+  /**
+   * Takes a newer version of its profile that changes nothing the client is built from (a new name, its
+   * parties); a profile that does needs a new connection.
+   */
+  useProfile(profile: ConnectionProfile): void {
+    if (profile.id !== this.id || clientKey(profile) !== clientKey(this.currentProfile)) throw new Error(`The profile ${profile.id} changed what its connection is built from: it needs a new connection`);
+    this.currentProfile = profile;
   }
 
   get state(): ConnectionState {
@@ -129,6 +161,15 @@ export class LedgerConnection {
     if (!this.disposed) this.pqsChanged.fire(store);
   }
 
+  /**
+   * While connected: what the participant's own API description (`GET /docs/openapi`) says of every
+   * request the extension and the CLI send, or that only the version table was used. Render it with
+   * `reportText` / `reportMarkdown` (`core/compat/wording.ts`).
+   */
+  get compatibility(): CompatibilityReport | undefined {
+    return this.current.state === 'connected' ? this.compatibilityCheck?.report : undefined;
+  }
+
   /** True when the last answer was an auth failure. */
   get tokenRejected(): boolean {
     return this.current.state === 'error' && this.current.error instanceof AuthError;
@@ -142,6 +183,8 @@ export class LedgerConnection {
   connect(signal?: AbortSignal): Promise<ParticipantInfo> {
     if (this.connecting) return this.connecting.done;
     if (this.disposed) return Promise.reject(new CancelledError());
+    // Each connect asks anew where the token may go (a refusal holds for this attempt only).
+    this.tokens?.newAttempt();
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal?.addEventListener('abort', abort, { once: true });
@@ -151,8 +194,14 @@ export class LedgerConnection {
     this.setState({ state: 'connecting' });
     const done = (async () => {
       try {
-        const { info, ledgerEnd } = await readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs);
+        const o = { signal: controller.signal, timeoutMs: this.connectTimeoutMs };
+        const [{ info, ledgerEnd }, compatibility] = await Promise.all([
+          readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs),
+          this.client.capabilities(o).then((caps) => this.descriptions.check(this.client, caps.version, o)),
+        ]);
         if (controller.signal.aborted) throw new CancelledError(true);
+        this.compatibilityCheck = compatibility;
+        this.client.useCompatibility(compatibility);
         this.connected(info, ledgerEnd);
         return info;
       } catch (e) {
@@ -244,6 +293,10 @@ export class LedgerConnection {
 
   private connected(info: ParticipantInfo, ledgerEnd: number): void {
     if (info.versionNotice) this.logger.warn(`${this.profile.name}: ${info.versionNotice}`);
+    // A warning when the description found something; a newer version checked by the table alone is warned of above.
+    const report = this.compatibilityCheck?.report;
+    const found = report?.operations.some((o) => o.findings.length > 0);
+    if (report) (found ? this.logger.warn : this.logger.info).call(this.logger, `${this.profile.name}: ${report.summary}`);
     const known = this.ledgerState;
     if (known) {
       known.advanceTo(ledgerEnd);
@@ -346,6 +399,7 @@ export class LedgerConnection {
     void this.pqsStore?.dispose();
     this.pqsStore = undefined;
     this.pqsChanged.dispose();
+    this.tokens?.dispose();
   }
 }
 

@@ -197,7 +197,7 @@ export function templateCount(packages: readonly DamlPackage[]): number {
 }
 
 /** `f` over `items`, at most `limit` at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, f: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: number, f: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -353,7 +353,9 @@ export function decodeTopologyTransaction(t: wire.JsTopologyTransaction): Topolo
     const change = AUTHORIZATION_CHANGES[name];
     if (!change) continue;
     const v = unwrap<wire.ParticipantAuthorizationValue>((variant as Record<string, unknown>)[name]);
-    events.push({ kind: 'participant-authorization', change, partyId: v.partyId, participantId: v.participantId, permission: permissionName(v.participantPermission) });
+    // A revocation carries no permission (its schema has none): not read there.
+    const permission = change === 'revoked' ? undefined : permissionName(v.participantPermission);
+    events.push({ kind: 'participant-authorization', change, partyId: v.partyId, participantId: v.participantId, permission });
   }
   return { kind: 'topology', offset: t.offset, updateId: t.updateId, synchronizerId: t.synchronizerId, recordTime: t.recordTime, events, raw: t };
 }

@@ -571,6 +571,26 @@ export interface ConnectedSynchronizer {
 export interface GetConnectedSynchronizersResponse {
   connectedSynchronizers?: Opt<ConnectedSynchronizer[]>;
 }
+/** One package name and the parties whose every host must have vetted the version chosen. */
+export interface PackageVettingRequirement {
+  parties: string[];
+  packageName: string;
+}
+export interface GetPreferredPackagesRequest {
+  packageVettingRequirements: PackageVettingRequirement[];
+  /** Before 3.4.12 the decoder insists on it; empty means every connected synchronizer. */
+  synchronizerId?: string;
+  vettingValidAt?: Timestamp;
+}
+export interface PackageReference {
+  packageId: string;
+  packageName: string;
+  packageVersion: string;
+}
+export interface GetPreferredPackagesResponse {
+  packageReferences: PackageReference[];
+  synchronizerId: string;
+}
 export interface PartyDetails {
   party: string;
   isLocal?: Opt<boolean>;

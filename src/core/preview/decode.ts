@@ -7,7 +7,8 @@ import { PreparedTransaction, type DamlTransaction_Node, type Identifier } from 
 import { ProtocolError } from '../errors';
 import type * as wire from '../models/wire';
 import { verifyPreparedHash, type HashVerification } from './hash';
-import { informeesOf, type PreparedPreview, type PreviewInputContract, type PreviewNode } from './model';
+import { readKeyFields, readQueryByKey, type GlobalKeyWithMaintainers, type KeyFields } from './keys';
+import { informeesOf, type PreparedPreview, type PreviewInputContract, type PreviewKey, type PreviewNode } from './model';
 import { microsToIso, valueToJson } from './value';
 
 const PREPARE = { method: 'POST', path: '/v2/interactive-submission/prepare' };
@@ -68,6 +69,7 @@ function previewOf(message: PreparedTransaction): PreparedPreview {
           argument: valueToJson(create.argument),
           signatories: create.signatories,
           stakeholders: create.stakeholders,
+          ...keyed(readKeyFields('create', create)),
           createdAt: c.createdAt ? microsToIso(c.createdAt) : undefined,
         },
       ];
@@ -87,14 +89,24 @@ function identifier(id: Identifier | undefined): string | undefined {
   return id ? `${id.packageId}:${id.moduleName}:${id.entityName}` : undefined;
 }
 
+function previewKey(k: GlobalKeyWithMaintainers): PreviewKey {
+  return { value: valueToJson(k.key?.key), maintainers: k.maintainers, hash: Buffer.from(k.key?.hash ?? []).toString('hex') };
+}
+
+/** The key fields a node has: none on a node of a template without a key. */
+function keyed(fields: KeyFields): Pick<PreviewNode, 'key' | 'byKey'> {
+  return { ...(fields.key ? { key: previewKey(fields.key) } : {}), ...(fields.byKey ? { byKey: true } : {}) };
+}
+
 function toPreviewNode(node: DamlTransaction_Node, build: (id: string) => PreviewNode): PreviewNode {
   const base = { nodeId: node.nodeId, signatories: [] as string[], stakeholders: [] as string[], actingParties: [] as string[], choiceObservers: [] as string[], children: [] as PreviewNode[] };
-  const v = node.versionedNode.oneofKind === 'v1' ? node.versionedNode.v1.nodeType : undefined;
+  const v1 = node.versionedNode.oneofKind === 'v1' ? node.versionedNode.v1 : undefined;
+  const v = v1?.nodeType;
   let out: Omit<PreviewNode, 'informees'>;
   switch (v?.oneofKind) {
     case 'create': {
       const c = v.create;
-      out = { ...base, kind: 'create', contractId: c.contractId, templateId: identifier(c.templateId), packageName: c.packageName, argument: valueToJson(c.argument), signatories: c.signatories, stakeholders: c.stakeholders };
+      out = { ...base, kind: 'create', contractId: c.contractId, templateId: identifier(c.templateId), packageName: c.packageName, argument: valueToJson(c.argument), signatories: c.signatories, stakeholders: c.stakeholders, ...keyed(readKeyFields('create', c)) };
       break;
     }
     case 'exercise': {
@@ -115,19 +127,31 @@ function toPreviewNode(node: DamlTransaction_Node, build: (id: string) => Previe
         choiceObservers: x.choiceObservers,
         children: x.children.map(build),
         exerciseResult: x.exerciseResult ? valueToJson(x.exerciseResult) : undefined,
+        ...keyed(readKeyFields('exercise', x)),
       };
       break;
     }
     case 'fetch': {
       const f = v.fetch;
-      out = { ...base, kind: 'fetch', contractId: f.contractId, templateId: identifier(f.templateId), packageName: f.packageName, interfaceId: identifier(f.interfaceId), signatories: f.signatories, stakeholders: f.stakeholders, actingParties: f.actingParties };
+      out = { ...base, kind: 'fetch', contractId: f.contractId, templateId: identifier(f.templateId), packageName: f.packageName, interfaceId: identifier(f.interfaceId), signatories: f.signatories, stakeholders: f.stakeholders, actingParties: f.actingParties, ...keyed(readKeyFields('fetch', f)) };
       break;
     }
     case 'rollback':
       out = { ...base, kind: 'rollback', children: v.rollback.children.map(build) };
       break;
-    default:
-      throw broken(`node ${node.nodeId} has a node version or type this client does not know`);
+    default: {
+      const lookup = v1 ? readQueryByKey(v1) : undefined;
+      if (!lookup) throw broken(`node ${node.nodeId} has a node version or type this client does not know`);
+      out = {
+        ...base,
+        kind: 'lookup',
+        templateId: identifier(lookup.templateId),
+        packageName: lookup.packageName,
+        ...(lookup.key ? { key: previewKey(lookup.key) } : {}),
+        found: lookup.result,
+        exhaustive: lookup.exhaustive,
+      };
+    }
   }
   return { ...out, informees: informeesOf(out) };
 }

@@ -4,7 +4,17 @@
  * protobuf code and is loaded only when a preview is shown).
  */
 
-export type PreviewNodeKind = 'create' | 'exercise' | 'fetch' | 'rollback';
+/** `lookup`: a contract key looked up (Canton's QueryByKey node, hashing scheme V3). */
+export type PreviewNodeKind = 'create' | 'exercise' | 'fetch' | 'rollback' | 'lookup';
+
+/** A contract key as the prepared transaction carries it (hashing scheme V3 covers it). */
+export interface PreviewKey {
+  /** The key's value (Daml-LF JSON). */
+  value: unknown;
+  maintainers: string[];
+  /** The key's hash as the participant computed it, hex. */
+  hash: string;
+}
 
 export interface PreviewNode {
   nodeId: string;
@@ -24,6 +34,14 @@ export interface PreviewNode {
   exerciseResult?: unknown;
   consuming?: boolean;
   choiceObservers: string[];
+  /** The contract's key (creates, exercises and fetches of a keyed template), or the key a lookup looked up. */
+  key?: PreviewKey;
+  /** Exercise or fetch: the contract was found by its key. */
+  byKey?: boolean;
+  /** Lookup: the contracts found for the key (none: the key is free). */
+  found?: string[];
+  /** Lookup: whether every contract with the key was asked for. */
+  exhaustive?: boolean;
   /** Who is told about this node (the Daml ledger model's informees). */
   informees: string[];
   children: PreviewNode[];
@@ -36,6 +54,7 @@ export interface PreviewInputContract {
   argument?: unknown;
   signatories: string[];
   stakeholders: string[];
+  key?: PreviewKey;
   /** ISO-8601, when the participant gave it. */
   createdAt?: string;
 }
@@ -55,7 +74,7 @@ export interface PreparedPreview {
 }
 
 /** The informees of a node (Daml ledger model): who sees it in a transaction tree. */
-export function informeesOf(node: Pick<PreviewNode, 'kind' | 'signatories' | 'stakeholders' | 'actingParties' | 'choiceObservers' | 'consuming'>): string[] {
+export function informeesOf(node: Pick<PreviewNode, 'kind' | 'signatories' | 'stakeholders' | 'actingParties' | 'choiceObservers' | 'consuming' | 'key'>): string[] {
   const parties =
     node.kind === 'create'
       ? node.stakeholders
@@ -63,7 +82,9 @@ export function informeesOf(node: Pick<PreviewNode, 'kind' | 'signatories' | 'st
         ? [...(node.consuming ? node.stakeholders : node.signatories), ...node.actingParties, ...node.choiceObservers]
         : node.kind === 'fetch'
           ? [...node.signatories, ...node.actingParties]
-          : [];
+          : node.kind === 'lookup'
+            ? (node.key?.maintainers ?? [])
+            : [];
   return [...new Set(parties)].sort();
 }
 

@@ -4,6 +4,7 @@
  */
 import type * as wire from '../models/wire';
 import { parseIdentifier, printIdentifier, withPackageName } from '../daml/identifiers';
+import { costEstimateText, decodeCostEstimation, labelledTrafficCost } from '../trafficCost';
 import type { HashVerification } from './hash';
 import { walkNodes, type PreparedPreview, type PreviewNode } from './model';
 
@@ -33,11 +34,13 @@ export function previewCounts(p: PreparedPreview): PreviewCounts {
 export function previewSummary(p: PreparedPreview): string {
   const c = previewCounts(p);
   const choices = [...new Set([...walkNodes(p.roots)].filter((n) => n.kind === 'exercise').map((n) => n.choice))];
+  const lookups = [...walkNodes(p.roots)].filter((n) => n.kind === 'lookup').length;
   const parts = [
     `create ${plural(c.created, 'contract')}`,
     `archive ${c.archived}`,
     `exercise ${plural(c.exercised, 'choice')}${choices.length ? ` (${choices.join(', ')})` : ''}`,
     ...(c.fetched ? [`fetch ${c.fetched}`] : []),
+    ...(lookups ? [`look up ${plural(lookups, 'key')}`] : []),
   ];
   return `Would ${parts.join(', ')}; depends on ${plural(p.inputContracts.length, 'input contract')}`;
 }
@@ -54,7 +57,7 @@ export function hashHex(raw: wire.JsPrepareSubmissionResponse): string {
 /** Said first, in the document and the CLI's text, when the hash is not the transaction's. */
 export const HASH_MISMATCH_WARNING = "DO NOT SIGN: the participant's hash is not the hash of this transaction and its metadata.";
 
-/** The verdict on the hash in one line: "hash verified (V2): …", "HASH DOES NOT MATCH (V2): …", "hash not verified (V3): …". */
+/** The verdict on the hash in one line: "hash verified (V3): …", "HASH DOES NOT MATCH (V2): …", "hash not verified (V4): …". */
 export function hashCheckLine(h: HashVerification): string {
   switch (h.kind) {
     case 'verified':
@@ -84,14 +87,18 @@ function nodeDocument(n: PreviewNode): Record<string, unknown> {
         ? { exercise: n.choice, on: readableTemplate(n), contractId: n.contractId, consuming: n.consuming, archives: n.consuming ? n.contractId : undefined, actingParties: n.actingParties, choiceArgument: n.choiceArgument, result: n.exerciseResult }
         : n.kind === 'fetch'
           ? { fetch: readableTemplate(n), contractId: n.contractId, actingParties: n.actingParties }
-          : { rollback: `node ${n.nodeId}: its children's effects are rolled back` };
+          : n.kind === 'lookup'
+            ? { lookupByKey: readableTemplate(n), found: n.found, exhaustive: n.exhaustive }
+            : { rollback: `node ${n.nodeId}: its children's effects are rolled back` };
   return {
     ...head,
+    ...(n.byKey ? { byKey: true } : {}),
+    ...(n.key ? { key: n.key } : {}),
     ...(n.kind === 'rollback' ? {} : { templateId: n.templateId }),
     ...(n.interfaceId ? { interfaceId: n.interfaceId } : {}),
     nodeId: n.nodeId,
     informees: n.informees,
-    ...(n.kind === 'rollback' ? {} : { signatories: n.signatories, stakeholders: n.stakeholders }),
+    ...(n.kind === 'rollback' || n.kind === 'lookup' ? {} : { signatories: n.signatories, stakeholders: n.stakeholders }),
     ...(n.choiceObservers.length ? { choiceObservers: n.choiceObservers } : {}),
     ...(n.children.length ? { children: n.children.map(nodeDocument) } : {}),
   };
@@ -123,7 +130,7 @@ export function previewDocument(input: PreviewDocumentInput): Record<string, unk
     hash: hashHex(raw),
     hashingSchemeVersion: raw.hashingSchemeVersion,
     hashCheck: hashCheckLine(input.hash),
-    ...(raw.costEstimation ? { costEstimation: raw.costEstimation } : {}),
+    ...(raw.costEstimation ? { costEstimation: raw.costEstimation, trafficCost: costEstimateText(decodeCostEstimation(raw.costEstimation)!) } : {}),
     transaction: p.roots.map(nodeDocument),
     created: nodes.filter((n) => n.kind === 'create').map((n) => ({ contractId: n.contractId, templateId: n.templateId, stakeholders: n.stakeholders })),
     archived: nodes.filter((n) => n.kind === 'exercise' && n.consuming).map((n) => ({ contractId: n.contractId, templateId: n.templateId, by: n.choice })),
@@ -146,16 +153,22 @@ export function previewText(input: PreviewDocumentInput): string {
   const line = (n: PreviewNode, depth: number) => {
     const pad = '  '.repeat(depth + 1);
     const seen = `seen by ${n.informees.join(', ') || 'nobody'}`;
-    if (n.kind === 'create') lines.push(`${pad}create ${readableTemplate(n)} ${n.contractId} ${JSON.stringify(n.argument)} (${seen})`);
+    const key = n.key ? ` key ${JSON.stringify(n.key.value)}` : '';
+    const byKey = n.byKey ? ' (by key)' : '';
+    if (n.kind === 'create') lines.push(`${pad}create ${readableTemplate(n)} ${n.contractId}${key} ${JSON.stringify(n.argument)} (${seen})`);
     else if (n.kind === 'exercise')
-      lines.push(`${pad}exercise ${n.choice} on ${readableTemplate(n)} ${n.contractId}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
-    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${readableTemplate(n)} ${n.contractId} (${seen})`);
+      lines.push(`${pad}exercise ${n.choice} on ${readableTemplate(n)} ${n.contractId}${byKey}${n.consuming ? ' (consuming: archives it)' : ''} by ${n.actingParties.join(', ')} argument ${JSON.stringify(n.choiceArgument)} → ${JSON.stringify(n.exerciseResult ?? null)} (${seen})`);
+    else if (n.kind === 'fetch') lines.push(`${pad}fetch ${readableTemplate(n)} ${n.contractId}${byKey} (${seen})`);
+    else if (n.kind === 'lookup') lines.push(`${pad}lookup by key ${readableTemplate(n)}${key} → ${n.found?.length ? n.found.join(', ') : 'not found'} (${seen})`);
     else lines.push(`${pad}rollback (its children's effects are undone)`);
     for (const c of n.children) line(c, depth + 1);
   };
   for (const r of p.roots) line(r, 0);
   lines.push('', `Input contracts: ${p.inputContracts.length === 0 ? 'none' : ''}`);
   for (const c of p.inputContracts) lines.push(`  ${c.contractId} ${c.templateId ?? c.packageName} (stakeholders ${c.stakeholders.join(', ')})`);
-  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, `  ${hashCheckLine(input.hash)}`, '', PREVIEW_CAVEAT);
+  lines.push(`Hash: ${hashHex(raw)} (${raw.hashingSchemeVersion})`, `  ${hashCheckLine(input.hash)}`);
+  const estimate = decodeCostEstimation(raw.costEstimation);
+  if (estimate) lines.push(labelledTrafficCost(costEstimateText(estimate))!);
+  lines.push('', PREVIEW_CAVEAT);
   return lines.join('\n') + '\n';
 }

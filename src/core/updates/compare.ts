@@ -8,6 +8,7 @@ import type { CallOptions } from '../api/http';
 import { RequestValidationError } from '../errors';
 import type { Transaction, TransactionEvent } from '../models/updates';
 import { shortParty } from '../models/users';
+import { sumTrafficCost, trafficCostSumText, type TrafficCostSum } from '../trafficCost';
 
 export interface ComparePartiesQuery {
   /** Two or more parties; each is read on its own. */
@@ -106,6 +107,8 @@ export interface PartyComparison {
   /** In offset order. */
   updates: UpdateComparison[];
   summary: ComparisonSummary;
+  /** The paid traffic cost over the compared transactions (a submitter's read reports it, others' do not). */
+  trafficCost: TrafficCostSum;
 }
 
 // ---------------------------------------------------------------- reading
@@ -268,7 +271,9 @@ export function buildComparison(parties: readonly string[], reads: readonly Part
   updates.sort((a, b) => a.offset - b.offset);
   const seenBy = parties.map((_, i) => updates.filter((u) => u.views[i] !== undefined).length);
   const seenByAll = updates.filter((u) => u.views.every((v) => v !== undefined)).length;
-  return { parties: [...parties], ...range, updates, summary: { total: updates.length, seenBy, seenByAll } };
+  // One figure per transaction: whichever party's read carries it.
+  const trafficCost = sumTrafficCost(updates.map((u) => ({ paidTrafficCost: u.views.find((v) => v?.paidTrafficCost !== undefined)?.paidTrafficCost })));
+  return { parties: [...parties], ...range, updates, summary: { total: updates.length, seenBy, seenByAll }, trafficCost };
 }
 
 // ---------------------------------------------------------------- reading the result
@@ -340,6 +345,7 @@ export function comparisonJson(c: PartyComparison): unknown {
     endInclusive: c.endInclusive,
     transactionShape: 'TRANSACTION_SHAPE_LEDGER_EFFECTS',
     summary: { total: c.summary.total, seenBy: byParty(c.parties, c.summary.seenBy), seenByAll: c.summary.seenByAll, text: comparisonSummaryText(c) },
+    trafficCost: { ...c.trafficCost, text: trafficCostSumText(c.trafficCost) },
     updates: c.updates.map((u) => ({
       offset: u.offset,
       updateId: u.updateId,

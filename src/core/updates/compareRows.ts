@@ -9,6 +9,7 @@ import {
 } from './compare';
 import type { LedgerRow } from '../rows';
 import { code, md, plural } from '../text';
+import { labelledTrafficCost, paidTrafficCostInline, trafficCostSumText } from '../trafficCost';
 import { transactionEventRow, withoutRaw } from './rows';
 
 /** The colour of what differs between the parties (a theme colour id). */
@@ -114,10 +115,11 @@ export function comparisonRows(c: PartyComparison): LedgerRow[] {
     key: 'summary',
     kind: 'group',
     label: comparisonSummaryText(c, names),
-    description: `offsets ${c.beginExclusive + 1}–${c.endInclusive} · ledger effects`,
+    description: [`offsets ${c.beginExclusive + 1}–${c.endInclusive}`, 'ledger effects', c.trafficCost.paid ? paidTrafficCostInline(c.trafficCost.total) : undefined].filter(Boolean).join(' · '),
     tooltip: [
       `Offsets ${c.beginExclusive + 1} to ${c.endInclusive}, read once per party (ledger-effects shape).`,
       ...c.parties.map((p, i) => `${md(names[i])}: ${code(p)}`),
+      md(labelledTrafficCost(trafficCostSumText(c.trafficCost))!),
     ].join('  \n'),
     icon: 'organization',
     expanded: true,

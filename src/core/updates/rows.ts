@@ -13,6 +13,7 @@ import { shortParty } from '../models/users';
 import type { VettedPackage, VettedPackagesState } from '../models/vetting';
 import type { LedgerRow } from '../rows';
 import { code, md, plural, shortCommandId, shortId, shortTime } from '../text';
+import { labelledTrafficCost, paidTrafficCostText, TRAFFIC_COST_LABEL } from '../trafficCost';
 
 // ---------------------------------------------------------------- names and parties
 
@@ -266,6 +267,7 @@ function transactionRow(t: Transaction): LedgerRow {
     detail('effectiveAt', 'Effective at', t.effectiveAt),
     detail('recordTime', 'Record time', t.recordTime),
     detail('synchronizer', 'Synchronizer', t.synchronizerId, { synchronizerId: t.synchronizerId }),
+    ...paidTrafficCostDetail(t.paidTrafficCost),
   ];
   return {
     key: `update-${t.offset}-tx`,
@@ -279,6 +281,7 @@ function transactionRow(t: Transaction): LedgerRow {
       t.workflowId ? `Workflow ID ${code(t.workflowId)}` : undefined,
       `Effective at ${md(t.effectiveAt)} · record time ${md(t.recordTime)}`,
       `Synchronizer ${code(t.synchronizerId)}`,
+      paidTrafficCostLine(t.paidTrafficCost),
     ].filter(Boolean).join('  \n'),
     icon: 'git-commit',
     children: () => [{ key: 'details', kind: 'group', label: 'Details', icon: 'info', children: () => fields }, ...t.events.map((e) => transactionEventRow(e, t.updateId))],
@@ -287,6 +290,15 @@ function transactionRow(t: Transaction): LedgerRow {
     synchronizerId: t.synchronizerId,
     json: { name: `transaction-${t.offset}`, value: withoutRaw(t), raw: t.raw },
   };
+}
+
+/** The tooltip's line of a paid traffic cost, when the participant reported one. */
+function paidTrafficCostLine(paid: number | undefined): string | undefined {
+  return md(labelledTrafficCost(paidTrafficCostText(paid)) ?? '') || undefined;
+}
+
+function paidTrafficCostDetail(paid: number | undefined): LedgerRow[] {
+  return paid === undefined ? [] : [detail('paidTrafficCost', TRAFFIC_COST_LABEL, paidTrafficCostText(paid), { copyValue: String(paid) })];
 }
 
 function reassignmentRow(r: Reassignment): LedgerRow {
@@ -299,7 +311,7 @@ function reassignmentRow(r: Reassignment): LedgerRow {
     kind: 'update.reassignment',
     label: `${r.offset}  Reassignment`,
     description: [counts, route, shortTime(r.recordTime)].filter(Boolean).join(' · '),
-    tooltip: [`**Reassignment** at offset ${r.offset}`, `Update ID ${code(r.updateId)}`, first ? `From ${code(first.source)}  \nto ${code(first.target)}` : undefined, `Record time ${md(r.recordTime)}`]
+    tooltip: [`**Reassignment** at offset ${r.offset}`, `Update ID ${code(r.updateId)}`, first ? `From ${code(first.source)}  \nto ${code(first.target)}` : undefined, `Record time ${md(r.recordTime)}`, paidTrafficCostLine(r.paidTrafficCost)]
       .filter(Boolean)
       .join('  \n'),
     icon: 'arrow-swap',
@@ -316,6 +328,7 @@ function reassignmentRow(r: Reassignment): LedgerRow {
           detail('workflowId', 'Workflow ID', r.workflowId),
           detail('recordTime', 'Record time', r.recordTime),
           detail('synchronizer', 'Synchronizer', r.synchronizerId),
+          ...paidTrafficCostDetail(r.paidTrafficCost),
         ],
       },
       ...r.events.map((e, i) => reassignmentEventRow(e, r.updateId, i)),

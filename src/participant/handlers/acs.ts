@@ -1,6 +1,6 @@
 /**
  * The active contract set: `POST /v2/state/active-contracts` (a list, resumable with the
- * `streamContinuationToken` of its last element) and `POST /v2/state/active-contracts-page` (3.5.1+).
+ * `streamContinuationToken` of its last element from 3.5 on; before, only cut with `limit`) and `POST /v2/state/active-contracts-page` (3.5.1+).
  * Both read a page from a position in creation order, so a page costs the same however large the set.
  */
 import { decodeActiveContractsRequest, type DecodedActiveContractsRequest } from '../decode';
@@ -76,7 +76,9 @@ async function list(s: Services, ctx: RequestContext<DecodedActiveContractsReque
   ensureCanRead(ctx.caller, req.eventFormat ?? req.filter);
   if (req.activeAtOffset === undefined) throw new LedgerApiError('MISSING_FIELD', 'The submitted command is missing a mandatory field: active_at_offset');
   const offset = snapshotOffset(s, req.activeAtOffset);
-  const from = req.token ? decodeToken(req.token, offset).index + 1 : 0;
+  // Before 3.5 the list has no continuation token (3.3–3.4.12 specs): one sent is an unknown field, ignored.
+  const resumable = s.profile.acsContinuationToken;
+  const from = resumable && req.token ? decodeToken(req.token, offset).index + 1 : 0;
   const limit = queryInt(ctx.url, 'limit');
   // As for updates: more than the cap is an error, not a truncated list, unless `limit` cuts it.
   const max = limit === undefined || limit > s.listCap ? s.listCap + 1 : Math.max(0, limit);
@@ -86,7 +88,7 @@ async function list(s: Services, ctx: RequestContext<DecodedActiveContractsReque
   }
   // Each element's continuation token names its own position, so a cut list resumes after it.
   const entries = contracts.map((c, i) => ({ c, index: positions[i] }));
-  await streamJsonArray(ctx.res, entries, (e) => entryJson(s, e.c, filter, encodeToken({ offset, index: e.index })), ctx.signal);
+  await streamJsonArray(ctx.res, entries, (e) => entryJson(s, e.c, filter, resumable ? encodeToken({ offset, index: e.index }) : undefined), ctx.signal);
 }
 
 function page(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>): void {

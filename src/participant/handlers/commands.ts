@@ -4,6 +4,7 @@
  * that lets tests produce an unknown outcome.
  */
 import type * as wire from '../../core/models/wire';
+import { atLeast } from '../../core/versions';
 import { canActAs, canReadAs, ensureAllowed } from '../auth';
 import { decodeCommands, decodePrepareSubmissionRequest, decodeSubmitAndWaitForTransactionRequest, type DecodedCommands } from '../decode';
 import { filteredTransactionJson } from '../encode';
@@ -12,6 +13,7 @@ import { EventFilter, PartyFilter, checkParty, parseTransactionFormat, type Tran
 import type { DeduplicationPeriod } from '../ledger';
 import type { TransactionRecord } from '../model';
 import { preparedAnswer } from '../prepared';
+import { costEstimation } from '../traffic';
 import { route, sendJson, sendRawJson, type RequestContext, type Route } from '../server';
 import { ensureCanRead, filterRules, type Services } from './services';
 
@@ -153,7 +155,10 @@ export function commandRoutes(s: Services): Route[] {
           throw new LedgerApiError('FAILED_TO_PREPARE_TRANSACTION', 'Preparing multiple commands is currently not supported');
         }
         const previewed = s.ledger.preview({ actAs: body.actAs, readAs, commands: body.commands, synchronizerId: body.synchronizerId || undefined });
-        sendJson(res, 200, preparedAnswer(previewed, { actAs: body.actAs, commandId: body.commandId, preparationTime: s.ledger.now() }, s.ledger.packages));
+        const answer = preparedAnswer(previewed, { actAs: body.actAs, commandId: body.commandId, preparationTime: s.ledger.now() }, s.ledger.packages);
+        // 3.4 added the estimate; the request can turn it off.
+        const estimate = atLeast(s.profile.release, '3.4.0') && !body.costEstimationDisabled;
+        sendJson(res, 200, estimate ? { ...answer, costEstimation: costEstimation(previewed.prepared.nodes, s.ledger.now()) } : answer);
       },
     }),
     route({

@@ -3,6 +3,7 @@ import { canReadAs, canReadAsAnyParty, ensureAllowed, type Caller } from '../aut
 import { LedgerApiError, invalidArgument } from '../errors';
 import type { FilterRules } from '../filters';
 import type { DemoLedger } from '../ledger';
+import type { Topology } from '../topology';
 import type { VersionProfile } from '../versions';
 import type * as wire from '../../core/models/wire';
 
@@ -48,6 +49,8 @@ export interface Faults {
 
 export interface Services {
   ledger: DemoLedger;
+  /** The participants on the synchronizer (this one alone, or a demo network's), their parties and vetting. */
+  topology: Topology;
   profile: VersionProfile;
   /** `http-list-max-elements-limit`. */
   listCap: number;

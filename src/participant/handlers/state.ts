@@ -96,9 +96,11 @@ export function stateRoutes(s: Services): Route[] {
         const party = url.searchParams.get('party') || undefined;
         const participantId = url.searchParams.get('participantId') || undefined;
         if (party) ensureAllowed(canReadAs(caller, party) || isAdmin(caller));
-        const hosted = party === undefined ? undefined : ledger.parties.get(party);
-        const visible = (participantId === undefined || participantId === ledger.participantId) && (party === undefined || (hosted && !hosted.revoked));
-        const permission = hosted ? `PARTICIPANT_PERMISSION_${hosted.permission}` : 'PARTICIPANT_PERMISSION_UNSPECIFIED';
+        // From the synchronizer's topology, as CantonSyncService does: whether `participantId` (this
+        // participant by default) hosts the party, with which permission; without a party, every synchronizer.
+        const hosted = party === undefined ? undefined : s.topology.permission(party, participantId ?? ledger.participantId);
+        const visible = party === undefined ? participantId === undefined || participantId === ledger.participantId || s.topology.participant(participantId) !== undefined : hosted !== undefined;
+        const permission = hosted ? `PARTICIPANT_PERMISSION_${hosted}` : 'PARTICIPANT_PERMISSION_UNSPECIFIED';
         sendJson(res, 200, {
           connectedSynchronizers: visible ? ledger.synchronizers.map((sync) => ({ synchronizerAlias: sync.alias, synchronizerId: sync.id, permission })) : [],
         });

@@ -81,10 +81,14 @@ export function vettingRoutes(s: Services): Route[] {
         const include = (id: string) => !filtered || ids.includes(id) || prefixes.some((prefix) => ledger.packages.get(id)?.name.startsWith(prefix));
         const participants = body.topologyStateFilter?.participantIds ?? [];
         const synchronizers = body.topologyStateFilter?.synchronizerIds ?? [];
-        const all = (participants.length === 0 || participants.includes(ledger.participantId) ? [...ledger.synchronizers] : [])
-          .filter((sync) => synchronizers.length === 0 || synchronizers.includes(sync.id))
-          .sort((a, b) => (a.id < b.id ? -1 : 1))
-          .map((sync) => vettedPackagesJson(ledger.vetting(sync.id)!, ledger.packages, ledger.participantId, sync.id, include))
+        // The synchronizers' topology state: every participant's vetting (a network's too), names and
+        // versions from this participant's own package store.
+        const all = s.topology.participants
+          .filter((member) => participants.length === 0 || participants.includes(member.participantId))
+          .flatMap((member) => member.synchronizers.filter((sync) => ledger.synchronizers.some((own) => own.id === sync.id)).map((sync) => ({ member, sync })))
+          .filter(({ sync }) => synchronizers.length === 0 || synchronizers.includes(sync.id))
+          .sort((a, b) => (a.sync.id < b.sync.id ? -1 : a.sync.id > b.sync.id ? 1 : a.member.participantId < b.member.participantId ? -1 : 1))
+          .map(({ member, sync }) => vettedPackagesJson(member.vetting(sync.id)!, ledger.packages, member.participantId, sync.id, include))
           .filter((v) => !filtered || (v.packages?.length ?? 0) > 0);
         const start = body.pageToken ? Number(Buffer.from(body.pageToken, 'base64').toString('utf8')) : 0;
         if (!Number.isSafeInteger(start) || start < 0) throw invalidArgument('Invalid page token');

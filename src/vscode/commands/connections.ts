@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
-import { BACK, inputStep, pickStep, type StepAnswer } from '../multiStepInput';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { ConnectionManager } from '../connections/manager';
 import type { DetailNode } from '../views/connectionsTree';
-import type { ErrorReporter, Prompts } from '../prompts';
+import { BACK, type ErrorReporter, type Prompts, type StepAnswer } from '../prompts';
 import { Commands, Views } from './ids';
 import type { CommandRegistry } from './registry';
 
@@ -28,20 +28,21 @@ export class ConnectionCommands {
   register(commands: CommandRegistry): void {
     const fitsAny = () => true;
     commands.register(Commands.addConnection, (input?: ProfileInput) => this.add(input));
-    commands.registerForConnection(Commands.editConnection, { action: 'Edit Connection', question: 'Edit which connection?', fits: (p) => this.manager.profiles.isEditable(p) }, (p) => this.edit(p));
-    commands.registerForConnection(Commands.removeConnection, { action: 'Remove Connection', question: 'Remove which connection?', fits: (p) => this.manager.profiles.isEditable(p) }, (p) => this.remove(p));
+    const editable = (c: LedgerConnection) => this.manager.profiles.isEditable(c.profile);
+    commands.registerForConnection(Commands.editConnection, { action: 'Edit Connection', question: 'Edit which connection?', fits: editable }, (c) => this.edit(c));
+    commands.registerForConnection(Commands.removeConnection, { action: 'Remove Connection', question: 'Remove which connection?', fits: editable }, (c) => this.remove(c));
     commands.register(Commands.selectConnection, () => this.select());
-    commands.registerForConnection(Commands.setActive, { action: 'Make Active', question: 'Make which connection active?', fits: (p) => p.id !== this.manager.profiles.active()?.id }, (p) => this.activate(p));
-    commands.registerForConnection(Commands.connect, { purpose: 'connect to' }, (p) => this.connect(p));
-    commands.registerForConnection(Commands.cancelConnect, { purpose: 'stop connecting to' }, (p) => this.manager.cancelConnect(p.id));
-    commands.registerForConnection(Commands.disconnect, { action: 'Disconnect', question: 'Disconnect which connection?', fits: (p) => this.manager.state(p.id).state === 'connected' }, (p) => this.manager.disconnect(p.id));
+    commands.registerForConnection(Commands.setActive, { action: 'Make Active', question: 'Make which connection active?', fits: (c) => c.id !== this.manager.profiles.active()?.id }, (c) => this.activate(c));
+    commands.registerForConnection(Commands.connect, { purpose: 'connect to' }, (c) => this.connect(c));
+    commands.registerForConnection(Commands.cancelConnect, { purpose: 'stop connecting to' }, (c) => c.cancelConnect());
+    commands.registerForConnection(Commands.disconnect, { action: 'Disconnect', question: 'Disconnect which connection?', fits: (c) => c.state.state === 'connected' }, (c) => this.manager.disconnect(c));
     commands.register(Commands.refreshConnections, () => this.refresh());
-    commands.registerForConnection(Commands.copyUrl, { action: 'Copy URL', question: 'Copy the URL of which connection?', fits: fitsAny }, (p) => vscode.env.clipboard.writeText(p.url));
+    commands.registerForConnection(Commands.copyUrl, { action: 'Copy URL', question: 'Copy the URL of which connection?', fits: fitsAny }, (c) => vscode.env.clipboard.writeText(c.profile.url));
     commands.register(Commands.copyValue, (node?: DetailNode) => node?.opts.copyValue !== undefined && vscode.env.clipboard.writeText(node.opts.copyValue));
   }
 
   async add(input?: ProfileInput): Promise<ConnectionProfile | undefined> {
-    const profile = input ? fromInput(input) : await promptProfile();
+    const profile = input ? fromInput(input) : await promptProfile(this.prompts);
     if (!profile) return undefined;
     const problem = checkParticipantUrl(profile.url);
     if (problem) {
@@ -58,24 +59,27 @@ export class ConnectionCommands {
     this.wantsActive = profile.id;
     // Set Token connects by itself once a secret is stored (and only then: Escape leaves it unconnected).
     if (profile.auth !== 'none') await vscode.commands.executeCommand(Commands.setToken, profile.id);
-    else await this.connect(profile);
+    else await this.connect(this.manager.connectionFor(profile));
     return profile;
   }
 
-  private async edit(current: ConnectionProfile): Promise<void> {
+  private async edit(c: LedgerConnection): Promise<void> {
+    const current = c.profile;
     if (!this.manager.profiles.isEditable(current)) return;
-    const edited = await promptProfile(current);
+    const edited = await promptProfile(this.prompts, current);
     if (!edited) return;
     await this.manager.profiles.save({ ...edited, id: current.id });
-    this.manager.disconnect(current.id);
-    void this.connect(this.manager.profiles.get(current.id));
+    // Connected anew, as edited: a changed URL, auth or user closed the connection already; anything else closes it here.
+    this.manager.disconnect(c);
+    void this.connect(this.manager.current(c));
   }
 
-  private async remove(p: ConnectionProfile): Promise<void> {
+  private async remove(c: LedgerConnection): Promise<void> {
+    const p = c.profile;
     if (!this.manager.profiles.isEditable(p)) return;
     const ok = await this.prompts.message('warning', `Remove the connection "${p.name}" and its stored secrets?`, ['Remove'], { modal: true });
     if (ok !== 'Remove') return;
-    this.manager.disconnect(p.id);
+    this.manager.disconnect(c);
     await vscode.commands.executeCommand(Commands.clearToken, p.id, { silent: true });
     await this.manager.profiles.remove(p.id);
   }
@@ -93,25 +97,26 @@ export class ConnectionCommands {
       all.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : p.source === 'workspace' ? 'from workspace settings' : undefined, profile: p })),
       { title: 'Select the active Canton connection', placeHolder: 'Connection' },
     );
-    if (pick) await this.activate(pick.profile);
+    if (pick) await this.activate(this.manager.connectionFor(pick.profile));
   }
 
-  /** Makes `p` active: at once when it is connected, else once it answers (the previous one stays active meanwhile). */
-  private async activate(p: ConnectionProfile): Promise<void> {
-    if (this.manager.state(p.id).state === 'connected') {
+  /** Makes `c` active: at once when it is connected, else once it answers (the previous one stays active meanwhile). */
+  private async activate(c: LedgerConnection): Promise<void> {
+    if (c.state.state === 'connected') {
       this.wantsActive = undefined;
-      await this.manager.profiles.setActive(p.id);
+      await this.manager.profiles.setActive(c.id);
       return;
     }
-    this.wantsActive = p.id;
-    await this.connect(p);
+    this.wantsActive = c.id;
+    await this.connect(c);
   }
 
-  /** Connects `p` (the "connecting…" row offers Cancel); a failure is reported with Retry / Update Token. */
-  async connect(p: ConnectionProfile | undefined): Promise<void> {
-    if (!p) return;
+  /** Connects `c` (the "connecting…" row offers Cancel); a failure is reported with Retry / Update Token. */
+  async connect(c: LedgerConnection | undefined): Promise<void> {
+    if (!c) return;
+    const p = c.profile;
     try {
-      await vscode.window.withProgress({ location: { viewId: Views.connections } }, () => this.manager.connect(p));
+      await this.prompts.viewProgress(Views.connections, () => c.connect());
       if (this.wantsActive === p.id) {
         this.wantsActive = undefined;
         await this.manager.profiles.setActive(p.id);
@@ -126,16 +131,17 @@ export class ConnectionCommands {
       };
       void this.errors.report(`Connecting to ${p.name}`, e, {
         updateToken: () => (carryOn(), vscode.commands.executeCommand(Commands.setToken, p.id)),
-        retry: () => (carryOn(), this.connect(p)),
+        // The connection a Retry connects: this one, or the one made since for its profile (a new token).
+        retry: () => (carryOn(), this.connect(this.manager.current(c))),
       });
     }
   }
 
   /** Asks every connection in use again; a failure shows on its item (its state), not as a message each. */
   private async refresh(): Promise<void> {
-    const inUse = this.manager.profiles.all().filter((p) => this.manager.state(p.id).state !== 'disconnected');
-    await vscode.window.withProgress({ location: { viewId: Views.connections } }, () =>
-      Promise.all(inUse.map((p) => this.manager.connect(p).catch((e: unknown) => this.errors.record(`Refreshing ${p.name}`, e)))),
+    const inUse = this.manager.all().filter((c) => c.state.state !== 'disconnected');
+    await this.prompts.viewProgress(Views.connections, () =>
+      Promise.all(inUse.map((c) => c.connect().catch((e: unknown) => this.errors.record(`Refreshing ${c.profile.name}`, e)))),
     );
   }
 }
@@ -161,7 +167,7 @@ interface WizardAnswers {
  * Asks step by step for a profile, with Back; undefined when the user gives up. The counter counts the
  * steps of the path the answers lead to (the auth kind adds its own questions).
  */
-async function promptProfile(current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
+async function promptProfile(prompts: Prompts, current?: ConnectionProfile): Promise<ConnectionProfile | undefined> {
   const title = current ? `Edit ${current.name}` : 'Add Canton Connection';
   const a: WizardAnswers = {
     name: current?.name ?? 'Local sandbox',
@@ -180,7 +186,7 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
     const path = connectionWizardSteps(a.auth);
     if (index >= path.steps.length) break;
     const step = path.steps[index];
-    const answer = await askStep(step, a, { title, ...wizardStepCounter(step, path) });
+    const answer = await askStep(prompts, step, a, { title, ...wizardStepCounter(step, path) });
     if (answer === undefined) return undefined;
     index += answer === BACK ? -1 : 1;
   }
@@ -195,9 +201,9 @@ async function promptProfile(current?: ConnectionProfile): Promise<ConnectionPro
 }
 
 /** Asks one question of the wizard and writes the answer into `a`; 'ok', BACK, or undefined (given up). */
-async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
+async function askStep(prompts: Prompts, step: ConnectionWizardStep, a: WizardAnswers, counter: { title: string; step: number; totalSteps?: number }): Promise<StepAnswer<'ok'>> {
   const text = async (key: keyof WizardAnswers & ('name' | 'url' | 'userId' | 'participantId' | 'tokenUrl' | 'clientId' | 'scope' | 'audience'), prompt: string, validate?: (v: string) => string | undefined) => {
-    const v = await inputStep({ ...counter, prompt, value: a[key], validate });
+    const v = await prompts.inputStep({ ...counter, prompt, value: a[key], validate });
     if (typeof v === 'string') a[key] = v;
     return v === undefined || v === BACK ? v : 'ok';
   };
@@ -208,7 +214,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
       return text('url', "The participant's JSON Ledger API base URL, with its path prefix if any", (v) => checkParticipantUrl(v.trim()));
     case 'auth': {
       const items = AUTH_KINDS.map((k) => ({ label: k.label, detail: k.detail, authKind: k.kind }));
-      const v = await pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'How does this participant authenticate requests?', items, active: items.find((i) => i.authKind === a.auth) });
       if (v === undefined || v === BACK) return v;
       a.auth = v.authKind;
       return 'ok';
@@ -220,7 +226,7 @@ async function askStep(step: ConnectionWizardStep, a: WizardAnswers, counter: { 
         { label: 'Audience', detail: 'aud = https://daml.com/jwt/aud/participant/<participant id> (recommended)', form: 'audience' as const },
         { label: 'Scope', detail: 'scope = daml_ledger_api, aud = the participant id (deprecated in 3.5)', form: 'scope' as const },
       ];
-      const v = await pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
+      const v = await prompts.pickStep({ ...counter, placeholder: 'Token form', items, active: items.find((i) => i.form === a.tokenForm) });
       if (v === undefined || v === BACK) return v;
       a.tokenForm = v.form;
       return 'ok';

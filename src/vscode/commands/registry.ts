@@ -3,6 +3,7 @@
 // connection find it one way. Nothing comes from 'vscode': the API is handed in, so that this runs in
 // unit tests without VS Code.
 import type { ConnectionProfile } from '../../core/connections';
+import { LedgerConnection } from '../../core/ledger/connection';
 import { Disposable, toDisposable, type IDisposable } from '../lifecycle';
 import type { ErrorReporter, Prompts } from '../prompts';
 import { Commands, type CommandId } from './ids';
@@ -20,6 +21,12 @@ export interface TargetProfiles {
   lookup(target: string | { profile: ConnectionProfile }): ConnectionProfile | undefined;
 }
 
+/** The part of the connections the target resolution reads: the profiles, and the connection of each. */
+export interface TargetConnections {
+  readonly profiles: TargetProfiles;
+  connectionFor(profile: ConnectionProfile): LedgerConnection;
+}
+
 /**
  * How a command that acts on a connection finds it when it was given no row (a connection's tree
  * item or id). `purpose`: the active connection, and when there is none, one question offering Select
@@ -29,31 +36,36 @@ export interface TargetProfiles {
  */
 export type TargetPolicy =
   | { /** "No active connection: choose the participant to <purpose>." */ purpose: string }
-  | { /** Names the action in the log and in "no connection fits". */ action: string; question: string; fits: (p: ConnectionProfile) => boolean; preferActive?: boolean };
+  | { /** Names the action in the log and in "no connection fits". */ action: string; question: string; fits: (c: LedgerConnection) => boolean; preferActive?: boolean };
 
 export const SELECT_CONNECTION = 'Select Connection';
 
-/** The connection a command acts on: the row's, else the active one, else asked (see TargetPolicy). */
+/**
+ * The connection a command acts on, as the object its handler is handed (after git's `createCommand`,
+ * which resolves its argument to a `Repository`): the row's, else the active one, else asked (see
+ * TargetPolicy). A row names its connection by object, by a tree item that carries its profile, or by
+ * the profile's id (a menu, a link, a test): each is resolved here, once.
+ */
 export class ConnectionTargets {
   constructor(
-    private readonly profiles: TargetProfiles,
-    private readonly prompts: Prompts,
+    private readonly connections: TargetConnections,
+    private readonly prompts: Pick<Prompts, 'message' | 'pick'>,
     private readonly host: Pick<CommandHost, 'executeCommand'>,
     private readonly errors: Pick<ErrorReporter, 'notice'>,
   ) {}
 
-  async resolve(row: unknown, policy: TargetPolicy): Promise<ConnectionProfile | undefined> {
-    if (isRow(row)) return this.profiles.lookup(row);
+  async resolve(row: unknown, policy: TargetPolicy): Promise<LedgerConnection | undefined> {
+    if (isRow(row)) return this.ofRow(row);
     if ('purpose' in policy) {
-      const active = this.profiles.active();
+      const active = this.active();
       if (active) return active;
       const choice = await this.prompts.message('error', `No active connection: choose the participant to ${policy.purpose}.`, [SELECT_CONNECTION]);
       if (choice !== SELECT_CONNECTION) return undefined;
       await this.host.executeCommand(Commands.selectConnection);
-      return this.profiles.active();
+      return this.active();
     }
-    const candidates = this.profiles.all().filter(policy.fits);
-    const active = this.profiles.active();
+    const candidates = this.connections.profiles.all().map((p) => this.connections.connectionFor(p)).filter(policy.fits);
+    const active = this.active();
     if (policy.preferActive) {
       if (active && policy.fits(active)) return active;
       if (candidates.length === 1) return candidates[0];
@@ -65,18 +77,28 @@ export class ConnectionTargets {
       await this.prompts.message('info', `${policy.action}: no connection fits.`, []);
       return undefined;
     }
-    const activeId = active?.id;
     const picked = await this.prompts.pick(
-      candidates.map((p) => ({ label: p.name, description: p.url, detail: p.id === activeId ? 'active' : undefined, profile: p })),
+      candidates.map((c) => ({ label: c.profile.name, description: c.profile.url, detail: c === active ? 'active' : undefined, connection: c })),
       { title: policy.question },
     );
-    return picked?.profile;
+    return picked?.connection;
+  }
+
+  private active(): LedgerConnection | undefined {
+    const profile = this.connections.profiles.active();
+    return profile && this.connections.connectionFor(profile);
+  }
+
+  /** The row's connection as it is now: a connection closed since the row was drawn gives way to its profile's current one. */
+  private ofRow(row: string | { profile: ConnectionProfile } | LedgerConnection): LedgerConnection | undefined {
+    const profile = this.connections.profiles.lookup(row instanceof LedgerConnection ? row.id : row);
+    return profile && this.connections.connectionFor(profile);
   }
 }
 
-/** A connection's id, or a tree item that carries its profile. */
-function isRow(arg: unknown): arg is string | { profile: ConnectionProfile } {
-  if (typeof arg === 'string') return true;
+/** A connection, its profile's id, or a tree item that carries its profile. */
+function isRow(arg: unknown): arg is string | { profile: ConnectionProfile } | LedgerConnection {
+  if (typeof arg === 'string' || arg instanceof LedgerConnection) return true;
   const profile = typeof arg === 'object' && arg !== null ? (arg as { profile?: unknown }).profile : undefined;
   return typeof profile === 'object' && profile !== null && typeof (profile as { id?: unknown }).id === 'string';
 }
@@ -122,7 +144,7 @@ export class CommandRegistry extends Disposable {
    * A command that acts on a connection: its first argument (a row, or anything else: a file, nothing)
    * gives way to the resolved connection; without one the handler does not run.
    */
-  registerForConnection<A extends unknown[], R>(id: CommandId, policy: TargetPolicy, handler: (target: ConnectionProfile, ...rest: A) => R): IDisposable {
+  registerForConnection<A extends unknown[], R>(id: CommandId, policy: TargetPolicy, handler: (target: LedgerConnection, ...rest: A) => R): IDisposable {
     return this.register(id, async (row?: unknown, ...rest: unknown[]) => {
       const target = await this.targets.resolve(row, policy);
       return target ? handler(target, ...(rest as A)) : undefined;

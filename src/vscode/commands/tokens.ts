@@ -1,7 +1,8 @@
-import * as vscode from 'vscode';
 import { decodeClaims } from '../../core/auth/jwt';
 import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { ConnectionManager } from '../connections/manager';
+import type { Prompts } from '../prompts';
 import type { SecretStore, SecretKind } from '../secrets';
 import { Commands } from './ids';
 import type { CommandRegistry } from './registry';
@@ -13,24 +14,25 @@ const SECRET_OF: Record<Exclude<ConnectionProfile['auth'], 'none'>, { kind: Secr
 };
 
 export class TokenCommands {
-  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (p: ConnectionProfile) => Promise<void>) {}
+  constructor(private readonly manager: ConnectionManager, private readonly secrets: SecretStore, private readonly reconnect: (c: LedgerConnection | undefined) => Promise<void>, private readonly prompts: Prompts) {}
 
   register(commands: CommandRegistry): void {
-    const withAuth = (p: ConnectionProfile) => p.auth !== 'none';
-    commands.registerForConnection(Commands.setToken, { action: 'Set Token', question: 'Set the token of which connection?', fits: withAuth, preferActive: true }, (p, value?: string) => this.set(p, value));
-    commands.registerForConnection(Commands.clearToken, { action: 'Clear Token', question: 'Clear the token of which connection?', fits: withAuth, preferActive: true }, (p, opts?: { silent?: boolean }) => this.clear(p, opts?.silent));
+    const withAuth = (c: LedgerConnection) => c.profile.auth !== 'none';
+    commands.registerForConnection(Commands.setToken, { action: 'Set Token', question: 'Set the token of which connection?', fits: withAuth, preferActive: true }, (c, value?: string) => this.set(c, value));
+    commands.registerForConnection(Commands.clearToken, { action: 'Clear Token', question: 'Clear the token of which connection?', fits: withAuth, preferActive: true }, (c, opts?: { silent?: boolean }) => this.clear(c, opts?.silent));
   }
 
   /** `value` lets tests and scripts set a secret without the input box; it never goes to a log. */
-  async set(p: ConnectionProfile, value?: string): Promise<void> {
+  async set(c: LedgerConnection, value?: string): Promise<void> {
+    const p = c.profile;
     if (p.auth === 'none') {
-      void vscode.window.showInformationMessage(`"${p.name}" uses no token. Edit the connection to choose how it authenticates.`);
+      void this.prompts.message('info', `"${p.name}" uses no token. Edit the connection to choose how it authenticates.`, []);
       return;
     }
     const { kind, prompt } = SECRET_OF[p.auth];
     const secret =
       value ??
-      (await vscode.window.showInputBox({
+      (await this.prompts.input({
         title: `Set Token: ${p.name}`,
         prompt,
         password: true,
@@ -45,16 +47,18 @@ export class TokenCommands {
     const trimmed = secret.trim();
     if (kind === 'token') {
       const claims = decodeClaims(trimmed);
-      if (claims?.expiresAt && claims.expiresAt < new Date()) void vscode.window.showWarningMessage(`That token expired at ${claims.expiresAt.toISOString()}.`);
+      if (claims?.expiresAt && claims.expiresAt < new Date()) void this.prompts.message('warning', `That token expired at ${claims.expiresAt.toISOString()}.`, []);
     }
     await this.secrets.set(p.id, kind, trimmed);
-    this.manager.disconnect(p.id);
-    if (value === undefined) await this.reconnect(p);
+    // A new connection, with a token source that reads the new secret.
+    this.manager.disconnect(c);
+    if (value === undefined) await this.reconnect(this.manager.current(c));
   }
 
-  async clear(p: ConnectionProfile, silent = false): Promise<void> {
+  async clear(c: LedgerConnection, silent = false): Promise<void> {
+    const p = c.profile;
     await this.secrets.delete(p.id);
-    this.manager.disconnect(p.id);
-    if (!silent) void vscode.window.showInformationMessage(`Cleared the stored secrets of "${p.name}".`);
+    this.manager.disconnect(c);
+    if (!silent) void this.prompts.message('info', `Cleared the stored secrets of "${p.name}".`, []);
   }
 }

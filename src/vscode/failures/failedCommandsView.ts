@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { explainFailure, type FailedCommandFacts } from '../../core/failureExplanation';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import { locateCause } from '../../core/errorCauses';
 import type { Logger } from '../../core/log';
 import type { Completion, CompletionsSelection } from '../../core/models/completions';
@@ -17,12 +17,13 @@ import {
 } from '../../core/submit/failedCommands';
 import type { SubmissionRecord } from '../../core/submit/history';
 import { CompletionsPager } from '../../core/updates/completionsPager';
-import { followCompletions, startingPosition, type FollowPosition } from '../../core/updates/tail';
+import { followCompletions, type FollowCompletionsOptions } from '../../core/updates/tail';
 import { Commands, Views } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { SubmissionHistory } from '../files/submit/history';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import type { Prompts } from '../prompts';
+import { LiveFollow } from '../views/liveFollow';
 import { PagedView } from '../views/pagedView';
 import { errorNodes, MessageNode, RowNode, type ViewNode } from '../views/rowsTree';
 import type { CauseDiagnostics } from './causeDiagnostics';
@@ -36,16 +37,11 @@ export type ReadFrom = number | 'start' | { offset: number };
 
 const ROOT = 'failed';
 
-/** The completions after the pinned end, followed while the view is shown. */
+/** The completions after the pinned end, followed while the view is shown (by the view's `LiveFollow`). */
 interface Live {
   /** Who the pages and the live part read for (the pager's selection). */
   selection: CompletionsSelection;
-  /** Moved in place past each delivered completion: following stops when the view is hidden and resumes here. */
-  position: FollowPosition;
   completions: FailedCommand[];
-  controller?: AbortController;
-  caughtUp: boolean;
-  status: { state: 'following' } | { state: 'reconnecting'; message: string; delayMs: number } | { state: 'stopped'; error: unknown };
 }
 
 /**
@@ -57,12 +53,14 @@ interface Live {
  * opens the file the command came from, the cause marked.
  */
 export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionManager> {
-  /** Fires with the connection id when Read From… moved where the first page starts. */
-  private readonly readFromChanged: vscode.EventEmitter<string>;
+  /** Fires with the connection when Read From… moved where the first page starts. */
+  private readonly readFromChanged: vscode.EventEmitter<LedgerConnection>;
   private includeSucceeded = false;
   /** How many offsets back from the ledger end the first page reads, the ledger start, or an offset the user named. */
   private back: ReadFrom = RECENT_OFFSETS;
   private live: Live | undefined;
+  /** Following the completions after the pinned end: only while the view is shown, resumed where it stood. */
+  private readonly follow: LiveFollow<FollowCompletionsOptions>;
   /** The command each row shows, by node id (what the row's commands act on). */
   private commandByNode = new Map<string, FailedCommand>();
   /** Each completion's command, made once. */
@@ -77,7 +75,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     logger: Logger,
     redactor: Redactor,
   ) {
-    const readFromChanged = new vscode.EventEmitter<string>();
+    const readFromChanged = new vscode.EventEmitter<LedgerConnection>();
     super(
       {
         viewId: Views.failedCommands,
@@ -85,30 +83,47 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
         name: 'Failed Commands view',
         commands: { loadMore: Commands.loadMoreFailedCommands, refresh: Commands.refreshFailedCommands },
         onDidChangeFilter: readFromChanged.event,
+        prompts: prompts(),
       },
       connections,
       logger,
       redactor,
     );
     this.readFromChanged = this._register(readFromChanged);
+    this.follow = this._register(
+      new LiveFollow<FollowCompletionsOptions>({
+        name: 'Failed Commands, following',
+        follower: followCompletions,
+        // A hidden view reads nothing; nor does a connection that is not (or no longer) the one shown.
+        mayRun: () => {
+          const shown = this.connection;
+          return this.treeView.visible && shown !== undefined && shown === this.connections.active() && shown.state.state === 'connected';
+        },
+        changed: () => {
+          this.updateDescription();
+          this.changed.fire(undefined);
+        },
+        logger,
+        redactor,
+      }),
+    );
     this._registerAll(
       history.onDidChange(() => this.rebuild()),
       // A hidden view reads nothing: following stops, and resumes where it stood once shown again.
-      this.treeView.onDidChangeVisibility((e) => (e.visible ? this.resumeLive() : this.pauseLive())),
+      this.treeView.onDidChangeVisibility((e) => (e.visible ? void this.follow.resume() : this.pauseLive())),
     );
     this.updateDescription();
   }
 
   // ---------------------------------------------------------------- the pages
 
-  protected async openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<CompletionsPager> {
-    const connection = this.connections.connection(profile.id);
-    const state = this.connections.state(profile.id);
-    if (!connection || state.state !== 'connected') throw new Error(`${profile.name} is not connected.`);
+  protected async openPager(connection: LedgerConnection, signal: AbortSignal): Promise<CompletionsPager> {
+    const state = connection.state;
+    if (state.state !== 'connected') throw new Error(`${connection.profile.name} is not connected.`);
     const client = connection.client;
     const caps = await client.capabilities({ signal });
     const selection = completionsSelectionFor(state.info, caps.has('listCommandCompletions'));
-    const ledger = this.connections.ledger(profile.id);
+    const ledger = connection.ledger;
     const end = ledger ? await ledger.refreshLedgerEnd(signal) : await client.ledgerEnd({ signal });
     const prunedUpToInclusive = caps.has('prunedOffsets') ? await client.prunedOffsets({ signal }).then((p) => p.participantPrunedUpToInclusive, () => 0) : 0;
     const back = this.back;
@@ -117,9 +132,19 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     // for the participant's idle end of a read: at the same time, not one after the other). A load a
     // reset overtook starts nothing.
     if (!signal.aborted) {
-      this.stopLive();
-      this.live = { selection, position: startingPosition(end), completions: [], caughtUp: false, status: { state: 'following' } };
-      this.resumeLive();
+      const live: Live = { selection, completions: [] };
+      this.live = live;
+      void this.follow.start(end, () => ({
+        // The connection's client of now (a resume after a new token reads with it).
+        client: this.connections.current(connection)?.client ?? client,
+        options: {
+          selection,
+          onBatch: (batch) => {
+            for (const e of batch) if (e.kind === 'completion') live.completions.unshift(failedCommandOfCompletion(e.completion));
+            this.rebuild();
+          },
+        },
+      }));
     }
     return new CompletionsPager(client, { selection, endInclusive: end, firstBeginExclusive, window: RECENT_OFFSETS, prunedUpToInclusive });
   }
@@ -128,7 +153,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     this.rebuild(false);
   }
 
-  protected emptyNode(_profile: ConnectionProfile, pager: CompletionsPager): MessageNode {
+  protected emptyNode(_connection: LedgerConnection, pager: CompletionsPager): MessageNode {
     const { beginExclusive, endInclusive, prunedUpToInclusive } = pager.range;
     return new MessageNode(`${ROOT}/empty`, this.includeSucceeded ? 'No commands' : 'No failed commands', {
       description: `offsets ${beginExclusive}–${endInclusive}${prunedUpToInclusive > 0 ? ` (pruned up to ${prunedUpToInclusive})` : ''}${this.includeSucceeded ? '' : ' · succeeded ones hidden'}`,
@@ -141,19 +166,19 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     return `${pager.completions.length} completion${pager.completions.length === 1 ? '' : 's'} read, offsets ${beginExclusive}–${endInclusive} · older ones before offset ${beginExclusive}`;
   }
 
-  protected override rootNodes(profile: ConnectionProfile): ViewNode[] {
-    return [...this.liveNodes(profile), ...this.pageNodes(profile)];
+  protected override rootNodes(connection: LedgerConnection): ViewNode[] {
+    return [...this.liveNodes(connection), ...this.pageNodes(connection)];
   }
 
-  protected override connectionChanged(id: string | undefined): void {
-    if (id === undefined || id !== this.profileId) return;
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    if (moved === undefined || moved !== this.connection) return;
     // Disconnected: what was read goes and following stops (the view shows Connect); connected again: pages from the first.
-    if (this.connections.state(id).state !== 'connected' && (this.pager || this.live)) this.reset();
+    if (moved.state.state !== 'connected' && (this.pager || this.live)) this.reset();
     else if (!this.pager) this.changed.fire(undefined);
   }
 
   protected override reset(keepLoaded = false): void {
-    this.stopLive();
+    this.follow.stop();
     this.live = undefined;
     super.reset(keepLoaded);
     // The reset told the tree already; it reads the rows when it asks again.
@@ -161,7 +186,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
   }
 
   protected updateDescription(): void {
-    this.treeView.description = [this.live?.controller && '● live', this.includeSucceeded && 'succeeded shown'].filter(Boolean).join(' · ') || undefined;
+    this.treeView.description = [this.follow.running && '● live', this.includeSucceeded && 'succeeded shown'].filter(Boolean).join(' · ') || undefined;
   }
 
   /** The rows of the commands: the live ones, the pages' and this window's failed submissions, newest first. */
@@ -184,67 +209,21 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   // ---------------------------------------------------------------- live
 
-  private resumeLive(): void {
-    const live = this.live;
-    const profile = this.connections.profiles.active();
-    if (!live || live.controller || !this.treeView.visible || !profile || profile.id !== this.profileId) return;
-    const connection = this.connections.connection(profile.id);
-    if (!connection || connection.state.state !== 'connected') return;
-    const controller = new AbortController();
-    live.controller = controller;
-    live.status = { state: 'following' };
-    this.updateDescription();
-    this.changed.fire(undefined);
-    void followCompletions(connection.client, {
-      selection: live.selection,
-      from: live.position,
-      signal: controller.signal,
-      onBatch: (batch) => {
-        for (const e of batch) if (e.kind === 'completion') live.completions.unshift(failedCommandOfCompletion(e.completion));
-        this.rebuild();
-      },
-      onStatus: (s) => {
-        if (s.state === 'reconnecting') live.status = { state: 'reconnecting', message: s.error.message, delayMs: s.delayMs };
-        else if (s.state === 'following') live.status = { state: 'following' };
-        this.changed.fire(undefined);
-      },
-      // Once the participant's backlog is read, the rows stand in order and new ones only come on top.
-      onCaughtUp: () => {
-        if (live.caughtUp) return;
-        live.caughtUp = true;
-        this.changed.fire(undefined);
-      },
-    }).catch((e: unknown) => {
-      if (controller.signal.aborted) return;
-      live.controller = undefined;
-      live.status = { state: 'stopped', error: e };
-      this.logger.warn(`Failed Commands, following: ${this.redactor.redactError(e)}`);
-      this.updateDescription();
-      this.changed.fire(undefined);
-    });
-  }
-
   private pauseLive(): void {
-    if (!this.live?.controller) return;
-    this.stopLive();
-    this.live.caughtUp = false;
+    if (!this.follow.running) return;
+    this.follow.pause();
     this.updateDescription();
-  }
-
-  private stopLive(): void {
-    this.live?.controller?.abort();
-    if (this.live) this.live.controller = undefined;
   }
 
   /** The line about following: whose completions, from where, up to date or reconnecting; a stop with Retry. */
-  private liveNodes(profile: ConnectionProfile): MessageNode[] {
+  private liveNodes(connection: LedgerConnection): MessageNode[] {
     const live = this.live;
     if (!live || !this.pager) return [];
-    const s = live.status;
-    if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { profileId: profile.id, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+    const s = this.follow.status;
+    if (s.state === 'stopped') return errorNodes(`${ROOT}/live`, s.error, { connection, retry: { command: Commands.refreshFailedCommands, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
     const who = live.selection.allUsers ? "every user's" : `${live.selection.userId}'s`;
-    const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${profile.name}`;
-    const description = s.state === 'reconnecting' ? this.redactor.redact(s.message) : `after offset ${this.pager.range.endInclusive}${live.caughtUp ? ', up to date' : ''}`;
+    const label = s.state === 'reconnecting' ? `Reconnecting in ${Math.round(s.delayMs / 1000)} s` : `Following ${who} completions on ${connection.profile.name}`;
+    const description = s.state === 'reconnecting' ? this.redactor.redact(s.error.message) : `after offset ${this.pager.range.endInclusive}${this.follow.caughtUp ? ', up to date' : ''}`;
     return [
       new MessageNode(`${ROOT}/live`, label, {
         description,
@@ -281,13 +260,13 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
 
   /** True while new completions are followed (the view is shown and its first page read). */
   get following(): boolean {
-    return Boolean(this.live?.controller);
+    return this.follow.running;
   }
 
   /** The line about following (`Following …`, `after offset 12, up to date`), while there is one. */
   get liveStatus(): { label: string; description?: string } | undefined {
-    const profile = this.connections.profiles.active();
-    const node = profile && this.liveNodes(profile)[0];
+    const connection = this.connections.active();
+    const node = connection && this.liveNodes(connection)[0];
     return node && { label: node.label, description: node.opts.description };
   }
 
@@ -308,7 +287,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     if (!chosen) return undefined;
     let back: ReadFrom;
     if (chosen.back === 'ask') {
-      const text = await vscode.window.showInputBox({
+      const text = await this.prompts().input({
         title: 'Failed Commands: read from offset',
         prompt: 'The completions after this offset first; older ones with Load more',
         value: typeof this.back === 'object' ? String(this.back.offset) : '',
@@ -318,7 +297,7 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
       back = { offset: Number(text.trim()) };
     } else back = chosen.back;
     this.back = back;
-    if (this.profileId) this.readFromChanged.fire(this.profileId);
+    if (this.connection) this.readFromChanged.fire(this.connection);
     return back;
   }
 
@@ -393,10 +372,5 @@ export class FailedCommandsView extends PagedView<CompletionsPager, ConnectionMa
     for (const uri of files) read.push({ uri: uri.toString(), text: (await vscode.workspace.openTextDocument(uri)).getText() });
     const found = findCommandSource(c.commandId, read);
     return found ? vscode.Uri.parse(found.uri) : undefined;
-  }
-
-  override dispose(): void {
-    this.stopLive();
-    super.dispose();
   }
 }

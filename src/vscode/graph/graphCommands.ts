@@ -8,7 +8,7 @@ import { previewGraph } from '../../core/graph/preview';
 import { transactionKeyOf } from '../../core/graph/read';
 import type { PreparedPreview } from '../../core/preview/model';
 import { GRAPH_VIEW_TYPE, type GraphTarget } from '../../core/graph/viewProtocol';
-import type { LedgerConnection } from '../../core/ledger/connection';
+import { LedgerConnection } from '../../core/ledger/connection';
 import { looksLikeContractId } from '../../core/models/contracts';
 import { parseOffsetRange } from '../../core/updates/compare';
 import { Commands } from '../commands/ids';
@@ -17,26 +17,34 @@ import type { ConnectionManager } from '../connections/manager';
 import type { IDisposable } from '../lifecycle';
 import { GraphPanels, type GraphPanelsDeps } from './graphPanels';
 
-/** What a row, a submission or a command argument carries: its update, offset or contract. */
-interface Carrier {
+/**
+ * What a row, a submission or a command argument carries: its update, offset or contract, and the
+ * connection it belongs to when it knows it (a script step's transaction is on the connection the
+ * script ran on, whichever is active now).
+ */
+export interface GraphCarrier {
   updateId?: string;
   offset?: number;
   contractId?: string;
+  connection?: LedgerConnection;
 }
 
-function carried(arg: unknown): Carrier {
+function carried(arg: unknown): GraphCarrier {
   if (typeof arg === 'string') return looksLikeContractId(arg) ? { contractId: arg } : { ...transactionKeyOf(arg) };
   if (typeof arg !== 'object' || arg === null) return {};
-  const o = arg as { row?: Carrier; opts?: { values?: Carrier } } & Carrier;
+  const o = arg as { row?: GraphCarrier; opts?: { values?: GraphCarrier } } & GraphCarrier;
   const from = o.row ?? o.opts?.values ?? o;
-  return { updateId: from.updateId, offset: from.offset, contractId: from.contractId };
+  return { updateId: from.updateId, offset: from.offset, contractId: from.contractId, connection: o.connection instanceof LedgerConnection ? o.connection : undefined };
 }
 
 const RECENT = 100;
 
 export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps & { connections: ConnectionManager }): { panels: GraphPanels; registrations: IDisposable[] } {
   const panels = new GraphPanels(deps);
-  const connection = async (purpose: string): Promise<LedgerConnection | undefined> => {
+  /** The connection the argument carries (as it is now), else the active one, else asked once. */
+  const connection = async (purpose: string, own?: LedgerConnection): Promise<LedgerConnection | undefined> => {
+    const carriedConnection = own && deps.connections.current(own);
+    if (carriedConnection) return carriedConnection;
     const active = deps.connections.activeConnection();
     if (active) return active;
     await commands.targets.resolve(undefined, { purpose });
@@ -50,9 +58,10 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
       const { preview, preparedAt } = prepared;
       return panels.showDocument({ kind: 'preview', commandId: preview.commandId, preparedAt }, transactionDocument(previewGraph(preview), `Preview of ${preview.commandId}`));
     }
-    let { updateId, offset } = carried(arg);
+    const from = carried(arg);
+    let { updateId, offset } = from;
     if (!updateId && offset === undefined) {
-      const text = await vscode.window.showInputBox({
+      const text = await deps.prompts.input({
         title: 'Show Transaction Graph',
         prompt: 'The update id or the offset of a transaction',
         ignoreFocusOut: true,
@@ -61,16 +70,17 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
       if (text === undefined) return undefined;
       ({ updateId, offset } = { updateId: undefined, offset: undefined, ...transactionKeyOf(text) });
     }
-    const c = await connection('draw the transaction');
+    const c = await connection('draw the transaction', from.connection);
     if (!c) return undefined;
     const target: GraphTarget = updateId ? { kind: 'transaction', updateId } : { kind: 'transaction', offset };
     return panels.show(target, c);
   };
 
   const showLineage = async (arg?: unknown) => {
-    let { contractId } = carried(arg);
+    const from = carried(arg);
+    let { contractId } = from;
     if (!contractId) {
-      contractId = await vscode.window.showInputBox({
+      contractId = await deps.prompts.input({
         title: 'Show Contract Lineage',
         prompt: 'Where did this contract come from, and what became of it?',
         placeHolder: '00…',
@@ -80,7 +90,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
       if (contractId === undefined) return undefined;
       contractId = contractId.trim();
     }
-    const c = await connection('walk the lineage');
+    const c = await connection('walk the lineage', from.connection);
     if (!c) return undefined;
     return panels.show({ kind: 'lineage', contractId }, c);
   };
@@ -91,7 +101,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
     const end = (await c.ledger?.refreshLedgerEnd().catch(() => undefined)) ?? c.ledger?.ledgerEnd ?? 0;
     let range = typeof arg === 'string' ? parseOffsetRange(arg, end) : undefined;
     if (!range || 'problem' in range) {
-      const text = await vscode.window.showInputBox({
+      const text = await deps.prompts.input({
         title: 'Show Active Contract Changes',
         prompt: `First and last offset, both included (the ledger ends at ${end})`,
         value: `${Math.max(1, end - RECENT + 1)}-${end}`,
@@ -112,7 +122,7 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
   const comparePreview = async (arg?: unknown) => {
     const { prepared, updateId } = (typeof arg === 'object' && arg !== null ? arg : {}) as { prepared?: { preview: PreparedPreview; preparedAt: string }; updateId?: string };
     if (!prepared || !updateId) {
-      await vscode.window.showErrorMessage('Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.');
+      await deps.prompts.message('error', 'Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.', []);
       return undefined;
     }
     const c = await connection('read the committed transaction');

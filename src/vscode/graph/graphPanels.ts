@@ -20,6 +20,7 @@ import { defaultReadAs } from '../../core/updates/viewFilter';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import type { Prompts } from '../prompts';
 import { readableColumn } from '../layout';
 import { Disposable } from '../lifecycle';
 import { WebviewHost, type PagePanel } from '../webviews/host';
@@ -30,12 +31,14 @@ export interface GraphPanelsDeps {
   documents: JsonDocuments;
   logger: Logger;
   redactor: Redactor;
+  prompts: Prompts;
 }
 
 /** What a panel shows and where it reads it. */
 interface GraphEntry {
   target: GraphTarget;
-  connectionId?: string;
+  /** The connection it reads from (a preview's has none: it reads nothing). */
+  connection?: LedgerConnection;
   /** The last document sent (for exports and node look-ups). */
   document?: GraphDocument;
   lineage?: Lineage;
@@ -74,6 +77,11 @@ const MAXIMIZE_EDITOR_GROUP = 'workbench.action.minimizeOtherEditors';
 /** The built-in Markdown extension's preview of the active editor, beside it. */
 const MARKDOWN_PREVIEW_TO_SIDE = 'markdown.showPreviewToSide';
 
+/** An extension that draws mermaid fences in the Markdown preview (a markdown-it plugin named for Mermaid). */
+function mermaidPreviewInstalled(): boolean {
+  return vscode.extensions.all.some((e) => /mermaid/i.test(e.id) && e.packageJSON?.contributes?.['markdown.markdownItPlugins'] === true);
+}
+
 /**
  * Runs a command of VS Code or another extension that adds to what was opened. Run, not looked up first:
  * an extension that has not started yet (the Markdown extension before any Markdown was opened) does not
@@ -95,15 +103,15 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     super();
     this.host = this._register(new WebviewHost<ToWebview, FromWebview, GraphEntry>(deps.extensionUri, { viewType: GRAPH_VIEW_TYPE, name: 'graph', findWidget: true }, (panel, m) => this.onMessage(panel, m)));
     this._register(
-      deps.connections.onDidChangeLedger(({ connectionId }) => {
-        for (const p of this.host.values()) if (p.data.connectionId === connectionId && p.data.target.kind === 'lineage') this.noticeNewer(p);
+      deps.connections.onDidChangeLedger(({ connection }) => {
+        for (const p of this.host.values()) if (p.data.target.kind === 'lineage' && p.data.connection && deps.connections.current(p.data.connection) === connection) this.noticeNewer(p);
       }),
     );
   }
 
-  /** Opens (or reveals) the panel of `target` on the active connection. */
+  /** Opens (or reveals) the panel of `target`, read from `connection`. */
   async show(target: GraphTarget, connection: LedgerConnection): Promise<vscode.WebviewPanel> {
-    const { panel, created } = this.open(target, connection.profile.id);
+    const { panel, created } = this.open(target, connection);
     if (created) void this.load(panel);
     return panel.panel;
   }
@@ -119,8 +127,10 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
       webviewPanel.dispose();
       return;
     }
-    const { target, connectionId } = state;
-    this.stopReadingOnClose(this.host.restore(targetKey(target), webviewPanel, { ...this.contentOf(target, connectionId), data: { target, connectionId, document: state.document } }));
+    // The saved state names the connection by its profile's id: looked up here, once.
+    const connection = state.connectionId ? this.deps.connections.connection(state.connectionId) : undefined;
+    const { target } = state;
+    this.stopReadingOnClose(this.host.restore(targetKey(target), webviewPanel, { ...this.contentOf(target, connection), data: { target, connection, document: state.document } }));
   }
 
   private titleOf(t: GraphTarget): string {
@@ -139,12 +149,12 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
   }
 
   /** The page of a target: the target rides along, so that a page reloaded before its first setState still knows what it shows. */
-  private contentOf(target: GraphTarget, connectionId: string | undefined) {
-    return { title: this.titleOf(target), initial: { target, connectionId } };
+  private contentOf(target: GraphTarget, connection: LedgerConnection | undefined) {
+    return { title: this.titleOf(target), initial: { target, connectionId: connection?.id } };
   }
 
-  private open(target: GraphTarget, connectionId: string | undefined, data: Partial<GraphEntry> = {}, column?: vscode.ViewColumn): { panel: GraphPanel; created: boolean } {
-    const opened = this.host.revealOrCreate(targetKey(target), () => ({ ...this.contentOf(target, connectionId), data: { ...data, target, connectionId } }), { column });
+  private open(target: GraphTarget, connection: LedgerConnection | undefined, data: Partial<GraphEntry> = {}, column?: vscode.ViewColumn): { panel: GraphPanel; created: boolean } {
+    const opened = this.host.revealOrCreate(targetKey(target), () => ({ ...this.contentOf(target, connection), data: { ...data, target, connection } }), { column });
     if (opened.created) this.stopReadingOnClose(opened.panel);
     return opened;
   }
@@ -158,7 +168,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     // Two graphs side by side and a list of differences want the width: with the editor area split, the
     // comparison opens in a column other than the preview's (which stays) and that column is widened.
     const split = vscode.window.tabGroups.all.some((g) => g.tabs.length > 0);
-    const { panel, created } = this.open(target, connection.profile.id, { prepared }, split ? readableColumn() : vscode.ViewColumn.Active);
+    const { panel, created } = this.open(target, connection, { prepared }, split ? readableColumn() : vscode.ViewColumn.Active);
     if (created && split) await runOptional(MAXIMIZE_EDITOR_GROUP);
     if (created) void this.load(panel);
     return panel.panel;
@@ -170,10 +180,11 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     if (created) panel.show({ type: 'document', document });
     return panel.panel;
   }
+  /** The panel's own connection (as it is now: a reconnect made it anew) when connected, else the active one. */
   private connectionOf(entry: GraphEntry): LedgerConnection | undefined {
-    const byId = entry.connectionId ? this.deps.connections.connection(entry.connectionId) : undefined;
-    const c = byId?.state.state === 'connected' ? byId : this.deps.connections.activeConnection();
-    if (c) entry.connectionId = c.profile.id;
+    const own = entry.connection && this.deps.connections.current(entry.connection);
+    const c = own?.state.state === 'connected' ? own : this.deps.connections.activeConnection();
+    if (c) entry.connection = c;
     return c;
   }
 
@@ -268,7 +279,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         return;
       }
       case 'openUpdate':
-        if (doc?.kind === 'transaction') await vscode.commands.executeCommand(Commands.revealUpdate, { connectionId: entry.connectionId, offset: doc.offset, updateId: doc.updateId });
+        if (doc?.kind === 'transaction') await vscode.commands.executeCommand(Commands.revealUpdate, { connectionId: entry.connection?.id, offset: doc.offset, updateId: doc.updateId });
         return;
       case 'export': {
         if (!doc || doc.kind === 'range-diff') return;
@@ -280,11 +291,12 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         const language = format === 'mermaid' ? 'markdown' : format === 'dot' ? 'dot' : 'plaintext';
         const exported = await vscode.workspace.openTextDocument({ language, content });
         await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
-        if (format === 'mermaid') await runOptional(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
+        // The built-in preview alone shows the fence as code: previewed only where it would be drawn.
+        if (format === 'mermaid' && mermaidPreviewInstalled()) await runOptional(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {
-        const uri = await vscode.window.showSaveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
+        const uri = await this.deps.prompts.saveDialog({ filters: { SVG: ['svg'] }, saveLabel: 'Save Graph', title: 'Save the graph as SVG' });
         if (uri) await vscode.workspace.fs.writeFile(uri, Buffer.from(m.svg, 'utf8'));
         return;
       }

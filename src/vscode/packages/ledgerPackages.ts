@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { DamlPackage } from '../../core/daml/model';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import { PackageStore, packagesInUse, unreadableWarning, type DamlDecoder, type PackagesState, type PackageStorage } from '../../core/ledger/packages';
@@ -84,8 +84,8 @@ export class LedgerPackages extends Disposable {
 
   /** The packages for the active connection or the workspace DARs: `undefined` while they load. */
   current(): ArgumentContext | 'unavailable' | undefined {
-    const profile = this.connections.profiles.active();
-    return packagesInUse(profile ? this.stateOf(profile) : undefined, () => {
+    const connection = this.connections.active();
+    return packagesInUse(connection ? this.stateOf(connection) : undefined, () => {
       if (!this.darScan) this.rescanDars();
       return this.dars;
     });
@@ -103,17 +103,15 @@ export class LedgerPackages extends Disposable {
   }
 
   /** What is known of a connection's packages; starts reading them once it is connected. */
-  stateOf(profile: ConnectionProfile): PackagesState {
-    if (this.connections.state(profile.id).state !== 'connected') return { state: 'none' };
-    return this.connections.connectionOf(profile).packages();
+  stateOf(connection: LedgerConnection): PackagesState {
+    return connection.packages();
   }
 
   /**
    * Reads the connection's packages again (a Refresh): new ids are fetched, the rest come from the
    * store. The connection's vetting state is read again too.
    */
-  refresh(profile: ConnectionProfile): void {
-    const connection = this.connections.connectionOf(profile);
+  refresh(connection: LedgerConnection): void {
     connection.ledger?.refreshVetting().catch(() => undefined);
     connection.reloadPackages();
     this.changed.fire();
@@ -177,13 +175,13 @@ export class LedgerPackages extends Disposable {
    * A connection's packages once read: 'ready' or 'failed' (a read in progress is joined, else one
    * starts); rejects with CancelledError when `signal` aborts.
    */
-  read(profile: ConnectionProfile, signal?: AbortSignal): Promise<PackagesState> {
-    return this.connections.connectionOf(profile).readPackages(signal);
+  read(connection: LedgerConnection, signal?: AbortSignal): Promise<PackagesState> {
+    return connection.readPackages(signal);
   }
 
   /** The index for a connection, when ready (for views and new files). */
-  indexFor(profile: ConnectionProfile): PackageIndex | undefined {
-    const s = this.stateOf(profile);
+  indexFor(connection: LedgerConnection): PackageIndex | undefined {
+    const s = this.stateOf(connection);
     return s.state === 'ready' ? s.context.packages : undefined;
   }
 

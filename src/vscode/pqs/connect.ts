@@ -113,7 +113,7 @@ export class PqsConnecting extends Disposable {
     }
     const url =
       arg?.url ??
-      (await vscode.window.showInputBox({
+      (await this.deps.prompts.input({
         title: 'Connect to PQS',
         prompt: `postgresql://user@host:5432/database?schema=…&sslmode=…  (${PQS_CAVEAT})`,
         value: this.deps.globalState.get<string>(URL_KEY(c.id)) ?? 'postgresql://pqs@localhost:5432/pqs?schema=public',
@@ -130,7 +130,7 @@ export class PqsConnecting extends Disposable {
     if (url === undefined) return;
     const parsed = parsePqsUrl(url);
     const password =
-      arg?.password ?? parsed.password ?? (await vscode.window.showInputBox({ title: 'PQS password', prompt: `Password of ${parsed.settings.user} (kept in the editor’s secret storage)`, password: true, ignoreFocusOut: true }));
+      arg?.password ?? parsed.password ?? (await this.deps.prompts.input({ title: 'PQS password', prompt: `Password of ${parsed.settings.user} (kept in the editor’s secret storage)`, password: true, ignoreFocusOut: true }));
     if (password === undefined) return;
     const store = await this.attach(c, url, password);
     const access = this.access.get(store);

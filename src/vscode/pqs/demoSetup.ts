@@ -10,7 +10,7 @@ import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import { DEMO_PQS_SECRET_ID, DEMO_PQS_SETTING, type DemoController } from '../demo';
 import { Disposable } from '../lifecycle';
-import type { ErrorReporter } from '../prompts';
+import type { ErrorReporter, Prompts } from '../prompts';
 import type { SecretStore } from '../secrets';
 import type { PqsConnecting } from './connect';
 
@@ -21,6 +21,7 @@ export interface DemoPqsSetupDeps {
   connecting: Pick<PqsConnecting, 'attachDemo'>;
   secrets: Pick<SecretStore, 'set' | 'delete'>;
   errors: Pick<ErrorReporter, 'report'>;
+  prompts: Prompts;
 }
 
 const SETTING = `cantonLedger.${DEMO_PQS_SETTING}`;
@@ -56,7 +57,7 @@ export class DemoPqsSetup extends Disposable {
 
   private async setUp(): Promise<void> {
     const current = vscode.workspace.getConfiguration('cantonLedger').get<string>(DEMO_PQS_SETTING)?.trim();
-    const url = await vscode.window.showInputBox({
+    const url = await this.deps.prompts.input({
       title: 'Set Up PQS for the Demo (1/2): PostgreSQL database',
       prompt: 'A database the demo participant mirrors its ledger into, as PQS would (a role that may create the schema; the schema is replaced on every start)',
       value: current || EXAMPLE_URL,
@@ -71,7 +72,7 @@ export class DemoPqsSetup extends Disposable {
     });
     if (url === undefined) return;
     const { settings } = parsePqsUrl(url.trim());
-    const password = await vscode.window.showInputBox({
+    const password = await this.deps.prompts.input({
       title: 'Set Up PQS for the Demo (2/2): password',
       prompt: `Password of ${settings.user} on ${settings.host} (kept in the editor’s secret storage; empty: none)`,
       password: true,

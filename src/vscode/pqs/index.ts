@@ -25,7 +25,7 @@ export class PqsFeature extends Disposable {
     super();
     this.connecting = this._register(new PqsConnecting(deps));
     this.view = this._register(
-      new PqsView({ connections: deps.connections, errors: deps.errors, writeAccessOf: (store) => this.connecting.writeAccessOf(store), onDidAttach: this.connecting.onDidAttach }),
+      new PqsView({ connections: deps.connections, errors: deps.errors, prompts: deps.prompts, writeAccessOf: (store) => this.connecting.writeAccessOf(store), onDidAttach: this.connecting.onDidAttach }),
     );
     this.results = this._register(new PqsResultsPanel(vscode.Uri.file(deps.extensionPath)));
     this.sqlFiles = this._register(new PqsSqlFiles({ prompts: deps.prompts, results: this.results, store: () => this.view.store(), names: () => this.view.names(), packageIndex: () => this.view.packageIndex() }));

@@ -19,9 +19,10 @@ import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from '../lifecycle';
-import type { ErrorReporter } from '../prompts';
+import type { ErrorReporter, Prompts } from '../prompts';
+import { Pageable } from '../views/pageable';
 import { PQS_CAVEAT, READ_ONLY_ROLE_ADVICE, type WriteAccess } from './connect';
-import { contractRows, errorRow, treeItemOf, type ListKey, type PqsNode } from './viewRows';
+import { contractRows, errorRows, treeItemOf, type ListKey, type PqsNode } from './viewRows';
 
 const PAGE_SIZE = 50;
 const DEMO_SET_UP_TOOLTIP =
@@ -30,6 +31,7 @@ const DEMO_SET_UP_TOOLTIP =
 export interface PqsViewDeps {
   connections: ConnectionManager;
   errors: Pick<ErrorReporter, 'record'>;
+  prompts: Prompts;
   /** What the attach found of the store's role (see PqsConnecting). */
   writeAccessOf(store: PqsStore): WriteAccess | undefined;
   /** Fires when a store is attached to a connection or detached from it. */
@@ -45,7 +47,15 @@ interface Snapshot {
   ledgerEnd?: number;
 }
 
-const asPqsError = (err: unknown) => (err instanceof PqsError ? err : new PqsError('sql', String(err), undefined, undefined, { cause: err }));
+/**
+ * What the user chose in the view for one connection: where it reads (pinned by the user: an offset, or
+ * a time through nearest_offset; else the store's latest) and the payload filters of its lists. Kept
+ * with the connection it was chosen on, so that another connection starts with nothing chosen.
+ */
+interface Choices {
+  pin?: { offset: number; asOf?: string };
+  readonly filters: Map<string, { texts: string[]; filters: PayloadFilter[] }>;
+}
 
 export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNode> {
   private readonly changed = this._register(new vscode.EventEmitter<PqsNode | undefined>());
@@ -53,11 +63,11 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
   /** The store that the snapshot, failure, pages and histories were read from. */
   private readOf: PqsStore | undefined;
   private snapshot: Snapshot | undefined;
-  private failure: PqsError | undefined;
-  /** Pinned by the user (an offset, or a time through nearest_offset); else the store's latest. */
-  private pin: { offset: number; asOf?: string } | undefined;
-  private readonly pages = new Map<string, ActiveContractPages>();
-  private readonly filters = new Map<string, { texts: string[]; filters: PayloadFilter[] }>();
+  private failure: unknown;
+  /** The choices made per connection: they go with their connection (a reconnect makes a new one). */
+  private readonly choicesOf = new WeakMap<LedgerConnection, Choices>();
+  /** The contracts of each template or interface, in pages (one list per name, wherever it shows). */
+  private readonly lists = new Map<string, Pageable<ActiveContractPages>>();
   private readonly histories = new Map<string, ContractHistory>();
   private reading: AbortController | undefined;
   /**
@@ -74,14 +84,14 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     this._register(deps.connections.onDidChange(() => this.changed.fire(undefined)));
     this._register(deps.onDidAttach(() => this.followStore(this.store())));
     this._register(
-      deps.connections.onDidChangeLedger(({ connectionId }) => {
-        if (this.connection()?.id !== connectionId) return;
+      deps.connections.onDidChangeLedger(({ connection }) => {
+        if (this.connection() !== connection) return;
         if (this.view.visible) void this.ledgerMoves.run();
         else this.movedWhileHidden = true;
       }),
     );
     // The packages say which interfaces each template implements, and which fields a filter may name.
-    this._register(deps.connections.onDidChangePackages((id) => (this.connection()?.id === id ? this.changed.fire(undefined) : undefined)));
+    this._register(deps.connections.onDidChangePackages((c) => (this.connection() === c ? this.changed.fire(undefined) : undefined)));
     this._register(
       this.view.onDidChangeVisibility(({ visible }) => {
         if (!visible || !this.movedWhileHidden) return;
@@ -109,6 +119,17 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     return this.connection()?.pqs;
   }
 
+  /** The choices made for the connection the view follows (none yet: nothing chosen). */
+  private get choices(): Choices {
+    const connection = this.connection();
+    let choices = connection && this.choicesOf.get(connection);
+    if (!choices) {
+      choices = { filters: new Map() };
+      if (connection) this.choicesOf.set(connection, choices);
+    }
+    return choices;
+  }
+
   /** The participant's packages, once read (for filters, the interface views and completions). */
   packageIndex(): (FilterPackages & ImplementsPackages) | undefined {
     const state = this.connection()?.packages();
@@ -131,8 +152,10 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     this.changed.fire(undefined);
   }
 
+  /** Forgets every list and history read; their reads in progress are cancelled. */
   private resetReads(): void {
-    this.pages.clear();
+    for (const list of this.lists.values()) list.dispose();
+    this.lists.clear();
     this.histories.clear();
   }
 
@@ -145,16 +168,17 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     const reading = (this.reading = new AbortController());
     try {
       const watermark = await store.watermark({ signal: reading.signal });
-      const pinned = this.pin?.offset ?? watermark.latest ?? 0;
+      const pin = this.choices.pin;
+      const pinned = pin?.offset ?? watermark.latest ?? 0;
       const counts = await store.summary(pinned, { signal: reading.signal });
       const before = this.snapshot?.pinned;
-      this.snapshot = { watermark, pinned, asOf: this.pin?.asOf, counts, ledgerEnd: this.connection()?.ledger?.ledgerEnd };
+      this.snapshot = { watermark, pinned, asOf: pin?.asOf, counts, ledgerEnd: this.connection()?.ledger?.ledgerEnd };
       this.failure = undefined;
       if (resetPages || before !== pinned) this.resetReads();
     } catch (err) {
       // Overtaken by another read (or another store): that one shows.
       if (reading.signal.aborted) return;
-      this.failure = asPqsError(err);
+      this.failure = err;
       this.deps.errors.record('PQS view', err);
     } finally {
       if (this.reading === reading) this.reading = undefined;
@@ -167,7 +191,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (!store) return;
     let choice = arg;
     if (!choice) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: 'PQS: read as of',
         prompt: 'An offset (42), a time (2026-01-02T10:00:00Z, through nearest_offset), or empty for the latest offset',
         ignoreFocusOut: true,
@@ -179,8 +203,8 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       if (Number.isNaN(Date.parse(choice.asOf))) throw new PqsError('bad-settings', `"${choice.asOf}" is neither an offset nor a time`);
       const offset = await store.nearestOffset(choice.asOf);
       if (offset === undefined) throw new PqsError('offset-out-of-range', `The store holds no offset at or before ${choice.asOf}`);
-      this.pin = { offset, asOf: choice.asOf };
-    } else this.pin = choice.offset !== undefined ? { offset: choice.offset } : undefined;
+      this.choices.pin = { offset, asOf: choice.asOf };
+    } else this.choices.pin = choice.offset !== undefined ? { offset: choice.offset } : undefined;
     await this.refresh(true);
   }
 
@@ -188,10 +212,10 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     if (node?.kind !== 'template') return;
     let input = texts;
     if (!input) {
-      const text = await vscode.window.showInputBox({
+      const text = await this.deps.prompts.input({
         title: `Filter ${node.name} by payload`,
         prompt: 'PATH OPERATOR VALUE, several joined by " and " (amount>=1000 and owner=Alice::1220…); empty for none',
-        value: this.filters.get(node.name)?.texts.join(' and ') ?? '',
+        value: this.choices.filters.get(node.name)?.texts.join(' and ') ?? '',
         ignoreFocusOut: true,
       });
       if (text === undefined) return;
@@ -199,34 +223,44 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
     // Checked against the template's fields before anything is sent.
     const filters = checkFilters(input, node.name, this.packageIndex());
-    if (filters.length) this.filters.set(node.name, { texts: input, filters });
-    else this.filters.delete(node.name);
-    this.pages.delete(node.name);
+    if (filters.length) this.choices.filters.set(node.name, { texts: input, filters });
+    else this.choices.filters.delete(node.name);
+    this.lists.get(node.name)?.dispose();
+    this.lists.delete(node.name);
     this.changed.fire(undefined);
     await this.view.reveal(node, { expand: true }).then(undefined, () => undefined);
   }
 
-  /** The pages of a template's or an interface's active contracts at the offset read (one per name, wherever it shows). */
-  private pagesOf(name: string): ActiveContractPages | undefined {
+  /** The pages of a template's or an interface's active contracts at the offset read (one list per name, wherever it shows). */
+  private listOf(name: string): Pageable<ActiveContractPages> | undefined {
     const store = this.store();
-    if (!store || !this.snapshot) return undefined;
-    let pages = this.pages.get(name);
-    if (!pages) {
-      pages = store.activeContracts(name, this.snapshot.pinned, this.filters.get(name)?.filters ?? [], PAGE_SIZE);
-      this.pages.set(name, pages);
+    const snapshot = this.snapshot;
+    if (!store || !snapshot) return undefined;
+    let list = this.lists.get(name);
+    if (!list) {
+      const filters = this.choices.filters.get(name)?.filters ?? [];
+      list = new Pageable({
+        name: `PQS: the contracts of ${name}`,
+        progress: { viewId: Views.pqs, prompts: this.deps.prompts },
+        open: async () => store.activeContracts(name, snapshot.pinned, filters, PAGE_SIZE),
+        changed: () => this.changed.fire(undefined),
+        record: (context, err) => this.deps.errors.record(context, err),
+      });
+      this.lists.set(name, list);
     }
-    return pages;
+    return list;
   }
 
+  /** Load more, and Retry of a list that failed (its first page or the page after those loaded). */
   private async loadMore(name: string): Promise<void> {
-    await this.pagesOf(name)?.loadMore();
-    this.changed.fire(undefined);
+    const list = this.listOf(name);
+    await (list?.error !== undefined ? list.retry() : list?.loadMore());
   }
 
   // ---------------------------------------------------------------- tree
 
   getTreeItem(n: PqsNode): vscode.TreeItem {
-    return treeItemOf(n, { filterOf: (name) => this.filters.get(name)?.texts });
+    return treeItemOf(n, { filterOf: (name) => this.choices.filters.get(name)?.texts });
   }
 
   getParent(): undefined {
@@ -249,24 +283,32 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
     }
   }
 
-  /** A list's first page (read on first expand), the suggested index of its filter, Load more. */
+  /** A list's first page (read on first expand), the suggested index of its filter, Load more; a failure in their place, with Retry. */
   private async contracts(name: string, key: ListKey): Promise<PqsNode[]> {
-    const pages = this.pagesOf(name);
-    if (!pages) return [];
-    try {
-      if (!pages.complete && pages.loadedCount === 0) await pages.loadMore();
-    } catch (err) {
-      this.deps.errors.record(`PQS: the contracts of ${name}`, err);
-      return [errorRow(`list/${key}`, asPqsError(err))];
-    }
+    const list = this.listOf(name);
+    if (!list) return [];
+    await list.firstPage();
+    const more = (loaded: number, loading = false): PqsNode => ({ kind: 'more', key, name, loaded, loading });
+    const tail = list.rows<PqsNode>({
+      error: (err) => this.errorRows(`list/${key}`, err, { command: Commands.pqsLoadMore, title: 'Retry', arguments: [more(list.pager?.loadedCount ?? 0)] }),
+      more: (pager, loading) => [more(pager.loadedCount, loading)],
+    });
+    const pages = list.pager;
+    if (!pages) return tail;
     const contracts = pages.items.map((c): PqsNode => ({ kind: 'contract', key, contractId: c.contractId, payload: c.payload, offset: c.offset }));
-    const hints = (this.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
+    const hints = (this.choices.filters.get(name)?.filters ?? []).map((f, i): PqsNode => {
       const suggestion = suggestedPayloadIndex(name, f);
       if ('none' in suggestion) return { kind: 'message', id: `index/${key}/${i}`, label: 'No payload index serves this filter', icon: 'info', description: suggestion.none, tooltip: suggestion.none };
       const { sql } = suggestion;
       return { kind: 'message', id: `index/${key}/${i}`, label: 'Suggested payload index (not created)', icon: 'lightbulb', description: sql, tooltip: `${sql}\n\nA PQS administrator runs it; click to copy.`, command: { command: Commands.pqsCopySuggestedIndex, title: 'Copy', arguments: [sql] } };
     });
-    return [...hints, ...contracts, ...(pages.complete ? [] : [{ kind: 'more', key, name, loaded: pages.loadedCount } as PqsNode])];
+    return [...hints, ...contracts, ...tail];
+  }
+
+  /** A failure in place of the rows it stopped (the one error builder's rows; the row itself is Retry). */
+  private errorRows(id: string, err: unknown, retry?: vscode.Command): PqsNode[] {
+    const redactor = this.connection()?.client.http.redactor;
+    return errorRows(id, err, { retry, redact: (s) => redactor?.redact(s) ?? s });
   }
 
   /** A contract's template and interface views, its create, exercises and archive, and a link to Contract Events. */
@@ -283,7 +325,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       ];
     } catch (err) {
       this.deps.errors.record(`PQS: the history of ${contractId}`, err);
-      return [errorRow(`contract/${contractId}`, asPqsError(err))];
+      return this.errorRows(`contract/${contractId}`, err);
     }
   }
 
@@ -301,9 +343,9 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
         { kind: 'message', id: 'caveat', label: 'Credentials bypass party authorization', icon: 'warning', tooltip: PQS_CAVEAT },
       ];
     }
-    if (!this.snapshot && !this.failure) await this.refresh(false);
+    if (!this.snapshot && this.failure === undefined) await this.refresh(false);
     const head = [caveatRow(), storeRow(store), ...writeAccessRows(store, this.deps.writeAccessOf(store))];
-    if (this.failure) return [...head, errorRow('refresh', this.failure, { command: Commands.pqsRefresh, title: 'Retry' })];
+    if (this.failure !== undefined) return [...head, ...this.errorRows('refresh', this.failure, { command: Commands.pqsRefresh, title: 'Retry' })];
     const s = this.snapshot;
     if (!s) return head;
     const end = c.ledger?.ledgerEnd ?? s.ledgerEnd;
@@ -320,7 +362,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
       id: 'pinned',
       label: `Reading at offset ${s.pinned}`,
       icon: 'pinned',
-      description: s.asOf ? `as of ${s.asOf}` : this.pin ? 'pinned' : 'the latest offset',
+      description: s.asOf ? `as of ${s.asOf}` : this.choices.pin ? 'pinned' : 'the latest offset',
       command: { command: Commands.pqsPin, title: 'Read as of…' },
     };
     const packages = this.packageIndex();
@@ -334,6 +376,7 @@ export class PqsView extends Disposable implements vscode.TreeDataProvider<PqsNo
 
   override dispose(): void {
     this.reading?.abort();
+    this.resetReads();
     super.dispose();
   }
 }

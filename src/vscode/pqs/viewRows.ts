@@ -4,10 +4,10 @@
  * templates of their own; a contract's history names its template and lists its interface views.
  */
 import * as vscode from 'vscode';
-import type { PqsError } from '../../core/pqs/errors';
 import type { ContractHistory } from '../../core/pqs/store';
 import { shortId } from '../../core/text';
 import { Commands } from '../commands/ids';
+import { errorRows as failureRows, type ErrorRowOptions } from '../views/errorRows';
 
 /**
  * Where a list of contracts sits in the tree (`template`, `template/interface`, `interfaces/interface`):
@@ -16,14 +16,14 @@ import { Commands } from '../commands/ids';
 export type ListKey = string;
 
 export type PqsNode =
-  | { kind: 'message'; id: string; label: string; icon?: string; description?: string; tooltip?: string; command?: vscode.Command }
+  | { kind: 'message'; id: string; label: string; icon?: string; iconColor?: string; description?: string; tooltip?: string; command?: vscode.Command; contextValue?: string }
   | { kind: 'template'; name: string; count: number; interfaces: readonly { name: string; count: number }[] }
   /** The store's views of an interface's implementers' contracts: under a template, or under the Interfaces group. */
   | { kind: 'interface'; name: string; count: number; key: ListKey }
   /** Interfaces with views in the store whose implementers the participant's packages do not name. */
   | { kind: 'interfaces'; interfaces: readonly { name: string; count: number }[] }
   | { kind: 'contract'; key: ListKey; contractId: string; payload: unknown; offset: number }
-  | { kind: 'more'; key: ListKey; name: string; loaded: number }
+  | { kind: 'more'; key: ListKey; name: string; loaded: number; loading?: boolean }
   | { kind: 'history'; contractId: string; entry: ContractHistory['entries'][number]; index: number };
 
 /** What a row shows beyond its node: the filter of a template. */
@@ -79,10 +79,10 @@ function rowItem(n: PqsNode, context: RowContext): vscode.TreeItem {
       return item;
     }
     case 'more': {
-      const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(n.loading ? 'Loading…' : 'Load more…', vscode.TreeItemCollapsibleState.None);
       item.id = `pqs/more/${n.key}/${n.loaded}`;
       item.command = { command: Commands.pqsLoadMore, title: 'Load more', arguments: [n] };
-      item.iconPath = new vscode.ThemeIcon('fold-down');
+      item.iconPath = new vscode.ThemeIcon(n.loading ? 'loading~spin' : 'fold-down');
       return item;
     }
     case 'history':
@@ -95,8 +95,9 @@ function messageItem(n: Extract<PqsNode, { kind: 'message' }>): vscode.TreeItem 
   item.id = `pqs/${n.id}`;
   item.description = n.description;
   item.tooltip = n.tooltip ?? n.label;
-  item.iconPath = n.icon ? new vscode.ThemeIcon(n.icon) : undefined;
+  item.iconPath = n.icon ? new vscode.ThemeIcon(n.icon, n.iconColor ? new vscode.ThemeColor(n.iconColor) : undefined) : undefined;
   item.command = n.command;
+  item.contextValue = n.contextValue;
   return item;
 }
 
@@ -127,9 +128,12 @@ export function contractRows(h: ContractHistory): PqsNode[] {
   ];
 }
 
-/** A failure shown in place of the rows it stopped: its message, its hint in the tooltip, a click to try again. */
-export function errorRow(id: string, e: PqsError, retry?: vscode.Command): PqsNode {
-  return { kind: 'message', id: `error/${id}`, label: e.message, icon: 'error', description: retry ? 'click to retry' : undefined, tooltip: `${e.message}\n${e.hint}`, command: retry };
+/**
+ * A failure shown in place of the rows it stopped, as every tree shows one (the error builder's rows:
+ * a PQS or ledger failure with its hint, a cancel as no failure); the row itself is Retry.
+ */
+export function errorRows(id: string, err: unknown, o: Pick<ErrorRowOptions, 'retry' | 'redact'>): PqsNode[] {
+  return failureRows(`error/${id}`, err, { ...o, retryOnRow: true }).map((row): PqsNode => ({ kind: 'message', ...row }));
 }
 
 const partyName = (party: string) => party.split('::')[0];

@@ -17,7 +17,9 @@ import type { CommandRegistry } from '../commands/registry';
 import { Commands } from '../commands/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { JsonDocuments } from '../documents';
+import type { GraphCarrier } from '../graph/graphCommands';
 import { Disposable } from '../lifecycle';
+import { isCancellation, summary, type Prompts } from '../prompts';
 import type { DarContents } from '../../core/daml/lf/archive';
 
 export const SCRIPT_TEST_CONTROLLER_ID = 'cantonLedger.scripts';
@@ -26,13 +28,14 @@ const SCRIPT_GLOB = `**/*${SCRIPT_SUFFIX}`;
 export interface ScriptTestsDeps {
   connections: ConnectionManager;
   documents: JsonDocuments;
+  prompts: Prompts;
   readDar(bytes: Uint8Array): DarContents;
 }
 
-/** What the last run of a step gave, for Open Step Result and Show Graph. */
+/** What the last run of a step gave, for Open Step Result and Show Graph: its result, and the connection it ran on. */
 interface StepRecord {
   result: StepResult;
-  connectionId: string;
+  connection: LedgerConnection;
 }
 
 export class ScriptTests extends Disposable {
@@ -184,14 +187,15 @@ export class ScriptTests extends Disposable {
           const item = stepItem(s.index);
           if (item) run.started(item);
         },
-        onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection.id),
+        onStepFinished: (r) => this.report(run, stepItem(r.index), r, uri, doc, connection),
       });
     } catch (e) {
-      // Before any step (connect, packages, parties): the script's own verdict.
-      run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact((e as Error).message)}`), Date.now() - started);
+      // Before any step (connect, packages, parties): the script's own verdict, said as every failure is (a cancel is none).
+      if (isCancellation(e)) run.skipped(script);
+      else run.errored(script, new vscode.TestMessage(`The script could not run: ${connection.client.http.redactor.redact(summary(e))}`), Date.now() - started);
       return;
     }
-    for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection.id);
+    for (const s of result.steps) if (s.status === 'not-run') this.report(run, stepItem(s.index), s, uri, doc, connection);
     run.appendOutput(terminalText(`${script.label} (run ${result.runId}): ${result.status}`) + '\r\n');
     const duration = Date.now() - started;
     if (result.status === 'refused') {
@@ -209,9 +213,9 @@ export class ScriptTests extends Disposable {
     }
   }
 
-  private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connectionId: string): void {
+  private report(run: vscode.TestRun, item: vscode.TestItem | undefined, r: StepResult, uri: vscode.Uri, doc: JsonDocument, connection: LedgerConnection): void {
     if (!item) return;
-    this.lastRuns.set(item.id, { result: r, connectionId });
+    this.lastRuns.set(item.id, { result: r, connection });
     run.appendOutput(terminalText(`  ${r.status.padEnd(7)} ${item.label}${r.summary ? ` — ${r.summary}` : ''}`) + '\r\n');
     const messages = () => r.failures.map((f) => failureMessage(f, uri, doc));
     switch (r.status) {
@@ -239,7 +243,7 @@ export class ScriptTests extends Disposable {
   async openStepResult(item?: vscode.TestItem): Promise<void> {
     const t = this.record(item)?.result.transaction;
     if (!t) {
-      await vscode.window.showInformationMessage(`${item?.label ?? 'This step'} has no transaction from its last run: run the script first (only a submit step that succeeded has one).`);
+      await this.deps.prompts.message('info', `${item?.label ?? 'This step'} has no transaction from its last run: run the script first (only a submit step that succeeded has one).`, []);
       return;
     }
     await this.deps.documents.show('scripts', `${item!.label.replace(/[^A-Za-z0-9_.-]+/g, '-')}-${t.updateId.slice(0, 12)}`, t.raw, { preview: true });
@@ -250,10 +254,12 @@ export class ScriptTests extends Disposable {
     const record = this.record(item);
     const t = record?.result.transaction;
     if (!t || !record) {
-      await vscode.window.showInformationMessage(`${item?.label ?? 'This step'} has no transaction from its last run: run the script first.`);
+      await this.deps.prompts.message('info', `${item?.label ?? 'This step'} has no transaction from its last run: run the script first.`, []);
       return;
     }
-    await vscode.commands.executeCommand(Commands.showTransactionGraph, { updateId: t.updateId });
+    // Read where the script ran, not from whichever connection is active now.
+    const target: GraphCarrier = { updateId: t.updateId, connection: record.connection };
+    await vscode.commands.executeCommand(Commands.showTransactionGraph, target);
   }
 }
 

@@ -8,7 +8,7 @@ import { ActiveContractsPager, activeContractsQueryOf } from '../../core/acs/pag
 import { activeContractRows } from '../../core/acs/rows';
 import { CancelledError } from '../../core/errors';
 import { shortId } from '../../core/text';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import type { Logger } from '../../core/log';
 import { shortParty } from '../../core/models/users';
@@ -21,8 +21,7 @@ import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import type { NewCommandsFileOptions } from '../files/editing/newFile';
 import type { LedgerPackages } from '../packages/ledgerPackages';
-import { summary } from '../prompts';
-import { withCancellableProgress } from '../ui';
+import { summary, type Prompts } from '../prompts';
 import { PagedView } from './pagedView';
 import { MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
@@ -40,9 +39,9 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
   /** The offset chosen with "Show at Offset…"; undefined: the ledger end. Kept for the connection it was chosen on. */
   private chosenOffset: number | undefined;
 
-  constructor(connections: ConnectionManager, private readonly filters: UpdatesFilterStore, logger: Logger, redactor: Redactor) {
+  constructor(connections: ConnectionManager, private readonly filters: UpdatesFilterStore, logger: Logger, redactor: Redactor, prompts: Pick<Prompts, 'viewProgress'>) {
     super(
-      { viewId: ActiveContractsViewId, idPrefix: ROOT, name: 'Active Contracts view', commands: { loadMore: Commands.loadMoreActiveContracts, refresh: Commands.refreshActiveContracts }, onDidChangeFilter: filters.onDidChange },
+      { viewId: ActiveContractsViewId, idPrefix: ROOT, name: 'Active Contracts view', commands: { loadMore: Commands.loadMoreActiveContracts, refresh: Commands.refreshActiveContracts }, onDidChangeFilter: filters.onDidChange, prompts },
       connections,
       logger,
       redactor,
@@ -51,8 +50,8 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
   }
 
   /** Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded. */
-  protected override connectionChanged(id: string | undefined): void {
-    if (id === undefined || id === this.profileId) this.reset(true);
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    if (moved === undefined || moved === this.connection) this.reset(true);
   }
 
   /**
@@ -71,8 +70,8 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 
   // ---------------------------------------------------------------- paging
 
-  protected async openPager(profile: ConnectionProfile): Promise<ActiveContractsPager> {
-    return new ActiveContractsPager(this.connections.client(profile), activeContractsQueryOf(this.filters.get(profile.id), this.chosenOffset));
+  protected async openPager(connection: LedgerConnection): Promise<ActiveContractsPager> {
+    return new ActiveContractsPager(connection.client, activeContractsQueryOf(this.filters.get(connection), this.chosenOffset));
   }
 
   /** Groups are rebuilt from every loaded contract (a page adds to groups already shown); ids stay stable, so does expansion. */
@@ -80,9 +79,9 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
     this.itemNodes = uniqueNodes(activeContractRows(pager.state), ROOT);
   }
 
-  protected emptyNode(profile: ConnectionProfile, pager: ActiveContractsPager): MessageNode {
+  protected emptyNode(connection: LedgerConnection, pager: ActiveContractsPager): MessageNode {
     return new MessageNode(`${ROOT}/empty`, `No active contracts at offset ${pager.state.activeAtOffset}`, {
-      description: this.who(profile.id),
+      description: this.who(connection),
       icon: 'info',
       command: { command: Commands.filterActiveContracts, title: 'Change Filter' },
     });
@@ -103,6 +102,11 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
 
   // ---------------------------------------------------------------- for commands and tests
 
+  /** The connection the view shows (what its rows' contracts are read from). */
+  get shownConnection(): LedgerConnection | undefined {
+    return this.connection;
+  }
+
   /** The loaded contract behind a contract row. */
   contractOf(node: ViewNode | undefined): ActiveContract | undefined {
     const id = node?.type === 'row' ? node.row.contractId : undefined;
@@ -115,14 +119,14 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
     return s && { activeAtOffset: s.activeAtOffset, complete: s.complete, loaded: s.contracts.length, chosenOffset: this.chosenOffset };
   }
 
-  private who(profileId: string): string {
-    return filterSummary({ ...this.filters.get(profileId), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
+  private who(connection: LedgerConnection): string {
+    return filterSummary({ ...this.filters.get(connection), shape: undefined, includeTopologyEvents: false, includeReassignments: true, beginExclusive: undefined, endInclusive: undefined, descending: false, legacyForm: false });
   }
 
   protected updateDescription(): void {
     const offset = this.pager?.state.activeAtOffset ?? this.chosenOffset;
     const at = offset === undefined ? undefined : `at offset ${offset}${this.chosenOffset === undefined ? ' (ledger end)' : ''}`;
-    this.treeView.description = [at, this.profileId ? this.who(this.profileId) : undefined].filter(Boolean).join(' · ') || undefined;
+    this.treeView.description = [at, this.connection ? this.who(this.connection) : undefined].filter(Boolean).join(' · ') || undefined;
   }
 
 }
@@ -138,23 +142,22 @@ export interface ExerciseOptions extends Pick<NewCommandsFileOptions, 'uri' | 'u
 }
 
 /** The view's commands: Refresh, Filter, Load more, Show at Offset…, Show at Ledger End, Exercise…. */
-export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages): void {
+export function registerActiveContractsCommands(commands: CommandRegistry, view: ActiveContractsView, packages: LedgerPackages, prompts: Prompts): void {
   commands.register(Commands.refreshActiveContracts, () => view.refresh());
   commands.register(Commands.loadMoreActiveContracts, () => view.loadMore());
   commands.register(Commands.filterActiveContracts, () => vscode.commands.executeCommand(Commands.filterUpdates));
   commands.register(Commands.showActiveContractsAtOffset, async (offset?: number) => {
-    const picked = offset ?? (await askOffset(connections));
+    const picked = offset ?? (await askOffset(view, prompts));
     if (picked !== null) await view.showAt(picked);
   });
   commands.register(Commands.showActiveContractsAtLedgerEnd, () => view.showAt(undefined));
-  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, connections, packages, node, options));
+  commands.register(Commands.exercise, (node?: ViewNode, options: ExerciseOptions = {}) => exercise(view, packages, prompts, node, options));
 }
 
 /** The offset to show the set at; undefined: the ledger end (empty input); null: cancelled. */
-async function askOffset(connections: ConnectionManager): Promise<number | undefined | null> {
-  const id = connections.profiles.active()?.id;
-  const end = id ? connections.ledger(id)?.ledgerEnd : undefined;
-  const value = await vscode.window.showInputBox({
+async function askOffset(view: ActiveContractsView, prompts: Prompts): Promise<number | undefined | null> {
+  const end = view.shownConnection?.ledger?.ledgerEnd;
+  const value = await prompts.input({
     title: 'Active Contracts at Offset',
     prompt: `The offset to show the active contracts at${end !== undefined ? ` (the ledger end is ${end})` : ''}; empty: the ledger end`,
     ignoreFocusOut: true,
@@ -169,22 +172,23 @@ async function askOffset(connections: ConnectionManager): Promise<number | undef
  * without them), a stakeholder to act as (the choice's controller preselected when its package says who
  * it is), then a new commands file with the ExerciseCommand, whose other Party fields name another party.
  */
-async function exercise(view: ActiveContractsView, connections: ConnectionManager, packages: LedgerPackages, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
+async function exercise(view: ActiveContractsView, packages: LedgerPackages, prompts: Prompts, node: ViewNode | undefined, options: ExerciseOptions): Promise<vscode.Uri | undefined> {
   const contract = view.contractOf(node);
-  const profile = connections.profiles.active();
-  if (!contract || !profile) return undefined;
-  const state = connections.state(profile.id);
+  // The contract's connection: the one the view read it from.
+  const connection = view.shownConnection;
+  if (!contract || !connection) return undefined;
+  const state = connection.state;
   const info = state.state === 'connected' ? state.info : undefined;
-  const index = await packageIndex(packages, profile);
+  const index = await packageIndex(packages, prompts, connection);
   const choices = index && exerciseChoices(contract, index);
-  const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(contract, choices);
+  const picked = options.choice !== undefined ? { name: options.choice, byKey: options.byKey ?? false } : await pickChoice(prompts, contract, choices);
   if (!picked) return undefined;
   const choice = picked.name;
   const known = choices?.find((c) => c.name === choice);
-  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(connections, profile, contract, known) : { contract };
+  const viewed = known && needsInterfaceView(contract, known) ? await interfaceView(prompts, connection, contract, known) : { contract };
   const controllers = viewed.failed ?? (known ? choiceControllers(viewed.contract, known) : undefined);
   const candidates = actingCandidates(contract, info?.rights, info?.user?.primaryParty ?? undefined, controllers);
-  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(candidates, choice, controllers) : candidates[0]?.party);
+  const actAs = options.actAs ?? (candidates.length > 1 ? await pickParty(prompts, candidates, choice, controllers) : candidates[0]?.party);
   if (candidates.length > 1 && !actAs) return undefined;
   // No stakeholder the user may act as: the choice's controller may be another party; the user's own is the best guess.
   const party = actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
@@ -197,9 +201,9 @@ async function exercise(view: ActiveContractsView, connections: ConnectionManage
  * The contract with the view an interface choice's controllers name; when it cannot be read, why, as
  * controllers the picker says are unknown. Cancel cancels the command.
  */
-async function interfaceView(connections: ConnectionManager, profile: ConnectionProfile, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
+async function interfaceView(prompts: Prompts, connection: LedgerConnection, contract: ActiveContract, choice: ExerciseChoice): Promise<{ contract: ActiveContract; failed?: ChoiceControllers }> {
   try {
-    return { contract: await withCancellableProgress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connections.client(profile), contract, choice, signal)) };
+    return { contract: await prompts.progress(`Reading the ${choice.fromInterface ?? 'interface'} view of the contract`, (signal) => withInterfaceView(connection.client, contract, choice, signal)) };
   } catch (e) {
     if (e instanceof CancelledError) throw e;
     return { contract, failed: { kind: 'unknown', because: `${choice.name} is controlled by a field of the ${choice.fromInterface ?? 'interface'} view, which could not be read (${summary(e)})` } };
@@ -207,23 +211,23 @@ async function interfaceView(connections: ConnectionManager, profile: Connection
 }
 
 /** The connection's packages, waiting for them while they load; undefined where they cannot be read. */
-async function packageIndex(packages: LedgerPackages, profile: ConnectionProfile): Promise<PackageIndex | undefined> {
-  if (packages.stateOf(profile).state !== 'loading') return packages.indexFor(profile);
-  return withCancellableProgress('Reading the packages', (signal) => new Promise<PackageIndex | undefined>((resolve) => {
+async function packageIndex(packages: LedgerPackages, prompts: Prompts, connection: LedgerConnection): Promise<PackageIndex | undefined> {
+  if (packages.stateOf(connection).state !== 'loading') return packages.indexFor(connection);
+  return prompts.progress('Reading the packages', (signal) => new Promise<PackageIndex | undefined>((resolve) => {
     const done = () => {
       sub.dispose();
-      resolve(packages.indexFor(profile));
+      resolve(packages.indexFor(connection));
     };
-    const sub = packages.onDidChange(() => packages.stateOf(profile).state !== 'loading' && done());
+    const sub = packages.onDidChange(() => packages.stateOf(connection).state !== 'loading' && done());
     signal.addEventListener('abort', done);
   }));
 }
 
 /** The choice (typed where the packages do not know the template) and whether to exercise it by the contract's key. */
-async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | undefined): Promise<{ name: string; byKey: boolean } | undefined> {
+async function pickChoice(prompts: Prompts, contract: ActiveContract, choices: ExerciseChoice[] | undefined): Promise<{ name: string; byKey: boolean } | undefined> {
   const title = `Exercise on ${shortId(contract.event.contractId)}`;
   if (!choices) {
-    const value = await vscode.window.showInputBox({
+    const value = await prompts.input({
       title,
       prompt: "The choice to exercise (the contract's template is not among the packages read from this participant)",
       ignoreFocusOut: true,
@@ -241,15 +245,15 @@ async function pickChoice(contract: ActiveContract, choices: ExerciseChoice[] | 
     byKey,
   });
   const byKey = choices.filter((c) => canExerciseByKey(contract, c)).map((c) => item(c, true));
-  const picked = await vscode.window.showQuickPick([...choices.map((c) => item(c, false)), ...byKey], { title, placeHolder: 'The choice to exercise', matchOnDescription: true });
+  const picked = await prompts.pick([...choices.map((c) => item(c, false)), ...byKey], { title, placeHolder: 'The choice to exercise', matchOnDescription: true, ignoreFocusOut: false });
   return picked && { name: picked.name, byKey: picked.byKey };
 }
 
 /** The party to act as; the first item (the one the picker highlights) is the controller when one is known. */
-async function pickParty(candidates: ActingCandidate[], choice: string, controllers: ChoiceControllers | undefined): Promise<string | undefined> {
-  const picked = await vscode.window.showQuickPick(
+async function pickParty(prompts: Prompts, candidates: ActingCandidate[], choice: string, controllers: ChoiceControllers | undefined): Promise<string | undefined> {
+  const picked = await prompts.pick(
     candidates.map((c) => ({ label: `$(person) ${shortParty(c.party)}`, description: c.controller ? `${c.role} · controller` : c.role, detail: c.party, party: c.party })),
-    { title: `Exercise ${choice}: act as`, placeHolder: actAsPrompt(candidates, controllers), matchOnDetail: true },
+    { title: `Exercise ${choice}: act as`, placeHolder: actAsPrompt(candidates, controllers), matchOnDetail: true, ignoreFocusOut: false },
   );
   return picked?.party;
 }

@@ -6,11 +6,10 @@ import { readableParties, shortParty } from '../../core/models/users';
 import { compareParties, parseOffsetRange, partyNames, type ComparePartiesQuery, type PartyComparison } from '../../core/updates/compare';
 import { comparisonRows, comparisonTitle } from '../../core/updates/compareRows';
 import type { ConnectionManager } from '../connections/manager';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
-import type { ErrorReporter } from '../prompts';
-import { withCancellableProgress } from '../ui';
+import type { ErrorReporter, Prompts } from '../prompts';
 import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
@@ -19,9 +18,9 @@ const SHOWN_KEY = 'cantonLedger.compareParties.shown';
 /** What the view shows: nothing yet, a comparison being read, its result, or why it failed. */
 type CompareState =
   | { state: 'none' }
-  | { state: 'running'; profile: ConnectionProfile; query: ComparePartiesQuery }
-  | { state: 'ready'; profile: ConnectionProfile; query: ComparePartiesQuery; comparison: PartyComparison }
-  | { state: 'failed'; profile: ConnectionProfile; query: ComparePartiesQuery; error: unknown };
+  | { state: 'running'; connection: LedgerConnection; query: ComparePartiesQuery }
+  | { state: 'ready'; connection: LedgerConnection; query: ComparePartiesQuery; comparison: PartyComparison }
+  | { state: 'failed'; connection: LedgerConnection; query: ComparePartiesQuery; error: unknown };
 
 /**
  * Compare Parties: one offset range read once per party, shown side by side — the summary, then per
@@ -44,20 +43,20 @@ export class CompareView extends LedgerTreeView {
    * Reads and compares; the view shows the progress and then the result or the failure. A cancelled
    * comparison leaves the previous result in place. Resolves with the comparison, undefined when cancelled.
    */
-  async run(profile: ConnectionProfile, query: ComparePartiesQuery, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<PartyComparison | undefined> {
+  async run(connection: LedgerConnection, query: ComparePartiesQuery, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<PartyComparison | undefined> {
     const previous = this.current;
     const run = ++this.runs;
     const latest = () => run === this.runs;
-    this.show({ state: 'running', profile, query });
+    this.show({ state: 'running', connection, query });
     void vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     const names = partyNames(query.parties);
     const nameOf = (party: string) => names[query.parties.indexOf(party)] ?? party;
     try {
-      const comparison = await compareParties(this.connections.client(profile), query, {
+      const comparison = await compareParties(connection.client, query, {
         signal,
         onProgress: (p) => onProgress?.(`reading as ${nameOf(p.party)} (${p.index + 1} of ${names.length}): ${p.transactions} transactions`),
       });
-      if (latest()) this.show({ state: 'ready', profile, query, comparison });
+      if (latest()) this.show({ state: 'ready', connection, query, comparison });
       return comparison;
     } catch (e) {
       if (e instanceof CancelledError) {
@@ -66,7 +65,7 @@ export class CompareView extends LedgerTreeView {
         return undefined;
       }
       this.logger.warn(`Compare Parties: ${this.redactor.redactError(e)}`);
-      if (latest()) this.show({ state: 'failed', profile, query, error: e });
+      if (latest()) this.show({ state: 'failed', connection, query, error: e });
       throw e;
     }
   }
@@ -80,13 +79,15 @@ export class CompareView extends LedgerTreeView {
   /** Runs the shown comparison again (same parties and range). */
   async rerun(signal?: AbortSignal): Promise<PartyComparison | undefined> {
     const s = this.current;
-    return s.state === 'none' ? undefined : this.run(s.profile, s.query, signal);
+    if (s.state === 'none') return undefined;
+    // On its connection as it is now (a reconnect made it anew).
+    return this.run(this.connections.current(s.connection) ?? s.connection, s.query, signal);
   }
 
   private show(next: CompareState): void {
     this.current = next;
     this.treeView.description =
-      next.state === 'ready' ? `${comparisonTitle(next.comparison)} · ${next.profile.name}` : next.state === 'none' ? undefined : `${partyNames(next.query.parties).join(' vs ')} · ${next.profile.name}`;
+      next.state === 'ready' ? `${comparisonTitle(next.comparison)} · ${next.connection.profile.name}` : next.state === 'none' ? undefined : `${partyNames(next.query.parties).join(' vs ')} · ${next.connection.profile.name}`;
     this.changed.fire(undefined);
   }
 
@@ -97,9 +98,9 @@ export class CompareView extends LedgerTreeView {
       case 'none':
         return [new MessageNode('compare/none', 'Compare Parties…', { description: 'pick two or more parties and a range', icon: 'git-compare', command: { command: Commands.compareParties, title: 'Compare Parties…' } })];
       case 'running':
-        return [new MessageNode('compare/running', `Reading as ${partyNames(s.query.parties).join(', ')}…`, { description: s.profile.name, icon: 'loading~spin' })];
+        return [new MessageNode('compare/running', `Reading as ${partyNames(s.query.parties).join(', ')}…`, { description: s.connection.profile.name, icon: 'loading~spin' })];
       case 'failed':
-        return errorNodes('compare', s.error, { profileId: s.profile.id, retry: { command: Commands.rerunComparison, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+        return errorNodes('compare', s.error, { connection: s.connection, retry: { command: Commands.rerunComparison, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
       case 'ready':
         return uniqueNodes(comparisonRows(s.comparison), 'compare');
     }
@@ -107,41 +108,40 @@ export class CompareView extends LedgerTreeView {
 }
 
 /** The parties one may pick: those of the participant and those the user's rights name. */
-function partyChoices(connections: ConnectionManager, profile: ConnectionProfile): string[] {
-  const s = connections.state(profile.id);
+function partyChoices(connection: LedgerConnection): string[] {
+  const s = connection.state;
   if (s.state !== 'connected') return [];
   return [...new Set([...s.info.parties.map((p) => p.party), ...(s.info.rights ? readableParties(s.info.rights) : [])])];
 }
 
-async function pickParties(choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
+async function pickParties(prompts: Prompts, choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
   const names = partyNames(choices);
   const items = choices.map((party, i) => ({ label: names[i], description: names[i] === party ? undefined : shortParty(party), party, picked: previous.includes(party) }));
   for (;;) {
-    const picked = await vscode.window.showQuickPick(items, {
+    const picked = await prompts.pickMany(items, {
       title: 'Compare Parties (1/2): the parties',
       placeHolder: 'Pick two or more parties; each one reads the ledger on its own',
-      canPickMany: true,
       ignoreFocusOut: true,
     });
     if (!picked) return undefined;
     if (picked.length >= 2) return picked.map((p) => p.party);
     items.forEach((item) => (item.picked = picked.includes(item)));
-    void vscode.window.showWarningMessage('Pick at least two parties to compare.');
+    void prompts.message('warning', 'Pick at least two parties to compare.', []);
   }
 }
 
 /** The last N offsets offered besides the whole ledger. */
 const RECENT_OFFSETS = 100;
 
-async function pickRange(ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
+async function pickRange(prompts: Prompts, ledgerEnd: number): Promise<{ beginExclusive: number; endInclusive: number } | undefined> {
   type Item = vscode.QuickPickItem & { range?: { beginExclusive: number; endInclusive: number } };
   const items: Item[] = [{ label: 'Whole ledger', description: ledgerEnd > 0 ? `offsets 1–${ledgerEnd}` : 'empty', range: { beginExclusive: 0, endInclusive: ledgerEnd } }];
   if (ledgerEnd > RECENT_OFFSETS) items.push({ label: `Last ${RECENT_OFFSETS} offsets`, description: `offsets ${ledgerEnd - RECENT_OFFSETS + 1}–${ledgerEnd}`, range: { beginExclusive: ledgerEnd - RECENT_OFFSETS, endInclusive: ledgerEnd } });
   items.push({ label: 'Offset range…', description: 'first and last offset, e.g. 10-42' });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
+  const picked = await prompts.pick(items, { title: 'Compare Parties (2/2): the offsets', placeHolder: `The ledger ends at offset ${ledgerEnd}`, ignoreFocusOut: true });
   if (!picked) return undefined;
   if (picked.range) return picked.range;
-  const text = await vscode.window.showInputBox({
+  const text = await prompts.input({
     title: 'Compare Parties: offset range',
     prompt: `First and last offset, both included (the ledger ends at ${ledgerEnd})`,
     placeHolder: `1-${ledgerEnd}`,
@@ -172,43 +172,44 @@ export interface CompareFeature {
 }
 
 /** The Compare Parties view and its commands (offered while the active connection is connected: `cantonLedger.connected`). */
-export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter): { feature: CompareFeature; view: CompareView } {
+export function registerComparePartiesView(commands: CommandRegistry, connections: ConnectionManager, logger: Logger, redactor: Redactor, errors: ErrorReporter, prompts: Prompts): { feature: CompareFeature; view: CompareView } {
   const view = new CompareView(connections, logger, redactor);
-  const previousPicks = new Map<string, string[]>();
+  /** The parties picked last, per connection (a new connection, a new choice). */
+  const previousPicks = new WeakMap<LedgerConnection, string[]>();
 
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
-    const profile = connections.profiles.active();
-    if (!profile || !connections.activeConnected()) {
-      void vscode.window.showWarningMessage('Compare Parties reads from the active connection: connect to a participant first.');
+    const connection = connections.activeConnection();
+    if (!connection) {
+      void prompts.message('warning', 'Compare Parties reads from the active connection: connect to a participant first.', []);
       return undefined;
     }
     // Given parties mean no prompts: the range is what `args` says, by default the whole ledger.
-    if (args.parties) return runWithProgress(profile, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
-    const parties = await pickParties(partyChoices(connections, profile), previousPicks.get(profile.id) ?? []);
+    if (args.parties) return runWithProgress(connection, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
+    const parties = await pickParties(prompts, partyChoices(connection), previousPicks.get(connection) ?? []);
     if (!parties) return undefined;
-    previousPicks.set(profile.id, parties);
-    const client = connections.client(profile);
-    const ledgerEnd = await withCancellableProgress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
+    previousPicks.set(connection, parties);
+    const client = connection.client;
+    const ledgerEnd = await prompts.progress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
       void errors.report('Compare Parties', e);
       return undefined;
     });
     if (ledgerEnd === undefined) return undefined;
-    const range = await pickRange(ledgerEnd);
+    const range = await pickRange(prompts, ledgerEnd);
     if (!range) return undefined;
-    return runWithProgress(profile, { parties, ...range });
+    return runWithProgress(connection, { parties, ...range });
   };
-  const runWithProgress = async (profile: ConnectionProfile, query: ComparePartiesQuery): Promise<PartyComparison | undefined> => {
+  const runWithProgress = async (connection: LedgerConnection, query: ComparePartiesQuery): Promise<PartyComparison | undefined> => {
     // The view is contributed hidden until the first comparison.
     await vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     await vscode.commands.executeCommand(focusViewCommand(Views.compareParties));
     try {
-      return await withCancellableProgress(`Compare Parties on ${profile.name}`, (signal, progress) => view.run(profile, query, signal, (message) => progress.report({ message })));
+      return await prompts.progress(`Compare Parties on ${connection.profile.name}`, (signal, report) => view.run(connection, query, signal, (message) => report?.(message)));
     } catch {
       // Shown in the view, with Retry; the log has the details.
       return undefined;
     }
   };
-  const rerun = () => withCancellableProgress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
+  const rerun = () => prompts.progress('Compare Parties', (signal) => view.rerun(signal)).then(undefined, () => undefined);
   commands.register(Commands.compareParties, compare);
   commands.register(Commands.rerunComparison, rerun);
   commands.register(Commands.closeComparison, () => view.close());

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../core/connections';
-import { tokenState } from '../../core/auth/jwt';
-import { AuthError, LedgerError } from '../../core/errors';
+import { tokenState, type TokenClaims } from '../../core/auth/jwt';
+import { AuthError } from '../../core/errors';
 import { readableParties, shortParty } from '../../core/models/users';
 import { Commands } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import { errorRows } from './errorRows';
 import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
@@ -40,8 +41,8 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
 
   constructor(private readonly manager: ConnectionManager) {
     super();
-    this._register(manager.onDidChange((id) => this.profilesChanged(id)));
-    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connectionId])));
+    this._register(manager.onDidChange((c) => this.profilesChanged(c?.id)));
+    this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connection.id])));
   }
 
   getChildren(node?: ConnectionsNode): ConnectionsNode[] {
@@ -90,14 +91,16 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   private connectionItem(p: ConnectionProfile): vscode.TreeItem {
-    const s = this.manager.state(p.id);
+    // A row is a profile; what it shows is its connection's.
+    const connection = this.manager.connectionFor(p);
+    const s = connection.state;
     const active = this.manager.profiles.active()?.id === p.id;
     // VS Code keeps the collapsible state an id was first shown with; a connection that is being used
     // opens at once, so its id changes between disconnected and in use.
     const inUse = s.state !== 'disconnected';
     const item = new vscode.TreeItem(p.name, inUse ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `connection:${p.id}:${inUse ? 'in-use' : 'idle'}`;
-    const end = this.manager.ledger(p.id)?.ledgerEnd;
+    const end = connection.ledger?.ledgerEnd;
     item.description = [active ? 'active' : undefined, s.state === 'connected' ? `offset ${end ?? '?'}` : s.state === 'connecting' ? 'connecting…' : s.state === 'error' ? 'error' : undefined, p.url]
       .filter(Boolean)
       .join(' · ');
@@ -107,16 +110,15 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     );
     const flags = [s.state === 'connected' && '+connected', s.state === 'connecting' && '+connecting', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
-    item.tooltip = this.tooltip(p);
+    item.tooltip = this.tooltip(p, connection.tokens?.claims());
     item.accessibilityInformation = { label: `${p.name} ${item.description}` };
     return item;
   }
 
-  private tooltip(p: ConnectionProfile): vscode.MarkdownString {
+  private tooltip(p: ConnectionProfile, claims: TokenClaims | undefined): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
     md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
-    const claims = this.manager.tokens.claims(p.id);
     if (claims) {
       const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
       md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}${claims.scope ? ` · scope ${code(claims.scope)}` : ''}  \n`);
@@ -127,7 +129,8 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   private details(p: ConnectionProfile): ConnectionsNode[] {
-    const s = this.manager.state(p.id);
+    const connection = this.manager.connectionFor(p);
+    const s = connection.state;
     if (s.state === 'disconnected') {
       return [new DetailNode(`${p.id}:connect`, 'Not connected', { description: 'click to connect', icon: 'plug', command: { command: Commands.connect, title: 'Connect', arguments: [new ConnectionNode(p)] } })];
     }
@@ -138,17 +141,21 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
       ];
     }
     if (s.state === 'error') return errorNodes(p, s.error);
-    return infoNodes(p, s.info, this.manager.ledger(p.id)?.ledgerEnd);
+    return infoNodes(p, s.info, connection.ledger?.ledgerEnd);
   }
 }
 
+/** A connection that could not connect: the one error builder's rows, headed by what failed, then Update Token and Retry. */
 function errorNodes(p: ConnectionProfile, error: Error): DetailNode[] {
-  const auth = error instanceof AuthError;
-  const hint = error instanceof LedgerError ? error.hint : undefined;
-  const nodes = [new DetailNode(`${p.id}:error`, auth ? 'Token rejected' : 'Could not connect', { description: error.message, tooltip: [error.message, hint].filter(Boolean).join('\n'), icon: 'error' })];
-  if (auth) nodes.push(new DetailNode(`${p.id}:update-token`, 'Update Token', { icon: 'key', command: { command: Commands.setToken, title: 'Update Token', arguments: [new ConnectionNode(p)] } }));
-  nodes.push(new DetailNode(`${p.id}:retry`, 'Retry', { icon: 'refresh', command: { command: Commands.connect, title: 'Retry', arguments: [new ConnectionNode(p)] } }));
-  return nodes;
+  const target = new ConnectionNode(p);
+  const rows = errorRows(p.id, error, {
+    title: error instanceof AuthError ? 'Token rejected' : 'Could not connect',
+    profileId: p.id,
+    target,
+    retry: { command: Commands.connect, title: 'Retry', arguments: [target] },
+    redact: (s) => s,
+  });
+  return rows.map(({ id, label, description, tooltip, icon, command, contextValue }) => new DetailNode(id, label, { description, tooltip, icon, command, contextValue }));
 }
 
 function infoNodes(p: ConnectionProfile, info: ParticipantInfo, ledgerEnd: number | undefined): DetailNode[] {

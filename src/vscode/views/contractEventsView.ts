@@ -8,8 +8,9 @@ import { shortParty } from '../../core/models/users';
 import { shortId } from '../../core/text';
 import { contractEventRows, entityName } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
+import type { Prompts } from '../prompts';
 import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 import type { UpdatesFilterStore } from './updatesView';
 
@@ -29,7 +30,7 @@ export interface EventFormatChoice {
   verbose?: boolean;
 }
 
-type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError } | { state: 'error'; error: unknown };
+type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError; format: UpdateFilter } | { state: 'error'; error: unknown };
 
 /**
  * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
@@ -52,7 +53,7 @@ export class ContractEventsView extends LedgerTreeView {
       // A lookup waits for its connection to be connected (the repaint asks then), and follows the
       // Updates filter's parties.
       connections.onDidChange(() => this.changed.fire(undefined)),
-      filters.onDidChange((id) => !this.formatOverride && this.forget(id)),
+      filters.onDidChange((c) => !this.formatOverride && this.forget(c.id)),
     );
   }
 
@@ -64,9 +65,15 @@ export class ContractEventsView extends LedgerTreeView {
     this.changed.fire(undefined);
   }
 
+  /** The connection of a history entry (its id comes from the workspace's storage: looked up here). */
+  private connectionOf(h: HistoryEntry): LedgerConnection | undefined {
+    return this.connections.connection(h.connectionId);
+  }
+
   /** Views read only from connections the user connected (asking another could prompt out of the blue). */
   private waitsForConnection(h: HistoryEntry): boolean {
-    return this.connections.profiles.lookup(h.connectionId) !== undefined && this.connections.state(h.connectionId).state !== 'connected';
+    const connection = this.connectionOf(h);
+    return connection !== undefined && connection.state.state !== 'connected';
   }
 
   get history(): readonly HistoryEntry[] {
@@ -74,8 +81,8 @@ export class ContractEventsView extends LedgerTreeView {
   }
 
   /** The event format sent: parties/any party and verbose, from the Updates filter unless overridden. */
-  eventFormat(connectionId: string): { filter: UpdateFilter } {
-    const f = this.formatOverride ?? this.filters.get(connectionId);
+  eventFormat(connection: LedgerConnection): { filter: UpdateFilter } {
+    const f = this.formatOverride ?? this.filters.get(connection);
     return { filter: { anyParty: f.anyParty, parties: f.anyParty ? undefined : f.parties, verbose: f.verbose ?? true } };
   }
 
@@ -86,10 +93,10 @@ export class ContractEventsView extends LedgerTreeView {
     this.changed.fire(undefined);
   }
 
-  /** Looks the contract up on `profile` (the active connection), puts it first in the history and shows it. */
-  async show(contractId: string, profile: ConnectionProfile): Promise<ContractEvents | undefined> {
-    const entry: HistoryEntry = { contractId, connectionId: profile.id, at: new Date().toISOString() };
-    const rest = this.history.filter((h) => !(h.contractId === contractId && h.connectionId === profile.id));
+  /** Looks the contract up on `connection` (the active one), puts it first in the history and shows it. */
+  async show(contractId: string, connection: LedgerConnection): Promise<ContractEvents | undefined> {
+    const entry: HistoryEntry = { contractId, connectionId: connection.id, at: new Date().toISOString() };
+    const rest = this.history.filter((h) => !(h.contractId === contractId && h.connectionId === connection.id));
     await this.workspaceState.update(HISTORY_KEY, [entry, ...rest].slice(0, HISTORY_SIZE));
     this.lookups.delete(keyOf(entry));
     this.changed.fire(undefined);
@@ -178,15 +185,19 @@ export class ContractEventsView extends LedgerTreeView {
     const known = this.lookups.get(key);
     if (known) return known.state === 'loading' ? known.done : Promise.resolve();
     if (this.waitsForConnection(entry)) return Promise.resolve();
-    const profile = this.connections.profiles.lookup(entry.connectionId);
+    const connection = this.connectionOf(entry);
     const done = (async () => {
+      /** Who was asked: a row that says the contract was not found names them. */
+      let asked: UpdateFilter | undefined;
       try {
-        if (!profile) throw new Error(`The connection ${entry.connectionId} no longer exists`);
-        const events = await this.connections.client(profile).eventsByContractId(entry.contractId, this.eventFormat(profile.id));
+        if (!connection) throw new Error(`The connection ${entry.connectionId} no longer exists`);
+        const format = this.eventFormat(connection);
+        asked = format.filter;
+        const events = await connection.client.eventsByContractId(entry.contractId, format);
         this.lookups.set(key, { state: 'found', events });
       } catch (e) {
         this.logger.warn(`Contract events of ${entry.contractId}: ${this.redactor.redactError(e)}`);
-        this.lookups.set(key, e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND' ? { state: 'not-found', error: e } : { state: 'error', error: e });
+        this.lookups.set(key, e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND' && asked ? { state: 'not-found', error: e, format: asked } : { state: 'error', error: e });
       }
       this.changed.fire(undefined);
     })();
@@ -196,15 +207,15 @@ export class ContractEventsView extends LedgerTreeView {
 
   private resultNodes(entry: HistoryEntry, parent: ViewNode): ViewNode[] {
     const result = this.lookups.get(keyOf(entry));
-    const profile = this.connections.profiles.lookup(entry.connectionId);
-    if (!result && profile && this.waitsForConnection(entry)) {
-      return connectionStateNodes(parent.id, profile, this.connections.state(profile.id), (s) => this.redactor.redact(s), parent) ?? [];
+    const connection = this.connectionOf(entry);
+    if (!result && connection && this.waitsForConnection(entry)) {
+      return connectionStateNodes(parent.id, connection, (s) => this.redactor.redact(s), parent) ?? [];
     }
     if (!result || result.state === 'loading') return [new MessageNode(`${parent.id}/loading`, 'Loading…', { icon: 'loading~spin' }, parent)];
     const retry = { command: Commands.refreshContractEvents, title: 'Retry' };
-    if (result.state === 'error') return errorNodes(parent.id, result.error, { profileId: entry.connectionId, retry, parent, redact: (s) => this.redactor.redact(s) });
+    if (result.state === 'error') return errorNodes(parent.id, result.error, { connection, retry, parent, redact: (s) => this.redactor.redact(s) });
     if (result.state === 'not-found') {
-      const format = this.eventFormat(entry.connectionId).filter;
+      const format = result.format;
       return [
         new MessageNode(`${parent.id}/not-found`, 'Contract not found', {
           description: `unknown to ${format.anyParty ? 'any party' : (format.parties ?? []).map((p) => shortParty(p)).join(', ') || 'these parties'}, or pruned`,
@@ -242,8 +253,8 @@ export async function contractIdSuggestion(): Promise<string | undefined> {
 }
 
 /** Asks for a contract id, pre-filled from the editor or the clipboard. */
-export async function askContractId(): Promise<string | undefined> {
-  const value = await vscode.window.showInputBox({
+export async function askContractId(prompts: Prompts): Promise<string | undefined> {
+  const value = await prompts.input({
     title: 'Show Contract Events',
     prompt: 'Contract ID (hex, starts with 00 or 01)',
     value: await contractIdSuggestion(),
@@ -254,7 +265,7 @@ export async function askContractId(): Promise<string | undefined> {
 }
 
 /** Picks who to ask as for contract events. */
-export async function pickEventFormat(current: EventFormatChoice | undefined, parties: string[]): Promise<EventFormatChoice | undefined | 'follow'> {
+export async function pickEventFormat(prompts: Prompts, current: EventFormatChoice | undefined, parties: string[]): Promise<EventFormatChoice | undefined | 'follow'> {
   type Item = vscode.QuickPickItem & { value: EventFormatChoice | 'follow' };
   const items: Item[] = [
     { label: '$(filter) As the Updates filter', description: current ? '' : 'current', value: 'follow' },
@@ -262,6 +273,6 @@ export async function pickEventFormat(current: EventFormatChoice | undefined, pa
     ...parties.map((p): Item => ({ label: `$(person) ${shortParty(p)}`, detail: p, value: { parties: [p], verbose: current?.verbose ?? true } })),
     { label: `$(list-flat) Verbose: ${current?.verbose === false ? 'off' : 'on'}`, description: 'toggle', value: { ...(current ?? { anyParty: true }), verbose: current?.verbose === false } },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: 'Contract Events: Event Format', matchOnDetail: true });
+  const picked = await prompts.pick(items, { title: 'Contract Events: Event Format', matchOnDetail: true, ignoreFocusOut: false });
   return picked?.value;
 }

@@ -4,6 +4,7 @@ import { parseIdentifier } from '../../core/daml/identifiers';
 import { checkViewFilter, defaultViewFilter, filterSummary, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { RequestValidationError } from '../../core/errors';
 import type { ParticipantInfo } from '../connections/manager';
+import type { Prompts } from '../prompts';
 
 type Choice = vscode.QuickPickItem & { apply?: (f: UpdatesViewFilter) => Promise<UpdatesViewFilter | undefined> | UpdatesViewFilter | undefined; done?: 'apply' | 'reset' };
 
@@ -13,17 +14,17 @@ const onOff = (v: boolean | undefined) => (v ? 'on' : 'off');
  * Edits the Updates filter in one QuickPick: each entry shows its current value and changes it;
  * "Apply" returns the new filter, Escape keeps the old one.
  */
-export async function editUpdatesFilter(current: UpdatesViewFilter, info: ParticipantInfo | undefined): Promise<UpdatesViewFilter | undefined> {
+export async function editUpdatesFilter(prompts: Prompts, current: UpdatesViewFilter, info: ParticipantInfo | undefined): Promise<UpdatesViewFilter | undefined> {
   let draft: UpdatesViewFilter = { ...current };
   for (;;) {
     const choices: Choice[] = [
       { label: '$(check) Apply', description: filterSummary(draft), done: 'apply' },
       { label: '$(discard) Reset to defaults', done: 'reset' },
       { label: 'Filter', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(person) Parties', description: draft.anyParty ? '(any party is on)' : (draft.parties ?? []).map((p) => shortParty(p)).join(', ') || 'none', apply: (f) => pickParties(f, info) },
+      { label: '$(person) Parties', description: draft.anyParty ? '(any party is on)' : (draft.parties ?? []).map((p) => shortParty(p)).join(', ') || 'none', apply: (f) => pickParties(prompts, f, info) },
       { label: '$(globe) Any party', description: onOff(draft.anyParty), detail: 'Read as any party (needs CanReadAsAnyParty)', apply: (f) => ({ ...f, anyParty: !f.anyParty }) },
-      { label: '$(symbol-class) Templates', description: (draft.templateIds ?? []).join(', ') || 'all', apply: (f) => askIds(f, 'templateIds', 'Template ids') },
-      { label: '$(symbol-interface) Interfaces', description: (draft.interfaceIds ?? []).join(', ') || 'none', apply: (f) => askIds(f, 'interfaceIds', 'Interface ids') },
+      { label: '$(symbol-class) Templates', description: (draft.templateIds ?? []).join(', ') || 'all', apply: (f) => askIds(prompts, f, 'templateIds', 'Template ids') },
+      { label: '$(symbol-interface) Interfaces', description: (draft.interfaceIds ?? []).join(', ') || 'none', apply: (f) => askIds(prompts, f, 'interfaceIds', 'Interface ids') },
       {
         label: '$(list-tree) Transaction shape',
         description: draft.shape === 'ledger-effects' ? 'ledger effects' : 'ACS delta',
@@ -33,10 +34,10 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
       { label: '$(arrow-swap) Include reassignments', description: onOff(draft.includeReassignments !== false), apply: (f) => ({ ...f, includeReassignments: f.includeReassignments === false }) },
       { label: '$(organization) Include topology events', description: onOff(draft.includeTopologyEvents), apply: (f) => ({ ...f, includeTopologyEvents: !f.includeTopologyEvents }) },
       { label: '$(list-flat) Verbose', description: onOff(draft.verbose), detail: 'Record field names in arguments and values', apply: (f) => ({ ...f, verbose: !f.verbose }) },
-      { label: '$(debug-step-back) Begin offset (exclusive)', description: String(draft.beginExclusive ?? '0 (ledger start)'), apply: (f) => askOffset(f, 'beginExclusive') },
-      { label: '$(debug-step-over) End offset (inclusive)', description: String(draft.endInclusive ?? 'ledger end when loaded'), apply: (f) => askOffset(f, 'endInclusive') },
+      { label: '$(debug-step-back) Begin offset (exclusive)', description: String(draft.beginExclusive ?? '0 (ledger start)'), apply: (f) => askOffset(prompts, f, 'beginExclusive') },
+      { label: '$(debug-step-over) End offset (inclusive)', description: String(draft.endInclusive ?? 'ledger end when loaded'), apply: (f) => askOffset(prompts, f, 'endInclusive') },
       { label: '$(sort-precedence) Order', description: draft.descending ? 'newest first' : 'oldest first', apply: (f) => ({ ...f, descending: !f.descending }) },
-      { label: '$(symbol-number) Page size', description: String(draft.pageSize ?? DEFAULT_PAGE_SIZE), detail: "At most the participant's list cap; a smaller page is used when it says so", apply: askPageSize },
+      { label: '$(symbol-number) Page size', description: String(draft.pageSize ?? DEFAULT_PAGE_SIZE), detail: "At most the participant's list cap; a smaller page is used when it says so", apply: (f) => askPageSize(prompts, f) },
       {
         label: '$(warning) Legacy request form',
         description: `${onOff(draft.legacyForm)} — deprecated`,
@@ -44,7 +45,7 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
         apply: (f) => ({ ...f, legacyForm: !f.legacyForm }),
       },
     ];
-    const choice = await vscode.window.showQuickPick(choices, { title: 'Updates Filter', placeHolder: 'Change entries, then Apply (Enter)', ignoreFocusOut: true });
+    const choice = await prompts.pick(choices, { title: 'Updates Filter', placeHolder: 'Change entries, then Apply (Enter)', ignoreFocusOut: true });
     if (!choice) return undefined;
     if (choice.done === 'reset') draft = defaultViewFilter(info?.rights);
     if (choice.done) {
@@ -53,7 +54,7 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
         return draft;
       } catch (e) {
         if (!(e instanceof RequestValidationError)) throw e;
-        void vscode.window.showWarningMessage(`Updates filter: ${e.message}`);
+        void prompts.message('warning', `Updates filter: ${e.message}`, []);
         continue;
       }
     }
@@ -61,16 +62,16 @@ export async function editUpdatesFilter(current: UpdatesViewFilter, info: Partic
   }
 }
 
-async function pickParties(f: UpdatesViewFilter, info: ParticipantInfo | undefined): Promise<UpdatesViewFilter | undefined> {
+async function pickParties(prompts: Prompts, f: UpdatesViewFilter, info: ParticipantInfo | undefined): Promise<UpdatesViewFilter | undefined> {
   const known = new Set([...(info?.parties ?? []).map((p) => p.party), ...(info?.rights ? readableParties(info.rights) : []), ...(f.parties ?? [])]);
   const mine = new Set(info?.rights ? readableParties(info.rights) : []);
   const items = [...known].sort().map((party) => ({ label: shortParty(party), description: mine.has(party) ? 'in your rights' : undefined, detail: party, party, picked: f.parties?.includes(party) }));
-  const picked = await vscode.window.showQuickPick(items, { title: 'Read as parties', canPickMany: true, matchOnDetail: true, ignoreFocusOut: true });
+  const picked = await prompts.pickMany(items, { title: 'Read as parties', matchOnDetail: true, ignoreFocusOut: true });
   return picked && { ...f, parties: picked.map((p) => p.party), anyParty: picked.length > 0 ? false : f.anyParty };
 }
 
-async function askIds(f: UpdatesViewFilter, field: 'templateIds' | 'interfaceIds', title: string): Promise<UpdatesViewFilter | undefined> {
-  const value = await vscode.window.showInputBox({
+async function askIds(prompts: Prompts, f: UpdatesViewFilter, field: 'templateIds' | 'interfaceIds', title: string): Promise<UpdatesViewFilter | undefined> {
+  const value = await prompts.input({
     title,
     prompt: 'Comma-separated, in the package-name form #package-name:Module:Entity (empty: no restriction)',
     value: (f[field] ?? []).join(', '),
@@ -89,8 +90,8 @@ function splitIds(v: string): string[] {
   return v.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
-async function askOffset(f: UpdatesViewFilter, field: 'beginExclusive' | 'endInclusive'): Promise<UpdatesViewFilter | undefined> {
-  const value = await vscode.window.showInputBox({
+async function askOffset(prompts: Prompts, f: UpdatesViewFilter, field: 'beginExclusive' | 'endInclusive'): Promise<UpdatesViewFilter | undefined> {
+  const value = await prompts.input({
     title: field === 'beginExclusive' ? 'Begin offset (exclusive)' : 'End offset (inclusive)',
     prompt: field === 'beginExclusive' ? 'Updates after this offset (empty: from the ledger start)' : 'Updates up to this offset (empty: the ledger end when the view loads)',
     value: f[field]?.toString() ?? '',
@@ -100,8 +101,8 @@ async function askOffset(f: UpdatesViewFilter, field: 'beginExclusive' | 'endInc
   return value === undefined ? undefined : { ...f, [field]: value.trim() === '' ? undefined : Number(value.trim()) };
 }
 
-async function askPageSize(f: UpdatesViewFilter): Promise<UpdatesViewFilter | undefined> {
-  const value = await vscode.window.showInputBox({
+async function askPageSize(prompts: Prompts, f: UpdatesViewFilter): Promise<UpdatesViewFilter | undefined> {
+  const value = await prompts.input({
     title: 'Page size',
     value: String(f.pageSize ?? DEFAULT_PAGE_SIZE),
     ignoreFocusOut: true,

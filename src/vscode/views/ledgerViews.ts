@@ -7,6 +7,7 @@ import type { ConnectionManager } from '../connections/manager';
 import { Commands } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { JsonDocuments } from '../documents';
+import type { Prompts } from '../prompts';
 import { askContractId, ContractEventsView, contractIdSuggestion, pickEventFormat } from './contractEventsView';
 import { editUpdatesFilter } from './filterPicker';
 import { registerRowCommands, type ViewNode } from './rowsTree';
@@ -27,33 +28,32 @@ export interface LedgerViews {
 export function registerLedgerViews(
   context: vscode.ExtensionContext,
   commands: CommandRegistry,
-  deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor; packages: LedgerPackages },
+  deps: { connections: ConnectionManager; documents: JsonDocuments; logger: Logger; redactor: Redactor; packages: LedgerPackages; prompts: Prompts },
 ): LedgerViews {
-  const { connections, logger, redactor } = deps;
-  const filters = new UpdatesFilterStore(context.globalState, connections);
+  const { connections, logger, redactor, prompts } = deps;
+  const filters = new UpdatesFilterStore(context.globalState);
   const liveWindow = () => vscode.workspace.getConfiguration('cantonLedger').get<number>('updates.liveTailWindow', 500);
-  const updates = new UpdatesView(connections, filters, logger, redactor, liveWindow);
+  const updates = new UpdatesView(connections, filters, logger, redactor, liveWindow, prompts);
   const contractEvents = new ContractEventsView(connections, filters, context.workspaceState, logger, redactor);
-  const vettedPackages = new VettedPackagesView(connections, logger, redactor);
-  const activeContracts = new ActiveContractsView(connections, filters, logger, redactor);
-  const info = () => {
-    const id = connections.profiles.active()?.id;
-    const s = id ? connections.state(id) : undefined;
+  const vettedPackages = new VettedPackagesView(connections, logger, redactor, prompts);
+  const activeContracts = new ActiveContractsView(connections, filters, logger, redactor, prompts);
+  const info = (connection = connections.active()) => {
+    const s = connection?.state;
     return s?.state === 'connected' ? s.info : undefined;
   };
 
   const setFilter = async (filter?: UpdatesViewFilter) => {
-    const profile = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
-    if (!profile) return;
-    const next = filter ?? (await editUpdatesFilter(filters.get(profile.id), info()));
-    if (next) await filters.set(profile.id, next);
+    const connection = await commands.targets.resolve(undefined, { purpose: 'filter the updates of' });
+    if (!connection) return;
+    const next = filter ?? (await editUpdatesFilter(prompts, filters.get(connection), info(connection)));
+    if (next) await filters.set(connection, next);
   };
   const showContractEvents = async (target?: string | ViewNode) => {
     const fromNode = typeof target === 'object' ? (target.type === 'row' ? target.row.contractId : target.opts.values?.contractId) : target;
-    const contractId = fromNode ?? (await askContractId());
+    const contractId = fromNode ?? (await askContractId(prompts));
     if (!contractId) return undefined;
-    const profile = await commands.targets.resolve(undefined, { purpose: 'look the contract up on' });
-    return profile ? contractEvents.show(contractId, profile) : undefined;
+    const connection = await commands.targets.resolve(undefined, { purpose: 'look the contract up on' });
+    return connection ? contractEvents.show(contractId, connection) : undefined;
   };
   /** `target` passes on where to create the file (see NewFileTarget of the New Vetting File command). */
   const newVettingFile = async (node?: ViewNode, target: object = {}) => {
@@ -68,8 +68,8 @@ export function registerLedgerViews(
   commands.register(Commands.loadMoreUpdates, () => updates.loadMore());
   commands.register(Commands.filterUpdates, setFilter);
   commands.register(Commands.resetFilter, async () => {
-    const profile = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
-    if (profile) await filters.set(profile.id, undefined);
+    const connection = await commands.targets.resolve(undefined, { purpose: 'reset the updates filter of' });
+    if (connection) await filters.set(connection, undefined);
   });
   commands.register(Commands.startLiveTail, () => void updates.startLiveTail());
   commands.register(Commands.stopLiveTail, () => updates.stopLiveTail());
@@ -81,12 +81,12 @@ export function registerLedgerViews(
   commands.register(Commands.changeEventFormat, async (choice?: Parameters<ContractEventsView['setEventFormat']>[0] | 'follow') => {
     const i = info();
     const parties = [...new Set([...(i?.parties ?? []).map((p) => p.party), ...(i?.rights ? readableParties(i.rights) : [])])];
-    const picked = choice ?? (await pickEventFormat(undefined, parties));
+    const picked = choice ?? (await pickEventFormat(prompts, undefined, parties));
     if (picked) await contractEvents.setEventFormat(picked === 'follow' ? undefined : picked);
   });
   commands.register(Commands.clearContractHistory, () => contractEvents.clearHistory());
   commands.register(Commands.refreshVetting, () => vettedPackages.refresh());
   commands.register(Commands.newVettingFileFor, newVettingFile);
-  registerActiveContractsCommands(commands, activeContracts, connections, deps.packages);
+  registerActiveContractsCommands(commands, activeContracts, deps.packages, prompts);
   return { updates, contractEvents, vettedPackages, filters, activeContracts };
 }

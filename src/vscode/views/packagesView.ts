@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { packageRows } from '../../core/daml/packageRows';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import { Commands, Views } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerPackages } from '../packages/ledgerPackages';
-import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
+import { childrenOf, connectedActive, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /**
  * Packages view: the active participant's Daml packages (name, version, id, vetted or not) → modules →
@@ -22,31 +23,31 @@ export class PackagesView extends LedgerTreeView {
     this._registerAll(
       packages.onDidChange(() => this.changed.fire(undefined)),
       // The vetted marks come from the connection's ledger state: an apply or an upload that vets shows here.
-      connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
+      connections.onDidChangeLedger((e) => e.change.vetting && e.connection === connections.active() && this.changed.fire(undefined)),
     );
   }
 
   refresh(): void {
-    const profile = this.connections.profiles.active();
+    const connection = this.connections.active();
     // Reads the packages and, through the ledger state, the vetting again.
-    if (profile) this.packages.refresh(profile);
+    if (connection) this.packages.refresh(connection);
     this.changed.fire(undefined);
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const { profile, nodes } = connectedActiveProfile('packages', this.connections, (x) => this.redactor.redact(x));
+    const { connection, nodes } = connectedActive('packages', this.connections, (x) => this.redactor.redact(x));
     if (nodes) return nodes;
-    const state = this.packages.stateOf(profile);
+    const state = this.packages.stateOf(connection);
     switch (state.state) {
       case 'loading':
       case 'none':
-        return [new MessageNode('packages/loading', 'Reading the packages…', { description: profile.name, icon: 'loading~spin' })];
+        return [new MessageNode('packages/loading', 'Reading the packages…', { description: connection.profile.name, icon: 'loading~spin' })];
       case 'failed':
-        return errorNodes('packages', state.error, { profileId: profile.id, retry: { command: Commands.refreshPackages, title: 'Retry' }, redact: (s) => this.redactor.redact(s) });
+        return errorNodes('packages', state.error, { connection, retry: { command: Commands.refreshPackages, title: 'Retry' }, redact: (s) => this.redactor.redact(s) });
       case 'ready': {
         if (state.packageIds.length === 0) return [new MessageNode('packages/empty', 'No packages', { description: 'upload a .dar', icon: 'info' })];
-        const vetted = await this.vettedIds(profile.id);
+        const vetted = await this.vettedIds(connection);
         // A package that could not be read is shown first, with its error; the others as usual.
         const unreadable = (state.context.unreadable ?? []).map(
           (u) =>
@@ -63,9 +64,9 @@ export class PackagesView extends LedgerTreeView {
   }
 
   /** The package ids this participant vetted, as its ledger state holds them; undefined where vetting cannot be listed. */
-  private async vettedIds(profileId: string): Promise<ReadonlySet<string> | undefined> {
+  private async vettedIds(connection: LedgerConnection): Promise<ReadonlySet<string> | undefined> {
     try {
-      const states = await this.connections.ledger(profileId)?.vettedPackages();
+      const states = await connection.ledger?.vettedPackages();
       return states && new Set(states.flatMap((s) => s.packages.map((p) => p.packageId)));
     } catch (e) {
       // Where vetting cannot be listed (a version without it, no rights) the rows just do not say.

@@ -1,30 +1,26 @@
 import * as vscode from 'vscode';
-import type { ConnectionProfile } from '../../core/connections';
-import type { CallOptions } from '../../core/api/http';
+import type { LedgerConnection } from '../../core/ledger/connection';
+import type { PagedList } from '../../core/paging';
 import type { LedgerChange } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ViewId } from '../commands/ids';
-import type { ConnectionState } from '../connections/manager';
-import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, MessageNode, noActiveConnectionNodes, type ViewNode } from './rowsTree';
+import { recordFailure, type Prompts } from '../prompts';
+import { loadMoreRow, Pageable } from './pageable';
+import { childrenOf, connectionStateNodes, errorNodes, LedgerTreeView, type MessageNode, noActiveConnectionNodes, statusNodes, type ViewNode } from './rowsTree';
 
 /** The pages a paged view shows, as the core's pagers (`OnDemandPages`) read them. */
-export interface PagedList {
-  readonly loading: boolean;
-  readonly complete: boolean;
-  readonly loadedCount: number;
-  /** Resolves with the number of items added. */
-  loadMore(o?: CallOptions): Promise<number>;
-  loadAtLeast(count: number, o?: CallOptions): Promise<void>;
-}
+export type { PagedList } from '../../core/paging';
 
-/** What a paged view needs of the connections: the active one, its state, and their events. */
+/** What a paged view needs of the connections: the active one, what stands for a connection now, and their events. */
 export interface PagedViewConnections {
-  readonly profiles: { active(): ConnectionProfile | undefined };
-  state(id: string): ConnectionState;
-  /** A connection id, or undefined when the list of profiles changed. */
-  readonly onDidChange: vscode.Event<string | undefined>;
-  readonly onDidChangeLedger: vscode.Event<{ connectionId: string; change: LedgerChange }>;
+  /** The active connection, connected or not. */
+  active(): LedgerConnection | undefined;
+  /** The connection that stands for `connection` now (itself, or the one a reconnect made for its profile). */
+  current(connection: LedgerConnection): LedgerConnection | undefined;
+  /** A connection that moved, or undefined when the profiles changed. */
+  readonly onDidChange: vscode.Event<LedgerConnection | undefined>;
+  readonly onDidChangeLedger: vscode.Event<{ connection: LedgerConnection; change: LedgerChange }>;
 }
 
 export interface PagedViewOptions {
@@ -35,8 +31,10 @@ export interface PagedViewOptions {
   name: string;
   /** The commands of the "Load more" row and of Retry before any page is loaded. */
   commands: { loadMore: string; refresh: string };
-  /** Fires with the connection id whose filter changed. */
-  onDidChangeFilter: vscode.Event<string>;
+  /** Fires with the connection whose filter changed. */
+  onDidChangeFilter: vscode.Event<LedgerConnection>;
+  /** Shows the view's progress bar while a page loads. */
+  prompts: Pick<Prompts, 'viewProgress'>;
 }
 
 /**
@@ -51,15 +49,11 @@ export interface PagedViewOptions {
  */
 export abstract class PagedView<Pager extends PagedList, Connections extends PagedViewConnections = PagedViewConnections> extends LedgerTreeView {
   /** The connection the pages are of (the active one once the view has noticed it). */
-  protected profileId: string | undefined;
-  protected pager: Pager | undefined;
+  protected connection: LedgerConnection | undefined;
   /** The loaded items as nodes: the subclass fills them in `showLoaded`; a reset empties them. */
   protected itemNodes: ViewNode[] = [];
-  protected error: unknown;
-  /** How many items the next first load reads (pages up to it), so that a re-read keeps what was loaded. */
-  private keepCount = 0;
-  private firstLoad: Promise<void> | undefined;
-  private loadAbort = new AbortController();
+  /** The view's pages: the root case of the pageable piece every node can own. */
+  private readonly pages: Pageable<Pager>;
 
   constructor(
     protected readonly options: PagedViewOptions,
@@ -68,35 +62,67 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     protected readonly redactor: Redactor,
   ) {
     super(options.viewId);
-    this._registerAll(
-      connections.onDidChange((id) => {
-        const active = connections.profiles.active()?.id;
-        if (active !== this.profileId) this.switchConnection(active);
-        else this.connectionChanged(id);
+    this.pages = this._register(
+      new Pageable<Pager>({
+        name: options.name,
+        progress: { viewId: options.viewId, prompts: options.prompts },
+        open: (signal) => {
+          // Called as a first page is asked for: by the tree or Refresh, for the connection the view shows.
+          const connection = this.connection;
+          if (!connection) throw new Error('No active connection');
+          return this.openPager(connection, signal);
+        },
+        loaded: (pager, added) => this.showLoaded(pager, added),
+        changed: () => {
+          this.updateDescription();
+          this.changed.fire(undefined);
+        },
+        record: (context, err) => recordFailure(logger, redactor, context, err),
       }),
-      options.onDidChangeFilter((id) => id === this.profileId && this.filterChanged()),
-      connections.onDidChangeLedger((e) => e.connectionId === this.profileId && e.change.ledgerEnd && this.ledgerMoved()),
     );
+    this._registerAll(
+      connections.onDidChange((moved) => {
+        const shown = this.connection;
+        if (!this.followActive(connections.active())) return;
+        // Its own connection, or the one a reconnect made in its place: the subclass says what that changes.
+        this.connectionChanged(moved && (moved === shown || moved === this.connection) ? this.connection : moved);
+      }),
+      options.onDidChangeFilter((c) => c === this.connection && this.filterChanged()),
+      connections.onDidChangeLedger((e) => e.connection === this.connection && e.change.ledgerEnd && this.ledgerMoved()),
+    );
+  }
+
+  /** The pager once the first page is loaded (a reset forgets it). */
+  protected get pager(): Pager | undefined {
+    return this.pages.pager;
+  }
+
+  /** The failure of the last read, until Retry or a reset. */
+  protected get error(): unknown {
+    return this.pages.error;
   }
 
   // ---------------------------------------------------------------- what a subclass says
 
   /** A new pager for the connection (it may read what the first page pins, e.g. the ledger end, with `signal`). */
-  protected abstract openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<Pager>;
+  protected abstract openPager(connection: LedgerConnection, signal: AbortSignal): Promise<Pager>;
 
   /** Puts the pager's items into `itemNodes`: all of them (`added` undefined, the first load) or the `added` newest. */
   protected abstract showLoaded(pager: Pager, added?: number): void;
 
   /** The row shown when every page is loaded and holds nothing. */
-  protected abstract emptyNode(profile: ConnectionProfile, pager: Pager): MessageNode;
+  protected abstract emptyNode(connection: LedgerConnection, pager: Pager): MessageNode;
 
   /** The "Load more" row's description: what is loaded and what the pages read. */
   protected abstract moreDescription(pager: Pager): string;
 
   protected abstract updateDescription(): void;
 
-  /** The active connection connected, disconnected or changed otherwise (`id` undefined: the list of profiles did). */
-  protected connectionChanged(_id: string | undefined): void {}
+  /**
+   * A connection connected, disconnected or changed otherwise: the view's own (`this.connection`, also
+   * when a reconnect made it anew), another one, or undefined when the profiles did.
+   */
+  protected connectionChanged(_moved: LedgerConnection | undefined): void {}
 
   /** The ledger end of the view's connection moved. */
   protected ledgerMoved(): void {}
@@ -106,7 +132,7 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
     this.reset();
   }
 
-  /** Called before the view moves to another connection (the old one is still `profileId`). */
+  /** Called before the view moves to another connection (the old one is still `connection`). */
   protected leaveConnection(): void {}
 
   /** True while the view shows something besides the pages (a live tail) that a disconnect does not hide. */
@@ -118,106 +144,69 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    if (!profile) return noActiveConnectionNodes(this.options.idPrefix);
+    this.followActive(this.connections.active());
+    const connection = this.connection;
+    if (!connection) return noActiveConnectionNodes(this.options.idPrefix);
     // The views read only from connections the user connected; what is loaded stays until a reset.
-    const instead = !this.pager && !this.showsMoreThanPages() && connectionStateNodes(this.options.idPrefix, profile, this.connections.state(profile.id), (x) => this.redactor.redact(x));
+    const instead = !this.pager && !this.showsMoreThanPages() && connectionStateNodes(this.options.idPrefix, connection, (x) => this.redactor.redact(x));
     if (instead) return instead;
-    if (!this.pager && !this.error) {
-      this.firstLoad ??= this.loadFirstPage(profile);
-      await this.firstLoad;
+    await this.pages.firstPage();
+    return this.rootNodes(connection);
+  }
+
+  /**
+   * Shows `active` from now on: the connection it shows made anew (a reconnect, a new token) is taken
+   * in place, keeping what is loaded; another connection starts over. True when it shows the same
+   * connection as before.
+   */
+  protected followActive(active: LedgerConnection | undefined): boolean {
+    const shown = this.connection;
+    if (active === shown) return true;
+    if (active && shown && this.connections.current(shown) === active) {
+      this.connection = active;
+      return true;
     }
-    return this.rootNodes(profile);
+    this.switchConnection(active);
+    return false;
   }
 
   /** The first page being read, if one is (a subclass that starts something after the pages waits for it). */
   protected get firstPageInFlight(): Promise<void> | undefined {
-    return this.firstLoad;
+    return this.pages.firstInFlight;
   }
 
   /** The root's nodes; a subclass adds its own around `pageNodes`. */
-  protected rootNodes(profile: ConnectionProfile): ViewNode[] {
-    return this.pageNodes(profile);
+  protected rootNodes(connection: LedgerConnection): ViewNode[] {
+    return this.pageNodes(connection);
   }
 
   /** The loaded nodes, then what the pages' state adds: "nothing here", the error with Retry, or "Load more". */
-  protected pageNodes(profile: ConnectionProfile): ViewNode[] {
+  protected pageNodes(connection: LedgerConnection): ViewNode[] {
     const { idPrefix, commands } = this.options;
-    const pager = this.pager;
     const nodes = [...this.itemNodes];
-    if (pager?.complete && nodes.length === 0 && !this.error) nodes.push(this.emptyNode(profile, pager));
-    if (this.error) {
-      const retry = { command: pager ? commands.loadMore : commands.refresh, title: 'Retry' };
-      nodes.push(...errorNodes(idPrefix, this.error, { profileId: profile.id, retry, redact: (s) => this.redactor.redact(s) }));
-    } else if (pager && !pager.complete) {
-      nodes.push(new MessageNode(`${idPrefix}/more`, pager.loading ? 'Loading…' : 'Load more', {
-        description: this.moreDescription(pager),
-        icon: pager.loading ? 'loading~spin' : 'ellipsis',
-        command: { command: commands.loadMore, title: 'Load More' },
-        contextValue: 'cantonLedger:loadMore',
-      }));
-    }
-    return nodes;
+    return nodes.concat(
+      this.pages.rows<ViewNode>({
+        shown: nodes.length,
+        empty: (pager) => [this.emptyNode(connection, pager)],
+        error: (err, retry) => errorNodes(idPrefix, err, { connection, retry: { command: retry === 'more' ? commands.loadMore : commands.refresh, title: 'Retry' }, redact: (s) => this.redactor.redact(s) }),
+        more: (pager, loading) => statusNodes([loadMoreRow(idPrefix, { loading, description: this.moreDescription(pager), command: { command: commands.loadMore, title: 'Load More' } })]),
+      }),
+    );
   }
 
   // ---------------------------------------------------------------- paging
 
-  private async loadFirstPage(profile: ConnectionProfile): Promise<void> {
-    const signal = this.loadAbort.signal;
-    const keepCount = this.keepCount;
-    try {
-      const pager = await this.openPager(profile, signal);
-      await this.withProgress(async () => {
-        await (keepCount > 0 ? pager.loadAtLeast(keepCount, { signal }) : pager.loadMore({ signal }));
-      });
-      if (signal.aborted) return;
-      this.pager = pager;
-      this.error = undefined;
-      this.showLoaded(pager);
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`${this.options.name}: ${this.redactor.redactError(e)}`);
-    } finally {
-      // An aborted load was replaced by reset(): the newer load's promise is not this one's to clear.
-      if (!signal.aborted) this.firstLoad = undefined;
-    }
-    this.updateDescription();
-    this.changed.fire(undefined);
-  }
-
   /** "Load more": the next page into the same list. A click while a page is loading does nothing. */
   async loadMore(): Promise<void> {
-    const pager = this.pager;
-    if (!pager || pager.loading || pager.complete) return;
-    const signal = this.loadAbort.signal;
-    const loading = pager.loadMore({ signal });
-    this.changed.fire(undefined);
-    let added = 0;
-    try {
-      added = await this.withProgress(() => loading);
-      this.error = undefined;
-    } catch (e) {
-      if (signal.aborted) return;
-      this.error = e;
-      this.logger.warn(`${this.options.name}, loading more: ${this.redactor.redactError(e)}`);
-    }
-    if (pager !== this.pager) return;
-    this.showLoaded(pager, added);
-    this.updateDescription();
-    this.changed.fire(undefined);
+    await this.pages.loadMore();
   }
 
   /** Reads again from the first page (what it pins moves on), keeping as many items loaded as before. */
   async refresh(): Promise<void> {
-    const profile = this.connections.profiles.active();
-    if (profile?.id !== this.profileId) this.switchConnection(profile?.id);
-    else this.reset(true);
-    if (!profile || this.connections.state(profile.id).state !== 'connected') return;
-    this.firstLoad = this.loadFirstPage(profile);
-    this.changed.fire(undefined);
-    await this.firstLoad;
+    if (this.followActive(this.connections.active())) this.reset(true);
+    const connection = this.connection;
+    if (!connection || connection.state.state !== 'connected') return;
+    await this.pages.reread();
   }
 
   /**
@@ -225,35 +214,21 @@ export abstract class PagedView<Pager extends PagedList, Connections extends Pag
    * the first page again. `keepLoaded`: as many items as are loaded now.
    */
   protected reset(keepLoaded = false): void {
-    this.keepCount = keepLoaded ? (this.pager?.loadedCount ?? this.keepCount) : 0;
-    this.loadAbort.abort();
-    this.loadAbort = new AbortController();
-    this.pager = undefined;
+    this.pages.reset(keepLoaded);
     this.itemNodes = [];
-    this.error = undefined;
-    this.firstLoad = undefined;
     this.updateDescription();
     this.changed.fire(undefined);
   }
 
   /** The signal of the loads of the current pages: a reset aborts it. */
   protected get loadSignal(): AbortSignal {
-    return this.loadAbort.signal;
+    return this.pages.signal;
   }
 
   /** Moves the view to another connection (or none): its own pages, from the first. */
-  protected switchConnection(profileId: string | undefined): void {
+  protected switchConnection(connection: LedgerConnection | undefined): void {
     this.leaveConnection();
-    this.profileId = profileId;
+    this.connection = connection;
     this.reset();
-  }
-
-  private withProgress<T>(task: () => Promise<T>): Thenable<T> {
-    return vscode.window.withProgress({ location: { viewId: this.options.viewId } }, task);
-  }
-
-  override dispose(): void {
-    this.loadAbort.abort();
-    super.dispose();
   }
 }

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { AuthError, CantonApiError, LedgerError, NotServedError, TokenWithheldError, UnsupportedOperationError } from '../../core/errors';
 import type { LedgerRow } from '../../core/rows';
 import { Commands, type ViewId } from '../commands/ids';
 import type { CommandRegistry } from '../commands/registry';
 import { Disposable } from '../lifecycle';
-import type { ConnectionProfile } from '../../core/connections';
-import type { ConnectionManager, ConnectionState } from '../connections/manager';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { JsonDocuments } from '../documents';
+import { errorRows, type StatusRow } from './errorRows';
 
 /** A row of the core's presentation model, placed in a tree (stable id, parent for reveal). */
 export class RowNode {
@@ -116,45 +115,18 @@ export function childrenOf(node: ViewNode): ViewNode[] {
   return node.type === 'row' ? node.children() : (node.opts.children ?? []);
 }
 
+/** Nodes for status rows (a failure, Retry, "Load more"), under `parent`. */
+export function statusNodes(rows: readonly StatusRow[], parent?: ViewNode): MessageNode[] {
+  return rows.map(({ id, label, ...opts }) => new MessageNode(id, label, opts, parent));
+}
+
 /**
- * A failure shown inside a view (never a toast from a tree): what went wrong with its Canton code and
- * hint, "Token rejected — Update Token" for auth failures, and "Retry".
+ * A failure shown inside a view (never a toast from a tree): the rows of the one error builder
+ * (`errorRows`: the Canton code and hint, "Token rejected — Update Token", a cancel as no failure) and Retry.
  */
-export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: string; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
-  // Not a failure: this release has no such operation, and asking again would not change that.
-  if (err instanceof UnsupportedOperationError) {
-    return [new MessageNode(`${idPrefix}/unsupported`, err.message, { description: '', tooltip: err.hint, icon: 'info' }, o.parent)];
-  }
-  const nodes: MessageNode[] = [];
-  // The usual cause is the URL (a path prefix the participant is not served under): offer to edit it.
-  if (err instanceof NotServedError && o.profileId) {
-    nodes.push(new MessageNode(`${idPrefix}/edit`, 'Edit Connection URL', { description: o.redact(err.message), tooltip: o.redact(`${err.message}\n\n${err.hint}`), icon: 'edit', command: { command: Commands.editConnection, title: 'Edit Connection', arguments: [o.profileId] } }, o.parent));
-  }
-  if (err instanceof AuthError || err instanceof TokenWithheldError) {
-    nodes.push(
-      new MessageNode(`${idPrefix}/auth`, err instanceof AuthError && err.status === 403 ? 'Permission denied — Update Token' : 'Token rejected — Update Token', {
-        description: o.redact(err.message),
-        tooltip: o.redact(`${err.message}\n\n${err.hint}`),
-        icon: 'key',
-        iconColor: 'list.errorForeground',
-        command: { command: Commands.setToken, title: 'Update Token', arguments: [o.profileId] },
-      }, o.parent),
-    );
-  } else {
-    const code = err instanceof CantonApiError ? err.code : undefined;
-    const message = err instanceof Error ? err.message : String(err);
-    nodes.push(
-      new MessageNode(`${idPrefix}/error`, o.redact(code ?? message), {
-        description: o.redact(code ? message : err instanceof LedgerError ? err.hint : ''),
-        tooltip: o.redact(`${message}${err instanceof LedgerError ? `\n\n${err.hint}` : ''}`),
-        icon: 'error',
-        iconColor: 'list.errorForeground',
-        contextValue: 'cantonLedger:error',
-      }, o.parent),
-    );
-  }
-  nodes.push(new MessageNode(`${idPrefix}/retry`, 'Retry', { icon: 'refresh', command: o.retry }, o.parent));
-  return nodes;
+export function errorNodes(idPrefix: string, err: unknown, o: { connection?: LedgerConnection; retry: vscode.Command; parent?: ViewNode; redact: (s: string) => string }): MessageNode[] {
+  // The rows' commands name the connection by its profile's id: what a tree item's command carries.
+  return statusNodes(errorRows(idPrefix, err, { ...o, profileId: o.connection?.id }), o.parent);
 }
 
 /**
@@ -162,7 +134,8 @@ export function errorNodes(idPrefix: string, err: unknown, o: { profileId?: stri
  * connections the user connected (a request could otherwise ask to trust a URL out of the blue).
  * Undefined when connected.
  */
-export function connectionStateNodes(idPrefix: string, profile: ConnectionProfile, state: ConnectionState, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+export function connectionStateNodes(idPrefix: string, connection: LedgerConnection, redact: (s: string) => string, parent?: ViewNode): MessageNode[] | undefined {
+  const { profile, state } = connection;
   const connect = { command: Commands.connect, title: 'Connect', arguments: [profile.id] };
   switch (state.state) {
     case 'connected':
@@ -170,7 +143,7 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
     case 'connecting':
       return [new MessageNode(`${idPrefix}/connecting`, 'Connecting…', { description: profile.name, icon: 'loading~spin' }, parent)];
     case 'error':
-      return errorNodes(`${idPrefix}/connection`, state.error, { profileId: profile.id, retry: connect, redact, parent });
+      return errorNodes(`${idPrefix}/connection`, state.error, { connection, retry: connect, redact, parent });
     default:
       return [new MessageNode(`${idPrefix}/disconnected`, `Connect to ${profile.name}`, { description: 'not connected', icon: 'plug', command: connect }, parent)];
   }
@@ -180,15 +153,15 @@ export function connectionStateNodes(idPrefix: string, profile: ConnectionProfil
  * The active connection a view reads from, when it is connected; otherwise what the view shows instead
  * (no active connection; connecting; its error with Retry; Connect).
  */
-export function connectedActiveProfile(
+export function connectedActive(
   idPrefix: string,
-  connections: Pick<ConnectionManager, 'profiles' | 'state'>,
+  connections: { active(): LedgerConnection | undefined },
   redact: (s: string) => string,
-): { profile: ConnectionProfile; nodes?: undefined } | { profile?: undefined; nodes: MessageNode[] } {
-  const profile = connections.profiles.active();
-  if (!profile) return { nodes: noActiveConnectionNodes(idPrefix) };
-  const nodes = connectionStateNodes(idPrefix, profile, connections.state(profile.id), redact);
-  return nodes ? { nodes } : { profile };
+): { connection: LedgerConnection; nodes?: undefined } | { connection?: undefined; nodes: MessageNode[] } {
+  const connection = connections.active();
+  if (!connection) return { nodes: noActiveConnectionNodes(idPrefix) };
+  const nodes = connectionStateNodes(idPrefix, connection, redact);
+  return nodes ? { nodes } : { connection };
 }
 
 /** What the three ledger views share: their tree view, change event, parents for reveal, disposal. */

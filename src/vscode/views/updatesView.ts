@@ -1,17 +1,19 @@
 import * as vscode from 'vscode';
-import type { ConnectionProfile } from '../../core/connections';
+import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { Update } from '../../core/models/updates';
 import { UpdatesPager } from '../../core/updates/pager';
 import type { LedgerRow } from '../../core/rows';
 import { updateRow } from '../../core/updates/rows';
-import { describeSource, followUpdates, startingPosition, type FollowPosition, type FollowSource, type FollowStatus } from '../../core/updates/tail';
+import { describeSource, followUpdates, type FollowOptions, type FollowSource } from '../../core/updates/tail';
 import { defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt, selectionOf, type UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { UpdateWindow } from '../../core/updates/window';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, focusViewCommand, Views } from '../commands/ids';
 import { Disposable } from '../lifecycle';
+import type { Prompts } from '../prompts';
+import { LiveFollow } from './liveFollow';
 import { PagedView } from './pagedView';
 import { errorNodes, MessageNode, type RowNode, uniqueNodes, type ViewNode } from './rowsTree';
 
@@ -20,48 +22,43 @@ const FILTERS_KEY = 'cantonLedger.updatesFilters';
 const REVEAL_PAGE_BUDGET = 40;
 const ROOT = 'updates';
 
-/** The Updates view's filter per connection, kept in global state (connections are global too). */
+/**
+ * The Updates view's filter per connection, kept in global state (connections are global too) under
+ * its profile's id, so that it outlives the connection object.
+ */
 export class UpdatesFilterStore extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<string>());
+  private readonly changed = this._register(new vscode.EventEmitter<LedgerConnection>());
+  /** Fires with the connection whose filter changed. */
   readonly onDidChange = this.changed.event;
-  constructor(private readonly state: vscode.Memento, private readonly connections: ConnectionManager) {
+  constructor(private readonly state: vscode.Memento) {
     super();
   }
 
   /** The stored filter, or the default for the user's rights (any party for admins). */
-  get(profileId: string): UpdatesViewFilter {
-    const stored = this.explicit(profileId);
+  get(connection: LedgerConnection): UpdatesViewFilter {
+    const stored = this.explicit(connection);
     if (stored) return stored;
-    const s = this.connections.state(profileId);
+    const s = connection.state;
     return defaultViewFilter(s.state === 'connected' ? s.info.rights : undefined);
   }
 
   /** The filter the user set for this connection, if any (no default). */
-  explicit(profileId: string): UpdatesViewFilter | undefined {
-    return this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {})[profileId];
+  explicit(connection: LedgerConnection): UpdatesViewFilter | undefined {
+    return this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {})[connection.id];
   }
 
-  async set(profileId: string, filter: UpdatesViewFilter | undefined): Promise<void> {
+  async set(connection: LedgerConnection, filter: UpdatesViewFilter | undefined): Promise<void> {
     const all = { ...this.state.get<Record<string, UpdatesViewFilter>>(FILTERS_KEY, {}) };
-    if (filter) all[profileId] = filter;
-    else delete all[profileId];
+    if (filter) all[connection.id] = filter;
+    else delete all[connection.id];
     await this.state.update(FILTERS_KEY, all);
-    this.changed.fire(profileId);
+    this.changed.fire(connection);
   }
 }
 
+/** What the live tail shows (following itself is the view's `LiveFollow`). */
 interface Tail {
-  controller: AbortController;
   window: UpdateWindow;
-  fromOffset: number;
-  /**
-   * Where the tail starts, once decided (undefined if that failed). History read while the tail runs
-   * ends there, so the two neither overlap nor leave a gap, whichever is read first.
-   */
-  start: Promise<number | undefined>;
-  /** Where following stands once it has begun: a Retry after a failure resumes from here. */
-  position?: FollowPosition;
-  status: { state: 'starting' } | FollowStatus | { state: 'stopped'; error: unknown };
   /** The websocket, or polling and why: shown in the status item and the view's description. */
   source?: FollowSource;
   nodes?: ViewNode[];
@@ -84,6 +81,8 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   protected declare itemNodes: RowNode[];
   private pageKeys = new Map<string, number>();
   private tail: Tail | undefined;
+  /** Following new updates while the live tail is on: from where the history ends, resumed after a failure by Retry. */
+  private readonly live: LiveFollow<FollowOptions>;
   private renderTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -92,13 +91,15 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     logger: Logger,
     redactor: Redactor,
     private readonly liveWindowSize: () => number,
+    private readonly prompts: Prompts,
   ) {
     super(
-      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange },
+      { viewId: Views.updates, idPrefix: ROOT, name: 'Updates view', commands: { loadMore: Commands.loadMoreUpdates, refresh: Commands.refreshUpdates }, onDidChangeFilter: filters.onDidChange, prompts },
       connections,
       logger,
       redactor,
     );
+    this.live = this._register(new LiveFollow<FollowOptions>({ name: 'Live tail', follower: followUpdates, changed: () => this.render(), logger, redactor }));
     this._registerAll(
       this.treeView.onDidChangeVisibility((e) => e.visible && this.markSeen()),
       this.treeView.onDidChangeSelection(() => this.markSeen()),
@@ -108,16 +109,16 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
 
   // ---------------------------------------------------------------- tree data
 
-  protected override rootNodes(profile: ConnectionProfile): ViewNode[] {
-    return this.tail ? this.tailNodes(profile) : this.pageNodes(profile);
+  protected override rootNodes(connection: LedgerConnection): ViewNode[] {
+    return this.tail ? this.tailNodes(connection) : this.pageNodes(connection);
   }
 
   protected override showsMoreThanPages(): boolean {
     return Boolean(this.tail);
   }
 
-  protected override connectionChanged(id: string | undefined): void {
-    if (id === this.profileId && !this.pager && !this.tail) this.changed.fire(undefined);
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    if (moved && moved === this.connection && !this.pager && !this.tail) this.changed.fire(undefined);
   }
 
   /** The ledger moved (a write of ours, a refresh): the loaded range follows (the live tail brings its own). */
@@ -127,14 +128,16 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
 
   // ---------------------------------------------------------------- paging
 
-  protected async openPager(profile: ConnectionProfile, signal: AbortSignal): Promise<UpdatesPager> {
-    const query = pageQueryOf(this.filters.get(profile.id));
+  protected async openPager(connection: LedgerConnection, signal: AbortSignal): Promise<UpdatesPager> {
+    const query = pageQueryOf(this.filters.get(connection));
     // The range ends at the connection's ledger end (the one the status bar shows), unless the filter pins one.
     // While a live tail runs, up to where it started: the history and the live updates do not overlap.
-    const ledger = this.connections.ledger(profile.id);
-    const tailStart = this.tail ? await this.tail.start : undefined;
+    const ledger = connection.ledger;
+    // Where the tail starts, once decided (undefined if that failed): history read while the tail runs
+    // ends there, so the two neither overlap nor leave a gap, whichever is read first.
+    const tailStart = this.tail ? await this.live.startOffset : undefined;
     if (query.endInclusive === undefined) query.endInclusive = tailStart ?? (ledger ? await ledger.refreshLedgerEnd(signal) : undefined);
-    return new UpdatesPager(this.connections.client(profile), query);
+    return new UpdatesPager(connection.client, query);
   }
 
   protected showLoaded(pager: UpdatesPager, added?: number): void {
@@ -157,8 +160,9 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
    */
   private async followLedgerEnd(): Promise<void> {
     const pager = this.pager;
-    const end = this.profileId ? this.connections.ledger(this.profileId)?.ledgerEnd : undefined;
-    if (!pager || end === undefined || this.filters.get(this.profileId!).endInclusive !== undefined) return;
+    const connection = this.connection;
+    const end = connection?.ledger?.ledgerEnd;
+    if (!pager || !connection || end === undefined || this.filters.get(connection).endInclusive !== undefined) return;
     if (pager.state.endInclusive === undefined || end <= pager.state.endInclusive) return;
     const signal = this.loadSignal;
     try {
@@ -177,10 +181,10 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
     }
   }
 
-  protected emptyNode(profile: ConnectionProfile, pager: UpdatesPager): MessageNode {
+  protected emptyNode(connection: LedgerConnection, pager: UpdatesPager): MessageNode {
     const state = pager.state;
     return new MessageNode(`${ROOT}/empty`, 'No updates in this range', {
-      description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(profile.id))}`,
+      description: `offsets ${state.beginExclusive ?? 0}–${state.endInclusive ?? 0} · ${filterSummary(this.filters.get(connection))}`,
       icon: 'info',
       command: { command: Commands.filterUpdates, title: 'Change Filter' },
     });
@@ -213,13 +217,13 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
 
   get liveTail(): { active: boolean; received: number; newCount: number; size: number; status?: string; source?: FollowSource } {
     const t = this.tail;
-    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t?.status.state, source: t?.source };
+    return { active: Boolean(t), received: t?.window.totalReceived ?? 0, newCount: t?.window.newCount ?? 0, size: t?.window.size ?? 0, status: t && this.live.status.state, source: t?.source };
   }
 
   async startLiveTail(): Promise<void> {
-    const profile = this.connections.profiles.active();
-    if (!profile || this.tail) return;
-    if (profile.id !== this.profileId) this.switchConnection(profile.id);
+    const connection = this.connections.active();
+    if (!connection || this.tail) return;
+    this.followActive(connection);
     // A first page being read now (the tree asked for it just before) ends where it ends: the tail
     // continues after it. A page read from now on waits for the tail's start instead (openPager).
     const pagesInFlight = this.firstPageInFlight;
@@ -228,25 +232,33 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
       // Right after what is loaded, so that the live updates continue the history without a gap;
       // else from the connection's ledger end.
       // A range the filter ends in the past is not continued: the tail starts at the ledger end then.
-      const ledger = this.connections.ledger(profile.id);
-      const loadedEnd = this.filters.get(profile.id).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
-      return loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(signal) : await this.connections.client(profile).ledgerEnd({ signal }));
+      const ledger = connection.ledger;
+      const loadedEnd = this.filters.get(connection).endInclusive === undefined ? this.pager?.state.endInclusive : undefined;
+      return loadedEnd ?? (ledger ? await ledger.refreshLedgerEnd(signal) : await connection.client.ledgerEnd({ signal }));
     };
-    const controller = new AbortController();
-    const started = decideStart(controller.signal);
-    const tail: Tail = { controller, window: new UpdateWindow(this.liveWindowSize()), fromOffset: 0, start: started.catch(() => undefined), status: { state: 'starting' }, rows: new WeakMap() };
+    const tail: Tail = { window: new UpdateWindow(this.liveWindowSize()), rows: new WeakMap() };
     this.tail = tail;
+    // Each run (a resume too) reads on the connection as it is then: a new token makes it anew.
+    const following = this.live.start(decideStart, () => {
+      const now = this.connections.current(connection) ?? connection;
+      return {
+        client: now.client,
+        options: {
+          selection: selectionOf({ ...this.filters.get(now), descending: false }),
+          onBatch: (updates) => this.onLiveBatch(tail, updates),
+          onSource: (source) => {
+            tail.source = source;
+            this.logger.info(`Live tail reads over ${this.redactor.redact(describeSource(source))}`);
+            this.updateDescription();
+            this.render();
+          },
+        },
+      };
+    });
     this.setLiveContext(true);
     this.updateDescription();
     this.changed.fire(undefined);
-    try {
-      tail.fromOffset = await started;
-    } catch (e) {
-      this.tailStopped(tail, e);
-      return;
-    }
-    tail.position = startingPosition(tail.fromOffset);
-    await this.follow(tail, profile, tail.position);
+    await following;
   }
 
   /**
@@ -254,54 +266,18 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
    * stopped, into the same window, so nothing written meanwhile is missed. Otherwise a fresh start.
    */
   async retryLiveTail(): Promise<void> {
-    const tail = this.tail;
-    const profile = this.connections.profiles.active();
-    if (!tail?.position || tail.status.state !== 'stopped' || !profile || profile.id !== this.profileId) {
+    // The same connection, also made anew since (a new token): the tail goes on there.
+    const same = this.followActive(this.connections.active());
+    if (!this.tail || !this.live.canResume || !this.connection || !same) {
       this.stopLiveTail();
       return this.startLiveTail();
     }
-    tail.controller = new AbortController();
-    await this.follow(tail, profile, tail.position);
-  }
-
-  private async follow(tail: Tail, profile: ConnectionProfile, from: FollowPosition): Promise<void> {
-    tail.status = { state: 'following' };
-    this.render();
-    try {
-      await followUpdates(this.connections.client(profile), {
-        selection: selectionOf({ ...this.filters.get(profile.id), descending: false }),
-        from,
-        signal: tail.controller.signal,
-        onBatch: (updates) => this.onLiveBatch(tail, updates),
-        onSource: (source) => {
-          tail.source = source;
-          this.logger.info(`Live tail reads over ${this.redactor.redact(describeSource(source))}`);
-          this.updateDescription();
-          this.render();
-        },
-        onStatus: (s) => {
-          tail.status = s;
-          if (s.state === 'reconnecting') this.logger.info(`Live tail: ${this.redactor.redactError(s.error)}; resuming in ${s.delayMs} ms`);
-          else if (s.state === 'following') this.logger.info('Live tail: following again');
-          this.render();
-        },
-      });
-    } catch (e) {
-      this.tailStopped(tail, e);
-    }
-  }
-
-  /** A failure ended following (not a stop): shown as items with Retry, which resumes. */
-  private tailStopped(tail: Tail, e: unknown): void {
-    if (tail.controller.signal.aborted) return;
-    tail.status = { state: 'stopped', error: e };
-    this.logger.warn(`Live tail stopped: ${this.redactor.redactError(e)}`);
-    this.render();
+    await this.live.resume();
   }
 
   stopLiveTail(): void {
     if (!this.tail) return;
-    this.tail.controller.abort();
+    this.live.stop();
     this.tail = undefined;
     this.treeView.badge = undefined;
     this.setLiveContext(false);
@@ -314,7 +290,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   private onLiveBatch(tail: Tail, updates: Update[]): void {
     // What the tail sees moves the connection's ledger end (the status bar and Connections follow).
     const newest = updates.reduce((max, u) => Math.max(max, u.offset ?? 0), 0);
-    if (this.profileId && newest > 0) this.connections.ledger(this.profileId)?.advanceTo(newest);
+    if (newest > 0) this.connection?.ledger?.advanceTo(newest);
     tail.window.push(updates);
     tail.nodes = undefined;
     if (this.treeView.visible && vscode.window.state.focused) tail.window.markSeen();
@@ -339,27 +315,27 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   }
 
   /** The live updates continue the loaded history at its newer end: above it when newest first, below it otherwise. */
-  private tailNodes(profile: ConnectionProfile): ViewNode[] {
+  private tailNodes(connection: LedgerConnection): ViewNode[] {
     const t = this.tail!;
-    const descending = this.filters.get(profile.id).descending ?? false;
+    const descending = this.filters.get(connection).descending ?? false;
     const live = descending ? t.window.newestFirst() : [...t.window.newestFirst()].reverse();
     t.nodes ??= uniqueNodes(live.map((u) => cachedRow(t.rows, u)), `${ROOT}/live`);
-    const s = t.status;
+    const s = this.live.status;
     const header =
       s.state === 'stopped'
-        ? errorNodes(`${ROOT}/live`, s.error, { profileId: this.profileId, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
+        ? errorNodes(`${ROOT}/live`, s.error, { connection, retry: { command: Commands.restartLiveTail, title: 'Retry' }, redact: (x) => this.redactor.redact(x) })
         : [
             new MessageNode(`${ROOT}/live/status`, s.state === 'reconnecting' ? 'Reconnecting…' : s.state === 'starting' ? 'Starting live tail…' : 'Following new updates', {
               description:
                 s.state === 'reconnecting'
                   ? this.redactor.redact(`${s.error.message} · retry in ${Math.round(s.delayMs / 100) / 10} s`)
-                  : `after offset ${t.fromOffset} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
+                  : `after offset ${this.live.fromOffset ?? 0} · ${t.window.totalReceived} received${t.window.totalReceived > t.window.size ? `, newest ${t.window.size} shown` : ''}${s.state === 'quiet' ? ` · no new updates for ${quietFor(s.silentMs)} (ledger end ${s.ledgerEnd}, checked)` : ''}`,
               icon: s.state === 'reconnecting' ? 'debug-disconnect' : 'pulse',
               command: { command: Commands.stopLiveTail, title: 'Stop Live Tail' },
               tooltip: `Live tail${t.source ? ` over ${this.redactor.redact(describeSource(t.source))}` : ''}: new updates appear ${descending ? 'at the top' : 'at the end'}, after those loaded. Click to stop.`,
             }),
           ];
-    const history = this.pageNodes(profile);
+    const history = this.pageNodes(connection);
     return descending ? [...header, ...t.nodes, ...history] : [...header, ...history, ...t.nodes];
   }
 
@@ -393,11 +369,12 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
       if (exhausted || pages >= REVEAL_PAGE_BUDGET) break;
       await this.loadMore();
     }
-    if (target.offset !== undefined && this.profileId) {
+    const connection = this.connection;
+    if (target.offset !== undefined && connection) {
       const offset = target.offset;
       const action = 'Show From Offset';
-      void vscode.window
-        .showInformationMessage(`The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(this.profileId))}).`, action)
+      void this.prompts
+        .message('info', `The update at offset ${offset} is not among the ${this.itemNodes.length} updates loaded in the Updates view (${filterSummary(this.filters.get(connection))}).`, [action])
         .then((choice) => (choice ? this.showFrom({ ...target, offset }) : false));
     }
     return false;
@@ -408,16 +385,16 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
    * description) and selects it; says so when the view's filter hides it.
    */
   async showFrom(target: RevealTarget & { offset: number }): Promise<boolean> {
-    const profileId = this.profileId;
-    if (!profileId) return false;
+    const connection = this.connection;
+    if (!connection) return false;
     this.stopLiveTail();
-    await this.filters.set(profileId, rangeStartingAt(this.filters.get(profileId), target.offset));
+    await this.filters.set(connection, rangeStartingAt(this.filters.get(connection), target.offset));
     await this.getChildren();
     const found = this.find(this.itemNodes, target);
     if (found) return this.select(found);
     if (!this.error) {
-      void vscode.window
-        .showInformationMessage(`The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(profileId))}).`, 'Change Filter')
+      void this.prompts
+        .message('info', `The update at offset ${target.offset} is hidden by the Updates view's filter (${filterSummary(this.filters.get(connection))}).`, ['Change Filter'])
         .then((choice) => choice && vscode.commands.executeCommand(Commands.filterUpdates));
     }
     return false;
@@ -439,7 +416,7 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   private passed(target: RevealTarget): boolean {
     const last = this.itemNodes[this.itemNodes.length - 1]?.row.offset;
     if (target.offset === undefined || last === undefined) return false;
-    return this.filters.get(this.profileId!).descending ? last < target.offset : last > target.offset;
+    return this.filters.get(this.connection!).descending ? last < target.offset : last > target.offset;
   }
 
   // ---------------------------------------------------------------- misc
@@ -455,14 +432,13 @@ export class UpdatesView extends PagedView<UpdatesPager, ConnectionManager> {
   }
 
   protected updateDescription(): void {
-    const filter = this.profileId ? this.filters.get(this.profileId) : undefined;
+    const filter = this.connection ? this.filters.get(this.connection) : undefined;
     const summary = filter ? filterSummary(filter) : undefined;
     const live = this.tail && `● live${this.tail.source ? ` (${this.tail.source.kind})` : ''}`;
     this.treeView.description = [live, summary].filter(Boolean).join(' · ') || undefined;
   }
 
   override dispose(): void {
-    this.tail?.controller.abort();
     if (this.renderTimer) clearTimeout(this.renderTimer);
     super.dispose();
   }

@@ -1,57 +1,54 @@
-import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { VettedPackagesState } from '../../core/models/vetting';
 import { synchronizerVettingRow } from '../../core/updates/rows';
 import type { ConnectionManager } from '../connections/manager';
 import { Commands, Views } from '../commands/ids';
-import { childrenOf, connectedActiveProfile, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
+import type { Prompts } from '../prompts';
+import { childrenOf, connectedActive, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type ViewNode } from './rowsTree';
 
 /**
  * Vetted Packages view: per synchronizer, the participant's vetted packages and the topology serial,
  * as the active connection's ledger state holds them (a vetting apply there shows here at once).
  */
 export class VettedPackagesView extends LedgerTreeView {
-  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor) {
+  constructor(private readonly connections: ConnectionManager, private readonly logger: Logger, private readonly redactor: Redactor, private readonly prompts: Pick<Prompts, 'viewProgress'>) {
     super(Views.vettedPackages);
     this._registerAll(
-      connections.onDidChange((id) => (id === undefined || id === connections.profiles.active()?.id) && this.changed.fire(undefined)),
-      connections.onDidChangeLedger((e) => e.change.vetting && e.connectionId === connections.profiles.active()?.id && this.changed.fire(undefined)),
+      connections.onDidChange((c) => (c === undefined || connections.current(c) === connections.active()) && this.changed.fire(undefined)),
+      connections.onDidChangeLedger((e) => e.change.vetting && e.connection === connections.active() && this.changed.fire(undefined)),
     );
   }
 
   /** What the view shows now (reading it first if needed), for commands and tests. */
   async states(): Promise<VettedPackagesState[] | undefined> {
-    const profile = this.connections.profiles.active();
-    return profile ? this.connections.ledger(profile.id)?.vettedPackages().catch(() => undefined) : undefined;
+    return this.connections.active()?.ledger?.vettedPackages().catch(() => undefined);
   }
 
   /** Reads the vetting state again (Refresh, Retry). */
   refresh(): void {
-    const profile = this.connections.profiles.active();
-    const ledger = profile && this.connections.ledger(profile.id);
+    const ledger = this.connections.active()?.ledger;
     if (!ledger) {
       this.changed.fire(undefined);
       return;
     }
-    void vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => ledger.refreshVetting().catch(() => undefined));
+    void this.prompts.viewProgress(Views.vettedPackages, () => ledger.refreshVetting().catch(() => undefined));
   }
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const { profile, nodes } = connectedActiveProfile('vetting', this.connections, (x) => this.redactor.redact(x));
+    const { connection, nodes } = connectedActive('vetting', this.connections, (x) => this.redactor.redact(x));
     if (nodes) return nodes;
-    const s = this.connections.state(profile.id);
-    const ledger = this.connections.ledger(profile.id);
+    const { state: s, ledger } = connection;
     if (!ledger || s.state !== 'connected') return [];
     let states: VettedPackagesState[];
     try {
       const reading = ledger.vettedPackages();
-      if (ledger.vetting.state === 'unknown') await vscode.window.withProgress({ location: { viewId: Views.vettedPackages } }, () => reading.catch(() => undefined));
+      if (ledger.vetting.state === 'unknown') await this.prompts.viewProgress(Views.vettedPackages, () => reading.catch(() => undefined));
       states = await reading;
     } catch (e) {
       this.logger.warn(`Vetted packages: ${this.redactor.redactError(e)}`);
-      return errorNodes('vetting', e, { profileId: profile.id, retry: { command: Commands.refreshVetting, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
+      return errorNodes('vetting', e, { connection, retry: { command: Commands.refreshVetting, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
     }
     if (states.length === 0) return [new MessageNode('vetting/empty', 'No vetted packages', { description: 'on any connected synchronizer', icon: 'info' })];
     const aliases = new Map(s.info.synchronizers.map((x) => [x.synchronizerId, x.synchronizerAlias]));

@@ -1,8 +1,10 @@
-// The active contract set through the client, against the demo participant: pages (3.5.1+) and the
-// cut-and-resumed list (earlier versions) give the same set, which is the ledger's.
+// The active contract set through the client, against the demo participant: pages (3.5.1+), the
+// cut-and-resumed list (3.5.0) and the list read again up to each page's end (before 3.5, which has no
+// continuation token) give the same set, which is the ledger's.
 import assert from 'node:assert/strict';
 import { LedgerClient, type ActiveContract, type ActiveContractsCursor, type ActiveContractsQuery } from '../../../src/core/api/client';
-import type { DemoParticipant } from '../../../src/participant';
+import type { DemoParticipant, Exchange } from '../../../src/participant';
+import { ProtocolError } from '../../../src/core/errors';
 import type { ApiVersion } from '../../../src/participant/versions';
 import { startCheckedParticipant } from '../../support/specCheck';
 
@@ -29,13 +31,14 @@ function expected(p: DemoParticipant, offset: number, parties?: string[]): strin
 
 const ids = (cs: ActiveContract[]) => cs.map((c) => c.event.contractId).sort();
 
-for (const apiVersion of ['3.5', '3.4.11', '3.3'] as ApiVersion[]) {
+for (const apiVersion of ['3.5', '3.4.12', '3.4.11', '3.3'] as ApiVersion[]) {
   describe(`active contracts on ${apiVersion}`, function () {
     this.timeout(30_000);
     let p: DemoParticipant;
     let client: LedgerClient;
+    const sent: Exchange[] = [];
     before(async () => {
-      p = await startCheckedParticipant({ port: 0, seed: 17, apiVersion });
+      p = await startCheckedParticipant({ port: 0, seed: 17, apiVersion, onExchange: (x: Exchange) => sent.push(x) });
       client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
     });
     after(() => p.close());
@@ -48,6 +51,27 @@ for (const apiVersion of ['3.5', '3.4.11', '3.3'] as ApiVersion[]) {
       assert.ok(pages >= Math.ceil(contracts.length / 3), `${pages} pages for ${contracts.length}`);
       assert.ok(contracts.every((c) => c.synchronizerId && c.event.createdAt && c.event.templateId.endsWith(':Iou:Iou') !== c.event.templateId.endsWith(':Asset:Asset')));
     });
+
+    if (apiVersion !== '3.5') {
+      it('pages without a continuation token, which the release has not: none is sent, none is answered', async () => {
+        sent.length = 0;
+        const { contracts, pages } = await all(client, { filter: { anyParty: true }, pageSize: 2 });
+        assert.ok(pages >= 3, `${pages} pages`);
+        assert.deepEqual(ids(contracts), expected(p, p.state.ledgerEnd));
+        const lists = sent.filter((x) => x.path === '/v2/state/active-contracts');
+        assert.equal(lists.length, pages);
+        for (const x of lists) {
+          assert.equal(x.requestBody.includes('streamContinuationToken'), false, 'no token sent');
+          assert.equal(x.responseBody.includes('streamContinuationToken'), false, 'no token answered');
+        }
+      });
+
+      it('a list that no longer ends the page before where it did is refused, not shown with a gap', async () => {
+        const first = await client.pageActiveContracts({ filter: { anyParty: true }, pageSize: 2 });
+        assert.ok(first.next);
+        await assert.rejects(client.pageActiveContracts({ ...first.next, lastContractId: '00deadbeef' }), (e) => e instanceof ProtocolError && e.problem === 'page-ended-early');
+      });
+    }
 
     it('each party sees its own set: Alice and Bob differ', async () => {
       const alice = ids((await all(client, { filter: { parties: [p.parties.alice] } })).contracts);

@@ -51,6 +51,22 @@ describe('GetUpdatesRequest building', () => {
     assert.deepEqual(Object.keys(req.filter!.filtersByParty!), [ALICE]);
   });
 
+  it('for a release that refuses the top-level filter/verbose (3.6.1 on): neither is written; the legacy form becomes its updateFormat', () => {
+    const plain = buildGetUpdatesRequest({ beginExclusive: 0 }, { filter: { parties: [ALICE] } }, false);
+    assert.equal('verbose' in plain, false);
+    assert.equal('filter' in plain, false);
+    assert.ok(plain.updateFormat?.includeTransactions);
+    const legacy = buildGetUpdatesRequest({ beginExclusive: 5 }, legacySelection({ anyParty: true, verbose: true }), false);
+    assert.deepEqual(Object.keys(legacy).sort(), ['beginExclusive', 'updateFormat']);
+    const eventFormat = legacy.updateFormat!.includeTransactions!.eventFormat;
+    assert.equal(eventFormat.verbose, true);
+    assert.deepEqual(eventFormat.filtersByParty, {});
+    assert.ok(eventFormat.filtersForAnyParty?.cumulative?.length);
+    assert.equal(legacy.updateFormat!.includeTransactions!.transactionShape, 'TRANSACTION_SHAPE_ACS_DELTA');
+    assert.deepEqual(legacy.updateFormat!.includeReassignments, eventFormat);
+    assert.equal(legacy.updateFormat!.includeTopologyEvents, undefined, 'the legacy form reads no topology events');
+  });
+
   it('refuses what the participant would reject, naming the field', () => {
     assert.throws(() => buildGetUpdatesRequest({ beginExclusive: -1 }, { filter: { anyParty: true } }), field('beginExclusive'));
     assert.throws(() => buildGetUpdatesRequest({ beginExclusive: 1.5 }, { filter: { anyParty: true } }), field('beginExclusive'));

@@ -82,4 +82,25 @@ describe('transaction graph: a preview (prepared transaction)', function () {
     assert.match(svg, /rollback/);
     assert.match(svg, />fetch [^<]*T</);
   });
+
+  it('draws a key lookup: one that found a contract uses it, one that found none touches no contract', () => {
+    const key = { value: { _1: 'A::1', _2: 'k' }, maintainers: ['A::1'], hash: 'ab'.repeat(32) };
+    const preview: PreparedPreview = {
+      transactionVersion: '2.dev',
+      actAs: ['A::1'],
+      commandId: 'c',
+      synchronizerId: 's',
+      transactionUuid: 'u',
+      inputContracts: [],
+      roots: [node('lookup', { templateId: 'pkg:M:T', key, found: ['00found'], exhaustive: true }), node('lookup', { nodeId: '1', templateId: 'pkg:M:T', key, found: [] })],
+    };
+    const g = previewGraph(preview);
+    assert.deepEqual([...g.actions.values()].map((a) => `${a.kind}:${a.contractId}`), ['lookup:00found', 'lookup:']);
+    assert.deepEqual([...g.contracts.keys()], ['00found']);
+    assert.equal(g.contracts.get('00found')?.state, 'used');
+    assert.deepEqual(g.edges, [{ from: 'c0', to: 'n0', kind: 'uses' }]);
+    const svg = execFileSync('dot', ['-Tsvg'], { input: toDot(g), encoding: 'utf8' });
+    assert.match(svg, />lookup by key M:T</);
+    assert.match(svg, />not found</);
+  });
 });

@@ -383,6 +383,30 @@ describe('LedgerConnection against the demo participant', function () {
     });
   });
 
+  describe('its token source and its profile', () => {
+    it('asks its own token source anew at each connect (not for a connect it joins), and drops it when it goes', async () => {
+      const calls: string[] = [];
+      const tokens = { provider: async () => undefined, claims: () => undefined, newAttempt: () => void calls.push('newAttempt'), dispose: () => void calls.push('dispose') };
+      const c = new LedgerConnection({ profile: profile(p.url), client: new LedgerClient({ baseUrl: p.url, token: tokens.provider, timeoutMs: 10_000 }), tokens });
+      assert.equal(c.tokens, tokens);
+      const first = c.connect();
+      assert.equal(c.connect(), first, 'joined');
+      await first;
+      await c.connect();
+      assert.deepEqual(calls, ['newAttempt', 'newAttempt'], 'one per attempt');
+      c.dispose();
+      assert.deepEqual(calls, ['newAttempt', 'newAttempt', 'dispose']);
+    });
+
+    it('takes a newer version of its profile that its client is not built from, and refuses one it is', () => {
+      const c = connection();
+      c.useProfile({ ...c.profile, name: 'Renamed' });
+      assert.equal(c.profile.name, 'Renamed');
+      assert.throws(() => c.useProfile({ ...c.profile, url: `${p.url}/elsewhere` }));
+      assert.equal(c.profile.url, p.url);
+    });
+  });
+
   describe('dispose', () => {
     it('aborts the connect, the package read and the writes in progress; the state is disconnected', async () => {
       const c = connectionTo(silent.url, { store: new PackageStore(decoder) });

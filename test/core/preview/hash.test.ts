@@ -254,10 +254,10 @@ describe('prepared transaction hash (scheme V2)', function () {
     });
 
     it('another hashing scheme cannot be verified, and says which', () => {
-      const verdict = readPreparedAnswer({ ...raw, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V3' }).hash;
+      const verdict = readPreparedAnswer({ ...raw, hashingSchemeVersion: 'HASHING_SCHEME_VERSION_V4' as wire.HashingSchemeVersion }).hash;
       assert.equal(verdict.kind, 'cannot-verify');
-      assert.equal(verdict.scheme, 'V3');
-      assert.match(verdict.kind === 'cannot-verify' ? verdict.reason : '', /hashed with scheme V3; this client computes scheme V2, .*V3 runs only on Canton's development protocol version/);
+      assert.equal(verdict.scheme, 'V4');
+      assert.match(verdict.kind === 'cannot-verify' ? verdict.reason : '', /hashed with scheme V4; this client computes schemes V2 and V3/);
     });
 
     it('an exercise without its seed cannot be hashed: cannot verify, naming the node (never verified)', () => {

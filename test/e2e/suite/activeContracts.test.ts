@@ -47,10 +47,10 @@ describe('Active Contracts view', function () {
     ({ api } = await scripted());
     startedDemo = !api.demo.participant;
     p = await demoParticipant(api);
-    await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3 });
+    await api.views.filters.set(api.connections.connection(DEMO)!, { anyParty: true, verbose: true, pageSize: 3 });
   });
   after(async () => {
-    await api.views.filters.set(DEMO, undefined);
+    await api.views.filters.set(api.connections.connection(DEMO)!, undefined);
     await view().showAt(undefined);
     await closeEditors();
     fs.rmSync(path.join(workspaceDir(), 'acs-e2e'), { recursive: true, force: true });
@@ -89,12 +89,12 @@ describe('Active Contracts view', function () {
   });
 
   it('reads as the Updates filter: a template set there leaves only its group, and the description says so', async () => {
-    await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3, templateIds: ['#demo-asset:Asset:Asset'] });
+    await api.views.filters.set(api.connections.connection(DEMO)!, { anyParty: true, verbose: true, pageSize: 3, templateIds: ['#demo-asset:Asset:Asset'] });
     const groups = await loadAll();
     assert.deepEqual(groups.map((g) => g.row.label), ['demo-asset:Asset:Asset']);
     assert.equal(groups[0].children().length, expectedGroups(p.state.ledgerEnd).get('demo-asset:Asset:Asset'));
     assert.match(String(view().treeView.description), / · any party · Asset:Asset$/);
-    await api.views.filters.set(DEMO, { anyParty: true, verbose: true, pageSize: 3 });
+    await api.views.filters.set(api.connections.connection(DEMO)!, { anyParty: true, verbose: true, pageSize: 3 });
   });
 
   it('an offset after the ledger end is refused inside the view (the Canton code, Retry), not as a pop-up', async () => {
@@ -147,7 +147,7 @@ describe('Active Contracts view', function () {
 
   it('Exercise… writes an ExerciseCommand of the contract and choice, complete from the packages, that submits; the view follows the write', async () => {
     const profile = api.connections.profiles.get(DEMO)!;
-    await waitFor(() => api.packages.indexFor(profile), { timeoutMs: 20_000, what: "the demo participant's packages" });
+    await waitFor(() => api.packages.indexFor(api.connections.connectionFor(profile)), { timeoutMs: 20_000, what: "the demo participant's packages" });
     const iou = (await loadAll()).find((g) => g.row.label === 'demo-iou:Iou:Iou')!;
     const contract = iou.children().find((c) => Number(p.state.contracts.get(c.row.contractId!)!.argument.amount) > 1)!;
     const owner = String(p.state.contracts.get(contract.row.contractId!)!.argument.owner);
@@ -180,7 +180,7 @@ describe('Active Contracts view', function () {
 
   it('follows its connection: disconnected it offers to connect, connected again it reads the set again', async () => {
     await view().getChildren();
-    api.connections.disconnect(DEMO);
+    api.connections.disconnect(api.connections.connection(DEMO)!);
     const nodes = await view().getChildren();
     assert.equal(view().snapshot, undefined, 'the pages of the old connection are gone');
     assert.match(label(nodes[0]), /^Connect to /);

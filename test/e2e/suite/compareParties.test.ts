@@ -38,7 +38,7 @@ describe('Compare Parties', function () {
     const c = await vscode.commands.executeCommand<PartyComparison>('cantonLedger.updates.compareParties', { parties: [alice, bob] });
     assert.ok(c, 'a comparison');
     assert.equal(c.endInclusive, p.state.ledgerEnd);
-    const client = api.connections.client(api.connections.profiles.active()!);
+    const client = api.connections.connectionFor(api.connections.profiles.active()!).client;
     for (const [i, party] of [alice, bob].entries()) {
       const own = (await client.listUpdates({ beginExclusive: 0, endInclusive: c.endInclusive }, { filter: { parties: [party], shape: 'ledger-effects' } })).filter((u): u is Transaction => u.kind === 'transaction');
       assert.equal(c.summary.seenBy[i], own.length, `party ${i}`);
@@ -108,7 +108,7 @@ describe('Compare Parties', function () {
     const controller = new AbortController();
     controller.abort();
     const profile = api.connections.profiles.active()!;
-    const result = await api.compare.view.run(profile, { parties: [p.parties.alice, p.parties.charlie] }, controller.signal);
+    const result = await api.compare.view.run(api.connections.connectionFor(profile), { parties: [p.parties.alice, p.parties.charlie] }, controller.signal);
     assert.equal(result, undefined);
     assert.equal(api.compare.view.state, before);
   });
@@ -116,8 +116,8 @@ describe('Compare Parties', function () {
   it('shows the latest comparison when an earlier one ends after it', async () => {
     const profile = api.connections.profiles.active()!;
     const controller = new AbortController();
-    const earlier = api.compare.view.run(profile, { parties: [p.parties.alice, p.parties.charlie] }, controller.signal);
-    const later = await api.compare.view.run(profile, { parties: [p.parties.alice, p.parties.bob] });
+    const earlier = api.compare.view.run(api.connections.connectionFor(profile), { parties: [p.parties.alice, p.parties.charlie] }, controller.signal);
+    const later = await api.compare.view.run(api.connections.connectionFor(profile), { parties: [p.parties.alice, p.parties.bob] });
     controller.abort();
     await earlier;
     const s = api.compare.view.state;

@@ -49,7 +49,7 @@ describe('commands files against the demo participant: versions, placeholders, c
       const c = api.packages.current();
       return typeof c === 'object' && c.packages.resolvePackageName('demo-iou') !== undefined;
     }, { timeoutMs: 20_000, what: "the demo participant's packages" });
-    await waitFor(() => api.connections.connectionOf(demo).ledger?.vetting.state === 'ready', { timeoutMs: 20_000, what: 'its vetting state' });
+    await waitFor(() => api.connections.connectionFor(demo).ledger?.vetting.state === 'ready', { timeoutMs: 20_000, what: 'its vetting state' });
     fs.mkdirSync(dir(), { recursive: true });
   });
   afterEach(closeEditors);

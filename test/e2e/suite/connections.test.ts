@@ -57,8 +57,8 @@ describe('connections and tokens', function () {
     const a = await api();
     const p = a.connections.profiles.all().find((x) => x.name === 'E2E Local')!;
     // Nothing listens on port 9: connecting fails as a network error, shown as the connection's state.
-    await assert.rejects(a.connections.connect(p));
-    assert.equal(a.connections.state(p.id).state, 'error');
+    await assert.rejects(a.connections.connectionFor(p).connect());
+    assert.equal(a.connections.connection(p.id)!.state.state, 'error');
   });
 });
 
@@ -73,10 +73,10 @@ describe('demo participant', function () {
     assert.match(participant.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const demo = a.connections.profiles.active();
     assert.equal(demo?.name, 'Demo');
-    const s = a.connections.state(demo!.id);
+    const s = a.connections.connection(demo!.id)!.state;
     assert.equal(s.state, 'connected', JSON.stringify(s));
     if (s.state === 'connected') {
-      assert.ok((a.connections.ledger(demo!.id)?.ledgerEnd ?? 0) > 0, 'seeded ledger');
+      assert.ok((a.connections.connection(demo!.id)?.ledger?.ledgerEnd ?? 0) > 0, 'seeded ledger');
       assert.ok(s.info.parties.length >= 2, 'seeded parties');
       assert.match(s.info.version, /^3\./);
     }
@@ -140,8 +140,8 @@ describe('the Connections tree', function () {
       // Its failed connect, the demo's reconnect and a change of the active connection: rows only,
       // and each the node listed before (VS Code finds a row's menu target by it).
       events.length = 0;
-      await assert.rejects(a.connections.connect(a.connections.profiles.get(added.id)!));
-      await a.connections.connect(a.connections.profiles.get('demo')!);
+      await assert.rejects(a.connections.connectionFor(a.connections.profiles.get(added.id)!).connect());
+      await a.connections.connectionFor(a.connections.profiles.get('demo')!).connect();
       await a.connections.profiles.setActive('demo');
       assert.ok(events.length > 0, 'the rows were refreshed');
       assert.ok(!events.includes(undefined), `no refresh of the whole tree: ${events.map(rowsOf)}`);
@@ -168,31 +168,31 @@ describe('the Connections tree', function () {
     await vscode.commands.executeCommand('cantonLedger.connections.disconnect');
     const asked = prompts.picks.at(-1)!;
     assert.equal(asked.title, 'Disconnect which connection?');
-    assert.deepEqual(asked.items.map((i) => i.label), a.connections.profiles.all().filter((p) => a.connections.state(p.id).state === 'connected').map((p) => p.name));
+    assert.deepEqual(asked.items.map((i) => i.label), a.connections.profiles.all().filter((p) => a.connections.connection(p.id)!.state.state === 'connected').map((p) => p.name));
     assert.ok(!asked.items.some((i) => i.description === dead), 'a connection in error is not offered');
-    assert.equal(a.connections.state('demo').state, 'connected', 'dismissing the question disconnects nothing');
+    assert.equal(a.connections.connection('demo')!.state.state, 'connected', 'dismissing the question disconnects nothing');
     // Answered: the chosen one is disconnected.
     prompts.answerPick((items) => items.find((i) => i.label === 'Demo'));
     await vscode.commands.executeCommand('cantonLedger.connections.disconnect');
-    assert.equal(a.connections.state('demo').state, 'disconnected');
+    assert.equal(a.connections.connection('demo')!.state.state, 'disconnected');
   });
 
   it('a connection made active that fails to connect does not become active on a later plain Connect', async () => {
     const a = await api();
     const { prompts } = await scripted();
-    await a.connections.connect(a.connections.profiles.get('demo')!);
+    await a.connections.connectionFor(a.connections.profiles.get('demo')!).connect();
     await a.connections.profiles.setActive('demo');
     const deadId = ids[0];
     prompts.answerPick((items) => items.find((i) => i.description === dead));
     // Make Active (no row given: the question) → it is asked to connect, fails, the demo stays active.
     await vscode.commands.executeCommand('cantonLedger.connections.setActive');
-    assert.equal(a.connections.state(deadId).state, 'error');
+    assert.equal(a.connections.connection(deadId)!.state.state, 'error');
     assert.equal(a.connections.profiles.active()?.id, 'demo');
     // Its URL now answers (the demo's): a plain Connect connects it but does not make it active.
     const p = a.connections.profiles.get(deadId)!;
     await a.connections.profiles.save({ ...p, url: a.connections.profiles.get('demo')!.url });
     await vscode.commands.executeCommand('cantonLedger.connections.connect', deadId);
-    assert.equal(a.connections.state(deadId).state, 'connected');
+    assert.equal(a.connections.connection(deadId)!.state.state, 'connected');
     assert.equal(a.connections.profiles.active()?.id, 'demo', 'the failed Make Active was not remembered');
   });
 });

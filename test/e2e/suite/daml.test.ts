@@ -149,7 +149,7 @@ describe('Daml packages from a participant: each read once', function () {
     const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E packages', url: p.url, auth: 'none', userId: 'demo-admin' });
     profileId = profile.id;
     await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-    await api.connections.connect(api.connections.profiles.get(profileId)!);
+    await api.connections.connectionFor(api.connections.profiles.get(profileId)!).connect();
   });
   after(async () => {
     await api.connections.profiles.remove(profileId);
@@ -158,7 +158,7 @@ describe('Daml packages from a participant: each read once', function () {
     await p.close();
   });
 
-  const ready = async () => (await waitFor(() => api.packages.indexFor(api.connections.profiles.get(profileId)!), { timeoutMs: 20_000, what: 'the packages read' }))!;
+  const ready = async () => (await waitFor(() => api.packages.indexFor(api.connections.connection(profileId)!), { timeoutMs: 20_000, what: 'the packages read' }))!;
 
   it('fetches and decodes each package once, keeps it on disk by id, and a new window reads it from there', async () => {
     const index = await ready();
@@ -170,13 +170,13 @@ describe('Daml packages from a participant: each read once', function () {
     for (const id of ids) assert.ok(fs.existsSync(path.join(api.packages.cacheDir.fsPath, `${id}.json`)), `${id} on disk`);
 
     // Read again in this window: nothing fetched (decoded packages are kept by id).
-    api.packages.refresh(api.connections.profiles.get(profileId)!);
+    api.packages.refresh(api.connections.connection(profileId)!);
     await ready();
     assert.equal(archiveReads.length, firstReads);
 
     // A new window: nothing in memory, the disk cache serves; still nothing fetched.
     api.packages.forgetDecoded();
-    api.packages.refresh(api.connections.profiles.get(profileId)!);
+    api.packages.refresh(api.connections.connection(profileId)!);
     const again = await ready();
     assert.equal(archiveReads.length, firstReads);
     assert.deepEqual(again.templates().map((t) => t.packageIdForm).sort(), index.templates().map((t) => t.packageIdForm).sort());

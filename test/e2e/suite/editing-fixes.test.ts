@@ -55,7 +55,7 @@ describe('editing: quick fixes', function () {
     startedDemo = !api.demo.participant;
     await vscode.commands.executeCommand('cantonLedger.demo.start');
     const demo = api.connections.profiles.active();
-    assert.equal(demo && api.connections.state(demo.id).state, 'connected');
+    assert.equal(demo && api.connections.connection(demo.id)!.state.state, 'connected');
   });
   afterEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
@@ -69,7 +69,7 @@ describe('editing: quick fixes', function () {
   it('fills an empty actAs with a party the demo user may act as', async () => {
     const doc = await writeAndOpen('fix-act-as.commands.json', `{\n  "commandId": "fix-act-as",\n  "actAs": [],\n  "commands": [${CREATE}]\n}\n`);
     const demo = api.connections.profiles.active()!;
-    const state = api.connections.state(demo.id);
+    const state = api.connections.connection(demo.id)!.state;
     assert.ok(state.state === 'connected' && state.info.rights && state.info.rights.actAs.length > 1, 'demo-admin acts as several parties');
     const alice = state.info.rights.actAs.find((p) => p.startsWith('Alice::'))!;
     // Several parties to choose from: one fix each, none preferred.
@@ -105,7 +105,7 @@ describe('editing: quick fixes', function () {
 
   it('replaces a package-id template id with the package-name form the demo participant knows', async () => {
     const demo = api.connections.profiles.active()!;
-    const states = await api.connections.client(demo).listVettedPackages();
+    const states = await api.connections.connectionFor(demo).client.listVettedPackages();
     const iou = states.flatMap((s) => s.packages).find((p) => p.packageName === 'demo-iou');
     assert.ok(iou, 'the demo participant vets demo-iou');
     const doc = await writeAndOpen('fix-package-id.commands.json', `{"commandId": "p", "actAs": ["${ALICE}"], "commands": [${CREATE.replace('#demo-iou', iou.packageId)}]}\n`);
@@ -162,7 +162,7 @@ describe('editing: New Commands File / New Vetting File', function () {
     assert.equal(uri?.toString(), target.toString());
     const value = JSON.parse(fs.readFileSync(target.fsPath, 'utf8')) as Record<string, unknown>;
     const demo = api.connections.profiles.active()!;
-    const state = api.connections.state(demo.id);
+    const state = api.connections.connection(demo.id)!.state;
     assert.ok(state.state === 'connected');
     assert.equal(value.userId, 'demo-admin');
     assert.deepEqual(value.actAs, [state.info.rights!.actAs[0]]);
@@ -180,7 +180,7 @@ describe('editing: New Commands File / New Vetting File', function () {
   });
 
   it('creates a complete command for a template or choice of the participant (as the Packages view asks), valid but for the placeholders to fill in', async () => {
-    await waitFor(() => api.packages.indexFor(api.connections.profiles.active()!), { what: 'the demo packages read' });
+    await waitFor(() => api.packages.indexFor(api.connections.active()!), { what: 'the demo packages read' });
     const create = vscode.Uri.file(path.join(workspaceDir(), 'create-iou.commands.json'));
     await vscode.commands.executeCommand('cantonLedger.files.newCommands', { uri: create, templateId: '#demo-iou:Iou:Iou' });
     const value = JSON.parse(fs.readFileSync(create.fsPath, 'utf8')) as { commands: Array<{ CreateCommand: { createArguments: Record<string, unknown> } }>; actAs: string[] };
@@ -204,10 +204,10 @@ describe('editing: New Commands File / New Vetting File', function () {
 
   it('creates a vetting file with the synchronizer and current topology serial of the demo participant', async () => {
     const demo = api.connections.profiles.active()!;
-    const state = api.connections.state(demo.id);
+    const state = api.connections.connection(demo.id)!.state;
     assert.ok(state.state === 'connected');
     const synchronizerId = state.info.synchronizers[0].synchronizerId;
-    const current = (await api.connections.client(demo).listVettedPackages()).find((s) => s.synchronizerId === synchronizerId);
+    const current = (await api.connections.connectionFor(demo).client.listVettedPackages()).find((s) => s.synchronizerId === synchronizerId);
     assert.ok(current, 'the demo participant has vetted packages');
 
     const target = path.join(workspaceDir(), 'created.vetting.json');

@@ -50,9 +50,9 @@ describe('the editor follows the ledger', function () {
   it('a submission from a commands file: the status bar, Connections and Updates show the new ledger end without a refresh', async () => {
     const { prompts } = await scripted();
     // The Updates view has its pages loaded (newest first here: the new transaction comes first).
-    await api.views.filters.set('demo', { anyParty: true, verbose: true, descending: true });
+    await api.views.filters.set(api.connections.connection('demo')!, { anyParty: true, verbose: true, descending: true });
     await api.views.updates.getChildren();
-    const before = api.connections.ledger('demo')!.ledgerEnd!;
+    const before = api.connections.connection('demo')!.ledger!.ledgerEnd!;
     assert.equal(api.views.updates.range?.endInclusive, before);
     assert.equal(api.statusBar.shown.text, `$(database) Demo @${before}`);
     const loadedBefore = api.views.updates.loadedNodes.length;
@@ -78,7 +78,7 @@ describe('the editor follows the ledger', function () {
     assert.equal(nodes[0].row.updateId, outcome.record?.updateId, 'the new transaction first (newest first), without a refresh');
     assert.ok(nodes.length > loadedBefore, 'what was loaded stays loaded');
     assert.equal(new Set(nodes.map((n) => n.row.updateId ?? n.row.key)).size, nodes.length, 'no update twice');
-    await api.views.filters.set('demo', undefined);
+    await api.views.filters.set(api.connections.connection('demo')!, undefined);
   });
 
   it('a live-tail delivery moves the connection\'s ledger end (status bar and Connections)', async () => {
@@ -89,7 +89,7 @@ describe('the editor follows the ledger', function () {
       // Written behind the extension's back: only the live tail sees it.
       p.state.appendSynthetic(2, { seed: 91 });
       const end = p.state.ledgerEnd;
-      await waitFor(() => api.connections.ledger('demo')?.ledgerEnd === end, { what: `the ledger state at ${end} (it is at ${api.connections.ledger('demo')?.ledgerEnd})` });
+      await waitFor(() => api.connections.connection('demo')?.ledger?.ledgerEnd === end, { what: `the ledger state at ${end} (it is at ${api.connections.connection('demo')?.ledger?.ledgerEnd})` });
       await waitFor(() => api.statusBar.shown.text === `$(database) Demo @${end}`, { what: `the status bar at @${end}` });
       assert.ok(rowDescription(api, 'demo').includes(`offset ${end} `));
     } finally {
@@ -105,7 +105,7 @@ describe('the editor follows the ledger', function () {
     prompts.answer('Apply');
     const applied = await vscode.commands.executeCommand<VettingOutcome>('cantonLedger.files.vettingApply', writeWorkspaceJson('follow.vetting.json', vet('2.0.0', 'Vet')));
     assert.equal(applied.applied, true, prompts.messages.map((m) => m.text).join('\n'));
-    const serial = () => api.connections.ledger('demo')?.vetting;
+    const serial = () => api.connections.connection('demo')?.ledger?.vetting;
     await waitFor(() => {
       const v = serial();
       return v?.state === 'ready' && v.states.find((s) => s.synchronizerId === sync)?.topologySerial === serialBefore + 1;
@@ -121,7 +121,7 @@ describe('the editor follows the ledger', function () {
 
   it('a write through the connection (a DAR upload, a vetting change) re-reads the vetting state; a write beside it does not', async () => {
     const sync = p.state.synchronizers[0].id;
-    const ledger = api.connections.ledger('demo')!;
+    const ledger = api.connections.connection('demo')!.ledger!;
     const connection = api.connections.connection('demo')!;
     const before = (await ledger.vettedPackages()).find((s) => s.synchronizerId === sync)!.topologySerial;
     const change = (op: 'Vet' | 'Unvet') => ({ synchronizerId: sync, changes: [{ operation: { [op]: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] }) as unknown as wire.UpdateVettedPackagesRequest;
@@ -166,7 +166,7 @@ describe('the editor follows the ledger', function () {
       await api.connections.profiles.save({ id, name: 'E2E Silent', url: `http://127.0.0.1:${port}`, auth: 'none', source: 'user' });
       await api.connections.profiles.setActive('demo');
       const making = vscode.commands.executeCommand('cantonLedger.connections.setActive', id);
-      await waitFor(() => api.connections.state(id).state === 'connecting' && sockets.length > 0, { what: 'the connect to reach the silent host' });
+      await waitFor(() => api.connections.connection(id)!.state.state === 'connecting' && sockets.length > 0, { what: 'the connect to reach the silent host' });
       assert.equal(api.connections.profiles.active()?.id, 'demo', 'the previous connection stays active meanwhile');
       assert.equal(api.statusBar.shown.text.startsWith('$(database) Demo @'), true, api.statusBar.shown.text);
       assert.match(rowDescription(api, id), /^connecting… · /);
@@ -177,7 +177,7 @@ describe('the editor follows the ledger', function () {
       assert.ok(cancel?.opts.command, `a Cancel row among ${JSON.stringify(rows.map((r) => r.label))}`);
       await vscode.commands.executeCommand(cancel.opts.command.command, ...(cancel.opts.command.arguments ?? []));
       await making;
-      assert.equal(api.connections.state(id).state, 'disconnected');
+      assert.equal(api.connections.connection(id)!.state.state, 'disconnected');
       assert.equal(api.connections.profiles.active()?.id, 'demo', 'still the previous one after Cancel');
       // Really aborted: the requests' sockets are closed by the extension.
       await waitFor(() => sockets.every((s) => closed.has(s)), { what: `the requests to the silent host aborted (${closed.size} of ${sockets.length} closed)` });
@@ -188,9 +188,9 @@ describe('the editor follows the ledger', function () {
       added.push(id);
       await api.connections.profiles.save({ id, name: 'E2E Second', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' });
       await vscode.commands.executeCommand('cantonLedger.connections.setActive', id);
-      assert.equal(api.connections.state(id).state, 'connected');
+      assert.equal(api.connections.connection(id)!.state.state, 'connected');
       assert.equal(api.connections.profiles.active()?.id, id);
-      assert.equal(api.statusBar.shown.text, `$(database) E2E Second @${api.connections.ledger(id)?.ledgerEnd}`);
+      assert.equal(api.statusBar.shown.text, `$(database) E2E Second @${api.connections.connection(id)?.ledger?.ledgerEnd}`);
     });
   });
 });

@@ -67,7 +67,7 @@ describe('ledger views', function () {
   });
   after(async () => {
     // Later suites read the demo connection's views: leave no Updates filter behind.
-    for (const p of api.connections.profiles.all()) await api.views.filters.set(p.id, undefined);
+    for (const p of api.connections.profiles.all()) await api.views.filters.set(api.connections.connection(p.id)!, undefined);
     for (const id of addedConnections) await api.connections.profiles.remove(id);
     await Promise.all(extra.map((p) => p.close()));
   });
@@ -311,7 +311,7 @@ describe('ledger views', function () {
       await vscode.commands.executeCommand('cantonLedger.updates.startLiveTail');
       await waitFor(() => api.views.updates.liveTail.status === 'following', { what: 'live tail following' });
       await waitFor(() => api.views.updates.liveTail.source?.kind === 'websocket', { what: 'the tail reading the websocket stream' });
-      const client = api.connections.client(api.connections.profiles.get(profileId)!);
+      const client = api.connections.connectionFor(api.connections.profiles.get(profileId)!).client;
       const first = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const liveIds = async () => rows(await api.views.updates.getChildren()).map((n) => n.row.updateId).filter(Boolean);
       await waitFor(async () => (await liveIds()).includes(first.transaction.updateId), { what: 'the new transaction in the live tail' });
@@ -334,7 +334,7 @@ describe('ledger views', function () {
 
     it('reveals a submitted transaction (Reveal in Updates)', async () => {
       await setFilter(api, { anyParty: true, verbose: true, pageSize: 25 });
-      const client = api.connections.client(api.connections.profiles.get(profileId)!);
+      const client = api.connections.connectionFor(api.connections.profiles.get(profileId)!).client;
       const r = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const found = await vscode.commands.executeCommand<boolean>('cantonLedger.updates.reveal', { connectionId: profileId, offset: r.transaction.offset, updateId: r.transaction.updateId });
       const loaded = api.views.updates.loadedNodes;
@@ -361,7 +361,7 @@ describe('ledger views', function () {
       // The token first: a connection becomes active once it answers.
       await vscode.commands.executeCommand('cantonLedger.token.set', profileId, await freshToken());
       await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-      await api.connections.connect(api.connections.profiles.get(profileId)!);
+      await api.connections.connectionFor(api.connections.profiles.get(profileId)!).connect();
       await setFilter(api, { anyParty: true, verbose: true });
     });
     after(async () => {
@@ -372,7 +372,7 @@ describe('ledger views', function () {
     // Update Token from the item asks for the token, stores it and reconnects; here in two steps.
     const updateToken = async () => {
       await vscode.commands.executeCommand('cantonLedger.token.set', profileId, await freshToken());
-      await api.connections.connect(api.connections.profiles.get(profileId)!);
+      await api.connections.connectionFor(api.connections.profiles.get(profileId)!).connect();
     };
 
     it('live tail: "Token rejected — Update Token" and Retry; after a new token it resumes where it stopped, missing nothing', async () => {
@@ -429,7 +429,7 @@ describe('ledger views', function () {
 
     /** A new Iou on the active connection; its contract id. */
     async function newIouContract(): Promise<string> {
-      const r = await api.connections.client(api.connections.profiles.active()!).submitAndWaitForTransaction({ commands: iouCommands(p) });
+      const r = await api.connections.connectionFor(api.connections.profiles.active()!).client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       return r.transaction.events.find((e) => e.kind === 'created')!.contractId;
     }
 
@@ -467,7 +467,7 @@ describe('ledger views', function () {
 
     it('shows the create and archive events of an archived contract, looked up from an event in the Updates view', async () => {
       const profile = api.connections.profiles.active()!;
-      const client = api.connections.client(profile);
+      const client = api.connections.connectionFor(profile).client;
       const created = await client.submitAndWaitForTransaction({ commands: iouCommands(p) });
       const contractId = created.transaction.events.find((e) => e.kind === 'created')!.contractId;
       const archived = await client.submitAndWaitForTransaction({
@@ -543,7 +543,7 @@ describe('ledger views', function () {
     it('asks only a connected connection: "Connect to …" until connected, then the events', async () => {
       const profile = api.connections.profiles.active()!;
       const contractId = await newIouContract();
-      api.connections.disconnect(profile.id);
+      api.connections.disconnect(api.connections.connection(profile.id)!);
       try {
         assert.equal(await vscode.commands.executeCommand('cantonLedger.contractEvents.show', contractId), undefined);
         const node = await contractNode(contractId);
@@ -551,7 +551,7 @@ describe('ledger views', function () {
         const children = await api.views.contractEvents.getChildren(node);
         assert.equal(String(api.views.contractEvents.getTreeItem(children[0]).label), `Connect to ${profile.name}`);
       } finally {
-        await api.connections.connect(profile);
+        await api.connections.connectionFor(profile).connect();
       }
       const children = (await loadedChildren(await contractNode(contractId))) as RowNode[];
       assert.deepEqual(children.map((c) => c.row.label), ['Created Iou:Iou']);
@@ -570,7 +570,7 @@ describe('ledger views', function () {
       await vscode.commands.executeCommand('cantonLedger.vettedPackages.refresh');
       const roots = (await api.views.vettedPackages.getChildren()) as RowNode[];
       assert.equal(roots.length, 1);
-      const expected = (await api.connections.client(api.connections.profiles.active()!).listVettedPackages())[0];
+      const expected = (await api.connections.connectionFor(api.connections.profiles.active()!).client.listVettedPackages())[0];
       assert.match(roots[0].row.description ?? '', new RegExp(`^serial ${expected.topologySerial} · ${expected.packages.length} packages?$`));
       const packages = roots[0].children();
       assert.equal(packages.length, expected.packages.length);
@@ -587,7 +587,7 @@ describe('ledger views', function () {
     it('starts a vetting file with the synchronizer and its current topology serial', async () => {
       const roots = (await api.views.vettedPackages.getChildren()) as RowNode[];
       const sync = roots[0];
-      const expected = (await api.connections.client(api.connections.profiles.active()!).listVettedPackages())[0];
+      const expected = (await api.connections.connectionFor(api.connections.profiles.active()!).client.listVettedPackages())[0];
       const uri = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.vettedPackages.newVettingFile', sync, { untitled: true });
       assert.ok(uri, 'a file was created');
       const doc = await vscode.workspace.openTextDocument(uri);

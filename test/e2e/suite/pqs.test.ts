@@ -45,7 +45,7 @@ describe('PQS in the extension host', function () {
     registerSecret(fixture.password);
     await api.connections.profiles.save({ id, name: 'E2E PQS', url: fixture.participantUrl, auth: 'none', userId: 'demo-admin', source: 'user' });
     await vscode.commands.executeCommand('cantonLedger.connections.setActive', id);
-    assert.equal(api.connections.state(id).state, 'connected');
+    assert.equal(api.connections.connection(id)!.state.state, 'connected');
   });
   after(async () => {
     await closeEditors();
@@ -67,7 +67,7 @@ describe('PQS in the extension host', function () {
 
   it('Connect to PQS: the caveat, the watermark with no lag, the templates with their active counts', async () => {
     await vscode.commands.executeCommand('cantonLedger.pqs.connect', { url: fixture.pqsUrl, password: fixture.password });
-    const end = api.connections.ledger(id)?.ledgerEnd;
+    const end = api.connections.connection(id)?.ledger?.ledgerEnd;
     const rows = await labels();
     assert.match(rows[0], /^Not filtered by party rights/);
     assert.ok(rows.some((r) => r.startsWith('Watermark | latest ') && r.includes(` lag 0 behind ledger end ${end}`)), rows.join('\n'));

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { MessageSeverity, Prompts } from '../../../src/vscode/prompts';
+import { unanswered } from '../../vscode/scriptedPrompts';
 import { activate, workspaceDir } from './helpers';
 
 export interface AskedMessage {
@@ -70,6 +71,15 @@ export class ScriptedPrompts implements Prompts {
     this.picks.push({ title: options.title, items });
     return this.pickAnswers.shift()?.(items) as T | undefined;
   }
+
+  // The questions no suite here scripts: dismissed (a view's progress runs its task).
+  readonly pickMany = unanswered.pickMany;
+  readonly input = unanswered.input;
+  readonly inputStep = unanswered.inputStep;
+  readonly pickStep = unanswered.pickStep;
+  readonly openDialog = unanswered.openDialog;
+  readonly saveDialog = unanswered.saveDialog;
+  readonly viewProgress = unanswered.viewProgress;
 
   last(): AskedMessage {
     const m = this.messages[this.messages.length - 1];

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
 import type { Prompts } from '../../../src/vscode/prompts';
+import { unanswered } from '../../vscode/scriptedPrompts';
 import { activate, extension, waitFor } from './helpers';
 import { closeEditors } from './sendHelpers';
 
@@ -105,6 +106,7 @@ const CONFIRM_APPLY = 'Apply';
 
 /** Answers like a user who sends each file: confirms an apply, dismisses everything else. */
 const sendingUser: Prompts = {
+  ...unanswered,
   progress: (_title, task) => task(new AbortController().signal),
   message: async (_severity, _text, actions, options) => (options?.modal && actions.includes(CONFIRM_APPLY) ? CONFIRM_APPLY : undefined),
   pick: async () => undefined,
@@ -150,7 +152,7 @@ describe('submit: the CLI and the editor send the same request bodies for the sa
     api.send.prompts = previousPrompts;
     await closeEditors();
     if (profileId) {
-      api.connections.disconnect(profileId);
+      api.connections.disconnect(api.connections.connection(profileId)!);
       await api.connections.profiles.remove(profileId);
     }
     await api.connections.profiles.setActive(previousActive);
@@ -169,7 +171,7 @@ describe('submit: the CLI and the editor send the same request bodies for the sa
     const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E same bodies', url: editor.url, auth: 'none', userId: 'demo-admin' });
     profileId = profile.id;
     await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-    await waitFor(() => api.connections.state(profile.id).state === 'connected', { what: 'the connection connected' });
+    await waitFor(() => api.connections.connection(profile.id)!.state.state === 'connected', { what: 'the connection connected' });
     api.send.prompts = sendingUser;
     for (const file of commands) await api.send.submit.submitFile(vscode.Uri.file(file));
     for (const file of commands) await api.send.preview.previewFile(vscode.Uri.file(file));

@@ -71,7 +71,7 @@ describe('workspace-settings connections (trust)', function () {
 
   after(async () => {
     for (const p of a.connections.profiles.all().filter((x) => x.source === 'workspace')) {
-      a.connections.disconnect(p.id);
+      a.connections.disconnect(a.connections.connection(p.id)!);
       await vscode.commands.executeCommand('cantonLedger.token.clear', p.id, { silent: true });
     }
     await setWorkspaceConnections(undefined);
@@ -116,14 +116,14 @@ describe('workspace-settings connections (trust)', function () {
   it('once the URL is trusted, connects and sends the token with every request', async () => {
     const p = await profileNamed('E2E Team');
     participant.seen.length = 0;
-    const info = await a.connections.connect(p);
+    const info = await a.connections.connectionFor(p).connect();
     assert.equal(info.version, '3.5.0-e2e-stand-in');
-    assert.equal(a.connections.ledger(p.id)?.ledgerEnd, 777);
+    assert.equal(a.connections.connection(p.id)?.ledger?.ledgerEnd, 777);
     assert.equal(info.user?.id, 'alice');
-    assert.equal(a.connections.state(p.id).state, 'connected');
+    assert.equal(a.connections.connection(p.id)!.state.state, 'connected');
     assert.ok(participant.seen.length >= 5, `only ${participant.seen.length} request(s)`);
     assert.deepEqual(participant.seen.filter((s) => s.auth !== 'token'), [], 'a request without the token');
-    a.connections.disconnect(p.id);
+    a.connections.disconnect(a.connections.connection(p.id)!);
   });
 
   it('a workspace connection without auth never asks and never sends a token', async () => {
@@ -136,11 +136,11 @@ describe('workspace-settings connections (trust)', function () {
     assert.equal(a.connections.profiles.isTrustedUrl(p.url), false);
     participant.seen.length = 0;
     // A modal here would never be answered: the connect would time out instead of resolving.
-    await a.connections.connect(p);
-    assert.equal(a.connections.ledger(p.id)?.ledgerEnd, 777);
-    assert.equal(a.connections.state(p.id).state, 'connected');
+    await a.connections.connectionFor(p).connect();
+    assert.equal(a.connections.connection(p.id)?.ledger?.ledgerEnd, 777);
+    assert.equal(a.connections.connection(p.id)!.state.state, 'connected');
     assert.deepEqual(participant.seen.filter((s) => s.auth !== 'none'), [], 'a token was sent for a connection without auth');
     assert.ok(participant.seen.every((s) => s.path.startsWith('/open/')), `the path prefix was not kept: ${JSON.stringify(participant.seen)}`);
-    a.connections.disconnect(p.id);
+    a.connections.disconnect(a.connections.connection(p.id)!);
   });
 });

@@ -46,20 +46,20 @@ describe('Upload DAR', function () {
     const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E DAR upload', url: p.url, auth: 'none', userId: 'demo-admin' });
     profileId = profile.id;
     await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-    await waitFor(() => api.connections.state(profileId).state === 'connected', { what: 'the connection connected' });
+    await waitFor(() => api.connections.connection(profileId)!.state.state === 'connected', { what: 'the connection connected' });
   });
 
   after(async () => {
     await closeEditors();
     if (profileId) {
-      api.connections.disconnect(profileId);
+      api.connections.disconnect(api.connections.connection(profileId)!);
       await api.connections.profiles.remove(profileId);
     }
     await api?.connections.profiles.setActive(previousActive);
     await p?.close();
   });
 
-  const client = () => api.connections.client(api.connections.profiles.get(profileId)!);
+  const client = () => api.connections.connectionFor(api.connections.profiles.get(profileId)!).client;
   const profile = () => api.connections.profiles.get(profileId)!;
 
   it('validation on 3.5 is a dry run: the report lists the packages, the ledger does not change', async () => {
@@ -89,7 +89,7 @@ describe('Upload DAR', function () {
   it('upload: the new packages in the report, listed in Packages and vetted in Vetted Packages without a manual refresh', async () => {
     const { prompts } = await scripted();
     // Both views have read the participant before the upload.
-    await waitFor(() => api.packages.stateOf(profile()).state === 'ready', { what: 'the packages read' });
+    await waitFor(() => api.packages.stateOf(api.connections.connectionFor(profile())).state === 'ready', { what: 'the packages read' });
     const vettedBefore = (await api.views.vettedPackages.states())!.flatMap((s) => s.packages.map((x) => x.packageId));
     const outcome = await uploadDar(vscode.Uri.file(shared()), { mode: 'upload', vet: true });
     assert.equal(outcome.error, undefined);
@@ -102,7 +102,7 @@ describe('Upload DAR', function () {
     assert.match(report, /^- \*\*Topology serial:\*\* (\d+) → \d+$/m);
     await waitFor(
       async () => {
-        const state = api.packages.stateOf(profile());
+        const state = api.packages.stateOf(api.connections.connectionFor(profile()));
         return state.state === 'ready' && state.packageIds.includes(main.id);
       },
       { what: 'the Packages view (the package store) to list the uploaded package' },
@@ -144,18 +144,18 @@ describe('Add Connection: a sandbox secret names its participant in every token'
     try {
       await vscode.commands.executeCommand('cantonLedger.token.set', profile.id, secret);
       await vscode.commands.executeCommand('cantonLedger.connections.connect', profile.id);
-      await waitFor(() => api.connections.state(profile.id).state === 'error', { what: 'the connect failed', timeoutMs: 20_000 });
-      const failed = api.connections.state(profile.id);
+      await waitFor(() => api.connections.connection(profile.id)!.state.state === 'error', { what: 'the connect failed', timeoutMs: 20_000 });
+      const failed = api.connections.connection(profile.id)!.state;
       const error = failed.state === 'error' ? (failed.error as AuthError) : undefined;
       assert.equal(error?.failure, 'no-audience');
       assert.match(error?.hint ?? '', /participant id/);
       const saved = api.connections.profiles.get(profile.id)!;
       await api.connections.profiles.save({ ...saved, participantId: p.participantId });
       await vscode.commands.executeCommand('cantonLedger.connections.connect', profile.id);
-      await waitFor(() => api.connections.state(profile.id).state === 'connected', { what: 'the connection connected', timeoutMs: 20_000 });
-      assert.equal(api.connections.tokens.claims(profile.id)?.aud, `https://daml.com/jwt/aud/participant/${p.participantId}`);
+      await waitFor(() => api.connections.connection(profile.id)!.state.state === 'connected', { what: 'the connection connected', timeoutMs: 20_000 });
+      assert.equal(api.connections.connection(profile.id)?.tokens?.claims()?.aud, `https://daml.com/jwt/aud/participant/${p.participantId}`);
     } finally {
-      api.connections.disconnect(profile.id);
+      api.connections.disconnect(api.connections.connection(profile.id)!);
       await vscode.commands.executeCommand('cantonLedger.token.clear', profile.id, { silent: true });
       await api.connections.profiles.remove(profile.id);
       await api.connections.profiles.setActive(previousActive);

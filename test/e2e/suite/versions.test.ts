@@ -71,7 +71,7 @@ describe('every supported Canton version, from the extension', function () {
         // The token first: a connection becomes active once it answers.
         await vscode.commands.executeCommand('cantonLedger.token.set', profileId, registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 })));
         await vscode.commands.executeCommand('cantonLedger.connections.setActive', profileId);
-        await api.connections.connect(api.connections.profiles.get(profileId)!);
+        await api.connections.connectionFor(api.connections.profiles.get(profileId)!).connect();
       });
 
       /** Set by a test that must send nothing (the release lacks the endpoint). */
@@ -94,7 +94,7 @@ describe('every supported Canton version, from the extension', function () {
       });
 
       it('connects with a token and reads who the user is', () => {
-        const s = api.connections.state(profileId);
+        const s = api.connections.connection(profileId)!.state;
         assert.equal(s.state, 'connected', JSON.stringify(s));
         if (s.state === 'connected') {
           assert.equal(s.info.user?.id, 'demo-admin');

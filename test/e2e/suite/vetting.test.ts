@@ -35,7 +35,7 @@ describe('vetting files', function () {
   before(async () => {
     const { api } = await scripted();
     p = await demoParticipant(api);
-    const client = api.connections.client(api.connections.profiles.get('demo')!);
+    const client = api.connections.connectionFor(api.connections.profiles.get('demo')!).client;
     vettedNow = async () => (await client.listVettedPackages())[0].packages.map((x) => `${x.packageName} ${x.packageVersion}`);
   });
   after(closeEditors);

@@ -38,11 +38,22 @@ export async function showExplorer(t) {
 
 export async function closeAllEditors(t) {
   await t.palette('View: Close All Editors');
-  // An untitled editor a check opened (an export, a document with no file) asks whether to save it when
-  // closed: its content was the check's to look at, so it goes unsaved.
-  const dontSave = t.page.locator('.monaco-dialog-box button', { hasText: "Don't Save" }).first();
-  if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
-  else await dontSave.waitFor({ state: 'visible', timeout: 1000 }).then(() => dontSave.click(), () => undefined);
+  // An editor with unsaved changes (an untitled export a check opened) asks whether to save it when
+  // closed, and the question blocks the rest of the workbench: its content was the check's to look at,
+  // so it goes unsaved. The question may come late on a loaded machine: wait until no tab is left
+  // dirty, answering each question as it comes.
+  const dontSave = t.page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" }).first();
+  const dirtyTabs = t.page.locator('.part.editor .tabs-container [role="tab"].dirty');
+  await t.waitUntil(
+    async () => {
+      if (await dontSave.isVisible().catch(() => false)) {
+        await dontSave.click();
+        return false;
+      }
+      return (await dirtyTabs.count()) === 0;
+    },
+    { timeout: scaled(15000), what: 'every editor with unsaved changes closed unsaved' },
+  );
 }
 
 /** The CodeLens whose text contains `text`, in the active editor. */

@@ -16,9 +16,8 @@ import { CancelledError, TimeoutError } from '../../../src/core/errors';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
-import { ConnectionManager, type LedgerStateChange } from '../../../src/vscode/connections/manager';
+import { ConnectionManager, type LedgerStateChange, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import type { TokenProviders } from '../../../src/vscode/connections/tokens';
 import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
@@ -26,15 +25,18 @@ import { fake, MemoryMemento } from '../fake/vscode';
 import { validateText } from '../../../src/core/files/validate';
 import { startFaultProxy } from '../../support/faultProxy';
 
-/** Token providers for connections without auth: records what the model asks of them. */
-function recordingTokens(): TokenProviders & { calls: string[] } {
+/** Token sources that give no token: records what the model asks of each connection's own. */
+function recordingTokens(): TokenSourceFactory & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    providerFor: () => undefined,
-    newAttempt: (id: string) => void calls.push(`newAttempt ${id}`),
-    invalidate: (id: string) => void calls.push(`invalidate ${id}`),
-  } as unknown as TokenProviders & { calls: string[] };
+    sourceFor: (profile) => ({
+      provider: async () => undefined,
+      claims: () => undefined,
+      newAttempt: () => void calls.push(`newAttempt ${profile.id}`),
+      dispose: () => void calls.push(`invalidate ${profile.id}`),
+    }),
+  };
 }
 
 function waitUntil(check: () => boolean, what: string): Promise<void> {
@@ -65,7 +67,7 @@ describe('ConnectionManager (a list of connection objects)', function () {
     tokens = recordingTokens();
     manager = new ConnectionManager(profiles, tokens, silentLogger, new Redactor(), new PackageStore(() => ({ PackageCache, PackageIndex, readDar })));
     changes = [];
-    manager.onDidChange((id) => changes.push(id));
+    manager.onDidChange((c) => changes.push(c?.id));
     profile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };
     await profiles.save(profile);
   });
@@ -77,9 +79,9 @@ describe('ConnectionManager (a list of connection objects)', function () {
   it('one connection object per profile: the same one while the profile keeps its URL, auth and user', async () => {
     const opened: LedgerConnection[] = [];
     manager.onDidOpenConnection((c) => opened.push(c));
-    const c = manager.connectionOf(profile);
+    const c = manager.connectionFor(profile);
     assert.equal(manager.connection('demo'), c);
-    assert.equal(manager.client(profile), c.client);
+    assert.equal(manager.connectionFor(profile).client, c.client);
     assert.deepEqual(opened, [c]);
     await profiles.save({ ...profile, name: 'Renamed' });
     assert.equal(manager.connection('demo'), c, 'a new name is not a new client');
@@ -90,36 +92,61 @@ describe('ConnectionManager (a list of connection objects)', function () {
   it('a changed URL closes the connection (its client and state go) and the next use makes a new one', async () => {
     const closed: LedgerConnection[] = [];
     manager.onDidCloseConnection((c) => closed.push(c));
-    await manager.connect(profile);
+    await manager.connectionFor(profile).connect();
     const old = manager.connection('demo')!;
-    assert.equal(manager.state('demo').state, 'connected');
+    assert.equal(old.state.state, 'connected');
     tokens.calls.length = 0;
     await profiles.save({ ...profile, url: `${p.url}/prefix` });
     assert.deepEqual(closed, [old]);
     assert.deepEqual(tokens.calls, ['invalidate demo'], 'its tokens were made for the old profile');
     assert.equal(old.disposed, true);
-    assert.equal(manager.state('demo').state, 'disconnected', 'nothing said yet by the participant at the new URL');
-    assert.equal(manager.ledger('demo'), undefined);
+    assert.equal(manager.connection('demo')!.state.state, 'disconnected', 'nothing said yet by the participant at the new URL');
+    assert.equal(manager.connection('demo')!.ledger, undefined);
     const fresh = manager.connection('demo')!;
     assert.notEqual(fresh, old);
     assert.equal(fresh.profile.url, `${p.url}/prefix`);
+    assert.equal(manager.connectionFor(profile), fresh, 'asked with the profile as it was (a row drawn before the edit), the connection in use stays');
+    assert.equal(fresh.disposed, false);
   });
 
-  it('connect: the events name the connection, its state and ledger state are readable by id, the active one is connected', async () => {
+  it('connect: the events carry the connection, its state and ledger state are read on it, the active one is connected', async () => {
     await profiles.setActive('demo');
     changes.length = 0;
     assert.equal(manager.activeConnected(), false);
-    const connecting = manager.connect(profile);
-    assert.equal(manager.connect(profile), connecting, 'a second connect joins the first');
+    const connecting = manager.connectionFor(profile).connect();
+    assert.equal(manager.connectionFor(profile).connect(), connecting, 'a second connect joins the first');
     assert.deepEqual(tokens.calls, ['newAttempt demo'], 'one connect attempt');
     const info = await connecting;
     assert.deepEqual(changes, ['demo', 'demo']);
-    const s = manager.state('demo');
+    const s = manager.connection('demo')!.state;
     assert.ok(s.state === 'connected' && s.info === info);
-    assert.equal(manager.ledger('demo')?.ledgerEnd, p.state.ledgerEnd);
+    assert.equal(manager.connection('demo')!.ledger?.ledgerEnd, p.state.ledgerEnd);
     assert.equal(manager.activeConnected(), true);
     assert.equal(manager.activeConnection(), manager.connection('demo'));
     assert.deepEqual(manager.all(), [manager.connection('demo')]);
+  });
+
+  it('a connection stands for its profile: a rename reaches it, and once a disconnect closed it, current() is the one its profile has now', async () => {
+    await profiles.setActive('demo');
+    const c = manager.active()!;
+    assert.equal(manager.connectionFor(profile), c);
+    assert.equal(manager.current(c), c, 'itself while it is open');
+    await profiles.save({ ...profile, name: 'Renamed' });
+    assert.equal(c.profile.name, 'Renamed', 'the same object, with the profile as it reads now');
+    await c.connect();
+    changes.length = 0;
+    manager.disconnect(c);
+    assert.deepEqual(changes, ['demo'], 'the event carries the connection that closed');
+    const next = manager.current(c)!;
+    assert.notEqual(next, c);
+    assert.equal(next.disposed, false);
+    assert.equal(manager.active(), next, 'the active profile\'s connection now');
+    assert.equal(manager.activeConnection(), undefined, 'not connected yet');
+    manager.disconnect(c);
+    assert.equal(next.disposed, false, 'a closed connection closes nothing more');
+    assert.deepEqual(changes, ['demo']);
+    await profiles.remove('demo');
+    assert.equal(manager.current(next), undefined, 'its profile went');
   });
 
   /** Runs `use` with a profile "silent" of a host that accepts and never answers. */
@@ -136,41 +163,42 @@ describe('ConnectionManager (a list of connection objects)', function () {
     }
   }
 
-  it('Cancel of a connect in progress, by id', () =>
+  it('Cancel of a connect in progress, on its connection', () =>
     withSilentHost(async (silent) => {
-      const connecting = manager.connect(silent);
-      assert.equal(manager.state('silent').state, 'connecting');
-      assert.equal(manager.cancelConnect('silent'), true);
+      const c = manager.connectionFor(silent);
+      const connecting = c.connect();
+      assert.equal(c.state.state, 'connecting');
+      assert.equal(c.cancelConnect(), true);
       await assert.rejects(connecting, CancelledError);
-      assert.equal(manager.state('silent').state, 'disconnected');
-      assert.equal(manager.cancelConnect('silent'), false);
+      assert.equal(c.state.state, 'disconnected');
+      assert.equal(c.cancelConnect(), false);
     }));
 
   it('a connect gives up after cantonLedger.connectTimeoutSeconds, not the request timeout', () =>
     withSilentHost(async (silent) => {
       fake.setSetting('cantonLedger.requestTimeoutSeconds', 120);
       fake.setSetting('cantonLedger.connectTimeoutSeconds', 0.3);
-      const error = await manager.connect(silent).then(() => assert.fail('connected to a silent host'), (e: unknown) => e);
+      const error = await manager.connectionFor(silent).connect().then(() => assert.fail('connected to a silent host'), (e: unknown) => e);
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(error.timeoutMs, 300);
-      assert.equal(manager.state('silent').state, 'error');
+      assert.equal(manager.connectionFor(silent).state.state, 'error');
     }));
 
   it('disconnect drops the connection, forgets its token and says so', async () => {
-    await manager.connect(profile);
+    await manager.connectionFor(profile).connect();
     const c = manager.connection('demo')!;
     changes.length = 0;
-    manager.disconnect('demo');
+    manager.disconnect(c);
     assert.equal(c.disposed, true);
-    assert.equal(manager.state('demo').state, 'disconnected');
-    assert.equal(manager.ledger('demo'), undefined);
+    assert.equal(c.state.state, 'disconnected');
+    assert.equal(c.ledger, undefined);
     assert.ok(tokens.calls.includes('invalidate demo'));
     assert.deepEqual(changes, ['demo']);
     assert.deepEqual(manager.all(), []);
   });
 
   it('a removed profile closes its connection', async () => {
-    await manager.connect(profile);
+    await manager.connectionFor(profile).connect();
     const c = manager.connection('demo')!;
     await profiles.remove('demo');
     assert.equal(c.disposed, true);
@@ -178,18 +206,18 @@ describe('ConnectionManager (a list of connection objects)', function () {
   });
 
   it("a write through the connection moves its ledger state; the model's event names the connection", async () => {
-    await manager.connect(profile);
+    await manager.connectionFor(profile).connect();
     const seen: LedgerStateChange[] = [];
     manager.onDidChangeLedger((e) => seen.push(e));
     const c = manager.connection('demo')!;
     const commands = { commands: [{ CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: p.parties.bank, owner: p.parties.alice, currency: 'USD', amount: '1.0', observers: [] } } }], commandId: `m-${Date.now()}`, actAs: [p.parties.bank], userId: 'demo-admin' };
     const result = await c.write('transaction', (client, signal) => client.submitAndWaitForTransaction({ commands }, { signal }), { offsetOf: (r) => r.transaction.offset });
-    assert.equal(manager.ledger('demo')?.ledgerEnd, result.transaction.offset);
-    assert.ok(seen.some((e) => e.connectionId === 'demo' && e.change.ledgerEnd?.current === result.transaction.offset), JSON.stringify(seen));
+    assert.equal(c.ledger?.ledgerEnd, result.transaction.offset);
+    assert.ok(seen.some((e) => e.connection === c && e.change.ledgerEnd?.current === result.transaction.offset), JSON.stringify(seen.map((e) => e.change)));
   });
 
   it('dispose closes every connection', async () => {
-    await manager.connect(profile);
+    await manager.connectionFor(profile).connect();
     const c = manager.connection('demo')!;
     manager.dispose();
     assert.equal(c.disposed, true);
@@ -212,20 +240,20 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
     try {
       const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: p.url, auth: 'none', userId: 'demo-admin', source: 'user' };
       await profiles.save(profile);
-      assert.deepEqual(packages.stateOf(profile), { state: 'none' }, 'not connected: nothing read');
+      assert.deepEqual(packages.stateOf(manager.connectionFor(profile)), { state: 'none' }, 'not connected: nothing read');
       await waitUntil(() => packages.current() === 'unavailable', 'no packages anywhere');
       let changed = 0;
       packages.onDidChange(() => changed++);
-      await manager.connect(profile);
+      await manager.connectionFor(profile).connect();
       assert.equal(packages.current(), undefined, 'reading the connection\'s packages');
-      await waitUntil(() => packages.stateOf(profile).state === 'ready', "the connection's packages");
+      await waitUntil(() => packages.stateOf(manager.connectionFor(profile)).state === 'ready', "the connection's packages");
       const current = packages.current();
       assert.ok(current && current !== 'unavailable');
       assert.equal(current.source, 'on Demo');
-      assert.ok(packages.indexFor(profile)?.template('#demo-iou:Iou:Iou'));
+      assert.ok(packages.indexFor(manager.connectionFor(profile))?.template('#demo-iou:Iou:Iou'));
       assert.ok(changed > 0);
-      manager.disconnect('demo');
-      assert.deepEqual(packages.stateOf(profile), { state: 'none' });
+      manager.disconnect(manager.connectionFor(profile));
+      assert.deepEqual(packages.stateOf(manager.connectionFor(profile)), { state: 'none' });
       assert.equal(packages.current(), 'unavailable');
     } finally {
       packages.dispose();
@@ -275,7 +303,7 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
     const packages = new LedgerPackages(manager, manager.packageStore!, vscode.Uri.file('/nonexistent/daml-packages'), silentLogger);
     try {
       // The demo-asset package answers 500; every other package is served.
-      const client = manager.client({ id: 'probe', name: 'Probe', url: p.url, auth: 'none', source: 'user' });
+      const client = manager.connectionFor({ id: 'probe', name: 'Probe', url: p.url, auth: 'none', source: 'user' }).client;
       const store = new PackageStore(() => ({ PackageCache, PackageIndex, readDar }));
       const all = await store.read(client, new AbortController().signal);
       const asset = all.packages.find((x) => x.name === 'demo-asset')!;
@@ -283,10 +311,11 @@ describe('LedgerPackages (the packages the editor uses now)', function () {
       const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: proxy.url, auth: 'none', userId: 'demo-admin', source: 'user' };
       await profiles.save(profile);
       await profiles.setActive(profile.id);
-      await manager.connect(profile);
-      await waitUntil(() => packages.stateOf(profile).state !== 'loading' && packages.stateOf(profile).state !== 'none', "the connection's packages");
+      const connection = manager.connectionFor(profile);
+      await connection.connect();
+      await waitUntil(() => packages.stateOf(connection).state !== 'loading' && packages.stateOf(connection).state !== 'none', "the connection's packages");
       const current = packages.current();
-      assert.ok(current && current !== 'unavailable', `ready, not ${JSON.stringify(packages.stateOf(profile))}`);
+      assert.ok(current && current !== 'unavailable', `ready, not ${JSON.stringify(packages.stateOf(connection))}`);
       assert.deepEqual(current.unreadable?.map((u) => u.packageId), [asset.id]);
       assert.ok(current.packages.template('#demo-iou:Iou:Iou'), 'the readable packages are there');
       assert.ok(!codesFor('#demo-iou:Iou:Iou', current).includes('package-unreadable'));

@@ -270,6 +270,11 @@ export enum ViewColumn {
   Two = 2,
   Three = 3,
 }
+export enum InputBoxValidationSeverity {
+  Info = 1,
+  Warning = 2,
+  Error = 3,
+}
 export enum QuickPickItemKind {
   Separator = -1,
   Default = 0,
@@ -475,6 +480,8 @@ class FakeState {
   readonly revealed: Array<{ uri: Uri; range: Range; type?: TextEditorRevealType }> = [];
   /** Test controllers made (tests.createTestController) and not disposed. */
   readonly testControllers: FakeTestController[] = [];
+  /** Other extensions installed (extensions.all), by id with their manifest. */
+  installedExtensions: Array<{ id: string; packageJSON: Record<string, unknown> }> = [];
 }
 
 // ---------------------------------------------------------------- Testing API
@@ -981,6 +988,12 @@ export const workspace = {
   },
   registerTextDocumentContentProvider(): Disposable {
     return new Disposable(() => undefined);
+  },
+};
+
+export const extensions = {
+  get all(): ReadonlyArray<{ id: string; packageJSON: Record<string, unknown> }> {
+    return state.installedExtensions;
   },
 };
 

@@ -49,7 +49,7 @@ describe('contract-id completions (fake VS Code API, demo participant)', functio
     const none = (await new DamlAssist(noPackages, window.manager).provideCompletionItems(doc as never, position as never)) as unknown as Array<{ label: string }>;
     assert.equal(none.length, 1);
     assert.match(none[0].label, /NoSuch contract/);
-    window.manager.disconnect(window.profile.id);
+    window.manager.disconnect(window.connection);
     const { doc: d2, position: p2 } = documentWithCursor(exercise('#demo-iou:Iou:Iou'));
     const offline = (await new DamlAssist(noPackages, window.manager).provideCompletionItems(d2 as never, p2 as never)) as unknown as Array<{ label: string; detail: string }>;
     assert.deepEqual(offline.map((i) => i.label), ['<Iou:Iou contract id>']);

@@ -1,13 +1,14 @@
 // What the send controllers' tests share: a window (the fake VS Code API) with one connection, active
 // and connected, to a demo participant, and the deps a controller is built with.
 import type { ConnectionProfile } from '../../../src/core/connections';
+import type { LedgerConnection } from '../../../src/core/ledger/connection';
 import type { PackageStore } from '../../../src/core/ledger/packages';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import { ConnectionTargets } from '../../../src/vscode/commands/registry';
 import { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import type { TokenProviders } from '../../../src/vscode/connections/tokens';
+import type { TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import type { JsonDocuments } from '../../../src/vscode/documents';
 import type { SendDeps } from '../../../src/vscode/files/submit/submit';
 import { ErrorReporter, PromptsPort, type Prompts } from '../../../src/vscode/prompts';
@@ -17,21 +18,23 @@ import { start } from '../../participant/helpers';
 import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
 import { fake, MemoryMemento, commands, workspace, type Uri } from '../fake/vscode';
 
-/** Token providers for participants without auth. */
-const noTokens = { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as unknown as TokenProviders;
+/** Token sources for participants without auth. */
+const noTokens: TokenSourceFactory = { sourceFor: () => undefined };
 
 export interface SendWindow {
   profile: ConnectionProfile;
   manager: ConnectionManager;
+  /** The profile's connection as it is now (a disconnect makes a new one). */
+  readonly connection: LedgerConnection;
   deps: SendDeps;
   /** What the controllers take: the prompts the fake window answers (fake.answerMessage). */
   prompts: () => Prompts;
   dispose(): void;
 }
 
-/** Token providers that give every profile `token`. */
-function fixedToken(token: string): TokenProviders {
-  return { ...noTokens, providerFor: () => async () => token } as unknown as TokenProviders;
+/** Token sources that give every profile `token`. */
+function fixedToken(token: string): TokenSourceFactory {
+  return { sourceFor: () => ({ provider: async () => token, claims: () => undefined, newAttempt: () => undefined, dispose: () => undefined }) };
 }
 
 /** A fresh fake window connected to `url` as "Demo" (with `token`, when given); `documents` and `packages` as the test needs them. */
@@ -44,13 +47,16 @@ export async function sendWindow(url: string, o: { documents?: Partial<JsonDocum
   const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url, auth: o.token === undefined ? 'none' : 'jwt', userId: 'demo-admin', source: 'user' };
   await profiles.save(profile);
   await profiles.setActive(profile.id);
-  await manager.connect(profile);
+  await manager.connectionFor(profile).connect();
   const port = new PromptsPort(windowPrompts);
   const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-  const deps: SendDeps = { connections: manager, documents: (o.documents ?? {}) as JsonDocuments, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(profiles, port, commands, errors) };
+  const deps: SendDeps = { connections: manager, documents: (o.documents ?? {}) as JsonDocuments, logger: silentLogger, redactor: new Redactor(), errors, targets: new ConnectionTargets(manager, port, commands, errors) };
   return {
     profile,
     manager,
+    get connection() {
+      return manager.connectionFor(profile);
+    },
     deps,
     prompts: () => port,
     dispose: () => {

@@ -70,7 +70,7 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
 
   it('succeeded: the transaction opens, the summary is shown, the history keeps it, and the ledger end moves with no call of ours', async () => {
     writeFile(`unit-${randomUUID()}`);
-    const ledger = manager.ledger(profile.id)!;
+    const ledger = manager.connectionFor(profile).ledger!;
     const endBefore = ledger.ledgerEnd!;
     const outcome = await controller.submitFile(uri);
     assert.equal(outcome.record?.outcome, 'succeeded');

@@ -39,7 +39,7 @@ describe('VettingController (Dry Run / Apply Vetting Changes) against the fake V
     await p.close();
   });
 
-  const vettedIou = async () => (await manager.client(profile).listVettedPackages()).flatMap((s) => s.packages.filter((x) => x.packageName === 'demo-iou').map((x) => x.packageVersion)).sort();
+  const vettedIou = async () => (await manager.connectionFor(profile).client.listVettedPackages()).flatMap((s) => s.packages.filter((x) => x.packageName === 'demo-iou').map((x) => x.packageVersion)).sort();
 
   it('a dry run changes nothing and opens its report with the diff', async () => {
     const before = await vettedIou();
@@ -51,7 +51,7 @@ describe('VettingController (Dry Run / Apply Vetting Changes) against the fake V
   });
 
   it('Apply asks first with the diff, applies, and the connection reads its vetting state again by itself', async () => {
-    const ledger = manager.ledger(profile.id)!;
+    const ledger = manager.connectionFor(profile).ledger!;
     await ledger.vettedPackages();
     const serialBefore = (ledger.vetting.state === 'ready' && ledger.vetting.states[0].topologySerial) || 0;
     fake.answerMessage(VettingActions.confirmApply);
@@ -67,7 +67,7 @@ describe('VettingController (Dry Run / Apply Vetting Changes) against the fake V
   });
 
   it('an apply whose answer is lost: the state is looked at, and a change in place is "already applied" (not unknown, not failed), applied once', async () => {
-    const serial = async () => (await manager.client(profile).listVettedPackages())[0].topologySerial;
+    const serial = async () => (await manager.connectionFor(profile).client.listVettedPackages())[0].topologySerial;
     const before = await serial();
     // The participant applies the change, then drops the connection without answering.
     p.faults.vettingUpdate = { dropResponse: true, times: 1 };

@@ -42,7 +42,7 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     w = await sendWindow(p.url);
     shownJson = [];
     const documents = { show: async (folder: string, name: string, value: unknown) => void shownJson.push([folder, name, value]) } as unknown as JsonDocuments;
-    panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents, logger: silentLogger, redactor: new Redactor() });
+    panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents, logger: silentLogger, redactor: new Redactor(), prompts: w.prompts() });
     const tx = await w.manager.activeConnection()!.client.listUpdates({ beginExclusive: 0, endInclusive: p.state.ledgerEnd }, { filter: { anyParty: true, shape: 'ledger-effects' } });
     transferOffset = tx.find((u) => u.kind === 'transaction' && u.events.some((e) => e.kind === 'exercised'))!.offset!;
   });
@@ -90,7 +90,8 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal((await sent(panel, 'loading', before)).type, 'loading');
   });
 
-  it('opens a node’s event as JSON, a contract’s events, and the drawing as Mermaid (Markdown, previewed beside) or DOT', async () => {
+  it('opens a node’s event as JSON, a contract’s events, and the drawing as Mermaid (Markdown, previewed beside where a Mermaid preview is installed) or DOT', async () => {
+    fake.state.installedExtensions = [{ id: 'bierner.markdown-mermaid', packageJSON: { contributes: { 'markdown.markdownItPlugins': true } } }];
     await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
     const [panel] = fake.state.webviewPanels;
     const { document } = await sent(panel, 'document');
@@ -114,9 +115,18 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     assert.equal(String(preview[0].args[0]), 'untitled:Untitled-1', 'of the exported document');
     assert.match(fake.state.untitledDocuments[1].text, /^digraph /);
     assert.deepEqual(opened, [contract.contractId]);
+
+    // Without an extension that draws mermaid fences the built-in preview would show code: the editor alone.
+    fake.state.installedExtensions = [];
+    const before = fake.state.untitledDocuments.length;
+    panel.receive({ type: 'export', format: 'mermaid' });
+    while (fake.state.untitledDocuments.length === before) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(fake.state.executed.filter((c) => c.id === 'markdown.showPreviewToSide').length, 1, 'no second preview');
   });
 
-  it('the Mermaid export is previewed also when the Markdown extension has not started yet (its command unlisted until run), and opens without a preview when it is disabled', async () => {
+  it('with a Mermaid preview installed, the export is previewed also when the Markdown extension has not started yet (its command unlisted until run), and opens without a preview when it is disabled', async () => {
+    fake.state.installedExtensions = [{ id: 'bierner.markdown-mermaid', packageJSON: { contributes: { 'markdown.markdownItPlugins': true } } }];
     await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
     const [panel] = fake.state.webviewPanels;
     await sent(panel, 'document');
@@ -227,7 +237,7 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
       assert.equal(fake.state.webviewPanels[0].column, ViewColumn.Two, 'not over the preview');
       assert.deepEqual(fake.state.executed.map((x) => x.id), ['workbench.action.minimizeOtherEditors'], 'its column widened');
       panels.dispose();
-      panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents: {} as JsonDocuments, logger: silentLogger, redactor: new Redactor() });
+      panels = new GraphPanels({ extensionUri: Uri.file(ROOT) as never, connections: w.manager, documents: {} as JsonDocuments, logger: silentLogger, redactor: new Redactor(), prompts: w.prompts() });
       fakeWindow.visibleTextEditors = [];
       fakeWindow.activeTextEditor = undefined;
       fake.state.executed.length = 0;

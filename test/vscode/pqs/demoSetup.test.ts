@@ -95,7 +95,7 @@ describe('cantonLedger.demo.pqsUrl in the Settings editor', () => {
     fake.setSetting('cantonLedger.demo.pqsUrl', urlOf(second.cluster, second.database));
     await until(() => attachedDatabase(api) === second.database, 'the view attached to the new database');
     assert.ok(await mirrored(second.cluster, second.database), 'the demo mirrors into the new database');
-    assert.equal(api.connections.state(DEMO_CONNECTION_ID).state, 'connected');
+    assert.equal(api.connections.connection(DEMO_CONNECTION_ID)?.state.state, 'connected');
   });
 
   it('with the demo connected and no PQS, the view offers the set-up first', async () => {

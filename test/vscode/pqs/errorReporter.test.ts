@@ -7,7 +7,7 @@ import { ErrorReporter, RETRY, SHOW_LOG, type Prompts } from '../../../src/vscod
 
 function setUp() {
   const messages: { severity: string; text: string; actions: readonly string[] }[] = [];
-  const prompts: Prompts = {
+  const prompts: Pick<Prompts, 'message' | 'pick' | 'progress'> = {
     message: async (severity, text, actions) => void messages.push({ severity, text, actions }),
     pick: async () => undefined,
     progress: (_title, task) => task(new AbortController().signal),

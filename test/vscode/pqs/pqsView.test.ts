@@ -23,6 +23,7 @@ import type { SqlResult } from '../../../src/core/pqs/store';
 import { Commands } from '../../../src/vscode/commands/ids';
 import { CommandRegistry } from '../../../src/vscode/commands/registry';
 import { ErrorReporter, type Prompts } from '../../../src/vscode/prompts';
+import { unanswered } from '../scriptedPrompts';
 import { demoPqsUrl } from '../../../src/vscode/demo';
 import { registerPqs, type PqsFeature } from '../../../src/vscode/pqs';
 import type { PqsNode } from '../../../src/vscode/pqs/viewRows';
@@ -34,6 +35,7 @@ import { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { commands, fake, MemoryMemento, type FakeWebviewPanel } from '../fake/vscode';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
+import { start } from '../../participant/helpers';
 
 stopPostgresAfterRun();
 
@@ -47,6 +49,7 @@ function recordingGlue() {
   const logged: string[] = [];
   const failures: unknown[] = [];
   const prompts: Prompts = {
+    ...unanswered,
     message: async (severity, text) => void messages.push({ severity, text }),
     pick: async () => undefined,
     progress: (_title, task) => task(new AbortController().signal),
@@ -292,6 +295,48 @@ for (const kind of storeKinds()) {
       await until(async () => (await activeQueries(demo, marker)) === 0, 'the query gone from pg_stat_activity');
     });
 
+    it('what the view was told (where it reads, the filters) is its connection\'s: another connection shows none of it, the first shows it again, a reconnect starts afresh', async () => {
+      const s = demo.settings;
+      const url = `postgresql://${s.user}@${s.host}:${s.port}/${s.database}?schema=pqs&sslmode=disable`;
+      const end = demo.participant.state.ledgerEnd;
+      const chosen = async () => {
+        const nodes = await roots();
+        const iou = find(nodes, 'template', IOU);
+        return { reading: nodes.map(label).find((r) => r.startsWith('Reading at offset')), filter: iou && view().getTreeItem(iou).description };
+      };
+      await vscode.commands.executeCommand(Commands.pqsPin, { offset: 20 });
+      await vscode.commands.executeCommand(Commands.pqsFilter, find(await roots(), 'template', IOU)!, ['currency=USD']);
+      const told = await chosen();
+      assert.equal(told.reading, 'Reading at offset 20 | pinned');
+      assert.match(String(told.filter), /currency=USD/);
+
+      // Another participant's connection, active now, with a store of its own (the same database will do).
+      const other = await start({ port: 0 });
+      const elsewhere: ConnectionProfile = { id: 'other', name: 'Other', url: other.url, auth: 'none', userId: 'demo-admin', source: 'user' };
+      try {
+        await w.manager.profiles.save(elsewhere);
+        await w.manager.connectionFor(elsewhere).connect();
+        await w.manager.profiles.setActive(elsewhere.id);
+        await vscode.commands.executeCommand(Commands.pqsConnect, { url, password: READER_PASSWORD });
+        const there = await chosen();
+        assert.equal(there.reading, `Reading at offset ${end} | the latest offset`, 'no pin of the other connection');
+        assert.doesNotMatch(String(there.filter), /currency=USD/, 'no filter of the other connection');
+
+        await w.manager.profiles.setActive(w.profile.id);
+        assert.deepEqual(await chosen(), told, 'the first connection has what it was told again');
+      } finally {
+        await w.manager.profiles.remove(elsewhere.id);
+        await other.close();
+      }
+      // A reconnect is a new connection: its store is attached again by itself, and nothing is chosen.
+      w.manager.disconnect(w.connection);
+      await w.connection.connect();
+      await until(async () => (await chosen()).filter !== undefined, 'the store attached again');
+      const afresh = await chosen();
+      assert.equal(afresh.reading, `Reading at offset ${end} | the latest offset`);
+      assert.doesNotMatch(String(afresh.filter), /currency=USD/);
+    });
+
     it('a role that could write: a warning row recommending a read-only role, and a warning when it connects; Disconnect forgets the store', async () => {
       const { cluster, database } = demo;
       glue.messages.length = 0;
@@ -327,7 +372,7 @@ for (const kind of storeKinds()) {
       fake.reset();
       profiles = new ProfileStore(new MemoryMemento() as never);
       // No package store: the participant's packages are never read, so no interface's implementers are known.
-      manager = new ConnectionManager(profiles, { providerFor: () => undefined, newAttempt: () => undefined, invalidate: () => undefined } as never, silentLogger, new Redactor());
+      manager = new ConnectionManager(profiles, { sourceFor: () => undefined }, silentLogger, new Redactor());
       registry = new CommandRegistry(commands, glue.reporting, { resolve: async () => undefined } as never);
       const s = demo.settings;
       feature = registerPqs(registry, {
@@ -355,7 +400,7 @@ for (const kind of storeKinds()) {
       const profile: ConnectionProfile = { id: 'demo', name: 'Demo', url: demo.participant.url, auth: 'none', userId: 'demo-admin', source: 'demo' };
       profiles.setDemo(profile);
       await profiles.setActive('demo');
-      await manager.connect(profile);
+      await manager.connectionFor(profile).connect();
       for (let i = 0; i < 200 && !manager.activeConnection()?.pqs; i++) await new Promise((r) => setTimeout(r, 25));
       assert.ok(manager.activeConnection()?.pqs, 'the demo connection has its PQS');
       const rows = (await feature.view.getChildren()).map((n) => feature.view.getTreeItem(n).label);

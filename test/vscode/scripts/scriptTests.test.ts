@@ -14,6 +14,9 @@ import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
 import { Commands } from '../../../src/vscode/commands/ids';
 import { CommandRegistry } from '../../../src/vscode/commands/registry';
+import type { ConnectionProfile } from '../../../src/core/connections';
+import type { ToWebview } from '../../../src/core/graph/viewProtocol';
+import { registerGraphs } from '../../../src/vscode/graph/graphCommands';
 import { ErrorReporter, PromptsPort } from '../../../src/vscode/prompts';
 import { ScriptTests } from '../../../src/vscode/scripts/scriptTests';
 import { FileDiagnostics } from '../../../src/vscode/files/editing/diagnostics';
@@ -23,9 +26,18 @@ import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
 import { startFaultProxy } from '../../support/faultProxy';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, window as fakeWindow, workspace, type FakeTestItem } from '../fake/vscode';
+import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, window as fakeWindow, workspace, type FakeTestItem, type FakeWebviewPanel } from '../fake/vscode';
 
 const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
+
+/** The first message of one of `types` the panel was sent (the panel reads asynchronously). */
+async function firstPosted(panel: FakeWebviewPanel, types: ToWebview['type'][]): Promise<ToWebview> {
+  for (;;) {
+    const m = (panel.posted as ToWebview[]).find((x) => types.includes(x.type));
+    if (m) return m;
+    await new Promise((r) => setImmediate(r));
+  }
+}
 
 describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
   this.timeout(60_000);
@@ -52,7 +64,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
     const registry = new CommandRegistry(commands, errors, window.deps.targets);
     const documents = { show: async (folder: string, name: string, value: unknown) => void shown.push({ folder, name, value }) };
-    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, readDar });
+    tests = new ScriptTests(registry, { connections: window.manager, documents: documents as never, prompts: port, readDar });
     controller = fake.state.testControllers[0];
     await controller.resolveHandler!(undefined);
   });
@@ -115,7 +127,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
       fake.state.findFiles = () => [uriOf('broken.ledger.json')];
       const port = new PromptsPort(windowPrompts);
       const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, readDar });
+      tests = new ScriptTests(new CommandRegistry(commands, errors, window.deps.targets), { connections: window.manager, documents: {} as never, prompts: port, readDar });
       controller = fake.state.testControllers[0];
       await controller.resolveHandler!(undefined);
       const run = await controller.run([item('broken.ledger.json')]);
@@ -155,7 +167,7 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
   });
 
   it('without a connection the scripts are errored with what to do, and nothing runs', async () => {
-    window.manager.disconnect('demo');
+    window.manager.disconnect(window.connection);
     const run = await controller.run();
     const states = [...controller.items].map(([, i]) => run.lastState(i.id));
     assert.ok(states.every((s) => s?.state === 'errored'));
@@ -174,9 +186,38 @@ describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
     const graphs: unknown[] = [];
     commands.registerCommand(Commands.showTransactionGraph, (arg) => void graphs.push(arg));
     await commands.executeCommand(Commands.showScriptStepGraph, item('iou-lifecycle.ledger.json', 1));
-    assert.deepEqual(graphs, [{ updateId }]);
+    assert.deepEqual(graphs, [{ updateId, connection: window.connection }], 'the transaction, on the connection the script ran on');
     await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 3));
     assert.match(fake.state.messages.at(-1)!.text, /has no transaction from its last run/);
+  });
+
+  it("a step's graph reads the transaction from the connection its script ran on, not from the one active now", async () => {
+    await commands.executeCommand(Commands.runLedgerScript, uriOf('iou-lifecycle.ledger.json'));
+    assert.equal(states(controller.runs.at(-1)!, 'iou-lifecycle.ledger.json').script, 'passed');
+    await commands.executeCommand(Commands.openScriptStepResult, item('iou-lifecycle.ledger.json', 1));
+    const updateId = (shown[0].value as { updateId: string }).updateId;
+    // Another participant, connected and active now: it has never seen the script's transactions.
+    const other = await start({ port: 0 });
+    const registry = new CommandRegistry(commands, new ErrorReporter(silentLogger, new Redactor(), new PromptsPort(windowPrompts), () => undefined), window.deps.targets);
+    const graphs = registerGraphs(registry, { extensionUri: Uri.file(REPO_ROOT) as never, connections: window.manager, documents: {} as never, logger: silentLogger, redactor: new Redactor(), prompts: window.prompts() });
+    try {
+      const elsewhere: ConnectionProfile = { id: 'other', name: 'Other', url: other.url, auth: 'none', userId: 'demo-admin', source: 'user' };
+      await window.manager.profiles.save(elsewhere);
+      await window.manager.connectionFor(elsewhere).connect();
+      await window.manager.profiles.setActive(elsewhere.id);
+      assert.equal(window.manager.activeConnection()?.id, 'other');
+
+      await commands.executeCommand(Commands.showScriptStepGraph, item('iou-lifecycle.ledger.json', 1));
+      const [panel] = fake.state.webviewPanels;
+      const drawn = await firstPosted(panel, ['document', 'error']);
+      assert.deepEqual(panel.posted.find((m) => (m as ToWebview).type === 'loading'), { type: 'loading', title: `Transaction ${updateId.slice(0, 10)}…`, detail: 'Reading from Demo…' });
+      assert.equal(drawn.type, 'document', JSON.stringify(drawn));
+      assert.equal(drawn.type === 'document' && drawn.document.kind === 'transaction' && drawn.document.updateId, updateId);
+    } finally {
+      graphs.registrations.forEach((r) => r.dispose());
+      registry.dispose();
+      await other.close();
+    }
   });
 
   it('after a failing run the editors that show the script have the cursor at the failed expectation, revealed; the script\'s message is at the failing step, on a line of its own', async () => {

@@ -47,7 +47,7 @@ describe('Compare Parties opens where it is seen', function () {
 
     it('shows and focuses the view before it reads, then fills it', async () => {
       const registry = new CommandRegistry(commands, window.deps.errors, window.deps.targets);
-      const { feature, view } = registerComparePartiesView(registry, window.manager, silentLogger, new Redactor(), window.deps.errors);
+      const { feature, view } = registerComparePartiesView(registry, window.manager, silentLogger, new Redactor(), window.deps.errors, window.prompts());
       try {
         const comparison = await feature.compare({ parties: [p.parties.alice, p.parties.bob] });
         assert.ok(comparison);

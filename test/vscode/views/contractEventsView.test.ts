@@ -27,7 +27,7 @@ describe('Contract Events view (fake VS Code API, demo participant)', () => {
     contractId = updates.flatMap((u) => (u.kind === 'transaction' ? u.events : [])).find((e) => e.kind === 'created')!.contractId;
     const state = new MemoryMemento();
     await state.update('cantonLedger.contractHistory', [{ contractId, connectionId: window.profile.id, at: new Date().toISOString() }]);
-    view = new ContractEventsView(window.manager, new UpdatesFilterStore(new MemoryMemento() as never, window.manager), state as never, silentLogger, new Redactor());
+    view = new ContractEventsView(window.manager, new UpdatesFilterStore(new MemoryMemento() as never), state as never, silentLogger, new Redactor());
   });
   afterEach(async () => {
     view.dispose();
@@ -55,7 +55,7 @@ describe('Contract Events view (fake VS Code API, demo participant)', () => {
   });
 
   it('Show Contract Events answers with the contract\'s events once the participant has answered, the row revealed meanwhile', async () => {
-    const events = await view.show(contractId, window.profile);
+    const events = await view.show(contractId, window.connection);
     assert.equal(events?.created?.event.contractId, contractId);
     const [row] = await view.getChildren();
     assert.equal(label(row), 'Iou:Iou');

@@ -40,8 +40,8 @@ describe('Exercise… (Active Contracts) against the fake VS Code API', function
     p = await start({ port: 0 });
     window = await sendWindow(p.url, { packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })) });
     packages = new LedgerPackages(window.manager, window.manager.packageStore!, Uri.file('/nonexistent/daml-packages'), silentLogger);
-    view = new ActiveContractsView(window.manager, new UpdatesFilterStore(new MemoryMemento() as never, window.manager), silentLogger, new Redactor());
-    registerActiveContractsCommands(new CommandRegistry(commands as never, window.deps.errors, window.deps.targets), view, window.manager, packages);
+    view = new ActiveContractsView(window.manager, new UpdatesFilterStore(new MemoryMemento() as never), silentLogger, new Redactor(), window.prompts());
+    registerActiveContractsCommands(new CommandRegistry(commands as never, window.deps.errors, window.deps.targets), view, packages, window.prompts());
     written = [];
     // What the command hands on to New Commands File: the file's command and actAs.
     commands.registerCommand(Commands.newCommandsFile, (...args: unknown[]) => void written.push(args[0] as NewCommandsFileOptions));
@@ -56,7 +56,7 @@ describe('Exercise… (Active Contracts) against the fake VS Code API', function
   /** The connection's packages, once read (the connection reads them when it connects). */
   function packagesRead(): Promise<void> {
     return new Promise((resolve) => {
-      const check = () => packages.indexFor(window.profile) && (sub.dispose(), resolve());
+      const check = () => packages.indexFor(window.connection) && (sub.dispose(), resolve());
       const sub = packages.onDidChange(check);
       check();
     });

@@ -3,71 +3,58 @@
 // (the core's OnDemandPages over pages a test answers one by one) stands for the participant.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CallOptions } from '../../../src/core/api/http';
 import type { ConnectionProfile } from '../../../src/core/connections';
+import type { ConnectionState, LedgerConnection } from '../../../src/core/ledger/connection';
 import { HttpError } from '../../../src/core/errors';
 import type { LedgerChange } from '../../../src/core/ledger/state';
 import type { Logger } from '../../../src/core/log';
-import { OnDemandPages, type ReadPage } from '../../../src/core/paging';
 import { Redactor } from '../../../src/core/redact';
-import type { ConnectionState } from '../../../src/vscode/connections/manager';
 import { PagedView, type PagedViewConnections } from '../../../src/vscode/views/pagedView';
 import type { ViewId } from '../../../src/vscode/commands/ids';
 import { MessageNode, uniqueNodes, type ViewNode } from '../../../src/vscode/views/rowsTree';
+import { windowPrompts } from '../../../src/vscode/ui';
+import { nextRequest, ScriptedPages, type PageRequest } from '../../support/scriptedPages';
 import { fake } from '../fake/vscode';
 
-interface PageRequest {
-  cursor: number | undefined;
-  signal?: AbortSignal;
-  answer(items: string[], next?: number): void;
-  fail(error: Error): void;
-}
+const CONNECTED: ConnectionState = { state: 'connected', info: { version: '3.4.0', synchronizers: [], parties: [], partiesFromRights: false }, at: new Date() };
 
-/** Pages that a test answers: every read waits until the test answers it (the signal is not looked at: the view must drop a stale page itself). */
-class ScriptedPages extends OnDemandPages<string, number> {
-  constructor(
-    readonly label: string,
-    private readonly requests: PageRequest[],
-  ) {
-    super();
-  }
-  get items(): readonly string[] {
-    return this.loaded;
-  }
-  protected readPage(cursor: number | undefined, o: CallOptions): Promise<ReadPage<string, number>> {
-    return new Promise((resolve, reject) => {
-      this.requests.push({ cursor, signal: o.signal, answer: (items, next) => resolve({ items, next }), fail: reject });
-    });
-  }
+/** A connection as far as a paged view looks at it: its profile and its state (which a test sets). */
+function fakeConnection(id: string, name: string, state: ConnectionState = CONNECTED): LedgerConnection & { state: ConnectionState } {
+  return { id, profile: { id, name, url: 'http://localhost:7575', auth: 'none' } as ConnectionProfile, state } as LedgerConnection & { state: ConnectionState };
 }
 
 class FakeConnections implements PagedViewConnections {
-  active: ConnectionProfile | undefined = { id: 'p1', name: 'Local', url: 'http://localhost:7575', auth: 'none' } as ConnectionProfile;
-  states = new Map<string, ConnectionState>([['p1', { state: 'connected', info: { version: '3.4.0', synchronizers: [], parties: [], partiesFromRights: false }, at: new Date() }]]);
-  readonly changed = new vscode.EventEmitter<string | undefined>();
-  readonly ledgerChanged = new vscode.EventEmitter<{ connectionId: string; change: LedgerChange }>();
+  p1 = fakeConnection('p1', 'Local');
+  /** The active connection (what `active()` answers). */
+  activeOne: LedgerConnection | undefined = this.p1;
+  /** What stands for a connection now: a reconnect makes a new object in its place. */
+  readonly successors = new Map<LedgerConnection, LedgerConnection>();
+  readonly changed = new vscode.EventEmitter<LedgerConnection | undefined>();
+  readonly ledgerChanged = new vscode.EventEmitter<{ connection: LedgerConnection; change: LedgerChange }>();
   readonly onDidChange = this.changed.event;
   readonly onDidChangeLedger = this.ledgerChanged.event;
-  readonly profiles = { active: () => this.active };
-  state(id: string): ConnectionState {
-    return this.states.get(id) ?? { state: 'disconnected' };
+  active(): LedgerConnection | undefined {
+    return this.activeOne;
+  }
+  current(connection: LedgerConnection): LedgerConnection | undefined {
+    return this.successors.get(connection) ?? connection;
   }
 }
 
 /** The smallest paged view: one row per item, the filter a label the test sets. */
 class TestView extends PagedView<ScriptedPages, FakeConnections> {
   readonly requests: PageRequest[] = [];
-  readonly filterChanges: vscode.EventEmitter<string>;
+  readonly filterChanges: vscode.EventEmitter<LedgerConnection>;
   filterLabel = 'first filter';
   opened: string[] = [];
 
   constructor(connections: FakeConnections, logger: Logger) {
-    const filterChanges = new vscode.EventEmitter<string>();
-    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event }, connections, logger, new Redactor());
+    const filterChanges = new vscode.EventEmitter<LedgerConnection>();
+    super({ viewId: 'test.paged' as ViewId, idPrefix: 'paged', name: 'Test view', commands: { loadMore: 'test.loadMore', refresh: 'test.refresh' }, onDidChangeFilter: filterChanges.event, prompts: windowPrompts }, connections, logger, new Redactor());
     this.filterChanges = filterChanges;
   }
-  protected async openPager(profile: ConnectionProfile): Promise<ScriptedPages> {
-    this.opened.push(`${profile.id}: ${this.filterLabel}`);
+  protected async openPager(connection: LedgerConnection): Promise<ScriptedPages> {
+    this.opened.push(`${connection.id}: ${this.filterLabel}`);
     return new ScriptedPages(this.filterLabel, this.requests);
   }
   protected showLoaded(pager: ScriptedPages): void {
@@ -86,12 +73,22 @@ class TestView extends PagedView<ScriptedPages, FakeConnections> {
   protected updateDescription(): void {
     this.treeView.description = this.pager ? `${this.pager.loadedCount} items` : undefined;
   }
+  /** What the base told the view: its own connection moved (`mine`), another one did, or its ledger moved. */
+  readonly told: string[] = [];
+  protected override connectionChanged(moved: LedgerConnection | undefined): void {
+    this.told.push(moved === undefined ? 'profiles' : moved === this.connection ? `mine ${moved.id}` : `other ${moved.id}`);
+  }
+  protected override ledgerMoved(): void {
+    this.told.push('ledger');
+  }
+  /** The connection the view shows. */
+  get shown(): LedgerConnection | undefined {
+    return this.connection;
+  }
+
   /** The next page asked for (after the view's promise chain has run far enough to ask). */
-  async nextRequest(): Promise<PageRequest> {
-    for (let i = 0; i < 100 && this.requests.length === 0; i++) await new Promise((r) => setImmediate(r));
-    const request = this.requests.shift();
-    assert.ok(request, 'the view asked for a page');
-    return request;
+  nextRequest(): Promise<PageRequest> {
+    return nextRequest(this.requests);
   }
 }
 
@@ -138,7 +135,7 @@ describe('PagedView', () => {
     const stale = view.getChildren();
     const old = await view.nextRequest();
     view.filterLabel = 'second filter';
-    view.filterChanges.fire('p1');
+    view.filterChanges.fire(connections.p1);
     assert.equal(old.signal?.aborted, true, 'the overtaken read is aborted');
     const fresh = view.getChildren();
     const current = await view.nextRequest();
@@ -220,17 +217,50 @@ describe('PagedView', () => {
   });
 
   it('reads nothing from a connection that is not connected, and starts over on another connection', async () => {
-    connections.states.set('p1', { state: 'disconnected' });
+    connections.p1.state = { state: 'disconnected' };
     assert.deepEqual(labels(await view.getChildren()), ['Connect to Local']);
     await view.refresh();
     assert.equal(view.requests.length, 0, 'Refresh does not read from a connection the user did not connect');
 
-    connections.states.set('p1', { state: 'connected', info: { version: '3.4.0', synchronizers: [], parties: [], partiesFromRights: false }, at: new Date() });
+    connections.p1.state = CONNECTED;
     const shown = view.getChildren();
     (await view.nextRequest()).answer(['a']);
     await shown;
-    connections.active = undefined;
+    connections.activeOne = undefined;
     connections.changed.fire(undefined);
     assert.deepEqual(labels(await view.getChildren()), ['No active connection', 'Start the demo participant']);
+  });
+  it('follows its own connection: another one moving changes nothing; the one a reconnect made in its place keeps the pages; another active connection starts over', async () => {
+    const shown = view.getChildren();
+    (await view.nextRequest()).answer(['a'], 1);
+    await shown;
+    const p2 = fakeConnection('p2', 'Other');
+    connections.changed.fire(p2);
+    connections.ledgerChanged.fire({ connection: p2, change: { ledgerEnd: { previous: 1, current: 2 } } });
+    view.filterChanges.fire(p2);
+    assert.deepEqual(view.told, ['other p2'], "another connection's state is not the view's; its ledger and filter are not looked at");
+    assert.deepEqual(view.shownItems, ['a (first filter)']);
+
+    // A reconnect (a new token) makes a new object for the same participant: the view takes it and keeps its pages.
+    const again = fakeConnection('p1', 'Local');
+    connections.successors.set(connections.p1, again);
+    connections.activeOne = again;
+    connections.changed.fire(connections.p1);
+    assert.equal(view.shown, again);
+    assert.deepEqual(view.told, ['other p2', 'mine p1'], 'told its own connection moved, as the new object');
+    assert.deepEqual(labels(await view.getChildren()), ['a (first filter)', 'Load more'], 'nothing read again');
+    connections.ledgerChanged.fire({ connection: again, change: { ledgerEnd: { previous: 1, current: 2 } } });
+    assert.deepEqual(view.told.at(-1), 'ledger', "the new object's ledger is the view's");
+    assert.equal(view.requests.length, 0);
+
+    // Another participant becomes active: its own pages, from the first.
+    connections.activeOne = p2;
+    connections.changed.fire(undefined);
+    assert.equal(view.shown, p2);
+    assert.deepEqual(view.shownItems, []);
+    const other = view.getChildren();
+    (await view.nextRequest()).answer(['b']);
+    assert.deepEqual(labels(await other), ['b (first filter)']);
+    assert.deepEqual(view.opened, ['p1: first filter', 'p2: first filter']);
   });
 });

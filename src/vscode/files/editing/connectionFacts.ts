@@ -1,10 +1,12 @@
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import type { Logger } from '../../../core/log';
 import type { VettedPackagesState } from '../../../core/models/vetting';
 import type { ConnectionManager, ParticipantInfo } from '../../connections/manager';
 
 export interface ConnectedParticipant {
+  connection: LedgerConnection;
   profile: ConnectionProfile;
   client: LedgerClient;
   info: ParticipantInfo;
@@ -20,14 +22,14 @@ export class ConnectionFacts {
 
   /** The active connection when it is connected; with `connect`, a disconnected one is connected first. */
   async active(signal?: AbortSignal, connect = false): Promise<ConnectedParticipant | undefined> {
-    const profile = this.connections.profiles.active();
-    if (!profile) return undefined;
-    const state = this.connections.state(profile.id);
-    if (state.state === 'connected') return { profile, client: this.connections.client(profile), info: state.info };
+    const connection = this.connections.active();
+    if (!connection) return undefined;
+    const { profile, client, state } = connection;
+    if (state.state === 'connected') return { connection, profile, client, info: state.info };
     if (!connect) return undefined;
     try {
-      const info = await this.connections.connect(profile, signal);
-      return { profile, client: this.connections.client(profile), info };
+      const info = await connection.connect(signal);
+      return { connection, profile, client, info };
     } catch (e) {
       if (signal?.aborted) throw e;
       this.logger.warn(`New file: connection "${profile.name}" is not available, using placeholders (${(e as Error).message})`);
@@ -37,15 +39,14 @@ export class ConnectionFacts {
 
   /** Parties the active connection's user may act as (empty when not connected or unknown). */
   actAsParties(): string[] {
-    const profile = this.connections.profiles.active();
-    const state = profile ? this.connections.state(profile.id) : undefined;
+    const state = this.connections.active()?.state;
     return state?.state === 'connected' ? (state.info.rights?.actAs ?? []) : [];
   }
 
   /** The vetted packages of the active, connected participant on all synchronizers; undefined when unavailable. */
   async vettedPackages(signal?: AbortSignal): Promise<VettedPackagesState[] | undefined> {
     const participant = await this.active(signal);
-    const ledger = participant && this.connections.ledger(participant.profile.id);
+    const ledger = participant?.connection.ledger;
     if (!ledger) return undefined;
     try {
       return await ledger.vettedPackages(signal);

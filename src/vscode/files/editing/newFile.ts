@@ -4,13 +4,12 @@ import { CancelledError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/files/templates';
-import type { ConnectionProfile } from '../../../core/connections';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import type { LedgerPackages } from '../../packages/ledgerPackages';
 import { summary, type Prompts } from '../../prompts';
 import type { FileKind } from '../../../core/files/validate';
 import { Commands } from '../../commands/ids';
 import type { CommandRegistry } from '../../commands/registry';
-import { withCancellableProgress } from '../../ui';
 import { newScriptText } from '../../../core/scripts/newScript';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
 
@@ -74,11 +73,11 @@ export class NewFileCommands {
   async newCommandsFile(options: NewCommandsFileOptions = {}): Promise<vscode.Uri | undefined> {
     const participant = await this.participant();
     const info = participant?.info;
-    let index = participant ? this.packages.indexFor(participant.profile) : undefined;
+    let index = participant ? this.packages.indexFor(participant.connection) : undefined;
     let { templateId, choice } = options;
     if (!templateId && options.pickTemplate && participant) {
       // Right after connecting the packages are still being read: the picker waits for them.
-      const read = index ?? (await this.packagesRead(participant.profile, { file: 'New commands file', reading: 'for the template picker' }));
+      const read = index ?? (await this.packagesRead(participant.connection, { file: 'New commands file', reading: 'for the template picker' }));
       if (read === null) return undefined;
       index = read;
       if (index) {
@@ -122,10 +121,11 @@ export class NewFileCommands {
    * be read, says so and offers the file with a placeholder template: undefined when taken, null when
    * the user cancelled or declined.
    */
-  private async packagesRead(profile: ConnectionProfile, purpose: { file: string; reading: string }): Promise<PackageIndex | undefined | null> {
+  private async packagesRead(connection: LedgerConnection, purpose: { file: string; reading: string }): Promise<PackageIndex | undefined | null> {
+    const { profile } = connection;
     let state;
     try {
-      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} ${purpose.reading}`, (signal) => this.packages.read(profile, signal));
+      state = await this.prompts.progress(`Reading the Daml packages of ${profile.name} ${purpose.reading}`, (signal) => this.packages.read(connection, signal));
     } catch (e) {
       if (e instanceof CancelledError) return null;
       state = { state: 'failed' as const, error: e as Error };
@@ -137,17 +137,17 @@ export class NewFileCommands {
     return choice === CREATE_PLACEHOLDER_FILE ? undefined : null;
   }
 
-  private participant(): Thenable<ConnectedParticipant | undefined> {
-    return withCancellableProgress('Reading the active connection', (signal) => this.facts.active(signal, true));
+  private participant(): Promise<ConnectedParticipant | undefined> {
+    return this.prompts.progress('Reading the active connection', (signal) => this.facts.active(signal, true));
   }
 
   /** The synchronizer to vet on: the only one, or the user's pick of several; undefined if unknown, null if cancelled. */
   private async pickSynchronizer(participant: ConnectedParticipant | undefined): Promise<string | undefined | null> {
     const synchronizers = participant?.info.synchronizers ?? [];
     if (synchronizers.length <= 1) return synchronizers[0]?.synchronizerId;
-    const picked = await vscode.window.showQuickPick(
+    const picked = await this.prompts.pick(
       synchronizers.map((s) => ({ label: s.synchronizerAlias, description: s.synchronizerId, id: s.synchronizerId })),
-      { title: 'New Vetting File', placeHolder: 'The synchronizer whose vetted packages to change' },
+      { title: 'New Vetting File', placeHolder: 'The synchronizer whose vetted packages to change', ignoreFocusOut: false },
     );
     return picked ? picked.id : null;
   }
@@ -155,7 +155,7 @@ export class NewFileCommands {
   /** This participant's topology serial on the synchronizer; null when it has vetted nothing there; undefined when unreadable. */
   private async currentSerial(participant: ConnectedParticipant, synchronizerId: string): Promise<number | null | undefined> {
     try {
-      const states = await withCancellableProgress('Reading the vetted packages', (signal) =>
+      const states = await this.prompts.progress('Reading the vetted packages', (signal) =>
         participant.client.listVettedPackages({ topologyStateFilter: { synchronizerIds: [synchronizerId] } }, { signal }),
       );
       const own = states.filter((s) => s.synchronizerId === synchronizerId && (!participant.info.participantId || s.participantId === participant.info.participantId));
@@ -175,7 +175,7 @@ export class NewFileCommands {
     const participant = await this.participant();
     const info = participant?.info;
     // Right after connecting the packages are still being read: the template is chosen once they are.
-    const packages = participant ? (this.packages.indexFor(participant.profile) ?? (await this.packagesRead(participant.profile, { file: 'New ledger script', reading: 'for its first step' }))) : undefined;
+    const packages = participant ? (this.packages.indexFor(participant.connection) ?? (await this.packagesRead(participant.connection, { file: 'New ledger script', reading: 'for its first step' }))) : undefined;
     if (packages === null) return undefined;
     const text = newScriptText({ partyIds: info?.parties.map((p) => p.party) ?? [], actingParty: actingParty(info?.rights, info?.user?.primaryParty ?? undefined), packages });
     return this.create('script', text, options, '"createArguments"');
@@ -198,7 +198,7 @@ export class NewFileCommands {
     const editor = await vscode.window.showTextDocument(document);
     const at = text.indexOf(selectText);
     if (at >= 0) editor.selection = new vscode.Selection(document.positionAt(at), document.positionAt(at + selectText.length));
-    if (notice) void vscode.window.showInformationMessage(notice);
+    if (notice) void this.prompts.message('info', notice, []);
     return target;
   }
 
@@ -210,7 +210,7 @@ export class NewFileCommands {
       const free = await freeName(folder, suffix, true);
       return free.with({ scheme: 'untitled' });
     }
-    return askFileName(folder, suffix, { commands: 'New Commands File', vetting: 'New Vetting File', script: 'New Ledger Script' }[kind], await freeName(folder, suffix, false));
+    return askFileName(this.prompts, folder, suffix, { commands: 'New Commands File', vetting: 'New Vetting File', script: 'New Ledger Script' }[kind], await freeName(folder, suffix, false));
   }
 }
 
@@ -250,10 +250,10 @@ function parseUri(value: string): vscode.Uri {
  * The new file's name in `folder`, asked in an input box with the stem selected, so that typing a name
  * keeps the suffix ("transfer" → transfer.commands.json; a save dialog would select up to `.json`).
  */
-async function askFileName(folder: vscode.Uri, suffix: string, title: string, proposed: vscode.Uri): Promise<vscode.Uri | undefined> {
+async function askFileName(prompts: Prompts, folder: vscode.Uri, suffix: string, title: string, proposed: vscode.Uri): Promise<vscode.Uri | undefined> {
   const value = path.posix.basename(proposed.path);
   const named = (v: string) => withSuffix(vscode.Uri.joinPath(folder, v.trim()), suffix);
-  const name = await vscode.window.showInputBox({
+  const name = await prompts.input({
     title,
     prompt: `The file's name in ${vscode.workspace.asRelativePath(folder, true) || folder.fsPath} (${suffix} is added if missing)`,
     value,

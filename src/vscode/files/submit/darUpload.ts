@@ -55,12 +55,12 @@ export class DarUploadController {
 
   async upload(arg?: unknown, request: DarUploadRequest = {}): Promise<DarUploadControllerOutcome> {
     const prompts = this.prompts();
-    const profile = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
-    if (!profile) return {};
-    const uri = arg instanceof vscode.Uri ? arg : await pickDar();
+    const connection = await this.deps.targets.resolve(undefined, { purpose: 'upload the DAR to' });
+    if (!connection) return {};
+    const { profile, client } = connection;
+    const uri = arg instanceof vscode.Uri ? arg : await pickDar(prompts);
     if (!uri) return {};
     const name = fileName(uri);
-    const client = this.deps.connections.client(profile);
     let doing = request.mode === 'validate' ? 'Validating' : 'Uploading';
     try {
       const dar = await vscode.workspace.fs.readFile(uri);
@@ -71,7 +71,6 @@ export class DarUploadController {
       const send = (c: LedgerClient, signal: AbortSignal) =>
         uploadDarWithReport(c, dar, { mode: plan.mode, vetAllPackages: plan.vet, synchronizerId: plan.synchronizerId, validateFirst: !request.validated, signal, readDar: (bytes) => this.darReader().readDar(bytes) });
       // An upload goes through the connection: it reads the packages and the vetting again after it, and every view follows.
-      const connection = this.deps.connections.connectionOf(profile);
       const outcome = await prompts.progress(`${plan.mode === 'validate' ? 'Validating' : 'Uploading'} ${name} on ${profile.name}`, (signal) =>
         plan.mode === 'upload' ? connection.write('packages', send, { signal }) : send(client, signal),
       );
@@ -133,7 +132,7 @@ export class DarUploadController {
   }
 }
 
-async function pickDar(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
+async function pickDar(prompts: Prompts): Promise<vscode.Uri | undefined> {
+  const picked = await prompts.openDialog({ canSelectMany: false, openLabel: 'Upload DAR', filters: { 'Daml archives': ['dar'] }, title: 'Upload a DAR to the active participant' });
   return picked?.[0];
 }

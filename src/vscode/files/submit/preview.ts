@@ -94,7 +94,8 @@ export class PreviewController extends Disposable {
     const prompts = this.prompts();
     const entry = await checkedSourceAndTarget(this.deps, arg, 'commands', prompts, 'was not previewed', 'preview on');
     if (!entry) return {};
-    const { source, profile } = entry;
+    const { source, connection } = entry;
+    const { profile, client } = connection;
     const name = fileName(source.uri);
     let request;
     try {
@@ -103,7 +104,6 @@ export class PreviewController extends Disposable {
       await prompts.message('error', `${name} was not previewed: ${summary(e)}`, []);
       return {};
     }
-    const client = this.deps.connections.client(profile);
     const preparedAt = new Date().toISOString();
     let document: Record<string, unknown>;
     let preview: PreparedPreview;

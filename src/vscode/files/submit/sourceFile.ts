@@ -3,9 +3,7 @@ import * as path from 'node:path';
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { checkBeforeSending, fileKindOf, type FileKind, type Problem } from '../../../core/files/validate';
 import type { LedgerConnection } from '../../../core/ledger/connection';
-import type { ConnectionProfile } from '../../../core/connections';
 import type { ConnectionTargets } from '../../commands/registry';
-import type { ConnectionManager } from '../../connections/manager';
 import type { Prompts } from '../../prompts';
 import { DOCUMENT_SCHEME } from '../../schemes';
 import { columnsShowing, readableColumn } from '../../layout';
@@ -67,10 +65,9 @@ async function checkedText(uri: vscode.Uri, text: string, kind: FileKind, prompt
   return undefined;
 }
 
-/** What a send command needs to find its file's target and that target's packages. */
+/** What a send command needs to find its file's target connection. */
 export interface SendTargets {
   targets: ConnectionTargets;
-  connections: Pick<ConnectionManager, 'connectionOf'>;
 }
 
 /**
@@ -86,15 +83,15 @@ export async function checkedSourceAndTarget(
   prompts: Prompts,
   notDone: string,
   purpose: string,
-): Promise<{ source: CheckedSource; profile: ConnectionProfile } | undefined> {
+): Promise<{ source: CheckedSource; connection: LedgerConnection } | undefined> {
   const checked = await checkedSource(arg, kind, prompts, notDone);
   if (!checked) return undefined;
-  const profile = await deps.targets.resolve(undefined, { purpose });
-  if (!profile) return undefined;
-  if (kind !== 'commands') return { source: checked, profile };
-  const packages = await packagesOf(deps.connections.connectionOf(profile), prompts);
+  const connection = await deps.targets.resolve(undefined, { purpose });
+  if (!connection) return undefined;
+  if (kind !== 'commands') return { source: checked, connection };
+  const packages = await packagesOf(connection, prompts);
   const source = packages ? await checkedText(checked.uri, checked.text, kind, prompts, notDone, packages) : checked;
-  return source && { source, profile };
+  return source && { source, connection };
 }
 
 /** The participant's packages when they can be read (read once per connection; the editor's checks have mostly read them already). */

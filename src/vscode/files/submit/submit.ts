@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import type { ConnectionProfile } from '../../../core/connections';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import { CancelledError, CantonApiError, LedgerError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';
 import type { Transaction } from '../../../core/models/updates';
@@ -74,7 +74,7 @@ export class SubmitController {
     const prompts = this.prompts();
     const entry = await checkedSourceAndTarget(this.deps, arg, 'commands', prompts, 'was not submitted', 'submit to');
     if (!entry) return {};
-    const { source, profile } = entry;
+    const { source, connection } = entry;
     let request: wire.JsSubmitAndWaitForTransactionRequest;
     try {
       request = submissionOf(source.value as CommandsFileValue).request;
@@ -87,14 +87,14 @@ export class SubmitController {
       fileUri: source.uri.toString(),
       fileName: fileName(source.uri),
       time: new Date().toISOString(),
-      connectionId: profile.id,
-      connectionName: profile.name,
+      connectionId: connection.id,
+      connectionName: connection.profile.name,
       commandId: request.commands.commandId,
       outcome: 'unknown',
       attempts: 0,
       request,
     };
-    return this.send(record, profile);
+    return this.send(record, connection);
   }
 
   /** Submits the record's file again, as it reads now (asks first: it is a new submission). */
@@ -111,19 +111,19 @@ export class SubmitController {
 
   /** Sends the record's exact request again: with the same commandId, deduplication keeps it at most once. */
   async retry(record: SubmissionRecord): Promise<SubmitOutcome> {
-    const profile = await this.profileOf(record);
-    return profile ? this.send({ ...record, time: new Date().toISOString() }, profile) : {};
+    const connection = await this.connectionOf(record);
+    return connection ? this.send({ ...record, time: new Date().toISOString() }, connection) : {};
   }
 
   /** Searches the updates since the first attempt for the record's commandId. */
   async lookUp(record: SubmissionRecord): Promise<SubmitOutcome> {
     const prompts = this.prompts();
-    const profile = await this.profileOf(record);
-    if (!profile) return {};
-    const client = this.deps.connections.client(profile);
+    const connection = await this.connectionOf(record);
+    if (!connection) return {};
+    const client = connection.client;
     let found;
     try {
-      found = await this.prompts().progress(`Looking up commandId ${record.commandId} on ${profile.name}`, (signal) =>
+      found = await this.prompts().progress(`Looking up commandId ${record.commandId} on ${connection.profile.name}`, (signal) =>
         lookUpSubmission(client, record.request, { fromOffset: record.lookUpFrom ?? 0, signal }),
       );
     } catch (e) {
@@ -153,20 +153,20 @@ export class SubmitController {
     return editor.document.uri;
   }
 
-  private async profileOf(record: SubmissionRecord): Promise<ConnectionProfile | undefined> {
-    const profile = this.deps.connections.profiles.get(record.connectionId);
-    if (!profile) await this.prompts().message('error', `The connection "${record.connectionName}" of this submission no longer exists.`, []);
-    return profile;
+  /** The connection a kept record was sent to (its id comes from storage: looked up here, once). */
+  private async connectionOf(record: SubmissionRecord): Promise<LedgerConnection | undefined> {
+    const connection = this.deps.connections.connection(record.connectionId);
+    if (!connection) await this.prompts().message('error', `The connection "${record.connectionName}" of this submission no longer exists.`, []);
+    return connection;
   }
 
-  private async send(record: SubmissionRecord, profile: ConnectionProfile): Promise<SubmitOutcome> {
+  private async send(record: SubmissionRecord, connection: LedgerConnection): Promise<SubmitOutcome> {
     const fileUri = vscode.Uri.parse(record.fileUri);
     // A new attempt: the cause marked after the last one no longer stands.
     this.failures?.causes.clear(fileUri);
-    const connection = this.deps.connections.connectionOf(profile);
-    const ledger = this.deps.connections.ledger(profile.id);
+    const ledger = connection.ledger;
     // Through the connection: its ledger state follows the write (whatever the answer: the ledger may have moved).
-    const outcome = await this.prompts().progress(`Submitting ${record.fileName} to ${profile.name}`, (signal) =>
+    const outcome = await this.prompts().progress(`Submitting ${record.fileName} to ${connection.profile.name}`, (signal) =>
       connection.write(
         'transaction',
         (client, s) =>
@@ -231,9 +231,9 @@ export class SubmitController {
 
   /** Reads the record's transaction again in the ledger-effects shape (as its submitting parties) and opens it. */
   private async showLedgerEffects(record: SubmissionRecord, t: Transaction): Promise<SubmitOutcome> {
-    const profile = await this.profileOf(record);
-    if (!profile) return {};
-    const client = this.deps.connections.client(profile);
+    const connection = await this.connectionOf(record);
+    if (!connection) return {};
+    const client = connection.client;
     let found;
     try {
       found = await this.prompts().progress(`Reading ${shortId(t.updateId)} as ledger effects`, (signal) =>

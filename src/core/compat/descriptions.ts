@@ -1,0 +1,86 @@
+/**
+ * Participants' own API descriptions (`GET /docs/openapi`), read at connect and checked once per
+ * participant version: a second connection to a participant of the same version uses the check made
+ * for the first. A participant that does not serve its description (or refuses it, or sends something
+ * else) is checked against the version table only, and its report says so; that outcome is not kept,
+ * so the next connect asks again.
+ */
+import type { LedgerClient } from '../api/client';
+import type { CallOptions } from '../api/http';
+import { AuthError, CancelledError, CantonApiError, HttpError, LedgerError, NetworkError, TimeoutError } from '../errors';
+import { checkCompatibility, tableOnlyReport, type CompatibilityCheck } from './check';
+import { isOpenApiDocument } from './openapi';
+import type { TableOnlyReason } from './report';
+
+/** A description as served: JSON, else YAML (Canton serves YAML; the parser is loaded only for it). */
+export function parseDescription(text: string): unknown {
+  if (/^\s*\{/.test(text)) return JSON.parse(text);
+  // A bundle of its own (scripts/build.mjs), loaded on the first YAML description.
+  const yaml = require('./yamlParser') as typeof import('./yamlParser');
+  return yaml.parseYaml(text);
+}
+
+/** The check of a participant whose description was not read: no rules, the version table decides. */
+export function tableOnlyCheck(version: string, reason: TableOnlyReason, detail?: string): CompatibilityCheck {
+  return { report: tableOnlyReport(version, reason, detail), rules: new Map() };
+}
+
+export class ParticipantDescriptions {
+  private readonly byVersion = new Map<string, CompatibilityCheck>();
+
+  constructor(private readonly parse: (text: string) => unknown = parseDescription) {}
+
+  /**
+   * The compatibility of the client's participant, which reported `version`: from the check kept for
+   * the version, else from its description, read with the caller's signal and deadline. Fails only
+   * when cancelled; any other failure is a report that says the version table decided.
+   */
+  async check(client: LedgerClient, version: string, o: CallOptions = {}): Promise<CompatibilityCheck> {
+    const kept = this.byVersion.get(version);
+    if (kept) return kept;
+    let text: string;
+    try {
+      text = await client.participantDescription(o);
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      const { reason, detail } = whyNotRead(e);
+      return tableOnlyCheck(version, reason, detail);
+    }
+    let document: unknown;
+    try {
+      document = this.parse(text);
+    } catch (e) {
+      return tableOnlyCheck(version, 'unreadable', `not JSON or YAML: ${(e as Error).message?.split('\n')[0] ?? String(e)}`);
+    }
+    if (!isOpenApiDocument(document)) return tableOnlyCheck(version, 'unreadable', 'not an OpenAPI document');
+    let check: CompatibilityCheck;
+    try {
+      check = checkCompatibility(document, version);
+    } catch (e) {
+      // A document shaped unlike any Canton writes: the version table decides, as without one.
+      return tableOnlyCheck(version, 'unreadable', `not a description this extension can read: ${(e as Error).message ?? String(e)}`);
+    }
+    this.byVersion.set(version, check);
+    return check;
+  }
+
+  /** Whether a version's check is kept (read from a description). */
+  has(version: string): boolean {
+    return this.byVersion.has(version);
+  }
+
+  /** Forgets every kept check (a participant upgraded in place under the same version string; tests). */
+  clear(): void {
+    this.byVersion.clear();
+  }
+}
+
+function whyNotRead(e: unknown): { reason: TableOnlyReason; detail: string } {
+  if ((e instanceof HttpError && (e.status === 404 || e.status === 405)) || (e instanceof CantonApiError && e.status === 404)) return { reason: 'not-served', detail: `HTTP ${e.status}` };
+  if (e instanceof AuthError || e instanceof HttpError || e instanceof CantonApiError) return { reason: 'refused', detail: `HTTP ${e.status}` };
+  if (e instanceof NetworkError || e instanceof TimeoutError) return { reason: 'unreachable', detail: e.message };
+  return { reason: 'unreadable', detail: e instanceof LedgerError ? e.message : String(e) };
+}
+
+/** The descriptions of this process: one check per participant version, for every connection. */
+export const participantDescriptions = new ParticipantDescriptions();
