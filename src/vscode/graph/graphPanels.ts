@@ -82,18 +82,9 @@ function mermaidPreviewInstalled(): boolean {
   return vscode.extensions.all.some((e) => /mermaid/i.test(e.id) && e.packageJSON?.contributes?.['markdown.markdownItPlugins'] === true);
 }
 
-/**
- * Runs a command of VS Code or another extension that adds to what was opened. Run, not looked up first:
- * an extension that has not started yet (the Markdown extension before any Markdown was opened) does not
- * list its commands, and running one starts it. A command that is missing (a user may have disabled the
- * Markdown extension) or fails leaves what was opened as it is.
- */
-async function runOptional(command: string, ...args: unknown[]): Promise<void> {
-  try {
-    await vscode.commands.executeCommand(command, ...args);
-  } catch {
-    // Optional: the document or the panel is there without it.
-  }
+/** Runs a command of VS Code or another extension when it exists (a user may have disabled the Markdown extension). */
+async function runIfAvailable(command: string, ...args: unknown[]): Promise<void> {
+  if ((await vscode.commands.getCommands(true)).includes(command)) await vscode.commands.executeCommand(command, ...args);
 }
 
 export class GraphPanels extends Disposable implements vscode.WebviewPanelSerializer<SavedGraphState> {
@@ -169,7 +160,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
     // comparison opens in a column other than the preview's (which stays) and that column is widened.
     const split = vscode.window.tabGroups.all.some((g) => g.tabs.length > 0);
     const { panel, created } = this.open(target, connection, { prepared }, split ? readableColumn() : vscode.ViewColumn.Active);
-    if (created && split) await runOptional(MAXIMIZE_EDITOR_GROUP);
+    if (created && split) await runIfAvailable(MAXIMIZE_EDITOR_GROUP);
     if (created) void this.load(panel);
     return panel.panel;
   }
@@ -292,7 +283,7 @@ export class GraphPanels extends Disposable implements vscode.WebviewPanelSerial
         const exported = await vscode.workspace.openTextDocument({ language, content });
         await vscode.window.showTextDocument(exported, { preview: false, viewColumn: vscode.ViewColumn.Beside });
         // The built-in preview alone shows the fence as code: previewed only where it would be drawn.
-        if (format === 'mermaid' && mermaidPreviewInstalled()) await runOptional(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
+        if (format === 'mermaid' && mermaidPreviewInstalled()) await runIfAvailable(MARKDOWN_PREVIEW_TO_SIDE, exported.uri);
         return;
       }
       case 'saveSvg': {

@@ -12,7 +12,7 @@ import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
 import type { DemoParticipant } from '../../../src/participant/index';
 import { start } from '../../participant/helpers';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { commands as fakeCommands, fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
+import { fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -123,31 +123,6 @@ describe('graph panels (fake VS Code API, demo participant)', () => {
     while (fake.state.untitledDocuments.length === before) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     assert.equal(fake.state.executed.filter((c) => c.id === 'markdown.showPreviewToSide').length, 1, 'no second preview');
-  });
-
-  it('with a Mermaid preview installed, the export is previewed also when the Markdown extension has not started yet (its command unlisted until run), and opens without a preview when it is disabled', async () => {
-    fake.state.installedExtensions = [{ id: 'bierner.markdown-mermaid', packageJSON: { contributes: { 'markdown.markdownItPlugins': true } } }];
-    await panels.show({ kind: 'transaction', offset: transferOffset }, w.manager.activeConnection()!);
-    const [panel] = fake.state.webviewPanels;
-    await sent(panel, 'document');
-    // VS Code lists an extension's commands once it has started; running one starts it.
-    const listed = fakeCommands.getCommands;
-    fakeCommands.getCommands = async () => (await listed()).filter((c) => !c.startsWith('markdown.'));
-    try {
-      fake.state.commands.set('markdown.showPreviewToSide', () => undefined);
-      panel.receive({ type: 'export', format: 'mermaid' });
-      while (!fake.state.executed.some((c) => c.id === 'markdown.showPreviewToSide')) await new Promise((r) => setImmediate(r));
-      assert.equal(fake.state.untitledDocuments.length, 1);
-      // Disabled: no such command; the document opens all the same, and nothing is reported.
-      fake.state.commands.delete('markdown.showPreviewToSide');
-      const tried = fake.state.executed.length;
-      panel.receive({ type: 'export', format: 'mermaid' });
-      while (!fake.state.executed.slice(tried).some((c) => c.id === 'markdown.showPreviewToSide')) await new Promise((r) => setImmediate(r));
-      assert.deepEqual(fake.state.untitledDocuments.map((d) => d.languageId), ['markdown', 'markdown']);
-      assert.deepEqual(fake.state.messages, []);
-    } finally {
-      fakeCommands.getCommands = listed;
-    }
   });
 
   it('a lineage says when newer transactions exist, and a restored panel draws from its saved state without reading', async () => {
