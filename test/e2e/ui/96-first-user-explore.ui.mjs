@@ -144,12 +144,12 @@ export default async function (t) {
       await frame.locator('#export-mermaid').click();
       const fence = page.locator('.monaco-editor .view-line', { hasText: '```mermaid' }).first();
       await fence.waitFor({ timeout: scaled(15000) });
-      // The export's own editor active, its language in the status bar (an untitled document's tab is
-      // named after its first line).
-      await page.locator('.tabs-container [role="tab"]', { hasText: '```mermaid' }).first().click();
-      await page.locator('.tabs-container [role="tab"].active', { hasText: '```mermaid' }).first().waitFor({ timeout: scaled(10000) });
-      const mode = page.locator('.statusbar-item[id="status.editor.mode"]');
-      await t.waitUntil(async () => (await mode.innerText().catch(() => '')).trim() === 'Markdown', { what: async () => `the export's language "Markdown" (status bar: "${await mode.innerText().catch(() => '')}")` });
+      // A Markdown document: VS Code marks its tab with the language's icon (whichever editor has the
+      // focus: the Markdown preview may open beside it and take it).
+      const exportLabel = page.locator('.tabs-container [role="tab"]', { hasText: '```mermaid' }).locator('.monaco-icon-label').first();
+      await t.waitUntil(async () => /\bmarkdown-lang-file-icon\b/.test((await exportLabel.getAttribute('class').catch(() => '')) ?? ''), {
+        what: async () => `the export's tab marked as Markdown (its classes: "${await exportLabel.getAttribute('class').catch(() => '')}")`,
+      });
       await t.screenshot('96-graph-mermaid-markdown');
       // An untitled editor with content: closed unsaved, none left behind to ask later.
       await closeAllEditors(t);
@@ -270,6 +270,11 @@ export default async function (t) {
       await t.waitUntil(async () => (await steps.count()) === titles.length, { timeout: scaled(20000), what: async () => `${titles.length} steps shown (shown: ${JSON.stringify(await steps.allInnerTexts())})` });
       const shown = (await steps.allInnerTexts()).map((s) => s.trim());
       if (JSON.stringify(shown) !== JSON.stringify(titles)) throw new Error(`the steps read ${JSON.stringify(shown)}, not ${JSON.stringify(titles)}`);
+      // The first step's page beside the steps (a webview of its own, drawn after them).
+      await t.waitUntil(async () => {
+        for (const frame of page.frames()) if ((await frame.locator('body').innerText({ timeout: 200 }).catch(() => '')).includes('JSON Ledger API v2')) return true;
+        return false;
+      }, { timeout: scaled(15000), what: 'the first step\'s page drawn' });
       await t.screenshot('96-getting-started');
       // The picture in a taller window, all eight steps in view beside the first one's page.
       const viewport = page.viewportSize();
