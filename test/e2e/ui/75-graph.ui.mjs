@@ -29,7 +29,7 @@ function boxLabels(frame) {
   return frame.locator('g.box').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''));
 }
 
-async function showTransaction(t, offset) {
+export async function showTransaction(t, offset) {
   await t.palette('Canton Ledger: Show Transaction Graph');
   await t.inputBox(offset, { prompt: 'update id or the offset' });
   const frame = await graphFrame(t, new RegExp(`^Transaction at offset ${offset}$`));

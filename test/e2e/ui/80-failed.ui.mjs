@@ -16,7 +16,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
  * The demo ledger's archived Iou that Alice owned, and the parties: the extension's demo participant is
  * seeded with the same seed, so a participant started here from the same bundle has the same ids.
  */
-async function seededArchivedIou() {
+export async function seededArchivedIou() {
   const { startDemoParticipant } = createRequire(import.meta.url)(path.join(REPO, 'dist/participant.js'));
   const p = await startDemoParticipant({ port: 0, seed: 1 });
   try {

@@ -21,9 +21,9 @@ async function labels(t, level) {
   return rowsAt(t, level).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
-/** Starts the demo participant mirrored into PostgreSQL; resolves with what it printed. */
-function startFixture(root) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/pqsDemoProcess.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+/** Starts the demo participant mirrored into PostgreSQL (or another fixture `script`); resolves with what it printed. */
+export function startFixture(root, script = 'test/support/pqsDemoProcess.ts') {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => resolve({ child, ...JSON.parse(line) }));
@@ -31,7 +31,7 @@ function startFixture(root) {
   });
 }
 
-async function stopFixture(fixture) {
+export async function stopFixture(fixture) {
   if (!fixture || fixture.child.exitCode !== null) return;
   const exited = new Promise((resolve) => fixture.child.once('exit', resolve));
   fixture.child.kill('SIGTERM');

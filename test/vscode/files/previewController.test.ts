@@ -199,6 +199,32 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.ok(!fake.state.messages.some((m) => /Already executed/i.test(m.text)));
   });
 
+  it('once submitted, the lenses in two rows, each short enough for the half-width column beside the result: the verdict and Open Result on top, Show Graph and Compare with Committed on the next line', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const { resultUri } = await previews.previewFile(source);
+    const lensRows = () => new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never).map((l) => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
+    // Not submitted yet: one row, as the preview always had it.
+    assert.deepEqual(lensRows(), [
+      [0, 'Hash verified (V2)'],
+      [0, 'Submit now (same file, same commandId)'],
+      [0, 'Show Graph'],
+    ]);
+    window.activeTextEditor = editors.find((e) => e.document.uri.toString() === resultUri!.toString());
+    assert.equal((await previews.submitPreviewed(resultUri)).record?.outcome, 'succeeded');
+    const rows = lensRows();
+    assert.deepEqual(rows, [
+      [0, 'Hash verified (V2)'],
+      [0, 'Submitted (succeeded): Open Result'],
+      [1, 'Show Graph'],
+      [1, 'Compare with Committed'],
+    ]);
+    // About 60 characters fit in half of a 1400-pixel window beside the side bar (the lenses' separators included).
+    for (const line of [0, 1]) {
+      const row = rows.filter(([l]) => l === line).map(([, title]) => title).join(' | ');
+      assert.ok(row.length <= 60, `row ${line} "${row}" has ${row.length} characters`);
+    }
+  });
+
   it('the preview says it was submitted while the success message is still open, also when the file itself was submitted', async () => {
     writeFile(`unit-${randomUUID()}`);
     const { resultUri } = await previews.previewFile(source);

@@ -215,7 +215,12 @@ function submittedNote(r: SubmissionRecord): string {
   return `Submitted since this preview (${outcomeLabel(r)}${r.updateId ? `: update ${r.updateId}` : ''}${at}). Use "Open Result" above; it is not submitted again.`;
 }
 
-/** At the top of a preview document: the verdict on the hash, then "Submit now" (or, once submitted, "Open Result"). */
+/**
+ * At the top of a preview document: the verdict on the hash, then "Submit now" and "Show Graph". Once
+ * submitted: the verdict and "Open Result", and on the next line "Show Graph" and "Compare with
+ * Committed" — one row of all four would run past the edge of the half-width column the preview has
+ * beside the result.
+ */
 export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
 
@@ -227,6 +232,7 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const shown = document.uri.scheme === DOCUMENT_SCHEME ? this.previews.previewIn(document.uri) : undefined;
     if (!shown) return [];
     const top = new vscode.Range(0, 0, 0, 0);
+    const graphRow = shown.submitted ? new vscode.Range(1, 0, 1, 0) : top;
     const { hash } = shown;
     const verdict =
       hash.kind === 'verified'
@@ -240,9 +246,9 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
     else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
     const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
-    lenses.push(new vscode.CodeLens(top, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
+    lenses.push(new vscode.CodeLens(graphRow, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
     // Once submitted: what was committed, beside what the preview showed.
-    if (shown.submitted?.updateId) lenses.push(new vscode.CodeLens(top, { title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] }));
+    if (shown.submitted?.updateId) lenses.push(new vscode.CodeLens(graphRow, { title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] }));
     return lenses;
   }
 }
