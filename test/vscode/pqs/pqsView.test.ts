@@ -65,7 +65,8 @@ const activeIous = (demo: MirroredDemo, at = Number.MAX_SAFE_INTEGER) =>
 
 async function activeQueries(demo: MirroredDemo, marker: string): Promise<number> {
   return asAdmin(demo.cluster, demo.database, async (c) => {
-    const r = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
+    // The sessions that run it, not the parallel workers the planner may add to one (their number varies with the load).
+    const r = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
     return r.rows[0].n as number;
   });
 }
@@ -277,11 +278,13 @@ for (const kind of storeKinds()) {
       const progress = glue.prompts.progress;
       glue.messages.length = 0;
       glue.failures.length = 0;
+      let seenRunning: Promise<void> | undefined;
       glue.prompts.progress = (_title, task) => {
         const cancel = new AbortController();
         const running = task(cancel.signal);
-        // Cancel once the query runs on the server, as a user would from the progress notification.
-        void until(async () => (await activeQueries(demo, marker)) === 1, 'the query running on the server').then(() => cancel.abort());
+        // Cancel once the query runs on the server, as a user would from the progress notification (and
+        // also when it is never seen running, so that the test fails on that instead of waiting on the query).
+        seenRunning = until(async () => (await activeQueries(demo, marker)) === 1, 'the query running on the server').finally(() => cancel.abort());
         return running;
       };
       try {
@@ -289,6 +292,7 @@ for (const kind of storeKinds()) {
       } finally {
         glue.prompts.progress = progress;
       }
+      await seenRunning;
       assert.ok(glue.failures[0] instanceof PqsError && glue.failures[0].kind === 'cancelled', String(glue.failures[0]));
       assert.deepEqual(glue.messages, []);
       assert.ok(glue.logged.includes('info Run on PQS failed: cancelled'), glue.logged.join('\n'));
