@@ -24,6 +24,18 @@ export class UsageError extends Error {
   }
 }
 
+/** A participant's URL as given (--url, CANTON_LEDGER_URL): refused unless it is http or https. */
+export function checkedParticipantUrl(url: string, command?: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`not a URL: ${url}`, command);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the participant URL must be http or https, not ${parsed.protocol}`, command);
+  return url;
+}
+
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS = {
   url: { type: 'string' },

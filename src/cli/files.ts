@@ -4,6 +4,7 @@ import { checkBeforeSending, FILE_KIND_SUFFIXES, fileKindOf, fileKindSuffix, val
 import type { ArgumentContext } from '../core/files/argumentChecks';
 import { FileRefusedError, MAX_JSON_FILE_BYTES, readRegularFile } from '../core/localFile';
 import { UsageError } from './args';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './command';
 import type { CliContext } from './context';
 import { formatProblem } from './format';
 
@@ -74,4 +75,31 @@ export async function participantPackages(ctx: CliContext): Promise<ArgumentCont
 
 function isError(p: Problem): boolean {
   return p.severity === 'error';
+}
+
+/**
+ * Gives each file its own verdict, so that one bad file never hides the others': `judge` says whether
+ * a file passes. A file that cannot be read or is of the wrong kind (a UsageError) is said on stderr and
+ * makes the run's status EXIT_USAGE; a failing one makes it EXIT_FAILURE unless it is worse already.
+ * Any other error ends the run, unless `couldNotCheck` is given: then that file fails with its error.
+ */
+export async function judgeEachFile(ctx: CliContext, files: readonly string[], judge: (file: string) => Promise<boolean>, o: { couldNotCheck?: boolean } = {}): Promise<number> {
+  let status = EXIT_OK;
+  const failed = () => {
+    if (status === EXIT_OK) status = EXIT_FAILURE;
+  };
+  for (const file of files) {
+    try {
+      if (!(await judge(file))) failed();
+    } catch (e) {
+      if (e instanceof UsageError) {
+        ctx.err(`error: ${e.message}`);
+        status = EXIT_USAGE;
+      } else if (o.couldNotCheck) {
+        ctx.err(`${file}: error: could not be checked: ${e instanceof Error ? e.message : String(e)}`);
+        failed();
+      } else throw e;
+    }
+  }
+  return status;
 }

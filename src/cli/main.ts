@@ -5,7 +5,7 @@
 import { version } from '../../package.json';
 import { Redactor } from '../core/redact';
 import { terminalText } from '../core/text';
-import { flag, integerOption, parseCommandArgs, rejectSecretsOnArgv, splitCommand, stringOption, UsageError, type OptionValues } from './args';
+import { checkedParticipantUrl, flag, integerOption, parseCommandArgs, rejectSecretsOnArgv, splitCommand, stringOption, UsageError, type OptionValues } from './args';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type Command } from './command';
 import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, type Env, type GlobalOptions } from './context';
 import { commandHelp, overview } from './help';
@@ -74,14 +74,7 @@ export async function run(argv: readonly string[], env: Env, io: CliIo): Promise
 }
 
 function globalOptions(values: OptionValues, env: Env): GlobalOptions {
-  const url = stringOption(values, 'url') ?? (env[URL_ENV] || DEFAULT_URL);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`not a URL: ${url}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the participant URL must be http or https, not ${parsed.protocol}`);
+  const url = checkedParticipantUrl(stringOption(values, 'url') ?? (env[URL_ENV] || DEFAULT_URL));
   const maxResponseMb = integerOption(values, 'max-response-mb', 1);
   return {
     url,

@@ -2,10 +2,10 @@
 import { basename } from 'node:path';
 import { preflightCommands, preflightPasses, preflightReport } from '../../core/network/preflight';
 import type { NetworkMember } from '../../core/network/model';
-import { stringList, UsageError } from '../args';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
+import { checkedParticipantUrl, stringList, UsageError } from '../args';
+import type { Command } from '../command';
 import { TOKEN_ENV, type CliContext } from '../context';
-import { kindOfFile, readInput } from '../files';
+import { judgeEachFile, kindOfFile, readInput } from '../files';
 import { formatProblem } from '../format';
 
 const NAME = 'preflight';
@@ -30,29 +30,18 @@ export const preflightCommand: Command = {
   async run(ctx, args) {
     if (args.positionals.length === 0) throw new UsageError('missing FILE', NAME);
     const members = membersOf(ctx, stringList(args.values, 'url'));
-    let status = EXIT_OK;
-    for (const file of args.positionals) {
-      let text: string;
-      try {
-        kindOfFile(file, NAME, 'commands');
-        text = await readInput(file, NAME);
-      } catch (e) {
-        if (!(e instanceof UsageError)) throw e;
-        ctx.err(`error: ${e.message}`);
-        status = EXIT_USAGE;
-        continue;
-      }
-      const result = await preflightCommands(text, members, ctx.callOptions);
+    return judgeEachFile(ctx, args.positionals, async (file) => {
+      kindOfFile(file, NAME, 'commands');
+      const result = await preflightCommands(await readInput(file, NAME), members, ctx.callOptions);
       const passes = preflightPasses(result);
-      if (!passes && status === EXIT_OK) status = EXIT_FAILURE;
       if (ctx.globals.json) {
         await ctx.out(JSON.stringify({ file, passes, packages: result.packages, problems: result.problems, notes: result.notes }, (key, value: unknown) => (key === 'error' && value instanceof Error ? value.message : value)));
-        continue;
+      } else {
+        for (const p of result.problems.filter((p) => p.severity !== 'info')) await ctx.out(formatProblem(file, p));
+        for (const line of preflightReport(file, result)) await ctx.out(line);
       }
-      for (const p of result.problems.filter((p) => p.severity !== 'info')) await ctx.out(formatProblem(file, p));
-      for (const line of preflightReport(file, result)) await ctx.out(line);
-    }
-    return status;
+      return passes;
+    });
   },
 };
 
@@ -60,13 +49,7 @@ export const preflightCommand: Command = {
 function membersOf(ctx: CliContext, urls: string[]): NetworkMember[] {
   if (urls.length === 0) return [{ label: labelOf(ctx.globals.url), client: ctx.client() }];
   return urls.map((url, i) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new UsageError(`not a URL: ${url}`, NAME);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the participant URL must be http or https, not ${parsed.protocol}`, NAME);
+    checkedParticipantUrl(url, NAME);
     const token = ctx.env[`${TOKEN_ENV}_${i + 1}`] || ctx.token;
     return { label: labelOf(url), client: ctx.clientFor(url, token) };
   });

@@ -5,8 +5,8 @@ import { MAX_DAR_BYTES } from '../../core/localFile';
 import { packagesInUse, unreadableWarning, type PackagesState } from '../../core/ledger/packages';
 import { UsageError } from '../args';
 import type { CliContext } from '../context';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type Command } from '../command';
-import { checkFile, readUserFile } from '../files';
+import type { Command } from '../command';
+import { checkFile, judgeEachFile, readUserFile } from '../files';
 import { formatProblem } from '../format';
 
 const NAME = 'validate';
@@ -30,34 +30,25 @@ export const validateCommand: Command = {
   async run(ctx, args) {
     if (args.positionals.length === 0) throw new UsageError(`missing FILE`, NAME);
     const packages = await packagesFor(ctx, (args.values.dar as string[] | undefined) ?? []);
-    let status = EXIT_OK;
     let sawCommands = false;
     // Every file is checked even after a failure, so that one run reports everything.
-    for (const file of args.positionals) {
-      let checked;
-      try {
-        checked = await checkFile(file, NAME, undefined, packages);
-      } catch (e) {
-        // Each file gets its own verdict: one that cannot be checked does not end the batch.
-        if (e instanceof UsageError) {
-          ctx.err(`error: ${e.message}`);
-          status = EXIT_USAGE;
-        } else {
-          ctx.err(`${file}: error: could not be checked: ${e instanceof Error ? e.message : String(e)}`);
-          if (status === EXIT_OK) status = EXIT_FAILURE;
-        }
-        continue;
-      }
-      sawCommands ||= checked.kind === 'commands';
-      // A command that could not be checked (its package unreadable) does not pass: CI never passes
-      // unchecked. The editor shows it as a warning; here it is an error, so that what is printed and
-      // the exit status say the same.
-      const problems = checked.problems.map((p) => (p.code === 'package-unreadable' ? { ...p, severity: 'error' as const } : p));
-      if (problems.some((p) => p.severity === 'error') && status === EXIT_OK) status = EXIT_FAILURE;
-      if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems }));
-      else if (problems.length === 0) await ctx.out(`${file}: ok`);
-      else for (const p of problems) await ctx.out(formatProblem(file, p));
-    }
+    const status = await judgeEachFile(
+      ctx,
+      args.positionals,
+      async (file) => {
+        const checked = await checkFile(file, NAME, undefined, packages);
+        sawCommands ||= checked.kind === 'commands';
+        // A command that could not be checked (its package unreadable) does not pass: CI never passes
+        // unchecked. The editor shows it as a warning; here it is an error, so that what is printed and
+        // the exit status say the same.
+        const problems = checked.problems.map((p) => (p.code === 'package-unreadable' ? { ...p, severity: 'error' as const } : p));
+        if (ctx.globals.json) await ctx.out(JSON.stringify({ file, kind: checked.kind, problems }));
+        else if (problems.length === 0) await ctx.out(`${file}: ok`);
+        else for (const p of problems) await ctx.out(formatProblem(file, p));
+        return !problems.some((p) => p.severity === 'error');
+      },
+      { couldNotCheck: true },
+    );
     if (!packages && sawCommands) ctx.err('note: the Daml arguments were not checked: give --url (a participant) or --dar FILE for their packages.');
     return status;
   },

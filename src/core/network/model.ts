@@ -10,6 +10,8 @@ import type { LedgerError } from '../errors';
 import { comparePackageVersions } from '../daml/packageVersions';
 import type { OperationName } from '../versions';
 import type { PackageRef } from './preference';
+import { getOrCreate } from '../maps';
+import type { VettedPackage, VettedPackagesState } from '../models/vetting';
 
 /** A participant we can ask: a connection's client under the name people know it by. */
 export interface NetworkMember {
@@ -30,22 +32,7 @@ export interface Host {
   version?: string;
 }
 
-/** What one participant has vetted on one synchronizer. */
-export interface HostVetting {
-  participantId: string;
-  synchronizerId: string;
-  serial: number;
-  packages: VettedRef[];
-}
 
-export interface VettedRef {
-  packageId: string;
-  /** Absent when the participant that answered does not have the package (Canton then sends no name). */
-  packageName?: string;
-  packageVersion?: string;
-  validFromInclusive?: string;
-  validUntilExclusive?: string;
-}
 
 export interface Hosting {
   participantId: string;
@@ -70,7 +57,7 @@ export interface NetworkSnapshot {
   /** Members first (in the order given), then the participants only the topology names. */
   hosts: Host[];
   /** Per participant id, its vetting on each synchronizer it was read for. */
-  vetting: ReadonlyMap<string, readonly HostVetting[]>;
+  vetting: ReadonlyMap<string, readonly VettedPackagesState[]>;
   /**
    * Per party asked about: its hosts (empty: no participant hosts it, as far as could be asked);
    * `complete` false when some participant could not be asked (see `problems`).
@@ -104,7 +91,7 @@ export function vettedByHost(snapshot: NetworkSnapshot, participantId: string, a
   return [...refs.values()];
 }
 
-function validAt(p: VettedRef, at: string): boolean {
+function validAt(p: VettedPackage, at: string): boolean {
   const t = Date.parse(at);
   return (!p.validFromInclusive || Date.parse(p.validFromInclusive) <= t) && (!p.validUntilExclusive || t < Date.parse(p.validUntilExclusive));
 }
@@ -155,7 +142,7 @@ export function vettingDrift(snapshot: NetworkSnapshot): VettingDrift[] {
     let names = byName.get(participantId);
     if (!names) {
       names = new Map();
-      for (const p of vettedByHost(snapshot, participantId) ?? []) (names.get(p.packageName) ?? names.set(p.packageName, []).get(p.packageName)!).push(p.packageVersion);
+      for (const p of vettedByHost(snapshot, participantId) ?? []) getOrCreate(names, p.packageName, () => []).push(p.packageVersion);
       for (const [name, versions] of names) names.set(name, sortedVersions(versions));
       byName.set(participantId, names);
     }
@@ -187,8 +174,8 @@ export function vettingMatrix(snapshot: NetworkSnapshot): VettingMatrix {
   const byName = new Map<string, Map<string, { ids: Set<string>; on: Set<string> }>>();
   for (const { participantId } of participants) {
     for (const p of vettedByHost(snapshot, participantId) ?? []) {
-      const versions = byName.get(p.packageName) ?? byName.set(p.packageName, new Map()).get(p.packageName)!;
-      const cell = versions.get(p.packageVersion) ?? versions.set(p.packageVersion, { ids: new Set(), on: new Set() }).get(p.packageVersion)!;
+      const versions = getOrCreate(byName, p.packageName, () => new Map());
+      const cell = getOrCreate(versions, p.packageVersion, () => ({ ids: new Set(), on: new Set() }));
       cell.ids.add(p.packageId);
       cell.on.add(participantId);
     }

@@ -8,6 +8,7 @@
  * dependency some party has not vetted is dropped too).
  */
 import { comparePackageVersions } from '../daml/packageVersions';
+import { getOrCreate } from '../maps';
 
 export interface PackageRef {
   packageId: string;
@@ -36,7 +37,7 @@ export type PreferenceOutcome = { ok: true; packages: PackageRef[] } | { ok: fal
  */
 export function choosePreferred(requirements: VettingRequirements, vettedBy: (party: string) => readonly PackageRef[] | undefined): PreferenceOutcome {
   const byParty = new Map<string, string[]>();
-  for (const [name, parties] of requirements) for (const party of parties) (byParty.get(party) ?? byParty.set(party, []).get(party)!).push(name);
+  for (const [name, parties] of requirements) for (const party of parties) getOrCreate(byParty, party, () => []).push(name);
 
   const candidates = new Map<string, { refs: PackageRef[] } | { failure: PreferenceFailure }>();
   for (const [party, names] of byParty) {

@@ -16,6 +16,7 @@ import { describeMissingVetting, missingVetting, type MissingVetting } from './e
 import { describeNetworkProblem, hostOf, vettedByParty, vettedByHost, type NetworkMember, type NetworkProblem, type NetworkSnapshot } from './model';
 import { choosePreferred, type PackageRef } from './preference';
 import { networkProblem, readNetwork } from './read';
+import { getOrCreate } from '../maps';
 
 export interface PreflightOptions extends CallOptions {
   /** Names and versions of packages by id, for template ids in package-id form (else read from the vetting lists). */
@@ -239,7 +240,7 @@ function located(doc: JsonDocument, pointer: string, severity: Severity, code: P
 }
 
 function addTo(groups: Map<string, NameGroup>, key: string, init: Pick<NameGroup, 'packageName' | 'packageId'>, pointer: string, parties: readonly string[]): void {
-  const group = groups.get(key) ?? groups.set(key, { ...init, pointers: [], parties: new Set() }).get(key)!;
+  const group = getOrCreate(groups, key, (): NameGroup => ({ ...init, pointers: [], parties: new Set() }));
   group.pointers.push(pointer);
   for (const p of parties) group.parties.add(p);
 }

@@ -10,7 +10,9 @@ import { mapLimited } from '../ledger/packages';
 import { AuthError, CancelledError, HttpError, LedgerError, NetworkError, NotServedError, TimeoutError, UnsupportedOperationError } from '../errors';
 import type * as wire from '../models/wire';
 import type { OperationName } from '../versions';
-import { labelOfParticipant, type Host, type HostPermission, type HostVetting, type Hosting, type NetworkMember, type NetworkProblem, type NetworkReading, type NetworkSnapshot } from './model';
+import { labelOfParticipant, type Host, type HostPermission, type Hosting, type NetworkMember, type NetworkProblem, type NetworkReading, type NetworkSnapshot } from './model';
+import { getOrCreate } from '../maps';
+import type { VettedPackagesState } from '../models/vetting';
 
 export interface ReadNetworkOptions extends CallOptions {
   /**
@@ -54,7 +56,7 @@ export async function readNetwork(members: readonly NetworkMember[], o: ReadNetw
   ).filter((x): x is Identified => x !== undefined);
 
   // Every participant's vetting, each as its own participant tells it where we hold it.
-  const vetting = new Map<string, HostVetting[]>();
+  const vetting = new Map<string, VettedPackagesState[]>();
   const answeredBy = new Map<string, string>();
   const lists = await Promise.all(
     identified.map(async (m) => {
@@ -67,8 +69,8 @@ export async function readNetwork(members: readonly NetworkMember[], o: ReadNetw
   );
   for (const list of lists) {
     if (!list) continue;
-    const byParticipant = new Map<string, HostVetting[]>();
-    for (const s of list.states) (byParticipant.get(s.participantId) ?? byParticipant.set(s.participantId, []).get(s.participantId)!).push({ participantId: s.participantId, synchronizerId: s.synchronizerId, serial: s.topologySerial, packages: s.packages });
+    const byParticipant = new Map<string, VettedPackagesState[]>();
+    for (const s of list.states) getOrCreate(byParticipant, s.participantId, () => []).push(s);
     for (const [participantId, states] of byParticipant) {
       const own = participantId === list.m.participantId;
       if (vetting.has(participantId) && !(own && answeredBy.get(participantId) !== participantId)) continue;

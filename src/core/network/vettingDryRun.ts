@@ -53,7 +53,7 @@ export async function vettingDryRun(request: wire.UpdateVettedPackagesRequest, t
   problems.push(...now.problems);
   const after: NetworkSnapshot = {
     ...now,
-    vetting: new Map([...now.vetting, [participantId, [{ participantId, synchronizerId: result.next.synchronizerId, serial: result.next.topologySerial, packages: result.next.packages }]]]),
+    vetting: new Map([...now.vetting, [participantId, [{ ...result.next, participantId }]]]),
   };
   const touched = new Set([...result.diff.removed, ...result.diff.validityChanged.map((c) => c.before)].map((p) => p.packageName).filter((n): n is string => !!n));
   const losses: VettingLoss[] = [];

@@ -12,6 +12,7 @@ import { preferenceOn } from '../packagePreference';
 import type { PackageDef } from '../packages';
 import type { Micros } from '../time';
 import { vettedAt, type Topology } from '../topology';
+import { getOrCreate } from '../../core/maps';
 
 type DraftRequest = Pick<ExecuteRequest, 'actAs' | 'readAs' | 'commands' | 'synchronizerId'>;
 
@@ -76,7 +77,7 @@ function selectPackages(topology: Topology, ledger: DemoLedger, draft: (excluded
     if (lacking.length === 0) return excluded;
     // Per package name, the parties that need it: Canton's preference for them decides the version.
     const requirements = new Map<string, Set<string>>();
-    for (const [pkg, parties] of lacking) for (const party of parties) (requirements.get(pkg.name) ?? requirements.set(pkg.name, new Set()).get(pkg.name)!).add(party);
+    for (const [pkg, parties] of lacking) for (const party of parties) getOrCreate(requirements, pkg.name, () => new Set()).add(party);
     const answer = preferenceOn(topology, ledger, requirements, prepared.synchronizerId, at);
     if (!answer.ok) throw packageSelectionFailed(prepared.synchronizerId, answer.packageName, answer.reason);
     if (pass > 1) {
@@ -95,7 +96,7 @@ function packagesNeeded(nodes: readonly TransactionNode[]): Map<PackageDef, Set<
   const needs = new Map<PackageDef, Set<string>>();
   for (const node of nodes) {
     const pkg = node.kind === 'created' ? node.contract.template.pkg : node.template.pkg;
-    const parties = needs.get(pkg) ?? needs.set(pkg, new Set()).get(pkg)!;
+    const parties = getOrCreate(needs, pkg, () => new Set());
     for (const party of node.witnesses) parties.add(party);
   }
   return needs;

@@ -89,7 +89,7 @@ function syntheticSnapshot(packages: number): NetworkSnapshot {
     Array.from({ length: packages }, (_, i) => ({ packageId: `${i}`.padStart(64, '0'), packageName: `pkg-${Math.floor(i / 2)}`, packageVersion: `${1 + (i % 2)}.0.0` })).filter((p, i) => participant !== 2 || i % 10 !== 1);
   return {
     hosts: ids.map((participantId) => ({ participantId, label: participantId.split('::')[0] })),
-    vetting: new Map(ids.map((participantId, i) => [participantId, [{ participantId, synchronizerId: 'global::1220', serial: 1, packages: vetted(i) }]])),
+    vetting: new Map(ids.map((participantId, i) => [participantId, [{ participantId, synchronizerId: 'global::1220', topologySerial: 1, packages: vetted(i) }]])),
     hosting: new Map(
       [['Alice', [0, 1]], ['Bob', [1]], ['Carol', [1, 2]], ['Dan', [0, 2]]].map(([party, at]) => [
         party as string,

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { describeMissingVetting, missingVetting } from '../../../src/core/network/explain';
-import { vettedByParty, vettingDrift, vettingMatrix, type HostVetting, type NetworkSnapshot, type VettedRef } from '../../../src/core/network/model';
+import { vettedByParty, vettingDrift, vettingMatrix, type NetworkSnapshot } from '../../../src/core/network/model';
+import type { VettedPackage, VettedPackagesState } from '../../../src/core/models/vetting';
 
 const P = 'app-provider::1220aa';
 const U = 'app-user::1220bb';
 const S = 'sv::1220cc';
 const ALICE = 'Alice::1220aa';
 const BOB = 'Bob::1220bb';
-const pkg = (packageName: string, packageVersion: string, extra: Partial<VettedRef> = {}): VettedRef => ({ packageId: `${packageName}@${packageVersion}`, packageName, packageVersion, ...extra });
-const state = (participantId: string, ...packages: VettedRef[]): HostVetting[] => [{ participantId, synchronizerId: 'global::1220', serial: 1, packages }];
+const pkg = (packageName: string, packageVersion: string, extra: Partial<VettedPackage> = {}): VettedPackage => ({ packageId: `${packageName}@${packageVersion}`, packageName, packageVersion, ...extra });
+const state = (participantId: string, ...packages: VettedPackage[]): VettedPackagesState[] => [{ participantId, synchronizerId: 'global::1220', topologySerial: 1, packages }];
 
-function snapshot(vetting: Record<string, VettedRef[]>, hosting: Record<string, string[]>, complete = true): NetworkSnapshot {
+function snapshot(vetting: Record<string, VettedPackage[]>, hosting: Record<string, string[]>, complete = true): NetworkSnapshot {
   return {
     hosts: [P, U, S].map((participantId) => ({ participantId, label: participantId.split('::')[0] })),
     vetting: new Map(Object.entries(vetting).map(([id, packages]) => [id, state(id, ...packages)])),

@@ -5,10 +5,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cursorToProblem, editorText, problemRows, quickFix } from './40-editing.ui.mjs';
 import { closeAllEditors } from './50-submit.ui.mjs';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, scaled } from './lib.mjs';
 
 const FILE = 'ui-daml.commands.json';
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 // Line 10 is the last field of createArguments: the completion check adds the missing one after it.
 const TEXT = `{
   "commandId": "ui-daml-1",

@@ -3,11 +3,9 @@
 // participant (started here, stopped again if it was not running before).
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, DEMO_BANK as BANK, scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
-const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const FILE = 'ui-submit.commands.json';
 
 export function explorerRow(t, name) {

@@ -7,11 +7,9 @@ import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { codeLens, closeAllEditors } from './50-submit.ui.mjs';
 import { graphFrame } from './75-graph.ui.mjs';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, DEMO_BANK as BANK, scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
-const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const FILE = 'ui-preview.commands.json';
 const TWO_COMMANDS_FILE = 'ui-preview-two.commands.json';
 
@@ -24,9 +22,6 @@ function lensLabel(t, text) {
 
 const editorGroups = (t) => t.page.locator('.part.editor .editor-group-container').count();
 
-async function visibleEditorText(t) {
-  return (await t.page.locator('.editor-group-container .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-}
 
 export default async function (t) {
   const commandId = `ui-preview-${Date.now()}`;
@@ -50,11 +45,11 @@ export default async function (t) {
       await t.toast(/^Preview of ui-preview\.commands\.json \(nothing submitted\): Would create 2 contracts, archive 1, exercise 1 choice \(Iou_Transfer\)/).waitFor({ timeout: scaled(20000) });
       await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().waitFor({ timeout: scaled(10000) });
       await t.waitUntil(async () => {
-        const text = await visibleEditorText(t);
+        const text = await t.visibleEditorText();
         return /"exercise": "Iou_Transfer"/.test(text) && /"archives":/.test(text) && /"informees":/.test(text) && /Nothing was submitted/.test(text);
       }, { timeout: scaled(10000), what: 'the preview document to show the exercise, what it archives, the informees and the caveat' });
       await lensLabel(t, 'Hash verified (V2)').waitFor({ timeout: scaled(10000) });
-      await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await visibleEditorText(t)), { timeout: scaled(10000), what: 'the preview document to say "hash verified (V2)"' });
+      await t.waitUntil(async () => /"hashCheck": "hash verified \(V2\): recomputed here/.test(await t.visibleEditorText()), { timeout: scaled(10000), what: 'the preview document to say "hash verified (V2)"' });
       await t.screenshot('58-preview-document');
     });
 
@@ -88,7 +83,7 @@ export default async function (t) {
       // the same commandId would read "already executed".
       const resultTab = t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview ${commandId}` }).first();
       await resultTab.waitFor({ timeout: scaled(20000) });
-      await t.waitUntil(async () => commandIdInResult(await visibleEditorText(t)), { timeout: scaled(10000), what: `the submission result of ${commandId}` });
+      await t.waitUntil(async () => commandIdInResult(await t.visibleEditorText()), { timeout: scaled(10000), what: `the submission result of ${commandId}` });
       // Still two columns: the result takes the file's column, and the preview stays the shown tab of its
       // own, so its "Open Result" and "Compare with Committed" lenses stay in view.
       const groups = await editorGroups(t);
@@ -110,7 +105,7 @@ export default async function (t) {
       await t.page.locator('.tabs-container [role="tab"]', { hasText: `ui-preview preview ${commandId}` }).first().click();
       const openResult = codeLens(t, 'Submitted (succeeded): Open Result');
       await openResult.waitFor({ timeout: scaled(15000) });
-      await t.waitUntil(async () => /"submitted": "Submitted since this preview \(succeeded/.test(await visibleEditorText(t)), { timeout: scaled(10000), what: 'the preview to say it was submitted' });
+      await t.waitUntil(async () => /"submitted": "Submitted since this preview \(succeeded/.test(await t.visibleEditorText()), { timeout: scaled(10000), what: 'the preview to say it was submitted' });
       if ((await codeLens(t, 'Submit now').count()) !== 0) throw new Error('the submitted preview still offers "Submit now"');
       await t.screenshot('58-preview-submitted');
       await openResult.click();

@@ -4,11 +4,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, DEMO_BANK as BANK, scaled } from './lib.mjs';
 
 // The demo participant's seeded parties (fixed seed: the same ids as examples/demo-workspace).
-const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const PICKED = 'first-use-picked.commands.json';
 const AGAIN = 'first-use-again.commands.json';
 

@@ -9,10 +9,8 @@ import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { graphFrame } from './75-graph.ui.mjs';
 import { seededArchivedIou } from './80-failed.ui.mjs';
 import { expand } from './20-connections.ui.mjs';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, DEMO_BANK as BANK, scaled } from './lib.mjs';
 
-const BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const GENERATED = 'first-user-generated.commands.json';
 const PREVIEWED = 'first-user-previewed.commands.json';
 const FAILING = 'first-user-failing.commands.json';
@@ -33,10 +31,6 @@ export async function spanning(a, b) {
   return { x: left, y: top, width: Math.max(x.x + x.width, y.x + y.width) - left, height: Math.max(x.y + x.height, y.y + y.height) - top };
 }
 
-/** The text of every visible editor as rendered (monaco renders spaces as non-breaking ones). */
-async function visibleEditorText(t) {
-  return (await t.page.locator('.editor-group-container .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-}
 
 /** The toast whose message matches `text`, once it has slid in (VS Code marks it so when its animation is done). */
 export async function shownToast(t, text, timeout = scaled(20000)) {
@@ -167,7 +161,7 @@ export default async function (t) {
       // The result beside it: its own column, two in all.
       const resultGroup = editorGroups(t).filter({ has: page.locator('[role="tab"][aria-selected="true"]', { hasText: new RegExp(`^first-user-previewed ${commandId}`) }) });
       await t.waitUntil(async () => (await resultGroup.count()) === 1 && (await editorGroups(t).count()) === 2, { what: async () => `the result shown in a column of its own, two columns (${await editorGroups(t).count()})` });
-      await t.waitUntil(async () => (await visibleEditorText(t)).includes('"CreatedEvent"'), { what: 'the result document showing the created event' });
+      await t.waitUntil(async () => (await t.visibleEditorText()).includes('"CreatedEvent"'), { what: 'the result document showing the created event' });
       await t.screenshot('95-preview-after-submit-now');
       await picture(t, 'preview-after-submit', { of: page.locator('.part.editor').first() });
     });

@@ -12,10 +12,9 @@ import { cursorToProblem, editorText, problemRows } from './40-editing.ui.mjs';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { showTransaction } from './75-graph.ui.mjs';
 import { picture } from './95-first-user-send.ui.mjs';
-import { scaled } from './lib.mjs';
+import { DEMO_ALICE as ALICE, scaled } from './lib.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
 const TRANSFER_OFFSET = '8';
 const SCRIPT = 'first-user-script.ledger.json';
 const EDITED = 'first-user-fields.commands.json';

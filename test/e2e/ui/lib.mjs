@@ -18,6 +18,15 @@ import path from 'node:path';
  */
 export const TIME_SCALE = Number(process.env.CANTON_E2E_TIME_SCALE) || (process.env.CI ? 3 : 1);
 
+/** The demo participant's seeded parties (its participant's namespace is fixed). */
+export const DEMO_BANK = 'Bank::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+export const DEMO_ALICE = 'Alice::122030ae391cfbaf4aecef53d588a826fd7da6f31dc276af9486a413396bcc67f620';
+
+/** The text of every visible editor as rendered (monaco renders spaces as non-breaking ones). */
+export async function visibleEditorText(page) {
+  return (await page.locator('.editor-group-container .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+}
+
 /** A deadline of `ms` on a desk, scaled for this machine. */
 export function scaled(ms) {
   return Math.round(ms * TIME_SCALE);
