@@ -32,6 +32,7 @@ import type { GraphPanels } from './vscode/graph/graphPanels';
 import { registerPqs } from './vscode/pqs';
 import type { PqsView } from './vscode/pqs/view';
 import { ScriptTests } from './vscode/scripts/scriptTests';
+import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -84,6 +85,12 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const connectionCommands = new ConnectionCommands(connections, errors, prompts);
   const tokenCommands = new TokenCommands(connections, secrets, (c) => connectionCommands.connect(c), prompts);
   const packages = new LedgerPackages(connections, packageStore.store, packageStore.cacheDir, logger);
+  const host: FeatureHost = { context, commands, connections, prompts, errors, documents, logger, redactor, secrets, packages, demo, showLog };
+  // A feature's registrations go with the extension; what it offers the tests joins the API.
+  const activated = <A>(feature: ActivatedFeature<A>): A => {
+    context.subscriptions.push(...feature.disposables);
+    return feature.api;
+  };
 
   const startDemo = async () => {
     await vscode.workspace.fs.createDirectory(context.globalStorageUri);
