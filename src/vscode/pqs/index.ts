@@ -6,8 +6,8 @@
  * through the one error reporter (a command's through the registry).
  */
 import * as vscode from 'vscode';
-import type { CommandRegistry } from '../commands/registry';
-import { Disposable } from '../lifecycle';
+import type { CommandRegistry } from '../kit/registry';
+import { Disposable } from '../kit/lifecycle';
 import { PqsConnecting, type PqsConnectDeps } from './connect';
 import { PqsResultsPanel } from './resultsPanel';
 import { PqsSqlFiles } from './sqlFiles';

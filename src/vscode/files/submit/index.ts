@@ -1,21 +1,21 @@
 /** Sending files to the participant: submitting commands, vetting changes, and the Submissions history. */
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../../core/submit/history';
-import { DOCUMENT_SCHEME } from '../../documents';
+import { DOCUMENT_SCHEME } from '../../kit/documents';
 import { SendCodeLensProvider } from './codeLens';
 import { CommandIdAssist } from './commandId';
 import { SubmissionHistory, SubmissionsTreeProvider } from './history';
-import { Commands, Views } from '../../commands/ids';
-import type { CommandRegistry } from '../../commands/registry';
-import type { Prompts, PromptsPort } from '../../prompts';
+import { Commands, Views } from '../../kit/ids';
+import type { CommandRegistry } from '../../kit/registry';
+import type { Prompts, PromptsPort } from '../../kit/prompts';
 import { bundledPreviewReader, PreviewCodeLensProvider, PreviewController } from './preview';
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
 import { DarUploadController, type DarUploadRequest } from './darUpload';
-import { CauseDiagnostics } from '../../failures/causeDiagnostics';
+import { CauseDiagnostics } from './causeDiagnostics';
 import { FailedCommandsView } from '../../failures/failedCommandsView';
-import type { ViewNode } from '../../views/rowsTree';
+import type { ViewNode } from '../../kit/rowsTree';
 
 export type { SendDeps } from './submit';
 
