@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { DamlPackage } from '../../core/daml/model';
+import type { DarContents } from '../../core/daml/lf/archive';
 import type { PackageIndex } from '../../core/daml/packageIndex';
 import { PackageStore, packagesInUse, unreadableWarning, type DamlDecoder, type PackagesState, type PackageStorage } from '../../core/ledger/packages';
 import type { Logger } from '../../core/log';
@@ -52,6 +53,11 @@ export class LedgerPackages extends Disposable {
   private darUris: vscode.Uri[] = [];
   private darScan: Promise<void> | undefined;
   private darScans = 0;
+
+  /** The packages of a DAR's bytes, decoded (a ledger script's `uploadDar` step reads its DAR with it). */
+  readDar(bytes: Uint8Array): DarContents {
+    return this.store.readDar(bytes);
+  }
 
   constructor(
     private readonly connections: ConnectionManager,
