@@ -1,5 +1,6 @@
 // Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
 import * as esbuild from 'esbuild';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,12 +59,144 @@ export const common = {
   plugins: [oneVscodeImport, validatorsApart, yamlApart],
 };
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const GLUE = path.join(ROOT, 'src', 'vscode');
+
+/** The features: every folder of src/vscode but the kit, each `src/vscode/<name>/index.ts`, bundled to dist/feature.<name>.js. */
+export const FEATURES = readdirSync(GLUE, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'kit')
+  .map((d) => d.name)
+  .sort();
+
+/**
+ * In the kit bundle (dist/features.js: the host, the kit, the connection list and the core they use),
+ * a feature's index is its own bundle, required by src/features.ts when the feature is first used.
+ */
+const featuresApart = {
+  name: 'features-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/vscode\/[^/]+$/ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      const name = path.basename(target);
+      return path.dirname(target) === GLUE && FEATURES.includes(name) ? { path: `./feature.${name}.js`, external: true } : undefined;
+    });
+  },
+};
+
+/** A module's path as esbuild's metafile names it (relative to the repository, forward slashes). */
+const inputName = (file) => path.relative(ROOT, file).split(path.sep).join('/');
+
+/**
+ * A bundle takes every module that another bundle owns from that bundle at run time (its `__shared`,
+ * by module path), so that there is one copy of each: one class for every `instanceof`
+ * (LedgerApiError, CancelledError, …), one module state, one VS Code API object.
+ */
+const fromTheirOwners = (owners, self) => ({
+  name: 'from-their-owners',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.pluginData?.fromTheirOwners) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { fromTheirOwners: true } });
+      if (resolved.errors.length > 0 || resolved.external || !resolved.path) return undefined;
+      const name = inputName(resolved.path);
+      const owner = owners.get(name);
+      // Named .cjs: the stub is CommonJS, whatever the module it stands for (the VS Code shim is .mjs).
+      return owner && owner !== self ? { path: `${name}.cjs`, namespace: 'shared', pluginData: { name, owner } } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
+      // A computed path, so that esbuild leaves the owner to its own bundle; Node's module cache makes it one instance.
+      contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(`${args.pluginData.owner}.js`)})).__shared[${JSON.stringify(args.pluginData.name)}];`,
+      loader: 'js',
+    }));
+  },
+});
+
+/**
+ * A bundle's `__shared`: each module it owns that others use. An ES module as its namespace (marked
+ * `__esModule`, so that a default import through the stub is the module's default); a CommonJS one
+ * as its `module.exports`, required when first asked for.
+ */
+function sharedExport(modules, formats) {
+  const esm = [...modules].sort().filter((name) => formats.get(name) !== 'cjs');
+  const cjs = [...modules].sort().filter((name) => formats.get(name) === 'cjs');
+  return [
+    ...esm.map((name, i) => `import * as m${i} from ${JSON.stringify(`./${name}`)};`),
+    'const esm = (m) => Object.defineProperty(m, "__esModule", { value: true });',
+    'export const __shared = {',
+    ...esm.map((name, i) => `  ${JSON.stringify(name)}: esm(m${i}),`),
+    ...cjs.map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(`./${name}`)}); },`),
+    '};',
+    '',
+  ].join('\n');
+}
+
+const KIT = 'features';
+const kitOptions = (owners, exported, formats = new Map()) => ({
+  ...common,
+  stdin: { contents: `export * from './src/features';\n${sharedExport(exported, formats)}`, resolveDir: ROOT, sourcefile: 'features-kit.ts', loader: 'ts' },
+  outfile: path.join(ROOT, 'dist', `${KIT}.js`),
+  plugins: [fromTheirOwners(owners, KIT), featuresApart, ...common.plugins],
+});
+const featureOptions = (name, owners) => ({
+  ...common,
+  entryPoints: { [`feature.${name}`]: path.join(GLUE, name, 'index.ts') },
+  outdir: path.join(ROOT, 'dist'),
+  plugins: [fromTheirOwners(owners, `feature.${name}`), ...common.plugins],
+});
+const chunkOptions = (chunk, modules, owners, formats) => ({
+  ...common,
+  stdin: { contents: sharedExport(modules, formats), resolveDir: ROOT, sourcefile: `${chunk}.ts`, loader: 'ts' },
+  outfile: path.join(ROOT, 'dist', `${chunk}.js`),
+  plugins: [fromTheirOwners(owners, chunk), ...common.plugins],
+});
+
+/**
+ * Who owns each module more than one bundle would include, read from esbuild's metafiles of the
+ * bundles as they would be alone: the kit bundle (dist/features.js: src/features.ts without the
+ * features) owns what it includes; a module that two features or more include and the kit does not
+ * goes to a chunk of its own per set of features (dist/shared.<a>+<b>.js), so that a feature's first
+ * use loads only what that feature uses. A module one feature alone includes stays in its bundle.
+ */
+export async function moduleOwners() {
+  const formats = new Map();
+  const inputs = async (options) => {
+    const found = (await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile.inputs;
+    for (const [name, input] of Object.entries(found)) formats.set(name, input.format);
+    return Object.keys(found);
+  };
+  const real = (input) => !input.includes(':') && !input.startsWith('<') && !input.startsWith('features-kit') && !input.startsWith('shared.');
+  const none = new Map();
+  const kit = new Set((await inputs(kitOptions(none, []))).filter(real));
+  const users = new Map();
+  await Promise.all(
+    FEATURES.map(async (name) => {
+      for (const input of (await inputs(featureOptions(name, none))).filter(real)) users.set(input, [...(users.get(input) ?? []), name]);
+    }),
+  );
+  const owners = new Map();
+  for (const [input, names] of users) {
+    if (kit.has(input)) owners.set(input, KIT);
+    else if (names.length > 1) owners.set(input, `shared.${names.sort().join('+')}`);
+  }
+  return { owners, formats };
+}
+
+/** The kit bundle, the feature bundles and the chunks of what features share, over one map of owners. */
+export async function featureBuilds() {
+  const { owners, formats } = await moduleOwners();
+  const owned = (owner) => [...owners].filter(([, o]) => o === owner).map(([name]) => name);
+  const chunks = [...new Set(owners.values())].filter((o) => o !== KIT);
+  return {
+    owners,
+    builds: [kitOptions(owners, owned(KIT), formats), ...FEATURES.map((name) => featureOptions(name, owners)), ...chunks.map((chunk) => chunkOptions(chunk, owned(chunk), owners, formats))],
+  };
+}
+
 export const builds = [
   // The entry VS Code activates for any JSON file: tiny, with no feature code, and no shim (it imports
   // the API itself, once, with `import vscode = require('vscode')`).
   { ...common, plugins: [], entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  // Everything else, loaded by the entry on the first Canton file, view or command.
-  { ...common, entryPoints: { features: 'src/features.ts' }, outdir: 'dist' },
+  // The kit (dist/features.js) and the features (dist/feature.<name>.js): featureBuilds() below.
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
@@ -85,9 +218,10 @@ export const builds = [
 // Run as a script it builds; imported (by tests, for the options) it does nothing.
 const isScript = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]);
 if (isScript && watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  // The set of shared modules is read once: a new shared import needs a restart of the watch.
+  const contexts = await Promise.all([...builds, ...(await featureBuilds()).builds].map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[watch] build started');
 } else if (isScript) {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  await Promise.all([...builds, ...(await featureBuilds()).builds].map((b) => esbuild.build(b)));
 }

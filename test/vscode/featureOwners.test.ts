@@ -1,0 +1,65 @@
+// The entry's stand-ins load the feature that owns what the user touched (src/vscode/owners.ts): here
+// each feature is activated alone against the fake VS Code API, and what it registers must be what the
+// table gives it, so that a command or view cannot be owned by the wrong feature or by none.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { EventEmitter, fake, MemoryMemento, Uri } from './fake/vscode';
+import { manifest } from './featureHost';
+import type { FeatureName } from '../../src/features';
+import { COMMAND_OWNERS, VIEW_OWNERS, HOST } from '../../src/vscode/owners';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** What the host (with Connections) registers, and what each feature adds when activated alone after it. */
+export function registrationsByFeature(): { commands: Record<string, string>; views: Record<string, string> } {
+  const commands: Record<string, string> = {};
+  const views: Record<string, string> = {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadFeatures, FEATURE_NAMES } = require('../../src/features') as typeof import('../../src/features');
+  for (const name of [HOST, ...FEATURE_NAMES.filter((n) => n !== 'connections')]) {
+    fake.reset();
+    const subscriptions: { dispose(): unknown }[] = [];
+    const secrets = new Map<string, string>();
+    const features = loadFeatures({
+      subscriptions,
+      extensionPath: ROOT,
+      extension: { packageJSON: manifest },
+      globalState: new MemoryMemento(),
+      workspaceState: new MemoryMemento(),
+      globalStorageUri: Uri.file(join(ROOT, '.vscode-test', 'unit-global-storage')),
+      secrets: { get: async (k: string) => secrets.get(k), store: async (k: string, v: string) => void secrets.set(k, v), delete: async (k: string) => void secrets.delete(k), onDidChange: new EventEmitter<{ key: string }>().event },
+    } as never);
+    const hostCommands = new Set(fake.state.commands.keys());
+    const hostViews = new Set(fake.state.treeViews.keys());
+    if (name !== HOST) {
+      // A feature it depends on is the dependency's: activated first, its registrations left out.
+      if (name === 'failures') features.activate('files');
+      const before = { commands: new Set(fake.state.commands.keys()), views: new Set(fake.state.treeViews.keys()) };
+      features.activate(name as FeatureName);
+      for (const id of fake.state.commands.keys()) if (!before.commands.has(id)) commands[id] = name;
+      for (const id of fake.state.treeViews.keys()) if (!before.views.has(id)) views[id] = name;
+    } else {
+      for (const id of hostCommands) commands[id] = HOST;
+      for (const id of hostViews) views[id] = HOST;
+    }
+    subscriptions.splice(0).reverse().forEach((s) => s.dispose());
+  }
+  fake.reset();
+  return { commands, views };
+}
+
+describe('the owner of each command and view (the entry loads it on first use)', function () {
+  this.timeout(60_000);
+  it('src/vscode/owners.ts gives each command and view to the feature that registers it', () => {
+    const found = registrationsByFeature();
+    const sorted = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)));
+    assert.deepEqual(sorted(COMMAND_OWNERS), sorted(found.commands), `the commands, as registered:\n${JSON.stringify(sorted(found.commands), null, 2)}`);
+    assert.deepEqual(sorted(VIEW_OWNERS), sorted(found.views), `the views, as registered:\n${JSON.stringify(sorted(found.views), null, 2)}`);
+  });
+
+  it('every command and view of package.json has an owner', () => {
+    const contributes = manifest.contributes as { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+    assert.deepEqual(contributes.commands.map((c) => c.command).filter((id) => !(id in COMMAND_OWNERS)), []);
+    assert.deepEqual(Object.values(contributes.views).flat().map((v) => v.id).filter((id) => !(id in VIEW_OWNERS)), []);
+  });
+});
