@@ -41,8 +41,8 @@ describe('extension bundle', function () {
     }
     assert.match(code, /require\(\w+\.join\(\w+\.extensionPath,\s*"dist",\s*"features\.js"\)\)/);
     const features = readFileSync(FEATURES_JS, 'utf8');
-    assert.match(features, /activateFeatures/);
-    assert.match(features, /createTreeView/);
+    assert.match(features, /loadFeatures/);
+    assert.match(features, /createOutputChannel/);
   });
 
   it('activated for an unrelated JSON file, the entry does not load the features', () => {
