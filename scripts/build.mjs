@@ -121,7 +121,7 @@ function sharedExport(modules, formats) {
   const cjs = [...modules].sort().filter((name) => formats.get(name) === 'cjs');
   return [
     ...esm.map((name, i) => `import * as m${i} from ${JSON.stringify(`./${name}`)};`),
-    'const esm = (m) => Object.defineProperty(m, "__esModule", { value: true });',
+    'const esm = (m) => (m.__esModule ? m : Object.defineProperty(m, "__esModule", { value: true }));',
     'export const __shared = {',
     ...esm.map((name, i) => `  ${JSON.stringify(name)}: esm(m${i}),`),
     ...cjs.map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(`./${name}`)}); },`),
