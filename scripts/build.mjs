@@ -112,28 +112,19 @@ const fromTheirOwners = (owners, self) => ({
 });
 
 /**
- * A bundle's `__shared`: each module it owns that others use. An ES module as its namespace (marked
- * `__esModule`, so that a default import through the stub is the module's default); a CommonJS one
- * as its `module.exports`, required when first asked for.
+ * A bundle's `__shared`: a getter per module it owns that others use, which requires it when first
+ * asked for (esbuild then keeps the module lazy: what only a feature needs of a kit module is not run
+ * until that feature loads; an ES module comes as its namespace, marked `__esModule`).
  */
-function sharedExport(modules, formats) {
-  const esm = [...modules].sort().filter((name) => formats.get(name) !== 'cjs');
-  const cjs = [...modules].sort().filter((name) => formats.get(name) === 'cjs');
-  return [
-    ...esm.map((name, i) => `import * as m${i} from ${JSON.stringify(`./${name}`)};`),
-    'const esm = (m) => (m.__esModule ? m : Object.defineProperty(m, "__esModule", { value: true }));',
-    'export const __shared = {',
-    ...esm.map((name, i) => `  ${JSON.stringify(name)}: esm(m${i}),`),
-    ...cjs.map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(`./${name}`)}); },`),
-    '};',
-    '',
-  ].join('\n');
+function sharedExport(modules) {
+  const getters = [...modules].sort().map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(`./${name}`)}); },`);
+  return ['export const __shared = {', ...getters, '};', ''].join('\n');
 }
 
 const KIT = 'features';
 const kitOptions = (owners, exported, formats = new Map()) => ({
   ...common,
-  stdin: { contents: `export * from './src/features';\n${sharedExport(exported, formats)}`, resolveDir: ROOT, sourcefile: 'features-kit.ts', loader: 'ts' },
+  stdin: { contents: `export * from './src/features';\n${sharedExport(exported)}`, resolveDir: ROOT, sourcefile: 'features-kit.ts', loader: 'ts' },
   outfile: path.join(ROOT, 'dist', `${KIT}.js`),
   plugins: [fromTheirOwners(owners, KIT), featuresApart, ...common.plugins],
 });
@@ -145,7 +136,7 @@ const featureOptions = (name, owners) => ({
 });
 const chunkOptions = (chunk, modules, owners, formats) => ({
   ...common,
-  stdin: { contents: sharedExport(modules, formats), resolveDir: ROOT, sourcefile: `${chunk}.ts`, loader: 'ts' },
+  stdin: { contents: sharedExport(modules), resolveDir: ROOT, sourcefile: `${chunk}.ts`, loader: 'ts' },
   outfile: path.join(ROOT, 'dist', `${chunk}.js`),
   plugins: [fromTheirOwners(owners, chunk), ...common.plugins],
 });
