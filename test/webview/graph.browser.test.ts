@@ -212,7 +212,8 @@ describe('graph webview in Chromium', function () {
       label: parseFloat(getComputedStyle(document.querySelector('text.edge-label')!).fontSize),
       overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth,
     }));
-    assert.ok(m.scale * m.label >= 9, `lineage labels drawn at ${(m.scale * m.label).toFixed(1)} px`);
+    // A lineage is read box by box: its text at 12 px at least, as readable as the editor's.
+    assert.ok(m.scale * m.label >= 12, `lineage labels drawn at ${(m.scale * m.label).toFixed(1)} px`);
     assert.equal(m.overflow, false);
     await p.close();
   });
@@ -318,6 +319,8 @@ describe('graph webview in Chromium', function () {
     assert.deepEqual(await p.$$eval('text.caption', (t) => t.map((x) => x.textContent)), ['Preview (prepared)', 'Committed (offset 9)']);
     assert.deepEqual(await p.$$eval('g.box.differs', (g) => g.map((x) => x.getAttribute('data-id')).sort()), ['c:n0', 'p:n0']);
     assert.equal(await p.textContent('#verdict'), '1 difference');
+    // The counts in the report's words, singular for one.
+    assert.equal(await p.textContent('#legend'), '2 actions matched · 1 new contract id matched · M: the other side');
     // The list names it; a click shows the box; M goes to its counterpart on the other side.
     assert.match((await p.textContent('#differences li')) ?? '', /argument differs \(preview: exercise Iou_Transfer.*\.newOwner: "Charlie::1220dd" → "Bob::1220bb"/);
     await p.click('#differences li button');

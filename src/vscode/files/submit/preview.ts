@@ -216,10 +216,10 @@ function submittedNote(r: SubmissionRecord): string {
 }
 
 /**
- * At the top of a preview document: the verdict on the hash, then "Submit now" and "Show Graph". Once
- * submitted: the verdict and "Open Result", and on the next line "Show Graph" and "Compare with
- * Committed" — one row of all four would run past the edge of the half-width column the preview has
- * beside the result.
+ * At the top of a preview document, in two rows, each short enough for the half-width column the preview
+ * has beside its file (and later beside the result): the verdict on the hash and "Submit now" (or, once
+ * submitted, "Open Result"); on the next line "Show Graph" (and, once submitted, "Compare with Committed").
+ * The rows stay where they are when the preview is submitted.
  */
 export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
@@ -232,7 +232,7 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const shown = document.uri.scheme === DOCUMENT_SCHEME ? this.previews.previewIn(document.uri) : undefined;
     if (!shown) return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    const graphRow = shown.submitted ? new vscode.Range(1, 0, 1, 0) : top;
+    const graphRow = new vscode.Range(1, 0, 1, 0);
     const { hash } = shown;
     const verdict =
       hash.kind === 'verified'
@@ -244,7 +244,7 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const lenses = [new vscode.CodeLens(top, { title: verdict, tooltip: hashCheckLine(hash), command: '' })];
     const args = [document.uri];
     if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
-    else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
+    else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now', tooltip: 'Submits the same file with the same commandId', command: Commands.submitPreviewed, arguments: args }));
     const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
     lenses.push(new vscode.CodeLens(graphRow, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
     // Once submitted: what was committed, beside what the preview showed.
