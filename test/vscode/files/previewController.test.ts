@@ -201,22 +201,25 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
 
   /** The preview's lenses as [line, title without its icon]. */
   const lensRows = (uri: Uri) => new PreviewCodeLensProvider(previews).provideCodeLenses({ uri } as never).map((l): [number, string] => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
-  /** Each row reads whole in half of a 1400-pixel window beside the side bar: about 60 characters, the lenses' separators included. */
+  /** Each row reads whole in half of a 1400-pixel window beside the side bar: about 60 characters, the lenses' separators and icons included. */
   const assertRowsFitHalfWidth = (rows: [number, string][]) => {
     for (const line of new Set(rows.map(([l]) => l))) {
-      const row = rows.filter(([l]) => l === line).map(([, title]) => title).join(' | ');
-      assert.ok(row.length <= 60, `row ${line} "${row}" has ${row.length} characters`);
+      const titles = rows.filter(([l]) => l === line).map(([, title]) => title);
+      const row = titles.join(' | ');
+      const width = row.length + 2 * titles.length;
+      assert.ok(width <= 60, `row ${line} "${row}" takes ${width} characters with its icons`);
     }
   };
 
-  it('before submission, the lenses in two rows short enough for the half-width column beside the file: the verdict and "Submit now" on top, "Show Graph" on the next line — also when the hash does not match', async () => {
+  it('before submission, every lens whole in the half-width column beside the file: the verdict, a short "Submit now" and "Show Graph" in one row; with the longer "do not sign", "Show Graph" on the next line', async () => {
     writeFile(`unit-${randomUUID()}`);
     const { resultUri } = await previews.previewFile(source);
     const rows = lensRows(resultUri!);
+    // One row: the preview's first screen keeps what it would do.
     assert.deepEqual(rows, [
       [0, 'Hash verified (V2)'],
       [0, 'Submit now'],
-      [1, 'Show Graph'],
+      [0, 'Show Graph'],
     ]);
     assertRowsFitHalfWidth(rows);
     const submitNow = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never)[1].command!;
@@ -229,11 +232,15 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     const mismatch = await previews.previewFile(source);
     assert.equal(mismatch.hash?.kind, 'mismatch');
     const mismatchRows = lensRows(mismatch.resultUri!);
-    assert.deepEqual(mismatchRows.map(([l]) => l), [0, 0, 1]);
+    assert.deepEqual(mismatchRows, [
+      [0, 'Hash does not match (V2): do not sign'],
+      [0, 'Submit now'],
+      [1, 'Show Graph'],
+    ]);
     assertRowsFitHalfWidth(mismatchRows);
   });
 
-  it('once submitted, the lenses in the same two rows, each short enough for the half-width column beside the result: the verdict and Open Result on top, Show Graph and Compare with Committed on the next line', async () => {
+  it('once submitted, the lenses in two rows, each short enough for the half-width column beside the result: the verdict and Open Result on top, Show Graph and Compare with Committed on the next line', async () => {
     writeFile(`unit-${randomUUID()}`);
     const { resultUri } = await previews.previewFile(source);
     window.activeTextEditor = editors.find((e) => e.document.uri.toString() === resultUri!.toString());

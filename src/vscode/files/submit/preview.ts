@@ -216,10 +216,21 @@ function submittedNote(r: SubmissionRecord): string {
 }
 
 /**
- * At the top of a preview document, in two rows, each short enough for the half-width column the preview
- * has beside its file (and later beside the result): the verdict on the hash and "Submit now" (or, once
- * submitted, "Open Result"); on the next line "Show Graph" (and, once submitted, "Compare with Committed").
- * The rows stay where they are when the preview is submitted.
+ * About this many characters of lens titles fit in the half-width column a preview has beside its file
+ * or its result (half of a 1400-pixel window beside the side bar, left of the minimap): an icon counts
+ * two, the separator between two lenses three.
+ */
+const HALF_WIDTH_LENS_CHARS = 60;
+
+function lensRowLength(titles: string[]): number {
+  return titles.reduce((n, t) => n + t.replace(/\$\([a-z-]+\) ?/g, '').length + (/^\$\(/.test(t) ? 2 : 0), 0) + 3 * (titles.length - 1);
+}
+
+/**
+ * At the top of a preview document: the verdict on the hash and "Submit now" (or, once submitted, "Open
+ * Result"), then "Show Graph" (and, once submitted, "Compare with Committed") — in one row where that
+ * fits a half-width column, else the latter on the next line: a row too long runs under the minimap
+ * and off the column's edge. One row keeps the preview's first screen for what it would do.
  */
 export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
@@ -231,8 +242,6 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const shown = document.uri.scheme === DOCUMENT_SCHEME ? this.previews.previewIn(document.uri) : undefined;
     if (!shown) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    const graphRow = new vscode.Range(1, 0, 1, 0);
     const { hash } = shown;
     const verdict =
       hash.kind === 'verified'
@@ -241,14 +250,16 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
           ? `$(error) Hash does not match (${hash.scheme}): do not sign`
           : `$(question) Hash not verified (${hash.scheme})`;
     // A lens without a command is a label: the verdict itself, with the details in its tooltip.
-    const lenses = [new vscode.CodeLens(top, { title: verdict, tooltip: hashCheckLine(hash), command: '' })];
-    const args = [document.uri];
-    if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
-    else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now', tooltip: 'Submits the same file with the same commandId', command: Commands.submitPreviewed, arguments: args }));
+    const first: vscode.Command[] = [{ title: verdict, tooltip: hashCheckLine(hash), command: '' }];
+    if (shown.submitted) first.push({ title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] });
+    else first.push({ title: '$(play) Submit now', tooltip: 'Submits the same file with the same commandId', command: Commands.submitPreviewed, arguments: [document.uri] });
     const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
-    lenses.push(new vscode.CodeLens(graphRow, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
+    const second: vscode.Command[] = [{ title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }];
     // Once submitted: what was committed, beside what the preview showed.
-    if (shown.submitted?.updateId) lenses.push(new vscode.CodeLens(graphRow, { title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] }));
-    return lenses;
+    if (shown.submitted?.updateId) second.push({ title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] });
+    const oneRow = lensRowLength([...first, ...second].map((c) => c.title)) <= HALF_WIDTH_LENS_CHARS;
+    const top = new vscode.Range(0, 0, 0, 0);
+    const next = oneRow ? top : new vscode.Range(1, 0, 1, 0);
+    return [...first.map((c) => new vscode.CodeLens(top, c)), ...second.map((c) => new vscode.CodeLens(next, c))];
   }
 }
