@@ -78,6 +78,17 @@ export async function assertButtonsWhole(toast) {
   return buttons.map((b) => b.label);
 }
 
+/** Submits `file` by its "Submit to Demo" lens, alone in the editor area, and returns the toast that says how it went. */
+async function submitToDemo(t, file, toastText) {
+  await closeAllEditors(t);
+  await t.palette('Notifications: Clear All Notifications');
+  await t.openFile(file);
+  const lens = codeLens(t, 'Submit to Demo');
+  await lens.waitFor({ timeout: scaled(15000) });
+  await lens.click();
+  return shownToast(t, toastText);
+}
+
 const editorGroups = (t) => t.page.locator('.part.editor .editor-group-container');
 
 /** The width of the editor group showing `tab` (a locator of its tab) as a share of the editor area's. */
@@ -213,13 +224,7 @@ export default async function (t) {
       for (const [i, commandId] of twins.entries()) {
         const command = { CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: BANK, owner: BANK, currency: 'CHF', amount: `${i + 1}.00`, observers: [] } } };
         writeFileSync(twinFile, JSON.stringify({ commands: [command], commandId, actAs: [BANK], userId: 'demo-admin' }, null, 2) + '\n');
-        await closeAllEditors(t);
-        await t.palette('Notifications: Clear All Notifications');
-        await t.openFile(twinFile);
-        const lens = codeLens(t, 'Submit to Demo');
-        await lens.waitFor({ timeout: scaled(15000) });
-        await lens.click();
-        await shownToast(t, /^Transaction \S+ at offset \d+: 1 created/);
+        await submitToDemo(t, twinFile, /^Transaction \S+ at offset \d+: 1 created/);
       }
       await t.palette('Notifications: Clear All Notifications');
       await t.palette('Canton Ledger: Focus on Updates View');
@@ -248,13 +253,7 @@ export default async function (t) {
       const seeded = await seededArchivedIou();
       contractId = seeded.contractId;
       writeFileSync(failing, JSON.stringify({ commands: [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: seeded.bob } } }], commandId: failedId, actAs: [seeded.alice], userId: 'demo-admin' }, null, 2) + '\n');
-      await closeAllEditors(t);
-      await t.palette('Notifications: Clear All Notifications');
-      await t.openFile(failing);
-      const lens = codeLens(t, 'Submit to Demo');
-      await lens.waitFor({ timeout: scaled(15000) });
-      await lens.click();
-      const failure = await shownToast(t, `Submitting ${FAILING} failed`);
+      const failure = await submitToDemo(t, failing, `Submitting ${FAILING} failed`);
       const buttons = await assertButtonsWhole(failure);
       if (!buttons.includes('Explain')) throw new Error(`the failure offers ${JSON.stringify(buttons)}, not Explain`);
       await t.screenshot('95-failure-toast');
