@@ -85,7 +85,8 @@ describe('a participant that accepts and never answers', function () {
       // The extension's own TimeoutError (a class of another bundle: told by its data).
       assert.equal(error.kind, 'timeout', String(error));
       assert.equal(error.timeoutMs, 2000);
-      assert.ok(took >= 1900 && took < 9000, `gave up after ${took} ms`);
+      // At the setting's 2 s, with room for a busy machine; far from the 10 s default and the 30 s request timeout.
+      assert.ok(took >= 1900 && took < 6000, `gave up after ${took} ms`);
       assert.equal(a.connections.connection(id)!.state.state, 'error');
       assert.ok(sockets.size > 0, 'the connect reached the participant');
     } finally {
