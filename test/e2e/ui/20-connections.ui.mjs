@@ -415,7 +415,7 @@ export default async function (t) {
 
       await menu(row, 'Clear Token');
       await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: scaled(10000) });
-      await waitLabel(t, row, new RegExp(`^${name} active · http://127\\.0\\.0\\.1:9$`)); // disconnected
+      await waitLabel(t, row, new RegExp(`^${name} active · ${url.replaceAll('.', '\\.')}$`)); // disconnected
       let after = '';
       await t.waitUntil(async () => {
         after = await hoverText(t, row).catch((e) => `(${e.message})`);
