@@ -5,7 +5,7 @@
  * (`strictDecoding = false`), null counts as absent, and int64 fields also accept numeric strings.
  */
 import type * as wire from '../core/models/wire';
-import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../core/api/updatesRequest';
+import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../core/api/contractIdFilter';
 import { parseIdentifierRef } from './packages';
 import { DecodeFailure } from './errors';
 import type { ParsedCommand } from './interpreter';

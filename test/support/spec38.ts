@@ -5,7 +5,7 @@
  * the GetUpdatesRequest declares the contract-id filter (`UPDATES_CONTRACT_ID_FIELD`, a list of ids).
  */
 import { stringify } from 'yaml';
-import { UPDATES_CONTRACT_ID_FIELD } from '../../src/core/api/updatesRequest';
+import { UPDATES_CONTRACT_ID_FIELD } from '../../src/core/api/contractIdFilter';
 import { apiAreaOf } from '../../src/core/auth/scopes';
 import type { OpenApiDocument as CoreOpenApiDocument } from '../../src/core/compat/openapi';
 import { demoAreaScope } from '../../src/participant/auth';

@@ -12,9 +12,8 @@ import {
   UpdatesRange,
   UpdatesSelection,
   validateRange,
-  UPDATES_CONTRACT_ID_FIELD,
-  type UpdatesRequestWithContractIds,
 } from './updatesRequest';
+import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from './contractIdFilter';
 import { HttpError, IncompatibleRequestError, LedgerError, ListTooLargeError, NetworkError, NotServedError, PageTokenRefusedError, ProtocolError, RequestValidationError, TokenScopeError, UnsupportedOperationError, type RequestInfo } from '../errors';
 import { httpStatusForGrpc, type GrpcCode } from '../errorCatalog';
 import { socketFrames } from './websocket';

@@ -11,7 +11,7 @@
  * variant's cases by name (a case is a member of a one-member object), list items, map values.
  */
 import { atLeast, type OperationName, type RequestSchemaName } from '../versions';
-import { UPDATES_CONTRACT_ID_FIELD } from '../api/updatesRequest';
+import { UPDATES_CONTRACT_ID_FIELD } from '../api/contractIdFilter';
 
 /** The versions a field belongs to: from `since` on, before `until` (both optional). */
 export interface VersionRange {

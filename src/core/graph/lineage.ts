@@ -236,7 +236,12 @@ class LineageWalk {
   }
 
   private async forward(c: LineageContract): Promise<void> {
-    if (!c.archivedIn?.updateId && !(await this.locate(c)).archived) return;
+    if (!c.archivedIn?.updateId && !(await this.locate(c)).archived) {
+      // The filtered read shows only what these parties see: no archive among them is no answer (archived
+      // out of their sight, or active). The contract's events say which, or why they cannot.
+      if (this.touching.has(c.contractId) && !this.events.has(c.contractId)) await this.eventsOf(c);
+      if (!c.archivedIn) return;
+    }
     const g = await this.graphAt(c.archivedIn!.offset);
     this.learn(c, g);
     // Down through the transaction: what the consuming exercise created, and what its transient

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as wire from '../../core/models/wire';
-import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../../core/api/updatesRequest';
+import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../../core/api/contractIdFilter';
 import { decodeGetUpdateByIdRequest, decodeGetUpdateByOffsetRequest, decodeGetUpdatesPageRequest, decodeGetUpdatesRequest } from '../decode';
 import { isVisible, updateJson } from '../encode';
 import { LedgerApiError, invalidArgument, offsetAfterLedgerEnd } from '../errors';
