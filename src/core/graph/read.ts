@@ -5,6 +5,7 @@ import { CantonApiError, RequestValidationError } from '../errors';
 import type { Transaction } from '../models/updates';
 import type { LineageReader } from './lineage';
 import { buildTransactionGraph, type TransactionGraph } from './model';
+import { transactionsTouchingContract } from '../updates/contractActivity';
 
 export type TransactionKey = { updateId: string } | { offset: number };
 
@@ -60,8 +61,7 @@ export function lineageReaderOf(client: LedgerClient, readAs: GraphReadAs): Line
           transactionsTouching: async (contractId: string, o: CallOptions) => {
             try {
               end ??= client.ledgerEnd(o);
-              const updates = await client.listUpdates({ beginExclusive: 0, endInclusive: await end }, { filter: { ...filter, shape: 'ledger-effects' } }, { ...o, contractIds: [contractId] });
-              return updates.filter((u): u is Transaction => u.kind === 'transaction');
+              return await transactionsTouchingContract(client, contractId, filter, { ...o, endInclusive: end });
             } catch (e) {
               if (e instanceof CantonApiError) return undefined;
               throw e;
