@@ -93,6 +93,7 @@ function createNodeOf(g: TransactionGraph, contractId: string): ActionNode | und
 class LineageWalk {
   private readonly events = new Map<string, Promise<ContractEvents>>();
   private readonly touching = new Map<string, Promise<Transaction[] | undefined>>();
+  private filterRefused = false;
   private readonly pending: { contractId: string; direction: Direction }[] = [];
   private readonly linked = new Set<string>();
   /** `contractId direction` of every step taken, so that no contract is walked twice the same way. */
@@ -162,7 +163,7 @@ class LineageWalk {
    * events say why (the participant's code).
    */
   private async locate(c: LineageContract): Promise<{ created: boolean; archived: boolean }> {
-    const read = this.reader.transactionsTouching;
+    const read = this.filterRefused ? undefined : this.reader.transactionsTouching;
     if (read) {
       let p = this.touching.get(c.contractId);
       if (!p) {
@@ -170,6 +171,8 @@ class LineageWalk {
         this.touching.set(c.contractId, (p = read.call(this.reader, c.contractId, this.o)));
       }
       const transactions = await p;
+      // Refused once (pruned below the start, say): the rest of the walk reads as without the filter.
+      if (transactions === undefined) this.filterRefused = true;
       if (transactions && transactions.length > 0) {
         for (const t of transactions) {
           let g = this.lineage.transactions.get(t.offset);

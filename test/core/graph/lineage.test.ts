@@ -170,8 +170,8 @@ describe('contract lineage with the contract-id filter on updates (3.8)', functi
   beforeEach(() => (exchanges.length = 0));
 
   /** A client that holds the participant to `document`, as a connect does with the participant's own. */
-  const clientWith = (document: OpenApiDocument) => {
-    const c = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
+  const clientWith = (document: OpenApiDocument, participant: DemoParticipant = p) => {
+    const c = new LedgerClient({ baseUrl: participant.url, timeoutMs: 10_000 });
     c.useCompatibility(checkCompatibility(document, '3.8.0'));
     return c;
   };
@@ -211,6 +211,21 @@ describe('contract lineage with the contract-id filter on updates (3.8)', functi
     assert.equal(reader.calls.filter((c) => c.startsWith('touching')).length, 0);
     assert.equal(exchanges.some((x) => x.path === '/v2/updates' && UPDATES_CONTRACT_ID_FIELD in (JSON.parse(x.requestBody) as object)), false);
     await assert.rejects(client.listUpdates({ beginExclusive: 0 }, { filter: { anyParty: true } }, { contractIds: [ious.bob] }), UnsupportedOperationError);
+  });
+
+  it('a participant that refuses the filtered read (pruned below its start): one refused read, then two reads per hop', async () => {
+    const pruned = await start({ port: 0, apiVersion: '3.8' });
+    try {
+      const chain = await iouChain(pruned);
+      pruned.state.prune(chain.offsets.issue - 1);
+      const reader = counting(lineageReaderOf(clientWith(derive38Spec({ scopes: false }).document, pruned), { parties: [], anyParty: true }));
+      const l = await walkLineage(reader, chain.ious.halves[0]);
+      assert.deepEqual(lineageInOrder(l).map((c) => c.contractId), [chain.ious.alice, chain.ious.bob, chain.ious.charlie, chain.ious.halves[0]]);
+      assert.deepEqual(reader.calls.filter((c) => c.startsWith('touching')), [`touching ${chain.ious.halves[0].slice(0, 8)}`]);
+      assert.equal(l.requests, 1 + 2 * 4);
+    } finally {
+      await pruned.close();
+    }
   });
 
   it('a contract the parties cannot see: its events say why, as without the filter', async () => {
