@@ -217,6 +217,7 @@ function checkpointJson(c: CheckpointRecord): string {
  * transactions (`withCheckpoints`); they are left out of pages and descending lists.
  */
 export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints: boolean): boolean {
+  if (filter.contractIds && !touchesContract(entry, filter.contractIds)) return false;
   switch (entry.kind) {
     case 'checkpoint':
       return withCheckpoints && filter.transactions !== undefined;
@@ -227,6 +228,12 @@ export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints
     case 'topology':
       return filter.topology !== undefined && topologyEvents(entry, filter.topology).length > 0;
   }
+}
+
+function touchesContract(entry: LogEntry, ids: ReadonlySet<string>): boolean {
+  if (entry.kind === 'transaction') return entry.nodes.some((node) => ids.has(node.contract.contractId));
+  if (entry.kind === 'reassignment') return ids.has(entry.contract.contractId);
+  return false;
 }
 
 /** `{"update":{…}}` for an entry `isVisible` let through. */
