@@ -1,0 +1,29 @@
+/** The pre-flight of commands files across the network, and LocalNet connections in one step. */
+import * as vscode from 'vscode';
+import { Commands } from '../commands/ids';
+import type { SubmitController } from '../files/submit/submit';
+import type { MarkdownReports } from '../files/submit/textDocuments';
+import type { ActivatedFeature, FeatureHost } from '../kit/feature';
+import { PreflightCodeLensProvider } from './codeLens';
+import { PreflightController } from './preflightController';
+
+export interface PreflightFeature {
+  controller: PreflightController;
+}
+
+/** What the pre-flight takes from the sending feature: where reports open, and the Submit it guards. */
+export interface PreflightSending {
+  reports: MarkdownReports;
+  submit: SubmitController;
+}
+
+export function activatePreflight(host: FeatureHost, sending: PreflightSending): ActivatedFeature<PreflightFeature> {
+  const controller = new PreflightController({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts });
+  const lenses = new PreflightCodeLensProvider(host.connections);
+  sending.submit.beforeSubmit = (uri, text, connection) => controller.beforeSubmit(uri, text, connection);
+  host.commands.register(Commands.preflight, (uri?: unknown) => controller.preflightFile(uri));
+  return {
+    disposables: [controller, lenses, vscode.languages.registerCodeLensProvider({ pattern: '**/*.commands.json' }, lenses), { dispose: () => (sending.submit.beforeSubmit = undefined) }],
+    api: { controller },
+  };
+}
