@@ -72,6 +72,7 @@ export const Commands = {
   vettingApply: 'cantonLedger.files.vettingApply',
   // The network: pre-flight of commands files, LocalNet connections
   preflight: 'cantonLedger.files.preflight',
+  vettingNetworkDryRun: 'cantonLedger.files.vettingNetworkDryRun',
   addLocalNetConnections: 'cantonLedger.connections.addLocalNet',
   // Transaction graph, lineage, ACS changes
   showTransactionGraph: 'cantonLedger.graph.showTransaction',

@@ -6,9 +6,11 @@ import type { MarkdownReports } from '../files/submit/textDocuments';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { PreflightCodeLensProvider } from './codeLens';
 import { PreflightController } from './preflightController';
+import { VettingAcrossNetwork } from './vettingAcrossNetwork';
 
 export interface PreflightFeature {
   controller: PreflightController;
+  vetting: VettingAcrossNetwork;
 }
 
 /** What the pre-flight takes from the sending feature: where reports open, and the Submit it guards. */
@@ -19,11 +21,13 @@ export interface PreflightSending {
 
 export function activatePreflight(host: FeatureHost, sending: PreflightSending): ActivatedFeature<PreflightFeature> {
   const controller = new PreflightController({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts });
+  const vetting = new VettingAcrossNetwork({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts }, controller);
   const lenses = new PreflightCodeLensProvider(host.connections);
   sending.submit.beforeSubmit = (uri, text, connection) => controller.beforeSubmit(uri, text, connection);
   host.commands.register(Commands.preflight, (uri?: unknown) => controller.preflightFile(uri));
+  host.commands.register(Commands.vettingNetworkDryRun, (uri?: unknown) => vetting.dryRun(uri));
   return {
-    disposables: [controller, lenses, vscode.languages.registerCodeLensProvider({ pattern: '**/*.commands.json' }, lenses), { dispose: () => (sending.submit.beforeSubmit = undefined) }],
-    api: { controller },
+    disposables: [controller, vetting, lenses, vscode.languages.registerCodeLensProvider([{ pattern: '**/*.commands.json' }, { pattern: '**/*.vetting.json' }], lenses), { dispose: () => (sending.submit.beforeSubmit = undefined) }],
+    api: { controller, vetting },
   };
 }

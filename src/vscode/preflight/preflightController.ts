@@ -5,7 +5,7 @@ import type { NetworkMember } from '../../core/network/model';
 import { preflightCommands, preflightMarkdown, preflightPasses, type BeforeSubmit, type PreflightResult } from '../../core/network/preflight';
 import type { ConnectionTargets } from '../commands/registry';
 import type { ConnectionManager } from '../connections/manager';
-import { toDiagnostic } from '../files/editing/diagnostics';
+import { JudgedDiagnostics, openVersion } from './judgedDiagnostics';
 import { currentText, fileName, targetUri } from '../files/submit/sourceFile';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import { fileKindOf } from '../../core/files/validate';
@@ -44,17 +44,11 @@ export interface PreflightOutcome {
  * the gate before Submit (`cantonLedger.preflight.beforeSubmit`).
  */
 export class PreflightController extends Disposable {
-  private readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('canton-ledger-preflight'));
+  private readonly diagnostics = this._register(new JudgedDiagnostics('canton-ledger-preflight'));
   private readonly lastReports = new Map<string, string>();
-  /** The version of each open document its verdict was made on. */
-  private readonly judgedVersions = new Map<string, number>();
 
   constructor(private readonly deps: PreflightDeps) {
     super();
-    // A verdict is about the text it read: an edit makes it stale.
-    // (A save or an undo to the saved text also fires, with the text unchanged: the version tells.)
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.judgedVersions.get(e.document.uri.toString()) !== e.document.version && this.clear(e.document.uri)));
-    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)));
   }
 
   /** The participants of the network as this window holds them: `target` first, then every other connected connection. */
@@ -118,7 +112,7 @@ export class PreflightController extends Disposable {
   async run(uri: vscode.Uri, text: string, target: LedgerConnection): Promise<PreflightOutcome> {
     const members = this.members(target);
     const name = fileName(uri);
-    const version = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.version;
+    const version = openVersion(uri);
     let result: PreflightResult;
     try {
       result = await this.deps.prompts().progress(`Pre-flight of ${name} over ${members.map((m) => m.label).join(', ')}`, (signal) => preflightCommands(text, members, { signal }));
@@ -126,12 +120,7 @@ export class PreflightController extends Disposable {
       return e instanceof CancelledError ? {} : { error: e };
     }
     const passes = preflightPasses(result);
-    const shown = result.problems.filter((p) => p.severity !== 'info');
-    if (passes || shown.length === 0) this.clear(uri);
-    else {
-      this.diagnostics.set(uri, shown.map(toDiagnostic));
-      if (version !== undefined) this.judgedVersions.set(uri.toString(), version);
-    }
+    this.diagnostics.set(uri, passes ? [] : result.problems.filter((p) => p.severity !== 'info'), version);
     const labels = members.map((m) => m.label);
     this.lastReports.set(uri.toString(), preflightMarkdown(name, labels, result));
     return { result, passes, members: labels };
@@ -145,11 +134,6 @@ export class PreflightController extends Disposable {
 
   /** The pre-flight diagnostics of a file (for the tests). */
   diagnosticsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
-    return this.diagnostics.get(uri) ?? [];
-  }
-
-  private clear(uri: vscode.Uri): void {
-    this.diagnostics.delete(uri);
-    this.judgedVersions.delete(uri.toString());
+    return this.diagnostics.get(uri);
   }
 }

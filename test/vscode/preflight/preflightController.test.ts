@@ -4,39 +4,31 @@
 // Submit is guarded as `cantonLedger.preflight.beforeSubmit` asks. After vetting on the other host the
 // pre-flight passes, its diagnostics go, and the submit succeeds.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConnectionProfile } from '../../../src/core/connections';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoNetwork } from '../../../src/participant/network/index';
-import { ConnectionTargets } from '../../../src/vscode/commands/registry';
-import { ConnectionManager, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
-import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { SubmitActions, SubmitController } from '../../../src/vscode/files/submit/submit';
-import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
+import type { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { PreflightActions, PreflightController } from '../../../src/vscode/preflight/preflightController';
-import { ErrorReporter, PromptsPort } from '../../../src/vscode/prompts';
-import { windowPrompts } from '../../../src/vscode/ui';
-import { setVetting, startCheckedNetwork } from '../../support/demoNetwork';
-import { commands, DiagnosticSeverity, fake, MemoryMemento, Uri, workspace } from '../fake/vscode';
+import { setVetting } from '../../support/demoNetwork';
+import { DiagnosticSeverity, fake, MemoryMemento, Uri } from '../fake/vscode';
+import { networkForSuite, networkWindow, type NetworkWindow } from './networkWindow';
 
-const noTokens: TokenSourceFactory = { sourceFor: () => undefined };
 const ASSET = '#demo-asset:Asset:Asset';
 
 describe('PreflightController (Pre-flight and the check before Submit) on a demo network', function () {
   this.timeout(60_000);
+  const suite = networkForSuite('preflight-');
   let net: DemoNetwork;
-  let manager: ConnectionManager;
-  let profiles: ProfileStore;
+  let window: NetworkWindow;
   let reports: MarkdownReports;
   let controller: PreflightController;
   let submit: SubmitController;
   let history: SubmissionHistory;
-  const dir = mkdtempSync(join(tmpdir(), 'preflight-'));
-  const uri = Uri.file(join(dir, 'alice.commands.json'));
+  const uri = Uri.file(join(suite.dir, 'alice.commands.json'));
   let text: string;
 
   const openFile = (commandId: string) => {
@@ -46,45 +38,24 @@ describe('PreflightController (Pre-flight and the check before Submit) on a demo
     return fake.openDocument(uri, text);
   };
 
-  before(async () => {
-    net = await startCheckedNetwork({ seed: false });
-  });
-  after(async () => {
-    workspace.textDocuments.splice(0);
-    rmSync(dir, { recursive: true, force: true });
-    await net.close();
-  });
-
   beforeEach(async () => {
-    fake.reset();
-    commands.registerCommand('markdown.showPreview', () => undefined);
+    ({ net } = suite);
     setVetting(net, 'app-user', 'demo-asset', true);
     setVetting(net, 'app-provider', 'demo-asset', false);
     setVetting(net, 'sv', 'demo-asset', false);
-    profiles = new ProfileStore(new MemoryMemento() as never);
-    manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor());
     // The file's participant (active) and the two others, every one connected.
-    for (const name of ['app-user', 'app-provider', 'sv']) {
-      const profile: ConnectionProfile = { id: name, name, url: net.participant(name).url, auth: 'none', source: 'user' };
-      await profiles.save(profile);
-      await manager.connectionFor(profile).connect();
-    }
-    await profiles.setActive('app-user');
-    const port = new PromptsPort(windowPrompts);
-    const errors = new ErrorReporter(silentLogger, new Redactor(), port, () => undefined);
-    const targets = new ConnectionTargets(manager, port, commands, errors);
-    reports = new MarkdownReports();
-    controller = new PreflightController({ connections: manager, targets, reports, errors, prompts: () => port });
+    window = await networkWindow(net, ['app-user', 'app-provider', 'sv']);
+    ({ reports } = window);
+    controller = new PreflightController(window.deps);
     history = new SubmissionHistory(new MemoryMemento() as never);
-    submit = new SubmitController({ connections: manager, documents: { show: async () => ({ document: { uri } }) } as never, logger: silentLogger, redactor: new Redactor(), errors, targets }, history, () => port, () => undefined);
+    const { connections, errors, targets, prompts } = window.deps;
+    submit = new SubmitController({ connections, documents: { show: async () => ({ document: { uri } }) } as never, logger: silentLogger, redactor: new Redactor(), errors, targets }, history, prompts, () => undefined);
     submit.beforeSubmit = (u, t, c) => controller.beforeSubmit(u, t, c);
   });
   afterEach(() => {
     controller.dispose();
-    reports.dispose();
     history.dispose();
-    manager.dispose();
-    profiles.dispose();
+    window.dispose();
   });
 
   it('marks the templateId with the host and the party, opens the report, and an edit clears the mark', async () => {
