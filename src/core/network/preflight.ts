@@ -21,6 +21,8 @@ import { getOrCreate } from '../maps';
 export interface PreflightOptions extends CallOptions {
   /** Names and versions of packages by id, for template ids in package-id form (else read from the vetting lists). */
   packageById?: (packageId: string) => PackageRef | undefined;
+  /** The informees of the transaction where a preview was made: every host of each must have vetted the packages too. */
+  informees?: readonly string[];
 }
 
 /** How a package's version was decided. */
@@ -87,9 +89,9 @@ export async function preflightCommands(text: string, members: readonly NetworkM
         unresolved.push({ pointer: `${site.pointer}/templateId`, packageId: id.packageId });
         continue;
       }
-      addTo(groups, `id:${id.packageId}`, { packageName: known.packageName, packageId: id.packageId }, `${site.pointer}/templateId`, [...parties, ...named]);
+      addTo(groups, `id:${id.packageId}`, { packageName: known.packageName, packageId: id.packageId }, `${site.pointer}/templateId`, [...parties, ...named, ...(o.informees ?? [])]);
     } else {
-      addTo(groups, `name:${id.packageName}`, { packageName: id.packageName }, `${site.pointer}/templateId`, [...parties, ...named]);
+      addTo(groups, `name:${id.packageName}`, { packageName: id.packageName }, `${site.pointer}/templateId`, [...parties, ...named, ...(o.informees ?? [])]);
     }
   }
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../commands/ids';
 import type { SubmitController } from '../files/submit/submit';
 import type { DarUploadController } from '../files/submit/darUpload';
+import type { PreviewController } from '../files/submit/preview';
 import { darVettingElsewhere } from './darVetting';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
@@ -20,10 +21,11 @@ export interface PreflightSending {
   reports: MarkdownReports;
   submit: SubmitController;
   darUpload: DarUploadController;
+  preview: PreviewController;
 }
 
 export function activatePreflight(host: FeatureHost, sending: PreflightSending): ActivatedFeature<PreflightFeature> {
-  const controller = new PreflightController({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts });
+  const controller = new PreflightController({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts, informeesOf: (uri, commandId) => sending.preview.informeesOf(uri, commandId) });
   const vetting = new VettingAcrossNetwork({ connections: host.connections, targets: host.commands.targets, reports: sending.reports, errors: host.errors, prompts: () => host.prompts }, controller);
   const lenses = new PreflightCodeLensProvider(host.connections);
   sending.submit.beforeSubmit = (uri, text, connection) => controller.beforeSubmit(uri, text, connection);

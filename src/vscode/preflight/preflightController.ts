@@ -9,6 +9,7 @@ import { JudgedDiagnostics, openVersion } from './judgedDiagnostics';
 import { currentText, fileName, targetUri } from '../files/submit/sourceFile';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import { fileKindOf } from '../../core/files/validate';
+import { isJsonObject } from '../../core/files/jsonDocument';
 import { Disposable } from '../lifecycle';
 import { summary, type ErrorReporter, type Prompts } from '../prompts';
 
@@ -24,6 +25,8 @@ export interface PreflightDeps {
   reports: MarkdownReports;
   errors: ErrorReporter;
   prompts: () => Prompts;
+  /** The informees of the file's last preview with this commandId, where one was made. */
+  informeesOf?: (uri: vscode.Uri, commandId: string) => string[] | undefined;
 }
 
 /** What one pre-flight did: its result (undefined when nothing was run), the report it opened. */
@@ -115,7 +118,8 @@ export class PreflightController extends Disposable {
     const version = openVersion(uri);
     let result: PreflightResult;
     try {
-      result = await this.deps.prompts().progress(`Pre-flight of ${name} over ${members.map((m) => m.label).join(', ')}`, (signal) => preflightCommands(text, members, { signal }));
+      const informees = this.informees(uri, text);
+      result = await this.deps.prompts().progress(`Pre-flight of ${name} over ${members.map((m) => m.label).join(', ')}`, (signal) => preflightCommands(text, members, { signal, informees }));
     } catch (e) {
       return e instanceof CancelledError ? {} : { error: e };
     }
@@ -124,6 +128,20 @@ export class PreflightController extends Disposable {
     const labels = members.map((m) => m.label);
     this.lastReports.set(uri.toString(), preflightMarkdown(name, labels, result));
     return { result, passes, members: labels };
+  }
+
+  /** A preview's informees, when the file's commandId has one. */
+  private informees(uri: vscode.Uri, text: string): string[] | undefined {
+    if (!this.deps.informeesOf) return undefined;
+    try {
+      const value: unknown = JSON.parse(text);
+      // The file's JsCommands, wrapped in `commands` or not (as the core reads it).
+      const commands = isJsonObject(value) && isJsonObject(value.commands) ? value.commands : value;
+      const commandId = isJsonObject(commands) ? commands.commandId : undefined;
+      return typeof commandId === 'string' ? this.deps.informeesOf(uri, commandId) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Opens the last report of the file (as the vetting and upload reports open). */

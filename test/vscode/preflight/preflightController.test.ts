@@ -117,4 +117,19 @@ describe('PreflightController (Pre-flight and the check before Submit) on a demo
     assert.equal(again.record?.outcome, 'failed');
     assert.ok(!fake.state.messages.slice(asked).some((m) => m.actions.includes(PreflightActions.submitAnyway)), 'no pre-flight question');
   });
+
+  it("where a preview of the file's commandId was made, its informees are asked about too", async () => {
+    setVetting(net, 'app-provider', 'demo-asset', true);
+    openFile('pf-informees');
+    const asked: string[] = [];
+    const withPreview = new PreflightController({ ...window.deps, informeesOf: (u, commandId) => (asked.push(`${u.path} ${commandId}`), commandId === 'pf-informees' ? [net.parties.charlie] : undefined) });
+    try {
+      const outcome = await withPreview.preflightFile(uri);
+      assert.deepEqual(asked, [`${uri.path} pf-informees`]);
+      assert.equal(outcome.passes, false, 'Charlie, an informee of the preview, is on sv, which lacks demo-asset');
+      assert.match(withPreview.diagnosticsOf(uri)[0].message, /Charlie \(Charlie::1220[0-9a-f]+\) is hosted on sv/);
+    } finally {
+      withPreview.dispose();
+    }
+  });
 });
