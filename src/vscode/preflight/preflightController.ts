@@ -77,13 +77,14 @@ export class PreflightController extends Disposable {
   }
 
   /**
-   * Before Submit, as the setting asks: true when the submit may go on. "off" asks nothing; "warn"
-   * runs the pre-flight and, when a command will fail or could not be checked, offers Submit Anyway;
+   * Before Submit, as the setting asks, when more than one participant is connected: true when the
+   * submit may go on. "off" asks nothing; "warn" runs the pre-flight and, when a command will fail or could not be checked, offers Submit Anyway;
    * "block" refuses the submit then.
    */
   async beforeSubmit(uri: vscode.Uri, text: string, target: LedgerConnection): Promise<boolean> {
     const mode = vscode.workspace.getConfiguration('cantonLedger').get<BeforeSubmit>('preflight.beforeSubmit', 'warn');
-    if (mode === 'off') return true;
+    // One participant alone: its own answer to the submit says the same, without a round trip more.
+    if (mode === 'off' || this.members(target).length < 2) return true;
     const outcome = await this.run(uri, text, target);
     if (outcome.passes) return true;
     const prompts = this.deps.prompts();

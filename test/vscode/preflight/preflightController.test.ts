@@ -118,6 +118,15 @@ describe('PreflightController (Pre-flight and the check before Submit) on a demo
     assert.ok(!fake.state.messages.slice(asked).some((m) => m.actions.includes(PreflightActions.submitAnyway)), 'no pre-flight question');
   });
 
+  it('before Submit with one participant connected: no pre-flight (its own answer says the same)', async () => {
+    for (const name of ['app-provider', 'sv']) window.manager.disconnect(window.manager.connection(name)!);
+    openFile(`pf-one-${Date.now()}`);
+    const outcome = await submit.submitFile(uri);
+    assert.equal(outcome.record?.errorCode, 'PACKAGE_SELECTION_FAILED');
+    assert.ok(!fake.state.messages.some((m) => m.actions.includes(PreflightActions.submitAnyway)));
+    assert.deepEqual(controller.diagnosticsOf(uri), []);
+  });
+
   it("where a preview of the file's commandId was made, its informees are asked about too", async () => {
     setVetting(net, 'app-provider', 'demo-asset', true);
     openFile('pf-informees');
