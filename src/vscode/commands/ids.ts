@@ -70,6 +70,10 @@ export const Commands = {
   submitPreviewed: 'cantonLedger.files.submitPreviewed',
   vettingDryRun: 'cantonLedger.files.vettingDryRun',
   vettingApply: 'cantonLedger.files.vettingApply',
+  // The network: pre-flight of commands files, LocalNet connections
+  preflight: 'cantonLedger.files.preflight',
+  vettingNetworkDryRun: 'cantonLedger.files.vettingNetworkDryRun',
+  addLocalNetConnections: 'cantonLedger.connections.addLocalNet',
   // Transaction graph, lineage, ACS changes
   showTransactionGraph: 'cantonLedger.graph.showTransaction',
   showContractLineage: 'cantonLedger.graph.showLineage',

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';
 import type { HashVerification } from '../../../core/preview/hash';
-import type { PreparedPreview } from '../../../core/preview/model';
+import { walkNodes, type PreparedPreview } from '../../../core/preview/model';
 import { HASH_MISMATCH_WARNING, hashCheckLine, previewDocument, previewSummary } from '../../../core/preview/render';
 import type * as wire from '../../../core/models/wire';
 import { outcomeLabel, type SubmissionRecord } from '../../../core/submit/history';
@@ -155,6 +155,15 @@ export class PreviewController extends Disposable {
   /** Whether a document is a preview with a known source file. */
   sourceOf(uri: vscode.Uri): vscode.Uri | undefined {
     return this.previews.get(uri.toString())?.source;
+  }
+
+  /**
+   * The informees of the last preview of `source` made with `commandId` (undefined: none), which the
+   * pre-flight adds to the file's parties: every host of an informee must have vetted the packages.
+   */
+  informeesOf(source: vscode.Uri, commandId: string): string[] | undefined {
+    const shown = [...this.previews.values()].filter((p) => p.source.toString() === source.toString() && p.commandId === commandId).at(-1);
+    return shown && [...new Set([...walkNodes(shown.preview.roots)].flatMap((n) => n.informees))];
   }
 
   /** The preview shown in a document, for its lenses. */

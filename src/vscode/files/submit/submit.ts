@@ -60,6 +60,9 @@ export interface SubmitOutcome {
  * safe handling of unknown outcomes (retry with the same request, or look the commandId up).
  */
 export class SubmitController {
+  /** Asked before a file is submitted (the pre-flight, when its setting asks): false keeps it from being sent. */
+  beforeSubmit?: (uri: vscode.Uri, text: string, connection: LedgerConnection) => Promise<boolean>;
+
   constructor(
     private readonly deps: SendDeps,
     private readonly history: SubmissionHistory,
@@ -82,6 +85,7 @@ export class SubmitController {
       await prompts.message('error', `${fileName(source.uri)} was not submitted: ${summary(e)}`, []);
       return {};
     }
+    if (this.beforeSubmit && !(await this.beforeSubmit(source.uri, source.text, connection))) return {};
     const record: SubmissionRecord = {
       id: randomUUID(),
       fileUri: source.uri.toString(),
