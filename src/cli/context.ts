@@ -20,6 +20,8 @@ export const TOKEN_ENV = 'CANTON_LEDGER_TOKEN';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface CliIo {
+  /** What a command that reads its input from stdin reads (`mcp`); default the process's. */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Aborted on Ctrl-C / SIGTERM: in-flight requests are cancelled, a running participant closes. */
