@@ -62,8 +62,7 @@ export function checkToolInput(tool: AgentTool, input: unknown): Record<string, 
 
 /** Runs a tool by name: never throws (a cancel aside, which the caller asked for). */
 export async function invokeAgentTool(name: string, input: unknown, ctx: AgentContext, o: InvokeOptions): Promise<ToolResult> {
-  const redactor = new Redactor();
-  for (const s of ctx.secrets ?? []) redactor.register(s);
+  const redactor = redactorOf(ctx);
   const tool = agentTool(name);
   let result: ToolResult;
   try {
@@ -75,20 +74,26 @@ export async function invokeAgentTool(name: string, input: unknown, ctx: AgentCo
     if (e instanceof CancelledError && ctx.signal?.aborted) throw e;
     result = errorResult(e);
   }
-  return cleanResult(result, redactor, ctx.secrets ?? []);
+  return cleanResult(result, redactor);
 }
 
 /** The confirmation text of a write (what exactly is sent), redacted; an error's text when it cannot be made. */
 export async function describeAgentWrite(tool: AgentTool, input: unknown, ctx: AgentContext): Promise<{ text: string; ok: boolean }> {
-  const redactor = new Redactor();
-  for (const s of ctx.secrets ?? []) redactor.register(s);
+  const redactor = redactorOf(ctx);
   try {
     const checked = checkToolInput(tool, input);
     const text = tool.describeWrite ? await tool.describeWrite(ctx, checked) : `${tool.title}: ${JSON.stringify(checked)}`;
-    return { text: maskSecrets(text, redactor, ctx.secrets ?? []), ok: true };
+    return { text: redactor.redact(text), ok: true };
   } catch (e) {
-    return { text: maskSecrets(errorResult(e).text, redactor, ctx.secrets ?? []), ok: false };
+    return { text: redactor.redact(errorResult(e).text), ok: false };
   }
+}
+
+/** The front-end's redactor (which knows the secrets it read), else one of its own; the context's secrets registered. */
+function redactorOf(ctx: AgentContext): Redactor {
+  const redactor = ctx.redactor ?? new Redactor();
+  for (const s of ctx.secrets ?? []) redactor.register(s);
+  return redactor;
 }
 
 function writeRefused(tool: AgentTool): ToolResult {
@@ -115,28 +120,12 @@ export function errorResult(e: unknown): ToolResult {
   return { text: message, data: { error: e instanceof Error ? e.name : 'error', message }, isError: true };
 }
 
-/** The shortest piece of a secret that is masked where a text was cut (`…`) right after it. */
-const MIN_SECRET_PIECE = 8;
-
-/** Masks the exact secrets, whole or cut short by a bound (a piece of at least 8 characters right before `…`). */
-function maskSecrets(text: string, redactor: Redactor, secrets: readonly string[]): string {
-  let out = redactor.redact(text);
-  if (!out.includes('…')) return out;
-  for (const s of secrets) {
-    for (let k = s.length - 1; k >= MIN_SECRET_PIECE; k--) {
-      const piece = `${s.slice(0, k)}…`;
-      if (out.includes(piece)) out = out.split(piece).join('[REDACTED]…');
-    }
-  }
-  return out;
-}
-
 /** Redacted (the known secrets and every credential shape) and bounded, text and data alike. */
-function cleanResult(r: ToolResult, redactor: Redactor, secrets: readonly string[]): ToolResult {
-  const text = boundedText(maskSecrets(r.text, redactor, secrets));
+function cleanResult(r: ToolResult, redactor: Redactor): ToolResult {
+  const text = boundedText(redactor.redact(r.text));
   let data: unknown;
   try {
-    data = JSON.parse(maskSecrets(JSON.stringify(boundedData(r.data) ?? null), redactor, secrets));
+    data = JSON.parse(redactor.redact(JSON.stringify(boundedData(r.data) ?? null)));
   } catch {
     data = { note: 'The structured data could not be shown safely; the text carries the answer.' };
   }

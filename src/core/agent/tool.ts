@@ -7,6 +7,7 @@ import type { LedgerClient } from '../api/client';
 import type { readDar } from '../daml/lf/archive';
 import type { LedgerConnection, ParticipantInfo } from '../ledger/connection';
 import type { PqsStore } from '../pqs/store';
+import type { Redactor } from '../redact';
 import type { readPreparedAnswer } from '../preview/decode';
 
 /** A JSON Schema (draft-07) object, as VS Code's `languageModelTools` and MCP's `inputSchema` take it. */
@@ -29,6 +30,8 @@ export interface AgentContext {
   pqs?: () => PqsStore | undefined;
   /** Secrets the front-end knows (the token): masked in every result, beside the redactor's shapes. */
   secrets?: readonly string[];
+  /** The front-end's redactor, which knows the secrets it has read (the extension's SecretStore registers each); default a new one. */
+  redactor?: Redactor;
 }
 
 /** What a tool answers: text an agent reads, the same as plain data beside it. */
