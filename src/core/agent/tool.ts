@@ -8,14 +8,15 @@ import type { readDar } from '../daml/lf/archive';
 import type { LedgerConnection, ParticipantInfo } from '../ledger/connection';
 import type { PqsStore } from '../pqs/store';
 import type { Redactor } from '../redact';
-import type { readPreparedAnswer } from '../preview/decode';
+import type * as wire from '../models/wire';
+import type { PreparedReading } from '../preview/decode';
 
 /** A JSON Schema (draft-07) object, as VS Code's `languageModelTools` and MCP's `inputSchema` take it. */
 export type ToolInputSchema = { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
 
 /** The decoders a tool may need, handed in: the extension keeps them in bundles of their own (dist/preview.js, dist/daml.js). */
 export interface AgentDecoders {
-  readPreparedAnswer(): typeof readPreparedAnswer;
+  readPreparedAnswer(): (raw: wire.JsPrepareSubmissionResponse) => Pick<PreparedReading, 'preview' | 'hash'>;
   readDar(): typeof readDar;
 }
 

@@ -29,6 +29,8 @@ export function languageModelToolContribution(tool: AgentTool): Record<string, u
     canBeReferencedInPrompt: true,
     tags: ['canton', 'daml', 'ledger', tool.access === 'write' ? 'write' : 'read'],
     inputSchema: editorInputSchema(tool),
+    // The settings turn the tools off, and the writing ones (the confirmation still guards each write).
+    when: tool.access === 'write' ? 'config.cantonLedger.agentTools.enabled && config.cantonLedger.agentTools.allowWrites' : 'config.cantonLedger.agentTools.enabled',
   };
 }
 
