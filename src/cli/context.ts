@@ -12,10 +12,10 @@ import { PackageStore } from '../core/ledger/packages';
 import type { Logger } from '../core/log';
 import { Redactor, REDACTION_MASK } from '../core/redact';
 import { terminalText } from '../core/text';
+import { TOKEN_ENV } from '../core/cliEnvironment';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7575';
-export const URL_ENV = 'CANTON_LEDGER_URL';
-export const TOKEN_ENV = 'CANTON_LEDGER_TOKEN';
+export { TOKEN_ENV, URL_ENV } from '../core/cliEnvironment';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

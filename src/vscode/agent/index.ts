@@ -10,10 +10,13 @@ import type { DamlDecoder } from '../../core/ledger/packages';
 import { bundledPreviewReader } from '../files/submit/preview';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { registerAgentTools, type AgentLanguageModelTool, type AgentToolsSettings } from './languageModelTools';
+import { CantonMcpServerProvider, MCP_PROVIDER_ID } from './mcpServer';
 
 export interface AgentToolsApi {
   /** The registered tools (empty where this VS Code has no language-model tools), for tests that call one directly. */
   readonly tools: readonly AgentLanguageModelTool[];
+  /** The MCP server offered to VS Code's MCP clients (undefined where this VS Code has none). */
+  readonly mcpServer?: CantonMcpServerProvider;
 }
 
 export const AGENT_TOOLS_SETTINGS = { enabled: 'agentTools.enabled', allowWrites: 'agentTools.allowWrites' } as const;
@@ -37,8 +40,10 @@ export function activateAgentTools(host: FeatureHost): ActivatedFeature<AgentToo
     // It knows every token read from SecretStorage.
     redactor: host.redactor,
   });
+  const mcpServer = mcpServerOf(host);
+  const disposables: vscode.Disposable[] = mcpServer ? [mcpServer, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServer)] : [];
   // An editor without language-model tools (before 1.95, or a fork without them) gets none.
-  if (typeof vscode.lm?.registerTool !== 'function') return { disposables: [], api: { tools: [] } };
+  if (typeof vscode.lm?.registerTool !== 'function') return { disposables, api: { tools: [], mcpServer } };
   const registered = registerAgentTools(AGENT_TOOLS, {
     vscode: {
       registerTool: (name, tool) => vscode.lm.registerTool(name, tool),
@@ -50,5 +55,20 @@ export function activateAgentTools(host: FeatureHost): ActivatedFeature<AgentToo
     all: () => host.connections.all(),
     contextFor,
   });
-  return { disposables: registered.disposables, api: { tools: registered.tools } };
+  return { disposables: [...disposables, ...registered.disposables], api: { tools: registered.tools, mcpServer } };
+}
+
+/** The `canton-ledger mcp` server for the active connection, followed as it and the settings change. */
+function mcpServerOf(host: FeatureHost): CantonMcpServerProvider | undefined {
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return undefined;
+  const provider = new CantonMcpServerProvider({
+    active: () => host.connections.active(),
+    settings: agentToolsSettings,
+    nodePath: process.execPath,
+    cliPath: path.join(host.context.extensionPath, 'dist', 'cli.js'),
+    definition: (label, command, args, env) => new vscode.McpStdioServerDefinition(label, command, args, env),
+    emitter: new vscode.EventEmitter<void>(),
+    changes: [host.connections.onDidChange, (listener) => vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('cantonLedger.agentTools') && listener(e))],
+  });
+  return provider;
 }

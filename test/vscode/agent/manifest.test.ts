@@ -43,10 +43,11 @@ describe('agent tools: the activated extension registers them', () => {
     try {
       assert.deepEqual([...fake.state.languageModelTools.keys()].sort(), AGENT_TOOLS.map((t) => t.name).sort());
       assert.equal(features.api.agentTools.tools.length, AGENT_TOOLS.length);
+      assert.deepEqual([...fake.state.mcpServerProviders.keys()], ['cantonLedger.mcpServer']);
     } finally {
       features.dispose();
     }
-    assert.equal(fake.state.languageModelTools.size, 0, 'disposed with the extension');
+    assert.equal(fake.state.languageModelTools.size + fake.state.mcpServerProviders.size, 0, 'disposed with the extension');
   });
 });
 
