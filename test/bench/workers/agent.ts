@@ -1,7 +1,7 @@
 /**
  * The agent tools' own cost: a page of updates asked through the tool layer (input checked against its
  * schema, the core read, text and data made, redacted and bounded) next to the same page printed by
- * the CLI's `updates --limit` in process (its own parse, client and formatting), on the demo ledger.
+ * the CLI's `updates --limit` command in process (its own parse, context, client and printing), on the demo ledger.
  */
 import { Writable } from 'node:stream';
 import { invokeAgentTool } from '../../../src/core/agent/invoke';
@@ -9,7 +9,9 @@ import { LedgerClient } from '../../../src/core/api/client';
 import { readDar } from '../../../src/core/daml/lf/archive';
 import { LedgerConnection } from '../../../src/core/ledger/connection';
 import { readPreparedAnswer } from '../../../src/core/preview/decode';
-import { run } from '../../../src/cli/main';
+import { parseCommandArgs } from '../../../src/cli/args';
+import { updatesCommand } from '../../../src/cli/commands/updates';
+import { CliContext } from '../../../src/cli/context';
 import { startDemoParticipant } from '../../../src/participant/index';
 import { median, workerMain } from '../lib';
 
@@ -42,7 +44,10 @@ workerMain<AgentInput, AgentOutput>(async (input) => {
       return (r.data as { count: number }).count;
     };
     const cli = async () => {
-      const status = await run(['--url', p.url, 'updates', '--limit', String(input.pageSize)], {}, { stdout: new Discard(), stderr: new Discard() });
+      // The command itself (not main.ts, whose executable wiring would run in this bundle): its context, parse, read and printing.
+      const argv = ['--limit', String(input.pageSize)];
+      const c = new CliContext({ stdout: new Discard(), stderr: new Discard() }, {}, { url: p.url, json: false, verbose: false }, argv);
+      const status = await updatesCommand.run(c, parseCommandArgs(argv, updatesCommand.options, 'updates'));
       if (status !== 0) throw new Error(`updates exited ${status}`);
     };
     const toolMs: number[] = [];
