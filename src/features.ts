@@ -35,6 +35,7 @@ import { ScriptTests } from './vscode/scripts/scriptTests';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
 import { activatePreflight, type PreflightFeature } from './vscode/preflight';
 import { activateLocalNet, type LocalNetConnections } from './vscode/localnet';
+import { activateAgentTools, type AgentToolsApi } from './vscode/agent';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -56,6 +57,7 @@ export interface CantonLedgerApi {
   prompts: PromptsPort;
   preflight: PreflightFeature;
   localNet: LocalNetConnections;
+  agentTools: AgentToolsApi;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -63,6 +65,7 @@ export interface Features {
   api: CantonLedgerApi;
   provideContent(uri: vscode.Uri): string | undefined;
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
+  languageModelTool(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
 }
 
 export function activateFeatures(context: vscode.ExtensionContext): Features {
@@ -137,6 +140,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(pqs, demoPqs);
   const scripts = new ScriptTests(commands, { connections, documents, prompts, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
+  const agentTools = activated(activateAgentTools(host));
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   const preflight = activated(activatePreflight(host, send));
   const localNet = activated(activateLocalNet(host));
@@ -148,5 +152,6 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts, preflight, localNet }, provideContent };
+  const languageModelTool = (name: string) => agentTools.tools.find((t) => t.tool.name === name);
+  return { deserializeWebviewPanel, languageModelTool, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts, preflight, localNet, agentTools }, provideContent };
 }

@@ -15,6 +15,7 @@ import { doctorCommand } from './commands/doctor';
 import { eventsCommand } from './commands/events';
 import { graphCommand } from './commands/graph';
 import { lookupHashCommand } from './commands/lookupHash';
+import { mcpCommand } from './commands/mcp';
 import { participantCommand } from './commands/participant';
 import { pqsCommand } from './commands/pqs';
 import { preflightCommand } from './commands/preflight';
@@ -26,7 +27,7 @@ import { uploadDarCommand } from './commands/uploadDar';
 import { validateCommand } from './commands/validate';
 import { vetCommand } from './commands/vet';
 
-export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, preflightCommand, pqsCommand, testCommand];
+export const COMMANDS: readonly Command[] = [participantCommand, tokenCommand, doctorCommand, updatesCommand, acsCommand, eventsCommand, graphCommand, lookupHashCommand, submitCommand, vetCommand, uploadDarCommand, validateCommand, preflightCommand, pqsCommand, testCommand, mcpCommand];
 
 export type { CliIo, Env };
 

@@ -10,6 +10,8 @@ export interface DeferHost {
   commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
   window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
+  /** Absent where the editor has no language-model tools. */
+  lm?: Pick<typeof vscode.lm, 'registerTool'>;
 }
 
 /** The loaded features: the API activate() returns, and the content of the read-only documents. */
@@ -18,6 +20,8 @@ export interface Loaded<A> {
   provideContent(uri: vscode.Uri): string | undefined;
   /** Restores a webview panel of one of the `webviewTypes` that VS Code brings back after a reload. */
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
+  /** The language-model tool of that name (an agent may call one before anything else is used). */
+  languageModelTool?(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
 }
 
 export interface DeferOptions<A> {
@@ -86,7 +90,7 @@ export function activateDeferred<A extends object>(
     return api;
   }
 
-  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]> } }).contributes ?? {};
+  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[] } }).contributes ?? {};
   for (const { command } of contributes.commands ?? []) {
     standIns.push(
       host.commands.registerCommand(command, (...args: unknown[]) => {
@@ -122,6 +126,15 @@ export function activateDeferred<A extends object>(
   }
   for (const viewType of options.webviewTypes) {
     standIns.push(host.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => load().deserializeWebviewPanel(viewType, panel, state) }));
+  }
+  // A tool an agent calls first loads the features and hands the call to the real tool.
+  const toolOf = (name: string) => {
+    const tool = load().languageModelTool?.(name);
+    if (!tool) throw new Error(`The Canton ledger tool ${name} is not available.`);
+    return tool;
+  };
+  for (const { name } of host.lm ? (contributes.languageModelTools ?? []) : []) {
+    standIns.push(host.lm!.registerTool<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
   }
   standIns.push(host.workspace.onDidOpenTextDocument((d) => isCantonFile(d.uri) && load()));
   return api;

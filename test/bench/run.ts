@@ -2,7 +2,7 @@
  * `npm run bench`: how fast and how lean, as ratios against a baseline measured in the same run on
  * the same machine (so that the figures hold on a noisy machine). Not part of `npm test`.
  *
- *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,completions,graph,pqs,network,extension]
+ *   node --import tsx test/bench/run.ts [--quick] [--only decode,list,submit,script,tail,validate,daml,paging,acs,completions,graph,pqs,network,agent,extension]
  *                                       [--update-docs]
  *
  * Every input is generated: the demo participant writes its synthetic ledger in a process of its own,
@@ -29,6 +29,7 @@ import type { ValidateInput, ValidateOutput } from './workers/validate';
 import type { GraphInput, GraphOutput } from './workers/graph';
 import type { PqsInput, PqsOutput } from './workers/pqs';
 import type { NetworkInput, NetworkOutput } from './workers/network';
+import type { AgentInput, AgentOutput } from './workers/agent';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -476,6 +477,24 @@ async function networkBenchmark(): Promise<void> {
   });
 }
 
+// ---------------------------------------------------------------- the agent tools
+
+async function agentBenchmark(): Promise<void> {
+  if (!wanted('agent')) return;
+  await step('Agent tools: a page of updates through the tool layer, next to the CLI', async () => {
+    const r = await runWorker<AgentInput, AgentOutput>('agent', { reps: QUICK ? 15 : 40, pageSize: 20 });
+    addRow({
+      section: 'Agent tools',
+      what: `canton_list_updates, a page of ${r.updates} updates`,
+      ours: r.toolMs,
+      baseline: r.cliMs,
+      unit: 'ms',
+      goal: { kind: 'ratio-at-most', value: 1.2 },
+      note: 'baseline: `canton-ledger updates --limit 20` run in process (the same read, printed)',
+    });
+  });
+}
+
 // ---------------------------------------------------------------- the transaction graph
 
 async function graphBenchmark(): Promise<void> {
@@ -732,6 +751,7 @@ async function main(): Promise<void> {
   await tailBenchmark();
   await validateBenchmark();
   await graphBenchmark();
+  await agentBenchmark();
   await networkBenchmark();
   await damlBenchmark();
   await pqsBenchmark();

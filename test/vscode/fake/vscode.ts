@@ -444,6 +444,10 @@ interface FakeTabGroup {
 
 class FakeState {
   readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+  /** `lm.registerTool`'s tools by name. */
+  readonly languageModelTools = new Map<string, FakeLanguageModelTool>();
+  /** `lm.registerMcpServerDefinitionProvider`'s providers by id. */
+  readonly mcpServerProviders = new Map<string, { provideMcpServerDefinitions(token: unknown): unknown; onDidChangeMcpServerDefinitions?: Event<void> }>();
   /** Every command run through `commands.executeCommand`, with its arguments. */
   readonly executed: Array<{ id: string; args: unknown[] }> = [];
   readonly messages: ShownMessage[] = [];
@@ -1038,6 +1042,49 @@ export const languages = {
   registerCodeActionsProvider: () => new Disposable(() => undefined),
   getDiagnostics: (): Diagnostic[] => [],
   onDidChangeDiagnostics: new EventEmitter<{ uris: Uri[] }>().event,
+};
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+export class LanguageModelToolResult {
+  constructor(public content: unknown[]) {}
+}
+
+export class McpStdioServerDefinition {
+  constructor(
+    readonly label: string,
+    public command: string,
+    public args: string[] = [],
+    public env: Record<string, string | number | null> = {},
+    public version?: string,
+  ) {}
+}
+
+interface FakeLanguageModelTool {
+  invoke(options: { input: unknown; toolInvocationToken: unknown }, token: unknown): unknown;
+  prepareInvocation?(options: { input: unknown }, token: unknown): unknown;
+}
+
+/** VS Code's `lm`: a second registration of a tool name throws, as VS Code's does. */
+export const lm = {
+  registerTool(name: string, tool: FakeLanguageModelTool): Disposable {
+    if (state.languageModelTools.has(name)) throw new Error(`Tool "${name}" is already registered.`);
+    state.languageModelTools.set(name, tool);
+    return new Disposable(() => state.languageModelTools.delete(name));
+  },
+  /** Calls the tool as an extension's `lm.invokeTool` does: `invoke` alone (no chat, so no confirmation shown). */
+  async invokeTool(name: string, options: { input: unknown; toolInvocationToken?: unknown }, token = new CancellationTokenSource().token): Promise<unknown> {
+    const tool = state.languageModelTools.get(name);
+    if (!tool) throw new Error(`Unknown tool ${name}`);
+    return tool.invoke({ input: options.input, toolInvocationToken: options.toolInvocationToken }, token);
+  },
+  registerMcpServerDefinitionProvider(id: string, provider: { provideMcpServerDefinitions(token: unknown): unknown }): Disposable {
+    if (state.mcpServerProviders.has(id)) throw new Error(`MCP server definition provider "${id}" is already registered.`);
+    state.mcpServerProviders.set(id, provider);
+    return new Disposable(() => state.mcpServerProviders.delete(id));
+  },
 };
 
 export const version = '1.96.0-fake';
