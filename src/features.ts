@@ -33,6 +33,8 @@ import { registerPqs } from './vscode/pqs';
 import type { PqsView } from './vscode/pqs/view';
 import { ScriptTests } from './vscode/scripts/scriptTests';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
+import { activateCompat } from './vscode/compat';
+import { COMPAT_REPORT_SCHEME } from './vscode/schemes';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -133,13 +135,14 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(pqs, demoPqs);
   const scripts = new ScriptTests(commands, { connections, documents, prompts, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
+  const compat = activated(activateCompat(host));
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') || demo.ranWhenClosed) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
-    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
+    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : uri.scheme === COMPAT_REPORT_SCHEME ? compat.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
   return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts }, provideContent };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { LedgerClient } from '../../../src/core/api/client';
 import { parseDescription, ParticipantDescriptions } from '../../../src/core/compat/descriptions';
 import { findingsOf, type CompatibilityFinding, type CompatibilityReport } from '../../../src/core/compat/report';
-import { reportMarkdown, reportText } from '../../../src/core/compat/wording';
+import { reportDocumentMarkdown, reportMarkdown, reportSummaryMarkdown, reportText } from '../../../src/core/compat/wording';
 import { CancelledError, IncompatibleRequestError } from '../../../src/core/errors';
 import { LedgerConnection } from '../../../src/core/ledger/connection';
 import { submissionOf, submit } from '../../../src/core/submit/submission';
@@ -424,5 +424,10 @@ describe('compatibility checked against the participant’s own description', fu
     assert.match(markdown, /\*\*Refused \(not sent\)\*\* \(1\)/);
     assert.ok(markdown.includes('✗ POST /v2/updates/get-updates-page: the participant does not have this endpoint; requests are not sent'));
     assert.match(markdown, /\*\*Not used yet .*\*\* \(\d+\)/);
+    // The short form (a tooltip): the summary and the refused line, nothing of what works.
+    assert.deepEqual(reportSummaryMarkdown(report).split('\n'), [`Compatibility: ${report.summary}`, '', `- ✗ ${findingsOf(report)[0].line}`]);
+    const document = reportDocumentMarkdown(report, { name: 'Local [dev]', url: 'http://localhost:7575' });
+    assert.ok(document.startsWith('# Compatibility of Local \\[dev\\]\n\nhttp://localhost:7575\n\n' + markdown + '\n'), document.slice(0, 200));
+    assert.ok(document.endsWith('`canton-ledger doctor`.'));
   });
 });
