@@ -7,7 +7,7 @@ import vscode = require('vscode');
 import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
-import { DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/schemes';
+import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/schemes';
 
 export type { CantonLedgerApi } from './features';
 
@@ -19,7 +19,7 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     // A computed path, so that esbuild leaves the features to their own bundle.
     load: (): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).activateFeatures(context),
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
-    schemes: [DOCUMENT_SCHEME, REPORT_SCHEME],
+    schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],
     webviewTypes: [GRAPH_VIEW_TYPE],
   });
 }

@@ -36,6 +36,8 @@ import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
 import { activatePreflight, type PreflightFeature } from './vscode/preflight';
 import { activateLocalNet, type LocalNetConnections } from './vscode/localnet';
 import { activateAgentTools, type AgentToolsApi } from './vscode/agent';
+import { activateCompat } from './vscode/compat';
+import { COMPAT_REPORT_SCHEME } from './vscode/schemes';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -141,6 +143,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const scripts = new ScriptTests(commands, { connections, documents, prompts, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
   const agentTools = activated(activateAgentTools(host));
+  const compat = activated(activateCompat(host));
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   const preflight = activated(activatePreflight(host, send));
   const localNet = activated(activateLocalNet(host));
@@ -149,7 +152,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') || demo.ranWhenClosed) void vscode.commands.executeCommand(Commands.startDemo);
   logger.info(`Canton Ledger Explorer ${context.extension.packageJSON.version} activated`);
   const provideContent = (uri: vscode.Uri) =>
-    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
+    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : uri.scheme === COMPAT_REPORT_SCHEME ? compat.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
   const languageModelTool = (name: string) => agentTools.tools.find((t) => t.tool.name === name);

@@ -10,6 +10,7 @@ import type {
   ContractRecord,
   ExercisedNode,
   LogEntry,
+  PendingUnassignment,
   Permission,
   ReassignmentRecord,
   TopologyEventRecord,
@@ -169,14 +170,21 @@ export function filteredTransactionJson(tx: TransactionRecord, filter: Transacti
   return transactionJson(tx, transactionEvents(tx, filter, d), filter.events, d);
 }
 
+/** An UnassignedEvent: of a reassignment update, and of an incomplete reassignment in the active contracts. */
+export function unassignedEventJson(c: ContractRecord, r: PendingUnassignment, match: Match, d: WireDialect): string {
+  return (
+    `{${q(d.reassignmentIdField)}:${q(r.reassignmentId)},"contractId":${q(c.contractId)}` +
+    `,"templateId":${q(c.template.id)},"source":${q(r.source)},"target":${q(r.target)},"submitter":${q(r.submitter)}` +
+    `,"reassignmentCounter":${r.reassignmentCounter},"assignmentExclusivity":${r.assignmentExclusivity === null ? 'null' : q(formatInstant(r.assignmentExclusivity))}` +
+    `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"offset":${r.offset},"nodeId":0}`
+  );
+}
+
 function reassignmentJson(r: ReassignmentRecord, match: Match, d: WireDialect): string {
   const c = r.contract;
   const event =
     r.step === 'unassigned'
-      ? `{"JsUnassignedEvent":{"value":{${q(d.reassignmentIdField)}:${q(r.reassignmentId)},"contractId":${q(c.contractId)}` +
-        `,"templateId":${q(c.template.id)},"source":${q(r.source)},"target":${q(r.target)},"submitter":${q(r.submitter)}` +
-        `,"reassignmentCounter":${r.reassignmentCounter},"assignmentExclusivity":${r.assignmentExclusivity === null ? 'null' : q(formatInstant(r.assignmentExclusivity))}` +
-        `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"offset":${r.offset},"nodeId":0}}}`
+      ? `{"JsUnassignedEvent":{"value":${unassignedEventJson(c, r, match, d)}}}`
       : `{"JsAssignmentEvent":{"source":${q(r.source)},"target":${q(r.target)},${q(d.reassignmentIdField)}:${q(r.reassignmentId)}` +
         `,"submitter":${q(r.submitter)},"reassignmentCounter":${r.reassignmentCounter},"createdEvent":${createdEventJson(c, r.offset, 0, match, true, d)}}}`;
   return (

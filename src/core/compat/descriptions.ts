@@ -12,12 +12,15 @@ import { checkCompatibility, tableOnlyReport, type CompatibilityCheck } from './
 import { isOpenApiDocument } from './openapi';
 import type { TableOnlyReason } from './report';
 
-/** A description as served: JSON, else YAML (Canton serves YAML; the parser is loaded only for it). */
-export function parseDescription(text: string): unknown {
+/**
+ * A description as served: JSON, else YAML (Canton serves YAML; the parser is loaded only for it),
+ * parsed in slices so that the extension host keeps answering meanwhile.
+ */
+export async function parseDescription(text: string, signal?: AbortSignal): Promise<unknown> {
   if (/^\s*\{/.test(text)) return JSON.parse(text);
   // A bundle of its own (scripts/build.mjs), loaded on the first YAML description.
   const yaml = require('./yamlParser') as typeof import('./yamlParser');
-  return yaml.parseYaml(text);
+  return yaml.parseYamlInSlices(text, signal);
 }
 
 /** The check of a participant whose description was not read: no rules, the version table decides. */
@@ -28,7 +31,7 @@ export function tableOnlyCheck(version: string, reason: TableOnlyReason, detail?
 export class ParticipantDescriptions {
   private readonly byVersion = new Map<string, CompatibilityCheck>();
 
-  constructor(private readonly parse: (text: string) => unknown = parseDescription) {}
+  constructor(private readonly parse: (text: string, signal?: AbortSignal) => unknown = parseDescription) {}
 
   /**
    * The compatibility of the client's participant, which reported `version`: from the check kept for
@@ -48,8 +51,9 @@ export class ParticipantDescriptions {
     }
     let document: unknown;
     try {
-      document = this.parse(text);
+      document = await this.parse(text, o.signal);
     } catch (e) {
+      if (o.signal?.aborted) throw new CancelledError();
       return tableOnlyCheck(version, 'unreadable', `not JSON or YAML: ${(e as Error).message?.split('\n')[0] ?? String(e)}`);
     }
     if (!isOpenApiDocument(document)) return tableOnlyCheck(version, 'unreadable', 'not an OpenAPI document');

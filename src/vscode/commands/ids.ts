@@ -21,6 +21,7 @@ export const Commands = {
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
   showLog: 'cantonLedger.showLog',
+  showCompatibilityReport: 'cantonLedger.connections.showCompatibilityReport',
   // Rows of the ledger views (they take the node the context menu was opened on)
   openJson: 'cantonLedger.item.openJson',
   openRawJson: 'cantonLedger.item.openRawJson',

@@ -7,6 +7,7 @@ import { readableParties, shortParty } from '../../core/models/users';
 import { Commands } from '../commands/ids';
 import { Disposable } from '../lifecycle';
 import { errorRows } from './errorRows';
+import { COMPATIBILITY_TOOLTIP_COMMANDS, compatibilityTooltip } from '../compat/tooltip';
 import type { ConnectionManager, ParticipantInfo } from '../connections/manager';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
@@ -44,6 +45,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     super();
     this._register(manager.onDidChange((c) => this.profilesChanged(c?.id)));
     this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connection.id])));
+    this._register(manager.onDidChangeCompatibility((c) => this.refreshRows([c.id])));
   }
 
   getChildren(node?: ConnectionsNode): ConnectionsNode[] {
@@ -112,6 +114,11 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     const flags = [s.state === 'connected' && '+connected', s.state === 'connecting' && '+connecting', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
     item.tooltip = this.tooltip(p, connection.tokens?.claims(), connection.client.compatibility?.scopes);
+    const compatibility = compatibilityTooltip(connection);
+    if (compatibility) {
+      item.tooltip.appendMarkdown(`\n\n---\n${compatibility}`);
+      item.tooltip.isTrusted = { enabledCommands: [...COMPATIBILITY_TOOLTIP_COMMANDS] };
+    }
     item.accessibilityInformation = { label: `${p.name} ${item.description}` };
     return item;
   }

@@ -5,6 +5,7 @@
  * CSS variables, every action reachable by keyboard, a text alternative beside the picture, and its
  * state kept with setState so that a reload draws the same view.
  */
+import { labelledTrafficCost, trafficCostSumText } from '../../core/trafficCost';
 import type { ComparisonDocument, LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
 import { comparisonCountsText, signedCount } from '../../core/graph/counts';
 import { plural } from '../../core/text';
@@ -150,10 +151,10 @@ function render(fit: boolean): void {
 function renderToolbar(doc: DrawnDocument): HTMLElement {
   const subtitle =
     doc.kind === 'transaction'
-      ? el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`)
+      ? el('span', { class: 'subtitle' }, [`${doc.updateId.slice(0, 16)}…`, doc.commandId && `command ${doc.commandId}`, labelledTrafficCost(doc.trafficCost)?.toLowerCase()].filter(Boolean).join(' · '))
       : doc.kind === 'lineage'
         ? el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`)
-        : el('span', { class: 'subtitle', id: 'verdict' }, doc.differences.length === 0 ? 'No differences' : plural(doc.differences.length, 'difference'));
+        : el('span', { class: 'subtitle', id: 'verdict' }, [doc.differences.length === 0 ? 'No differences' : plural(doc.differences.length, 'difference'), labelledTrafficCost(doc.trafficCost)?.toLowerCase()].filter(Boolean).join(' · '));
   // The title on its own, the controls in one row that scrolls when the view is too narrow for it.
   const bar = toolbarOf(doc.title, subtitle);
   const controls = el('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Graph' });
@@ -374,7 +375,7 @@ function renderRangeDiff(doc: RangeDiffDocument): void {
   }
   table.append(body);
   app.replaceChildren(
-    toolbarOf(doc.title, el('span', { class: 'subtitle' }, `${doc.diff.transactions} transactions`)),
+    toolbarOf(doc.title, el('span', { class: 'subtitle' }, [`${doc.diff.transactions} transactions`, doc.diff.trafficCost?.paid ? labelledTrafficCost(trafficCostSumText(doc.diff.trafficCost))?.toLowerCase() : undefined].filter(Boolean).join(' · '))),
     doc.diff.templates.length ? table : el('p', {}, 'No change.'),
     el('details', { class: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text)),
   );

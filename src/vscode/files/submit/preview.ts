@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { decodeCostEstimation, type TrafficCostEstimate } from '../../../core/trafficCost';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';
 import type { HashVerification } from '../../../core/preview/hash';
@@ -60,6 +61,8 @@ interface ShownPreview {
   document: Record<string, unknown>;
   /** The decoded transaction: what Show Graph draws. */
   preview: PreparedPreview;
+  /** The participant's traffic cost estimate (3.4+): the graph's header, and beside the paid cost after Compare with Committed. */
+  costEstimate?: TrafficCostEstimate;
   hash: HashVerification;
   submitted?: SubmissionRecord;
 }
@@ -108,11 +111,12 @@ export class PreviewController extends Disposable {
     let document: Record<string, unknown>;
     let preview: PreparedPreview;
     let hash: HashVerification;
+    let costEstimate: TrafficCostEstimate | undefined;
     try {
-      ({ document, preview, hash } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
+      ({ document, preview, hash, costEstimate } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
         const { raw } = await client.prepare(request, { signal });
         const read = this.reader()(raw);
-        return { ...read, document: previewDocument({ ...read, raw, participant: profile.name, file: name }) };
+        return { ...read, costEstimate: decodeCostEstimation(raw.costEstimation), document: previewDocument({ ...read, raw, participant: profile.name, file: name }) };
       }));
     } catch (e) {
       if (e instanceof CancelledError) return {};
@@ -124,7 +128,7 @@ export class PreviewController extends Disposable {
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, hash };
+    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, costEstimate, hash };
     // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
     const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: previewColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
@@ -167,7 +171,7 @@ export class PreviewController extends Disposable {
   }
 
   /** The preview shown in a document, for its lenses. */
-  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted' | 'preview' | 'preparedAt'>> | undefined {
+  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted' | 'preview' | 'preparedAt' | 'costEstimate'>> | undefined {
     return this.previews.get(uri.toString());
   }
 
@@ -262,7 +266,7 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
     const first: vscode.Command[] = [{ title: verdict, tooltip: hashCheckLine(hash), command: '' }];
     if (shown.submitted) first.push({ title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] });
     else first.push({ title: '$(play) Submit now', tooltip: 'Submits the same file with the same commandId', command: Commands.submitPreviewed, arguments: [document.uri] });
-    const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
+    const prepared = { preview: shown.preview, preparedAt: shown.preparedAt, costEstimate: shown.costEstimate };
     const second: vscode.Command[] = [{ title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }];
     // Once submitted: what was committed, beside what the preview showed.
     if (shown.submitted?.updateId) second.push({ title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] });

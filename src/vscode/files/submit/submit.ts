@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { paidTrafficCostInline } from '../../../core/trafficCost';
 import { randomUUID } from 'node:crypto';
 import type { LedgerConnection } from '../../../core/ledger/connection';
 import { CancelledError, CantonApiError, LedgerError } from '../../../core/errors';
@@ -210,7 +211,8 @@ export class SubmitController {
     const t = outcome.transaction;
     const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: outcome.response.transaction };
     await this.history.put(done);
-    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
+    const cost = paidTrafficCostInline(t.paidTrafficCost);
+    return this.showTransaction(done, t, `${t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t)}${cost ? ` (${cost})` : ''}`);
   }
 
   /**
