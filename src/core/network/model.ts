@@ -169,7 +169,8 @@ export interface VettingMatrix {
   rows: Array<{ packageName: string; drift: boolean; versions: Array<{ packageVersion: string; packageIds: string[]; vettedOn: string[] }> }>;
 }
 
-export function vettingMatrix(snapshot: NetworkSnapshot): VettingMatrix {
+/** `drifts`: the snapshot's drift when the caller has worked it out already. */
+export function vettingMatrix(snapshot: NetworkSnapshot, drifts: readonly VettingDrift[] = vettingDrift(snapshot)): VettingMatrix {
   const participants = snapshot.hosts.map((h) => ({ participantId: h.participantId, label: h.label, read: snapshot.vetting.has(h.participantId) }));
   const byName = new Map<string, Map<string, { ids: Set<string>; on: Set<string> }>>();
   for (const { participantId } of participants) {
@@ -180,7 +181,7 @@ export function vettingMatrix(snapshot: NetworkSnapshot): VettingMatrix {
       cell.on.add(participantId);
     }
   }
-  const drifting = new Set(vettingDrift(snapshot).map((d) => d.packageName));
+  const drifting = new Set(drifts.map((d) => d.packageName));
   const order = new Map(participants.map((p, i) => [p.participantId, i]));
   const rows = [...byName.keys()].sort().map((packageName) => {
     const versions = byName.get(packageName)!;
