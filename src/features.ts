@@ -33,6 +33,7 @@ import { registerPqs } from './vscode/pqs';
 import type { PqsView } from './vscode/pqs/view';
 import { ScriptTests } from './vscode/scripts/scriptTests';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
+import { activateNetwork, type NetworkFeature } from './vscode/network';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -52,6 +53,7 @@ export interface CantonLedgerApi {
   scripts: ScriptTests;
   /** Every question of every feature: a test answers them by replacing `current`. */
   prompts: PromptsPort;
+  network: NetworkFeature;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -133,6 +135,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(pqs, demoPqs);
   const scripts = new ScriptTests(commands, { connections, documents, prompts, readDar: (bytes) => packageStore.store.readDar(bytes) });
   context.subscriptions.push(scripts);
+  const network = activated(activateNetwork(host));
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   void updateContext().then(() => vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true));
   // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
@@ -142,5 +145,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? send.reports.provideTextDocumentContent(uri) : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts }, provideContent };
+  return { deserializeWebviewPanel, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts, network }, provideContent };
 }

@@ -21,7 +21,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/participantNetwork.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(files.includes('media/pqs/pqs.css'), 'the PQS result grid’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');

@@ -209,12 +209,25 @@ const READING: Record<NetworkReading, string> = {
 export function describeNetworkProblem(p: NetworkProblem): string {
   switch (p.kind) {
     case 'unreachable':
-      return `${p.member} did not answer: ${p.error.message}`;
+      return `${networkProblemTitle(p)}: ${p.error.message}`;
     case 'forbidden':
-      return `${p.member} would not tell ${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}: ${p.error.message} (the token's user may not read it)`;
+      return `${networkProblemTitle(p)}: ${p.error.message} (the token's user may not read it)`;
     case 'unavailable':
       return `${p.member} runs Canton ${p.version}, which cannot tell ${READING[p.reading]} over the JSON Ledger API`;
     case 'failed':
-      return `${p.member} could not tell ${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}: ${p.error.message}`;
+      return `${networkProblemTitle(p)}: ${p.error.message}`;
+  }
+}
+
+/** What could not be read, without why: a row's title (the error's message is its description). */
+export function networkProblemTitle(p: Exclude<NetworkProblem, { kind: 'unavailable' }>): string {
+  const about = 'reading' in p ? `${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}` : '';
+  switch (p.kind) {
+    case 'unreachable':
+      return `${p.member} did not answer`;
+    case 'forbidden':
+      return `${p.member} would not tell ${about}`;
+    case 'failed':
+      return `${p.member} could not tell ${about}`;
   }
 }

@@ -20,6 +20,8 @@ export const Commands = {
   clearToken: 'cantonLedger.token.clear',
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
+  startDemoNetwork: 'cantonLedger.demoNetwork.start',
+  stopDemoNetwork: 'cantonLedger.demoNetwork.stop',
   showLog: 'cantonLedger.showLog',
   // Rows of the ledger views (they take the node the context menu was opened on)
   openJson: 'cantonLedger.item.openJson',
@@ -100,6 +102,8 @@ export const Commands = {
   pqsRunFile: 'cantonLedger.pqs.runFile',
   pqsExplainFile: 'cantonLedger.pqs.explainFile',
   pqsSetUpDemo: 'cantonLedger.pqs.setUpDemo',
+  // Network
+  refreshNetwork: 'cantonLedger.network.refresh',
   // Ledger scripts
   runLedgerScript: 'cantonLedger.scripts.run',
   openScriptStepResult: 'cantonLedger.scripts.openStepResult',
@@ -122,6 +126,7 @@ export const Views = {
   failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
   pqs: 'cantonLedger.pqs',
+  network: 'cantonLedger.network',
 } as const;
 
 export type ViewId = (typeof Views)[keyof typeof Views];
