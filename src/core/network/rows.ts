@@ -41,16 +41,20 @@ export function participantRows(snapshot: NetworkSnapshot): LedgerRow[] {
       getOrCreate(hosted, h.participantId, () => []).push({ party, permission: h.permission, others });
     }
   }
+  // A member that did not answer appears as the topology names it: said so, not as "no connection".
+  const silent = new Set(snapshot.problems.flatMap((p) => (p.kind === 'unreachable' ? [p.member] : [])));
   return snapshot.hosts.map((host) => {
-    const parties = hosted.get(host.participantId) ?? [];
-    const what = host.member ? `Canton ${host.version}` : 'no connection: named by the topology';
+    const parties = (hosted.get(host.participantId) ?? []).sort((a, b) => (a.party < b.party ? -1 : a.party > b.party ? 1 : 0));
+    // A participant we hold no connection to: only the parties some member lists are known to be on it.
+    const what = host.member ? `Canton ${host.version}` : silent.has(host.label) ? 'did not answer: as the others tell' : 'no connection: named by the topology';
+    const count = parties.length || host.member ? ` · ${parties.length} part${parties.length === 1 ? 'y' : 'ies'}` : '';
     return {
       key: host.participantId,
       kind: 'detail',
       label: host.label,
-      description: `${what} · ${parties.length} part${parties.length === 1 ? 'y' : 'ies'}`,
+      description: `${what}${count}`,
       tooltip: `**${host.label}**\n\nParticipant \`${host.participantId}\`${host.member ? `\n\nConnection: ${host.member} · Canton ${host.version}` : ''}`,
-      icon: host.member ? 'server' : 'server-process',
+      icon: host.member ? 'server' : silent.has(host.label) ? 'debug-disconnect' : 'server-process',
       copyValue: host.participantId,
       expanded: true,
       children: () =>
