@@ -50,7 +50,7 @@ export function participantRows(snapshot: NetworkSnapshot): LedgerRow[] {
     const count = parties.length || host.member ? ` · ${parties.length} part${parties.length === 1 ? 'y' : 'ies'}` : '';
     return {
       key: host.participantId,
-      kind: 'detail',
+      kind: 'network.participant',
       label: host.label,
       description: `${what}${count}`,
       tooltip: `**${host.label}**\n\nParticipant \`${host.participantId}\`${host.member ? `\n\nConnection: ${host.member} · Canton ${host.version}` : ''}`,
@@ -60,7 +60,7 @@ export function participantRows(snapshot: NetworkSnapshot): LedgerRow[] {
       children: () =>
         parties.map(({ party, permission, others }) => ({
           key: party,
-          kind: 'detail' as const,
+          kind: 'network.party' as const,
           label: labelOfParticipant(party),
           description: `${permission}${others.length ? ` · also on ${others.join(', ')}` : ''}`,
           tooltip: `\`${party}\`\n\nHosted on ${host.label} with ${permission} permission${others.length ? `; also on ${others.join(', ')}` : ''}.`,

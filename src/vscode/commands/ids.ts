@@ -104,6 +104,7 @@ export const Commands = {
   pqsSetUpDemo: 'cantonLedger.pqs.setUpDemo',
   // Network
   refreshNetwork: 'cantonLedger.network.refresh',
+  compareParticipants: 'cantonLedger.network.compareParticipants',
   // Ledger scripts
   runLedgerScript: 'cantonLedger.scripts.run',
   openScriptStepResult: 'cantonLedger.scripts.openStepResult',

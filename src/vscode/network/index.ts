@@ -4,6 +4,8 @@ import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { Commands, Views } from '../commands/ids';
 import { DemoNetworkController } from './demoNetwork';
 import { NetworkView } from './view';
+import { compareParticipants } from './compareParticipants';
+import type { ViewNode } from '../views/rowsTree';
 
 export interface NetworkFeature {
   view: NetworkView;
@@ -26,5 +28,6 @@ export function activateNetwork(host: FeatureHost, demoNetwork = new DemoNetwork
   host.commands.register(Commands.startDemoNetwork, start);
   host.commands.register(Commands.stopDemoNetwork, () => demoNetwork.stop());
   host.commands.register(Commands.refreshNetwork, () => view.refresh());
+  host.commands.register(Commands.compareParticipants, (node?: ViewNode) => compareParticipants({ view, prompts: host.prompts, documents: host.documents }, node));
   return { disposables: [view, demoNetwork], api: { view, demoNetwork } };
 }

@@ -13,6 +13,8 @@ import { AuthError } from '../../../src/core/errors';
 import type { ViewNode } from '../../../src/vscode/views/rowsTree';
 import { commands, fake, type TreeItem } from '../fake/vscode';
 import { activateAllFeatures } from '../featureHost';
+import { ScriptedPrompts } from '../scriptedPrompts';
+import type { HostsComparison } from '../../../src/core/network/compareHosts';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const NAMES = ['app-provider', 'app-user', 'sv'];
@@ -145,5 +147,47 @@ describe('the Network view’s problem rows', () => {
   it('a 3.3 participant: a fact, with no Retry (asking again changes nothing)', () => {
     const rows = problemNodes([{ kind: 'unavailable', member: 'old', reading: 'vetting', operation: 'listVettedPackages', version: '3.3.0' }], [], redact);
     assert.deepEqual(rows.map((r) => [r.label, r.opts.icon]), [['old runs Canton 3.3.0, which cannot tell its vetted packages over the JSON Ledger API', 'info']]);
+  });
+});
+
+describe('Compare Participants', function () {
+  this.timeout(60_000);
+  let window: ReturnType<typeof activateAllFeatures>;
+  let api: CantonLedgerApi;
+  before(function () {
+    if (!existsSync(join(ROOT, 'dist', 'participantNetwork.js'))) this.skip();
+  });
+  beforeEach(async () => {
+    window = activateAllFeatures();
+    api = window.api;
+    await commands.executeCommand(Commands.startDemoNetwork);
+  });
+  afterEach(async () => {
+    await api.network.demoNetwork.stop();
+    window.dispose();
+  });
+
+  it('from a party row of the Network view: its two hosts compared, the result opened as a document, consistent', async () => {
+    const view = api.network.view;
+    const [participants] = await view.getChildren();
+    const provider = (await view.getChildren(participants))[0];
+    const alice = (await view.getChildren(provider)).find((n) => n.type === 'row' && n.row.label === 'Alice')!;
+    assert.match((view.getTreeItem(alice) as unknown as TreeItem).contextValue!, /^cantonLedger:network\.party/);
+    const result = (await commands.executeCommand(Commands.compareParticipants, alice)) as HostsComparison;
+    assert.deepEqual(result.hosts.map((h) => h.label), ['app-provider', 'app-user']);
+    assert.equal(result.consistent, true);
+    const shown = fake.state.shownDocuments.at(-1)!;
+    assert.match(decodeURIComponent(shown.uri.toString()), /Alice on app-provider vs app-user/);
+    const report = JSON.parse(shown.getText()) as { verdict: string; differences: unknown[] };
+    assert.match(report.verdict, /^consistent: app-provider and app-user tell the same \d+ transactions$/);
+    assert.deepEqual(report.differences, []);
+  });
+
+  it('from the palette: only the parties on two or more connected participants are offered', async () => {
+    const prompts = new ScriptedPrompts().answerPick('Alice');
+    api.prompts.current = prompts;
+    const result = (await commands.executeCommand(Commands.compareParticipants)) as HostsComparison;
+    assert.deepEqual(prompts.asked.map((a) => [a.kind, a.offered]), [['pick', ['Alice']]]);
+    assert.equal(result.party.split('::')[0], 'Alice');
   });
 });
