@@ -24,12 +24,12 @@ export async function compareParticipants(
   deps: { view: NetworkView; prompts: Pick<Prompts, 'pick' | 'message' | 'progress'>; documents: Pick<JsonDocuments, 'show'> },
   node?: ViewNode,
 ): Promise<HostsComparison | undefined> {
-  const snapshot = await deps.view.snapshot();
-  if (!snapshot) {
+  const read = await deps.view.snapshot();
+  if (!read) {
     await deps.prompts.message('info', 'Compare Participants: connect to two or more participants that host a party first (or Start Demo Network).', []);
     return undefined;
   }
-  const members = deps.view.members();
+  const { snapshot, members } = read;
   const hostsOf = (party: string) =>
     (snapshot.hosting.get(party)?.hosts ?? []).flatMap((h) => {
       const member = snapshot.hosts.find((x) => x.participantId === h.participantId)?.member;

@@ -46,23 +46,22 @@ export class NetworkView extends LedgerTreeView {
 
   /** The connected connections the view reads from, in the Connections view's order. */
   members(): LedgerConnection[] {
-    return this.connections.profiles
-      .all()
-      .map((p) => this.connections.connection(p.id))
-      .filter((c): c is LedgerConnection => c?.state.state === 'connected');
+    // Only the connections made so far: asking for every profile's would make one for each.
+    const connected = new Map(this.connections.all().filter((c) => c.state.state === 'connected').map((c) => [c.id, c]));
+    return this.connections.profiles.all().flatMap((p) => connected.get(p.id) ?? []);
   }
 
   /** What the view shows now (reading it first when needed), for commands and tests; undefined when nothing is connected. */
-  async snapshot(): Promise<NetworkSnapshot | undefined> {
-    const members = this.members();
-    if (members.length === 0) return undefined;
+  async snapshot(): Promise<{ snapshot: NetworkSnapshot; members: LedgerConnection[] } | undefined> {
     for (;;) {
+      const members = this.members();
+      if (members.length === 0) return undefined;
       const read = this.current(members);
       try {
-        return await read.snapshot;
+        return { snapshot: await read.snapshot, members };
       } catch (e) {
-        // Superseded by a newer read (a ledger moved meanwhile): that one answers.
-        if (!(e instanceof CancelledError) || this.read === read || this.read === undefined) throw e;
+        // Superseded (a refresh, a ledger moved, a connection came or went): the newer read answers.
+        if (!(e instanceof CancelledError) || this.read === read) throw e;
       }
     }
   }
@@ -116,17 +115,15 @@ export class NetworkView extends LedgerTreeView {
 
   async getChildren(node?: ViewNode): Promise<ViewNode[]> {
     if (node) return childrenOf(node);
-    const members = this.members();
-    if (members.length === 0) return noMemberNodes();
-    let snapshot: NetworkSnapshot;
+    let read: Awaited<ReturnType<NetworkView['snapshot']>>;
     try {
-      snapshot = await this.prompts.viewProgress(Views.network, () => this.current(members).snapshot);
+      read = await this.prompts.viewProgress(Views.network, () => this.snapshot());
     } catch (e) {
-      if (e instanceof CancelledError && this.read && this.read.members !== members) return [];
       this.logger.warn(`Network: ${this.redactor.redactError(e)}`);
       return statusNodes(errorRows('network', e, { retry: { command: Commands.refreshNetwork, title: 'Retry' }, redact: (x) => this.redactor.redact(x) }));
     }
-    return [...problemNodes(snapshot.problems, members, (x) => this.redactor.redact(x)), ...uniqueNodes(networkRows(snapshot), 'network')];
+    if (!read) return noMemberNodes();
+    return [...problemNodes(read.snapshot.problems, read.members, (x) => this.redactor.redact(x)), ...uniqueNodes(networkRows(read.snapshot), 'network')];
   }
 }
 

@@ -105,6 +105,16 @@ describe('the network feature: Start Demo Network and the Network view', functio
     assert.ok(mended.includes('    2.0.0 — app-provider, app-user · not on sv'));
   });
 
+  it('a read superseded while under way (Refresh) answers with the newer read, never "Cancelled"', async () => {
+    await commands.executeCommand(Commands.startDemoNetwork);
+    const view = api.network.view;
+    const first = drawn(view);
+    view.refresh();
+    const lines = await first;
+    assert.equal(lines[0], 'Participants — 3', lines.join('\n'));
+    assert.ok(!lines.includes('Cancelled'));
+  });
+
   it('a disconnected participant is named by the topology only; one that does not answer is a row of its own; Stop leaves nothing', async () => {
     await commands.executeCommand(Commands.startDemoNetwork);
     const view = api.network.view;
