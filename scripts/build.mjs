@@ -67,6 +67,9 @@ export const builds = [
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
+  // The demo network (several demo participants on one synchronizer): loaded when it starts. A bundle of
+  // its own, since the network imports the single participant's module (exporting it from there is a cycle).
+  { ...common, entryPoints: { participantNetwork: 'src/participant/network/index.ts' }, outdir: 'dist' },
   { ...common, plugins: [], entryPoints: { validators: 'src/core/files/generated/validators.js' }, outdir: 'dist' },
   // The YAML parser (the yaml package): loaded when a participant's API description is first read.
   { ...common, plugins: [], entryPoints: { yaml: 'src/core/compat/yamlParser.ts' }, outdir: 'dist' },

@@ -38,6 +38,7 @@ import { activateLocalNet, type LocalNetConnections } from './vscode/localnet';
 import { activateAgentTools, type AgentToolsApi } from './vscode/agent';
 import { activateCompat } from './vscode/compat';
 import { COMPAT_REPORT_SCHEME } from './vscode/schemes';
+import { activateNetwork, type NetworkFeature } from './vscode/network';
 
 /** What activate() returns: used by the end-to-end tests running in the extension host. */
 export interface CantonLedgerApi {
@@ -60,6 +61,7 @@ export interface CantonLedgerApi {
   preflight: PreflightFeature;
   localNet: LocalNetConnections;
   agentTools: AgentToolsApi;
+  network: NetworkFeature;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -144,6 +146,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(scripts);
   const agentTools = activated(activateAgentTools(host));
   const compat = activated(activateCompat(host));
+  const network = activated(activateNetwork(host));
   const send = registerFileSending(context, commands, { connections, documents, logger, redactor, showLog, errors, targets: commands.targets }, prompts);
   const preflight = activated(activatePreflight(host, send));
   const localNet = activated(activateLocalNet(host));
@@ -156,5 +159,5 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? graphs.panels.deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
   const languageModelTool = (name: string) => agentTools.tools.find((t) => t.tool.name === name);
-  return { deserializeWebviewPanel, languageModelTool, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts, preflight, localNet, agentTools }, provideContent };
+  return { deserializeWebviewPanel, languageModelTool, api: { connections, secrets, demo, documents, views, send, packages, statusBar, connectionsTree: tree, compare: compare.feature, graphs: graphs.panels, pqs: pqs.view, scripts, prompts, preflight, localNet, agentTools, network }, provideContent };
 }

@@ -21,7 +21,7 @@ describe('extension bundle', function () {
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
-    assert.deepEqual(scripts, ['dist/cli.js', 'dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
+    assert.deepEqual(scripts, ['dist/cli.js', 'dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/participantNetwork.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(files.includes('media/pqs/pqs.css'), 'the PQS result grid’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
@@ -70,7 +70,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
-      assert.deepEqual(Object.keys(api).sort(), ['agentTools', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'packages', 'pqs', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['agentTools', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'localNet', 'network', 'packages', 'pqs', 'preflight', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];

@@ -467,7 +467,7 @@ async function networkBenchmark(): Promise<void> {
     });
     addRow({
       section: 'Network',
-      what: 'vetting matrix of 3 participants × 200 packages, after the reads',
+      what: 'vetting matrix of 3 participants × 200 packages, drawn as the Network view’s rows after the reads',
       ours: r.matrixMs,
       baseline: r.parseMs,
       unit: 'ms',

@@ -172,7 +172,7 @@ export async function compareParties(client: LedgerClient, query: CompareParties
  * Fields compared per event kind. `witnessParties` is left out on purpose: each read asks as one
  * party, so the participant lists only that party there; `seenAs` says more.
  */
-const EVENT_FIELDS: Record<TransactionEvent['kind'], readonly string[]> = {
+export const EVENT_FIELDS: Record<TransactionEvent['kind'], readonly string[]> = {
   created: ['templateId', 'createArgument', 'contractKey', 'signatories', 'observers', 'interfaceViews', 'createdEventBlob', 'acsDelta'],
   archived: ['templateId', 'implementedInterfaces'],
   exercised: ['templateId', 'interfaceId', 'choice', 'choiceArgument', 'actingParties', 'consuming', 'exerciseResult', 'lastDescendantNodeId', 'implementedInterfaces', 'acsDelta'],
@@ -186,7 +186,7 @@ function shown(value: unknown): string | undefined {
 }
 
 /** The fields whose values are not all equal among the views present; each view missing a field shows `undefined`. */
-function differingFields<T>(views: (T | undefined)[], fields: readonly string[], read: (view: T, field: string) => unknown): FieldDifference[] {
+export function differingFields<T>(views: (T | undefined)[], fields: readonly string[], read: (view: T, field: string) => unknown): FieldDifference[] {
   const present = views.filter((v): v is T => v !== undefined);
   if (present.length < 2) return [];
   const out: FieldDifference[] = [];

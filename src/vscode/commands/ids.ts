@@ -20,6 +20,8 @@ export const Commands = {
   clearToken: 'cantonLedger.token.clear',
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
+  startDemoNetwork: 'cantonLedger.demoNetwork.start',
+  stopDemoNetwork: 'cantonLedger.demoNetwork.stop',
   showLog: 'cantonLedger.showLog',
   showCompatibilityReport: 'cantonLedger.connections.showCompatibilityReport',
   // Rows of the ledger views (they take the node the context menu was opened on)
@@ -105,6 +107,9 @@ export const Commands = {
   pqsRunFile: 'cantonLedger.pqs.runFile',
   pqsExplainFile: 'cantonLedger.pqs.explainFile',
   pqsSetUpDemo: 'cantonLedger.pqs.setUpDemo',
+  // Network
+  refreshNetwork: 'cantonLedger.network.refresh',
+  compareParticipants: 'cantonLedger.network.compareParticipants',
   // Ledger scripts
   runLedgerScript: 'cantonLedger.scripts.run',
   openScriptStepResult: 'cantonLedger.scripts.openStepResult',
@@ -127,6 +132,7 @@ export const Views = {
   failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
   pqs: 'cantonLedger.pqs',
+  network: 'cantonLedger.network',
 } as const;
 
 export type ViewId = (typeof Views)[keyof typeof Views];

@@ -127,7 +127,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
   private tooltip(p: ConnectionProfile, claims: TokenClaims | undefined, scopes: ScopeRequirements | undefined): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
-    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
+    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : p.source === 'demoNetwork' ? ' · demo network participant (simulator)' : ''}  \n`);
     if (claims) {
       const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
       md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}  \n`);

@@ -452,6 +452,8 @@ class FakeState {
   readonly executed: Array<{ id: string; args: unknown[] }> = [];
   readonly messages: ShownMessage[] = [];
   readonly treeViews = new Map<string, { provider: unknown; view: FakeTreeView }>();
+  /** The read-only documents' providers, by scheme (what `openTextDocument` of such a URI reads). */
+  readonly contentProviders = new Map<string, { provideTextDocumentContent(uri: Uri): string | undefined }>();
   readonly statusBarItems: FakeStatusBarItem[] = [];
   readonly context = new Map<string, unknown>();
   readonly clipboard = { text: '' };
@@ -948,6 +950,8 @@ export const workspace = {
     const uri = target;
     const open = (workspace.textDocuments as FakeTextDocument[]).find((d) => d.uri.toString() === uri.toString());
     if (open) return open;
+    const provider = state.contentProviders.get(uri.scheme);
+    if (provider) return fake.openDocument(uri, provider.provideTextDocumentContent(uri) ?? '');
     return fake.openDocument(uri, uri.scheme === 'untitled' ? '' : await nodeFs.readFile(uri.fsPath, 'utf8'));
   },
   /** Applies the replacements of each document, last first (so earlier offsets stay valid); opens what is not open. */
@@ -990,8 +994,10 @@ export const workspace = {
   asRelativePath(p: string | Uri): string {
     return typeof p === 'string' ? p : p.path;
   },
-  registerTextDocumentContentProvider(): Disposable {
-    return new Disposable(() => undefined);
+  registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string | undefined }): Disposable {
+    const providers = state.contentProviders;
+    providers.set(scheme, provider);
+    return new Disposable(() => providers.get(scheme) === provider && providers.delete(scheme));
   },
 };
 
@@ -1041,6 +1047,9 @@ export const languages = {
   registerCompletionItemProvider: () => new Disposable(() => undefined),
   registerCodeActionsProvider: () => new Disposable(() => undefined),
   getDiagnostics: (): Diagnostic[] => [],
+  async setTextDocumentLanguage<D extends object>(document: D, languageId: string): Promise<D> {
+    return Object.assign(document, { languageId });
+  },
   onDidChangeDiagnostics: new EventEmitter<{ uris: Uri[] }>().event,
 };
 
