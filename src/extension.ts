@@ -7,12 +7,12 @@ import vscode = require('vscode');
 import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
-import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/schemes';
+import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
 
 export type { CantonLedgerApi } from './features';
 
 /** Every key of the API (checked against the type), so that the entry's API can stand in for it. */
-const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true, pqs: true, scripts: true, prompts: true, preflight: true, localNet: true, agentTools: true, network: true } satisfies Record<keyof CantonLedgerApi, true>;
+const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, failures: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true, pqs: true, scripts: true, prompts: true, preflight: true, localNet: true, agentTools: true, network: true } satisfies Record<keyof CantonLedgerApi, true>;
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   return activateDeferred<CantonLedgerApi>(vscode, context, {

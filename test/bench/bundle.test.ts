@@ -70,7 +70,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
-      assert.deepEqual(Object.keys(api).sort(), ['agentTools', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'graphs', 'localNet', 'network', 'packages', 'pqs', 'preflight', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['agentTools', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'failures', 'graphs', 'localNet', 'network', 'packages', 'pqs', 'preflight', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { submissionOf, type CommandsFileValue } from '../../src/core/submit/submission';
 import type { CantonLedgerApi } from '../../src/features';
-import { Commands } from '../../src/vscode/commands/ids';
-import { DEMO_CONNECTION_ID } from '../../src/vscode/demo';
+import { Commands } from '../../src/vscode/kit/ids';
+import { DEMO_CONNECTION_ID } from '../../src/vscode/kit/demo';
 import { commands, MemoryMemento, Uri } from './fake/vscode';
 import { activateAllFeatures, type KeptState } from './featureHost';
 

@@ -3,7 +3,7 @@
 // question with no answer left is dismissed. An input box's answer passes its validation first, as
 // a user's Enter would have to.
 import * as vscode from 'vscode';
-import { BACK, type InputOptions, type InputProblem, type InputStepOptions, type MessageOptions, type MessageSeverity, type PickOptions, type PickStepOptions, type ProgressTask, type Prompts, type StepAnswer } from '../../src/vscode/prompts';
+import { BACK, type InputOptions, type InputProblem, type InputStepOptions, type MessageOptions, type MessageSeverity, type PickOptions, type PickStepOptions, type ProgressTask, type Prompts, type StepAnswer } from '../../src/vscode/kit/prompts';
 
 type Kind = 'message' | 'pick' | 'pickMany' | 'input' | 'inputStep' | 'pickStep' | 'openDialog' | 'saveDialog';
 

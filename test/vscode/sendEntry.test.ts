@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import type { ConnectionProfile } from '../../src/core/connections';
 import { Redactor } from '../../src/core/redact';
 import { silentLogger } from '../../src/core/log';
-import { Commands } from '../../src/vscode/commands/ids';
-import { ConnectionTargets, SELECT_CONNECTION } from '../../src/vscode/commands/registry';
+import { Commands } from '../../src/vscode/kit/ids';
+import { ConnectionTargets, SELECT_CONNECTION } from '../../src/vscode/kit/registry';
 import type { LedgerConnection } from '../../src/core/ledger/connection';
 import type { PackagesState } from '../../src/core/ledger/packages';
 import { checkedSourceAndTarget, type SendTargets } from '../../src/vscode/files/submit/sourceFile';
-import { ErrorReporter, PromptsPort } from '../../src/vscode/prompts';
-import { windowPrompts } from '../../src/vscode/ui';
+import { ErrorReporter, PromptsPort } from '../../src/vscode/kit/prompts';
+import { windowPrompts } from '../../src/vscode/kit/ui';
 import { commands, fake, Uri, workspace } from './fake/vscode';
 
 const FILE = join(__dirname, '..', 'fixtures', 'files', 'valid', 'exercise.commands.json');

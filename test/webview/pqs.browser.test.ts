@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { resultsView, type ResultsRun, type ToResultsPage } from '../../src/core/pqs/resultsProtocol';
 import type { SqlResult } from '../../src/core/pqs/store';
-import { pageHtml } from '../../src/vscode/webviews/host';
+import { pageHtml } from '../../src/vscode/kit/webviewHost';
 import { Uri } from '../vscode/fake/vscode';
 import { hostOf, ROOT, startPageHarness, type PageHarness, type WatchedPage } from './harness';
 

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { TOKEN_ENV, URL_ENV } from '../../core/cliEnvironment';
 import type { LedgerConnection } from '../../core/ledger/connection';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../kit/lifecycle';
 import type { AgentToolsSettings } from './languageModelTools';
 
 export const MCP_PROVIDER_ID = 'cantonLedger.mcpServer';

@@ -5,11 +5,11 @@
 import { reportDocumentMarkdown, SHOW_REPORT_BUTTON, SHOW_REPORT_TITLE } from '../../core/compat/wording';
 import { IncompatibleRequestError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
-import { Commands } from '../commands/ids';
-import type { TargetPolicy } from '../commands/registry';
+import { Commands } from '../kit/ids';
+import type { TargetPolicy } from '../kit/registry';
 import { MarkdownReports } from '../files/submit/textDocuments';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
-import { COMPAT_REPORT_SCHEME } from '../schemes';
+import { COMPAT_REPORT_SCHEME } from '../kit/schemes';
 
 export interface CompatFeature {
   /** The report documents (their content, for the entry's stand-in provider). */

@@ -2,7 +2,7 @@
 // a link to the whole report, or "checking…" while the participant's description is being read.
 import { CHECKING_LINE, reportSummaryMarkdown, SHOW_REPORT_TITLE } from '../../core/compat/wording';
 import type { LedgerConnection } from '../../core/ledger/connection';
-import { Commands } from '../commands/ids';
+import { Commands } from '../kit/ids';
 
 /** The commands a tooltip with {@link compatibilityTooltip} may run from its links (for `MarkdownString.isTrusted`). */
 export const COMPATIBILITY_TOOLTIP_COMMANDS: readonly string[] = [Commands.showCompatibilityReport];

@@ -9,7 +9,7 @@ import type { LedgerChange } from '../../core/ledger/state';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import type { ProfileStore } from './profiles';
-import { Disposable, disposeAll, toDisposable } from '../lifecycle';
+import { Disposable, disposeAll, toDisposable } from '../kit/lifecycle';
 
 export type { ConnectionState, ParticipantInfo } from '../../core/ledger/connection';
 

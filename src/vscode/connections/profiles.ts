@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../kit/lifecycle';
 import { ConnectionProfile, normaliseProfile, persistableProfile, trustKey } from '../../core/connections';
 
 const USER_PROFILES_KEY = 'cantonLedger.connections.v1';

@@ -2,9 +2,9 @@ import { ConnectionProfile, sendsTokenInClear } from '../../core/connections';
 import { cachingTokenProvider, decodeClaims, mintSandboxToken, type TokenClaims, type TokenProvider, type TokenSource } from '../../core/auth/jwt';
 import { fetchClientCredentialsToken } from '../../core/auth/oauth';
 import { AuthError, TokenWithheldError } from '../../core/errors';
-import type { IDisposable } from '../lifecycle';
-import type { Prompts } from '../prompts';
-import type { SecretStore } from '../secrets';
+import type { IDisposable } from '../kit/lifecycle';
+import type { Prompts } from '../kit/prompts';
+import type { SecretStore } from '../kit/secrets';
 import type { ProfileStore } from './profiles';
 
 /**

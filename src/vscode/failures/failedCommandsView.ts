@@ -18,15 +18,15 @@ import {
 import type { SubmissionRecord } from '../../core/submit/history';
 import { CompletionsPager } from '../../core/updates/completionsPager';
 import { followCompletions, type FollowCompletionsOptions } from '../../core/updates/tail';
-import { Commands, Views } from '../commands/ids';
+import { Commands, Views } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { SubmissionHistory } from '../files/submit/history';
 import type { MarkdownReports } from '../files/submit/textDocuments';
-import type { Prompts } from '../prompts';
-import { LiveFollow } from '../views/liveFollow';
-import { PagedView } from '../views/pagedView';
-import { errorNodes, MessageNode, RowNode, type ViewNode } from '../views/rowsTree';
-import type { CauseDiagnostics } from './causeDiagnostics';
+import type { Prompts } from '../kit/prompts';
+import { LiveFollow } from '../kit/liveFollow';
+import { PagedView } from '../kit/pagedView';
+import { errorNodes, MessageNode, RowNode, type ViewNode } from '../kit/rowsTree';
+import type { CauseDiagnostics } from '../files/submit/causeDiagnostics';
 
 /** How far back the first page reads: the completions of the last this-many offsets (further back: Load more). */
 export const RECENT_OFFSETS = 1000;

@@ -12,10 +12,10 @@ import { GRAPH_VIEW_TYPE, type GraphTarget } from '../../core/graph/viewProtocol
 import { LedgerConnection } from '../../core/ledger/connection';
 import { looksLikeContractId } from '../../core/models/contracts';
 import { parseOffsetRange } from '../../core/updates/compare';
-import { Commands } from '../commands/ids';
-import type { CommandRegistry } from '../commands/registry';
+import { Commands } from '../kit/ids';
+import type { CommandRegistry } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
-import type { IDisposable } from '../lifecycle';
+import type { IDisposable } from '../kit/lifecycle';
 import { GraphPanels, type GraphPanelsDeps } from './graphPanels';
 
 /**

@@ -17,13 +17,13 @@ import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import { defaultReadAs } from '../../core/updates/viewFilter';
-import { Commands } from '../commands/ids';
+import { Commands } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
-import type { JsonDocuments } from '../documents';
-import type { Prompts } from '../prompts';
-import { readableColumn } from '../layout';
-import { Disposable } from '../lifecycle';
-import { WebviewHost, type PagePanel } from '../webviews/host';
+import type { JsonDocuments } from '../kit/documents';
+import type { Prompts } from '../kit/prompts';
+import { readableColumn } from '../kit/layout';
+import { Disposable } from '../kit/lifecycle';
+import { WebviewHost, type PagePanel } from '../kit/webviewHost';
 
 export interface GraphPanelsDeps {
   extensionUri: vscode.Uri;

@@ -5,14 +5,14 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
-import type { CommandRegistry } from '../commands/registry';
+import type { CommandRegistry } from './registry';
 import type { ConnectionManager } from '../connections/manager';
-import type { DemoController } from '../demo';
-import type { JsonDocuments } from '../documents';
-import type { IDisposable } from '../lifecycle';
-import type { LedgerPackages } from '../packages/ledgerPackages';
-import type { ErrorReporter, PromptsPort } from '../prompts';
-import type { SecretStore } from '../secrets';
+import type { DemoController } from './demo';
+import type { JsonDocuments } from './documents';
+import type { IDisposable } from './lifecycle';
+import type { LedgerPackages } from './ledgerPackages';
+import type { ErrorReporter, PromptsPort } from './prompts';
+import type { SecretStore } from './secrets';
 
 /** What every feature is handed: the extension's shared objects, made once by `src/features.ts`. */
 export interface FeatureHost {

@@ -3,11 +3,11 @@ import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionProfile } from '../../core/connections';
 import { describeLocalNetProblem, readLocalNet, type LocalNetParticipant, type LocalNetReading } from '../../core/network/localnet';
-import { Commands } from '../commands/ids';
+import { Commands } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
-import type { Prompts } from '../prompts';
-import type { SecretStore } from '../secrets';
+import type { Prompts } from '../kit/prompts';
+import type { SecretStore } from '../kit/secrets';
 
 export const LocalNetActions = { connectAll: 'Connect All' } as const;
 

@@ -2,9 +2,9 @@ import type * as vscode from 'vscode';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { compareHosts, hostsComparisonJson, type HostsComparison } from '../../core/network/compareHosts';
 import { labelOfParticipant, type NetworkSnapshot } from '../../core/network/model';
-import type { JsonDocuments } from '../documents';
-import type { Prompts } from '../prompts';
-import type { ViewNode } from '../views/rowsTree';
+import type { JsonDocuments } from '../kit/documents';
+import type { Prompts } from '../kit/prompts';
+import type { ViewNode } from '../kit/rowsTree';
 import type { NetworkView } from './view';
 
 interface PartyItem extends vscode.QuickPickItem {

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { ConnectionProfile } from '../../core/connections';
 import type { Logger } from '../../core/log';
 import type { ConnectionManager } from '../connections/manager';
-import { Disposable } from '../lifecycle';
-import { DEMO_SEED } from '../demo';
+import { Disposable } from '../kit/lifecycle';
+import { DEMO_SEED } from '../kit/demo';
 
 type NetworkModule = typeof import('../../participant/network/index');
 type DemoNetwork = Awaited<ReturnType<NetworkModule['startDemoNetwork']>>;

@@ -1,11 +1,11 @@
 // The network feature: the demo network (Start/Stop Demo Network, a connection per participant) and
 // the Network view, which reads every connected participant at once.
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
-import { Commands, Views } from '../commands/ids';
+import { Commands, Views } from '../kit/ids';
 import { DemoNetworkController } from './demoNetwork';
 import { NetworkView } from './view';
 import { compareParticipants } from './compareParticipants';
-import type { ViewNode } from '../views/rowsTree';
+import type { ViewNode } from '../kit/rowsTree';
 
 export interface NetworkFeature {
   view: NetworkView;

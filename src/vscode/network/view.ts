@@ -5,11 +5,11 @@ import { describeNetworkProblem, networkProblemTitle, type NetworkProblem, type 
 import { readNetwork } from '../../core/network/read';
 import { networkRows } from '../../core/network/rows';
 import { CancelledError } from '../../core/errors';
-import { Commands, Views } from '../commands/ids';
+import { Commands, Views } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
-import type { Prompts } from '../prompts';
-import { errorRows } from '../views/errorRows';
-import { childrenOf, LedgerTreeView, MessageNode, statusNodes, uniqueNodes, type ViewNode } from '../views/rowsTree';
+import type { Prompts } from '../kit/prompts';
+import { errorRows } from '../kit/errorRows';
+import { childrenOf, LedgerTreeView, MessageNode, statusNodes, uniqueNodes, type ViewNode } from '../kit/rowsTree';
 
 interface Read {
   /** The connections read, in the order they were given. */

@@ -13,12 +13,12 @@ import type { LedgerConnection } from '../../core/ledger/connection';
 import type { Logger } from '../../core/log';
 import { describeSettings, parsePqsUrl } from '../../core/pqs/settings';
 import { PqsStore, type PgDriver } from '../../core/pqs/store';
-import { Commands } from '../commands/ids';
-import type { CommandRegistry } from '../commands/registry';
+import { Commands } from '../kit/ids';
+import type { CommandRegistry } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
-import { Disposable } from '../lifecycle';
-import type { ErrorReporter, Prompts } from '../prompts';
-import type { SecretStore } from '../secrets';
+import { Disposable } from '../kit/lifecycle';
+import type { ErrorReporter, Prompts } from '../kit/prompts';
+import type { SecretStore } from '../kit/secrets';
 
 export const PQS_CAVEAT = 'Database credentials bypass Daml’s party authorization: PQS shows every contract the participant stores, not filtered by party rights.';
 export const READ_ONLY_ROLE_ADVICE = 'Connect with a read-only role (one granted pg_read_all_data and nothing more).';

@@ -6,12 +6,12 @@
  */
 import * as vscode from 'vscode';
 import { parsePqsUrl } from '../../core/pqs/settings';
-import { Commands, Views } from '../commands/ids';
-import type { CommandRegistry } from '../commands/registry';
-import { DEMO_PQS_SECRET_ID, DEMO_PQS_SETTING, type DemoController } from '../demo';
-import { Disposable } from '../lifecycle';
-import type { ErrorReporter, Prompts } from '../prompts';
-import type { SecretStore } from '../secrets';
+import { Commands, Views } from '../kit/ids';
+import type { CommandRegistry } from '../kit/registry';
+import { DEMO_PQS_SECRET_ID, DEMO_PQS_SETTING, type DemoController } from '../kit/demo';
+import { Disposable } from '../kit/lifecycle';
+import type { ErrorReporter, Prompts } from '../kit/prompts';
+import type { SecretStore } from '../kit/secrets';
 import type { PqsConnecting } from './connect';
 
 export interface DemoPqsSetupDeps {

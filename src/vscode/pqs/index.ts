@@ -6,9 +6,13 @@
  * through the one error reporter (a command's through the registry).
  */
 import * as vscode from 'vscode';
-import type { CommandRegistry } from '../commands/registry';
-import { Disposable } from '../lifecycle';
+import type { CommandRegistry } from '../kit/registry';
+import { DEMO_PQS_SECRET_ID, demoPqsUrl } from '../kit/demo';
+import type { ActivatedFeature, FeatureHost } from '../kit/feature';
+import { Commands } from '../kit/ids';
+import { Disposable } from '../kit/lifecycle';
 import { PqsConnecting, type PqsConnectDeps } from './connect';
+import { DemoPqsSetup } from './demoSetup';
 import { PqsResultsPanel } from './resultsPanel';
 import { PqsSqlFiles } from './sqlFiles';
 import { PqsView } from './view';
@@ -42,4 +46,17 @@ export function registerPqs(commands: CommandRegistry, deps: PqsDeps): PqsFeatur
   const feature = new PqsFeature(deps);
   feature.register(commands);
   return feature;
+}
+
+/** PQS, with the demo's own PQS database set up on request (the demo participant is started through its command). */
+export function activatePqs(host: FeatureHost): ActivatedFeature<PqsView> {
+  const { context, commands, connections, secrets, prompts, errors, logger, demo } = host;
+  const demoPqsPassword = () => secrets.get(DEMO_PQS_SECRET_ID, 'pqsPassword');
+  const pqs = registerPqs(commands, { extensionPath: context.extensionPath, globalState: context.globalState, connections, secrets, prompts, errors, logger, demoPqsUrl, demoPqsPassword, env: process.env });
+  const startDemo = async () => {
+    await vscode.commands.executeCommand(Commands.startDemo);
+  };
+  const demoPqs = new DemoPqsSetup({ demo, startDemo, connecting: pqs.connecting, secrets, errors, prompts });
+  demoPqs.register(commands);
+  return { disposables: [pqs, demoPqs], api: pqs.view };
 }

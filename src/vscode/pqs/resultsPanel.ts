@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import { RESULTS_VIEW_TYPE, resultsCsv, resultsJson, resultsView, type FromResultsPage, type ResultsRun, type ToResultsPage } from '../../core/pqs/resultsProtocol';
 import type { SqlResult } from '../../core/pqs/store';
-import { Disposable } from '../lifecycle';
-import { WebviewHost, type PagePanel } from '../webviews/host';
+import { Disposable } from '../kit/lifecycle';
+import { WebviewHost, type PagePanel } from '../kit/webviewHost';
 
 /** The one panel's key: every run replaces what it shows. */
 const RESULTS_KEY = 'results';

@@ -9,10 +9,10 @@ import * as path from 'node:path';
 import { pqsCompletions } from '../../core/pqs/completions';
 import type { FilterPackages } from '../../core/pqs/filter';
 import type { PqsStore, SqlResult } from '../../core/pqs/store';
-import { Commands } from '../commands/ids';
-import type { CommandRegistry } from '../commands/registry';
-import { Disposable } from '../lifecycle';
-import type { Prompts } from '../prompts';
+import { Commands } from '../kit/ids';
+import type { CommandRegistry } from '../kit/registry';
+import { Disposable } from '../kit/lifecycle';
+import type { Prompts } from '../kit/prompts';
 import type { PqsResultsPanel } from './resultsPanel';
 
 const SQL_SELECTOR: vscode.DocumentSelector = { pattern: '**/*.pqs.sql' };

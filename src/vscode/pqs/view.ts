@@ -15,12 +15,12 @@ import { PqsError } from '../../core/pqs/errors';
 import { describeSettings } from '../../core/pqs/settings';
 import type { ActiveContractPages, ContractHistory, PqsStore, TemplateCount, Watermark } from '../../core/pqs/store';
 import { groupSummary, implementsFromPackages, type ImplementsPackages } from '../../core/pqs/summary';
-import { Commands, Views } from '../commands/ids';
-import type { CommandRegistry } from '../commands/registry';
+import { Commands, Views } from '../kit/ids';
+import type { CommandRegistry } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
-import { Disposable } from '../lifecycle';
-import type { ErrorReporter, Prompts } from '../prompts';
-import { Pageable } from '../views/pageable';
+import { Disposable } from '../kit/lifecycle';
+import type { ErrorReporter, Prompts } from '../kit/prompts';
+import { Pageable } from '../kit/pageable';
 import { PQS_CAVEAT, READ_ONLY_ROLE_ADVICE, type WriteAccess } from './connect';
 import { contractRows, errorRows, treeItemOf, type ListKey, type PqsNode } from './viewRows';
 

@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { ContractHistory } from '../../core/pqs/store';
 import { shortId } from '../../core/text';
-import { Commands } from '../commands/ids';
-import { errorRows as failureRows, type ErrorRowOptions } from '../views/errorRows';
+import { Commands } from '../kit/ids';
+import { errorRows as failureRows, type ErrorRowOptions } from '../kit/errorRows';
 
 /**
  * Where a list of contracts sits in the tree (`template`, `template/interface`, `interfaces/interface`):

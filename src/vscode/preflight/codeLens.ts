@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { Commands } from '../commands/ids';
+import { Commands } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../kit/lifecycle';
 import { fileKindOf } from '../../core/files/validate';
 import { fileName } from '../files/submit/sourceFile';
 

@@ -3,7 +3,7 @@ import type { Logger } from '../../core/log';
 import { darVettingNeeds, describeDarVettingNeed } from '../../core/network/darVetting';
 import { describeNetworkProblem, type NetworkMember } from '../../core/network/model';
 import type { DarUploadResult } from '../../core/submit/darUpload';
-import type { Prompts } from '../prompts';
+import type { Prompts } from '../kit/prompts';
 
 /**
  * The line an upload's (or validation's) message ends with when other participants are connected:

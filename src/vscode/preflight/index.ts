@@ -1,6 +1,6 @@
 /** The pre-flight of commands files across the network, and LocalNet connections in one step. */
 import * as vscode from 'vscode';
-import { Commands } from '../commands/ids';
+import { Commands } from '../kit/ids';
 import type { SubmitController } from '../files/submit/submit';
 import type { DarUploadController } from '../files/submit/darUpload';
 import type { PreviewController } from '../files/submit/preview';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Problem } from '../../core/files/problems';
 import { toDiagnostic } from '../files/editing/diagnostics';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../kit/lifecycle';
 
 /**
  * Diagnostics of a verdict on a file's text as it was when judged (a pre-flight, a dry run across the

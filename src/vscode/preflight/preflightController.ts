@@ -3,15 +3,15 @@ import { CancelledError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { NetworkMember } from '../../core/network/model';
 import { preflightCommands, preflightMarkdown, preflightPasses, type BeforeSubmit, type PreflightResult } from '../../core/network/preflight';
-import type { ConnectionTargets } from '../commands/registry';
+import type { ConnectionTargets } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
 import { JudgedDiagnostics, openVersion } from './judgedDiagnostics';
 import { currentText, fileName, targetUri } from '../files/submit/sourceFile';
 import type { MarkdownReports } from '../files/submit/textDocuments';
 import { fileKindOf } from '../../core/files/validate';
 import { isJsonObject } from '../../core/files/jsonDocument';
-import { Disposable } from '../lifecycle';
-import { summary, type ErrorReporter, type Prompts } from '../prompts';
+import { Disposable } from '../kit/lifecycle';
+import { summary, type ErrorReporter, type Prompts } from '../kit/prompts';
 
 /** The buttons of the pre-flight before Submit, as the user reads them (tests answer with the same strings). */
 export const PreflightActions = {

@@ -5,7 +5,7 @@ import { vettingDryRun, vettingDryRunMarkdown, vettingLossProblems } from '../..
 import { vettingRequestOf } from '../../core/submit/vetting';
 import type * as wire from '../../core/models/wire';
 import { checkedSourceAndTarget, fileName } from '../files/submit/sourceFile';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../kit/lifecycle';
 import { JudgedDiagnostics, openVersion } from './judgedDiagnostics';
 import type { PreflightController, PreflightDeps } from './preflightController';
 

@@ -13,13 +13,13 @@ import { FileRefusedError } from '../../core/localFile';
 import { terminalText } from '../../core/text';
 import { runScript, type ScriptRun, type StepFailure, type StepResult } from '../../core/scripts/run';
 import { positionOf, SCRIPT_SUFFIX, scriptOf } from '../../core/scripts/script';
-import type { CommandRegistry } from '../commands/registry';
-import { Commands } from '../commands/ids';
+import type { CommandRegistry } from '../kit/registry';
+import { Commands } from '../kit/ids';
 import type { ConnectionManager } from '../connections/manager';
-import type { JsonDocuments } from '../documents';
+import type { JsonDocuments } from '../kit/documents';
 import type { GraphCarrier } from '../graph/graphCommands';
-import { Disposable } from '../lifecycle';
-import { isCancellation, summary, type Prompts } from '../prompts';
+import { Disposable } from '../kit/lifecycle';
+import { isCancellation, summary, type Prompts } from '../kit/prompts';
 import type { DarContents } from '../../core/daml/lf/archive';
 
 export const SCRIPT_TEST_CONTROLLER_ID = 'cantonLedger.scripts';

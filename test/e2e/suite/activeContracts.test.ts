@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
-import type { RowNode, ViewNode } from '../../../src/vscode/views/rowsTree';
+import type { RowNode, ViewNode } from '../../../src/vscode/kit/rowsTree';
 import { extension, waitFor, workspaceDir } from './helpers';
 import { closeEditors, demoParticipant, scripted } from './sendHelpers';
 

@@ -8,7 +8,7 @@ import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
 import type { PartyComparison } from '../../../src/core/updates/compare';
 import type { CreatedEvent, Transaction } from '../../../src/core/models/updates';
-import type { RowNode, ViewNode, MessageNode } from '../../../src/vscode/views/rowsTree';
+import type { RowNode, ViewNode, MessageNode } from '../../../src/vscode/kit/rowsTree';
 import { assertComparedThroughHolding, HOLDING_INTERFACE } from '../../support/holdingViews';
 import { activate, waitFor } from './helpers';
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import { ConnectionNode, type ConnectionsNode } from '../../../src/vscode/views/connectionsTree';
+import { ConnectionNode, type ConnectionsNode } from '../../../src/vscode/connections/connectionsTree';
 import { deadUrl } from '../../support/deadPort';
 import { registerSecret } from './helpers';
 import { scripted } from './sendHelpers';

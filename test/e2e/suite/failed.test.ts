@@ -41,7 +41,7 @@ describe('failed commands', function () {
   this.timeout(90_000);
   let api: CantonLedgerApi;
   let p: Awaited<ReturnType<typeof demoParticipant>>;
-  const rows = () => api.send.failures.view.commandRows();
+  const rows = () => api.failures.view.commandRows();
 
   before(async () => {
     ({ api } = await scripted());
@@ -49,12 +49,12 @@ describe('failed commands', function () {
     // The view reads the participant's completions while it is shown: shown for this suite only (the
     // later suites count what is sent).
     await vscode.commands.executeCommand('cantonLedger.failedCommands.focus');
-    await waitFor(() => api.send.failures.view.liveStatus?.description?.endsWith('up to date'), { timeoutMs: 30_000, what: 'Failed Commands following' });
+    await waitFor(() => api.failures.view.liveStatus?.description?.endsWith('up to date'), { timeoutMs: 30_000, what: 'Failed Commands following' });
   });
   after(async () => {
     // Hidden again: following stops.
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await waitFor(() => !api.send.failures.view.following, { what: 'Failed Commands no longer following' });
+    await waitFor(() => !api.failures.view.following, { what: 'Failed Commands no longer following' });
     await closeEditors();
   });
 

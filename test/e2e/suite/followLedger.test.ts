@@ -9,7 +9,7 @@ import type { CantonLedgerApi } from '../../../src/features';
 import type * as wire from '../../../src/core/models/wire';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import type { VettingOutcome } from '../../../src/vscode/files/submit/vetting';
-import { ConnectionNode, type ConnectionsNode, type DetailNode } from '../../../src/vscode/views/connectionsTree';
+import { ConnectionNode, type ConnectionsNode, type DetailNode } from '../../../src/vscode/connections/connectionsTree';
 import { waitFor } from './helpers';
 import { closeEditors, demoParticipant, scripted, writeWorkspaceJson } from './sendHelpers';
 

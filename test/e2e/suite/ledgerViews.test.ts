@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
-import type { ViewNode, RowNode } from '../../../src/vscode/views/rowsTree';
+import type { ViewNode, RowNode } from '../../../src/vscode/kit/rowsTree';
 import type { UpdatesViewFilter } from '../../../src/core/updates/viewFilter';
 import { activate, extension, registerSecret, waitFor } from './helpers';
 

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { HostsComparison } from '../../../src/core/network/compareHosts';
-import type { ViewNode } from '../../../src/vscode/views/rowsTree';
+import type { ViewNode } from '../../../src/vscode/kit/rowsTree';
 import { activate, waitFor } from './helpers';
 
 const NAMES = ['app-provider', 'app-user', 'sv'];

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
-import type { MessageSeverity, Prompts } from '../../../src/vscode/prompts';
+import type { MessageSeverity, Prompts } from '../../../src/vscode/kit/prompts';
 import { unanswered } from '../../vscode/scriptedPrompts';
 import { activate, workspaceDir } from './helpers';
 

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
-import type { Prompts } from '../../../src/vscode/prompts';
+import type { Prompts } from '../../../src/vscode/kit/prompts';
 import { unanswered } from '../../vscode/scriptedPrompts';
 import { activate, extension, waitFor } from './helpers';
 import { closeEditors } from './sendHelpers';

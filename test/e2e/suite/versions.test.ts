@@ -10,7 +10,7 @@ import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import type { VettingOutcome } from '../../../src/vscode/files/submit/vetting';
-import type { RowNode } from '../../../src/vscode/views/rowsTree';
+import type { RowNode } from '../../../src/vscode/kit/rowsTree';
 import { exchangeViolations, SPEC_OF_API_VERSION, toRecorded, type RecordedExchange } from '../../support/specCheck';
 import { specAvailable } from '../../support/spec';
 import { extension, registerSecret } from './helpers';

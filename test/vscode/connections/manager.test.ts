@@ -18,7 +18,7 @@ import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
 import { ConnectionManager, type LedgerStateChange, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
-import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import { LedgerPackages } from '../../../src/vscode/kit/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { DAR_DIR, DARS, requireDarBytes } from '../../support/dars';
 import { fake, MemoryMemento } from '../fake/vscode';

@@ -12,8 +12,8 @@ import { Redactor } from '../../../src/core/redact';
 import { ConnectionManager } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { TokenSources } from '../../../src/vscode/connections/tokens';
-import { SecretStore } from '../../../src/vscode/secrets';
-import { windowPrompts } from '../../../src/vscode/ui';
+import { SecretStore } from '../../../src/vscode/kit/secrets';
+import { windowPrompts } from '../../../src/vscode/kit/ui';
 import { fake, MemoryMemento } from '../fake/vscode';
 
 /** SecretStorage in memory. */

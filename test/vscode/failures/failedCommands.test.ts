@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LedgerClient } from '../../../src/core/api/client';
 import type { DemoParticipant } from '../../../src/participant';
-import { CauseDiagnostics } from '../../../src/vscode/failures/causeDiagnostics';
+import { CauseDiagnostics } from '../../../src/vscode/files/submit/causeDiagnostics';
 import type { Completion } from '../../../src/core/models/completions';
 import { failedCommandRow, type FailedCommand } from '../../../src/core/submit/failedCommands';
 import { FailedCommandsView } from '../../../src/vscode/failures/failedCommandsView';
@@ -21,7 +21,7 @@ import { SubmitController } from '../../../src/vscode/files/submit/submit';
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import { start } from '../../participant/helpers';
 import { commands, fake, MemoryMemento, TextEditorRevealType, TreeItemCollapsibleState, Uri, workspace, type Selection } from '../fake/vscode';
-import { Commands } from '../../../src/vscode/commands/ids';
+import { Commands } from '../../../src/vscode/kit/ids';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 
 const IOU = '#demo-iou:Iou:Iou';

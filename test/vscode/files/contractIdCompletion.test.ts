@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { DemoParticipant } from '../../../src/participant';
 import { DamlAssist } from '../../../src/vscode/files/editing/damlAssist';
-import type { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import type { LedgerPackages } from '../../../src/vscode/kit/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { fake, Uri } from '../fake/vscode';
 import { sendWindow, type SendWindow } from './sendHarness';

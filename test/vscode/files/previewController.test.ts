@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DemoParticipant } from '../../../src/participant';
 import { readPreparedAnswer } from '../../../src/core/preview';
-import { Commands } from '../../../src/vscode/commands/ids';
+import { Commands } from '../../../src/vscode/kit/ids';
 import { SubmissionHistory } from '../../../src/vscode/files/submit/history';
 import { PreviewActions, PreviewCodeLensProvider, PreviewController } from '../../../src/vscode/files/submit/preview';
 import { SubmitController } from '../../../src/vscode/files/submit/submit';

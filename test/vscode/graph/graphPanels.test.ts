@@ -7,7 +7,7 @@ import { decodePreparedTransaction } from '../../../src/core/preview';
 import { prepareRequestOf } from '../../../src/core/submit/submission';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
-import type { JsonDocuments } from '../../../src/vscode/documents';
+import type { JsonDocuments } from '../../../src/vscode/kit/documents';
 import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
 import type { DemoParticipant } from '../../../src/participant/index';
 import { start } from '../../participant/helpers';

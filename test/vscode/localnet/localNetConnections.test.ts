@@ -10,7 +10,7 @@ import { Redactor } from '../../../src/core/redact';
 import { ConnectionManager, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { LocalNetActions, LocalNetConnections } from '../../../src/vscode/localnet';
-import { SecretStore } from '../../../src/vscode/secrets';
+import { SecretStore } from '../../../src/vscode/kit/secrets';
 import { fake, MemoryMemento, Uri } from '../fake/vscode';
 import { ScriptedPrompts } from '../scriptedPrompts';
 

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { Logger } from '../../../src/core/log';
 import { PqsError } from '../../../src/core/pqs/errors';
 import { Redactor } from '../../../src/core/redact';
-import { ErrorReporter, RETRY, SHOW_LOG, type Prompts } from '../../../src/vscode/prompts';
+import { ErrorReporter, RETRY, SHOW_LOG, type Prompts } from '../../../src/vscode/kit/prompts';
 
 function setUp() {
   const messages: { severity: string; text: string; actions: readonly string[] }[] = [];

@@ -7,13 +7,13 @@ import type { ConnectionProfile } from '../../../src/core/connections';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoNetwork } from '../../../src/participant/network/index';
-import { ConnectionTargets } from '../../../src/vscode/commands/registry';
+import { ConnectionTargets } from '../../../src/vscode/kit/registry';
 import { ConnectionManager, type TokenSourceFactory } from '../../../src/vscode/connections/manager';
 import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
 import type { PreflightDeps } from '../../../src/vscode/preflight/preflightController';
-import { ErrorReporter, PromptsPort } from '../../../src/vscode/prompts';
-import { windowPrompts } from '../../../src/vscode/ui';
+import { ErrorReporter, PromptsPort } from '../../../src/vscode/kit/prompts';
+import { windowPrompts } from '../../../src/vscode/kit/ui';
 import { startCheckedNetwork } from '../../support/demoNetwork';
 import { commands, fake, MemoryMemento, workspace } from '../fake/vscode';
 

@@ -14,7 +14,7 @@ import { runScript } from '../../../src/core/scripts/run';
 import type { DemoParticipant } from '../../../src/participant';
 import { ConnectionFacts } from '../../../src/vscode/files/editing/connectionFacts';
 import { NewFileCommands } from '../../../src/vscode/files/editing/newFile';
-import { LedgerPackages } from '../../../src/vscode/packages/ledgerPackages';
+import { LedgerPackages } from '../../../src/vscode/kit/ledgerPackages';
 import { start } from '../../participant/helpers';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 import { Uri } from '../fake/vscode';

@@ -6,7 +6,7 @@ import { shortId } from '../../../core/text';
 import { entityName } from '../../../core/updates/rows';
 import { defaultReadAs } from '../../../core/updates/viewFilter';
 import type { ConnectionManager } from '../../connections/manager';
-import type { LedgerPackages } from '../../packages/ledgerPackages';
+import type { LedgerPackages } from '../../kit/ledgerPackages';
 
 /** How many active contracts a contract-id completion offers, and how long it waits for them. */
 const CONTRACT_ITEMS = 50;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../../lifecycle';
+import { Disposable, toDisposable } from '../../kit/lifecycle';
 import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/files/validate';
 
 /** The `source` of every diagnostic the extension publishes for these files. */

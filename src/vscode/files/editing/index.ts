@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../../core/log';
 import type { ConnectionManager } from '../../connections/manager';
-import type { CommandRegistry } from '../../commands/registry';
-import type { Prompts } from '../../prompts';
+import type { CommandRegistry } from '../../kit/registry';
+import type { Prompts } from '../../kit/prompts';
 import { FileQuickFixes } from './codeActions';
 import { ConnectionFacts } from './connectionFacts';
 import { DamlAssist } from './damlAssist';
 import { FileDiagnostics } from './diagnostics';
-import type { LedgerPackages } from '../../packages/ledgerPackages';
+import type { LedgerPackages } from '../../kit/ledgerPackages';
 import { NewFileCommands } from './newFile';
 
 /** The files users write, `*.commands.json` and `*.vetting.json`: diagnostics, quick fixes, New … File. */

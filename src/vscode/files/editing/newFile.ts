@@ -5,11 +5,11 @@ import type { Logger } from '../../../core/log';
 import type { PackageIndex } from '../../../core/daml/packageIndex';
 import { actingParty, commandFor, commandsFileTemplate, PLACEHOLDER, templateText, TEMPLATE_ID_PLACEHOLDER, vettingFileTemplate, type VettingFileFacts } from '../../../core/files/templates';
 import type { LedgerConnection } from '../../../core/ledger/connection';
-import type { LedgerPackages } from '../../packages/ledgerPackages';
-import { summary, type Prompts } from '../../prompts';
+import type { LedgerPackages } from '../../kit/ledgerPackages';
+import { summary, type Prompts } from '../../kit/prompts';
 import type { FileKind } from '../../../core/files/validate';
-import { Commands } from '../../commands/ids';
-import type { CommandRegistry } from '../../commands/registry';
+import { Commands } from '../../kit/ids';
+import type { CommandRegistry } from '../../kit/registry';
 import { newScriptText } from '../../../core/scripts/newScript';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
 

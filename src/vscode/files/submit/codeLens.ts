@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { fileKindOf } from '../../../core/files/validate';
 import type { ConnectionManager } from '../../connections/manager';
-import { Commands } from '../../commands/ids';
-import { Disposable } from '../../lifecycle';
+import { Commands } from '../../kit/ids';
+import { Disposable } from '../../kit/lifecycle';
 import { fileName } from './sourceFile';
 
 /** At the top of a commands file: "Submit to <connection>"; of a vetting file: dry run and apply. */

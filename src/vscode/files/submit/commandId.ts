@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { commandIdSite, newCommandIdEdit } from '../../../core/files/commandId';
 import type { SubmissionRecord } from '../../../core/submit/history';
-import { Disposable } from '../../lifecycle';
+import { Disposable } from '../../kit/lifecycle';
 import { DIAGNOSTIC_SOURCE, editableFileKind } from '../editing/diagnostics';
 import type { SubmissionHistory } from './history';
 import { applyJsonEdits } from './sourceFile';

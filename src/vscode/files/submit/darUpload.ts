@@ -15,7 +15,7 @@ import {
   type DarUploadOutcome,
   type DarUploadResult,
 } from '../../../core/submit/darUpload';
-import type { Prompts } from '../../prompts';
+import type { Prompts } from '../../kit/prompts';
 import { fileName } from './sourceFile';
 import type { SendDeps } from './submit';
 import type { MarkdownReports } from './textDocuments';

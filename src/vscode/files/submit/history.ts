@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { outcomeLabel, recordSubmission, type SubmissionRecord } from '../../../core/submit/history';
-import { Commands } from '../../commands/ids';
-import { Disposable } from '../../lifecycle';
+import { Commands } from '../../kit/ids';
+import { Disposable } from '../../kit/lifecycle';
 
 const HISTORY_KEY = 'cantonLedger.submissions.v1';
 

@@ -1,21 +1,19 @@
 /** Sending files to the participant: submitting commands, vetting changes, and the Submissions history. */
 import * as vscode from 'vscode';
 import type { SubmissionRecord } from '../../../core/submit/history';
-import { DOCUMENT_SCHEME } from '../../documents';
+import { DOCUMENT_SCHEME } from '../../kit/documents';
 import { SendCodeLensProvider } from './codeLens';
 import { CommandIdAssist } from './commandId';
 import { SubmissionHistory, SubmissionsTreeProvider } from './history';
-import { Commands, Views } from '../../commands/ids';
-import type { CommandRegistry } from '../../commands/registry';
-import type { Prompts, PromptsPort } from '../../prompts';
+import { Commands, Views } from '../../kit/ids';
+import type { CommandRegistry } from '../../kit/registry';
+import type { Prompts, PromptsPort } from '../../kit/prompts';
 import { bundledPreviewReader, PreviewCodeLensProvider, PreviewController } from './preview';
 import { SubmitController, type SendDeps } from './submit';
 import { MarkdownReports } from './textDocuments';
 import { VettingController } from './vetting';
 import { DarUploadController, type DarUploadRequest } from './darUpload';
-import { CauseDiagnostics } from '../../failures/causeDiagnostics';
-import { FailedCommandsView } from '../../failures/failedCommandsView';
-import type { ViewNode } from '../../views/rowsTree';
+import { CauseDiagnostics } from './causeDiagnostics';
 
 export type { SendDeps } from './submit';
 
@@ -29,18 +27,18 @@ export interface FileSending {
   prompts: Prompts;
   /** The vetting and DAR upload reports shown as read-only Markdown documents. */
   reports: MarkdownReports;
-  /** The Failed Commands view, and the causes of rejections marked in their files. */
-  failures: { view: FailedCommandsView; causes: CauseDiagnostics };
+  /** The causes of rejections, marked in their files (the Failed Commands view marks them too). */
+  causes: CauseDiagnostics;
 }
 
-export function registerFileSending(context: vscode.ExtensionContext, commands: CommandRegistry, deps: SendDeps & { showLog: () => void }, port: PromptsPort): FileSending {
+export function registerFileSending(context: vscode.ExtensionContext, commands: CommandRegistry, deps: SendDeps & { showLog: () => void }, port: PromptsPort): { sending: FileSending; disposables: vscode.Disposable[] } {
   const history = new SubmissionHistory(context.workspaceState);
   const reports = new MarkdownReports();
   const prompts = () => port;
   const causes = new CauseDiagnostics();
-  const explainRecord = (r: SubmissionRecord) => failed.explainRecord(r);
+  // The explanation is the Failed Commands view's, reached through its command (a feature of its own).
+  const explainRecord = (r: SubmissionRecord) => Promise.resolve(vscode.commands.executeCommand(Commands.explainFailedCommand, r));
   const submit = new SubmitController(deps, history, prompts, deps.showLog, { causes, explain: explainRecord });
-  const failed = new FailedCommandsView(deps.connections, history, reports, causes, prompts, deps.logger, deps.redactor);
   const sending: FileSending = {
     submit,
     preview: new PreviewController(deps, submit, prompts, deps.showLog, bundledPreviewReader(context.extensionPath), history),
@@ -48,7 +46,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     darUpload: new DarUploadController(deps, reports, prompts, deps.showLog),
     history,
     reports,
-    failures: { view: failed, causes },
+    causes,
     get prompts() {
       return port.current;
     },
@@ -62,7 +60,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
 
   const codeLenses = new SendCodeLensProvider(deps.connections);
   const commandIds = new CommandIdAssist(history);
-  context.subscriptions.push(
+  const disposables: vscode.Disposable[] = [
     history,
     sending.preview,
     reports,
@@ -74,8 +72,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
     commandIds,
     vscode.languages.registerCodeActionsProvider(files[0], commandIds, CommandIdAssist.metadata),
     causes,
-    failed,
-  );
+  ];
   commands.register(Commands.submit, (uri?: unknown) => sending.submit.submitFile(uri));
   commands.register(Commands.preview, (uri?: unknown) => sending.preview.previewFile(uri));
   commands.register(Commands.submitPreviewed, (uri?: unknown) => sending.preview.submitPreviewed(uri));
@@ -88,13 +85,7 @@ export function registerFileSending(context: vscode.ExtensionContext, commands: 
   commands.register(Commands.lookUpSubmission, (r?: SubmissionRecord) => withRecord(record(r), (x) => sending.submit.lookUp(x)));
   commands.register(Commands.copyCommandId, (r?: SubmissionRecord) => withRecord(record(r), (x) => vscode.env.clipboard.writeText(x.commandId)));
   commands.register(Commands.clearSubmissions, () => history.clear());
-  commands.register(Commands.explainFailedCommand, (node?: ViewNode) => failed.explain(node));
-  commands.register(Commands.goToCause, (node?: ViewNode) => failed.goToCause(node));
-  commands.register(Commands.toggleSucceededCommands, () => failed.toggleSucceeded());
-  commands.register(Commands.readFailedCommandsFrom, () => failed.readFrom());
-  commands.register(Commands.refreshFailedCommands, () => failed.refresh());
-  commands.register(Commands.loadMoreFailedCommands, () => failed.loadMore());
-  return sending;
+  return { sending, disposables };
 }
 
 /** History commands come from tree items; without one (palette) there is nothing to act on. */

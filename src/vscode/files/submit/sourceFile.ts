@@ -3,10 +3,10 @@ import * as path from 'node:path';
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { checkBeforeSending, fileKindOf, type FileKind, type Problem } from '../../../core/files/validate';
 import type { LedgerConnection } from '../../../core/ledger/connection';
-import type { ConnectionTargets } from '../../commands/registry';
-import type { Prompts } from '../../prompts';
-import { DOCUMENT_SCHEME } from '../../schemes';
-import { columnsShowing, readableColumn } from '../../layout';
+import type { ConnectionTargets } from '../../kit/registry';
+import type { Prompts } from '../../kit/prompts';
+import { DOCUMENT_SCHEME } from '../../kit/schemes';
+import { columnsShowing, readableColumn } from '../../kit/layout';
 
 /** The file a send command acts on: given by a menu or CodeLens, else the active editor's. */
 export function targetUri(arg: unknown): vscode.Uri | undefined {

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../../lifecycle';
-import { readableColumn } from '../../layout';
-import { REPORT_SCHEME } from '../../schemes';
+import { Disposable, toDisposable } from '../../kit/lifecycle';
+import { readableColumn } from '../../kit/layout';
+import { REPORT_SCHEME } from '../../kit/schemes';
 
-export { REPORT_SCHEME } from '../../schemes';
+export { REPORT_SCHEME } from '../../kit/schemes';
 
 /**
  * Read-only Markdown documents held in memory, like JsonDocuments for JSON: a stable path per report,

@@ -19,7 +19,7 @@ import {
   type VettingFailure,
   type VettingMode,
 } from '../../../core/submit/vetting';
-import { SHOW_LOG, type Prompts } from '../../prompts';
+import { SHOW_LOG, type Prompts } from '../../kit/prompts';
 import type { SendDeps } from './submit';
 import { applyJsonEdits, checkedSourceAndTarget, currentText, fileName, type CheckedSource } from './sourceFile';
 import type { MarkdownReports } from './textDocuments';
