@@ -298,8 +298,8 @@ describe('compatibility checked against the participant’s own description', fu
     });
   });
 
-  describe('read once per participant version, with the connect’s signal and deadline', () => {
-    it('a second connection to the same version does not read it again; another version does', async function () {
+  describe('read once per participant and version, checked once per description, with the connect’s signal and deadline', () => {
+    it('a second connection to the same participant does not read it again; another participant of the version reads its own, checked once when it is the same text; another version is read and checked', async function () {
       requireSpec(this, '3.5');
       requireSpec(this, 'main-3.6');
       const descriptions = new ParticipantDescriptions();
@@ -308,12 +308,29 @@ describe('compatibility checked against the participant’s own description', fu
       const newer = await participant('3.6', specPath('main-3.6'));
       const first = (await reportOf(a.p.url, descriptions)).report;
       const second = (await reportOf(b.p.url, descriptions)).report;
-      assert.equal(second, first, 'the same report');
+      assert.equal(second, first, 'the same description: the same check, not made again');
       assert.equal(a.paths.filter((x) => x === 'GET /docs/openapi').length, 1);
-      assert.equal(b.paths.filter((x) => x === 'GET /docs/openapi').length, 0, 'not read again');
+      assert.equal(b.paths.filter((x) => x === 'GET /docs/openapi').length, 1, 'its own description read');
+      await reportOf(a.p.url, descriptions);
+      assert.equal(a.paths.filter((x) => x === 'GET /docs/openapi').length, 1, 'not read again from the same participant');
       await reportOf(newer.p.url, descriptions);
       assert.equal(newer.paths.filter((x) => x === 'GET /docs/openapi').length, 1);
       assert.ok(descriptions.has('3.5.10-demo') && descriptions.has('3.6.0-demo'));
+    });
+
+    it('a participant of the same version that serves another description, or none, is judged by its own', async function () {
+      requireSpec(this, '3.5');
+      const descriptions = new ParticipantDescriptions();
+      const changed = await participant('3.5', changedSpec('3.5', (d) => delete (d.paths as Record<string, unknown>)['/v2/updates/get-updates-page']));
+      const plain = await participant('3.5', specPath('3.5'));
+      const none = await participant('3.5');
+      const refusing = (await reportOf(changed.p.url, descriptions)).report;
+      assert.ok(lines(refusing).some((l) => l.includes('/v2/updates')), 'the changed description refuses the updates page');
+      const own = (await reportOf(plain.p.url, descriptions)).report;
+      assert.notEqual(own, refusing);
+      assert.deepEqual(lines(own), [], 'the official description refuses nothing');
+      const tableOnly = (await reportOf(none.p.url, descriptions)).report;
+      assert.equal(tableOnly.source.kind, 'version-table', 'no description served: the version table, not another participant’s check');
     });
 
     it('a description that does not come within the connect’s deadline: the version table; a disconnect drops the check', async function () {
