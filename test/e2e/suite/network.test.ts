@@ -26,14 +26,20 @@ describe('Network', function () {
   this.timeout(60_000);
   let api: CantonLedgerApi;
   let activeBefore: string | undefined;
+  let demoWasRunning = false;
 
+  // The single demo participant, which earlier suites leave running, would be a fourth connected
+  // participant with the same seeded parties: the network is read alone, and the demo comes back after.
   before(async () => {
     api = await activate<CantonLedgerApi>();
     activeBefore = api.connections.profiles.activeId();
+    demoWasRunning = api.demo.participant !== undefined;
+    if (demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.stop');
   });
   // Later suites expect the connections as they found them.
   after(async () => {
     await vscode.commands.executeCommand('cantonLedger.demoNetwork.stop');
+    if (demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.start');
     if (activeBefore) await api.connections.profiles.setActive(activeBefore);
   });
 
@@ -69,7 +75,7 @@ describe('Network', function () {
 
   it('Compare Participants: Alice on app-provider and app-user agree', async () => {
     const [participants] = await api.network.view.getChildren();
-    const provider = (await api.network.view.getChildren(participants))[0];
+    const provider = (await api.network.view.getChildren(participants)).find((n) => n.type === 'row' && n.row.label === 'app-provider')!;
     const alice = (await api.network.view.getChildren(provider)).find((n) => n.type === 'row' && n.row.label === 'Alice');
     const c = await vscode.commands.executeCommand<HostsComparison>('cantonLedger.network.compareParticipants', alice);
     assert.ok(c?.consistent, JSON.stringify(c?.summary));
