@@ -20,16 +20,14 @@ import { windowPrompts } from '../../../src/vscode/kit/ui';
 import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
 import { openCommandsFile, sendWindow, type SendWindow } from '../files/sendHarness';
+import { firstPosted } from './posted';
 import { commands, fake, MemoryMemento, Uri, workspace, type FakeWebviewPanel } from '../fake/vscode';
 
 /** The document the panel was sent, once the glue has read and built it. */
 async function drawn(panel: FakeWebviewPanel): Promise<Extract<ToWebview, { type: 'document' }>['document']> {
-  for (;;) {
-    const m = (panel.posted as ToWebview[]).find((x) => x.type === 'document' || x.type === 'error');
-    if (m?.type === 'error') throw new Error(`the panel shows an error: ${m.title}: ${m.message}`);
-    if (m?.type === 'document') return m.document;
-    await new Promise((r) => setImmediate(r));
-  }
+  const m = await firstPosted(panel, ['document', 'error']);
+  if (m.type === 'error') throw new Error(`the panel shows an error: ${m.title}: ${m.message}`);
+  return (m as Extract<ToWebview, { type: 'document' }>).document;
 }
 
 describe('graph commands from a preview: the participant’s cost estimate reaches Show Graph and Compare with Committed', function () {
