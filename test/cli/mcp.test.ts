@@ -2,7 +2,7 @@
 // bundle dist/mcp.js (what the extension offers VS Code's agents), and `canton-ledger mcp` from the CLI.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -39,11 +39,11 @@ describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven b
   let token: string;
   const clients: Client[] = [];
 
-  /** The server's own bundle by default; `cli` runs `canton-ledger mcp` instead. */
-  async function connect(args: string[] = [], o: { cli?: boolean; envUrl?: string } = {}): Promise<{ client: Client; stderr: () => string }> {
+  /** The server's own bundle by default (or a copy of it, `bin`); `cli` runs `canton-ledger mcp` instead. */
+  async function connect(args: string[] = [], o: { cli?: boolean; bin?: string; envUrl?: string } = {}): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: o.cli ? [CLI, 'mcp', ...args] : [MCP, ...args],
+      args: o.cli ? [CLI, 'mcp', ...args] : [o.bin ?? MCP, ...args],
       // Only what the server needs: the URL and the token from the environment, as a client configures it.
       env: { CANTON_LEDGER_URL: o.envUrl ?? p.url, CANTON_LEDGER_TOKEN: token, PATH: process.env.PATH ?? '' },
       cwd: dir,
@@ -102,6 +102,17 @@ describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven b
     const status = await call(client, 'canton_ledger_status', {});
     assert.ok(!status.isError, textOf(status));
     assert.match(stderr(), new RegExp(`serving \\d+ tools for ${p.url.replace(/\./g, '\\.')} on stdio \\(writes allowed\\)`));
+  });
+
+  it('dist/mcp.js runs from the files the .vsix ships beside it, with no node_modules to fall back on', async () => {
+    const shipped = join(dir, 'extension', 'dist');
+    mkdirSync(shipped, { recursive: true });
+    // What it loads on demand: the schema validators (a file check) and the YAML parser (an API description).
+    for (const file of ['mcp.js', 'validators.js', 'yaml.js']) copyFileSync(join(ROOT, 'dist', file), join(shipped, file));
+    const { client } = await connect([], { bin: join(shipped, 'mcp.js') });
+    assert.ok(!(await call(client, 'canton_ledger_status', {})).isError);
+    const checked = await call(client, 'canton_validate_file', { file: join(EXAMPLES, 'iou-create.commands.json') });
+    assert.ok(!checked.isError, textOf(checked));
   });
 
   it('answers each read tool; a bad argument and a missing file are error results, and the server lives on', async () => {
