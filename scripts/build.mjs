@@ -65,6 +65,9 @@ export const builds = [
   // Everything else, loaded by the entry on the first Canton file, view or command.
   { ...common, entryPoints: { features: 'src/features.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // The MCP server alone (`canton-ledger mcp` without the other commands or the demo participant): what
+  // the extension runs for VS Code's agents, so the .vsix ships this instead of the whole CLI.
+  { ...common, entryPoints: { mcp: 'src/cli/mcpMain.ts' }, outdir: 'dist' },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
   // The demo network (several demo participants on one synchronizer): loaded when it starts. A bundle of

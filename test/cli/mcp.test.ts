@@ -1,8 +1,8 @@
-// `canton-ledger mcp` driven by the MCP SDK's own client over stdio, spawning the built CLI as an MCP
-// client would.
+// The MCP server driven by the MCP SDK's own client over stdio, spawned as an MCP client would: its own
+// bundle dist/mcp.js (what the extension offers VS Code's agents), and `canton-ledger mcp` from the CLI.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,8 @@ import { type DemoParticipant } from '../../src/participant/index';
 import { startCheckedParticipant } from '../support/specCheck';
 
 const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const MCP = join(ROOT, 'dist', 'mcp.js');
 const EXAMPLES = join(ROOT, 'examples', 'demo-workspace');
 const SECRET = 'mcp-test-shared-secret-0123456789';
 
@@ -31,19 +32,20 @@ function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-describe('cli: mcp, the MCP server, driven by the SDK client over stdio', function () {
+describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven by the SDK client over stdio', function () {
   this.timeout(120_000);
   let p: DemoParticipant;
   let dir: string;
   let token: string;
   const clients: Client[] = [];
 
-  async function connect(args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+  /** The server's own bundle by default (or a copy of it, `bin`); `cli` runs `canton-ledger mcp` instead. */
+  async function connect(args: string[] = [], o: { cli?: boolean; bin?: string; envUrl?: string } = {}): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', ...args],
+      args: o.cli ? [CLI, 'mcp', ...args] : [o.bin ?? MCP, ...args],
       // Only what the server needs: the URL and the token from the environment, as a client configures it.
-      env: { CANTON_LEDGER_URL: p.url, CANTON_LEDGER_TOKEN: token, PATH: process.env.PATH ?? '' },
+      env: { CANTON_LEDGER_URL: o.envUrl ?? p.url, CANTON_LEDGER_TOKEN: token, PATH: process.env.PATH ?? '' },
       cwd: dir,
       stderr: 'pipe',
     });
@@ -58,7 +60,7 @@ describe('cli: mcp, the MCP server, driven by the SDK client over stdio', functi
 
   before(async () => {
     const inputs = Math.max(...['src/cli', 'src/core', 'src/participant', 'scripts/build.mjs'].map((x) => newest(join(ROOT, x))));
-    if (!existsSync(BIN) || statSync(BIN).mtimeMs < inputs) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    if ([CLI, MCP].some((bin) => !existsSync(bin) || statSync(bin).mtimeMs < inputs)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
     p = await startCheckedParticipant({ port: 0, seed: 42, auth: { secret: SECRET } });
     token = await p.mintToken('demo-admin');
     dir = mkdtempSync(join(tmpdir(), 'mcp-'));
@@ -78,6 +80,39 @@ describe('cli: mcp, the MCP server, driven by the SDK client over stdio', functi
       assert.deepEqual(t.inputSchema, entry.inputSchema);
       assert.equal(t.annotations?.readOnlyHint, entry.access === 'read');
     }
+  });
+
+  it('canton-ledger mcp serves the same tools from the CLI, and its writes are refused without --allow-writes', async () => {
+    const { client, stderr } = await connect([], { cli: true });
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    const status = await call(client, 'canton_ledger_status', {});
+    assert.ok(!status.isError, textOf(status));
+    const end = p.state.ledgerEnd;
+    const refused = await call(client, 'canton_submit_commands', { file: 'absent.commands.json' });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /writes are not allowed here.*--allow-writes/s);
+    assert.equal(p.state.ledgerEnd, end);
+    assert.match(stderr(), /canton-ledger mcp: serving \d+ tools for http:\/\/127\.0\.0\.1:\d+ on stdio \(read-only\)/);
+  });
+
+  it('dist/mcp.js takes the global options after its own: --url overrides the environment', async () => {
+    // Port 9 (discard) on this machine: nothing answers the environment's URL.
+    const { client, stderr } = await connect(['--allow-writes', '--url', p.url], { envUrl: 'http://127.0.0.1:9' });
+    const status = await call(client, 'canton_ledger_status', {});
+    assert.ok(!status.isError, textOf(status));
+    assert.match(stderr(), new RegExp(`serving \\d+ tools for ${p.url.replace(/\./g, '\\.')} on stdio \\(writes allowed\\)`));
+  });
+
+  it('dist/mcp.js runs from the files the .vsix ships beside it, with no node_modules to fall back on', async () => {
+    const shipped = join(dir, 'extension', 'dist');
+    mkdirSync(shipped, { recursive: true });
+    // What it loads on demand: the schema validators (a file check) and the YAML parser (an API description).
+    for (const file of ['mcp.js', 'validators.js', 'yaml.js']) copyFileSync(join(ROOT, 'dist', file), join(shipped, file));
+    const { client } = await connect([], { bin: join(shipped, 'mcp.js') });
+    assert.ok(!(await call(client, 'canton_ledger_status', {})).isError);
+    const checked = await call(client, 'canton_validate_file', { file: join(EXAMPLES, 'iou-create.commands.json') });
+    assert.ok(!checked.isError, textOf(checked));
   });
 
   it('answers each read tool; a bad argument and a missing file are error results, and the server lives on', async () => {

@@ -65,7 +65,7 @@ function mcpServerOf(host: FeatureHost): CantonMcpServerProvider | undefined {
     active: () => host.connections.active(),
     settings: agentToolsSettings,
     nodePath: process.execPath,
-    cliPath: path.join(host.context.extensionPath, 'dist', 'cli.js'),
+    serverPath: path.join(host.context.extensionPath, 'dist', 'mcp.js'),
     definition: (label, command, args, env) => new vscode.McpStdioServerDefinition(label, command, args, env),
     emitter: new vscode.EventEmitter<void>(),
     changes: [host.connections.onDidChange, (listener) => vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('cantonLedger.agentTools') && listener(e))],

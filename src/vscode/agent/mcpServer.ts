@@ -1,8 +1,9 @@
-// The `canton-ledger mcp` server offered to VS Code's MCP clients (mcpServerDefinitionProviders): one
-// server for the active connection, its URL in the environment, and its token handed through the
-// environment only when VS Code starts the server (resolveMcpServerDefinition), read through the
-// connection's token source from SecretStorage: never on the command line or in a settings file, and
-// not in the definitions VS Code may keep.
+// The `canton-ledger mcp` server offered to VS Code's MCP clients (mcpServerDefinitionProviders), run
+// from its own bundle (dist/mcp.js: the server without the rest of the CLI): one server for the active
+// connection, its URL in the environment, and its token handed through the environment only when
+// VS Code starts the server (resolveMcpServerDefinition), read through the connection's token source
+// from SecretStorage: never on the command line or in a settings file, and not in the definitions
+// VS Code may keep.
 import type * as vscode from 'vscode';
 import { TOKEN_ENV, URL_ENV } from '../../core/cliEnvironment';
 import type { LedgerConnection } from '../../core/ledger/connection';
@@ -14,9 +15,9 @@ export const MCP_PROVIDER_ID = 'cantonLedger.mcpServer';
 export interface McpServerDeps {
   active(): LedgerConnection | undefined;
   settings(): AgentToolsSettings;
-  /** The Node the server runs on (the extension host's own binary, run as Node) and the CLI bundle. */
+  /** The Node the server runs on (the extension host's own binary, run as Node) and the server's bundle (dist/mcp.js). */
   nodePath: string;
-  cliPath: string;
+  serverPath: string;
   definition(label: string, command: string, args: string[], env: Record<string, string>): vscode.McpStdioServerDefinition;
   emitter: vscode.EventEmitter<void>;
   /** What changes the definitions: the active connection, the agent tools' settings. */
@@ -43,8 +44,8 @@ export class CantonMcpServerProvider extends Disposable implements vscode.McpSer
     const connection = this.deps.active();
     const settings = this.deps.settings();
     if (!connection || !settings.enabled) return [];
-    const args = [this.deps.cliPath, 'mcp', ...(settings.allowWrites ? ['--allow-writes'] : [])];
-    // The extension host's binary is Electron in the desktop editor: it runs the CLI as plain Node so.
+    const args = [this.deps.serverPath, ...(settings.allowWrites ? ['--allow-writes'] : [])];
+    // The extension host's binary is Electron in the desktop editor: it runs the server as plain Node so.
     const env = { [URL_ENV]: connection.profile.url, ELECTRON_RUN_AS_NODE: '1' };
     const definition = this.deps.definition(`Canton Ledger (${connection.profile.name})`, this.deps.nodePath, args, env);
     this.connectionOf.set(definition, connection);

@@ -33,7 +33,7 @@ describe('agent tools: the MCP server offered to VS Code', () => {
       active: () => active,
       settings: () => settings,
       nodePath: '/opt/editor/node',
-      cliPath: '/ext/dist/cli.js',
+      serverPath: '/ext/dist/mcp.js',
       definition: (label, command, args, env) => new McpStdioServerDefinition(label, command, args, env) as unknown as vscode.McpStdioServerDefinition,
       emitter: new EventEmitter<void>() as unknown as vscode.EventEmitter<void>,
       changes: [change.event as unknown as vscode.Event<unknown>],
@@ -48,14 +48,14 @@ describe('agent tools: the MCP server offered to VS Code', () => {
     assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders, [{ id: MCP_PROVIDER_ID, label: 'Canton Ledger' }]);
   });
 
-  it('offers `canton-ledger mcp` for the active connection: its URL in the environment, read-only unless writes are allowed', () => {
+  it('offers the MCP server (`canton-ledger mcp`, its own bundle) for the active connection: its URL in the environment, read-only unless writes are allowed', () => {
     const [d] = provider.provideMcpServerDefinitions();
     assert.equal(d.label, 'Canton Ledger (Staging)');
     assert.equal(d.command, '/opt/editor/node');
-    assert.deepEqual(d.args, ['/ext/dist/cli.js', 'mcp']);
+    assert.deepEqual(d.args, ['/ext/dist/mcp.js']);
     assert.deepEqual(d.env, { CANTON_LEDGER_URL: 'https://ledger.example.com/api', ELECTRON_RUN_AS_NODE: '1' });
     settings.allowWrites = true;
-    assert.deepEqual(provider.provideMcpServerDefinitions()[0].args, ['/ext/dist/cli.js', 'mcp', '--allow-writes']);
+    assert.deepEqual(provider.provideMcpServerDefinitions()[0].args, ['/ext/dist/mcp.js', '--allow-writes']);
     settings.enabled = false;
     assert.deepEqual(provider.provideMcpServerDefinitions(), []);
     settings.enabled = true;
