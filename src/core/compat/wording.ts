@@ -169,7 +169,7 @@ export function reportDocumentMarkdown(report: CompatibilityReport, participant:
     '---',
     '',
     `${escapeMarkdown(
-      "Made at connect from the participant's own API description (GET /docs/openapi), once per participant version: every request the extension and the CLI send, and every answer field they read, checked against it. A request it says would be refused is not sent. The same report in a terminal:",
+      "Made at connect from the participant's own API description (GET /docs/openapi), once per participant and version: every request the extension and the CLI send, and every answer field they read, checked against it. A request it says would be refused is not sent. The same report in a terminal:",
     )} \`canton-ledger doctor\`.`,
   ].join('\n');
 }
