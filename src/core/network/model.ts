@@ -231,3 +231,15 @@ export function networkProblemTitle(p: Exclude<NetworkProblem, { kind: 'unavaila
       return `${p.member} could not tell ${about}`;
   }
 }
+
+/**
+ * Which of `others` are one network with `target`: those connected to a synchronizer it is connected
+ * to. A participant of another network (another synchronizer) hosts none of its parties as Canton
+ * counts hosts, so it is never asked about them. When the target's synchronizers are not known (an
+ * empty list), every other is kept: the reads then say what each one knows.
+ */
+export function sameNetwork<T>(target: T, others: readonly T[], synchronizersOf: (member: T) => readonly string[]): T[] {
+  const mine = new Set(synchronizersOf(target));
+  if (mine.size === 0) return [...others];
+  return others.filter((o) => synchronizersOf(o).some((s) => mine.has(s)));
+}

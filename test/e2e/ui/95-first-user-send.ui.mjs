@@ -198,7 +198,7 @@ export default async function (t) {
       await t.palette('Notifications: Clear All Notifications');
       await codeLens(t, 'Compare with Committed').click();
       const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId} beside offset \\d+$`));
-      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: scaled(20000) });
+      await frame.locator('#verdict').filter({ hasText: /^No differences · traffic cost: paid [\d,]+ bytes \(estimated [\d,]+ bytes\)$/ }).waitFor({ timeout: scaled(20000) });
       const group = editorGroups(t).filter({ has: page.locator('[role="tab"][aria-selected="true"]', { hasText: `Preview vs committed ${commandId}` }) });
       await t.waitUntil(async () => (await group.count()) === 1 && (await shareOfEditorArea(t, group)) >= 0.6, {
         what: async () => `the comparison's column widened to most of the editor area (it has ${((await shareOfEditorArea(t, group).catch(() => 0)) * 100).toFixed(0)}%)`,
