@@ -4,7 +4,7 @@
  * and the fields that differ between the parties' views, marked.
  */
 import {
-  comparisonSummaryText, isUniformEvent, partyNames, presenceText, rolesText, SEEN_AS_MEANING,
+  comparisonSummaryText, isUniformEvent, comparisonNames, presenceText, rolesText, SEEN_AS_MEANING,
   type EventComparison, type FieldDifference, type PartyComparison, type UpdateComparison,
 } from './compare';
 import type { LedgerRow } from '../rows';
@@ -108,7 +108,7 @@ function updateRow(u: UpdateComparison, names: readonly string[], parties: reado
 
 /** The summary row (expanded, with a row per party), then a row per transaction. */
 export function comparisonRows(c: PartyComparison): LedgerRow[] {
-  const names = partyNames(c.parties);
+  const names = comparisonNames(c);
   const s = c.summary;
   const only = (i: number) => c.updates.filter((u) => u.views[i] !== undefined && u.views.every((v, j) => j === i || v === undefined)).length;
   const summary: LedgerRow = {
@@ -140,5 +140,5 @@ export function comparisonRows(c: PartyComparison): LedgerRow[] {
 
 /** "Alice vs Bob": the view's description. */
 export function comparisonTitle(c: PartyComparison): string {
-  return partyNames(c.parties).join(' vs ');
+  return comparisonNames(c).join(' vs ');
 }
