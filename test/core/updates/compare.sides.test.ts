@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { RequestValidationError } from '../../../src/core/errors';
 import { comparisonNames, comparisonSummaryText, compareParties, compareSides, type CompareSide } from '../../../src/core/updates/compare';
+import { comparisonRows } from '../../../src/core/updates/compareRows';
 import type { DemoNetwork } from '../../../src/participant/network/index';
 import { startCheckedNetwork } from '../../support/demoNetwork';
 
@@ -45,6 +46,13 @@ describe('Compare Parties across participants (a party each)', () => {
     // The offsets are each participant's own: the order is the record time's.
     const times = c.updates.map((u) => u.views.find((v) => v)!.recordTime);
     assert.deepEqual(times, [...times].sort());
+    // The rows: keyed by update id (two participants' offsets may coincide), each side's own offset shown.
+    const [summary, ...updates] = comparisonRows(c);
+    assert.match(summary.description ?? '', /^each participant's whole ledger/);
+    assert.equal(new Set(updates.map((r) => r.key)).size, updates.length);
+    const shared = updates.find((r) => r.updateId === both[0].updateId)!;
+    assert.equal(shared.label, 'Transaction');
+    assert.match(shared.description ?? '', new RegExp(`^at app-provider ${both[0].views[0]!.offset}, app-user ${both[0].views[1]!.offset} · Bank on app-provider ✓ · Bob on app-user ✓`));
     assert.match(comparisonSummaryText(c), /^Bank on app-provider sees \d+ of \d+ transactions; Bob on app-user sees \d+; \d+ seen by both$/);
   });
 
