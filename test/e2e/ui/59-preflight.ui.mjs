@@ -46,6 +46,10 @@ async function applyOnAppProvider(t, file) {
 async function runPreflight(t) {
   await activate(t, 'app-user');
   await t.openFile(path.join(t.workspace, COMMANDS));
+  // The editor may come back scrolled where an earlier check left its cursor (the file's end): the
+  // lenses are above the first line.
+  await t.page.locator('.editor-group-container').first().locator('.monaco-editor .view-lines').first().click();
+  await t.page.keyboard.press('ControlOrMeta+Home');
   // "Pre-flight (N participants)": three here, one more when an earlier check left the single demo connected.
   const lens = codeLens(t, 'Pre-flight (');
   await lens.waitFor({ timeout: scaled(20000) });
