@@ -229,6 +229,10 @@ export default async function (t) {
       await t.palette('Notifications: Clear All Notifications');
       await t.palette('Canton Ledger: Focus on Updates View');
       await t.onlyPaneExpanded('Updates');
+      // The newest rows are the list's last, below the pane's fold when earlier checks made many: End
+      // brings them into view (a tree draws only the rows it shows).
+      await page.locator(`${UPDATES_PANE} .monaco-list`).first().focus();
+      await page.keyboard.press('End');
       // Each row found by the end of its id: a row that cut the id's end would not be found.
       const row = (commandId) => page.locator(`${UPDATES_PANE} [role="treeitem"][aria-level="1"]`, { hasText: commandId.slice(-12) }).first();
       const commandIdShown = async (commandId) => {
