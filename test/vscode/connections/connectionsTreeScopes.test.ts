@@ -2,7 +2,6 @@
 // description lists area scopes (Canton 3.8; here a demo participant playing 3.8 that serves a
 // description derived from the 3.6 spec) the API areas that scope opens.
 import assert from 'node:assert/strict';
-import { participantDescriptions } from '../../../src/core/compat/descriptions';
 import type { DemoParticipant } from '../../../src/participant';
 import { ConnectionsTreeProvider, type ConnectionNode } from '../../../src/vscode/connections/connectionsTree';
 import { start } from '../../participant/helpers';
@@ -40,10 +39,10 @@ describe('Connections view tooltip: the token\'s scope and API areas (fake VS Co
     requireSpec(this, 'main-3.6');
     p = await start({ apiVersion: '3.8', auth: { secret: SECRET }, openapi: { text: derive38Spec().text } });
     const token = await p.mintToken('demo-admin', { areas: CONNECT_AREAS });
-    // Descriptions are kept per version for the process: this participant's own is read afresh.
-    participantDescriptions.clear();
     window = await sendWindow(p.url, { token });
     assert.equal(window.connection.state.state, 'connected', JSON.stringify(window.connection.state));
+    // The description is read beside the connect, not before it answers.
+    await window.connection.whenCompatibilityChecked();
     assert.ok(window.connection.client.compatibility?.scopes, 'the description read at connect lists scopes');
     const tooltip = tooltipOf(window);
     assert.match(tooltip, /Token: sub `demo-admin`/);
