@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands } from '../kit/ids';
-import type { ConnectionManager } from '../connections/manager';
-import { Disposable } from '../kit/lifecycle';
+import { ConnectionCodeLensProvider } from '../kit/connectionCodeLenses';
 import { fileKindOf } from '../../core/files/validate';
 import { fileName } from '../files/submit/sourceFile';
 
@@ -9,16 +8,7 @@ import { fileName } from '../files/submit/sourceFile';
  * Beside Submit and Preview at the top of a commands file: "Pre-flight"; beside Dry Run at the top of
  * a vetting file: "Dry Run Across the Network". Both read every connected participant.
  */
-export class PreflightCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
-  readonly onDidChangeCodeLenses = this.changed.event;
-
-  constructor(private readonly connections: ConnectionManager) {
-    super();
-    // The lens counts the connected participants, so it follows connection changes.
-    this._register(connections.onDidChange(() => this.changed.fire()));
-  }
-
+export class PreflightCodeLensProvider extends ConnectionCodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const connected = this.connections.all().filter((c) => c.state.state === 'connected').length;
     const over = connected > 1 ? ` (${connected} participants)` : '';

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
 import { activate, workspaceDir } from './helpers';
+import { demoParticipant } from './sendHelpers';
 
 const MAX_TEXT = 24_000 + 200;
 
@@ -30,9 +31,7 @@ describe('Agent tools', function () {
   before(async () => {
     api = await activate<CantonLedgerApi>();
     startedDemo = !api.demo.participant;
-    await vscode.commands.executeCommand('cantonLedger.demo.start');
-    p = api.demo.participant!;
-    assert.ok(p, 'demo participant running');
+    p = await demoParticipant(api);
   });
   after(async () => {
     for (const f of files) rmSync(f, { force: true });

@@ -8,6 +8,29 @@ import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { picture } from './95-first-user-send.ui.mjs';
 import { scaled } from './lib.mjs';
 
+/** Makes `name` the active connection (the target of a file's CodeLenses). */
+export async function activate(t, name) {
+  await t.palette('Canton Ledger: Select Active Connection');
+  await t.quickPick(name);
+}
+
+/** Applies a vetting file on the participant `name` through its CodeLens and the confirmation, and waits for its report. */
+export async function applyVettingOn(t, name, file) {
+  await activate(t, name);
+  await t.openFile(file);
+  const lens = codeLens(t, `Apply on ${name}`);
+  await lens.waitFor({ timeout: scaled(15000) });
+  await lens.click();
+  const dialog = t.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: scaled(20000) });
+  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
+  await dialog.waitFor({ state: 'detached', timeout: scaled(10000) });
+  // The report of the apply opens (rendered) once the vetting is changed.
+  const base = path.basename(file).replace(/\.vetting\.json$/, '');
+  await t.page.locator(`.tabs-container [role="tab"][aria-label*="${base} applied"]`).first().waitFor({ timeout: scaled(20000) });
+  await closeAllEditors(t);
+}
+
 const FILE = 'ui-network.vetting.json';
 const NETWORK_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Network"])';
 
@@ -40,19 +63,7 @@ export default async function (t) {
 
   await t.check('a version vetted on app-user alone marks demo-iou as drifting for Alice, with the hosts that lack it', async () => {
     writeFileSync(file, JSON.stringify({ changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }] } } } }] }, null, 2) + '\n');
-    await t.palette('Canton Ledger: Select Active Connection');
-    await t.quickPick('app-user');
-    await t.openFile(file);
-    const lens = codeLens(t, 'Apply on app-user');
-    await lens.waitFor({ timeout: scaled(15000) });
-    await lens.click();
-    const dialog = t.page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: scaled(20000) });
-    await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
-    await dialog.waitFor({ state: 'detached', timeout: scaled(10000) });
-    // The report of the apply opens (rendered) once the vetting is changed.
-    await t.page.locator('.tabs-container [role="tab"][aria-label*="ui-network applied"]').first().waitFor({ timeout: scaled(20000) });
-    await closeAllEditors(t);
+    await applyVettingOn(t, 'app-user', file);
     await t.openView('Canton Ledger');
     await t.onlyPaneExpanded('Network');
     const drifting = networkRow(t, 'demo-iou, drift for Alice');

@@ -8,6 +8,7 @@ import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
 import { problemRows } from './40-editing.ui.mjs';
 import { picture } from './95-first-user-send.ui.mjs';
 import { scaled } from './lib.mjs';
+import { activate, applyVettingOn } from './57-network.ui.mjs';
 
 /** Alice on the network the editor starts (its seed is fixed): her id is in app-user's namespace. */
 const NETWORK_ALICE = 'Alice::122096ccd4a0410e84bd2741c8e75f4d31ea0ad1d878244612299fd47282123d0b3c';
@@ -18,28 +19,6 @@ const ASSET_REF = { packageName: 'demo-asset', packageVersion: '1.0.0' };
 
 async function networkRunning(t) {
   return t.paletteHas('Canton Ledger: Stop Demo Network', { attempts: 1 });
-}
-
-/** Makes `name` the active connection (the target of a file's CodeLenses). */
-async function activate(t, name) {
-  await t.palette('Canton Ledger: Select Active Connection');
-  await t.quickPick(name);
-}
-
-/** Applies a vetting file on app-provider through its CodeLens and the confirmation, and waits for its report. */
-async function applyOnAppProvider(t, file) {
-  await activate(t, 'app-provider');
-  await t.openFile(file);
-  const lens = codeLens(t, 'Apply on app-provider');
-  await lens.waitFor({ timeout: scaled(15000) });
-  await lens.click();
-  const dialog = t.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: scaled(20000) });
-  await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
-  await dialog.waitFor({ state: 'detached', timeout: scaled(10000) });
-  const base = path.basename(file).replace(/\.vetting\.json$/, '');
-  await t.page.locator(`.tabs-container [role="tab"][aria-label*="${base} applied"]`).first().waitFor({ timeout: scaled(20000) });
-  await closeAllEditors(t);
 }
 
 /** Opens Alice's commands file with app-user (her submitting host) as its target and runs its Pre-flight lens. */
@@ -98,7 +77,7 @@ export default async function (t) {
     writeFileSync(commands, commandsText);
     writeFileSync(unvet, JSON.stringify({ changes: [{ operation: { Unvet: { value: { packages: [ASSET_REF] } } } }] }, null, 2) + '\n');
     writeFileSync(vet, JSON.stringify({ changes: [{ operation: { Vet: { value: { packages: [ASSET_REF] } } } }] }, null, 2) + '\n');
-    await applyOnAppProvider(t, unvet);
+    await applyVettingOn(t, 'app-provider', unvet);
   });
 
   await t.check('Pre-flight of Alice’s commands file: the templateId is marked with app-provider and Alice, in the Problems panel', async () => {
@@ -125,7 +104,7 @@ export default async function (t) {
   await t.check('after vetting demo-asset on app-provider again, Pre-flight passes and the mark is gone', async () => {
     await closeAllEditors(t);
     await t.hidePanel();
-    await applyOnAppProvider(t, vet);
+    await applyVettingOn(t, 'app-provider', vet);
     await runPreflight(t);
     await reportBody(t, /Every command will find its package version\./);
     await showProblems(t);
