@@ -96,6 +96,14 @@ describe('graph webview in Chromium', function () {
   }
   const host = hostOf;
 
+  /** Resizes the page and returns once the page has handled the resize (its fit runs in the resize event) and painted. */
+  async function resizeTo(p: Page, size: { width: number; height: number }): Promise<void> {
+    // A string, not a function: the test runner's compiler would add helpers the page does not have.
+    await p.evaluate(`window.__resized = new Promise((resolve) => window.addEventListener('resize', () => requestAnimationFrame(() => resolve(true)), { once: true })); undefined`);
+    await p.setViewportSize(size);
+    await p.evaluate(`window.__resized`);
+  }
+
   it('draws every action and contract as a focusable tree item, with no CSP violation and no error', async () => {
     const p = await open(TRANSFER);
     const boxes = await p.$$eval('g.box', (gs) => gs.map((g) => [g.getAttribute('data-id'), g.getAttribute('role'), g.getAttribute('aria-label')]));
@@ -343,8 +351,7 @@ describe('graph webview in Chromium', function () {
     const doc = comparisonDocument(prepared, committed);
     const p = await open(doc);
     // In a half-width column the comparison fits to the width at a readable size, its list of differences under it, in view.
-    await p.setViewportSize({ width: 600, height: 700 });
-    await p.waitForFunction(() => document.getElementById('differences')!.getBoundingClientRect().bottom <= window.innerHeight && document.getElementById('differences')!.getBoundingClientRect().width > 0);
+    await resizeTo(p, { width: 600, height: 700 });
     const narrow = await p.evaluate(() => {
       const svg = document.getElementById('graph')!.getBoundingClientRect();
       const drawn = document.getElementById('viewport')!.getBoundingClientRect();
@@ -356,7 +363,7 @@ describe('graph webview in Chromium', function () {
     assert.ok(narrow.scale * 11 >= 9, `text drawn at ${(narrow.scale * 11).toFixed(1)} px`);
     assert.ok(narrow.list[0] >= 0 && narrow.list[1] <= narrow.width, `the list of differences is in view: ${narrow.list}`);
     assert.equal(narrow.overflow, false);
-    await p.setViewportSize({ width: 1100, height: 700 });
+    await resizeTo(p, { width: 1100, height: 700 });
     assert.equal(await p.$$eval('g.box', (g) => g.length), doc.prepared.actions.length + doc.prepared.contracts.length + doc.committed.actions.length + doc.committed.contracts.length);
     assert.deepEqual(await p.$$eval('text.caption', (t) => t.map((x) => x.textContent)), ['Preview (prepared)', 'Committed (offset 9)']);
     assert.deepEqual(await p.$$eval('g.box.differs', (g) => g.map((x) => x.getAttribute('data-id')).sort()), ['c:n0', 'p:n0']);
