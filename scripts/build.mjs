@@ -1,6 +1,6 @@
 // Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -189,8 +189,14 @@ export const builds = [
   { ...common, plugins: [], entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   // The kit (dist/features.js) and the features (dist/feature.<name>.js): featureBuilds() below.
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // The MCP server alone (`canton-ledger mcp` without the other commands or the demo participant): what
+  // the extension runs for VS Code's agents, so the .vsix ships this instead of the whole CLI.
+  { ...common, entryPoints: { mcp: 'src/cli/mcpMain.ts' }, outdir: 'dist' },
   // Loaded by the extension only when the demo participant starts, so activation does not pay for it.
   { ...common, entryPoints: { participant: 'src/participant/index.ts' }, outdir: 'dist' },
+  // The demo network (several demo participants on one synchronizer): loaded when it starts. A bundle of
+  // its own, since the network imports the single participant's module (exporting it from there is a cycle).
+  { ...common, entryPoints: { participantNetwork: 'src/participant/network/index.ts' }, outdir: 'dist' },
   { ...common, plugins: [], entryPoints: { validators: 'src/core/files/generated/validators.js' }, outdir: 'dist' },
   // The YAML parser (the yaml package): loaded when a participant's API description is first read.
   { ...common, plugins: [], entryPoints: { yaml: 'src/core/compat/yamlParser.ts' }, outdir: 'dist' },
@@ -214,5 +220,8 @@ if (isScript && watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[watch] build started');
 } else if (isScript) {
+  // The chunks are named by the features that share them: those of an earlier build may be gone.
+  const dist = path.join(ROOT, 'dist');
+  for (const f of readdirSync(dist, { withFileTypes: false }).filter((f) => /^(feature|shared)\..+\.js(\.map)?$/.test(f))) rmSync(path.join(dist, f));
   await Promise.all([...builds, ...(await featureBuilds()).builds].map((b) => esbuild.build(b)));
 }

@@ -7,22 +7,22 @@ import vscode = require('vscode');
 import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
-import { DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
-import { COMMAND_OWNERS, fileFeatures, HOST, SCHEME_OWNERS, VIEW_OWNERS, WEBVIEW_OWNERS } from './vscode/owners';
+import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
+import { fileFeatures, HOST, ownerOf, SCHEME_OWNERS, TOOL_OWNER, WEBVIEW_OWNERS } from './vscode/owners';
 
 export type { CantonLedgerApi } from './features';
 
 /** Every key of the API (checked against the type), so that the entry's API can stand in for it. */
-const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, failures: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true, pqs: true, scripts: true, prompts: true } satisfies Record<keyof CantonLedgerApi, true>;
+const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, failures: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true, pqs: true, scripts: true, prompts: true, preflight: true, localNet: true, agentTools: true, network: true } satisfies Record<keyof CantonLedgerApi, true>;
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   return activateDeferred<CantonLedgerApi>(vscode, context, {
     // A computed path, so that esbuild leaves the features to their own bundle.
     // The host and its own feature; every other feature on its first use (src/vscode/owners.ts).
     load: (beforeActivate): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).loadFeatures(context, beforeActivate),
-    owners: { host: HOST, commands: COMMAND_OWNERS, views: VIEW_OWNERS, schemes: SCHEME_OWNERS, webviews: WEBVIEW_OWNERS, files: fileFeatures },
+    owners: { host: HOST, of: ownerOf, schemes: SCHEME_OWNERS, webviews: WEBVIEW_OWNERS, tools: TOOL_OWNER, files: fileFeatures },
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
-    schemes: [DOCUMENT_SCHEME, REPORT_SCHEME],
+    schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],
     webviewTypes: [GRAPH_VIEW_TYPE],
   });
 }

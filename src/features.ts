@@ -17,7 +17,7 @@ import { ErrorReporter, PromptsPort } from './vscode/kit/prompts';
 import { windowPrompts } from './vscode/kit/ui';
 import { CommandRegistry, ConnectionTargets } from './vscode/kit/registry';
 import { JsonDocuments } from './vscode/kit/documents';
-import { DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
+import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
 import type { SavedGraphState } from './core/graph/viewProtocol';
 import { extensionPackageStore, LedgerPackages } from './vscode/kit/ledgerPackages';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
@@ -30,6 +30,10 @@ import type { GraphPanels } from './vscode/graph/graphPanels';
 import type { PqsView } from './vscode/pqs/view';
 import type { ScriptTests } from './vscode/scripts/scriptTests';
 import type { VettedPackagesView } from './vscode/packages/vettedPackagesView';
+import type { NetworkFeature } from './vscode/network';
+import type { PreflightFeature } from './vscode/preflight';
+import type { LocalNetConnections } from './vscode/localnet';
+import type { AgentToolsApi } from './vscode/agent';
 
 /** The ledger views of the test API: the Updates feature's, and the Vetted Packages view. */
 export type LedgerViews = UpdatesViews & { vettedPackages: VettedPackagesView };
@@ -54,6 +58,10 @@ export interface CantonLedgerApi {
   scripts: ScriptTests;
   /** Every question of every feature: a test answers them by replacing `current`. */
   prompts: PromptsPort;
+  preflight: PreflightFeature;
+  localNet: LocalNetConnections;
+  agentTools: AgentToolsApi;
+  network: NetworkFeature;
 }
 
 /** The loaded features: the test API, and the content of the read-only documents for the entry's stand-in providers. */
@@ -61,6 +69,7 @@ export interface Features {
   api: CantonLedgerApi;
   provideContent(uri: vscode.Uri): string | undefined;
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
+  languageModelTool(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
 }
 
 /** The host every feature is handed: the extension's shared objects, made once. */
@@ -101,7 +110,16 @@ const FEATURES = {
   graph: (host: FeatureHost) => (require('./vscode/graph') as typeof import('./vscode/graph')).activateGraphs(host),
   pqs: (host: FeatureHost) => (require('./vscode/pqs') as typeof import('./vscode/pqs')).activatePqs(host),
   scripts: (host: FeatureHost) => (require('./vscode/scripts') as typeof import('./vscode/scripts')).activateScripts(host),
+  compat: (host: FeatureHost) => (require('./vscode/compat') as typeof import('./vscode/compat')).activateCompat(host),
+  network: (host: FeatureHost) => (require('./vscode/network') as typeof import('./vscode/network')).activateNetwork(host),
+  preflight: (host: FeatureHost, features: LoadedFeatures) =>
+    (require('./vscode/preflight') as typeof import('./vscode/preflight')).activatePreflight(host, features.activate('files')),
+  localnet: (host: FeatureHost) => (require('./vscode/localnet') as typeof import('./vscode/localnet')).activateLocalNet(host),
+  agent: (host: FeatureHost) => (require('./vscode/agent') as typeof import('./vscode/agent')).activateAgentTools(host),
 };
+
+/** A feature that hooks into another (the pre-flight guards the files' Submit) comes with it. */
+const COMPANIONS: Partial<Record<FeatureName, readonly FeatureName[]>> = { files: ['preflight'] };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export type FeatureName = keyof typeof FEATURES;
@@ -132,6 +150,7 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
       context.subscriptions.push(...feature.disposables);
       apis.set(name, feature.api);
       host.logger.info(`Canton Ledger Explorer: ${name} activated`);
+      for (const companion of COMPANIONS[name] ?? []) activate(companion);
     }
     return apis.get(name) as FeatureApi<N>;
   };
@@ -171,12 +190,29 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
     get scripts() {
       return activate('scripts');
     },
+    get preflight() {
+      return activate('preflight');
+    },
+    get localNet() {
+      return activate('localnet');
+    },
+    get agentTools() {
+      return activate('agent');
+    },
+    get network() {
+      return activate('network');
+    },
   };
   const provideContent = (uri: vscode.Uri) =>
-    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME ? activate('files').reports.provideTextDocumentContent(uri) : undefined;
+    uri.scheme === DOCUMENT_SCHEME ? documents.provideTextDocumentContent(uri) : uri.scheme === REPORT_SCHEME
+        ? activate('files').reports.provideTextDocumentContent(uri)
+        : uri.scheme === COMPAT_REPORT_SCHEME
+          ? activate('compat').reports.provideTextDocumentContent(uri)
+          : undefined;
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? activate('graph').deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
-  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, activate, isActive: (name) => apis.has(name) };
+  const languageModelTool = (name: string) => activate('agent').tools.find((t) => t.tool.name === name);
+  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, activate, isActive: (name) => apis.has(name) };
 
   activate('connections');
   void vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true);

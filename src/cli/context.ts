@@ -12,14 +12,16 @@ import { PackageStore } from '../core/ledger/packages';
 import type { Logger } from '../core/log';
 import { Redactor, REDACTION_MASK } from '../core/redact';
 import { terminalText } from '../core/text';
+import { TOKEN_ENV } from '../core/cliEnvironment';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7575';
-export const URL_ENV = 'CANTON_LEDGER_URL';
-export const TOKEN_ENV = 'CANTON_LEDGER_TOKEN';
+export { TOKEN_ENV, URL_ENV } from '../core/cliEnvironment';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface CliIo {
+  /** What a command that reads its input from stdin reads (`mcp`); default the process's. */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Aborted on Ctrl-C / SIGTERM: in-flight requests are cancelled, a running participant closes. */

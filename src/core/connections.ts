@@ -6,7 +6,8 @@
 export type AuthKind = 'none' | 'jwt' | 'sandbox-secret' | 'oauth2';
 
 /** Where a profile comes from; workspace profiles are not trusted with tokens until confirmed. */
-export type ProfileSource = 'user' | 'workspace' | 'demo';
+/** `demoNetwork`: a participant of the demo network (its profiles live while it runs, like the demo's). */
+export type ProfileSource = 'user' | 'workspace' | 'demo' | 'demoNetwork';
 
 export interface ConnectionProfile {
   id: string;

@@ -172,7 +172,9 @@ export const KNOWN_ERROR_CODES: Readonly<Record<string, KnownErrorCode>> = {
   LOCAL_VERDICT_LOCKED_CONTRACTS: { category: ErrorCategory.ContentionOnSharedResources, hint: 'Another transaction is using the same contracts: retry shortly.' },
   REQUEST_DEADLINE_EXCEEDED: { category: ErrorCategory.DeadlineExceededRequestStateUnknown, hint: 'The participant gave up waiting: the outcome is unknown; look the command up before retrying.' },
   LEDGER_API_INTERNAL_ERROR: { category: ErrorCategory.SystemInternalAssumptionViolated, hint: 'The participant failed internally: see its log for the trace id.' },
-  NA: { category: ErrorCategory.Unknown, hint: 'The participant hides the details of security-sensitive errors: check the token and the user\'s rights.' },
+  // Also what a 3.8 participant answers for a call outside the token's API areas: a missing claim is
+  // PERMISSION_DENIED (canton community/base/.../auth/Authorizer.scala), redacted like every auth error.
+  NA: { category: ErrorCategory.Unknown, hint: 'The participant hides the details of security-sensitive errors: check the token (its audience, and from Canton 3.8 whether its scope covers this API area) and the user\'s rights.' },
 };
 
 export function hintForCode(code: string): string | undefined {

@@ -160,6 +160,28 @@ export class AuthError extends LedgerError {
     return AUTH_HINTS[this.failure];
   }
 }
+/**
+ * The token is restricted to API areas (Canton 3.8) and the participant's own description says this
+ * operation needs a scope it does not carry: not sent, as the participant would refuse it
+ * (PERMISSION_DENIED, redacted). Carries the area, what the operation needs and what the token has.
+ */
+export class TokenScopeError extends AuthError {
+  readonly area: string;
+  /** Alternatives: all the scopes of any one of them would do. */
+  readonly needs: readonly (readonly string[])[];
+  readonly tokenScopes: readonly string[];
+  constructor(coverage: { area: string; method: string; path: string; needs: readonly (readonly string[])[]; tokenScopes: readonly string[] }) {
+    super(403, 'permission-denied', undefined, { method: coverage.method, path: coverage.path });
+    this.area = coverage.area;
+    this.needs = coverage.needs;
+    this.tokenScopes = coverage.tokenScopes;
+    const needs = coverage.needs.map((a) => a.join(' ')).join(' or ');
+    this.message = `The token's scope (${coverage.tokenScopes.join(' ') || 'none'}) does not cover the API area "${coverage.area}" (${coverage.method} ${coverage.path} needs ${needs})`;
+  }
+  override get hint(): string {
+    return `Use a token whose scope includes ${this.needs.map((a) => a.join(' ')).join(' or ')}, or one without area scopes: the participant refuses calls outside a token's areas.`;
+  }
+}
 const AUTH_MESSAGES: Record<AuthFailure, string> = {
   unauthenticated: 'The participant rejected the token',
   'permission-denied': 'The user is not allowed to do this',
@@ -541,6 +563,7 @@ const ERROR_CLASSES = {
   PageTokenRefusedError,
   ListTooLargeError,
   AuthError,
+  TokenScopeError,
   HttpError,
   NetworkError,
   TimeoutError,

@@ -7,6 +7,9 @@ import { LedgerError, type LedgerErrorKind } from './errors';
  */
 
 const MASK = '[REDACTED]';
+/** Where a long text was shortened for showing (a value in a line, a page of a result). */
+const CUT = '…';
+const MIN_SECRET_PIECE = 8;
 
 /** Failures that are answers (of the participant, the network, the user), not bugs: logged without a stack. */
 const EXPECTED_KINDS: ReadonlySet<LedgerErrorKind> = new Set(['canton', 'auth', 'http', 'network', 'timeout', 'cancelled', 'incompatible', 'not-served', 'token-withheld', 'redirected', 'websocket-unavailable', 'stream-stalled']);
@@ -42,6 +45,7 @@ export class Redactor {
     for (const s of this.secrets) {
       if (out.includes(s)) out = out.split(s).join(MASK);
     }
+    if (out.includes(CUT)) out = this.maskCutSecrets(out);
     return out
       .replace(JWT_SHAPE, MASK)
       .replace(WS_TOKEN, `jwt.token.${MASK}`)
@@ -49,6 +53,18 @@ export class Redactor {
       .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${MASK}`)
       .replace(SECRET_JSON_FIELD, (_m, key: string) => `${key}${MASK}`)
       .replace(SECRET_PAIR, (_m, key: string) => `${key}${MASK}`);
+  }
+
+  /** A known secret that a bound cut short (a piece of at least 8 characters, then `…`): masked like the whole. */
+  private maskCutSecrets(text: string): string {
+    let out = text;
+    for (const s of this.secrets) {
+      for (let k = s.length - 1; k >= MIN_SECRET_PIECE; k--) {
+        const piece = `${s.slice(0, k)}${CUT}`;
+        if (out.includes(piece)) out = out.split(piece).join(`${MASK}${CUT}`);
+      }
+    }
+    return out;
   }
 
   /**

@@ -12,7 +12,9 @@ export type RowKind =
   | 'compare.update' | 'compare.event'
   | 'failedCommand.failed' | 'failedCommand.succeeded'
   /** A link under a failed command whose cause is a contract: its lineage graph, its Contract Events. */
-  | 'failedCommand.lineage' | 'failedCommand.events';
+  | 'failedCommand.lineage' | 'failedCommand.events'
+  /** The Network view: a participant, a party it hosts. */
+  | 'network.participant' | 'network.party';
 
 export interface JsonView {
   /** Tab title, without `.json`. */

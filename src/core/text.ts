@@ -21,9 +21,9 @@ export function shortTime(iso: string | undefined): string {
   return m ? `${m[1]} ${m[2]}` : iso;
 }
 
-/** `1 contract`, `2 contracts`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 contract`, `2 contracts` (`1 fetch`, `2 fetches` with the plural given). */
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
 }
 
 /** Text shown literally inside Markdown (a tooltip). */

@@ -5,6 +5,7 @@
  */
 import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { LEDGER_API_SCOPE, mintSandboxToken, PARTICIPANT_AUDIENCE_PREFIX } from '../core/auth/jwt';
+import { apiAreaOf, tokenScopes } from '../core/auth/scopes';
 import { AuthFailure, DecodeFailure } from './errors';
 import type { UserRecord, UserRight } from './model';
 
@@ -32,14 +33,34 @@ export function bearerToken(header: string | undefined): string | undefined {
   return token;
 }
 
+/**
+ * The demo's own names for the scopes of Canton 3.8's API areas (`<prefix><area>`): no source we can
+ * read gives Canton's. The client never assumes them: it reads the scopes each operation needs from
+ * the participant's description (`core/auth/scopes.ts`), and the tests serve one that lists these.
+ */
+export const DEMO_AREA_SCOPE_PREFIX = 'daml_ledger_api.';
+
+export function demoAreaScope(area: string): string {
+  return DEMO_AREA_SCOPE_PREFIX + area;
+}
+
+/** Whether a token may call a path: a token without area scopes may call any (a token of before 3.8). */
+function scopeOpens(payload: JWTPayload, path: string): boolean {
+  const scope = typeof payload.scope === 'string' ? payload.scope : Array.isArray(payload.scp) ? payload.scp.join(' ') : undefined;
+  const areas = tokenScopes({ scope }).filter((s) => s.startsWith(DEMO_AREA_SCOPE_PREFIX));
+  return areas.length === 0 || areas.includes(demoAreaScope(apiAreaOf(path)));
+}
+
 export class Authenticator {
   private readonly key: Uint8Array;
 
+  /** `areaScopes`: tokens may be restricted to API areas (the releases from 3.8 on). */
   constructor(
     private readonly config: AuthConfig,
     private readonly participantId: string,
     private readonly users: ReadonlyMap<string, UserRecord>,
     private readonly clock: () => Date,
+    private readonly areaScopes = false,
   ) {
     this.key = new TextEncoder().encode(config.secret);
   }
@@ -48,7 +69,8 @@ export class Authenticator {
     return this.config.audience ?? PARTICIPANT_AUDIENCE_PREFIX + this.participantId;
   }
 
-  async authenticate(token: string | undefined): Promise<Caller> {
+  /** `path`: the endpoint called (its area is checked against the token's scopes from 3.8 on). */
+  async authenticate(token: string | undefined, path?: string): Promise<Caller> {
     if (token === undefined) throw AuthFailure.unauthenticated();
     const now = this.clock();
     let payload: JWTPayload;
@@ -62,6 +84,8 @@ export class Authenticator {
     if (!this.hasAudienceOrScope(payload) || !payload.sub) throw AuthFailure.unauthenticated();
     const user = this.users.get(payload.sub);
     if (!user || user.isDeactivated) throw AuthFailure.invalidToken();
+    // A claim the token lacks is PERMISSION_DENIED, redacted (canton community/base/.../auth/Authorizer.scala).
+    if (this.areaScopes && path !== undefined && !scopeOpens(payload, path)) throw AuthFailure.permissionDenied();
     return { kind: 'user', user };
   }
 
@@ -86,8 +110,9 @@ export class Authenticator {
   }
 
   /** A token of this participant's own, minted as the product mints every token (with its audience). */
-  mint(userId: string, form: 'audience' | 'scope', expiresInSeconds: number): Promise<string> {
-    return mintSandboxToken({ secret: this.config.secret, userId, form, participantId: this.participantId, audience: this.config.audience, expiresInSeconds, now: this.clock() });
+  mint(userId: string, form: 'audience' | 'scope', expiresInSeconds: number, areas?: readonly string[]): Promise<string> {
+    const scopes = areas?.map(demoAreaScope);
+    return mintSandboxToken({ secret: this.config.secret, userId, form, participantId: this.participantId, audience: this.config.audience, expiresInSeconds, now: this.clock(), ...(scopes ? { scopes } : {}) });
   }
 }
 

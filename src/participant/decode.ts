@@ -5,6 +5,7 @@
  * (`strictDecoding = false`), null counts as absent, and int64 fields also accept numeric strings.
  */
 import type * as wire from '../core/models/wire';
+import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../core/api/contractIdFilter';
 import { parseIdentifierRef } from './packages';
 import { DecodeFailure } from './errors';
 import type { ParsedCommand } from './interpreter';
@@ -243,7 +244,7 @@ function decodeUpdateFormat(f: Fields): wire.UpdateFormat {
 
 // ---------------------------------------------------------------- updates
 
-export function decodeGetUpdatesRequest(body: unknown): wire.GetUpdatesRequest {
+export function decodeGetUpdatesRequest(body: unknown): UpdatesRequestWithContractIds {
   const f = Fields.of(body, '');
   const updateFormat = f.object('updateFormat');
   const filter = f.object('filter');
@@ -254,6 +255,7 @@ export function decodeGetUpdatesRequest(body: unknown): wire.GetUpdatesRequest {
     descendingOrder: f.bool('descendingOrder'),
     filter: filter && decodeFilterFields(filter),
     verbose: f.bool('verbose'),
+    [UPDATES_CONTRACT_ID_FIELD]: f.strings(UPDATES_CONTRACT_ID_FIELD),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   ContractRecord,
   ExercisedNode,
   LogEntry,
+  PendingUnassignment,
   Permission,
   ReassignmentRecord,
   TopologyEventRecord,
@@ -169,14 +170,21 @@ export function filteredTransactionJson(tx: TransactionRecord, filter: Transacti
   return transactionJson(tx, transactionEvents(tx, filter, d), filter.events, d);
 }
 
+/** An UnassignedEvent: of a reassignment update, and of an incomplete reassignment in the active contracts. */
+export function unassignedEventJson(c: ContractRecord, r: PendingUnassignment, match: Match, d: WireDialect): string {
+  return (
+    `{${q(d.reassignmentIdField)}:${q(r.reassignmentId)},"contractId":${q(c.contractId)}` +
+    `,"templateId":${q(c.template.id)},"source":${q(r.source)},"target":${q(r.target)},"submitter":${q(r.submitter)}` +
+    `,"reassignmentCounter":${r.reassignmentCounter},"assignmentExclusivity":${r.assignmentExclusivity === null ? 'null' : q(formatInstant(r.assignmentExclusivity))}` +
+    `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"offset":${r.offset},"nodeId":0}`
+  );
+}
+
 function reassignmentJson(r: ReassignmentRecord, match: Match, d: WireDialect): string {
   const c = r.contract;
   const event =
     r.step === 'unassigned'
-      ? `{"JsUnassignedEvent":{"value":{${q(d.reassignmentIdField)}:${q(r.reassignmentId)},"contractId":${q(c.contractId)}` +
-        `,"templateId":${q(c.template.id)},"source":${q(r.source)},"target":${q(r.target)},"submitter":${q(r.submitter)}` +
-        `,"reassignmentCounter":${r.reassignmentCounter},"assignmentExclusivity":${r.assignmentExclusivity === null ? 'null' : q(formatInstant(r.assignmentExclusivity))}` +
-        `,"witnessParties":${parties(match.parties)},"packageName":${q(c.template.pkg.name)},"offset":${r.offset},"nodeId":0}}}`
+      ? `{"JsUnassignedEvent":{"value":${unassignedEventJson(c, r, match, d)}}}`
       : `{"JsAssignmentEvent":{"source":${q(r.source)},"target":${q(r.target)},${q(d.reassignmentIdField)}:${q(r.reassignmentId)}` +
         `,"submitter":${q(r.submitter)},"reassignmentCounter":${r.reassignmentCounter},"createdEvent":${createdEventJson(c, r.offset, 0, match, true, d)}}}`;
   return (
@@ -217,6 +225,7 @@ function checkpointJson(c: CheckpointRecord): string {
  * transactions (`withCheckpoints`); they are left out of pages and descending lists.
  */
 export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints: boolean): boolean {
+  if (filter.contractIds && !touchesContract(entry, filter.contractIds)) return false;
   switch (entry.kind) {
     case 'checkpoint':
       return withCheckpoints && filter.transactions !== undefined;
@@ -227,6 +236,12 @@ export function isVisible(entry: LogEntry, filter: UpdateFilter, withCheckpoints
     case 'topology':
       return filter.topology !== undefined && topologyEvents(entry, filter.topology).length > 0;
   }
+}
+
+function touchesContract(entry: LogEntry, ids: ReadonlySet<string>): boolean {
+  if (entry.kind === 'transaction') return entry.nodes.some((node) => ids.has(node.contract.contractId));
+  if (entry.kind === 'reassignment') return ids.has(entry.contract.contractId);
+  return false;
 }
 
 /** `{"update":{…}}` for an entry `isVisible` let through. */

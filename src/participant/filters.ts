@@ -135,6 +135,8 @@ export interface UpdateFilter {
   transactions?: TransactionFilter;
   reassignments?: EventFilter;
   topology?: TopologyFilter;
+  /** 3.8's contract-id filter: only the updates that create, exercise, archive or reassign one of these. */
+  contractIds?: ReadonlySet<string>;
 }
 
 const PARTY = /^[A-Za-z0-9:\-_ ]{1,255}$/;

@@ -97,7 +97,8 @@ export interface DemoParticipant {
   /** Arm a fault, e.g. `faults.submit = { dropResponse: true, times: 1 }`. */
   readonly faults: Faults;
   /** An HS256 token for `userId` (default: audience form, 4 minutes); rejects when auth is off. */
-  mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number }): Promise<string>;
+  /** `areas`: restrict the token to these API areas (`commands`, `updates`…; taken from 3.8 on). */
+  mintToken(userId: string, opts?: { form?: 'audience' | 'scope'; expiresInSeconds?: number; areas?: readonly string[] }): Promise<string>;
   /** The PQS mirror, when `pqs` was given: `synced()` resolves once the database holds everything appended. */
   readonly pqs?: PqsMirror;
   /** Stops the server, ends waiting requests, and saves the state (with `statePath`). */
@@ -139,7 +140,7 @@ export async function serveDemoLedger(
   const profile = profileOf(options.apiVersion ?? '3.5');
   const dars = setup.dars ?? [];
   const description = options.openapi === undefined ? undefined : typeof options.openapi === 'string' ? await readFile(options.openapi, 'utf8') : options.openapi.text;
-  const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock) : undefined;
+  const authenticator = options.auth && options.auth !== 'none' ? new Authenticator(options.auth, ledger.participantId, ledger.users, clock, profile.scopedTokens) : undefined;
   const faults: Faults = {};
   const services: Services = { ledger, topology: setup.topology, profile, listCap: options.listCap ?? 200, listWaitMs: options.listWaitMs ?? 500, idleCheckpointMs: options.idleCheckpointMs ?? 60_000, faults };
   const server = new DemoServer({
@@ -188,7 +189,7 @@ export async function serveDemoLedger(
     pqs,
     async mintToken(userId, opts = {}) {
       if (!authenticator) throw new Error('The demo participant runs without auth: there are no tokens to mint');
-      return authenticator.mint(userId, opts.form ?? 'audience', opts.expiresInSeconds ?? 240);
+      return authenticator.mint(userId, opts.form ?? 'audience', opts.expiresInSeconds ?? 240, opts.areas);
     },
     async close() {
       await server.close();

@@ -16,6 +16,7 @@ import {
   type ContractRecord,
   type LogEntry,
   type PartyRecord,
+  type PendingUnassignment,
   type Permission,
   type ReassignmentRecord,
   type SynchronizerInfo,
@@ -512,39 +513,71 @@ export class DemoLedger {
     if (!this.s.synchronizers.some((s) => s.id === target) || target === contract.synchronizerId) {
       throw invalidArgument(`Cannot reassign contract ${contractId}: the target must be another connected synchronizer`);
     }
-    const source = contract.synchronizerId;
-    const reassignmentId = this.ids.reassignmentId();
-    const counter = contract.reassignmentCounter + 1;
-    const step = (kind: 'unassigned' | 'assigned', synchronizerId: string): ReassignmentRecord => {
-      const recordTime = this.nextRecordTime(at);
-      const record: ReassignmentRecord = {
-        kind: 'reassignment',
-        offset: this.s.ledgerEnd + 1,
-        updateId: this.ids.updateId(),
-        commandId: '',
-        workflowId: '',
-        recordTime,
-        synchronizerId,
-        step: kind,
-        reassignmentId,
-        contract,
-        source,
-        target,
-        submitter,
-        reassignmentCounter: counter,
-        assignmentExclusivity: kind === 'unassigned' ? recordTime + 60_000_000 : null,
-      };
-      this.append(record);
-      return record;
-    };
     let pair!: [ReassignmentRecord, ReassignmentRecord];
     this.batch(() => {
-      const out = step('unassigned', source);
-      contract.synchronizerId = target;
-      contract.reassignmentCounter = counter;
-      pair = [out, step('assigned', target)];
+      const out = this.unassign(contractId, target, submitter, at);
+      pair = [out, this.assign(contractId, at)];
     });
     return pair;
+  }
+
+  /**
+   * The first half of a reassignment: the contract leaves its synchronizer for `target` and is in
+   * flight until {@link assign} (an incomplete reassignment, as a multi-synchronizer participant has them).
+   */
+  unassign(contractId: string, target: string, submitter: string, at?: Micros): ReassignmentRecord {
+    const contract = this.activeContract(contractId);
+    if (!contract) throw new LedgerApiError('CONTRACT_NOT_FOUND', `Contract could not be found with id ${contractId}`, { resources: [['ErrorResource(CID)', contractId]] });
+    if (contract.unassigned) throw invalidArgument(`Cannot reassign contract ${contractId}: it is being reassigned already`);
+    if (!this.s.synchronizers.some((s) => s.id === target) || target === contract.synchronizerId) {
+      throw invalidArgument(`Cannot reassign contract ${contractId}: the target must be another connected synchronizer`);
+    }
+    const recordTime = this.nextRecordTime(at);
+    const pending = {
+      offset: this.s.ledgerEnd + 1,
+      reassignmentId: this.ids.reassignmentId(),
+      source: contract.synchronizerId,
+      target,
+      submitter,
+      reassignmentCounter: contract.reassignmentCounter + 1,
+      assignmentExclusivity: recordTime + 60_000_000,
+    };
+    const record = this.reassignmentStep('unassigned', contract, pending, recordTime);
+    contract.unassigned = pending;
+    return record;
+  }
+
+  /** The second half of a reassignment: the contract an {@link unassign} left in flight arrives on its target. */
+  assign(contractId: string, at?: Micros): ReassignmentRecord {
+    const contract = this.activeContract(contractId);
+    const pending = contract?.unassigned;
+    if (!contract || !pending) throw invalidArgument(`Cannot assign contract ${contractId}: it is not being reassigned`);
+    contract.unassigned = undefined;
+    contract.synchronizerId = pending.target;
+    contract.reassignmentCounter = pending.reassignmentCounter;
+    return this.reassignmentStep('assigned', contract, { ...pending, offset: this.s.ledgerEnd + 1, assignmentExclusivity: null }, this.nextRecordTime(at));
+  }
+
+  private reassignmentStep(step: 'unassigned' | 'assigned', contract: ContractRecord, r: PendingUnassignment, recordTime: Micros): ReassignmentRecord {
+    const record: ReassignmentRecord = {
+      kind: 'reassignment',
+      offset: r.offset,
+      updateId: this.ids.updateId(),
+      commandId: '',
+      workflowId: '',
+      recordTime,
+      synchronizerId: step === 'unassigned' ? r.source : r.target,
+      step,
+      reassignmentId: r.reassignmentId,
+      contract,
+      source: r.source,
+      target: r.target,
+      submitter: r.submitter,
+      reassignmentCounter: r.reassignmentCounter,
+      assignmentExclusivity: r.assignmentExclusivity,
+    };
+    this.append(record);
+    return record;
   }
 
   // ---------------------------------------------------------------- checkpoints, pruning, vetting

@@ -28,11 +28,27 @@ export interface ContractRecord {
   /** Where the contract is assigned now (reassignments move it). */
   synchronizerId: string;
   reassignmentCounter: number;
+  /**
+   * The unassignment of a reassignment whose assignment has not come yet (an incomplete reassignment:
+   * the active contracts show the contract as `JsIncompleteUnassigned` from its offset on).
+   */
+  unassigned?: PendingUnassignment;
   /** Set when the contract is archived. */
   archivedOffset?: number;
   archivedNodeId?: number;
   /** Created and archived by the same transaction: not part of any ACS delta. */
   transient?: boolean;
+}
+
+/** What an unassignment left for its assignment (plain data: it is saved with the contract). */
+export interface PendingUnassignment {
+  offset: number;
+  reassignmentId: string;
+  source: string;
+  target: string;
+  submitter: string;
+  reassignmentCounter: number;
+  assignmentExclusivity: Micros | null;
 }
 
 export interface CreatedNode {

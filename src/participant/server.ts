@@ -263,7 +263,7 @@ export class DemoServer {
       const body = c.decode(json);
       const token = channelToken(req);
       const authenticator = this.options.authenticator;
-      const caller = authenticator ? await authenticator.authenticate(token) : OPEN;
+      const caller = authenticator ? await authenticator.authenticate(token, c.path) : OPEN;
       // Canton ends a running stream once its token expires (or its user goes): the token is checked
       // again while the stream runs, on the participant's own clock.
       let revoked: unknown;
@@ -271,7 +271,7 @@ export class DemoServer {
       const onDone = () => stream.abort();
       done.signal.addEventListener('abort', onDone, { once: true });
       const recheck = authenticator
-        ? setInterval(() => authenticator.authenticate(token).catch((e: unknown) => ((revoked ??= e), stream.abort())), TOKEN_RECHECK_MS)
+        ? setInterval(() => authenticator.authenticate(token, c.path).catch((e: unknown) => ((revoked ??= e), stream.abort())), TOKEN_RECHECK_MS)
         : undefined;
       recheck?.unref();
       // And before each frame: what the client reads after the expiry is the error, not more updates.
@@ -397,7 +397,7 @@ export class DemoServer {
     if (missing) throw DecodeFailure.body(`DecodingFailure at ${missing.path}.${missing.field}: Missing required field`);
     const body = r.decode ? r.decode(json) : undefined;
     const authenticator = this.options.authenticator;
-    const caller = r.public || !authenticator ? OPEN : await authenticator.authenticate(token);
+    const caller = r.public || !authenticator ? OPEN : await authenticator.authenticate(token, r.path);
     await r.handle({ req, res, url, params, body, rawBody, caller, traceparent, signal });
   }
 

@@ -10,6 +10,8 @@ export interface DeferHost {
   commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
   window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
+  /** Absent where the editor has no language-model tools. */
+  lm?: Pick<typeof vscode.lm, 'registerTool'>;
 }
 
 /** The loaded features: the API activate() returns, and the content of the read-only documents. */
@@ -18,6 +20,8 @@ export interface Loaded<A> {
   provideContent(uri: vscode.Uri): string | undefined;
   /** Restores a webview panel of one of the `webviewTypes` that VS Code brings back after a reload. */
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
+  /** The language-model tool of that name (an agent may call one before anything else is used). */
+  languageModelTool?(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
   /** Activates one feature (once); without it, `load` activates every feature. */
   activate?(feature: string): unknown;
 }
@@ -26,10 +30,12 @@ export interface Loaded<A> {
 export interface Owners {
   /** The feature loaded with the host (its stand-ins go when the host loads). */
   host: string;
-  commands: Readonly<Record<string, string>>;
-  views: Readonly<Record<string, string>>;
+  /** The feature of a command or view. */
+  of(id: string): string;
   schemes: Readonly<Record<string, string>>;
   webviews: Readonly<Record<string, string>>;
+  /** The feature of the language-model tools. */
+  tools: string;
   /** The features a Canton file needs when it is open (none for another file). */
   files(uri: { path: string }): readonly string[];
 }
@@ -82,6 +88,7 @@ export function activateDeferred<A extends object>(
   const ALL = '';
   const hostFeature = owners?.host ?? ALL;
   const ownerOf = (table: Readonly<Record<string, string>> | undefined, key: string) => (owners ? (table?.[key] ?? hostFeature) : ALL);
+  const featureOf = (id: string) => (owners ? owners.of(id) : ALL);
   let loaded: Loaded<A> | undefined;
   /** The stand-ins by the feature they stand for. */
   const standIns = new Map<string, vscode.Disposable[]>();
@@ -124,13 +131,13 @@ export function activateDeferred<A extends object>(
     if (!owners) return api;
   }
 
-  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]> } }).contributes ?? {};
+  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[] } }).contributes ?? {};
   // A feature activated at the start (the host, a feature of an open Canton file) registered its own.
   const standInFor = (owner: string, make: () => vscode.Disposable) => {
     if (!(loaded && (owner === hostFeature || owner === ALL || active.has(owner)))) standIn(owner, make());
   };
   for (const { command } of contributes.commands ?? []) {
-    const owner = ownerOf(owners?.commands, command);
+    const owner = featureOf(command);
     standInFor(owner, () =>
       host.commands.registerCommand(command, (...args: unknown[]) => {
         use(owner);
@@ -150,7 +157,7 @@ export function activateDeferred<A extends object>(
       }
     }, 0);
   for (const view of Object.values(contributes.views ?? {}).flat()) {
-    const owner = ownerOf(owners?.views, view.id);
+    const owner = featureOf(view.id);
     standInFor(owner, () =>
       host.window.registerTreeDataProvider<vscode.TreeItem>(view.id, {
         getTreeItem: (element) => element,
@@ -170,6 +177,16 @@ export function activateDeferred<A extends object>(
     standInFor(owner, () =>
       host.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => use(owner).deserializeWebviewPanel(viewType, panel, state) }),
     );
+  }
+  // A tool an agent calls first loads its feature and hands the call to the real tool.
+  const toolsOwner = owners ? owners.tools : ALL;
+  const toolOf = (name: string) => {
+    const tool = use(toolsOwner).languageModelTool?.(name);
+    if (!tool) throw new Error(`The Canton ledger tool ${name} is not available.`);
+    return tool;
+  };
+  for (const { name } of host.lm ? (contributes.languageModelTools ?? []) : []) {
+    standInFor(toolsOwner, () => host.lm!.registerTool<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
   }
   const watch = host.workspace.onDidOpenTextDocument((d) => filesOf(d.uri).forEach((feature) => use(feature)));
   // Without owners the watch goes with the other stand-ins (everything loads at once); with them it stays for the next kind of file.

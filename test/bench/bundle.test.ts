@@ -19,14 +19,14 @@ describe('extension bundle', function () {
     if (!existsSync(EXTENSION_JS)) assert.fail('dist/extension.js is missing: run `npm run build` first');
   });
 
-  it('ships the extension, its validators and the demo participant in the .vsix, not the CLI (the npm package has it)', () => {
+  it('ships the extension, its validators, the demo participant and the MCP server it offers agents (not the CLI) in the .vsix', () => {
     const files = execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
     const scripts = files.filter((f) => /\.(c|m)?js$/.test(f) && !/^dist\/(feature|shared)\./.test(f)).sort();
     const featureFiles = files.filter((f) => /^dist\/(feature|shared)\..+\.js$/.test(f)).sort();
     assert.deepEqual(featureFiles, featureBundles().slice(1).map((f) => `dist/${f.split(/[\\/]/).pop()}`).sort(), 'every feature bundle ships');
-    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/participant.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
+    assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/mcp.js', 'dist/participant.js', 'dist/participantNetwork.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(files.includes('media/pqs/pqs.css'), 'the PQS result grid’s style sheet ships');
     assert.ok(!files.some((f) => f.endsWith('.map')), 'no source maps');
@@ -76,7 +76,7 @@ describe('extension bundle', function () {
       const api = entry.activate({ extensionPath: REPO_ROOT, subscriptions: [], extension: { packageJSON: manifest } });
       assert.deepEqual(loaded(), []);
       assert.ok(registered.includes('cantonLedger.connections.add') && registered.includes('cantonLedger.updates') && registered.includes('canton-ledger') && registered.includes('cantonLedger.graph'));
-      assert.deepEqual(Object.keys(api).sort(), ['compare', 'connections', 'connectionsTree', 'demo', 'documents', 'failures', 'graphs', 'packages', 'pqs', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
+      assert.deepEqual(Object.keys(api).sort(), ['agentTools', 'compare', 'connections', 'connectionsTree', 'demo', 'documents', 'failures', 'graphs', 'localNet', 'network', 'packages', 'pqs', 'preflight', 'prompts', 'scripts', 'secrets', 'send', 'statusBar', 'views']);
     } finally {
       m._load = load;
       delete require.cache[EXTENSION_JS];
@@ -107,7 +107,7 @@ describe('extension bundle', function () {
   });
 
   it('leaves the YAML parser of participants’ API descriptions to dist/yaml.js, loaded when one is first read', () => {
-    for (const file of [FEATURES_JS, join(REPO_ROOT, 'dist', 'cli.js')]) {
+    for (const file of [FEATURES_JS, join(REPO_ROOT, 'dist', 'cli.js'), join(REPO_ROOT, 'dist', 'mcp.js')]) {
       const code = file === FEATURES_JS ? featureCode() : readFileSync(file, 'utf8');
       assert.ok(!code.includes('node_modules/yaml/'), `the yaml package is not in ${file}`);
       assert.match(code, /require\("\.\/yaml\.js"\)/);
@@ -131,6 +131,22 @@ describe('extension bundle', function () {
     const webview = readFileSync(join(REPO_ROOT, 'dist', 'webview', 'graph.js'), 'utf8');
     assert.ok(webview.includes('node_modules/d3-hierarchy/') && webview.includes('src/core/graph/layout.ts'));
     assert.ok(!/require\(["']vscode["']\)|require\(["']node:/.test(webview), 'no vscode or Node module in the webview');
+  });
+
+  it('gives the MCP server the extension offers agents a bundle of its own, dist/mcp.js, without the demo participant the CLI holds', () => {
+    const mcp = readFileSync(join(REPO_ROOT, 'dist', 'mcp.js'), 'utf8');
+    // Canton's (pekko-http's) 404 body, which only the demo participant's server answers: a string literal,
+    // so minifying keeps it. It is in the participant's bundle and the CLI's (so the check can fail).
+    const participantOnly = 'The requested resource could not be found.';
+    for (const file of ['participant.js', 'cli.js']) assert.ok(readFileSync(join(REPO_ROOT, 'dist', file), 'utf8').includes(participantOnly), `the marker is in dist/${file}`);
+    assert.ok(!mcp.includes(participantOnly), 'the demo participant’s server is not in dist/mcp.js');
+    // The development build names each module it bundles in a comment.
+    assert.ok(!mcp.includes('src/participant/'), 'no module of src/participant in dist/mcp.js');
+    assert.ok(!mcp.includes('src/cli/commands/updates.ts') && mcp.includes('src/cli/commands/mcp.ts'), 'the mcp command, no other');
+    // The server, the core it calls, the MCP SDK and the decoders it reads with: about 1.7 MB unminified;
+    // the CLI with every command and the demo participant is 2.4 MB.
+    assert.ok(mcp.length < 2 * 1024 * 1024, `dist/mcp.js is ${mcp.length} bytes`);
+    assert.doesNotMatch(mcp, /require\("vscode"\)/);
   });
 
   it('imports the VS Code API once per bundle, however many modules use it; a feature takes it from the kit', () => {

@@ -235,7 +235,7 @@ describe('deferred activation, feature by feature (the owners of src/vscode/owne
   beforeEach(() => (fake = new FakeVsCode()));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const owners = require('../../src/vscode/owners') as typeof import('../../src/vscode/owners');
-  const ownersOption = { host: owners.HOST, commands: owners.COMMAND_OWNERS, views: owners.VIEW_OWNERS, schemes: owners.SCHEME_OWNERS, webviews: owners.WEBVIEW_OWNERS, files: owners.fileFeatures };
+  const ownersOption = { host: owners.HOST, of: owners.ownerOf, schemes: owners.SCHEME_OWNERS, webviews: owners.WEBVIEW_OWNERS, tools: owners.TOOL_OWNER, files: owners.fileFeatures };
 
   /** The entry over features that register what the table gives them, each when activated (refused twice, as VS Code does). */
   function activateByFeature(textDocuments: ReturnType<typeof doc>[] = []) {
@@ -243,8 +243,8 @@ describe('deferred activation, feature by feature (the owners of src/vscode/owne
     const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: () => undefined } };
     const activated: string[] = [];
     const register = (feature: string) => {
-      for (const id of COMMANDS.filter((c) => owners.COMMAND_OWNERS[c] === feature)) fake.host.commands.registerCommand(id, () => feature);
-      for (const id of VIEWS.filter((v) => owners.VIEW_OWNERS[v] === feature)) fake.host.window.registerTreeDataProvider(id, { getChildren: () => [feature] });
+      for (const id of COMMANDS.filter((c) => owners.ownerOf(c) === feature)) fake.host.commands.registerCommand(id, () => feature);
+      for (const id of VIEWS.filter((v) => owners.ownerOf(v) === feature)) fake.host.window.registerTreeDataProvider(id, { getChildren: () => [feature] });
       activated.push(feature);
     };
     const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {

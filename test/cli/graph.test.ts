@@ -3,6 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { type DemoParticipant } from '../../src/participant/index';
 import { startCheckedParticipant } from '../support/specCheck';
 import { cli } from './harness';
+import { requireSpec } from '../support/spec';
+import { derive38Spec } from '../support/spec38';
 
 interface WireUpdate {
   update: { Transaction?: { value: { updateId: string; offset: number; events: Record<string, { choice?: string }>[] } } };
@@ -111,5 +113,29 @@ describe('cli: graph against the demo participant', () => {
     assert.match(text.stdout, /^ {2}#demo-iou:Iou:Iou {2}\+\d+ 0(\s|$)/m);
     const bad = await cli(['graph', '--diff', `1..${end}`, '--format', 'dot'], env);
     assert.equal(bad.status, 2);
+  });
+});
+
+describe('cli: graph --lineage where the participant filters updates by contract id (3.8)', function () {
+  this.timeout(60_000);
+  let participant: DemoParticipant | undefined;
+  after(() => participant?.close());
+
+  it('reads one request per hop (the participant\'s own description declares the filter)', async function () {
+    requireSpec(this, 'main-3.6');
+    participant = await startCheckedParticipant({ port: 0, seed: 42, apiVersion: '3.8', openapi: { text: derive38Spec({ scopes: false }).text } });
+    const env = { CANTON_LEDGER_URL: participant.url };
+    const updates = (await cli(['updates', '--shape', 'ledger-effects', '--json'], env)).stdout.trim().split('\n').map((l) => JSON.parse(l) as WireUpdate);
+    const tx = updates.map((u) => u.update.Transaction?.value).find((t) => t?.events.some((e) => e.ExercisedEvent?.choice === 'Iou_Transfer'))!;
+    const created = JSON.parse((await cli(['graph', tx.updateId, '--json'], env)).stdout).contracts.find((c: { state: string }) => c.state === 'created').contractId;
+    const r = await cli(['graph', '--lineage', created, '--json'], env);
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as { contracts: { state: string }[]; requests: number };
+    // One read per contract, and the events of each active one (still active, or archived out of sight?);
+    // without the filter: its events and a transaction per contract.
+    const active = json.contracts.filter((c) => c.state === 'active').length;
+    assert.ok(json.contracts.length >= 2 && active >= 1);
+    assert.equal(json.requests, json.contracts.length + active, r.stdout);
+    assert.ok(json.requests < 2 * json.contracts.length);
   });
 });

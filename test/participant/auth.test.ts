@@ -131,3 +131,33 @@ describe('demo participant: auth with a configured target audience', () => {
     assertRedacted(await get(p, '/v2/state/ledger-end', { token: await p.mintToken('bob', { form: 'scope' }) }), 401);
   });
 });
+
+describe('demo participant: tokens scoped to API areas (playing 3.8)', () => {
+  let p: DemoParticipant;
+  let older: DemoParticipant;
+  before(async () => {
+    p = await start({ apiVersion: '3.8', auth: { secret: SECRET }, clock: () => NOW });
+    older = await start({ apiVersion: '3.6', auth: { secret: SECRET }, clock: () => NOW });
+  });
+  after(async () => {
+    await p.close();
+    await older.close();
+  });
+
+  it('a token restricted to areas calls those and is refused elsewhere with the redacted 403; a token without area scopes calls everything', async () => {
+    const token = await p.mintToken('alice', { areas: ['state'] });
+    assert.match(String(decodeJwt(token).scope), /daml_ledger_api\.state/);
+    assert.equal((await get(p, '/v2/state/ledger-end', { token })).status, 200);
+    assertRedacted(await get(p, '/v2/packages', { token }), 403);
+    assertRedacted(await get(p, '/v2/authenticated-user', { token }), 403);
+    const plain = await p.mintToken('alice');
+    assert.equal((await get(p, '/v2/packages', { token: plain })).status, 200);
+    // The whole-API scope of scope-form tokens is no area scope.
+    assert.equal((await get(p, '/v2/packages', { token: await p.mintToken('alice', { form: 'scope' }) })).status, 200);
+  });
+
+  it('before 3.8 area scopes restrict nothing', async () => {
+    const token = await older.mintToken('alice', { areas: ['state'] });
+    assert.equal((await get(older, '/v2/packages', { token })).status, 200);
+  });
+});

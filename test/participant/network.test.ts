@@ -132,6 +132,18 @@ describe('demo network', () => {
       assert.equal(onUser.length, 1);
     });
 
+    it('keep their record time on every host, even where the receiver’s own updates ran ahead (one synchronizer, one clock)', async () => {
+      const { bank, alice } = net.parties;
+      // app-user's own record time runs a minute ahead of app-provider's (its own updates, a topology change).
+      const receiver = net.participant('app-user').state;
+      receiver.nextRecordTime(receiver.now() + 60_000_000);
+      const issued = await submit(url('app-provider'), [bank], [createIou(bank, alice, '7')]);
+      const received = (await updatesOf(url('app-user'), [alice])).find((t) => t.updateId === issued.updateId);
+      assert.ok(received, 'app-user hosts Alice');
+      assert.equal(received.recordTime, issued.recordTime);
+      assert.equal(received.synchronizerId, issued.synchronizerId);
+    });
+
     it('an archive reaches the other host too: the contract leaves both active contract sets', async () => {
       const { bank, alice } = net.parties;
       const issued = await submit(url('app-provider'), [bank], [createIou(bank, alice, '5')]);

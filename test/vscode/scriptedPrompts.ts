@@ -48,6 +48,11 @@ export class ScriptedPrompts implements Prompts {
     });
   }
 
+  /** The next open dialog is answered with `uris` (undefined: dismissed). */
+  answerOpenDialog(uris: readonly vscode.Uri[] | undefined): this {
+    return this.queue('openDialog', () => uris && [...uris]);
+  }
+
   /** The next quick pick takes the item labelled `label` (undefined: dismissed). */
   answerPick(label: string | undefined): this {
     return this.queue('pick', (_asked, items) => byLabel(label)(items));

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../src/core/graph/document';
 import { previewGraph } from '../../src/core/graph/preview';
 import type { PreviewNode } from '../../src/core/preview/model';
+import type { TrafficCostEstimate } from '../../src/core/trafficCost';
 import { toMermaid } from '../../src/core/graph/export';
 import type { Lineage } from '../../src/core/graph/lineage';
 import { buildTransactionGraph } from '../../src/core/graph/model';
@@ -36,6 +37,31 @@ const TRANSFER = tx([
     CreatedEvent: { offset: 9, nodeId: 1, contractId: '00bb', templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: {}, signatories: [BANK], observers: [BOB], witnessParties: [ALICE, BANK, BOB] },
   },
 ]);
+
+/**
+ * A preview of an Iou transfer to Charlie beside the committed transfer to Bob (one difference). With
+ * costs: the participant's estimate on the preview (the prepare answer's `costEstimation`) and the paid
+ * cost on the committed transaction (`paidTrafficCost`, 3.4.12+).
+ */
+function previewAndCommitted(costs?: { paid: number; estimate: TrafficCostEstimate }) {
+  const committedEvents: wire.Event[] = [
+    { ExercisedEvent: { offset: 9, nodeId: 0, lastDescendantNodeId: 1, contractId: '00aa', templateId: IOU, packageName: 'demo-iou', choice: 'Iou_Transfer', choiceArgument: { newOwner: BOB }, actingParties: [ALICE], consuming: true, witnessParties: [ALICE, BANK] } },
+    { CreatedEvent: { offset: 9, nodeId: 1, contractId: '00bb', templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: { owner: BOB }, signatories: [BANK], observers: [BOB], witnessParties: [ALICE, BANK, BOB] } },
+  ];
+  const committed = buildTransactionGraph(
+    decodeTransaction({ updateId: '1220ff00', offset: 9, effectiveAt: 't', recordTime: 't', synchronizerId: 's', commandId: 'transfer-1', events: committedEvents, ...(costs ? { paidTrafficCost: costs.paid } : {}) }),
+  );
+  const base = { signatories: [BANK], actingParties: [] as string[], choiceObservers: [] as string[], templateId: IOU, packageName: 'demo-iou', children: [] as PreviewNode[] };
+  const prepared = previewGraph(
+    {
+      transactionVersion: '2.1', actAs: [ALICE], commandId: 'transfer-1', synchronizerId: 's', transactionUuid: 'x', inputContracts: [],
+      roots: [{ ...base, nodeId: '0', kind: 'exercise', contractId: '00aa', choice: 'Iou_Transfer', consuming: true, actingParties: [ALICE], stakeholders: [BANK, ALICE], informees: [ALICE, BANK], choiceArgument: { newOwner: 'Charlie::1220dd' },
+        children: [{ ...base, nodeId: '1', kind: 'create', contractId: '00p1', stakeholders: [BANK, BOB], informees: [BANK, BOB], argument: { owner: BOB } }] }],
+    },
+    costs?.estimate,
+  );
+  return { prepared, committed };
+}
 
 /** The panel's page: the same CSP as GraphPanels writes, a stand-in for acquireVsCodeApi that records. */
 function page(origin: string, initial: unknown): string {
@@ -69,6 +95,14 @@ describe('graph webview in Chromium', function () {
     return p;
   }
   const host = hostOf;
+
+  /** Resizes the page and returns once the page has handled the resize (its fit runs in the resize event) and painted. */
+  async function resizeTo(p: Page, size: { width: number; height: number }): Promise<void> {
+    // A string, not a function: the test runner's compiler would add helpers the page does not have.
+    await p.evaluate(`window.__resized = new Promise((resolve) => window.addEventListener('resize', () => requestAnimationFrame(() => resolve(true)), { once: true })); undefined`);
+    await p.setViewportSize(size);
+    await p.evaluate(`window.__resized`);
+  }
 
   it('draws every action and contract as a focusable tree item, with no CSP violation and no error', async () => {
     const p = await open(TRANSFER);
@@ -212,7 +246,8 @@ describe('graph webview in Chromium', function () {
       label: parseFloat(getComputedStyle(document.querySelector('text.edge-label')!).fontSize),
       overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth,
     }));
-    assert.ok(m.scale * m.label >= 9, `lineage labels drawn at ${(m.scale * m.label).toFixed(1)} px`);
+    // A lineage is read box by box: its text at 12 px at least, as readable as the editor's.
+    assert.ok(m.scale * m.label >= 12, `lineage labels drawn at ${(m.scale * m.label).toFixed(1)} px`);
     assert.equal(m.overflow, false);
     await p.close();
   });
@@ -227,6 +262,32 @@ describe('graph webview in Chromium', function () {
       ['#demo-iou:Iou:Other', '0', '−1', '1'],
     ]);
     assert.doesNotMatch((await p.textContent('body')) ?? '', /[−+-]0\b/);
+    await p.close();
+  });
+
+  it('the header shows the traffic cost: a transaction’s paid cost, a preview’s estimate, the paid cost beside the estimate, a range’s sum', async () => {
+    const estimate: TrafficCostEstimate = { request: 1_200, response: 300, total: 1_500, estimatedAt: '2026-12-01T10:00:00Z' };
+    const { prepared, committed } = previewAndCommitted({ paid: 1_480, estimate });
+    const p = await open();
+    const subtitle = async (doc: GraphDocument, drawn: string) => {
+      await p.evaluate((d) => window.postMessage({ type: 'document', document: d }, '*'), doc as never);
+      await p.waitForFunction((title) => document.getElementById('title')?.textContent === title, doc.title);
+      await p.waitForSelector(drawn);
+      return p.$eval('.toolbar .subtitle', (e) => e.textContent);
+    };
+    assert.equal(await subtitle(transactionDocument(committed), 'g.box'), '1220ff00… · command transfer-1 · traffic cost: paid 1,480 bytes');
+    assert.equal(await subtitle(transactionDocument(prepared, 'Preview of transfer-1'), 'g.box'), 'preview of trans… · command transfer-1 · traffic cost: estimated 1,500 bytes (confirmation request 1,200 bytes + response 300 bytes)');
+    assert.equal(await subtitle(comparisonDocument(prepared, committed), 'g.box.differs'), '1 difference · traffic cost: paid 1,480 bytes (estimated 1,500 bytes)');
+    // Paid but not reported by the participant: the estimate stays, and the header says so.
+    const unreported = previewAndCommitted({ paid: 1_480, estimate });
+    delete unreported.committed.paidTrafficCost;
+    assert.equal(await subtitle({ ...comparisonDocument(unreported.prepared, unreported.committed), title: 'unreported' }, 'g.box.differs'), '1 difference · traffic cost: paid: not reported (estimated 1,500 bytes)');
+    const diff = { beginExclusive: 0, endInclusive: 5, transactions: 3, templates: [{ templateId: IOU, added: ['00a'], removed: [], transient: 0 }], trafficCost: { total: 3_456, paid: 2, unreported: 1 } };
+    assert.equal(await subtitle(rangeDiffDocument(diff), 'table.diff tbody tr'), '3 transactions · traffic cost: paid 3,456 bytes over 2 updates (1 without a reported cost)');
+    // A range where no update reported a cost names none.
+    assert.equal(await subtitle({ ...rangeDiffDocument({ ...diff, trafficCost: { total: 0, paid: 0, unreported: 3 } }), title: 'none reported' }, 'table.diff tbody tr'), '3 transactions');
+    assert.deepEqual((await host(p)).violations, []);
+    assert.deepEqual((p as Page & { errors: string[] }).errors, []);
     await p.close();
   });
 
@@ -286,22 +347,11 @@ describe('graph webview in Chromium', function () {
   });
 
   it('a preview beside its committed transaction: both sides drawn, the difference marked and listed, M jumps across', async () => {
-    const committedEvents: wire.Event[] = [
-      { ExercisedEvent: { offset: 9, nodeId: 0, lastDescendantNodeId: 1, contractId: '00aa', templateId: IOU, packageName: 'demo-iou', choice: 'Iou_Transfer', choiceArgument: { newOwner: BOB }, actingParties: [ALICE], consuming: true, witnessParties: [ALICE, BANK] } },
-      { CreatedEvent: { offset: 9, nodeId: 1, contractId: '00bb', templateId: IOU, packageName: 'demo-iou', createdAt: 't', createArgument: { owner: BOB }, signatories: [BANK], observers: [BOB], witnessParties: [ALICE, BANK, BOB] } },
-    ];
-    const committed = buildTransactionGraph(decodeTransaction({ updateId: '1220ff00', offset: 9, effectiveAt: 't', recordTime: 't', synchronizerId: 's', commandId: 'transfer-1', events: committedEvents }));
-    const base = { signatories: [BANK], actingParties: [] as string[], choiceObservers: [] as string[], templateId: IOU, packageName: 'demo-iou', children: [] as PreviewNode[] };
-    const prepared = previewGraph({
-      transactionVersion: '2.1', actAs: [ALICE], commandId: 'transfer-1', synchronizerId: 's', transactionUuid: 'x', inputContracts: [],
-      roots: [{ ...base, nodeId: '0', kind: 'exercise', contractId: '00aa', choice: 'Iou_Transfer', consuming: true, actingParties: [ALICE], stakeholders: [BANK, ALICE], informees: [ALICE, BANK], choiceArgument: { newOwner: 'Charlie::1220dd' },
-        children: [{ ...base, nodeId: '1', kind: 'create', contractId: '00p1', stakeholders: [BANK, BOB], informees: [BANK, BOB], argument: { owner: BOB } }] }],
-    });
+    const { prepared, committed } = previewAndCommitted();
     const doc = comparisonDocument(prepared, committed);
     const p = await open(doc);
     // In a half-width column the comparison fits to the width at a readable size, its list of differences under it, in view.
-    await p.setViewportSize({ width: 600, height: 700 });
-    await p.waitForFunction(() => document.getElementById('differences')!.getBoundingClientRect().bottom <= window.innerHeight && document.getElementById('differences')!.getBoundingClientRect().width > 0);
+    await resizeTo(p, { width: 600, height: 700 });
     const narrow = await p.evaluate(() => {
       const svg = document.getElementById('graph')!.getBoundingClientRect();
       const drawn = document.getElementById('viewport')!.getBoundingClientRect();
@@ -313,11 +363,13 @@ describe('graph webview in Chromium', function () {
     assert.ok(narrow.scale * 11 >= 9, `text drawn at ${(narrow.scale * 11).toFixed(1)} px`);
     assert.ok(narrow.list[0] >= 0 && narrow.list[1] <= narrow.width, `the list of differences is in view: ${narrow.list}`);
     assert.equal(narrow.overflow, false);
-    await p.setViewportSize({ width: 1100, height: 700 });
+    await resizeTo(p, { width: 1100, height: 700 });
     assert.equal(await p.$$eval('g.box', (g) => g.length), doc.prepared.actions.length + doc.prepared.contracts.length + doc.committed.actions.length + doc.committed.contracts.length);
     assert.deepEqual(await p.$$eval('text.caption', (t) => t.map((x) => x.textContent)), ['Preview (prepared)', 'Committed (offset 9)']);
     assert.deepEqual(await p.$$eval('g.box.differs', (g) => g.map((x) => x.getAttribute('data-id')).sort()), ['c:n0', 'p:n0']);
     assert.equal(await p.textContent('#verdict'), '1 difference');
+    // The counts in the report's words, singular for one.
+    assert.equal(await p.textContent('#legend'), '2 actions matched · 1 new contract id matched · M: the other side');
     // The list names it; a click shows the box; M goes to its counterpart on the other side.
     assert.match((await p.textContent('#differences li')) ?? '', /argument differs \(preview: exercise Iou_Transfer.*\.newOwner: "Charlie::1220dd" → "Bob::1220bb"/);
     await p.click('#differences li button');

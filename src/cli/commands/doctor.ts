@@ -28,7 +28,7 @@ export const doctorCommand: Command = {
     expectPositionals(args, NAME, '', 0);
     const connection = ctx.connection();
     await connection.connect(ctx.signal);
-    const report = connection.compatibility;
+    const report = await connection.whenCompatibilityChecked(ctx.signal);
     if (!report) throw new Error('connected without a compatibility report');
     if (ctx.globals.json) await ctx.out(JSON.stringify(report, null, 2));
     else for (const line of reportText(report)) await ctx.out(line);

@@ -5,6 +5,7 @@ import { partyLens } from '../../core/graph/lens';
 import { walkLineage } from '../../core/graph/lineage';
 import { rangeDiff, rangeDiffText } from '../../core/graph/rangeDiff';
 import { lineageReaderOf, readTransactionGraph, transactionKeyOf } from '../../core/graph/read';
+import { participantDescriptions } from '../../core/compat/descriptions';
 import { integerOption, stringOption, UsageError, type OptionValues } from '../args';
 import { EXIT_OK, type Command } from '../command';
 import type { CliContext } from '../context';
@@ -42,6 +43,8 @@ export const graphCommand: Command = {
     const client = ctx.client();
     let text: string;
     if (lineage !== undefined) {
+      // The participant's own description says whether it filters updates by contract id (3.8): one read per hop then.
+      client.useCompatibility(await participantDescriptions.check(client, (await client.version(ctx.callOptions)).version, ctx.callOptions));
       text = exportLineage(await walkLineage(lineageReaderOf(client, readAs), lineage, { maxDistance }, ctx.callOptions), format);
     } else if (diff !== undefined) {
       if (format !== 'text' && format !== 'json') throw new UsageError('--diff prints text or json', NAME);

@@ -14,7 +14,7 @@ const DEFAULT_PORT = 7575;
 export const participantCommand: Command = {
   name: NAME,
   synopsis:
-    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6] [--state FILE] [--dar FILE]… [--openapi FILE] [--network NAME,NAME,…]',
+    'participant [--port N] [--auth-secret-file F | --auth-secret-env VAR] [--synchronizers 1|2] [--api-version 3.3|3.4.11|3.4|3.5|3.6|3.8] [--state FILE] [--dar FILE]… [--openapi FILE] [--network NAME,NAME,…]',
   summary: 'Run the demo participant: a local simulator of the JSON Ledger API, not a Canton node',
   details: [
     `--port N               listen on 127.0.0.1:N (default ${DEFAULT_PORT}; 0 picks a free port)`,

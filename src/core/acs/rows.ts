@@ -67,17 +67,35 @@ export function activeContractRows(snapshot: ActiveContractsSnapshot): LedgerRow
     if (list) list.push(c);
     else groups.set(key, [c]);
   }
-  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([group, contracts]) => templateGroupRow(group, contracts, snapshot.complete));
+  const rows = [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([group, contracts]) => templateGroupRow(group, contracts, snapshot.complete));
+  return snapshot.restarted ? [restartedRow(snapshot.restarted), ...rows] : rows;
+}
+
+/** The one line that says why the paging started again from the first page. */
+function restartedRow(why: string): LedgerRow {
+  return { key: 'restarted', kind: 'detail', label: 'Read again from the first page', description: why, tooltip: md(why), icon: 'debug-restart' };
+}
+
+/**
+ * A contract in the middle of a reassignment, said as what the participant knows of it: unassigned
+ * from its synchronizer and not yet assigned, or assigned to it with its unassignment not seen here.
+ * It is still a contract of the set (3.7 leaves such contracts out unless asked, and the view asks).
+ */
+export function inFlightText(c: ActiveContract): string | undefined {
+  if (c.inFlight === 'unassigned') return `in flight: unassigned from ${shortId(c.synchronizerId)}, not yet assigned`;
+  if (c.inFlight === 'assigned') return `in flight: assigned to ${shortId(c.synchronizerId)}, its unassignment not seen here`;
+  return undefined;
 }
 
 function templateGroupRow(group: string, contracts: readonly ActiveContract[], complete: boolean): LedgerRow {
   const count = countText(contracts.length, complete);
+  const inFlight = contracts.filter((c) => c.inFlight).length;
   const versions = new Set(contracts.map((c) => c.event.templateId.split(':')[0]));
   return {
     key: `tpl-${group}`,
     kind: 'template',
     label: group,
-    description: [`${count} active`, versions.size > 1 ? `${versions.size} package versions` : undefined].filter(Boolean).join(' · '),
+    description: [`${count} active`, inFlight ? `${inFlight} in flight` : undefined, versions.size > 1 ? `${versions.size} package versions` : undefined].filter(Boolean).join(' · '),
     tooltip: [
       `**${md(group)}**`,
       complete ? `${plural(contracts.length, 'active contract')}` : `${plural(contracts.length, 'active contract')} loaded so far; Load more reads the rest`,
@@ -92,11 +110,13 @@ function templateGroupRow(group: string, contracts: readonly ActiveContract[], c
 /** A contract: its id, stakeholders and creation offset; expands to its create arguments and details. */
 export function activeContractRow(c: ActiveContract): LedgerRow {
   const e = c.event;
+  const inFlight = inFlightText(c);
   return {
     key: `c-${e.contractId}`,
     kind: 'contract',
     label: shortId(e.contractId),
     description: [
+      inFlight,
       e.contractKey !== undefined ? `key ${contractKeyText(e.contractKey, 40)}` : argumentsText(e.createArgument, [...e.signatories, ...e.observers]),
       `signatories ${names(e.signatories)}`,
       e.observers.length ? `observers ${names(e.observers)}` : undefined,
@@ -106,13 +126,14 @@ export function activeContractRow(c: ActiveContract): LedgerRow {
       .join(' · '),
     tooltip: [
       `**Contract** ${code(e.contractId)}`,
+      ...(inFlight ? [`**${md(inFlight.replace(/^in flight/, 'In flight'))}**`] : []),
       `Template ${code(e.templateId)}`,
       ...contractKeyLine(e),
       `Signatories ${e.signatories.map(code).join(', ') || '—'}`,
       `Observers ${e.observers.map(code).join(', ') || '—'}`,
       `Created at offset ${e.offset}, ${md(e.createdAt)}`,
     ].join('  \n'),
-    icon: 'symbol-object',
+    icon: inFlight ? 'arrow-swap' : 'symbol-object',
     contractId: e.contractId,
     offset: e.offset,
     synchronizerId: c.synchronizerId,

@@ -21,7 +21,7 @@ import {
   TimeoutError,
 } from '../errors';
 import type { JsCantonError } from '../models/wire';
-import type { TokenProvider } from '../auth/jwt';
+import { decodeClaims, type TokenClaims, type TokenProvider } from '../auth/jwt';
 import { stringifyJson } from '../json';
 import { Redactor } from '../redact';
 import type { FetchLike } from '../fetch';
@@ -319,6 +319,7 @@ export class HttpTransport {
     const idempotent = req.idempotent ?? req.method === 'GET';
     try {
       const token = await this.opts.token?.(deadline.signal);
+      this.lastToken = token;
       // Canton answers an empty bearer with a 400 decode error; say what is really wrong instead.
       if (token === '') throw new AuthError(0, 'empty-token', undefined, info(req));
       if (token !== undefined) this.redactor.register(token);
@@ -363,6 +364,17 @@ export class HttpTransport {
     else this.logger.info(line);
     traceLazily(this.logger, () => `${req.method} ${req.path} error body: ${this.redactor.redact(text)}`);
     throw err;
+  }
+
+  private lastToken: string | undefined;
+  private lastClaims: { token: string; claims: TokenClaims | undefined } | undefined;
+
+  /** The claims of the token the last request carried (undefined before the first, or without a token). */
+  lastTokenClaims(): TokenClaims | undefined {
+    const token = this.lastToken;
+    if (!token) return undefined;
+    if (this.lastClaims?.token !== token) this.lastClaims = { token, claims: decodeClaims(token) };
+    return this.lastClaims.claims;
   }
 
   /** The token the next request would carry (undefined without one). */

@@ -63,6 +63,11 @@ export interface SandboxTokenOptions {
   audience?: string;
   /** Lifetime; Canton rejects more than its max-token-lifetime (5 min by default). */
   expiresInSeconds?: number;
+  /**
+   * Scopes that restrict the token to API areas (Canton 3.8), added to its `scope` claim. Their names
+   * come from the participant's own description (`scopes.ts`), never from here.
+   */
+  scopes?: readonly string[];
   now?: Date;
 }
 
@@ -88,7 +93,8 @@ export function tokenAudience(o: Pick<SandboxTokenOptions, 'form' | 'participant
 export async function mintSandboxToken(o: SandboxTokenOptions): Promise<string> {
   const now = Math.floor((o.now ?? new Date()).getTime() / 1000);
   const lifetime = o.expiresInSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS - 30;
-  return new SignJWT(o.form === 'scope' ? { scope: LEDGER_API_SCOPE } : {})
+  const scope = [...(o.form === 'scope' ? [LEDGER_API_SCOPE] : []), ...(o.scopes ?? [])].join(' ');
+  return new SignJWT(scope ? { scope } : {})
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(o.userId)
     .setAudience(tokenAudience(o))

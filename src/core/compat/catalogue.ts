@@ -11,6 +11,7 @@
  * variant's cases by name (a case is a member of a one-member object), list items, map values.
  */
 import { atLeast, type OperationName, type RequestSchemaName } from '../versions';
+import { UPDATES_CONTRACT_ID_FIELD } from '../api/contractIdFilter';
 
 /** The versions a field belongs to: from `since` on, before `until` (both optional). */
 export interface VersionRange {
@@ -133,6 +134,8 @@ const GET_UPDATES = obj({
   // 3.6.1, which refuses both top-level fields, the legacy form is sent as its updateFormat.
   filter: { ...some(LEGACY_FILTER), until: '3.6.1' },
   verbose: { until: '3.6.1' },
+  // 3.8's contract-id filter (lineage, Contract Events): a name no source confirms, sent only where declared.
+  [UPDATES_CONTRACT_ID_FIELD]: { sometimes: true, ifDeclared: true, since: '3.8.0' },
 });
 
 /**

@@ -8,6 +8,7 @@ import { CATALOGUE, childPath, inRange, sentAlways, type CatalogueEntry, type Ca
 import { OpenApiReader, pathShape, type OpenApiDocument, type OpenApiOperation, type Schema } from './openapi';
 import { refusesEveryRequest, severityOf, statusOf, type CompatibilityFinding, type CompatibilityReport, type CompatibilitySource, type OperationCompatibility, type TableOnlyReason } from './report';
 import { findingLine, summaryLine } from './wording';
+import { scopeRequirementsOf, type ScopeRequirements } from '../auth/scopes';
 
 /** What the participant's document says of one body position we send: what the guard checks of each request. */
 export interface PositionRule {
@@ -43,6 +44,8 @@ export interface CompatibilityCheck {
   report: CompatibilityReport;
   /** Per operation, what the guard holds requests to (absent: nothing to check). */
   rules: ReadonlyMap<CataloguedOperation, OperationRules>;
+  /** The token scopes its operations list (Canton 3.8's API areas); absent when it lists none. */
+  scopes?: ScopeRequirements;
 }
 
 /** The report of a participant whose description was not read: the version table decides, as it always did. */
@@ -83,7 +86,8 @@ export function checkCompatibility(document: OpenApiDocument, version: string): 
     operations.flatMap((o) => o.findings),
     false,
   );
-  return { report, rules };
+  const scopes = scopeRequirementsOf(document);
+  return { report, rules, ...(scopes ? { scopes } : {}) };
 }
 
 function finish(r: Omit<CompatibilityReport, 'summary' | 'severity'>, findings: CompatibilityFinding[], unknownVersionTableOnly: boolean): CompatibilityReport {

@@ -1,10 +1,13 @@
 /**
- * Participants' own API descriptions (`GET /docs/openapi`), read at connect and checked once per
- * participant version: a second connection to a participant of the same version uses the check made
- * for the first. A participant that does not serve its description (or refuses it, or sends something
+ * Participants' own API descriptions (`GET /docs/openapi`), read at connect once per participant and
+ * version, and checked once per description: a participant of the same version that serves the same
+ * text uses the check made for the first (the parse is what costs), while one that serves another, or
+ * none, is judged by its own — two participants of one version need not describe the same API (a
+ * participant configured otherwise, a patched build, a test's changed spec). A participant that does not serve its description (or refuses it, or sends something
  * else) is checked against the version table only, and its report says so; that outcome is not kept,
  * so the next connect asks again.
  */
+import { createHash } from 'node:crypto';
 import type { LedgerClient } from '../api/client';
 import type { CallOptions } from '../api/http';
 import { AuthError, CancelledError, CantonApiError, HttpError, LedgerError, NetworkError, TimeoutError } from '../errors';
@@ -12,12 +15,15 @@ import { checkCompatibility, tableOnlyReport, type CompatibilityCheck } from './
 import { isOpenApiDocument } from './openapi';
 import type { TableOnlyReason } from './report';
 
-/** A description as served: JSON, else YAML (Canton serves YAML; the parser is loaded only for it). */
-export function parseDescription(text: string): unknown {
+/**
+ * A description as served: JSON, else YAML (Canton serves YAML; the parser is loaded only for it),
+ * parsed in slices so that the extension host keeps answering meanwhile.
+ */
+export async function parseDescription(text: string, signal?: AbortSignal): Promise<unknown> {
   if (/^\s*\{/.test(text)) return JSON.parse(text);
   // A bundle of its own (scripts/build.mjs), loaded on the first YAML description.
   const yaml = require('./yamlParser') as typeof import('./yamlParser');
-  return yaml.parseYaml(text);
+  return yaml.parseYamlInSlices(text, signal);
 }
 
 /** The check of a participant whose description was not read: no rules, the version table decides. */
@@ -26,9 +32,12 @@ export function tableOnlyCheck(version: string, reason: TableOnlyReason, detail?
 }
 
 export class ParticipantDescriptions {
-  private readonly byVersion = new Map<string, CompatibilityCheck>();
+  /** By participant (its URL) and version: what was read from it. */
+  private readonly byParticipant = new Map<string, CompatibilityCheck>();
+  /** By version and the description's text (a digest): what was checked. */
+  private readonly byDescription = new Map<string, CompatibilityCheck>();
 
-  constructor(private readonly parse: (text: string) => unknown = parseDescription) {}
+  constructor(private readonly parse: (text: string, signal?: AbortSignal) => unknown = parseDescription) {}
 
   /**
    * The compatibility of the client's participant, which reported `version`: from the check kept for
@@ -36,7 +45,8 @@ export class ParticipantDescriptions {
    * when cancelled; any other failure is a report that says the version table decided.
    */
   async check(client: LedgerClient, version: string, o: CallOptions = {}): Promise<CompatibilityCheck> {
-    const kept = this.byVersion.get(version);
+    const participant = `${client.baseUrl} ${version}`;
+    const kept = this.byParticipant.get(participant);
     if (kept) return kept;
     let text: string;
     try {
@@ -46,10 +56,17 @@ export class ParticipantDescriptions {
       const { reason, detail } = whyNotRead(e);
       return tableOnlyCheck(version, reason, detail);
     }
+    const description = `${version}\n${createHash('sha256').update(text).digest('hex')}`;
+    const checked = this.byDescription.get(description);
+    if (checked) {
+      this.byParticipant.set(participant, checked);
+      return checked;
+    }
     let document: unknown;
     try {
-      document = this.parse(text);
+      document = await this.parse(text, o.signal);
     } catch (e) {
+      if (o.signal?.aborted) throw new CancelledError();
       return tableOnlyCheck(version, 'unreadable', `not JSON or YAML: ${(e as Error).message?.split('\n')[0] ?? String(e)}`);
     }
     if (!isOpenApiDocument(document)) return tableOnlyCheck(version, 'unreadable', 'not an OpenAPI document');
@@ -60,18 +77,20 @@ export class ParticipantDescriptions {
       // A document shaped unlike any Canton writes: the version table decides, as without one.
       return tableOnlyCheck(version, 'unreadable', `not a description this extension can read: ${(e as Error).message ?? String(e)}`);
     }
-    this.byVersion.set(version, check);
+    this.byDescription.set(description, check);
+    this.byParticipant.set(participant, check);
     return check;
   }
 
-  /** Whether a version's check is kept (read from a description). */
+  /** Whether a check of a description of this version is kept. */
   has(version: string): boolean {
-    return this.byVersion.has(version);
+    return [...this.byDescription.keys()].some((k) => k.startsWith(`${version}\n`));
   }
 
   /** Forgets every kept check (a participant upgraded in place under the same version string; tests). */
   clear(): void {
-    this.byVersion.clear();
+    this.byParticipant.clear();
+    this.byDescription.clear();
   }
 }
 
@@ -82,5 +101,5 @@ function whyNotRead(e: unknown): { reason: TableOnlyReason; detail: string } {
   return { reason: 'unreadable', detail: e instanceof LedgerError ? e.message : String(e) };
 }
 
-/** The descriptions of this process: one check per participant version, for every connection. */
+/** The descriptions of this process: one read per participant and version, one check per description, for every connection. */
 export const participantDescriptions = new ParticipantDescriptions();

@@ -130,3 +130,46 @@ export function reportMarkdown(report: CompatibilityReport): string {
 function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_{}[\]<>#|])/g, '\\$1');
 }
+
+/** What a connected connection says while its participant's description is still being read and checked. */
+export const CHECKING_LINE = "Compatibility: checking against the participant's own API description (GET /docs/openapi)… Until then the version table decides what is sent.";
+
+/** The title of the command that opens a connection's whole report. */
+export const SHOW_REPORT_TITLE = 'Show Compatibility Report';
+/** Its button beside a refused request's message (a notification shows only short labels whole). */
+export const SHOW_REPORT_BUTTON = 'Show Report';
+
+/** At most this many findings in a short form; the rest are counted. */
+const SHORT_FINDINGS = 5;
+
+/**
+ * The short form of a report (a tooltip): the summary, then the lines of what is refused (the
+ * errors first), at most a few, the rest counted. The whole report is {@link reportMarkdown}.
+ */
+export function reportSummaryMarkdown(report: CompatibilityReport): string {
+  const findings = report.operations.flatMap((o) => o.findings).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  const lines = [`Compatibility: ${escapeMarkdown(report.summary)}`];
+  if (report.versionNotice) lines.push('', escapeMarkdown(report.versionNotice));
+  if (findings.length > 0) {
+    lines.push('', ...findings.slice(0, SHORT_FINDINGS).map((f) => `- ${f.severity === 'error' ? '✗' : '!'} ${escapeMarkdown(f.line)}`));
+    if (findings.length > SHORT_FINDINGS) lines.push(`- and ${findings.length - SHORT_FINDINGS} more`);
+  }
+  return lines.join('\n');
+}
+
+/** The report as a document of its own: which participant, the report, and how it was made and can be made again. */
+export function reportDocumentMarkdown(report: CompatibilityReport, participant: { name: string; url: string }): string {
+  return [
+    `# Compatibility of ${escapeMarkdown(participant.name)}`,
+    '',
+    `${escapeMarkdown(participant.url)}`,
+    '',
+    reportMarkdown(report),
+    '',
+    '---',
+    '',
+    `${escapeMarkdown(
+      "Made at connect from the participant's own API description (GET /docs/openapi), once per participant and version: every request the extension and the CLI send, and every answer field they read, checked against it. A request it says would be refused is not sent. The same report in a terminal:",
+    )} \`canton-ledger doctor\`.`,
+  ].join('\n');
+}

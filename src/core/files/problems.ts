@@ -71,6 +71,8 @@ const FILE_PROBLEM_CODES = [
   'preflight-no-version',
   /** The pre-flight could not tell (a host did not answer, the token may not read, the release cannot say): a warning, never a pass. */
   'preflight-unchecked',
+  /** A vetting change would take a usable version of a package from a party hosted on its participant (`core/network/vettingDryRun.ts`). */
+  'vetting-loss',
   // The codes of a Daml value checked against its type: declared once, with the checker.
   ...VALUE_PROBLEM_CODES.filter((code) => code !== 'missing-field' && code !== 'unknown-field' && code !== 'placeholder'),
 ] as const;

@@ -9,7 +9,9 @@ import { actionLabel, contractLabel, lineageContractLabel, toMermaid, toDot, toT
 import { partyLens } from './lens';
 import { lineageInOrder, type Lineage, type LineageContract, type LineageLink } from './lineage';
 import { actionsInTreeOrder, type ActionNode, type ContractNode, type GraphEdge, type GraphProblem, type TransactionGraph } from './model';
+import { comparisonCountsText } from './counts';
 import { rangeDiffText, type RangeDiff } from './rangeDiff';
+import { plural } from '../text';
 import { labelledTrafficCost, paidBesideEstimateText, trafficCostLine } from '../trafficCost';
 
 export interface LensData {
@@ -139,12 +141,11 @@ export function comparisonDocument(prepared: TransactionGraph, committed: Transa
   const graphs = { prepared, committed };
   const label = (side: 'prepared' | 'committed', nodeId: number) => actionLabel(graphs[side].actions.get(nodeId)!).join(' ');
   const differences = cmp.differences.map((d) => ({ ...d, line: differenceLine(d, label) }));
-  const skipped = [cmp.notCompared.fetches ? `${cmp.notCompared.fetches} fetches` : '', cmp.notCompared.rolledBack ? `${cmp.notCompared.rolledBack} rolled-back actions` : ''].filter(Boolean);
   const trafficCost = paidBesideEstimateText(committed.paidTrafficCost, prepared.costEstimate);
-  const verdict = differences.length === 0 ? 'The committed transaction did what the preview showed.' : `${differences.length} difference${differences.length === 1 ? '' : 's'} between the preview and the committed transaction:`;
+  const verdict = differences.length === 0 ? 'The committed transaction did what the preview showed.' : `${plural(differences.length, 'difference')} between the preview and the committed transaction:`;
   const text = [
     `Preview of ${prepared.commandId ?? '?'} beside the transaction at offset ${committed.offset} (${committed.updateId})`,
-    `${cmp.pairs.length} actions matched; ${cmp.createdIds.size} created contract ids matched${skipped.length ? `; not in a committed transaction, so not compared: ${skipped.join(', ')}` : ''}.`,
+    `${comparisonCountsText({ matchedActions: cmp.pairs.length, matchedContractIds: cmp.createdIds.size, notCompared: cmp.notCompared }).join('; ')}.`,
     verdict,
     ...differences.map((d) => `  - ${d.line}`),
     ...(trafficCost ? [labelledTrafficCost(trafficCost)!] : []),

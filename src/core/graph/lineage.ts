@@ -6,9 +6,10 @@
  * transaction the walk follows transient contracts without a request (a transfer proposal created and
  * accepted in the same transaction sits between the old and the new Iou). Across transactions each hop
  * costs two requests: the contract's events (`events-by-contract-id`: where it was created or archived)
- * and the transaction at that offset (ledger-effects shape). Both are cached, so a transaction shared by
- * several hops is read once. Forward, the walk follows the archive only: what non-consuming choices
- * created is not reachable from the contract's events.
+ * and the transaction at that offset (ledger-effects shape). Where the participant filters updates by
+ * contract id (3.8), a hop is one request: the transactions that touch the contract, which carry both its
+ * create and its archive. Everything is cached, so a transaction shared by several hops is read once.
+ * Forward, the walk follows the archive only: what non-consuming choices created is not followed.
  */
 import { CantonApiError } from '../errors';
 import type { CallOptions } from '../api/http';
@@ -20,6 +21,11 @@ import { buildTransactionGraph, type ActionNode, type TransactionGraph } from '.
 export interface LineageReader {
   contractEvents(contractId: string, o: CallOptions): Promise<ContractEvents>;
   transactionAt(offset: number, o: CallOptions): Promise<Transaction>;
+  /**
+   * The transactions that touch a contract, in one request (3.8's contract-id filter); absent where the
+   * participant does not have it, undefined where this read cannot be made (the walk then reads as before).
+   */
+  transactionsTouching?(contractId: string, o: CallOptions): Promise<Transaction[] | undefined>;
 }
 
 export interface TransactionRef {
@@ -86,6 +92,8 @@ function createNodeOf(g: TransactionGraph, contractId: string): ActionNode | und
 
 class LineageWalk {
   private readonly events = new Map<string, Promise<ContractEvents>>();
+  private readonly touching = new Map<string, Promise<Transaction[] | undefined>>();
+  private filterRefused = false;
   private readonly pending: { contractId: string; direction: Direction }[] = [];
   private readonly linked = new Set<string>();
   /** `contractId direction` of every step taken, so that no contract is walked twice the same way. */
@@ -149,6 +157,35 @@ class LineageWalk {
     }
   }
 
+  /**
+   * Where the contract was created and archived: from the transactions that touch it (one request) where
+   * the participant filters updates by contract id, else from its events. None of them visible: its
+   * events say why (the participant's code).
+   */
+  private async locate(c: LineageContract): Promise<{ created: boolean; archived: boolean }> {
+    const read = this.filterRefused ? undefined : this.reader.transactionsTouching;
+    if (read) {
+      let p = this.touching.get(c.contractId);
+      if (!p) {
+        this.lineage.requests++;
+        this.touching.set(c.contractId, (p = read.call(this.reader, c.contractId, this.o)));
+      }
+      const transactions = await p;
+      // Refused once (pruned below the start, say): the rest of the walk reads as without the filter.
+      if (transactions === undefined) this.filterRefused = true;
+      if (transactions && transactions.length > 0) {
+        for (const t of transactions) {
+          let g = this.lineage.transactions.get(t.offset);
+          if (!g) this.lineage.transactions.set(t.offset, (g = buildTransactionGraph(t)));
+          this.learn(c, g);
+        }
+        return { created: Boolean(c.createdIn?.updateId), archived: Boolean(c.archivedIn?.updateId) };
+      }
+    }
+    const ev = await this.eventsOf(c);
+    return { created: Boolean(ev?.created), archived: Boolean(ev?.archived) };
+  }
+
   private async graphAt(offset: number): Promise<TransactionGraph> {
     let g = this.lineage.transactions.get(offset);
     if (!g) {
@@ -180,7 +217,7 @@ class LineageWalk {
   }
 
   private async back(c: LineageContract): Promise<void> {
-    if (!c.createdIn?.updateId && !(await this.eventsOf(c))?.created) return;
+    if (!c.createdIn?.updateId && !(await this.locate(c)).created) return;
     const g = await this.graphAt(c.createdIn!.offset);
     this.learn(c, g);
     // Up through the transaction: each transient parent was created here too, so go on without a request.
@@ -202,9 +239,11 @@ class LineageWalk {
   }
 
   private async forward(c: LineageContract): Promise<void> {
-    if (!c.archivedIn?.updateId) {
-      const ev = await this.eventsOf(c);
-      if (!ev?.archived) return;
+    if (!c.archivedIn?.updateId && !(await this.locate(c)).archived) {
+      // The filtered read shows only what these parties see: no archive among them is no answer (archived
+      // out of their sight, or active). The contract's events say which, or why they cannot.
+      if (this.touching.has(c.contractId) && !this.events.has(c.contractId)) await this.eventsOf(c);
+      if (!c.archivedIn) return;
     }
     const g = await this.graphAt(c.archivedIn!.offset);
     this.learn(c, g);

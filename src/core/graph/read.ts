@@ -1,10 +1,11 @@
 /** Reads one transaction for the graph: by update id or offset, in the ledger-effects shape, as the given parties. */
 import type { LedgerClient } from '../api/client';
 import type { CallOptions } from '../api/http';
-import { RequestValidationError } from '../errors';
+import { AuthError, CantonApiError, RequestValidationError } from '../errors';
 import type { Transaction } from '../models/updates';
 import type { LineageReader } from './lineage';
 import { buildTransactionGraph, type TransactionGraph } from './model';
+import { transactionsTouchingContract } from '../updates/contractActivity';
 
 export type TransactionKey = { updateId: string } | { offset: number };
 
@@ -43,10 +44,31 @@ export async function readTransactionGraph(client: LedgerClient, key: Transactio
   return buildTransactionGraph(await readTransaction(client, key, readAs, o));
 }
 
-/** The lineage walk's reads through a client, as the given parties. */
+/**
+ * The lineage walk's reads through a client, as the given parties. Where the participant's own
+ * description has the contract-id filter on updates (3.8), a hop is one read: the transactions that
+ * touch the contract, up to the ledger end read once per walk. A participant that refuses that read
+ * (pruned below the start, or a token not scoped to updates) gets the two reads per hop instead.
+ */
 export function lineageReaderOf(client: LedgerClient, readAs: GraphReadAs): LineageReader {
+  const filter = { parties: [...readAs.parties], anyParty: readAs.anyParty };
+  let end: Promise<number> | undefined;
   return {
-    contractEvents: (contractId, o) => client.eventsByContractId(contractId, { filter: { parties: [...readAs.parties], anyParty: readAs.anyParty } }, o),
+    contractEvents: (contractId, o) => client.eventsByContractId(contractId, { filter }, o),
     transactionAt: (offset, o) => readTransaction(client, { offset }, readAs, o),
+    ...(client.filtersUpdatesByContractId
+      ? {
+          transactionsTouching: async (contractId: string, o: CallOptions) => {
+            try {
+              end ??= client.ledgerEnd(o);
+              return await transactionsTouchingContract(client, contractId, filter, { ...o, endInclusive: end });
+            } catch (e) {
+              // Refused (pruned below the start, or a token outside the updates area): the two reads instead.
+              if (e instanceof CantonApiError || e instanceof AuthError) return undefined;
+              throw e;
+            }
+          },
+        }
+      : {}),
   };
 }

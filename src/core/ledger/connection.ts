@@ -106,6 +106,11 @@ export class LedgerConnection {
   private readonly descriptions: ParticipantDescriptions;
   /** What the participant's own description says of our requests, from the last connect. */
   private compatibilityCheck: CompatibilityCheck | undefined;
+  /** The check of the last connect while it runs (reading and parsing the description), and after. */
+  private compatibilityRead: { controller: AbortController; done: Promise<CompatibilityReport | undefined> } | undefined;
+  private readonly compatibilityChanged = new Emitter<CompatibilityReport | undefined>();
+  /** The compatibility report arrived (after the connect, once the description is read and checked) or went. */
+  readonly onDidChangeCompatibility = this.compatibilityChanged.event;
   private readonly pqsChanged = new Emitter<PqsStore | undefined>();
   /** A PQS store was attached or detached. */
   readonly onDidChangePqs = this.pqsChanged.event;
@@ -170,6 +175,21 @@ export class LedgerConnection {
     return this.current.state === 'connected' ? this.compatibilityCheck?.report : undefined;
   }
 
+  /**
+   * Connected, and the participant's description still being read and checked: until it is, the
+   * version table alone decides what is sent (the connect does not wait for it).
+   */
+  get compatibilityPending(): boolean {
+    return this.current.state === 'connected' && !this.compatibilityCheck && this.compatibilityRead !== undefined;
+  }
+
+  /** The report once the connect's check is done (undefined when not connected, or when the check was dropped). */
+  async whenCompatibilityChecked(signal?: AbortSignal): Promise<CompatibilityReport | undefined> {
+    await untilAborted<unknown>(this.connecting?.done.catch(() => undefined) ?? Promise.resolve(), signal);
+    await untilAborted(this.compatibilityRead?.done ?? Promise.resolve(undefined), signal);
+    return this.compatibility;
+  }
+
   /** True when the last answer was an auth failure. */
   get tokenRejected(): boolean {
     return this.current.state === 'error' && this.current.error instanceof AuthError;
@@ -191,20 +211,23 @@ export class LedgerConnection {
     this.lifetime.signal.addEventListener('abort', abort, { once: true });
     if (signal?.aborted) controller.abort();
     const before = this.current;
+    const checkBefore = this.compatibilityCheck;
     this.setState({ state: 'connecting' });
     const done = (async () => {
+      const o = { signal: controller.signal, timeoutMs: this.connectTimeoutMs };
+      const capabilities = this.client.capabilities(o);
+      // The description is read and parsed beside the connect, which does not wait for it (parsing a
+      // large one takes up to seconds): until its report arrives, the version table decides.
+      const check = this.startCompatibilityCheck(capabilities.then((caps) => caps.version));
       try {
-        const o = { signal: controller.signal, timeoutMs: this.connectTimeoutMs };
-        const [{ info, ledgerEnd }, compatibility] = await Promise.all([
-          readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs),
-          this.client.capabilities(o).then((caps) => this.descriptions.check(this.client, caps.version, o)),
-        ]);
+        const [{ info, ledgerEnd }] = await Promise.all([readParticipantInfo(this.client, this.profile, controller.signal, this.connectTimeoutMs), capabilities]);
         if (controller.signal.aborted) throw new CancelledError(true);
-        this.compatibilityCheck = compatibility;
-        this.client.useCompatibility(compatibility);
         this.connected(info, ledgerEnd);
         return info;
       } catch (e) {
+        check.controller.abort();
+        // Back to what it was after a cancel (a connected connection keeps the report it had); none after a failure.
+        this.useCompatibilityCheck(controller.signal.aborted && before.state === 'connected' ? checkBefore : undefined);
         if (controller.signal.aborted) {
           this.setState(before.state === 'connecting' ? { state: 'disconnected' } : before);
           throw e instanceof CancelledError ? e : new CancelledError(true);
@@ -220,6 +243,46 @@ export class LedgerConnection {
     })();
     this.connecting = { controller, done };
     return done;
+  }
+
+  /**
+   * Reads and checks the participant's description for the version the connect learns, in place of
+   * the last connect's check (dropped at once: the version may have changed). Ends quietly: a failure
+   * to read is a report that says the version table decided, and a dropped check leaves none.
+   */
+  private startCompatibilityCheck(version: Promise<string>): { controller: AbortController } {
+    this.compatibilityRead?.controller.abort();
+    this.useCompatibilityCheck(undefined);
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, this.lifetime.signal]);
+    const read: { controller: AbortController; done: Promise<CompatibilityReport | undefined> } = { controller, done: Promise.resolve(undefined) };
+    read.done = (async () => {
+      try {
+        const check = await this.descriptions.check(this.client, await version, { signal, timeoutMs: this.connectTimeoutMs });
+        if (signal.aborted || this.compatibilityRead !== read) return undefined;
+        this.useCompatibilityCheck(check);
+        this.logCompatibility(check.report);
+        return check.report;
+      } catch {
+        // The connect failed or was cancelled (it says so), or the check was dropped.
+        return undefined;
+      }
+    })();
+    this.compatibilityRead = read;
+    return read;
+  }
+
+  private useCompatibilityCheck(check: CompatibilityCheck | undefined): void {
+    if (this.compatibilityCheck === check) return;
+    this.compatibilityCheck = check;
+    this.client.useCompatibility(check);
+    if (!this.disposed) this.compatibilityChanged.fire(check?.report);
+  }
+
+  /** A warning when the description found something; a newer version checked by the table alone is warned of at connect. */
+  private logCompatibility(report: CompatibilityReport): void {
+    const found = report.operations.some((o) => o.findings.length > 0);
+    (found ? this.logger.warn : this.logger.info).call(this.logger, `${this.profile.name}: ${report.summary}`);
   }
 
   /** Aborts the connect in progress (the Cancel of a "connecting…" row); false when there is none. */
@@ -293,10 +356,6 @@ export class LedgerConnection {
 
   private connected(info: ParticipantInfo, ledgerEnd: number): void {
     if (info.versionNotice) this.logger.warn(`${this.profile.name}: ${info.versionNotice}`);
-    // A warning when the description found something; a newer version checked by the table alone is warned of above.
-    const report = this.compatibilityCheck?.report;
-    const found = report?.operations.some((o) => o.findings.length > 0);
-    if (report) (found ? this.logger.warn : this.logger.info).call(this.logger, `${this.profile.name}: ${report.summary}`);
     const known = this.ledgerState;
     if (known) {
       known.advanceTo(ledgerEnd);
@@ -388,6 +447,8 @@ export class LedgerConnection {
     if (this.disposed) return;
     this.lifetime.abort();
     this.connecting?.controller.abort();
+    this.compatibilityRead?.controller.abort();
+    this.compatibilityChanged.dispose();
     this.ledgerState?.dispose();
     this.ledgerState = undefined;
     this.packageRead?.abort.abort();

@@ -169,7 +169,8 @@ export interface VettingMatrix {
   rows: Array<{ packageName: string; drift: boolean; versions: Array<{ packageVersion: string; packageIds: string[]; vettedOn: string[] }> }>;
 }
 
-export function vettingMatrix(snapshot: NetworkSnapshot): VettingMatrix {
+/** `drifts`: the snapshot's drift when the caller has worked it out already. */
+export function vettingMatrix(snapshot: NetworkSnapshot, drifts: readonly VettingDrift[] = vettingDrift(snapshot)): VettingMatrix {
   const participants = snapshot.hosts.map((h) => ({ participantId: h.participantId, label: h.label, read: snapshot.vetting.has(h.participantId) }));
   const byName = new Map<string, Map<string, { ids: Set<string>; on: Set<string> }>>();
   for (const { participantId } of participants) {
@@ -180,7 +181,7 @@ export function vettingMatrix(snapshot: NetworkSnapshot): VettingMatrix {
       cell.on.add(participantId);
     }
   }
-  const drifting = new Set(vettingDrift(snapshot).map((d) => d.packageName));
+  const drifting = new Set(drifts.map((d) => d.packageName));
   const order = new Map(participants.map((p, i) => [p.participantId, i]));
   const rows = [...byName.keys()].sort().map((packageName) => {
     const versions = byName.get(packageName)!;
@@ -208,12 +209,37 @@ const READING: Record<NetworkReading, string> = {
 export function describeNetworkProblem(p: NetworkProblem): string {
   switch (p.kind) {
     case 'unreachable':
-      return `${p.member} did not answer: ${p.error.message}`;
+      return `${networkProblemTitle(p)}: ${p.error.message}`;
     case 'forbidden':
-      return `${p.member} would not tell ${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}: ${p.error.message} (the token's user may not read it)`;
+      return `${networkProblemTitle(p)}: ${p.error.message} (the token's user may not read it)`;
     case 'unavailable':
       return `${p.member} runs Canton ${p.version}, which cannot tell ${READING[p.reading]} over the JSON Ledger API`;
     case 'failed':
-      return `${p.member} could not tell ${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}: ${p.error.message}`;
+      return `${networkProblemTitle(p)}: ${p.error.message}`;
   }
+}
+
+/** What could not be read, without why: a row's title (the error's message is its description). */
+export function networkProblemTitle(p: Exclude<NetworkProblem, { kind: 'unavailable' }>): string {
+  const about = 'reading' in p ? `${READING[p.reading]}${p.party ? ` for ${p.party}` : ''}` : '';
+  switch (p.kind) {
+    case 'unreachable':
+      return `${p.member} did not answer`;
+    case 'forbidden':
+      return `${p.member} would not tell ${about}`;
+    case 'failed':
+      return `${p.member} could not tell ${about}`;
+  }
+}
+
+/**
+ * Which of `others` are one network with `target`: those connected to a synchronizer it is connected
+ * to. A participant of another network (another synchronizer) hosts none of its parties as Canton
+ * counts hosts, so it is never asked about them. When the target's synchronizers are not known (an
+ * empty list), every other is kept: the reads then say what each one knows.
+ */
+export function sameNetwork<T>(target: T, others: readonly T[], synchronizersOf: (member: T) => readonly string[]): T[] {
+  const mine = new Set(synchronizersOf(target));
+  if (mine.size === 0) return [...others];
+  return others.filter((o) => synchronizersOf(o).some((s) => mine.has(s)));
 }

@@ -21,6 +21,8 @@ import { getOrCreate } from '../maps';
 export interface PreflightOptions extends CallOptions {
   /** Names and versions of packages by id, for template ids in package-id form (else read from the vetting lists). */
   packageById?: (packageId: string) => PackageRef | undefined;
+  /** The informees of the transaction where a preview was made: every host of each must have vetted the packages too. */
+  informees?: readonly string[];
 }
 
 /** How a package's version was decided. */
@@ -87,9 +89,9 @@ export async function preflightCommands(text: string, members: readonly NetworkM
         unresolved.push({ pointer: `${site.pointer}/templateId`, packageId: id.packageId });
         continue;
       }
-      addTo(groups, `id:${id.packageId}`, { packageName: known.packageName, packageId: id.packageId }, `${site.pointer}/templateId`, [...parties, ...named]);
+      addTo(groups, `id:${id.packageId}`, { packageName: known.packageName, packageId: id.packageId }, `${site.pointer}/templateId`, [...parties, ...named, ...(o.informees ?? [])]);
     } else {
-      addTo(groups, `name:${id.packageName}`, { packageName: id.packageName }, `${site.pointer}/templateId`, [...parties, ...named]);
+      addTo(groups, `name:${id.packageName}`, { packageName: id.packageName }, `${site.pointer}/templateId`, [...parties, ...named, ...(o.informees ?? [])]);
     }
   }
 
@@ -300,4 +302,24 @@ export function preflightReport(file: string, r: PreflightResult): string[] {
 /** Whether every command of the file will find its package version: the CLI's exit 0. */
 export function preflightPasses(r: PreflightResult): boolean {
   return r.packages.every((v) => v.verdict === 'ok') && !r.problems.some((p) => p.severity !== 'info');
+}
+
+/** When the editor runs the pre-flight before Submit: never, asking to go on when it fails, or refusing the submit then. */
+export type BeforeSubmit = 'off' | 'warn' | 'block';
+
+/** The pre-flight as a Markdown report: the verdict, who was asked, then the report's lines per package name. */
+export function preflightMarkdown(file: string, members: readonly string[], r: PreflightResult): string {
+  const passes = preflightPasses(r);
+  const fails = r.packages.filter((v) => v.verdict === 'fails').length;
+  const verdict = passes ? 'Every command will find its package version.' : fails > 0 ? `${fails} package name${fails === 1 ? '' : 's'} without a version every host has vetted: the commands using ${fails === 1 ? 'it' : 'them'} will fail.` : 'Not everything could be checked: see below.';
+  const lines = [`# Pre-flight of ${file}`, '', `**${verdict}**`, '', `Participants asked: ${members.join(', ')} (Canton's choice from ${members[0] ?? 'none'}).`, ''];
+  lines.push('| | Package | Version | Parties | Decided by |', '| --- | --- | --- | --- | --- |');
+  const who = (parties: string[]) => parties.map((p) => p.split('::', 1)[0]).join(', ') || '—';
+  for (const v of r.packages) {
+    const cell = (s: string) => s.replace(/\|/g, '\\|');
+    if (v.verdict === 'ok') lines.push(`| ✓ | ${cell(v.packageName)} | ${cell(v.chosen.packageVersion)} (\`${v.chosen.packageId.slice(0, 12)}…\`) | ${cell(who(v.parties))} | ${v.source === 'canton' ? 'Canton (preferred-packages)' : v.source === 'vetting' ? "every host's vetting" : 'named by id'} |`);
+    else lines.push(`| ${v.verdict === 'fails' ? '✗' : '?'} | ${cell(v.packageName)} | ${v.verdict === 'fails' ? 'none' : 'not checked'} | ${cell(who(v.parties))} | |`);
+  }
+  lines.push('', '```text', ...preflightReport(file, r), '```', '');
+  return lines.join('\n');
 }

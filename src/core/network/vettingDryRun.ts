@@ -8,7 +8,10 @@ import type { CallOptions } from '../api/http';
 import type * as wire from '../models/wire';
 import { describePackage } from '../models/vetting';
 import { comparePackageVersions } from '../daml/packageVersions';
-import { labelOfParticipant, vettedByParty, type NetworkMember, type NetworkProblem, type NetworkSnapshot } from './model';
+import { describeNetworkProblem, labelOfParticipant, vettedByParty, type NetworkMember, type NetworkProblem, type NetworkSnapshot } from './model';
+import { isJsonObject, JsonDocument, rangeOf } from '../files/jsonDocument';
+import type { Problem } from '../files/problems';
+import { getOrCreate } from '../maps';
 import { networkProblem, readNetwork } from './read';
 
 export interface VettingLoss {
@@ -78,4 +81,52 @@ export function describeLoss(l: VettingLoss, participantId?: string): string {
   return l.after.length === 0
     ? `${party}${where} could no longer use any version of ${l.packageName} (now ${l.before.join(', ')}): its commands on it would fail.`
     : `${party}${where} would lose ${l.packageName} ${lost.join(', ')}; ${l.after.join(', ')} stays usable.`;
+}
+
+/**
+ * Each loss as a problem where the vetting file changes its package name (every Unvet or change of
+ * validity naming it; the top of the file when none does): an error when the party is left with no
+ * version, a warning when another stays usable.
+ */
+export function vettingLossProblems(text: string, r: VettingDryRunResult): Problem[] {
+  const doc = new JsonDocument(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const sites = new Map<string, string[]>();
+  const changes = isJsonObject(value) && Array.isArray(value.changes) ? value.changes : [];
+  changes.forEach((change, i) => {
+    const operation = isJsonObject(change) && isJsonObject(change.operation) ? change.operation : undefined;
+    for (const [op, body] of Object.entries(operation ?? {})) {
+      const packages = isJsonObject(body) && isJsonObject(body.value) && Array.isArray(body.value.packages) ? body.value.packages : [];
+      packages.forEach((ref, j) => {
+        if (isJsonObject(ref) && typeof ref.packageName === 'string') getOrCreate(sites, ref.packageName, () => []).push(`/changes/${i}/operation/${op}/value/packages/${j}`);
+      });
+    }
+  });
+  const problems: Problem[] = [];
+  for (const loss of r.losses) {
+    for (const pointer of sites.get(loss.packageName) ?? ['']) {
+      const node = pointer ? doc.nodeAt(pointer) : undefined;
+      const { offset, length } = node ? rangeOf(node) : { offset: 0, length: 0 };
+      const start = doc.position(offset);
+      const end = doc.position(offset + length);
+      problems.push({ path: pointer, message: describeLoss(loss, r.participantId), severity: loss.after.length === 0 ? 'error' : 'warning', code: 'vetting-loss', offset, length, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, data: { party: loss.party, packageName: loss.packageName } });
+    }
+  }
+  return problems.sort((a, b) => a.offset - b.offset);
+}
+
+/** The dry run across the network as a Markdown report. */
+export function vettingDryRunMarkdown(file: string, members: readonly string[], r: VettingDryRunResult): string {
+  const lines = [`# ${file} across the network: nothing was changed`, '', `Dry run on ${members[0] ?? '?'}${r.participantId ? ` (${labelOfParticipant(r.participantId)})` : ''}; the network read from ${members.join(', ')}.`, ''];
+  lines.push(r.losses.length === 0 ? `**No party loses a usable version** (${r.parties.length} part${r.parties.length === 1 ? 'y' : 'ies'} judged).` : `**${r.losses.length} loss${r.losses.length === 1 ? '' : 'es'}:**`, '');
+  for (const l of r.losses) lines.push(`- ${describeLoss(l, r.participantId)}`);
+  if (r.added.length > 0 || r.removed.length > 0) lines.push('', '## The change', '', ...r.added.map((p) => `- added: ${p}`), ...r.removed.map((p) => `- removed: ${p}`));
+  if (r.problems.length > 0) lines.push('', '## Not read', '', ...r.problems.map((p) => `- ${describeNetworkProblem(p)}`));
+  lines.push('');
+  return lines.join('\n');
 }

@@ -109,6 +109,8 @@ export interface PartyComparison {
   summary: ComparisonSummary;
   /** The paid traffic cost over the compared transactions (a submitter's read reports it, others' do not). */
   trafficCost: TrafficCostSum;
+  /** Where the sides are on several participants: each party's participant, indexed like the parties (the offsets of `updates` are then each side's own). */
+  sides?: string[];
 }
 
 // ---------------------------------------------------------------- reading
@@ -139,25 +141,36 @@ export async function readAsEachParty(
   if (!Number.isSafeInteger(endInclusive) || endInclusive < beginExclusive) {
     throw new RequestValidationError('endInclusive', `The range must end at or after its start (${beginExclusive}), not at ${endInclusive}`);
   }
-  const max = query.maxTransactionsPerParty ?? DEFAULT_MAX_TRANSACTIONS_PER_PARTY;
   const reads: PartyRead[] = [];
-  for (const [index, party] of parties.entries()) {
-    const transactions: Transaction[] = [];
-    o.onProgress?.({ party, index, transactions: 0 });
-    if (endInclusive > beginExclusive) {
-      const interfaces = query.interfaceIds?.length ? { interfaceIds: [...query.interfaceIds], includeInterfaceViews: true } : {};
-      const selection = { filter: { parties: [party], shape: 'ledger-effects' as const, ...interfaces } };
-      for await (const page of client.walkUpdates({ selection, beginExclusive, endInclusive, pageSize: query.pageSize }, o)) {
-        for (const u of page) if (u.kind === 'transaction') transactions.push(u);
-        if (transactions.length > max) {
-          throw new RequestValidationError('endInclusive', `Offsets ${beginExclusive + 1}–${endInclusive} hold more than ${max} transactions for ${party}: compare a narrower range`);
-        }
-        o.onProgress?.({ party, index, transactions: transactions.length });
-      }
-    }
-    reads.push({ party, transactions });
-  }
+  for (const [index, party] of parties.entries()) reads.push(await readAsParty(client, party, index, { beginExclusive, endInclusive }, query, o));
   return { parties, beginExclusive, endInclusive, reads };
+}
+
+/** One party's transactions of the range, with that party's filter alone (see {@link readAsEachParty}). */
+async function readAsParty(
+  client: LedgerClient,
+  party: string,
+  index: number,
+  range: { beginExclusive: number; endInclusive: number },
+  query: Omit<ComparePartiesQuery, 'parties'>,
+  o: CompareOptions,
+): Promise<PartyRead> {
+  const { beginExclusive, endInclusive } = range;
+  const max = query.maxTransactionsPerParty ?? DEFAULT_MAX_TRANSACTIONS_PER_PARTY;
+  const transactions: Transaction[] = [];
+  o.onProgress?.({ party, index, transactions: 0 });
+  if (endInclusive > beginExclusive) {
+    const interfaces = query.interfaceIds?.length ? { interfaceIds: [...query.interfaceIds], includeInterfaceViews: true } : {};
+    const selection = { filter: { parties: [party], shape: 'ledger-effects' as const, ...interfaces } };
+    for await (const page of client.walkUpdates({ selection, beginExclusive, endInclusive, pageSize: query.pageSize }, o)) {
+      for (const u of page) if (u.kind === 'transaction') transactions.push(u);
+      if (transactions.length > max) {
+        throw new RequestValidationError('endInclusive', `Offsets ${beginExclusive + 1}–${endInclusive} hold more than ${max} transactions for ${party}: compare a narrower range`);
+      }
+      o.onProgress?.({ party, index, transactions: transactions.length });
+    }
+  }
+  return { party, transactions };
 }
 
 /** Reads as each party and compares. */
@@ -166,13 +179,52 @@ export async function compareParties(client: LedgerClient, query: CompareParties
   return buildComparison(r.parties, r.reads, { beginExclusive: r.beginExclusive, endInclusive: r.endInclusive });
 }
 
+/** One side of a comparison: a party as one participant (its client) tells its transactions. */
+export interface CompareSide {
+  party: string;
+  client: LedgerClient;
+  /** The participant's (connection's) name, shown with the party when the sides are on several. */
+  label: string;
+}
+
+/**
+ * Compares parties read each from its own participant. On one participant this is {@link compareParties}.
+ * On several, an offset range means nothing across them (each participant numbers its own offsets), so
+ * each side reads its participant's whole ledger up to its end, pinned before the first read; the
+ * transactions are matched by update id (the same on every host: Canton's transaction id) and ordered
+ * by record time. The same party on two hosts is Compare Participants' consistency check, not this.
+ */
+export async function compareSides(sides: readonly CompareSide[], query: Omit<ComparePartiesQuery, 'parties'> = {}, o: CompareOptions = {}): Promise<PartyComparison> {
+  const clients = [...new Set(sides.map((s) => s.client))];
+  if (clients.length === 1) return compareParties(clients[0], { ...query, parties: sides.map((s) => s.party) }, o);
+  const parties = checkCompareParties(sides.map((s) => s.party));
+  if (parties.length !== sides.length) {
+    throw new RequestValidationError('parties', 'The same party is picked on two participants: compare its hosts with Compare Participants, and pick different parties here.');
+  }
+  if (query.beginExclusive !== undefined || query.endInclusive !== undefined) {
+    throw new RequestValidationError('beginExclusive', 'An offset range belongs to one participant: parties on several participants are compared over each one\'s whole ledger.');
+  }
+  const ends = new Map<LedgerClient, number>();
+  for (const client of clients) ends.set(client, await client.ledgerEnd(o));
+  const reads: PartyRead[] = [];
+  for (const [index, side] of sides.entries()) reads.push(await readAsParty(side.client, side.party, index, { beginExclusive: 0, endInclusive: ends.get(side.client)! }, query, o));
+  const comparison = buildComparison(parties, reads, { beginExclusive: 0, endInclusive: Math.max(...ends.values()) });
+  // Offsets are each participant's own: the record time orders the updates of the one synchronizer alike on every host.
+  comparison.updates.sort((a, b) => recordTimeOf(a).localeCompare(recordTimeOf(b)) || a.offset - b.offset);
+  return { ...comparison, sides: sides.map((s) => s.label) };
+}
+
+function recordTimeOf(u: UpdateComparison): string {
+  return u.views.find((v) => v !== undefined)?.recordTime ?? '';
+}
+
 // ---------------------------------------------------------------- comparing
 
 /**
  * Fields compared per event kind. `witnessParties` is left out on purpose: each read asks as one
  * party, so the participant lists only that party there; `seenAs` says more.
  */
-const EVENT_FIELDS: Record<TransactionEvent['kind'], readonly string[]> = {
+export const EVENT_FIELDS: Record<TransactionEvent['kind'], readonly string[]> = {
   created: ['templateId', 'createArgument', 'contractKey', 'signatories', 'observers', 'interfaceViews', 'createdEventBlob', 'acsDelta'],
   archived: ['templateId', 'implementedInterfaces'],
   exercised: ['templateId', 'interfaceId', 'choice', 'choiceArgument', 'actingParties', 'consuming', 'exerciseResult', 'lastDescendantNodeId', 'implementedInterfaces', 'acsDelta'],
@@ -186,7 +238,7 @@ function shown(value: unknown): string | undefined {
 }
 
 /** The fields whose values are not all equal among the views present; each view missing a field shows `undefined`. */
-function differingFields<T>(views: (T | undefined)[], fields: readonly string[], read: (view: T, field: string) => unknown): FieldDifference[] {
+export function differingFields<T>(views: (T | undefined)[], fields: readonly string[], read: (view: T, field: string) => unknown): FieldDifference[] {
   const present = views.filter((v): v is T => v !== undefined);
   if (present.length < 2) return [];
   const out: FieldDifference[] = [];
@@ -301,11 +353,16 @@ export function partyNames(parties: readonly string[]): string[] {
   return parties.map((p) => (parties.filter((q) => hint(q) === hint(p)).length === 1 ? hint(p) : shortParty(p)));
 }
 
+/** The names of a comparison's parties, each with its participant where the sides are on several ("Alice on app-user"). */
+export function comparisonNames(c: Pick<PartyComparison, 'parties' | 'sides'>): string[] {
+  return partyNames(c.parties).map((name, i) => (c.sides?.[i] ? `${name} on ${c.sides[i]}` : name));
+}
+
 /**
  * "Alice sees 12 of 15 transactions; Bob sees 9; 6 seen by both" (with three or more parties:
  * "…; 2 seen by all 3").
  */
-export function comparisonSummaryText(c: PartyComparison, names = partyNames(c.parties)): string {
+export function comparisonSummaryText(c: PartyComparison, names = comparisonNames(c)): string {
   const s = c.summary;
   if (s.total === 0) return `No transactions for ${names.join(', ')} in offsets ${c.beginExclusive + 1}–${c.endInclusive}`;
   const each = names.map((name, i) => (i === 0 ? `${name} sees ${s.seenBy[i]} of ${s.total} transaction${s.total === 1 ? '' : 's'}` : `${name} sees ${s.seenBy[i]}`));

@@ -4,7 +4,7 @@
  * and the fields that differ between the parties' views, marked.
  */
 import {
-  comparisonSummaryText, isUniformEvent, partyNames, presenceText, rolesText, SEEN_AS_MEANING,
+  comparisonSummaryText, isUniformEvent, comparisonNames, presenceText, rolesText, SEEN_AS_MEANING,
   type EventComparison, type FieldDifference, type PartyComparison, type UpdateComparison,
 } from './compare';
 import type { LedgerRow } from '../rows';
@@ -78,18 +78,20 @@ function eventRow(e: EventComparison, u: UpdateComparison, names: readonly strin
   };
 }
 
-function updateRow(u: UpdateComparison, names: readonly string[], parties: readonly string[]): LedgerRow {
+function updateRow(u: UpdateComparison, names: readonly string[], parties: readonly string[], sides?: readonly string[]): LedgerRow {
   const presence = presenceText(u.views, names);
+  // On several participants each side has its own offset: they are listed, and the update id is the key.
+  const offsets = sides ? sides.flatMap((side, i) => (u.views[i] ? [`${side} ${u.views[i]!.offset}`] : [])).join(', ') : undefined;
   // Marked when the parties that see it see it differently; who sees it at all is in the columns.
   const differing = [...u.differences.map((d) => d.field), ...(u.events.some((e) => !isUniformEvent(e, u)) ? ['event views'] : [])];
   const uniform = differing.length === 0;
   return {
-    key: `update-${u.offset}`,
+    key: offsets ? `update-${u.updateId}` : `update-${u.offset}`,
     kind: 'compare.update',
-    label: `${u.offset}  Transaction`,
-    description: differing.length ? `${presence} · ${differing.join(', ')} differ` : presence,
+    label: offsets ? 'Transaction' : `${u.offset}  Transaction`,
+    description: [offsets ? `at ${offsets}` : undefined, presence, differing.length ? `${differing.join(', ')} differ` : undefined].filter(Boolean).join(' · '),
     tooltip: [
-      `**Transaction** at offset ${u.offset}`,
+      offsets ? `**Transaction** at offsets ${offsets}` : `**Transaction** at offset ${u.offset}`,
       `Update ID ${code(u.updateId)}`,
       ...names.map((name, i) => `${md(name)}: ${u.views[i] ? plural(u.views[i]!.events.length, 'event') : 'does not see it'}`),
     ].join('  \n'),
@@ -108,16 +110,16 @@ function updateRow(u: UpdateComparison, names: readonly string[], parties: reado
 
 /** The summary row (expanded, with a row per party), then a row per transaction. */
 export function comparisonRows(c: PartyComparison): LedgerRow[] {
-  const names = partyNames(c.parties);
+  const names = comparisonNames(c);
   const s = c.summary;
   const only = (i: number) => c.updates.filter((u) => u.views[i] !== undefined && u.views.every((v, j) => j === i || v === undefined)).length;
   const summary: LedgerRow = {
     key: 'summary',
     kind: 'group',
     label: comparisonSummaryText(c, names),
-    description: [`offsets ${c.beginExclusive + 1}–${c.endInclusive}`, 'ledger effects', c.trafficCost.paid ? paidTrafficCostInline(c.trafficCost.total) : undefined].filter(Boolean).join(' · '),
+    description: [c.sides ? "each participant's whole ledger" : `offsets ${c.beginExclusive + 1}–${c.endInclusive}`, 'ledger effects', c.trafficCost.paid ? paidTrafficCostInline(c.trafficCost.total) : undefined].filter(Boolean).join(' · '),
     tooltip: [
-      `Offsets ${c.beginExclusive + 1} to ${c.endInclusive}, read once per party (ledger-effects shape).`,
+      c.sides ? "Each party read on its own participant, over that participant's whole ledger (ledger-effects shape); offsets are each participant's own." : `Offsets ${c.beginExclusive + 1} to ${c.endInclusive}, read once per party (ledger-effects shape).`,
       ...c.parties.map((p, i) => `${md(names[i])}: ${code(p)}`),
       md(labelledTrafficCost(trafficCostSumText(c.trafficCost))!),
     ].join('  \n'),
@@ -135,10 +137,10 @@ export function comparisonRows(c: PartyComparison): LedgerRow[] {
       })),
   };
   if (c.updates.length === 0) return [summary];
-  return [summary, ...c.updates.map((u) => updateRow(u, names, c.parties))];
+  return [summary, ...c.updates.map((u) => updateRow(u, names, c.parties, c.sides))];
 }
 
 /** "Alice vs Bob": the view's description. */
 export function comparisonTitle(c: PartyComparison): string {
-  return partyNames(c.parties).join(' vs ');
+  return comparisonNames(c).join(' vs ');
 }

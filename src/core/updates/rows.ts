@@ -163,6 +163,22 @@ function exercisedEventRows(e: ExercisedEvent): LedgerRow[] {
 const EVENT_WORD = { created: 'Created', archived: 'Archived', exercised: 'Exercised' } as const;
 const EVENT_ICON = { created: 'add', archived: 'trash', exercised: 'zap' } as const;
 
+/**
+ * Contract Events: the exercises on the contract (every choice, consuming or not), where the participant
+ * filters updates by contract id (3.8) and so can say them in one read.
+ */
+export function contractExercisesRow(exercises: readonly { event: ExercisedEvent; updateId: string }[]): LedgerRow {
+  return {
+    key: 'exercises',
+    kind: 'group',
+    label: 'Exercised',
+    description: exercises.length === 0 ? 'no choice exercised' : `${exercises.length} ${exercises.length === 1 ? 'choice' : 'choices'}`,
+    tooltip: 'The choices exercised on this contract, read with the participant\'s contract-id filter on updates (Canton 3.8).',
+    icon: 'zap',
+    children: () => exercises.map(({ event, updateId }) => ({ ...transactionEventRow(event, updateId), key: `exercise-${event.offset}-${event.nodeId}`, description: `offset ${event.offset} · by ${parties(event.actingParties)}` })),
+  };
+}
+
 export function transactionEventRow(e: TransactionEvent, updateId?: string): LedgerRow {
   const what = e.kind === 'exercised' ? `${EVENT_WORD[e.kind]} ${e.choice} on ${entityName(e.templateId)}` : `${EVENT_WORD[e.kind]} ${entityName(e.templateId)}`;
   const children = e.kind === 'created' ? () => createdEventRows(e) : e.kind === 'archived' ? () => archivedEventRows(e) : () => exercisedEventRows(e);

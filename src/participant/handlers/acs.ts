@@ -4,7 +4,7 @@
  * Both read a page from a position in creation order, so a page costs the same however large the set.
  */
 import { decodeActiveContractsRequest, type DecodedActiveContractsRequest } from '../decode';
-import { createdEventJson } from '../encode';
+import { createdEventJson, unassignedEventJson } from '../encode';
 import { LedgerApiError, invalidArgument } from '../errors';
 import { parseEventFormat, parseLegacyFilter, type EventFilter } from '../filters';
 import type { ContractRecord } from '../model';
@@ -56,12 +56,19 @@ function snapshotOffset(s: Services, offset: number): number {
   return offset;
 }
 
-function entryJson(s: Services, c: ContractRecord, filter: EventFilter, token: string | undefined): string {
+function entryJson(s: Services, c: ContractRecord, offset: number, filter: EventFilter, token: string | undefined): string {
   const match = filter.match(c.stakeholders, c.template)!;
+  const tail = token === undefined ? '' : `,"streamContinuationToken":${JSON.stringify(token)}`;
+  // Unassigned by the snapshot's offset and not yet assigned: in flight, as the spec's JsContractEntry
+  // has it (its created event is the last activation, on the synchronizer it left).
+  if (c.unassigned && c.unassigned.offset <= offset) {
+    const incomplete = `{"createdEvent":${createdEventJson(c, c.createdOffset, c.createdNodeId, match, true, s.profile.wire)},"unassignedEvent":${unassignedEventJson(c, c.unassigned, match, s.profile.wire)}}`;
+    return `{"workflowId":"","contractEntry":{"JsIncompleteUnassigned":${incomplete}}${tail}}`;
+  }
   const active =
     `{"createdEvent":${createdEventJson(c, c.createdOffset, c.createdNodeId, match, true, s.profile.wire)}` +
     `,"synchronizerId":${JSON.stringify(c.synchronizerId)},"reassignmentCounter":${c.reassignmentCounter}}`;
-  return `{"workflowId":"","contractEntry":{"JsActiveContract":${active}}${token === undefined ? '' : `,"streamContinuationToken":${JSON.stringify(token)}`}}`;
+  return `{"workflowId":"","contractEntry":{"JsActiveContract":${active}}${tail}}`;
 }
 
 function read(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>, offset: number, from: number, max: number) {
@@ -88,7 +95,7 @@ async function list(s: Services, ctx: RequestContext<DecodedActiveContractsReque
   }
   // Each element's continuation token names its own position, so a cut list resumes after it.
   const entries = contracts.map((c, i) => ({ c, index: positions[i] }));
-  await streamJsonArray(ctx.res, entries, (e) => entryJson(s, e.c, filter, resumable ? encodeToken({ offset, index: e.index }) : undefined), ctx.signal);
+  await streamJsonArray(ctx.res, entries, (e) => entryJson(s, e.c, offset, filter, resumable ? encodeToken({ offset, index: e.index }) : undefined), ctx.signal);
 }
 
 function page(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>): void {
@@ -101,7 +108,7 @@ function page(s: Services, ctx: RequestContext<DecodedActiveContractsRequest>): 
   const from = req.token ? decodeToken(req.token, offset).index : 0;
   const { filter, contracts, next } = read(s, ctx, offset, from, size || DEFAULT_PAGE_SIZE);
   const token = next === undefined ? '' : encodeToken({ offset, index: next });
-  sendRawJson(ctx.res, 200, `{"activeAtOffset":${offset},"activeContracts":[${contracts.map((c) => entryJson(s, c, filter, undefined)).join(',')}],"nextPageToken":${JSON.stringify(token)}}`);
+  sendRawJson(ctx.res, 200, `{"activeAtOffset":${offset},"activeContracts":[${contracts.map((c) => entryJson(s, c, offset, filter, undefined)).join(',')}],"nextPageToken":${JSON.stringify(token)}}`);
 }
 
 export function acsRoutes(s: Services): Route[] {

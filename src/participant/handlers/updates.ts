@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as wire from '../../core/models/wire';
+import { UPDATES_CONTRACT_ID_FIELD, type UpdatesRequestWithContractIds } from '../../core/api/contractIdFilter';
 import { decodeGetUpdateByIdRequest, decodeGetUpdateByOffsetRequest, decodeGetUpdatesPageRequest, decodeGetUpdatesRequest } from '../decode';
 import { isVisible, updateJson } from '../encode';
 import { LedgerApiError, invalidArgument, offsetAfterLedgerEnd } from '../errors';
@@ -119,6 +120,12 @@ function appendedWithin(ledger: DemoLedger, ms: number, signal: AbortSignal): Pr
   });
 }
 
+/** 3.8's contract-id filter (earlier releases ignore the field, as any unknown field). */
+function withContractIds(s: Services, filter: UpdateFilter, req: wire.GetUpdatesRequest): UpdateFilter {
+  const ids = (req as UpdatesRequestWithContractIds)[UPDATES_CONTRACT_ID_FIELD];
+  return s.profile.contractIdFilter && ids && ids.length > 0 ? { ...filter, contractIds: new Set(ids) } : filter;
+}
+
 /** The checks a GetUpdatesRequest passes before anything is read, list or stream alike. */
 function checkedUpdatesRequest(s: Services, req: wire.GetUpdatesRequest, caller: Caller): { begin: number; end?: number; descending: boolean; filter: UpdateFilter } {
   const { ledger } = s;
@@ -135,7 +142,7 @@ function checkedUpdatesRequest(s: Services, req: wire.GetUpdatesRequest, caller:
   if (end !== undefined && begin > end) {
     throw new LedgerApiError('OFFSET_OUT_OF_RANGE', `Begin offset (${begin}) is after end offset (${end})`);
   }
-  const filter = updateFilterOf(s, req);
+  const filter = withContractIds(s, updateFilterOf(s, req), req);
   if (begin < ledger.prunedUpTo) throw prunedDataAccessed(begin + 1, end ?? ledger.ledgerEnd, ledger.prunedUpTo);
   return { begin, end, descending, filter };
 }

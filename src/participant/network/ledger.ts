@@ -19,6 +19,8 @@ type DraftRequest = Pick<ExecuteRequest, 'actAs' | 'readAs' | 'commands' | 'sync
 export class NetworkLedger extends DemoLedger {
   /** Package ids the interpreter may not choose during the current submission (versions some host lacks). */
   private excluded: ReadonlySet<string> = new Set();
+  /** A transaction another participant committed is being received: it keeps the record time it was given. */
+  private receiving = false;
 
   constructor(
     data: DemoLedgerData,
@@ -41,6 +43,27 @@ export class NetworkLedger extends DemoLedger {
       deliver(this.topology, this, tx);
       return tx;
     });
+  }
+
+  /**
+   * One synchronizer, one clock: a record time is the sequencer's, the same on every participant that
+   * receives the transaction. So a new one is later than any participant's last (a receiver whose own
+   * updates ran ahead would otherwise move the delivered transaction's time), and a received one is
+   * kept as it came.
+   */
+  override nextRecordTime(at?: Micros): Micros {
+    if (this.receiving) return super.nextRecordTime(at);
+    const network = Math.max(...this.topology.participants.map((p) => p.state.lastRecordTime));
+    return super.nextRecordTime(Math.max(at ?? this.now(), network + 1));
+  }
+
+  override receiveTransaction(...args: Parameters<DemoLedger['receiveTransaction']>): TransactionRecord {
+    this.receiving = true;
+    try {
+      return super.receiveTransaction(...args);
+    } finally {
+      this.receiving = false;
+    }
   }
 
   override preview(request: DraftRequest): PreviewedTransaction {

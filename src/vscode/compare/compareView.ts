@@ -3,7 +3,7 @@ import { CancelledError } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 import { readableParties, shortParty } from '../../core/models/users';
-import { compareParties, parseOffsetRange, partyNames, type ComparePartiesQuery, type PartyComparison } from '../../core/updates/compare';
+import { compareSides, parseOffsetRange, partyNames, type ComparePartiesQuery, type PartyComparison } from '../../core/updates/compare';
 import { comparisonRows, comparisonTitle } from '../../core/updates/compareRows';
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerConnection } from '../../core/ledger/connection';
@@ -15,12 +15,36 @@ import { childrenOf, errorNodes, LedgerTreeView, MessageNode, uniqueNodes, type 
 /** True from the first comparison of the window until Close Comparison: the view is shown meanwhile. */
 const SHOWN_KEY = 'cantonLedger.compareParties.shown';
 
+/**
+ * Where the parties are read: one connection for all of them, or one per party (indexed like the
+ * query's parties) when they are picked on several participants.
+ */
+export type CompareTarget = LedgerConnection | readonly LedgerConnection[];
+
 /** What the view shows: nothing yet, a comparison being read, its result, or why it failed. */
 type CompareState =
   | { state: 'none' }
-  | { state: 'running'; connection: LedgerConnection; query: ComparePartiesQuery }
-  | { state: 'ready'; connection: LedgerConnection; query: ComparePartiesQuery; comparison: PartyComparison }
-  | { state: 'failed'; connection: LedgerConnection; query: ComparePartiesQuery; error: unknown };
+  | ({ state: 'running' } & CompareRun)
+  | ({ state: 'ready'; comparison: PartyComparison } & CompareRun)
+  | ({ state: 'failed'; error: unknown } & CompareRun);
+
+interface CompareRun {
+  /** The first party's connection (the only one unless `perParty` says otherwise). */
+  connection: LedgerConnection;
+  /** Set when the parties are read on several connections: each party's, indexed like the query's parties. */
+  perParty?: readonly LedgerConnection[];
+  query: ComparePartiesQuery;
+}
+
+/** The connections' names of a run: "Demo", or "app-provider + app-user". */
+function runWhere(r: CompareRun): string {
+  return [...new Set((r.perParty ?? [r.connection]).map((c) => c.profile.name))].join(' + ');
+}
+
+/** The parties of a run as shown: "Alice", or "Alice on app-user" when they are on several connections. */
+function runNames(r: CompareRun): string[] {
+  return partyNames(r.query.parties).map((name, i) => (r.perParty ? `${name} on ${r.perParty[i].profile.name}` : name));
+}
 
 /**
  * Compare Parties: one offset range read once per party, shown side by side — the summary, then per
@@ -43,20 +67,28 @@ export class CompareView extends LedgerTreeView {
    * Reads and compares; the view shows the progress and then the result or the failure. A cancelled
    * comparison leaves the previous result in place. Resolves with the comparison, undefined when cancelled.
    */
-  async run(connection: LedgerConnection, query: ComparePartiesQuery, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<PartyComparison | undefined> {
+  async run(target: CompareTarget, query: ComparePartiesQuery, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<PartyComparison | undefined> {
     const previous = this.current;
     const run = ++this.runs;
     const latest = () => run === this.runs;
-    this.show({ state: 'running', connection, query });
+    const perParty = isPerParty(target) && new Set(target).size > 1 ? target : undefined;
+    const connection = isPerParty(target) ? target[0] : target;
+    const where: CompareRun = { connection, perParty, query };
+    this.show({ state: 'running', ...where });
     void vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
-    const names = partyNames(query.parties);
+    const names = runNames(where);
     const nameOf = (party: string) => names[query.parties.indexOf(party)] ?? party;
     try {
-      const comparison = await compareParties(connection.client, query, {
+      const { parties, ...range } = query;
+      const sides = parties.map((party, i) => {
+        const on = perParty?.[i] ?? connection;
+        return { party, client: on.client, label: on.profile.name };
+      });
+      const comparison = await compareSides(sides, range, {
         signal,
         onProgress: (p) => onProgress?.(`reading as ${nameOf(p.party)} (${p.index + 1} of ${names.length}): ${p.transactions} transactions`),
       });
-      if (latest()) this.show({ state: 'ready', connection, query, comparison });
+      if (latest()) this.show({ state: 'ready', ...where, comparison });
       return comparison;
     } catch (e) {
       if (e instanceof CancelledError) {
@@ -65,7 +97,7 @@ export class CompareView extends LedgerTreeView {
         return undefined;
       }
       this.logger.warn(`Compare Parties: ${this.redactor.redactError(e)}`);
-      if (latest()) this.show({ state: 'failed', connection, query, error: e });
+      if (latest()) this.show({ state: 'failed', ...where, error: e });
       throw e;
     }
   }
@@ -80,14 +112,15 @@ export class CompareView extends LedgerTreeView {
   async rerun(signal?: AbortSignal): Promise<PartyComparison | undefined> {
     const s = this.current;
     if (s.state === 'none') return undefined;
-    // On its connection as it is now (a reconnect made it anew).
-    return this.run(this.connections.current(s.connection) ?? s.connection, s.query, signal);
+    // On its connections as they are now (a reconnect made one anew).
+    const now = (c: LedgerConnection) => this.connections.current(c) ?? c;
+    return this.run(s.perParty ? s.perParty.map(now) : now(s.connection), s.query, signal);
   }
 
   private show(next: CompareState): void {
     this.current = next;
     this.treeView.description =
-      next.state === 'ready' ? `${comparisonTitle(next.comparison)} · ${next.connection.profile.name}` : next.state === 'none' ? undefined : `${partyNames(next.query.parties).join(' vs ')} · ${next.connection.profile.name}`;
+      next.state === 'ready' ? `${comparisonTitle(next.comparison)} · ${runWhere(next)}` : next.state === 'none' ? undefined : `${runNames(next).join(' vs ')} · ${runWhere(next)}`;
     this.changed.fire(undefined);
   }
 
@@ -98,13 +131,17 @@ export class CompareView extends LedgerTreeView {
       case 'none':
         return [new MessageNode('compare/none', 'Compare Parties…', { description: 'pick two or more parties and a range', icon: 'git-compare', command: { command: Commands.compareParties, title: 'Compare Parties…' } })];
       case 'running':
-        return [new MessageNode('compare/running', `Reading as ${partyNames(s.query.parties).join(', ')}…`, { description: s.connection.profile.name, icon: 'loading~spin' })];
+        return [new MessageNode('compare/running', `Reading as ${runNames(s).join(', ')}…`, { description: runWhere(s), icon: 'loading~spin' })];
       case 'failed':
         return errorNodes('compare', s.error, { connection: s.connection, retry: { command: Commands.rerunComparison, title: 'Retry' }, redact: (x) => this.redactor.redact(x) });
       case 'ready':
         return uniqueNodes(comparisonRows(s.comparison), 'compare');
     }
   }
+}
+
+function isPerParty(target: CompareTarget): target is readonly LedgerConnection[] {
+  return Array.isArray(target);
 }
 
 /** The parties one may pick: those of the participant and those the user's rights name. */
@@ -114,9 +151,27 @@ function partyChoices(connection: LedgerConnection): string[] {
   return [...new Set([...s.info.parties.map((p) => p.party), ...(s.info.rights ? readableParties(s.info.rights) : [])])];
 }
 
-async function pickParties(prompts: Prompts, choices: string[], previous: readonly string[]): Promise<string[] | undefined> {
-  const names = partyNames(choices);
-  const items = choices.map((party, i) => ({ label: names[i], description: names[i] === party ? undefined : shortParty(party), party, picked: previous.includes(party) }));
+/** A party to pick, on the connection it is read from. */
+interface PartyChoice {
+  party: string;
+  connection: LedgerConnection;
+}
+
+/**
+ * The parties of every connection given, each labelled by its connection when there are several
+ * ("Alice" with "on app-user · Alice::1220…"); a party hosted on two is offered on each.
+ */
+async function pickParties(prompts: Prompts, connections: readonly LedgerConnection[], isPrevious: (c: PartyChoice) => boolean): Promise<PartyChoice[] | undefined> {
+  const choices: PartyChoice[] = connections.flatMap((connection) => partyChoices(connection).map((party) => ({ party, connection })));
+  const names = partyNames([...new Set(choices.map((c) => c.party))]);
+  const nameOf = new Map([...new Set(choices.map((c) => c.party))].map((party, i) => [party, names[i]]));
+  const several = connections.length > 1;
+  const items = choices.map((choice) => {
+    const name = nameOf.get(choice.party)!;
+    const id = name === choice.party ? undefined : shortParty(choice.party);
+    const description = several ? [`on ${choice.connection.profile.name}`, id].filter(Boolean).join(' · ') : id;
+    return { label: name, description, choice, picked: isPrevious(choice) };
+  });
   for (;;) {
     const picked = await prompts.pickMany(items, {
       title: 'Compare Parties (1/2): the parties',
@@ -124,7 +179,7 @@ async function pickParties(prompts: Prompts, choices: string[], previous: readon
       ignoreFocusOut: true,
     });
     if (!picked) return undefined;
-    if (picked.length >= 2) return picked.map((p) => p.party);
+    if (picked.length >= 2) return picked.map((p) => p.choice);
     items.forEach((item) => (item.picked = picked.includes(item)));
     void prompts.message('warning', 'Pick at least two parties to compare.', []);
   }
@@ -163,6 +218,8 @@ export interface CompareArgs {
   endInclusive?: number;
   /** See {@link ComparePartiesQuery.interfaceIds}. */
   interfaceIds?: string[];
+  /** Each party's connection (its profile id), indexed like `parties`; default: the active connection for all. */
+  connectionIds?: string[];
 }
 
 export interface CompareFeature {
@@ -179,16 +236,33 @@ export function registerComparePartiesView(commands: CommandRegistry, connection
 
   const compare = async (args: CompareArgs = {}): Promise<PartyComparison | undefined> => {
     const connection = connections.activeConnection();
-    if (!connection) {
+    const connected = connections.all().filter((c) => c.state.state === 'connected');
+    if (!connection && connected.length < 2) {
       void prompts.message('warning', 'Compare Parties reads from the active connection: connect to a participant first.', []);
       return undefined;
     }
     // Given parties mean no prompts: the range is what `args` says, by default the whole ledger.
-    if (args.parties) return runWithProgress(connection, { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds });
-    const parties = await pickParties(prompts, partyChoices(connection), previousPicks.get(connection) ?? []);
-    if (!parties) return undefined;
-    previousPicks.set(connection, parties);
-    const client = connection.client;
+    if (args.parties) {
+      const query = { parties: args.parties, beginExclusive: args.beginExclusive, endInclusive: args.endInclusive, interfaceIds: args.interfaceIds };
+      if (!args.connectionIds) {
+        if (connection) return runWithProgress(connection, query);
+      } else {
+        const perParty = args.connectionIds.map((id) => connected.find((c) => c.profile.id === id));
+        if (perParty.every((c): c is LedgerConnection => c !== undefined)) return runWithProgress(perParty, query);
+      }
+      void prompts.message('warning', 'Compare Parties: a connection to read from is not connected.', []);
+      return undefined;
+    }
+    // Every connected connection offers its parties; with one, the flow is the single participant's.
+    const offered = connected.length > 1 ? [connection, ...connected].filter((c, i, all): c is LedgerConnection => c !== undefined && all.indexOf(c) === i) : [connection ?? connected[0]];
+    const picked = await pickParties(prompts, offered, (c) => (previousPicks.get(c.connection) ?? []).includes(c.party));
+    if (!picked) return undefined;
+    for (const on of offered) previousPicks.set(on, picked.filter((c) => c.connection === on).map((c) => c.party));
+    const parties = picked.map((c) => c.party);
+    const on = [...new Set(picked.map((c) => c.connection))];
+    // Offsets are each participant's own: parties on several are compared over each one's whole ledger.
+    if (on.length > 1) return runWithProgress(picked.map((c) => c.connection), { parties });
+    const client = on[0].client;
     const ledgerEnd = await prompts.progress('Reading the ledger end', (signal) => client.ledgerEnd({ signal })).then(undefined, (e) => {
       void errors.report('Compare Parties', e);
       return undefined;
@@ -196,14 +270,15 @@ export function registerComparePartiesView(commands: CommandRegistry, connection
     if (ledgerEnd === undefined) return undefined;
     const range = await pickRange(prompts, ledgerEnd);
     if (!range) return undefined;
-    return runWithProgress(connection, { parties, ...range });
+    return runWithProgress(on[0], { parties, ...range });
   };
-  const runWithProgress = async (connection: LedgerConnection, query: ComparePartiesQuery): Promise<PartyComparison | undefined> => {
+  const runWithProgress = async (target: CompareTarget, query: ComparePartiesQuery): Promise<PartyComparison | undefined> => {
     // The view is contributed hidden until the first comparison.
     await vscode.commands.executeCommand('setContext', SHOWN_KEY, true);
     await vscode.commands.executeCommand(focusViewCommand(Views.compareParties));
     try {
-      return await prompts.progress(`Compare Parties on ${connection.profile.name}`, (signal, report) => view.run(connection, query, signal, (message) => report?.(message)));
+      const where = [...new Set((isPerParty(target) ? target : [target]).map((c) => c.profile.name))].join(' + ');
+      return await prompts.progress(`Compare Parties on ${where}`, (signal, report) => view.run(target, query, signal, (message) => report?.(message)));
     } catch {
       // Shown in the view, with Retry; the log has the details.
       return undefined;

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { ConnectionProfile } from '../../core/connections';
 import { tokenState, type TokenClaims } from '../../core/auth/jwt';
+import { tokenReach, tokenReachLine, type ScopeRequirements } from '../../core/auth/scopes';
 import { AuthError } from '../../core/errors';
 import { readableParties, shortParty } from '../../core/models/users';
 import { Commands } from '../kit/ids';
 import { Disposable } from '../kit/lifecycle';
 import { errorRows } from '../kit/errorRows';
 import type { ConnectionManager, ParticipantInfo } from './manager';
+import { COMPATIBILITY_TOOLTIP_COMMANDS, compatibilityTooltip } from '../compat/tooltip';
 
 export type ConnectionsNode = ConnectionNode | DetailNode;
 
@@ -43,6 +45,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     super();
     this._register(manager.onDidChange((c) => this.profilesChanged(c?.id)));
     this._register(manager.onDidChangeLedger((e) => e.change.ledgerEnd && this.refreshRows([e.connection.id])));
+    this._register(manager.onDidChangeCompatibility((c) => this.refreshRows([c.id])));
   }
 
   getChildren(node?: ConnectionsNode): ConnectionsNode[] {
@@ -110,18 +113,27 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     );
     const flags = [s.state === 'connected' && '+connected', s.state === 'connecting' && '+connecting', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
-    item.tooltip = this.tooltip(p, connection.tokens?.claims());
+    item.tooltip = this.tooltip(p, connection.tokens?.claims(), connection.client.compatibility?.scopes);
+    const compatibility = compatibilityTooltip(connection);
+    if (compatibility) {
+      item.tooltip.appendMarkdown(`\n\n---\n${compatibility}`);
+      item.tooltip.isTrusted = { enabledCommands: [...COMPATIBILITY_TOOLTIP_COMMANDS] };
+    }
     item.accessibilityInformation = { label: `${p.name} ${item.description}` };
     return item;
   }
 
-  private tooltip(p: ConnectionProfile, claims: TokenClaims | undefined): vscode.MarkdownString {
+  /** `scopes`: the token scopes the participant's own description lists (3.8's API areas), when it lists any. */
+  private tooltip(p: ConnectionProfile, claims: TokenClaims | undefined, scopes: ScopeRequirements | undefined): vscode.MarkdownString {
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escape(p.name)}**  \n${escape(p.url)}  \n`);
-    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : ''}  \n`);
+    md.appendMarkdown(`Auth: ${p.auth}${p.userId ? ` · user ${code(p.userId)}` : ''}${p.source === 'workspace' ? ' · from workspace settings' : p.source === 'demo' ? ' · demo participant (simulator)' : p.source === 'demoNetwork' ? ' · demo network participant (simulator)' : ''}  \n`);
     if (claims) {
       const aud = Array.isArray(claims.aud) ? claims.aud.join(', ') : claims.aud;
-      md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}${claims.scope ? ` · scope ${code(claims.scope)}` : ''}  \n`);
+      md.appendMarkdown(`\n---\nToken: sub ${code(claims.sub ?? '?')}${aud ? ` · aud ${code(aud)}` : ''}  \n`);
+      // Its scope, and from 3.8 the API areas it opens (as the participant's own description names them).
+      const reach = tokenReach(scopes, claims);
+      if (reach.scopes.length > 0 || reach.areas) md.appendMarkdown(`${escape(tokenReachLine(reach))}  \n`);
       const state = tokenState(claims);
       md.appendMarkdown(claims.expiresAt ? `Expires ${claims.expiresAt.toISOString()}${state === 'expired' ? ' — **expired**' : state === 'expiring' ? ' — **expiring soon**' : ''}` : 'No expiry (participants with a max token lifetime reject it)');
     }

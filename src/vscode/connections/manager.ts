@@ -41,6 +41,9 @@ export class ConnectionManager extends Disposable {
   private readonly packagesChanged = this._register(new vscode.EventEmitter<LedgerConnection>());
   /** Fires with a connection when what is known of its Daml packages moved. */
   readonly onDidChangePackages = this.packagesChanged.event;
+  private readonly compatibilityChanged = this._register(new vscode.EventEmitter<LedgerConnection>());
+  /** Fires with a connection whose compatibility report arrived (after its connect) or went. */
+  readonly onDidChangeCompatibility = this.compatibilityChanged.event;
   private readonly opened = this._register(new vscode.EventEmitter<LedgerConnection>());
   /** A connection object was made for a profile (at first use, or after its profile changed). */
   readonly onDidOpenConnection = this.opened.event;
@@ -91,6 +94,7 @@ export class ConnectionManager extends Disposable {
       connection.onDidChangeState(() => this.changed.fire(connection)),
       connection.onDidChangeLedger((change) => this.ledgerChanged.fire({ connection, change })),
       connection.onDidChangePackages(() => this.packagesChanged.fire(connection)),
+      connection.onDidChangeCompatibility(() => this.compatibilityChanged.fire(connection)),
     ];
     this.open.set(profile.id, { key, connection, subscriptions });
     this.opened.fire(connection);

@@ -16,6 +16,7 @@ export class ProfileStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
   private demo: ConnectionProfile | undefined;
+  private demoNetwork: readonly ConnectionProfile[] = [];
 
   constructor(private readonly state: vscode.Memento) {
     super();
@@ -38,7 +39,7 @@ export class ProfileStore extends Disposable {
     const workspace = vscode.workspace.isTrusted
       ? [...fromSettings(inspected?.workspaceValue, 'workspace', 'workspace'), ...fromSettings(inspected?.workspaceFolderValue, 'workspace', 'folder')]
       : [];
-    return [...(this.demo ? [this.demo] : []), ...own, ...fromSettings(inspected?.globalValue, 'user', 'user'), ...workspace];
+    return [...(this.demo ? [this.demo] : []), ...this.demoNetwork, ...own, ...fromSettings(inspected?.globalValue, 'user', 'user'), ...workspace];
   }
 
   get(id: string): ConnectionProfile | undefined {
@@ -71,6 +72,12 @@ export class ProfileStore extends Disposable {
 
   setDemo(profile: ConnectionProfile | undefined): void {
     this.demo = profile;
+    this.changed.fire();
+  }
+
+  /** The demo network's participants while it runs (none: it stopped). */
+  setDemoNetwork(profiles: readonly ConnectionProfile[]): void {
+    this.demoNetwork = profiles;
     this.changed.fire();
   }
 

@@ -2,6 +2,7 @@
  * Show Transaction Graph, Show Contract Lineage and Show Active Contract Changes: from a row of the
  * ledger views (its update, offset or contract), a submission, or the palette (asked for).
  */
+import type { TrafficCostEstimate } from '../../core/trafficCost';
 import * as vscode from 'vscode';
 import { transactionDocument } from '../../core/graph/document';
 import { previewGraph } from '../../core/graph/preview';
@@ -39,6 +40,13 @@ function carried(arg: unknown): GraphCarrier {
 
 const RECENT = 100;
 
+/** What a preview's CodeLens hands over: the decoded transaction, when it was prepared, and the participant's cost estimate. */
+interface PreparedArgument {
+  preview: PreparedPreview;
+  preparedAt: string;
+  costEstimate?: TrafficCostEstimate;
+}
+
 export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps & { connections: ConnectionManager }): { panels: GraphPanels; registrations: IDisposable[] } {
   const panels = new GraphPanels(deps);
   /** The connection the argument carries (as it is now), else the active one, else asked once. */
@@ -53,10 +61,10 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
 
   const showTransaction = async (arg?: unknown) => {
     // A preview's CodeLens hands over the prepared transaction it decoded.
-    const prepared = typeof arg === 'object' && arg !== null ? (arg as { prepared?: { preview: PreparedPreview; preparedAt: string } }).prepared : undefined;
+    const prepared = typeof arg === 'object' && arg !== null ? (arg as { prepared?: PreparedArgument }).prepared : undefined;
     if (prepared) {
-      const { preview, preparedAt } = prepared;
-      return panels.showDocument({ kind: 'preview', commandId: preview.commandId, preparedAt }, transactionDocument(previewGraph(preview), `Preview of ${preview.commandId}`));
+      const { preview, preparedAt, costEstimate } = prepared;
+      return panels.showDocument({ kind: 'preview', commandId: preview.commandId, preparedAt }, transactionDocument(previewGraph(preview, costEstimate), `Preview of ${preview.commandId}`));
     }
     const from = carried(arg);
     let { updateId, offset } = from;
@@ -120,15 +128,15 @@ export function registerGraphs(commands: CommandRegistry, deps: GraphPanelsDeps 
 
   /** A submitted preview's CodeLens hands over what the preview decoded and the update its commands committed. */
   const comparePreview = async (arg?: unknown) => {
-    const { prepared, updateId } = (typeof arg === 'object' && arg !== null ? arg : {}) as { prepared?: { preview: PreparedPreview; preparedAt: string }; updateId?: string };
+    const { prepared, updateId } = (typeof arg === 'object' && arg !== null ? arg : {}) as { prepared?: PreparedArgument; updateId?: string };
     if (!prepared || !updateId) {
       await deps.prompts.message('error', 'Compare from a preview whose commands were submitted: its "Compare with Committed" lens above the preview.', []);
       return undefined;
     }
     const c = await connection('read the committed transaction');
     if (!c) return undefined;
-    const { preview, preparedAt } = prepared;
-    return panels.showComparison({ kind: 'comparison', commandId: preview.commandId, preparedAt, updateId }, previewGraph(preview), c);
+    const { preview, preparedAt, costEstimate } = prepared;
+    return panels.showComparison({ kind: 'comparison', commandId: preview.commandId, preparedAt, updateId }, previewGraph(preview, costEstimate), c);
   };
 
   // The registry holds these and disposes them with the other commands.

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import { AuthError, CantonApiError, LedgerError, NotServedError, UnsupportedOperationError } from '../../core/errors';
+import { AuthError, CantonApiError, IncompatibleRequestError, LedgerError, NotServedError, UnsupportedOperationError } from '../../core/errors';
+import { SHOW_REPORT_TITLE } from '../../core/compat/wording';
 import { PqsError } from '../../core/pqs/errors';
 import { Commands } from './ids';
 import { isCancellation, wantsToken } from './prompts';
@@ -88,6 +89,14 @@ function failureRows(idPrefix: string, err: unknown, o: ErrorRowOptions): Status
       iconColor: FAILED_COLOR,
       command: updateToken,
     });
+    return rows;
+  }
+  // Not sent: the participant's own description says it would refuse it. Its report says what else it refuses.
+  if (err instanceof IncompatibleRequestError) {
+    rows.push(
+      { id: `${idPrefix}/incompatible`, label: 'Not sent', description: o.redact(message), tooltip, icon: 'circle-slash', iconColor: FAILED_COLOR, contextValue: 'cantonLedger:error' },
+      { id: `${idPrefix}/report`, label: SHOW_REPORT_TITLE, icon: 'checklist', command: { command: Commands.showCompatibilityReport, title: SHOW_REPORT_TITLE, arguments: target === undefined ? [] : [target] } },
+    );
     return rows;
   }
   const code = err instanceof CantonApiError ? err.code : undefined;

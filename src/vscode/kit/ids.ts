@@ -20,7 +20,10 @@ export const Commands = {
   clearToken: 'cantonLedger.token.clear',
   startDemo: 'cantonLedger.demo.start',
   stopDemo: 'cantonLedger.demo.stop',
+  startDemoNetwork: 'cantonLedger.demoNetwork.start',
+  stopDemoNetwork: 'cantonLedger.demoNetwork.stop',
   showLog: 'cantonLedger.showLog',
+  showCompatibilityReport: 'cantonLedger.connections.showCompatibilityReport',
   // Rows of the ledger views (they take the node the context menu was opened on)
   openJson: 'cantonLedger.item.openJson',
   openRawJson: 'cantonLedger.item.openRawJson',
@@ -70,6 +73,10 @@ export const Commands = {
   submitPreviewed: 'cantonLedger.files.submitPreviewed',
   vettingDryRun: 'cantonLedger.files.vettingDryRun',
   vettingApply: 'cantonLedger.files.vettingApply',
+  // The network: pre-flight of commands files, LocalNet connections
+  preflight: 'cantonLedger.files.preflight',
+  vettingNetworkDryRun: 'cantonLedger.files.vettingNetworkDryRun',
+  addLocalNetConnections: 'cantonLedger.connections.addLocalNet',
   // Transaction graph, lineage, ACS changes
   showTransactionGraph: 'cantonLedger.graph.showTransaction',
   showContractLineage: 'cantonLedger.graph.showLineage',
@@ -100,6 +107,9 @@ export const Commands = {
   pqsRunFile: 'cantonLedger.pqs.runFile',
   pqsExplainFile: 'cantonLedger.pqs.explainFile',
   pqsSetUpDemo: 'cantonLedger.pqs.setUpDemo',
+  // Network
+  refreshNetwork: 'cantonLedger.network.refresh',
+  compareParticipants: 'cantonLedger.network.compareParticipants',
   // Ledger scripts
   runLedgerScript: 'cantonLedger.scripts.run',
   openScriptStepResult: 'cantonLedger.scripts.openStepResult',
@@ -122,6 +132,7 @@ export const Views = {
   failedCommands: 'cantonLedger.failedCommands',
   compareParties: 'cantonLedger.compareParties',
   pqs: 'cantonLedger.pqs',
+  network: 'cantonLedger.network',
 } as const;
 
 export type ViewId = (typeof Views)[keyof typeof Views];

@@ -9,6 +9,8 @@ import { AuthError, CancelledError, LedgerError, NetworkError, TimeoutError, Tok
 import type { Logger } from '../../core/log';
 import { PqsError, type PqsErrorKind } from '../../core/pqs/errors';
 import type { Redactor } from '../../core/redact';
+import type { SHOW_REPORT_BUTTON } from '../../core/compat/wording';
+import { toDisposable, type IDisposable } from './lifecycle';
 
 export type MessageSeverity = 'info' | 'warning' | 'error';
 
@@ -191,7 +193,19 @@ export function recordFailure(logger: Logger, redactor: Redactor, context: strin
  * full error (redacted) goes to the log. Cancellation (a ledger call's or a PQS query's) is not a
  * failure and stays silent.
  */
+/** The labels a feature's offer may carry: known statically, so that the check of button lengths covers them. */
+export type OfferedButton = typeof SHOW_REPORT_BUTTON;
+
+/** A button the reporter offers for the failures it fits, registered by the feature it belongs to. */
+export interface ErrorOffer {
+  readonly label: OfferedButton;
+  fits(err: unknown): boolean;
+  run(err: unknown): unknown;
+}
+
 export class ErrorReporter {
+  private readonly offers = new Set<ErrorOffer>();
+
   constructor(
     private readonly logger: Logger,
     private readonly redactor: Redactor,
@@ -212,6 +226,12 @@ export class ErrorReporter {
     this.logger.warn(this.redactor.redact(text));
   }
 
+  /** Offers `offer`'s button with every failure it fits (a refused request: Show Compatibility Report), until disposed. */
+  offer(offer: ErrorOffer): IDisposable {
+    this.offers.add(offer);
+    return toDisposable(() => this.offers.delete(offer));
+  }
+
   /** Logs the failure and shows `context: summary` with the actions that fit; resolves with the chosen button. */
   async report(context: string, err: unknown, actions: ErrorActions = {}): Promise<string | undefined> {
     if (isCancellation(err)) {
@@ -224,13 +244,15 @@ export class ErrorReporter {
     const line = `${context}: ${logged}${hint !== undefined ? `\n  hint: ${hint}` : ''}`;
     if (hint !== undefined) this.logger.warn(line);
     else this.logger.error(line);
-    const buttons: Array<typeof UPDATE_TOKEN | typeof RETRY | typeof EXPLAIN | typeof SHOW_LOG> = [];
+    const buttons: Array<typeof UPDATE_TOKEN | typeof RETRY | typeof EXPLAIN> = [];
     if (wantsToken(err) && actions.updateToken) buttons.push(UPDATE_TOKEN);
     if (actions.retry && (err instanceof NetworkError || err instanceof TimeoutError || (err instanceof PqsError && PQS_RETRYABLE.has(err.kind)) || (err instanceof LedgerError && err.kind === 'canton' && (err as { retryable?: boolean }).retryable))) buttons.push(RETRY);
     if (actions.explain && err instanceof LedgerError && err.kind === 'canton') buttons.push(EXPLAIN);
-    buttons.push(SHOW_LOG);
-    const choice = await this.prompts.message('error', this.redactor.redact(`${context}: ${summary(err)}`), buttons);
-    if (choice === UPDATE_TOKEN) await actions.updateToken?.();
+    const offered = [...this.offers].filter((o) => o.fits(err));
+    const choice = await this.prompts.message('error', this.redactor.redact(`${context}: ${summary(err)}`), [...buttons, ...offered.map((o) => o.label), SHOW_LOG]);
+    const offer = offered.find((o) => o.label === choice);
+    if (offer) await offer.run(err);
+    else if (choice === UPDATE_TOKEN) await actions.updateToken?.();
     else if (choice === RETRY) await actions.retry?.();
     else if (choice === EXPLAIN) await actions.explain?.();
     else if (choice === SHOW_LOG) this.showLog();

@@ -47,6 +47,9 @@ export class ActiveContractsView extends PagedView<ActiveContractsPager, Connect
       redactor,
     );
     this.updateDescription();
+    // The participant's own description arrives after the connect and decides whether in-flight
+    // contracts are asked for: a snapshot read before it is read again, so none is under-reported.
+    this._register(connections.onDidChangeCompatibility((c) => c === this.connection && (this.pager || this.error) && this.reset(true)));
   }
 
   /** Connected, reconnected or disconnected: read again when next shown, as many contracts as were loaded. */

@@ -6,7 +6,10 @@ import type { Redactor } from '../../core/redact';
 import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../core/models/contracts';
 import { shortParty } from '../../core/models/users';
 import { shortId } from '../../core/text';
-import { contractEventRows, entityName } from '../../core/updates/rows';
+import { contractEventRows, contractExercisesRow, entityName } from '../../core/updates/rows';
+import { exercisesOn, transactionsTouchingContract } from '../../core/updates/contractActivity';
+
+type ContractExercises = ReturnType<typeof exercisesOn>;
 import type { ConnectionManager } from '../connections/manager';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { Commands, focusViewCommand, Views } from '../kit/ids';
@@ -30,7 +33,8 @@ export interface EventFormatChoice {
   verbose?: boolean;
 }
 
-type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents } | { state: 'not-found'; error: CantonApiError; format: UpdateFilter } | { state: 'error'; error: unknown };
+/** `exercises`: where the participant filters updates by contract id (3.8), every choice exercised on it. */
+type Lookup = { state: 'loading'; done: Promise<void> } | { state: 'found'; events: ContractEvents; exercises?: ContractExercises } | { state: 'not-found'; error: CantonApiError; format: UpdateFilter } | { state: 'error'; error: unknown };
 
 /**
  * Contract Events view: the create and archive events of looked-up contracts, newest lookup first, with
@@ -194,7 +198,8 @@ export class ContractEventsView extends LedgerTreeView {
         const format = this.eventFormat(connection);
         asked = format.filter;
         const events = await connection.client.eventsByContractId(entry.contractId, format);
-        this.lookups.set(key, { state: 'found', events });
+        const exercises = connection.client.filtersUpdatesByContractId ? await this.exercisesOf(connection, entry.contractId, format.filter) : undefined;
+        this.lookups.set(key, { state: 'found', events, ...(exercises ? { exercises } : {}) });
       } catch (e) {
         this.logger.warn(`Contract events of ${entry.contractId}: ${this.redactor.redactError(e)}`);
         this.lookups.set(key, e instanceof CantonApiError && e.code === 'CONTRACT_EVENTS_NOT_FOUND' && asked ? { state: 'not-found', error: e, format: asked } : { state: 'error', error: e });
@@ -203,6 +208,16 @@ export class ContractEventsView extends LedgerTreeView {
     })();
     this.lookups.set(key, { state: 'loading', done });
     return done;
+  }
+
+  /** The choices exercised on the contract, in one filtered read; a refused read leaves them out (the events stand). */
+  private async exercisesOf(connection: LedgerConnection, contractId: string, filter: UpdateFilter): Promise<ContractExercises | undefined> {
+    try {
+      return exercisesOn(await transactionsTouchingContract(connection.client, contractId, filter), contractId);
+    } catch (e) {
+      this.logger.warn(`Exercises on ${contractId}: ${this.redactor.redactError(e)}`);
+      return undefined;
+    }
   }
 
   private resultNodes(entry: HistoryEntry, parent: ViewNode): ViewNode[] {
@@ -225,7 +240,7 @@ export class ContractEventsView extends LedgerTreeView {
         }, parent),
       ];
     }
-    return uniqueNodes(contractEventRows(result.events), parent.id, parent);
+    return uniqueNodes([...contractEventRows(result.events), ...(result.exercises ? [contractExercisesRow(result.exercises)] : [])], parent.id, parent);
   }
 
   private updateDescription(): void {

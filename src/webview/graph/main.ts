@@ -5,8 +5,10 @@
  * CSS variables, every action reachable by keyboard, a text alternative beside the picture, and its
  * state kept with setState so that a reload draws the same view.
  */
+import { labelledTrafficCost, trafficCostSumText } from '../../core/trafficCost';
 import type { ComparisonDocument, LineageDocument, RangeDiffDocument, TransactionDocument } from '../../core/graph/document';
-import { signedCount } from '../../core/graph/counts';
+import { comparisonCountsText, signedCount } from '../../core/graph/counts';
+import { plural } from '../../core/text';
 import { transactionSearchText } from '../../core/graph/search';
 import { COMPARISON_SIDES, layoutComparison, layoutDocument, sideOfBox, type LaidOutBox, type Layout } from '../../core/graph/layout';
 import type { FromWebview, SavedGraphState, ToWebview } from '../../core/graph/viewProtocol';
@@ -149,10 +151,10 @@ function render(fit: boolean): void {
 function renderToolbar(doc: DrawnDocument): HTMLElement {
   const subtitle =
     doc.kind === 'transaction'
-      ? el('span', { class: 'subtitle' }, `${doc.updateId.slice(0, 16)}…${doc.commandId ? ` · command ${doc.commandId}` : ''}`)
+      ? el('span', { class: 'subtitle' }, [`${doc.updateId.slice(0, 16)}…`, doc.commandId && `command ${doc.commandId}`, labelledTrafficCost(doc.trafficCost)?.toLowerCase()].filter(Boolean).join(' · '))
       : doc.kind === 'lineage'
         ? el('span', { class: 'subtitle' }, `${doc.contracts.length} contracts · ${doc.requests} requests`)
-        : el('span', { class: 'subtitle', id: 'verdict' }, doc.differences.length === 0 ? 'No differences' : `${doc.differences.length} difference${doc.differences.length === 1 ? '' : 's'}`);
+        : el('span', { class: 'subtitle', id: 'verdict' }, [doc.differences.length === 0 ? 'No differences' : plural(doc.differences.length, 'difference'), labelledTrafficCost(doc.trafficCost)?.toLowerCase()].filter(Boolean).join(' · '));
   // The title on its own, the controls in one row that scrolls when the view is too narrow for it.
   const bar = toolbarOf(doc.title, subtitle);
   const controls = el('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Graph' });
@@ -203,15 +205,10 @@ function toolbarOf(title: string, subtitle: HTMLElement): HTMLElement {
 function renderLegend(doc: DrawnDocument): HTMLElement {
   const items =
     doc.kind === 'transaction'
-      ? [`${doc.actions.length} actions`, `${doc.contracts.length} contracts`, ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: ${signedCount('+', t.created)} ${signedCount('−', t.consumed)}${t.transient ? ` (${t.transient} transient)` : ''}`)]
+      ? [plural(doc.actions.length, 'action'), plural(doc.contracts.length, 'contract'), ...doc.byTemplate.map((t) => `${t.templateId.split(':').slice(-2).join(':')}: ${signedCount('+', t.created)} ${signedCount('−', t.consumed)}${t.transient ? ` (${t.transient} transient)` : ''}`)]
       : doc.kind === 'lineage'
-        ? [`${doc.links.length} links`, ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])]
-        : [
-            `${doc.pairs.length} actions matched`,
-            `${doc.createdIds.length} new contract ids matched`,
-            ...(doc.notCompared.fetches + doc.notCompared.rolledBack > 0 ? [`not compared (never committed): ${doc.notCompared.fetches} fetches, ${doc.notCompared.rolledBack} rolled back`] : []),
-            'M: the other side',
-          ];
+        ? [plural(doc.links.length, 'link'), ...(doc.frontier.length ? [`${doc.frontier.length} past the bound`] : [])]
+        : [...comparisonCountsText({ matchedActions: doc.pairs.length, matchedContractIds: doc.createdIds.length, notCompared: doc.notCompared }), 'M: the other side'];
   const lens = doc.kind === 'transaction' && state.lens[0] ? [`Seen as ${state.lens.filter(Boolean).map((p) => p!.split('::')[0]).join(' and ')}: the rest is dimmed`] : [];
   return el('div', { class: 'legend', id: 'legend', role: 'status' }, [...items, ...lens].join(' · '));
 }
@@ -378,7 +375,7 @@ function renderRangeDiff(doc: RangeDiffDocument): void {
   }
   table.append(body);
   app.replaceChildren(
-    toolbarOf(doc.title, el('span', { class: 'subtitle' }, `${doc.diff.transactions} transactions`)),
+    toolbarOf(doc.title, el('span', { class: 'subtitle' }, [`${doc.diff.transactions} transactions`, doc.diff.trafficCost?.paid ? labelledTrafficCost(trafficCostSumText(doc.diff.trafficCost))?.toLowerCase() : undefined].filter(Boolean).join(' · '))),
     doc.diff.templates.length ? table : el('p', {}, 'No change.'),
     el('details', { class: 'text-alternative' }, el('summary', {}, 'As text'), el('pre', { tabindex: '0' }, doc.text)),
   );
@@ -541,6 +538,8 @@ function find(text: string): void {
 
 /** Box text is 11 px: fitting never draws it smaller than about 9 px (zoom out for the overview). */
 const MIN_READABLE_SCALE = 0.85;
+/** A lineage is read box by box, its few lines each: fitting draws its text at 12 px at least (the rest is a pan away). */
+const MIN_LINEAGE_SCALE = 12 / 11;
 
 function applyView(): void {
   viewport?.setAttribute('transform', `translate(${view.x},${view.y}) scale(${view.scale})`);
@@ -560,7 +559,8 @@ function zoom(factor: number, cx?: number, cy?: number): void {
 
 /**
  * Fits the drawing to the view: `readable`, never below a readable size (a larger drawing starts at
- * its top left and pans), and a comparison, read side by side, to the view's width; else all of it.
+ * its top left and pans; a lineage's text at 12 px), and a comparison, read side by side, to the view's
+ * width; else all of it.
  */
 function fitToView(readable = true): void {
   if (!svgRoot || !layout) return;
@@ -568,7 +568,8 @@ function fitToView(readable = true): void {
   const byWidth = r.width / layout.width;
   const whole = Math.min(byWidth, r.height / layout.height);
   const wanted = readable && state.document?.kind === 'comparison' ? byWidth : whole;
-  const scale = Math.min(1.5, Math.max(readable ? MIN_READABLE_SCALE : 0.05, wanted));
+  const smallest = !readable ? 0.05 : state.document?.kind === 'lineage' ? MIN_LINEAGE_SCALE : MIN_READABLE_SCALE;
+  const scale = Math.min(1.5, Math.max(smallest, wanted));
   view = { scale, x: Math.max(0, (r.width - layout.width * scale) / 2), y: Math.max(0, (r.height - layout.height * scale) / 2) };
   fitted = readable ? 'readable' : 'whole';
   applyView();

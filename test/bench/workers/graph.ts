@@ -12,6 +12,9 @@ import { decodeTransaction } from '../../../src/core/models/updates';
 import type * as wire from '../../../src/core/models/wire';
 import { startDemoParticipant } from '../../../src/participant/index';
 import { generatedTransaction } from '../../support/transactions';
+import { checkCompatibility } from '../../../src/core/compat/check';
+import { specAvailable } from '../../support/spec';
+import { derive38Spec } from '../../support/spec38';
 import { median, workerMain } from '../lib';
 
 export interface GraphInput {
@@ -22,7 +25,15 @@ export interface GraphInput {
 
 export interface GraphOutput {
   builds: Array<{ nodes: number; bytes: number; oursMs: number; jsonParseMs: number }>;
-  lineage: { hops: number; contracts: number; requests: number; ms: number; oneRequestMs: number };
+  lineage: {
+    hops: number;
+    contracts: number;
+    requests: number;
+    ms: number;
+    oneRequestMs: number;
+    /** The same walk where the participant filters updates by contract id (3.8); absent without the 3.6 spec to derive its description from. */
+    filtered?: { requests: number; ms: number };
+  };
 }
 
 const IOU = '#demo-iou:Iou:Iou';
@@ -62,7 +73,9 @@ workerMain<GraphInput, GraphOutput>(async (input) => {
     builds.push({ nodes, bytes: Buffer.byteLength(text), oursMs: warm(ours), jsonParseMs: warm(json) });
   }
 
-  const p = await startDemoParticipant({ port: 0, seed: false });
+  // Playing 3.8: the walk without the contract-id filter (a client that has not read the description)
+  // and with it (one that holds the participant to a 3.8-shaped description), on the same ledger.
+  const p = await startDemoParticipant({ port: 0, seed: false, apiVersion: '3.8' });
   try {
     const { bank, alice, bob } = p.parties;
     let iou = await submit(p.url, bank, { CreateCommand: { templateId: IOU, createArguments: { issuer: bank, owner: alice, currency: 'USD', amount: '10.0', observers: [] } } }, 0);
@@ -82,7 +95,17 @@ workerMain<GraphInput, GraphOutput>(async (input) => {
     const l = await walkLineage(reader, iou, { maxDistance: input.hops + 1, maxContracts: input.hops + 10 });
     const ms = performance.now() - t0;
     if (l.contracts.size !== input.hops + 1 || l.frontier.length > 0) throw new Error(`the walk found ${l.contracts.size} contracts (want ${input.hops + 1}), frontier ${l.frontier.length}`);
-    return { builds, lineage: { hops: input.hops, contracts: l.contracts.size, requests: l.requests, ms, oneRequestMs: median(one) } };
+    let filtered: GraphOutput['lineage']['filtered'];
+    if (specAvailable('main-3.6')) {
+      const withFilter = new LedgerClient({ baseUrl: p.url, timeoutMs: 30_000 });
+      withFilter.useCompatibility(checkCompatibility(derive38Spec({ scopes: false }).document, '3.8.0'));
+      const t1 = performance.now();
+      const f = await walkLineage(lineageReaderOf(withFilter, { parties: [], anyParty: true }), iou, { maxDistance: input.hops + 1, maxContracts: input.hops + 10 });
+      const fms = performance.now() - t1;
+      if (f.contracts.size !== l.contracts.size) throw new Error(`the filtered walk found ${f.contracts.size} contracts (want ${l.contracts.size})`);
+      filtered = { requests: f.requests, ms: fms };
+    }
+    return { builds, lineage: { hops: input.hops, contracts: l.contracts.size, requests: l.requests, ms, oneRequestMs: median(one), ...(filtered ? { filtered } : {}) } };
   } finally {
     await p.close();
   }

@@ -16,6 +16,8 @@ import { commandsFileTemplate, templateText } from '../../../src/core/files/temp
 import type { DemoParticipant } from '../../../src/participant';
 import { CATALOG } from '../../../src/participant/catalog';
 import { startCheckedParticipant } from '../../support/specCheck';
+import { startFaultProxy, type FaultProxy } from '../../support/faultProxy';
+import { requireSpec, specValidator } from '../../support/spec';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent } from '../../support/wireSamples';
 
 const sample = (over: Parameters<typeof createdEvent>[0] = {}): ActiveContract => ({ event: decodeCreatedEvent(createdEvent(over)), synchronizerId: SYNC, reassignmentCounter: 0 });
@@ -209,5 +211,73 @@ describe('core: Active Contracts against the demo participant', function () {
     const wrong = templateText(commandsFileTemplate({ command: { ExerciseByKeyCommand: { ...(command.ExerciseByKeyCommand as object), contractKey: { _1: owner } } }, actAs: owner, userId: 'demo-admin' }));
     const problems = validateText('commands', wrong, { packages: { packages, source: 'in the demo catalog' } }).problems.filter((x) => x.severity === 'error');
     assert.ok(problems.some((x) => x.path.startsWith('/commands/0/ExerciseByKeyCommand/contractKey')), JSON.stringify(problems));
+  });
+});
+
+describe('core: in-flight contracts (incomplete reassignments) in the Active Contracts rows', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let proxy: FaultProxy;
+  before(async () => {
+    p = await startCheckedParticipant({ port: 0, seed: 7, apiVersion: '3.5' });
+    proxy = await startFaultProxy(p.url);
+  });
+  after(async () => {
+    await proxy.close();
+    await p.close();
+  });
+
+  it('JsIncompleteUnassigned and JsIncompleteAssigned, shaped as the 3.5 spec has them, are decoded as contracts in flight and shown as such, not left out', async function () {
+    requireSpec(this, '3.5');
+    const page = specValidator('3.5', 'JsGetActiveContractsPageResponse');
+    // The demo has no reassignment in progress: its answer's first two entries are made incomplete, as
+    // a multi-synchronizer participant sends them (JsContractEntry's other cases in the spec).
+    let sent: unknown;
+    proxy.add({
+      method: 'POST',
+      path: '/v2/state/active-contracts-page',
+      fault: {
+        kind: 'rewrite-json',
+        rewrite: (body) => {
+          const answer = body as { activeContracts: { contractEntry: { JsActiveContract: { createdEvent: Record<string, unknown>; synchronizerId: string; reassignmentCounter: number } } }[] };
+          const [first, second] = answer.activeContracts.map((e) => e.contractEntry.JsActiveContract);
+          const event = (c: typeof first) => ({ reassignmentId: '0011', contractId: c.createdEvent.contractId, templateId: c.createdEvent.templateId, packageName: c.createdEvent.packageName, offset: 40, nodeId: 0, witnessParties: c.createdEvent.witnessParties, reassignmentCounter: c.reassignmentCounter + 1 });
+          answer.activeContracts[0].contractEntry = { JsIncompleteUnassigned: { createdEvent: first.createdEvent, unassignedEvent: { ...event(first), source: first.synchronizerId, target: 'other-sync::1220ff', submitter: '' } } } as never;
+          answer.activeContracts[1].contractEntry = {
+            JsIncompleteAssigned: { assignedEvent: { source: 'other-sync::1220ff', target: second.synchronizerId, reassignmentId: '0012', submitter: '', reassignmentCounter: second.reassignmentCounter + 1, createdEvent: second.createdEvent } },
+          } as never;
+          sent = answer;
+          return answer;
+        },
+      },
+      times: 1,
+    });
+    const client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 20_000 });
+    const { contracts } = await client.pageActiveContracts({ filter: { parties: [p.parties.alice] }, pageSize: 50 });
+    assert.deepEqual(page(sent).errors, [], 'the answer is as the spec has it');
+    assert.deepEqual(contracts.slice(0, 3).map((c) => c.inFlight), ['unassigned', 'assigned', undefined]);
+    const rows = activeContractRows({ contracts, activeAtOffset: 9, complete: true });
+    const all = rows.flatMap((r) => r.children!());
+    const [unassigned, assigned] = contracts.map((c) => all.find((r) => r.contractId === c.event.contractId)!);
+    assert.equal(all.length, contracts.length, 'every contract has its row, in flight or not');
+    assert.match(unassigned.description!, /^in flight: unassigned from .+, not yet assigned · /);
+    assert.match(assigned.description!, /^in flight: assigned to .+, its unassignment not seen here · /);
+    assert.equal(unassigned.icon, 'arrow-swap');
+    assert.match(unassigned.tooltip!, /\*\*In flight: unassigned from /);
+    const inFlightGroups = rows.filter((r) => / · \d+ in flight/.test(r.description!));
+    assert.equal(inFlightGroups.reduce((n, r) => n + Number(/(\d+) in flight/.exec(r.description!)![1]), 0), 2);
+  });
+
+  it('a page token refused after an upgrade: the paging restarts and one row says why, above the groups', async () => {
+    const client = new LedgerClient({ baseUrl: proxy.url, timeoutMs: 20_000 });
+    const pager = new ActiveContractsPager(client, { filter: { parties: [p.parties.alice] }, pageSize: 2 });
+    await pager.loadMore();
+    const body = JSON.stringify({ code: 'INVALID_ARGUMENT', cause: 'Invalid page token', correlationId: null, traceId: null, context: {}, resources: [], errorCategory: 8, grpcCodeValue: 3, retryInfo: null, definiteAnswer: null });
+    proxy.add({ method: 'POST', path: '/v2/state/active-contracts-page', fault: { kind: 'answer', status: 400, contentType: 'application/json', body }, times: 1 });
+    await pager.loadMore();
+    const rows = activeContractRows(pager.state);
+    assert.equal(rows.filter((r) => r.key === 'restarted').length, 1);
+    assert.equal(rows[0].key, 'restarted');
+    assert.match(rows[0].description!, /^The participant refused the page token .*: read again from the first page at offset \d+, the 2 contracts loaded before dropped\.$/);
   });
 });

@@ -95,6 +95,14 @@ describe('Redactor', () => {
     assert.match(bug, /^TypeError: x is undefined\n\s+at /);
   });
 
+  it('masks a registered secret that a bound cut short (a piece of 8 characters or more before …), and leaves shorter pieces', () => {
+    const r = new Redactor();
+    r.register('opaque-secret-7f3a9c21');
+    assert.equal(r.redact('currency: "opaque-secret-7f…'), `currency: "${REDACTION_MASK}…`);
+    assert.equal(r.redact('a value opaque-… and opaque-secret-7f3a9c21'), `a value opaque-… and ${REDACTION_MASK}`);
+    assert.equal(r.redact('opaque-secret-7f3a without a cut'), 'opaque-secret-7f3a without a cut');
+  });
+
   it('masks registered secrets, JWTs, bearer credentials and secret fields', async () => {
     const r = new Redactor();
     const token = await mintSandboxToken({ secret: SECRET, userId: 'alice', form: 'scope', participantId: 'p::1' });

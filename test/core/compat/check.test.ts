@@ -4,10 +4,11 @@
 // keeps a request the description refuses from being sent.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { LedgerClient } from '../../../src/core/api/client';
-import { ParticipantDescriptions } from '../../../src/core/compat/descriptions';
+import { parseDescription, ParticipantDescriptions } from '../../../src/core/compat/descriptions';
 import { findingsOf, type CompatibilityFinding, type CompatibilityReport } from '../../../src/core/compat/report';
-import { reportMarkdown, reportText } from '../../../src/core/compat/wording';
+import { reportDocumentMarkdown, reportMarkdown, reportSummaryMarkdown, reportText } from '../../../src/core/compat/wording';
 import { CancelledError, IncompatibleRequestError } from '../../../src/core/errors';
 import { LedgerConnection } from '../../../src/core/ledger/connection';
 import { submissionOf, submit } from '../../../src/core/submit/submission';
@@ -58,8 +59,9 @@ function connectionTo(url: string, descriptions = new ParticipantDescriptions(),
 async function reportOf(url: string, descriptions?: ParticipantDescriptions): Promise<{ report: CompatibilityReport; c: LedgerConnection }> {
   const c = connectionTo(url, descriptions);
   await c.connect();
-  assert.ok(c.compatibility, 'a connected connection has a report');
-  return { report: c.compatibility, c };
+  const report = await c.whenCompatibilityChecked();
+  assert.ok(report && c.compatibility === report, 'a connected connection has a report once checked');
+  return { report, c };
 }
 
 /** A copy of an official spec, changed. */
@@ -245,7 +247,7 @@ describe('compatibility checked against the participant’s own description', fu
     client.version = async (o) => ({ ...(await version(o)), version: '3.7.0' });
     const c = connectionTo(p.url, new ParticipantDescriptions(), { client });
     await c.connect();
-    const report = c.compatibility!;
+    const report = (await c.whenCompatibilityChecked())!;
     assert.equal(report.versionNotice, 'Canton 3.7.0 is newer than the newest release this extension knows (3.6): treated as 3.6.');
     assert.equal(report.source.kind, 'participant-spec');
     // The client sends neither from 3.6.1 on (the release that refuses them), so nothing is reported;
@@ -279,6 +281,7 @@ describe('compatibility checked against the participant’s own description', fu
       client.version = async (o) => ({ ...(await version(o)), version: '3.8.0' });
       const c = connectionTo(p.url, new ParticipantDescriptions(), { client });
       await c.connect();
+      await c.whenCompatibilityChecked();
       assert.equal(c.compatibility?.severity, 'warning');
       assert.equal(c.compatibility?.source.kind, 'version-table');
     });
@@ -295,8 +298,8 @@ describe('compatibility checked against the participant’s own description', fu
     });
   });
 
-  describe('read once per participant version, with the connect’s signal and deadline', () => {
-    it('a second connection to the same version does not read it again; another version does', async function () {
+  describe('read once per participant and version, checked once per description, with the connect’s signal and deadline', () => {
+    it('a second connection to the same participant does not read it again; another participant of the version reads its own, checked once when it is the same text; another version is read and checked', async function () {
       requireSpec(this, '3.5');
       requireSpec(this, 'main-3.6');
       const descriptions = new ParticipantDescriptions();
@@ -305,15 +308,32 @@ describe('compatibility checked against the participant’s own description', fu
       const newer = await participant('3.6', specPath('main-3.6'));
       const first = (await reportOf(a.p.url, descriptions)).report;
       const second = (await reportOf(b.p.url, descriptions)).report;
-      assert.equal(second, first, 'the same report');
+      assert.equal(second, first, 'the same description: the same check, not made again');
       assert.equal(a.paths.filter((x) => x === 'GET /docs/openapi').length, 1);
-      assert.equal(b.paths.filter((x) => x === 'GET /docs/openapi').length, 0, 'not read again');
+      assert.equal(b.paths.filter((x) => x === 'GET /docs/openapi').length, 1, 'its own description read');
+      await reportOf(a.p.url, descriptions);
+      assert.equal(a.paths.filter((x) => x === 'GET /docs/openapi').length, 1, 'not read again from the same participant');
       await reportOf(newer.p.url, descriptions);
       assert.equal(newer.paths.filter((x) => x === 'GET /docs/openapi').length, 1);
       assert.ok(descriptions.has('3.5.10-demo') && descriptions.has('3.6.0-demo'));
     });
 
-    it('a description that does not come within the connect’s deadline: the version table; a cancel cancels the connect', async function () {
+    it('a participant of the same version that serves another description, or none, is judged by its own', async function () {
+      requireSpec(this, '3.5');
+      const descriptions = new ParticipantDescriptions();
+      const changed = await participant('3.5', changedSpec('3.5', (d) => delete (d.paths as Record<string, unknown>)['/v2/updates/get-updates-page']));
+      const plain = await participant('3.5', specPath('3.5'));
+      const none = await participant('3.5');
+      const refusing = (await reportOf(changed.p.url, descriptions)).report;
+      assert.ok(lines(refusing).some((l) => l.includes('/v2/updates')), 'the changed description refuses the updates page');
+      const own = (await reportOf(plain.p.url, descriptions)).report;
+      assert.notEqual(own, refusing);
+      assert.deepEqual(lines(own), [], 'the official description refuses nothing');
+      const tableOnly = (await reportOf(none.p.url, descriptions)).report;
+      assert.equal(tableOnly.source.kind, 'version-table', 'no description served: the version table, not another participant’s check');
+    });
+
+    it('a description that does not come within the connect’s deadline: the version table; a disconnect drops the check', async function () {
       requireSpec(this, '3.5');
       const { p } = await participant('3.5', specPath('3.5'));
       const proxy = await startFaultProxy(p.url, { maxHangMs: 10_000 });
@@ -321,16 +341,90 @@ describe('compatibility checked against the participant’s own description', fu
       proxy.add({ method: 'GET', path: '/docs/openapi', fault: { kind: 'hang' }, times: 2 });
       const slow = connectionTo(proxy.url, new ParticipantDescriptions(), { connectTimeoutMs: 1_500 });
       await slow.connect();
+      await slow.whenCompatibilityChecked();
       assert.equal(slow.compatibility?.source.kind, 'version-table');
       assert.equal((slow.compatibility?.source as { reason: string }).reason, 'unreachable');
-      const cancelled = connectionTo(proxy.url, new ParticipantDescriptions());
-      const controller = new AbortController();
-      const connecting = cancelled.connect(controller.signal);
-      while (proxy.count('GET', '/docs/openapi') < 2) await new Promise((r) => setTimeout(r, 10));
-      controller.abort();
-      await assert.rejects(connecting, CancelledError);
-      assert.equal(cancelled.state.state, 'disconnected');
-      assert.equal(cancelled.compatibility, undefined);
+      const dropped = connectionTo(proxy.url, new ParticipantDescriptions());
+      await dropped.connect();
+      assert.equal(dropped.compatibilityPending, true, 'connected while the description hangs');
+      const checked = dropped.whenCompatibilityChecked();
+      dropped.dispose();
+      assert.equal(await checked, undefined);
+      assert.equal(dropped.compatibility, undefined);
+    });
+  });
+
+  describe('off the connect’s path: the connect does not wait for the description', () => {
+    /** Descriptions whose parse waits until `release` is called: the report comes when the test says. */
+    function heldDescriptions(): { descriptions: ParticipantDescriptions; release(): void; parsing: Promise<void> } {
+      let release!: () => void;
+      let started!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const parsing = new Promise<void>((r) => (started = r));
+      const descriptions = new ParticipantDescriptions(async (text, signal) => {
+        started();
+        await released;
+        return parseDescription(text, signal);
+      });
+      return { descriptions, release, parsing };
+    }
+
+    it('connected before the report; meanwhile the version table decides, and the report arrives with its event and its guard', async function () {
+      requireSpec(this, '3.5');
+      const doc = changedSpec('3.5', (d) => delete (d.paths as Record<string, unknown>)['/v2/updates/get-updates-page']);
+      const { p, paths } = await participant('3.5', doc);
+      const held = heldDescriptions();
+      const c = connectionTo(p.url, held.descriptions);
+      const events: (CompatibilityReport | undefined)[] = [];
+      c.onDidChangeCompatibility((r) => events.push(r));
+      await c.connect();
+      await held.parsing;
+      assert.equal(c.state.state, 'connected');
+      assert.equal(c.compatibility, undefined);
+      assert.equal(c.compatibilityPending, true);
+      // Sent before the report: the version table decides (3.5 has the page endpoint), so it is sent.
+      const before = await c.client.pageUpdates({ selection: { filter: { anyParty: true } }, pageSize: 5 });
+      assert.ok(before.updates.length > 0);
+      assert.equal(paths.filter((x) => x === 'POST /v2/updates/get-updates-page').length, 1);
+      held.release();
+      const report = await c.whenCompatibilityChecked();
+      assert.equal(report?.severity, 'error');
+      assert.equal(c.compatibilityPending, false);
+      assert.deepEqual(events, [report]);
+      const refused = await c.client.pageUpdates({ selection: { filter: { anyParty: true } } }).catch((e: unknown) => e);
+      assert.ok(refused instanceof IncompatibleRequestError, String(refused));
+      assert.equal(paths.filter((x) => x === 'POST /v2/updates/get-updates-page').length, 1, 'not sent once the report refuses it');
+    });
+
+    it('a reconnect drops the last report until its own check is done; a failed connect leaves none', async function () {
+      requireSpec(this, '3.5');
+      const { p } = await participant('3.5', specPath('3.5'));
+      const c = connectionTo(p.url);
+      await c.connect();
+      const first = await c.whenCompatibilityChecked();
+      assert.equal(first?.source.kind, 'participant-spec');
+      await c.connect();
+      assert.equal(await c.whenCompatibilityChecked(), first, 'the same version: the kept check');
+      await p.close();
+      await assert.rejects(c.connect());
+      assert.equal(await c.whenCompatibilityChecked(), undefined);
+      assert.equal(c.client.compatibility, undefined, 'no rules of a participant that is gone');
+    });
+
+    it('a YAML description is parsed in slices: the event loop is served while it parses', async function () {
+      requireSpec(this, '3.4.11');
+      const text = readFileSync(specPath('3.4.11'), 'utf8');
+      let turns = 0;
+      let serving = true;
+      const turn = () => {
+        turns++;
+        if (serving) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const parsed = await parseDescription(text);
+      serving = false;
+      assert.deepEqual(parsed, loadSpec('3.4.11'));
+      assert.ok(turns > 3, `the event loop took ${turns} turns while the description was parsed`);
     });
   });
 
@@ -347,5 +441,10 @@ describe('compatibility checked against the participant’s own description', fu
     assert.match(markdown, /\*\*Refused \(not sent\)\*\* \(1\)/);
     assert.ok(markdown.includes('✗ POST /v2/updates/get-updates-page: the participant does not have this endpoint; requests are not sent'));
     assert.match(markdown, /\*\*Not used yet .*\*\* \(\d+\)/);
+    // The short form (a tooltip): the summary and the refused line, nothing of what works.
+    assert.deepEqual(reportSummaryMarkdown(report).split('\n'), [`Compatibility: ${report.summary}`, '', `- ✗ ${findingsOf(report)[0].line}`]);
+    const document = reportDocumentMarkdown(report, { name: 'Local [dev]', url: 'http://localhost:7575' });
+    assert.ok(document.startsWith('# Compatibility of Local \\[dev\\]\n\nhttp://localhost:7575\n\n' + markdown + '\n'), document.slice(0, 200));
+    assert.ok(document.endsWith('`canton-ledger doctor`.'));
   });
 });

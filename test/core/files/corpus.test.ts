@@ -42,8 +42,8 @@ describe('schema: file corpus', () => {
     // against the shared DARs (schema.arguments.test.ts, daml/jsonEncoding.test.ts) and a participant
     // with a package it cannot serve (cli/validate.test.ts).
     const needPackages = new Set<string>(['arguments-unchecked', 'unknown-template', 'unknown-choice', 'package-unreadable', ...VALUE_PROBLEM_CODES]);
-    // The pre-flight's codes need participants to ask: exercised on the demo network (network/preflight.test.ts).
-    const needNetwork = ['preflight-version', 'preflight-no-version', 'preflight-unchecked'];
+    // The pre-flight's codes need participants to ask: exercised on the demo network (network/preflight.test.ts, network/vettingDryRun.test.ts).
+    const needNetwork = ['preflight-version', 'preflight-no-version', 'preflight-unchecked', 'vetting-loss'];
     assert.deepEqual(PROBLEM_CODES.filter((code) => !seen.has(code) && !noFileMay.includes(code) && !needPackages.has(code) && !needNetwork.includes(code)), []);
   });
 });

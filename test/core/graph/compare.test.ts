@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LedgerClient } from '../../../src/core/api/client';
 import { compareWithCommitted, valueDifferences } from '../../../src/core/graph/compare';
+import { comparisonCountsText } from '../../../src/core/graph/counts';
 import { comparisonDocument } from '../../../src/core/graph/document';
 import { buildTransactionGraph, type TransactionGraph } from '../../../src/core/graph/model';
 import { previewGraph } from '../../../src/core/graph/preview';
@@ -193,6 +194,20 @@ describe('transaction graph: comparing a preview, by hand', () => {
     assert.deepEqual(cmp.differences, [], 'the new id in the result is matched, 2.0 is 2.0000000000');
     assert.deepEqual(cmp.notCompared, { fetches: 1, rolledBack: 2 });
     assert.deepEqual([...cmp.createdIds], [['00p-new', '00c-new']]);
+    assert.equal(comparisonDocument(prepared, committed).text.split('\n')[1], '2 actions matched; 1 new contract id matched; not compared (never committed): 1 fetch, 2 rolled-back actions.');
+  });
+
+  it('counts in one wording for the report and the legend, singular for one: "1 action matched", "1 fetch", "1 difference"', () => {
+    const prepared = previewGraph(preview([node('create', { contractId: '00p-new', argument: { n: '1' } })]));
+    const committed = buildTransactionGraph(tx([created(0, '00c-new', { n: '2' })]));
+    const doc = comparisonDocument(prepared, committed);
+    const lines = doc.text.split('\n');
+    assert.equal(lines[1], '1 action matched; 1 new contract id matched.');
+    assert.match(lines[2], /^1 difference between the preview and the committed transaction:$/);
+    // The legend's words (the webview draws these) are the report's.
+    assert.deepEqual(comparisonCountsText({ matchedActions: doc.pairs.length, matchedContractIds: doc.createdIds.length, notCompared: doc.notCompared }), ['1 action matched', '1 new contract id matched']);
+    assert.deepEqual(comparisonCountsText({ matchedActions: 2, matchedContractIds: 0, notCompared: { fetches: 1, rolledBack: 1 } }), ['2 actions matched', '0 new contract ids matched', 'not compared (never committed): 1 fetch, 1 rolled-back action']);
+    assert.deepEqual(comparisonCountsText({ matchedActions: 3, matchedContractIds: 2, notCompared: { fetches: 2, rolledBack: 0 } }), ['3 actions matched', '2 new contract ids matched', 'not compared (never committed): 2 fetches']);
   });
 
   it('names an action on one side only and keeps pairing the rest', () => {

@@ -7,6 +7,14 @@ import { rangeDiff } from '../../../src/core/graph/rangeDiff';
 import type { DemoParticipant } from '../../../src/participant/index';
 import type * as wire from '../../../src/core/models/wire';
 import { createdEvents, createIou, start, submit } from '../../participant/helpers';
+import type { CallOptions } from '../../../src/core/api/http';
+import { UPDATES_CONTRACT_ID_FIELD } from '../../../src/core/api/contractIdFilter';
+import { checkCompatibility } from '../../../src/core/compat/check';
+import type { OpenApiDocument } from '../../../src/core/compat/openapi';
+import { UnsupportedOperationError } from '../../../src/core/errors';
+import type { Exchange } from '../../../src/participant/index';
+import { loadSpec, requireSpec } from '../../support/spec';
+import { derive38Spec } from '../../support/spec38';
 
 const IOU = '#demo-iou:Iou:Iou';
 
@@ -21,7 +29,22 @@ function counting(reader: LineageReader): LineageReader & { calls: string[] } {
     calls,
     contractEvents: (id, o) => (calls.push(`events ${id.slice(0, 8)}`), reader.contractEvents(id, o)),
     transactionAt: (offset, o) => (calls.push(`tx ${offset}`), reader.transactionAt(offset, o)),
+    ...(reader.transactionsTouching ? { transactionsTouching: (id: string, o: CallOptions) => (calls.push(`touching ${id.slice(0, 8)}`), reader.transactionsTouching!(id, o)) } : {}),
   };
+}
+
+/** Alice's Iou → Bob (transfer) → Charlie (transfer) → two halves (split), with the offsets of the issue and the split. */
+async function iouChain(p: DemoParticipant): Promise<{ ious: { alice: string; bob: string; charlie: string; halves: string[] }; offsets: { issue: number; split: number } }> {
+  const { bank, alice, bob, charlie } = p.parties;
+  const effects: wire.TransactionFormat = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' };
+  const issue = await submit(p, [bank], [createIou(bank, alice, '100')], { format: effects });
+  const first = createdEvents(issue)[0].contractId;
+  const toBob = createdEvents(await submit(p, [alice], [exercise(first, 'Iou_Transfer', { newOwner: bob })], { format: effects }))[0].contractId;
+  const toCharlie = createdEvents(await submit(p, [bob], [exercise(toBob, 'Iou_Transfer', { newOwner: charlie })], { format: effects }))[0].contractId;
+  const split = await submit(p, [charlie], [exercise(toCharlie, 'Iou_Split', { splitAmount: '40.0' })], { format: effects });
+  const halves = createdEvents(split).map((e) => e.contractId);
+  assert.equal(halves.length, 2);
+  return { ious: { alice: first, bob: toBob, charlie: toCharlie, halves }, offsets: { issue: issue.offset, split: split.offset } };
 }
 
 describe('transaction graph: contract lineage (demo participant)', () => {
@@ -35,17 +58,7 @@ describe('transaction graph: contract lineage (demo participant)', () => {
   before(async () => {
     p = await start({ port: 0 });
     client = new LedgerClient({ baseUrl: p.url, timeoutMs: 10_000 });
-    const { bank, alice, bob, charlie } = p.parties;
-    const effects: wire.TransactionFormat = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' };
-    const issue = await submit(p, [bank], [createIou(bank, alice, '100')], { format: effects });
-    const first = createdEvents(issue)[0].contractId;
-    const toBob = createdEvents(await submit(p, [alice], [exercise(first, 'Iou_Transfer', { newOwner: bob })], { format: effects }))[0].contractId;
-    const toCharlie = createdEvents(await submit(p, [bob], [exercise(toBob, 'Iou_Transfer', { newOwner: charlie })], { format: effects }))[0].contractId;
-    const split = await submit(p, [charlie], [exercise(toCharlie, 'Iou_Split', { splitAmount: '40.0' })], { format: effects });
-    const halves = createdEvents(split).map((e) => e.contractId);
-    offsets = { issue: issue.offset, split: split.offset };
-    assert.equal(halves.length, 2);
-    ious = { alice: first, bob: toBob, charlie: toCharlie, halves };
+    ({ ious, offsets } = await iouChain(p));
   });
   after(() => p.close());
 
@@ -140,5 +153,85 @@ describe('transaction graph: contract lineage (demo participant)', () => {
     assert.deepEqual(iou.removed, [ious.alice]);
     assert.deepEqual([...iou.added].sort(), [...ious.halves].sort());
     assert.equal(iou.transient, 2);
+  });
+});
+
+describe('contract lineage with the contract-id filter on updates (3.8)', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant;
+  let ious: { alice: string; bob: string; charlie: string; halves: string[] };
+  const exchanges: Exchange[] = [];
+  before(async function () {
+    requireSpec(this, 'main-3.6');
+    p = await start({ port: 0, apiVersion: '3.8', onExchange: (x: Exchange) => exchanges.push(x) });
+    ({ ious } = await iouChain(p));
+  });
+  after(() => p?.close());
+  beforeEach(() => (exchanges.length = 0));
+
+  /** A client that holds the participant to `document`, as a connect does with the participant's own. */
+  const clientWith = (document: OpenApiDocument, participant: DemoParticipant = p) => {
+    const c = new LedgerClient({ baseUrl: participant.url, timeoutMs: 10_000 });
+    c.useCompatibility(checkCompatibility(document, '3.8.0'));
+    return c;
+  };
+
+  it('where the participant has it: one read per hop, the same lineage, and the request the participant\'s description declares', async () => {
+    const derived = derive38Spec({ scopes: false });
+    const reader = counting(lineageReaderOf(clientWith(derived.document), { parties: [], anyParty: true }));
+    const l = await walkLineage(reader, ious.halves[0]);
+    assert.deepEqual(lineageInOrder(l).map((c) => c.contractId), [ious.alice, ious.bob, ious.charlie, ious.halves[0]]);
+    assert.equal(l.contracts.get(ious.alice)!.state, 'archived');
+    assert.equal(l.contracts.get(ious.halves[0])!.state, 'active');
+    // One read per contract (four), against two per contract without the filter; and the start's events,
+    // since no archive among what the parties see is no answer to "is it still active?".
+    assert.deepEqual(reader.calls.map((c) => c.split(' ')[0]).sort(), ['events', 'touching', 'touching', 'touching', 'touching'], reader.calls.join(', '));
+    assert.equal(reader.calls.find((c) => c.startsWith('events')), `events ${ious.halves[0].slice(0, 8)}`);
+    assert.equal(l.requests, 5);
+    // Each filtered read is a GetUpdatesRequest of the derived description's shape: the ids as a list of strings at its root.
+    const bodies = exchanges.filter((x) => x.path === '/v2/updates').map((x) => JSON.parse(x.requestBody) as Record<string, unknown>);
+    assert.equal(bodies.length, 4);
+    assert.equal(exchanges.filter((x) => x.path === '/v2/events/events-by-contract-id').length, 1);
+    const declared = (derived.document.components!.schemas!.GetUpdatesRequest as { properties: Record<string, { type: string; items: { type: string } }> }).properties[UPDATES_CONTRACT_ID_FIELD];
+    assert.deepEqual(declared, { type: 'array', items: { type: 'string' } });
+    for (const body of bodies) {
+      const ids = body[UPDATES_CONTRACT_ID_FIELD] as unknown[];
+      assert.ok(Array.isArray(ids) && ids.length === 1 && ids.every((id) => typeof id === 'string'), JSON.stringify(body));
+      assert.ok(body.updateFormat);
+    }
+  });
+
+  it('where the participant\'s description lacks it: two reads per hop, and the field is never sent', async function () {
+    const client = clientWith(loadSpec('main-3.6') as unknown as OpenApiDocument);
+    assert.equal(client.filtersUpdatesByContractId, false);
+    const reader = counting(lineageReaderOf(client, { parties: [], anyParty: true }));
+    const l = await walkLineage(reader, ious.halves[0]);
+    assert.deepEqual(lineageInOrder(l).map((c) => c.contractId), [ious.alice, ious.bob, ious.charlie, ious.halves[0]]);
+    assert.equal(l.requests, 2 * 4);
+    assert.equal(reader.calls.filter((c) => c.startsWith('touching')).length, 0);
+    assert.equal(exchanges.some((x) => x.path === '/v2/updates' && UPDATES_CONTRACT_ID_FIELD in (JSON.parse(x.requestBody) as object)), false);
+    await assert.rejects(client.listUpdates({ beginExclusive: 0 }, { filter: { anyParty: true } }, { contractIds: [ious.bob] }), UnsupportedOperationError);
+  });
+
+  it('a participant that refuses the filtered read (pruned below its start): one refused read, then two reads per hop', async () => {
+    const pruned = await start({ port: 0, apiVersion: '3.8' });
+    try {
+      const chain = await iouChain(pruned);
+      pruned.state.prune(chain.offsets.issue - 1);
+      const reader = counting(lineageReaderOf(clientWith(derive38Spec({ scopes: false }).document, pruned), { parties: [], anyParty: true }));
+      const l = await walkLineage(reader, chain.ious.halves[0]);
+      assert.deepEqual(lineageInOrder(l).map((c) => c.contractId), [chain.ious.alice, chain.ious.bob, chain.ious.charlie, chain.ious.halves[0]]);
+      assert.deepEqual(reader.calls.filter((c) => c.startsWith('touching')), [`touching ${chain.ious.halves[0].slice(0, 8)}`]);
+      assert.equal(l.requests, 1 + 2 * 4);
+    } finally {
+      await pruned.close();
+    }
+  });
+
+  it('a contract the parties cannot see: its events say why, as without the filter', async () => {
+    const reader = lineageReaderOf(clientWith(derive38Spec({ scopes: false }).document), { parties: [p.parties.bob], anyParty: false });
+    const l = await walkLineage(reader, ious.bob);
+    assert.equal(l.contracts.get(ious.charlie)!.problem?.code, 'CONTRACT_EVENTS_NOT_FOUND');
+    assert.ok(!l.contracts.has(ious.alice));
   });
 });

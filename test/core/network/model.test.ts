@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeMissingVetting, missingVetting } from '../../../src/core/network/explain';
-import { vettedByParty, vettingDrift, vettingMatrix, type NetworkSnapshot } from '../../../src/core/network/model';
+import { sameNetwork, vettedByParty, vettingDrift, vettingMatrix, type NetworkSnapshot } from '../../../src/core/network/model';
 import type { VettedPackage, VettedPackagesState } from '../../../src/core/models/vetting';
 
 const P = 'app-provider::1220aa';
@@ -82,5 +82,18 @@ describe('network: the model', () => {
     assert.deepEqual(missingVetting(s, 'iou', [BOB, 'Carol']).map((m) => m.kind), ['parties-disagree']);
     assert.deepEqual(missingVetting(s, 'iou', ['Nobody']), [{ kind: 'party-hosted-nowhere', party: 'Nobody' }]);
     assert.deepEqual(missingVetting(s, 'iou', [BOB]), [], 'nothing in the way');
+  });
+});
+
+describe('sameNetwork: the connections that are one network with a target', () => {
+  const syncs: Record<string, string[]> = { target: ['sync-a', 'sync-b'], peer: ['sync-b'], stranger: ['sync-c'], unknown: [] };
+  const of = (name: string) => syncs[name];
+
+  it('keeps the ones on a synchronizer the target is on, leaves out one of another network', () => {
+    assert.deepEqual(sameNetwork('target', ['peer', 'stranger', 'unknown'], of), ['peer']);
+  });
+
+  it('keeps every one when the target’s synchronizers are not known', () => {
+    assert.deepEqual(sameNetwork('unknown', ['peer', 'stranger'], of), ['peer', 'stranger']);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import type { NetworkMember } from '../../../src/core/network/model';
-import { describeLoss, vettingDryRun } from '../../../src/core/network/vettingDryRun';
+import { describeLoss, vettingDryRun, vettingDryRunMarkdown, vettingLossProblems } from '../../../src/core/network/vettingDryRun';
 import type { DemoNetwork } from '../../../src/participant/network/index';
 import { setVetting, startCheckedNetwork } from '../../support/demoNetwork';
 
@@ -41,5 +41,22 @@ describe('network: a vetting change judged across the network (dry run)', () => 
     assert.match(describeLoss(alice), /^Alice would lose demo-iou 2\.0\.0; 1\.0\.0 stays usable\.$/);
     const sv = await vettingDryRun(unvet('demo-iou', '1.0.0'), members.sv, [members.sv]);
     assert.deepEqual(sv.losses.map((l) => l.party.split('::')[0]), ['Charlie'], 'sv hosts Charlie alone');
+  });
+
+  it('each loss is a problem where the file names the package (an error when nothing stays), and a report', async () => {
+    const file = { changes: [{ operation: { Vet: { value: { packages: [{ packageName: 'demo-iou', packageVersion: '1.0.0' }] } } } }, ...unvet('demo-asset').changes] };
+    const text = JSON.stringify(file, null, 2);
+    const result = await vettingDryRun(file as never, members['app-provider'], Object.values(members));
+    const problems = vettingLossProblems(text, result);
+    assert.deepEqual(problems.map((p) => [p.code, p.severity, p.path, p.data?.packageName]), [
+      ['vetting-loss', 'error', '/changes/1/operation/Unvet/value/packages/0', 'demo-asset'],
+      ['vetting-loss', 'error', '/changes/1/operation/Unvet/value/packages/0', 'demo-asset'],
+    ]);
+    assert.ok(text.slice(problems[0].offset, problems[0].offset + problems[0].length).includes('"packageName": "demo-asset"'));
+    assert.deepEqual(problems.map((p) => p.message.split(' ')[0]).sort(), ['Alice', 'Bank']);
+    const report = vettingDryRunMarkdown('x.vetting.json', ['app-provider', 'app-user', 'sv'], result);
+    assert.match(report, /^# x\.vetting\.json across the network: nothing was changed\n\nDry run on app-provider \(app-provider\); the network read from app-provider, app-user, sv\.\n\n\*\*2 losses:\*\*/);
+    assert.match(report, /^- removed: demo-asset 1\.0\.0/m);
+    assert.deepEqual(vettingLossProblems('{ not json', result), []);
   });
 });

@@ -1,5 +1,6 @@
 // Runs inside the VS Code extension host (code-server here, desktop VS Code with test-electron elsewhere).
 import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import { ConnectionNode, type ConnectionsNode } from '../../../src/vscode/connections/connectionsTree';
@@ -59,6 +60,41 @@ describe('connections and tokens', function () {
     // Nothing listens on port 9: connecting fails as a network error, shown as the connection's state.
     await assert.rejects(a.connections.connectionFor(p).connect());
     assert.equal(a.connections.connection(p.id)!.state.state, 'error');
+  });
+});
+
+describe('a participant that accepts and never answers', function () {
+  this.timeout(60_000);
+
+  it('a connect gives up at cantonLedger.connectTimeoutSeconds (10 s by default), not at the 30 s request timeout', async () => {
+    const a = await api();
+    const settings = () => vscode.workspace.getConfiguration('cantonLedger');
+    assert.equal(settings().inspect<number>('connectTimeoutSeconds')?.defaultValue, 10);
+    assert.equal(settings().inspect<number>('requestTimeoutSeconds')?.defaultValue, 30);
+    // Our own port, bound for the test: it accepts and reads, and never answers.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void sockets.add(socket.resume()));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const id = `hung-${Date.now()}`;
+    await settings().update('connectTimeoutSeconds', 2, vscode.ConfigurationTarget.Global);
+    try {
+      await a.connections.profiles.save({ id, name: 'E2E Hung', url: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, auth: 'none', userId: 'alice', source: 'user' });
+      const started = Date.now();
+      const error = await a.connections.connectionFor(a.connections.profiles.get(id)!).connect().then(() => assert.fail('connected to a participant that never answers'), (e: unknown) => e as Error & { kind?: string; timeoutMs?: number });
+      const took = Date.now() - started;
+      // The extension's own TimeoutError (a class of another bundle: told by its data).
+      assert.equal(error.kind, 'timeout', String(error));
+      assert.equal(error.timeoutMs, 2000);
+      // At the setting's 2 s, with room for a busy machine; far from the 10 s default and the 30 s request timeout.
+      assert.ok(took >= 1900 && took < 6000, `gave up after ${took} ms`);
+      assert.equal(a.connections.connection(id)!.state.state, 'error');
+      assert.ok(sockets.size > 0, 'the connect reached the participant');
+    } finally {
+      await settings().update('connectTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+      await a.connections.profiles.remove(id);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
 import { closeEditors, demoParticipant, documentJson, scripted, writeWorkspaceJson } from './sendHelpers';
+import { paidTrafficCostInline } from '../../../src/core/trafficCost';
 
 const IOU = '#demo-iou:Iou:Iou';
 const ASSET = '#demo-asset:Asset:Asset';
@@ -61,7 +62,7 @@ describe('submit commands files', function () {
     const summary = prompts.last();
     assert.equal(summary.severity, 'info');
     // The full 68-character id is in the result document; the summary names it short.
-    assert.equal(summary.text, `Transaction ${tx.updateId.slice(0, 10)}…${tx.updateId.slice(-4)} at offset ${tx.offset}: 1 created`);
+    assert.equal(summary.text, `Transaction ${tx.updateId.slice(0, 10)}…${tx.updateId.slice(-4)} at offset ${tx.offset}: 1 created (${paidTrafficCostInline(tx.paidTrafficCost)})`);
     // The result is open already: no "Open Result" on the summary.
     assert.deepEqual(summary.actions, ['Show Contract Events', 'Reveal in Updates']);
     const doc = await vscode.workspace.openTextDocument(outcome.resultUri!);
@@ -85,7 +86,7 @@ describe('submit commands files', function () {
     assert.equal(created.createArgument.owner, p.parties.bob);
     assert.ok(created.nodeId > exercised.nodeId && created.nodeId <= exercised.lastDescendantNodeId, 'the create is a child of the exercise');
     assert.deepEqual(eventsOf(tx, 'ArchivedEvent'), [], 'ledger effects show the consuming exercise, not an archive');
-    assert.match(prompts.last().text, /: 1 created, 1 exercised$/);
+    assert.match(prompts.last().text, /: 1 created, 1 exercised \(traffic cost: paid [\d,]+ bytes\)$/);
     assert.ok(!prompts.last().actions.includes('Show Ledger Effects'), 'nothing left out');
     assert.equal(p.state.activeContract(iouId), undefined);
   });
@@ -103,7 +104,7 @@ describe('submit commands files', function () {
     // Ledger effects: also the Iou created and consumed within the transaction (an ACS delta hides it).
     assert.deepEqual(eventsOf(tx, 'CreatedEvent').map((e) => e.createArgument.amount).sort(), ['10.0000000000', '3.0000000000', '7.0000000000']);
     assert.equal(eventsOf(tx, 'ExercisedEvent')[0].choice, 'Iou_Split');
-    assert.match(prompts.last().text, /: 3 created, 1 exercised$/);
+    assert.match(prompts.last().text, /: 3 created, 1 exercised \(traffic cost: paid [\d,]+ bytes\)$/);
   });
 
   it('submits an ExerciseByKeyCommand (Asset_Rename by owner and id)', async () => {

@@ -7,7 +7,7 @@
 
 import net from 'node:net';
 import path from 'node:path';
-import { runMenuItem, scaled } from './lib.mjs';
+import { deadUrl, runMenuItem, scaled } from './lib.mjs';
 
 const STATUS_ITEM = '[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]';
 const SIDEBAR = '.part.sidebar';
@@ -335,11 +335,12 @@ export default async function (t) {
 
   await t.check('"Add Connection" prompts name, URL (validated), auth, user id; the unreachable connection shows its error and "Retry"', async () => {
     const name = `UI Sandbox ${rand()}`;
+    const url = await deadUrl();
     await withCleanup(t, { connections: [name] }, async () => {
       await showConnections(t);
       await addConnection(t, {
         name,
-        url: 'http://127.0.0.1:9',
+        url,
         auth: 'No token',
         onUrlInput: async () => {
           // The URL step validates as you type.
@@ -351,7 +352,7 @@ export default async function (t) {
       });
       const row = connectionRow(t, name);
       await row.waitFor({ timeout: scaled(10000) });
-      await waitLabel(t, row, new RegExp(`^${name} active · error · http://127\\.0\\.0\\.1:9$`));
+      await waitLabel(t, row, new RegExp(`^${name} active · error · ${url.replaceAll('.', '\\.')}$`));
       await t.toast(`Connecting to ${name}: Could not reach the participant`).waitFor({ timeout: scaled(10000) });
       const status = statusItem(t);
       await t.waitUntil(async () => (await status.innerText()).trim() === name, { what: async () => `the status bar to read "${name}" (it reads "${await status.innerText().catch(() => '')}")` });
@@ -375,9 +376,10 @@ export default async function (t) {
     const sub = `uisub${rand()}${rand()}`;
     const userId = 'ui-jwt-user';
     const token = jwtToken(t, { sub, aud: 'https://daml.com/jwt/aud/participant/ui', exp: 4102444800 });
+    const url = await deadUrl();
     await withCleanup(t, { connections: [name] }, async () => {
       await showConnections(t);
-      const box = await addConnection(t, { name, url: 'http://127.0.0.1:9', auth: 'Paste a JWT', userId });
+      const box = await addConnection(t, { name, url, auth: 'Paste a JWT', userId });
       await t.waitForInput({ prompt: `Set Token: ${name}` });
       if ((await box.getAttribute('type')) !== 'password') throw new Error(`the token input is type="${await box.getAttribute('type')}", not a password input`);
       // "Bearer ..." is refused with a hint, as you type.
@@ -413,7 +415,7 @@ export default async function (t) {
 
       await menu(row, 'Clear Token');
       await t.toast(`Cleared the stored secrets of "${name}"`).waitFor({ timeout: scaled(10000) });
-      await waitLabel(t, row, new RegExp(`^${name} active · http://127\\.0\\.0\\.1:9$`)); // disconnected
+      await waitLabel(t, row, new RegExp(`^${name} active · ${url.replaceAll('.', '\\.')}$`)); // disconnected
       let after = '';
       await t.waitUntil(async () => {
         after = await hoverText(t, row).catch((e) => `(${e.message})`);
@@ -461,12 +463,13 @@ export default async function (t) {
 
   await t.check('a new connection that cannot connect does not take over from the active one; context menus offer Connect/Disconnect/Make Active/Copy URL/Edit/Remove as fits; "Remove Connection" asks first', async () => {
     const name = `UI Menu ${rand()}`;
+    const url = await deadUrl();
     await withCleanup(t, { connections: [name], stopDemo: true }, async () => {
       await showConnections(t);
       await t.palette('Canton Ledger: Start Demo Participant');
       const demo = connectionRow(t, 'Demo');
       await waitLabel(t, demo, /^Demo active · offset \d+/, 20000);
-      await addConnection(t, { name, url: 'http://127.0.0.1:9', auth: 'No token' });
+      await addConnection(t, { name, url, auth: 'No token' });
       const row = connectionRow(t, name);
       // It did not answer: it does not become active, the demo stays the active connection.
       await waitLabel(t, row, new RegExp(`^${name} error · http`));
@@ -504,7 +507,7 @@ export default async function (t) {
       // Copy URL puts the connection's URL on the clipboard.
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin }).catch(() => {});
       await menu(row, 'Copy URL');
-      await t.waitUntil(async () => (await page.evaluate(() => navigator.clipboard.readText())) === 'http://127.0.0.1:9', { what: 'the clipboard to hold http://127.0.0.1:9' });
+      await t.waitUntil(async () => (await page.evaluate(() => navigator.clipboard.readText())) === url, { what: `the clipboard to hold ${url}` });
 
       // Remove asks in a modal: Cancel keeps the connection, Remove removes it.
       await menu(row, 'Remove Connection');

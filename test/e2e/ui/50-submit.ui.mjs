@@ -76,7 +76,7 @@ export default async function (t) {
     startedDemo = await t.startDemo();
     const row = await revealedExplorerRow(t, FILE);
     await t.contextMenu(row, 'Submit Commands to Participant');
-    const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
+    const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created \(traffic cost: paid [\d,]+ bytes\)$/);
     await summary.waitFor({ timeout: scaled(20000) });
     // The status bar follows the write: it shows the transaction's offset as the ledger end, no refresh.
     const offset = (await summary.innerText()).match(/at offset (\d+)/)[1];

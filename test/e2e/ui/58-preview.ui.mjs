@@ -119,7 +119,7 @@ export default async function (t) {
       await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
       const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId} beside offset \\d+$`));
-      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: scaled(20000) });
+      await frame.locator('#verdict').filter({ hasText: /^No differences · traffic cost: paid [\d,]+ bytes \(estimated [\d,]+ bytes\)$/ }).waitFor({ timeout: scaled(20000) });
       const captions = await frame.locator('text.caption').allTextContents();
       if (captions.length !== 2 || captions[0] !== 'Preview (prepared)' || !/^Committed \(offset \d+\)$/.test(captions[1])) throw new Error(`captions: ${captions.join(' | ')}`);
       const legend = (await frame.locator('#legend').textContent()) ?? '';

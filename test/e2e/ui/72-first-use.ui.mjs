@@ -57,7 +57,7 @@ export default async function (t) {
     const lens = codeLens(t, 'Submit to Demo');
     await lens.waitFor({ timeout: scaled(15000) });
     await lens.click();
-    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: scaled(20000) });
+    await t.toast(/^Transaction \S+ at offset \d+: 1 created \(traffic cost: paid [\d,]+ bytes\)$/).waitFor({ timeout: scaled(20000) });
     await t.palette('Notifications: Clear All Notifications');
     await t.openFile(again);
     await codeLens(t, 'Submit to Demo').click();
@@ -68,7 +68,7 @@ export default async function (t) {
     await t.page.locator('.notifications-toasts .notification-fade-in-done', { hasText: 'Already executed' }).first().waitFor({ timeout: scaled(10000) });
     await t.screenshot('72-first-use-already-executed');
     await button.click();
-    await t.toast(/^Transaction \S+ at offset \d+: 1 created$/).waitFor({ timeout: scaled(20000) });
+    await t.toast(/^Transaction \S+ at offset \d+: 1 created \(traffic cost: paid [\d,]+ bytes\)$/).waitFor({ timeout: scaled(20000) });
     await t.waitUntil(async () => readFileSync(again, 'utf8') !== text, { what: `${AGAIN} saved with a new commandId` });
     const now = readFileSync(again, 'utf8');
     const fresh = JSON.parse(now).commandId;

@@ -97,7 +97,7 @@ export default async function (t) {
       const lens = codeLens(t, 'Submit to Demo');
       await lens.waitFor({ timeout: scaled(15000) });
       await lens.click();
-      const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created$/);
+      const summary = t.toast(/^Transaction \S+ at offset \d+: 1 created \(traffic cost: paid [\d,]+ bytes\)$/);
       await summary.waitFor({ timeout: scaled(20000) });
       const committedAt = Number((await summary.innerText()).match(/at offset (\d+)/)[1]);
       await t.palette('Notifications: Clear All Notifications');

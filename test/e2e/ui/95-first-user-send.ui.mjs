@@ -14,8 +14,10 @@ import { DEMO_ALICE as ALICE, DEMO_BANK as BANK, scaled } from './lib.mjs';
 const GENERATED = 'first-user-generated.commands.json';
 const PREVIEWED = 'first-user-previewed.commands.json';
 const FAILING = 'first-user-failing.commands.json';
+const TWIN = 'first-user-twin.commands.json';
 const STATUS_ITEM = '[id="canton-ledger-explorer.canton-ledger-explorer.cantonLedger.status"]';
 const FAILED_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Failed Commands"])';
+const UPDATES_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Updates"])';
 
 /** A picture for the README: the region `clip` of the page (or the element `of`), saved as `<run dir>/readme-<name>.png`. */
 export async function picture(t, name, { of, clip } = {}) {
@@ -31,6 +33,22 @@ export async function spanning(a, b) {
   return { x: left, y: top, width: Math.max(x.x + x.width, y.x + y.width) - left, height: Math.max(x.y + x.height, y.y + y.height) - top };
 }
 
+
+/**
+ * Each lens whole in its editor column: inside the column and left of the minimap (a lens row too long
+ * for the column runs under the minimap and off the edge).
+ */
+async function assertLensesInView(group, lenses) {
+  const groupBox = await group.boundingBox();
+  const minimap = group.locator('.monaco-editor .minimap').first();
+  const right = (await minimap.isVisible().catch(() => false)) ? (await minimap.boundingBox()).x : groupBox.x + groupBox.width;
+  for (const [name, lens] of lenses) {
+    const b = await lens.boundingBox();
+    if (!b || b.x < groupBox.x || b.x + b.width > right + 1 || b.y < groupBox.y || b.y + b.height > groupBox.y + groupBox.height) {
+      throw new Error(`the "${name}" lens is not in view in its column (lens ${JSON.stringify(b)}, column ${JSON.stringify(groupBox)}, text up to x=${right})`);
+    }
+  }
+}
 
 /** The toast whose message matches `text`, once it has slid in (VS Code marks it so when its animation is done). */
 export async function shownToast(t, text, timeout = scaled(20000)) {
@@ -60,6 +78,17 @@ export async function assertButtonsWhole(toast) {
   return buttons.map((b) => b.label);
 }
 
+/** Submits `file` by its "Submit to Demo" lens, alone in the editor area, and returns the toast that says how it went. */
+async function submitToDemo(t, file, toastText) {
+  await closeAllEditors(t);
+  await t.palette('Notifications: Clear All Notifications');
+  await t.openFile(file);
+  const lens = codeLens(t, 'Submit to Demo');
+  await lens.waitFor({ timeout: scaled(15000) });
+  await lens.click();
+  return shownToast(t, toastText);
+}
+
 const editorGroups = (t) => t.page.locator('.part.editor .editor-group-container');
 
 /** The width of the editor group showing `tab` (a locator of its tab) as a share of the editor area's. */
@@ -77,6 +106,7 @@ export default async function (t) {
   const generated = path.join(t.workspace, GENERATED);
   const previewed = path.join(t.workspace, PREVIEWED);
   const failing = path.join(t.workspace, FAILING);
+  const twinFile = path.join(t.workspace, TWIN);
   let startedDemo = false;
 
   try {
@@ -138,6 +168,13 @@ export default async function (t) {
       const previewTab = page.locator('.tabs-container [role="tab"]', { hasText: `first-user-previewed preview ${commandId}` }).first();
       await previewTab.waitFor({ timeout: scaled(10000) });
       await t.palette('Notifications: Clear All Notifications');
+      // Before submission too, in the half-width column beside the file: the verdict, "Submit now" and "Show Graph" whole.
+      const shownPreview = editorGroups(t).filter({ has: page.locator('[role="tab"][aria-selected="true"]', { hasText: `first-user-previewed preview ${commandId}` }) });
+      const lensIn = (text) => shownPreview.locator('.codelens-decoration a, .codelens-decoration span', { hasText: text }).first();
+      await lensIn('Show Graph').waitFor({ timeout: scaled(15000) });
+      await t.waitUntil(async () => (await editorGroups(t).count()) === 2, { what: 'the preview in a column of its own beside the file' });
+      await assertLensesInView(shownPreview, [['Hash verified (V2)', lensIn('Hash verified (V2)')], ['Submit now', lensIn('Submit now')], ['Show Graph', lensIn('Show Graph')]]);
+      await t.screenshot('95-preview-before-submit-now');
       const submitNow = codeLens(t, 'Submit now');
       await submitNow.waitFor({ timeout: scaled(15000) });
       await submitNow.click();
@@ -148,16 +185,7 @@ export default async function (t) {
       const compare = previewGroup.locator('.codelens-decoration a', { hasText: 'Compare with Committed' }).first();
       await openResult.waitFor({ timeout: scaled(20000) });
       await compare.waitFor({ timeout: scaled(10000) });
-      // Whole, left of the minimap (a lens row too long for the column runs under it and off the edge).
-      const groupBox = await previewGroup.boundingBox();
-      const minimap = previewGroup.locator('.monaco-editor .minimap').first();
-      const right = (await minimap.isVisible().catch(() => false)) ? (await minimap.boundingBox()).x : groupBox.x + groupBox.width;
-      for (const [name, lens] of [['Open Result', openResult], ['Compare with Committed', compare]]) {
-        const b = await lens.boundingBox();
-        if (!b || b.x < groupBox.x || b.x + b.width > right + 1 || b.y < groupBox.y || b.y + b.height > groupBox.y + groupBox.height) {
-          throw new Error(`the "${name}" lens is not in view in the preview's column (lens ${JSON.stringify(b)}, column ${JSON.stringify(groupBox)}, text up to x=${right})`);
-        }
-      }
+      await assertLensesInView(previewGroup, [['Open Result', openResult], ['Compare with Committed', compare]]);
       // The result beside it: its own column, two in all.
       const resultGroup = editorGroups(t).filter({ has: page.locator('[role="tab"][aria-selected="true"]', { hasText: new RegExp(`^first-user-previewed ${commandId}`) }) });
       await t.waitUntil(async () => (await resultGroup.count()) === 1 && (await editorGroups(t).count()) === 2, { what: async () => `the result shown in a column of its own, two columns (${await editorGroups(t).count()})` });
@@ -170,7 +198,7 @@ export default async function (t) {
       await t.palette('Notifications: Clear All Notifications');
       await codeLens(t, 'Compare with Committed').click();
       const frame = await graphFrame(t, new RegExp(`^Preview of ${commandId} beside offset \\d+$`));
-      await frame.locator('#verdict').filter({ hasText: /^No differences$/ }).waitFor({ timeout: scaled(20000) });
+      await frame.locator('#verdict').filter({ hasText: /^No differences · traffic cost: paid [\d,]+ bytes \(estimated [\d,]+ bytes\)$/ }).waitFor({ timeout: scaled(20000) });
       const group = editorGroups(t).filter({ has: page.locator('[role="tab"][aria-selected="true"]', { hasText: `Preview vs committed ${commandId}` }) });
       await t.waitUntil(async () => (await group.count()) === 1 && (await shareOfEditorArea(t, group)) >= 0.6, {
         what: async () => `the comparison's column widened to most of the editor area (it has ${((await shareOfEditorArea(t, group).catch(() => 0)) * 100).toFixed(0)}%)`,
@@ -189,6 +217,39 @@ export default async function (t) {
       await picture(t, 'graph-preview-vs-committed', { of: page.locator('.part.editor').first() });
     });
 
+    await t.check('first user: two command ids that differ only at their end read differently in the Updates view', async () => {
+      // One tool's ids: a long common start, told apart by their last characters only.
+      const stamp = String(Date.now()).slice(-10);
+      const twins = ['01', '02'].map((n) => `first-user-twin-commands-of-one-tool-${stamp}${n}`);
+      for (const [i, commandId] of twins.entries()) {
+        const command = { CreateCommand: { templateId: '#demo-iou:Iou:Iou', createArguments: { issuer: BANK, owner: BANK, currency: 'CHF', amount: `${i + 1}.00`, observers: [] } } };
+        writeFileSync(twinFile, JSON.stringify({ commands: [command], commandId, actAs: [BANK], userId: 'demo-admin' }, null, 2) + '\n');
+        await submitToDemo(t, twinFile, /^Transaction \S+ at offset \d+: 1 created/);
+      }
+      await t.palette('Notifications: Clear All Notifications');
+      await t.palette('Canton Ledger: Focus on Updates View');
+      await t.onlyPaneExpanded('Updates');
+      // The newest rows are the list's last, below the pane's fold when earlier checks made many: End
+      // brings them into view (a tree draws only the rows it shows).
+      await page.locator(`${UPDATES_PANE} .monaco-list`).first().focus();
+      await page.keyboard.press('End');
+      // Each row found by the end of its id: a row that cut the id's end would not be found.
+      const row = (commandId) => page.locator(`${UPDATES_PANE} [role="treeitem"][aria-level="1"]`, { hasText: commandId.slice(-12) }).first();
+      const commandIdShown = async (commandId) => {
+        await row(commandId).waitFor({ timeout: scaled(20000) });
+        const description = (await row(commandId).locator('.label-description').first().innerText()).trim();
+        const shown = /(?:^|· )cmd (\S+)/.exec(description)?.[1];
+        if (!shown) throw new Error(`the row's description "${description}" names no command id`);
+        return shown;
+      };
+      const [first, second] = [await commandIdShown(twins[0]), await commandIdShown(twins[1])];
+      if (first === second) throw new Error(`two different command ids both read "${first}"`);
+      for (const [id, shown] of [[twins[0], first], [twins[1], second]]) {
+        if (!shown.endsWith(id.slice(-12))) throw new Error(`"${shown}" cuts the end of ${id}, where it differs from its twin`);
+      }
+      await t.screenshot('95-updates-twin-command-ids');
+    });
+
     let contractId = '';
     const failedId = `first-user-failed-${Date.now()}`;
     const failedRow = () => page.locator(`${FAILED_PANE} [role="treeitem"][aria-level="1"]`, { hasText: failedId }).first();
@@ -196,13 +257,7 @@ export default async function (t) {
       const seeded = await seededArchivedIou();
       contractId = seeded.contractId;
       writeFileSync(failing, JSON.stringify({ commands: [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId, choice: 'Iou_Transfer', choiceArgument: { newOwner: seeded.bob } } }], commandId: failedId, actAs: [seeded.alice], userId: 'demo-admin' }, null, 2) + '\n');
-      await closeAllEditors(t);
-      await t.palette('Notifications: Clear All Notifications');
-      await t.openFile(failing);
-      const lens = codeLens(t, 'Submit to Demo');
-      await lens.waitFor({ timeout: scaled(15000) });
-      await lens.click();
-      const failure = await shownToast(t, `Submitting ${FAILING} failed`);
+      const failure = await submitToDemo(t, failing, `Submitting ${FAILING} failed`);
       const buttons = await assertButtonsWhole(failure);
       if (!buttons.includes('Explain')) throw new Error(`the failure offers ${JSON.stringify(buttons)}, not Explain`);
       await t.screenshot('95-failure-toast');
@@ -236,6 +291,14 @@ export default async function (t) {
       await lineage.locator('g.box').first().waitFor({ timeout: scaled(30000) });
       const labels = await lineage.locator('g.box').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''));
       if (!labels.some((l) => l.includes(contractId.slice(0, 8)))) throw new Error(`the lineage does not draw ${contractId.slice(0, 8)}…: ${labels.join(' | ')}`);
+      // Readable: every text of the drawing at 12 px at least, or at the editor's font size if that is smaller.
+      const drawn = await lineage.evaluate(() => {
+        const editorFont = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-size')) || 12;
+        const sizes = Array.from(document.querySelectorAll('#viewport text')).map((x) => parseFloat(getComputedStyle(x).fontSize) * (x.getScreenCTM()?.a ?? 1));
+        return { smallest: Math.min(...sizes), count: sizes.length, editorFont };
+      });
+      if (drawn.count === 0 || drawn.smallest < Math.min(12, drawn.editorFont) - 0.05) throw new Error(`the lineage's text is drawn at ${drawn.smallest.toFixed(1)} px (the editor's is ${drawn.editorFont} px)`);
+      await t.screenshot('95-lineage-readable');
     });
 
     await t.check('first user: Explain opens the report beside the file, in a column wide enough that its heading breaks no word and no toast covers it', async () => {
@@ -299,7 +362,7 @@ export default async function (t) {
       await t.setPaneExpanded('Failed Commands', false);
       await t.setPaneExpanded('Connections', true);
       await t.setPaneExpanded('Updates', true);
-      for (const f of [generated, previewed, failing]) rmSync(f, { force: true });
+      for (const f of [generated, previewed, failing, twinFile]) rmSync(f, { force: true });
       if (startedDemo) await t.stopDemo();
     });
   }

@@ -9,6 +9,7 @@
 //   }
 //
 // `t.page` is the playwright Page; every helper below is also available unbound (`palette(page, ...)`).
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -28,6 +29,18 @@ export async function visibleEditorText(page) {
 }
 
 /** A deadline of `ms` on a desk, scaled for this machine. */
+/**
+ * `http://127.0.0.1:PORT` with a port nothing listens on: bound and closed a moment ago, to be used at
+ * once. A fixed "dead" port (1, 9) may be taken on a shared machine.
+ */
+export async function deadUrl() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
 export function scaled(ms) {
   return Math.round(ms * TIME_SCALE);
 }

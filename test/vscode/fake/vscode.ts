@@ -444,10 +444,16 @@ interface FakeTabGroup {
 
 class FakeState {
   readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+  /** `lm.registerTool`'s tools by name. */
+  readonly languageModelTools = new Map<string, FakeLanguageModelTool>();
+  /** `lm.registerMcpServerDefinitionProvider`'s providers by id. */
+  readonly mcpServerProviders = new Map<string, { provideMcpServerDefinitions(token: unknown): unknown; onDidChangeMcpServerDefinitions?: Event<void> }>();
   /** Every command run through `commands.executeCommand`, with its arguments. */
   readonly executed: Array<{ id: string; args: unknown[] }> = [];
   readonly messages: ShownMessage[] = [];
   readonly treeViews = new Map<string, { provider: unknown; view: FakeTreeView }>();
+  /** The read-only documents' providers, by scheme (what `openTextDocument` of such a URI reads). */
+  readonly contentProviders = new Map<string, { provideTextDocumentContent(uri: Uri): string | undefined }>();
   readonly statusBarItems: FakeStatusBarItem[] = [];
   readonly context = new Map<string, unknown>();
   readonly clipboard = { text: '' };
@@ -944,6 +950,8 @@ export const workspace = {
     const uri = target;
     const open = (workspace.textDocuments as FakeTextDocument[]).find((d) => d.uri.toString() === uri.toString());
     if (open) return open;
+    const provider = state.contentProviders.get(uri.scheme);
+    if (provider) return fake.openDocument(uri, provider.provideTextDocumentContent(uri) ?? '');
     return fake.openDocument(uri, uri.scheme === 'untitled' ? '' : await nodeFs.readFile(uri.fsPath, 'utf8'));
   },
   /** Applies the replacements of each document, last first (so earlier offsets stay valid); opens what is not open. */
@@ -986,8 +994,10 @@ export const workspace = {
   asRelativePath(p: string | Uri): string {
     return typeof p === 'string' ? p : p.path;
   },
-  registerTextDocumentContentProvider(): Disposable {
-    return new Disposable(() => undefined);
+  registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string | undefined }): Disposable {
+    const providers = state.contentProviders;
+    providers.set(scheme, provider);
+    return new Disposable(() => providers.get(scheme) === provider && providers.delete(scheme));
   },
 };
 
@@ -1037,7 +1047,53 @@ export const languages = {
   registerCompletionItemProvider: () => new Disposable(() => undefined),
   registerCodeActionsProvider: () => new Disposable(() => undefined),
   getDiagnostics: (): Diagnostic[] => [],
+  async setTextDocumentLanguage<D extends object>(document: D, languageId: string): Promise<D> {
+    return Object.assign(document, { languageId });
+  },
   onDidChangeDiagnostics: new EventEmitter<{ uris: Uri[] }>().event,
+};
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+export class LanguageModelToolResult {
+  constructor(public content: unknown[]) {}
+}
+
+export class McpStdioServerDefinition {
+  constructor(
+    readonly label: string,
+    public command: string,
+    public args: string[] = [],
+    public env: Record<string, string | number | null> = {},
+    public version?: string,
+  ) {}
+}
+
+interface FakeLanguageModelTool {
+  invoke(options: { input: unknown; toolInvocationToken: unknown }, token: unknown): unknown;
+  prepareInvocation?(options: { input: unknown }, token: unknown): unknown;
+}
+
+/** VS Code's `lm`: a second registration of a tool name throws, as VS Code's does. */
+export const lm = {
+  registerTool(name: string, tool: FakeLanguageModelTool): Disposable {
+    if (state.languageModelTools.has(name)) throw new Error(`Tool "${name}" is already registered.`);
+    state.languageModelTools.set(name, tool);
+    return new Disposable(() => state.languageModelTools.delete(name));
+  },
+  /** Calls the tool as an extension's `lm.invokeTool` does: `invoke` alone (no chat, so no confirmation shown). */
+  async invokeTool(name: string, options: { input: unknown; toolInvocationToken?: unknown }, token = new CancellationTokenSource().token): Promise<unknown> {
+    const tool = state.languageModelTools.get(name);
+    if (!tool) throw new Error(`Unknown tool ${name}`);
+    return tool.invoke({ input: options.input, toolInvocationToken: options.toolInvocationToken }, token);
+  },
+  registerMcpServerDefinitionProvider(id: string, provider: { provideMcpServerDefinitions(token: unknown): unknown }): Disposable {
+    if (state.mcpServerProviders.has(id)) throw new Error(`MCP server definition provider "${id}" is already registered.`);
+    state.mcpServerProviders.set(id, provider);
+    return new Disposable(() => state.mcpServerProviders.delete(id));
+  },
 };
 
 export const version = '1.96.0-fake';

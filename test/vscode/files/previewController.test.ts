@@ -89,7 +89,7 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.equal(message.severity, 'info');
     assert.match(message.text, /Hash verified \(V2\)\.$/);
     assert.deepEqual(message.actions, [PreviewActions.submitNow]);
-    assert.deepEqual(lensTitles(outcome.resultUri!), ['$(pass) Hash verified (V2)', '$(play) Submit now (same file, same commandId)', '$(type-hierarchy) Show Graph']);
+    assert.deepEqual(lensTitles(outcome.resultUri!), ['$(pass) Hash verified (V2)', '$(play) Submit now', '$(type-hierarchy) Show Graph']);
     assert.equal(fake.state.diagnostics.size, 0);
   });
 
@@ -199,30 +199,60 @@ describe('PreviewController (the Preview command) against the fake VS Code API',
     assert.ok(!fake.state.messages.some((m) => /Already executed/i.test(m.text)));
   });
 
+  /** The preview's lenses as [line, title without its icon]. */
+  const lensRows = (uri: Uri) => new PreviewCodeLensProvider(previews).provideCodeLenses({ uri } as never).map((l): [number, string] => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
+  /** Each row reads whole in half of a 1400-pixel window beside the side bar: about 60 characters, the lenses' separators and icons included. */
+  const assertRowsFitHalfWidth = (rows: [number, string][]) => {
+    for (const line of new Set(rows.map(([l]) => l))) {
+      const titles = rows.filter(([l]) => l === line).map(([, title]) => title);
+      const row = titles.join(' | ');
+      const width = row.length + 2 * titles.length;
+      assert.ok(width <= 60, `row ${line} "${row}" takes ${width} characters with its icons`);
+    }
+  };
+
+  it('before submission, every lens whole in the half-width column beside the file: the verdict, a short "Submit now" and "Show Graph" in one row; with the longer "do not sign", "Show Graph" on the next line', async () => {
+    writeFile(`unit-${randomUUID()}`);
+    const { resultUri } = await previews.previewFile(source);
+    const rows = lensRows(resultUri!);
+    // One row: the preview's first screen keeps what it would do.
+    assert.deepEqual(rows, [
+      [0, 'Hash verified (V2)'],
+      [0, 'Submit now'],
+      [0, 'Show Graph'],
+    ]);
+    assertRowsFitHalfWidth(rows);
+    const submitNow = new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never)[1].command!;
+    assert.equal(submitNow.tooltip, 'Submits the same file with the same commandId');
+
+    // The longest verdict: "do not sign".
+    writeFile(`unit-${randomUUID()}`);
+    const forged = Buffer.alloc(32, 3).toString('base64');
+    proxy.add({ method: 'POST', path: '/v2/interactive-submission/prepare', fault: { kind: 'rewrite-json', rewrite: (body) => ({ ...(body as object), preparedTransactionHash: forged }) } });
+    const mismatch = await previews.previewFile(source);
+    assert.equal(mismatch.hash?.kind, 'mismatch');
+    const mismatchRows = lensRows(mismatch.resultUri!);
+    assert.deepEqual(mismatchRows, [
+      [0, 'Hash does not match (V2): do not sign'],
+      [0, 'Submit now'],
+      [1, 'Show Graph'],
+    ]);
+    assertRowsFitHalfWidth(mismatchRows);
+  });
+
   it('once submitted, the lenses in two rows, each short enough for the half-width column beside the result: the verdict and Open Result on top, Show Graph and Compare with Committed on the next line', async () => {
     writeFile(`unit-${randomUUID()}`);
     const { resultUri } = await previews.previewFile(source);
-    const lensRows = () => new PreviewCodeLensProvider(previews).provideCodeLenses({ uri: resultUri } as never).map((l) => [l.range.start.line, (l.command?.title ?? '').replace(/^\$\([a-z-]+\) /, '')]);
-    // Not submitted yet: one row, as the preview always had it.
-    assert.deepEqual(lensRows(), [
-      [0, 'Hash verified (V2)'],
-      [0, 'Submit now (same file, same commandId)'],
-      [0, 'Show Graph'],
-    ]);
     window.activeTextEditor = editors.find((e) => e.document.uri.toString() === resultUri!.toString());
     assert.equal((await previews.submitPreviewed(resultUri)).record?.outcome, 'succeeded');
-    const rows = lensRows();
+    const rows = lensRows(resultUri!);
     assert.deepEqual(rows, [
       [0, 'Hash verified (V2)'],
       [0, 'Submitted (succeeded): Open Result'],
       [1, 'Show Graph'],
       [1, 'Compare with Committed'],
     ]);
-    // About 60 characters fit in half of a 1400-pixel window beside the side bar (the lenses' separators included).
-    for (const line of [0, 1]) {
-      const row = rows.filter(([l]) => l === line).map(([, title]) => title).join(' | ');
-      assert.ok(row.length <= 60, `row ${line} "${row}" has ${row.length} characters`);
-    }
+    assertRowsFitHalfWidth(rows);
   });
 
   it('the preview says it was submitted while the success message is still open, also when the file itself was submitted', async () => {

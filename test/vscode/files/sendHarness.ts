@@ -1,5 +1,6 @@
 // What the send controllers' tests share: a window (the fake VS Code API) with one connection, active
 // and connected, to a demo participant, and the deps a controller is built with.
+import { decodeClaims } from '../../../src/core/auth/jwt';
 import type { ConnectionProfile } from '../../../src/core/connections';
 import type { LedgerConnection } from '../../../src/core/ledger/connection';
 import type { PackageStore } from '../../../src/core/ledger/packages';
@@ -34,7 +35,7 @@ export interface SendWindow {
 
 /** Token sources that give every profile `token`. */
 function fixedToken(token: string): TokenSourceFactory {
-  return { sourceFor: () => ({ provider: async () => token, claims: () => undefined, newAttempt: () => undefined, dispose: () => undefined }) };
+  return { sourceFor: () => ({ provider: async () => token, claims: () => decodeClaims(token), newAttempt: () => undefined, dispose: () => undefined }) };
 }
 
 /** A fresh fake window connected to `url` as "Demo" (with `token`, when given); `documents` and `packages` as the test needs them. */

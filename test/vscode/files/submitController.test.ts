@@ -3,6 +3,7 @@
 // write by itself (the controller calls no "after write"). A lost answer is an unknown outcome, never
 // re-sent by itself; the user's "Retry Same ID" is answered "already executed". Submitted
 // again as it is, a file is answered "already executed" too, with the way on: a new commandId.
+import { paidTrafficCostInline } from '../../../src/core/trafficCost';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,10 @@ describe('SubmitController (the Submit command) against the fake VS Code API', f
     assert.equal(ledger.ledgerEnd, outcome.record!.offset, 'the connection took the offset the write reached');
     assert.equal(opened.length, 1, 'the transaction opened');
     assert.match(fake.state.messages.at(-1)!.text, /^Transaction .* at offset \d+: .*1 created/);
+    // The demo plays 3.5, which reports what the submitting participant paid: in the result's line.
+    const paid = (outcome.record!.transaction as { paidTrafficCost?: number }).paidTrafficCost;
+    assert.ok(paid !== undefined && paid > 0);
+    assert.ok(fake.state.messages.at(-1)!.text.endsWith(` (${paidTrafficCostInline(paid)})`), fake.state.messages.at(-1)!.text);
     assert.equal(history.get(outcome.record!.id)?.outcome, 'succeeded');
   });
 

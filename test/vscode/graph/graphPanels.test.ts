@@ -12,17 +12,14 @@ import { GraphPanels } from '../../../src/vscode/graph/graphPanels';
 import type { DemoParticipant } from '../../../src/participant/index';
 import { start } from '../../participant/helpers';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
+import { firstPosted } from './posted';
 import { fake, type FakeWebviewPanel, Uri, ViewColumn, window as fakeWindow } from '../fake/vscode';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** Resolves once the panel has been sent a message `pick` accepts (the glue answers asynchronously). */
 async function sent<T extends ToWebview['type']>(panel: FakeWebviewPanel, type: T, after = 0): Promise<Extract<ToWebview, { type: T }>> {
-  for (;;) {
-    const m = (panel.posted.slice(after) as ToWebview[]).find((x) => x.type === type);
-    if (m) return m as Extract<ToWebview, { type: T }>;
-    await new Promise((r) => setImmediate(r));
-  }
+  return (await firstPosted(panel, [type], after)) as Extract<ToWebview, { type: T }>;
 }
 
 describe('graph panels (fake VS Code API, demo participant)', () => {

@@ -71,9 +71,13 @@ async function activeQueries(demo: MirroredDemo, marker: string): Promise<number
   });
 }
 
-/** Waits on a state (never a fixed sleep): polls until it holds, or fails after a while. */
+/**
+ * Waits on a state (never a fixed sleep): polls until it holds, or fails after 30 s — on a loaded 2-core
+ * machine a pooled session's first statement can take several seconds to reach the server.
+ */
 async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     if (await condition()) return;
     await new Promise((r) => setTimeout(r, 25));
   }

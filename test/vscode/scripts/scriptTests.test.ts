@@ -26,18 +26,10 @@ import { start } from '../../participant/helpers';
 import { REPO_ROOT } from '../../support/spec';
 import { startFaultProxy } from '../../support/faultProxy';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
-import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, window as fakeWindow, workspace, type FakeTestItem, type FakeWebviewPanel } from '../fake/vscode';
+import { firstPosted } from '../graph/posted';
+import { CancellationTokenSource, commands, fake, FakeTestController, FakeTestRun, TestMessage, Uri, window as fakeWindow, workspace, type FakeTestItem } from '../fake/vscode';
 
 const EXAMPLES = join(REPO_ROOT, 'examples/demo-workspace/scripts');
-
-/** The first message of one of `types` the panel was sent (the panel reads asynchronously). */
-async function firstPosted(panel: FakeWebviewPanel, types: ToWebview['type'][]): Promise<ToWebview> {
-  for (;;) {
-    const m = (panel.posted as ToWebview[]).find((x) => types.includes(x.type));
-    if (m) return m;
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 describe('ledger scripts in the Test Explorer (fake VS Code API)', function () {
   this.timeout(60_000);

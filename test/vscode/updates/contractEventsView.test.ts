@@ -3,13 +3,16 @@
 // when the answer comes; a tree refresh that came while VS Code still waited for children could be
 // lost, leaving the row "loading" for good).
 import assert from 'node:assert/strict';
+import { participantDescriptions } from '../../../src/core/compat/descriptions';
 import { silentLogger } from '../../../src/core/log';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoParticipant } from '../../../src/participant';
 import { ContractEventsView } from '../../../src/vscode/updates/contractEventsView';
 import type { ViewNode } from '../../../src/vscode/kit/rowsTree';
 import { UpdatesFilterStore } from '../../../src/vscode/updates/updatesView';
-import { start } from '../../participant/helpers';
+import { createdEvents, createIou, start, submit } from '../../participant/helpers';
+import { requireSpec } from '../../support/spec';
+import { derive38Spec } from '../../support/spec38';
 import { MemoryMemento } from '../fake/vscode';
 import { sendWindow, type SendWindow } from '../files/sendHarness';
 
@@ -59,5 +62,54 @@ describe('Contract Events view (fake VS Code API, demo participant)', () => {
     assert.equal(events?.created?.event.contractId, contractId);
     const [row] = await view.getChildren();
     assert.equal(label(row), 'Iou:Iou');
+  });
+});
+
+describe('Contract Events view: the choices exercised on a contract, where the participant filters updates by contract id (3.8)', function () {
+  this.timeout(30_000);
+  let p: DemoParticipant | undefined;
+  let window: SendWindow | undefined;
+  let view: ContractEventsView | undefined;
+  afterEach(async () => {
+    view?.dispose();
+    window?.dispose();
+    await p?.close();
+    p = window = view = undefined;
+  });
+
+  /** The rows under a looked-up contract, on a participant playing `apiVersion` (serving `openapi`, when given). */
+  async function rowsOfTransferredIou(apiVersion: '3.6' | '3.8', openapi?: string): Promise<{ labels: string[]; exercised?: string[] }> {
+    p = await start({ port: 0, apiVersion, ...(openapi ? { openapi: { text: openapi } } : {}) });
+    // Descriptions are kept per version for the process: this participant's own is read afresh.
+    participantDescriptions.clear();
+    window = await sendWindow(p.url);
+    const { bank, alice, bob } = p.parties;
+    const format = { eventFormat: { filtersForAnyParty: {} }, transactionShape: 'TRANSACTION_SHAPE_ACS_DELTA' as const };
+    const iou = createdEvents(await submit(p, [bank], [createIou(bank, alice, '3')], { format }))[0].contractId;
+    await submit(p, [alice], [{ ExerciseCommand: { templateId: '#demo-iou:Iou:Iou', contractId: iou, choice: 'Iou_Transfer', choiceArgument: { newOwner: bob } } }], { format });
+    const state = new MemoryMemento();
+    await state.update('cantonLedger.contractHistory', [{ contractId: iou, connectionId: window.profile.id, at: new Date().toISOString() }]);
+    view = new ContractEventsView(window.manager, new UpdatesFilterStore(new MemoryMemento() as never), state as never, silentLogger, new Redactor());
+    const [row] = await view.getChildren();
+    await view.getChildren(row);
+    await view.settled();
+    const [looked] = await view.getChildren();
+    const children = await view.getChildren(looked);
+    const label = (node: ViewNode) => String(view!.getTreeItem(node).label);
+    const group = children.find((c) => label(c) === 'Exercised');
+    return { labels: children.map(label), ...(group ? { exercised: (await view.getChildren(group)).map(label) } : {}) };
+  }
+
+  it('3.8 with the filter in its description: an "Exercised" group lists the transfer', async function () {
+    requireSpec(this, 'main-3.6');
+    const { labels, exercised } = await rowsOfTransferredIou('3.8', derive38Spec({ scopes: false }).text);
+    assert.deepEqual(labels, ['Created Iou:Iou', 'Archived Iou:Iou', 'Exercised']);
+    assert.deepEqual(exercised, ['Exercised Iou_Transfer on Iou:Iou']);
+  });
+
+  it('without the filter (3.6, no description): the create and the archive, as before', async () => {
+    const { labels, exercised } = await rowsOfTransferredIou('3.6');
+    assert.deepEqual(labels, ['Created Iou:Iou', 'Archived Iou:Iou']);
+    assert.equal(exercised, undefined);
   });
 });

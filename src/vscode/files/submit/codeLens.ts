@@ -1,21 +1,11 @@
 import * as vscode from 'vscode';
 import { fileKindOf } from '../../../core/files/validate';
-import type { ConnectionManager } from '../../connections/manager';
 import { Commands } from '../../kit/ids';
-import { Disposable } from '../../kit/lifecycle';
+import { ConnectionCodeLensProvider } from '../../kit/connectionCodeLenses';
 import { fileName } from './sourceFile';
 
 /** At the top of a commands file: "Submit to <connection>"; of a vetting file: dry run and apply. */
-export class SendCodeLensProvider extends Disposable implements vscode.CodeLensProvider {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
-  readonly onDidChangeCodeLenses = this.changed.event;
-
-  constructor(private readonly connections: ConnectionManager) {
-    super();
-    // The lens names the active connection, so it follows connection changes.
-    this._register(connections.onDidChange(() => this.changed.fire()));
-  }
-
+export class SendCodeLensProvider extends ConnectionCodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const kind = fileKindOf(fileName(document.uri));
     if (!kind) return [];

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { PackageStore } from '../../../core/ledger/packages';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';
+import type { LedgerConnection } from '../../../core/ledger/connection';
 import { CancelledError } from '../../../core/errors';
 import {
   darUploadAbilities,
@@ -46,6 +47,9 @@ export const DarUploadChoices = {
 
 /** Upload DAR…: validate (where the version can) and upload a DAR to the active connection, with a report of what changed. */
 export class DarUploadController {
+  /** Said after the message of an upload or validation (the other hosts that must vet the DAR too, when a feature knows the network). */
+  afterUpload?: (result: DarUploadResult, connection: LedgerConnection) => Promise<string | undefined>;
+
   constructor(
     private readonly deps: SendDeps,
     private readonly reports: MarkdownReports,
@@ -83,7 +87,8 @@ export class DarUploadController {
       }
       const { result } = outcome;
       const reportUri = await this.reports.show(`${name} ${result.mode === 'validate' ? 'validation' : 'upload'} on ${profile.name}`, darUploadMarkdown(result, name, profile.name));
-      const done = result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`;
+      const elsewhere = this.afterUpload ? await this.afterUpload(result, connection) : undefined;
+      const done = `${result.mode === 'validate' ? `${name} is valid on ${profile.name}: ${darUploadSummary(result)}. Nothing was changed.` : `${name} uploaded to ${profile.name}: ${darUploadSummary(result)}.`}${elsewhere ? ` ${elsewhere}` : ''}`;
       const again = result.mode === 'validate' ? [DarUploadChoices.uploadAndVet] : [];
       const action = await prompts.message('info', done, again);
       if (action === DarUploadChoices.uploadAndVet) return this.upload(uri, { mode: 'upload', vet: true, synchronizerId: plan.synchronizerId, validated: true });

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { decodeCostEstimation, type TrafficCostEstimate } from '../../../core/trafficCost';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';
 import type { HashVerification } from '../../../core/preview/hash';
-import type { PreparedPreview } from '../../../core/preview/model';
+import { walkNodes, type PreparedPreview } from '../../../core/preview/model';
 import { HASH_MISMATCH_WARNING, hashCheckLine, previewDocument, previewSummary } from '../../../core/preview/render';
 import type * as wire from '../../../core/models/wire';
 import { outcomeLabel, type SubmissionRecord } from '../../../core/submit/history';
@@ -60,6 +61,8 @@ interface ShownPreview {
   document: Record<string, unknown>;
   /** The decoded transaction: what Show Graph draws. */
   preview: PreparedPreview;
+  /** The participant's traffic cost estimate (3.4+): the graph's header, and beside the paid cost after Compare with Committed. */
+  costEstimate?: TrafficCostEstimate;
   hash: HashVerification;
   submitted?: SubmissionRecord;
 }
@@ -108,11 +111,12 @@ export class PreviewController extends Disposable {
     let document: Record<string, unknown>;
     let preview: PreparedPreview;
     let hash: HashVerification;
+    let costEstimate: TrafficCostEstimate | undefined;
     try {
-      ({ document, preview, hash } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
+      ({ document, preview, hash, costEstimate } = await prompts.progress(`Previewing ${name} on ${profile.name}`, async (signal) => {
         const { raw } = await client.prepare(request, { signal });
         const read = this.reader()(raw);
-        return { ...read, document: previewDocument({ ...read, raw, participant: profile.name, file: name }) };
+        return { ...read, costEstimate: decodeCostEstimation(raw.costEstimation), document: previewDocument({ ...read, raw, participant: profile.name, file: name }) };
       }));
     } catch (e) {
       if (e instanceof CancelledError) return {};
@@ -124,7 +128,7 @@ export class PreviewController extends Disposable {
       if (action === PreviewActions.showLog) this.showLog();
       return { action };
     }
-    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, hash };
+    const shown: ShownPreview = { source: source.uri, commandId: request.commandId, preparedAt, name: `${name.replace(/\.commands\.json$/i, '')} preview ${request.commandId}`, document, preview, costEstimate, hash };
     // A pinned tab: the result of "Submit now" opens beside it in the same column and does not replace it.
     const editor = await this.deps.documents.show('previews', shown.name, document, { preview: false, viewColumn: previewColumn(), preserveFocus: true });
     const resultUri = editor.document.uri;
@@ -157,8 +161,17 @@ export class PreviewController extends Disposable {
     return this.previews.get(uri.toString())?.source;
   }
 
+  /**
+   * The informees of the last preview of `source` made with `commandId` (undefined: none), which the
+   * pre-flight adds to the file's parties: every host of an informee must have vetted the packages.
+   */
+  informeesOf(source: vscode.Uri, commandId: string): string[] | undefined {
+    const shown = [...this.previews.values()].filter((p) => p.source.toString() === source.toString() && p.commandId === commandId).at(-1);
+    return shown && [...new Set([...walkNodes(shown.preview.roots)].flatMap((n) => n.informees))];
+  }
+
   /** The preview shown in a document, for its lenses. */
-  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted' | 'preview' | 'preparedAt'>> | undefined {
+  previewIn(uri: vscode.Uri): Readonly<Pick<ShownPreview, 'hash' | 'submitted' | 'preview' | 'preparedAt' | 'costEstimate'>> | undefined {
     return this.previews.get(uri.toString());
   }
 
@@ -216,10 +229,21 @@ function submittedNote(r: SubmissionRecord): string {
 }
 
 /**
- * At the top of a preview document: the verdict on the hash, then "Submit now" and "Show Graph". Once
- * submitted: the verdict and "Open Result", and on the next line "Show Graph" and "Compare with
- * Committed" — one row of all four would run past the edge of the half-width column the preview has
- * beside the result.
+ * About this many characters of lens titles fit in the half-width column a preview has beside its file
+ * or its result (half of a 1400-pixel window beside the side bar, left of the minimap): an icon counts
+ * two, the separator between two lenses three.
+ */
+const HALF_WIDTH_LENS_CHARS = 60;
+
+function lensRowLength(titles: string[]): number {
+  return titles.reduce((n, t) => n + t.replace(/\$\([a-z-]+\) ?/g, '').length + (/^\$\(/.test(t) ? 2 : 0), 0) + 3 * (titles.length - 1);
+}
+
+/**
+ * At the top of a preview document: the verdict on the hash and "Submit now" (or, once submitted, "Open
+ * Result"), then "Show Graph" (and, once submitted, "Compare with Committed") — in one row where that
+ * fits a half-width column, else the latter on the next line: a row too long runs under the minimap
+ * and off the column's edge. One row keeps the preview's first screen for what it would do.
  */
 export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
@@ -231,8 +255,6 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const shown = document.uri.scheme === DOCUMENT_SCHEME ? this.previews.previewIn(document.uri) : undefined;
     if (!shown) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    const graphRow = shown.submitted ? new vscode.Range(1, 0, 1, 0) : top;
     const { hash } = shown;
     const verdict =
       hash.kind === 'verified'
@@ -241,14 +263,16 @@ export class PreviewCodeLensProvider implements vscode.CodeLensProvider {
           ? `$(error) Hash does not match (${hash.scheme}): do not sign`
           : `$(question) Hash not verified (${hash.scheme})`;
     // A lens without a command is a label: the verdict itself, with the details in its tooltip.
-    const lenses = [new vscode.CodeLens(top, { title: verdict, tooltip: hashCheckLine(hash), command: '' })];
-    const args = [document.uri];
-    if (shown.submitted) lenses.push(new vscode.CodeLens(top, { title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] }));
-    else lenses.push(new vscode.CodeLens(top, { title: '$(play) Submit now (same file, same commandId)', command: Commands.submitPreviewed, arguments: args }));
-    const prepared = { preview: shown.preview, preparedAt: shown.preparedAt };
-    lenses.push(new vscode.CodeLens(graphRow, { title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }));
+    const first: vscode.Command[] = [{ title: verdict, tooltip: hashCheckLine(hash), command: '' }];
+    if (shown.submitted) first.push({ title: `$(check) Submitted (${outcomeLabel(shown.submitted)}): Open Result`, command: Commands.openSubmissionResult, arguments: [shown.submitted] });
+    else first.push({ title: '$(play) Submit now', tooltip: 'Submits the same file with the same commandId', command: Commands.submitPreviewed, arguments: [document.uri] });
+    const prepared = { preview: shown.preview, preparedAt: shown.preparedAt, costEstimate: shown.costEstimate };
+    const second: vscode.Command[] = [{ title: '$(type-hierarchy) Show Graph', command: Commands.showTransactionGraph, arguments: [{ prepared }] }];
     // Once submitted: what was committed, beside what the preview showed.
-    if (shown.submitted?.updateId) lenses.push(new vscode.CodeLens(graphRow, { title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] }));
-    return lenses;
+    if (shown.submitted?.updateId) second.push({ title: '$(diff) Compare with Committed', command: Commands.comparePreviewWithCommitted, arguments: [{ prepared, updateId: shown.submitted.updateId }] });
+    const oneRow = lensRowLength([...first, ...second].map((c) => c.title)) <= HALF_WIDTH_LENS_CHARS;
+    const top = new vscode.Range(0, 0, 0, 0);
+    const next = oneRow ? top : new vscode.Range(1, 0, 1, 0);
+    return [...first.map((c) => new vscode.CodeLens(top, c)), ...second.map((c) => new vscode.CodeLens(next, c))];
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { paidTrafficCostInline } from '../../../core/trafficCost';
 import { randomUUID } from 'node:crypto';
 import type { LedgerConnection } from '../../../core/ledger/connection';
 import { CancelledError, CantonApiError, LedgerError } from '../../../core/errors';
@@ -60,6 +61,9 @@ export interface SubmitOutcome {
  * safe handling of unknown outcomes (retry with the same request, or look the commandId up).
  */
 export class SubmitController {
+  /** Asked before a file is submitted (the pre-flight, when its setting asks): false keeps it from being sent. */
+  beforeSubmit?: (uri: vscode.Uri, text: string, connection: LedgerConnection) => Promise<boolean>;
+
   constructor(
     private readonly deps: SendDeps,
     private readonly history: SubmissionHistory,
@@ -82,6 +86,7 @@ export class SubmitController {
       await prompts.message('error', `${fileName(source.uri)} was not submitted: ${summary(e)}`, []);
       return {};
     }
+    if (this.beforeSubmit && !(await this.beforeSubmit(source.uri, source.text, connection))) return {};
     const record: SubmissionRecord = {
       id: randomUUID(),
       fileUri: source.uri.toString(),
@@ -206,7 +211,8 @@ export class SubmitController {
     const t = outcome.transaction;
     const done: SubmissionRecord = { ...record, outcome: 'succeeded', errorCode: undefined, updateId: t.updateId, offset: t.offset, transaction: outcome.response.transaction };
     await this.history.put(done);
-    return this.showTransaction(done, t, t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t));
+    const cost = paidTrafficCostInline(t.paidTrafficCost);
+    return this.showTransaction(done, t, `${t.events.length > 0 ? transactionSummary(t, true) : emptyTransactionExplanation(t)}${cost ? ` (${cost})` : ''}`);
   }
 
   /**

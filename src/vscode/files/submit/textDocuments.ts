@@ -14,9 +14,12 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly capacity = 50) {
+  constructor(
+    private readonly capacity = 50,
+    private readonly scheme = REPORT_SCHEME,
+  ) {
     super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
     this._register(toDisposable(() => this.contents.clear()));
   }
 
@@ -31,7 +34,7 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
    * document) is returned.
    */
   async show(name: string, markdown: string): Promise<vscode.Uri> {
-    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name.replace(/[/\\?#]/g, '_')}.md` });
+    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${name.replace(/[/\\?#]/g, '_')}.md` });
     const key = uri.toString();
     this.contents.delete(key);
     this.contents.set(key, markdown);
