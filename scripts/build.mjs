@@ -1,6 +1,7 @@
 // Bundles the extension and the CLI with esbuild. Flags: --production (minified, no source maps), --watch.
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +62,29 @@ export const common = {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GLUE = path.join(ROOT, 'src', 'vscode');
+const require = createRequire(import.meta.url);
+
+/**
+ * Libraries the extension needs only once a connection is made (the HTTP client's node-fetch, the live
+ * tail's ws, the token code's jose): each a bundle of its own, dist/lib.<name>.js, loaded when its first
+ * export is first read, so that the first view of a window does not parse them (docs/performance.md).
+ */
+export const LAZY_LIBRARIES = ['jose', 'node-fetch', 'ws'];
+const libraryFile = (name) => `lib.${name}.js`;
+
+/**
+ * In the extension's feature bundles, a lazy library is a stand-in with a getter per export (read from
+ * the library as Node loads it), which requires the library's bundle on the first read: esbuild's
+ * interop reads an export where the code uses it (`import_ws.default`), not when the module loads.
+ */
+export const lazyLibraries = {
+  name: 'lazy-libraries',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${LAZY_LIBRARIES.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
+    // The export names as Node loads the library.
+    build.onLoad({ filter: /.*/, namespace: 'lazy-library' }, (args) => ({ contents: lazyExports(libraryFile(args.path), Object.keys(require(args.path)), true), loader: 'js' }));
+  },
+};
 
 /** The features: every folder of src/vscode but the kit, each `src/vscode/<name>/index.ts`, bundled to dist/feature.<name>.js. */
 export const FEATURES = readdirSync(GLUE, { withFileTypes: true })
@@ -82,6 +106,58 @@ const featuresApart = {
     });
   },
 };
+
+/**
+ * Parts of the core the first view of a window does not run, each a bundle of its own
+ * (dist/part.<name>.js) loaded when one of its exports is first read: the Ledger API client (a
+ * connection makes it on its first request; with it the HTTP and websocket code, the request and
+ * answer models) and the compatibility check (at a connect; its rules and the catalogue of the API).
+ * A part is built like a feature: what it shares with the kit or features it takes from their owner.
+ */
+export const PARTS = { client: 'src/core/api/client.ts', compat: 'src/core/compat/descriptions.ts', templates: 'src/core/files/templates.ts' };
+const partBundle = (name) => `part.${name}`;
+const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [path.join(ROOT, file), name]));
+
+/** The names a module exports (read from an ES-module build of it, which lists them). */
+async function exportNames(file) {
+  const r = await esbuild.build({ ...common, entryPoints: [path.join(ROOT, file)], format: 'esm', outdir: path.join(ROOT, 'dist'), write: false, metafile: true, logLevel: 'silent', sourcemap: false });
+  return Object.values(r.metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
+}
+
+/**
+ * In the extension's bundles, an import of a part (but in the part itself) is a stand-in with a getter
+ * per export that requires the part's bundle on the first read, as a lazy library's is.
+ */
+const lazyParts = (self, exportsOf) => ({
+  name: 'lazy-parts',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const target = path.resolve(args.resolveDir, args.path);
+      const name = PART_OF.get(`${target}.ts`) ?? PART_OF.get(target);
+      return name && partBundle(name) !== self ? { path: name, namespace: 'lazy-part' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-part' }, (args) => ({ contents: lazyExports(`${partBundle(args.path)}.js`, exportsOf.get(args.path) ?? [], false), loader: 'js' }));
+  },
+});
+
+/** A module whose exports are getters that require `file` (beside the bundle) on the first read. */
+function lazyExports(file, names, withDefault) {
+  const getters = [
+    // The module as esbuild's interop would see it: a CommonJS module (ws) is its own default export.
+    ...(withDefault ? [`  default: { enumerable: true, get: () => (load().__esModule ? load().default : load()) },`] : []),
+    ...names.filter((n) => n !== 'default' && n !== '__esModule').map((n) => `  ${JSON.stringify(n)}: { enumerable: true, get: () => load()[${JSON.stringify(n)}] },`),
+  ];
+  return [
+    `let loaded;`,
+    `const load = () => (loaded ??= require(require('node:path').join(__dirname, ${JSON.stringify(file)})));`,
+    `Object.defineProperty(exports, '__esModule', { value: true });`,
+    `Object.defineProperties(exports, {`,
+    ...getters,
+    `});`,
+    '',
+  ].join('\n');
+}
 
 /** A module's path as esbuild's metafile names it (relative to the repository, forward slashes). */
 const inputName = (file) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -122,23 +198,30 @@ function sharedExport(modules) {
 }
 
 const KIT = 'features';
-const kitOptions = (owners, exported, formats = new Map()) => ({
+const kitOptions = (owners, exported, exportsOf) => ({
   ...common,
   stdin: { contents: `export * from './src/features';\n${sharedExport(exported)}`, resolveDir: ROOT, sourcefile: 'features-kit.ts', loader: 'ts' },
   outfile: path.join(ROOT, 'dist', `${KIT}.js`),
-  plugins: [fromTheirOwners(owners, KIT), featuresApart, ...common.plugins],
+  plugins: [lazyLibraries, lazyParts(KIT, exportsOf), fromTheirOwners(owners, KIT), featuresApart, ...common.plugins],
 });
-const featureOptions = (name, owners) => ({
+/** A part: its entry's exports, and a `__shared` of what it owns that others use. */
+const partOptions = (name, owners, exported, exportsOf) => ({
+  ...common,
+  stdin: { contents: `export * from './${PARTS[name].replace(/\.ts$/, '')}';\n${sharedExport(exported)}`, resolveDir: ROOT, sourcefile: `${partBundle(name)}.ts`, loader: 'ts' },
+  outfile: path.join(ROOT, 'dist', `${partBundle(name)}.js`),
+  plugins: [lazyLibraries, lazyParts(partBundle(name), exportsOf), fromTheirOwners(owners, partBundle(name)), ...common.plugins],
+});
+const featureOptions = (name, owners, exportsOf) => ({
   ...common,
   entryPoints: { [`feature.${name}`]: path.join(GLUE, name, 'index.ts') },
   outdir: path.join(ROOT, 'dist'),
-  plugins: [fromTheirOwners(owners, `feature.${name}`), ...common.plugins],
+  plugins: [lazyLibraries, lazyParts(`feature.${name}`, exportsOf), fromTheirOwners(owners, `feature.${name}`), ...common.plugins],
 });
-const chunkOptions = (chunk, modules, owners, formats) => ({
+const chunkOptions = (chunk, modules, owners, exportsOf) => ({
   ...common,
   stdin: { contents: sharedExport(modules), resolveDir: ROOT, sourcefile: `${chunk}.ts`, loader: 'ts' },
   outfile: path.join(ROOT, 'dist', `${chunk}.js`),
-  plugins: [fromTheirOwners(owners, chunk), ...common.plugins],
+  plugins: [lazyLibraries, lazyParts(chunk, exportsOf), fromTheirOwners(owners, chunk), ...common.plugins],
 });
 
 /**
@@ -149,19 +232,16 @@ const chunkOptions = (chunk, modules, owners, formats) => ({
  * use loads only what that feature uses. A module one feature alone includes stays in its bundle.
  */
 export async function moduleOwners() {
-  const formats = new Map();
-  const inputs = async (options) => {
-    const found = (await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile.inputs;
-    for (const [name, input] of Object.entries(found)) formats.set(name, input.format);
-    return Object.keys(found);
-  };
-  const real = (input) => !input.includes(':') && !input.startsWith('<') && !input.startsWith('features-kit') && !input.startsWith('shared.');
+  const inputs = async (options) => Object.keys((await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile.inputs);
+  const real = (input) => !input.includes(':') && !input.startsWith('<') && !/^(features-kit|shared\.|part\.)/.test(input);
   const none = new Map();
-  const kit = new Set((await inputs(kitOptions(none, []))).filter(real));
+  const noExports = new Map();
+  const kit = new Set((await inputs(kitOptions(none, [], noExports))).filter(real));
   const users = new Map();
+  const bundles = [...FEATURES.map((name) => [name, featureOptions(name, none, noExports)]), ...Object.keys(PARTS).map((name) => [partBundle(name), partOptions(name, none, [], noExports)])];
   await Promise.all(
-    FEATURES.map(async (name) => {
-      for (const input of (await inputs(featureOptions(name, none))).filter(real)) users.set(input, [...(users.get(input) ?? []), name]);
+    bundles.map(async ([name, options]) => {
+      for (const input of (await inputs(options)).filter(real)) users.set(input, [...(users.get(input) ?? []), name]);
     }),
   );
   const owners = new Map();
@@ -169,17 +249,29 @@ export async function moduleOwners() {
     if (kit.has(input)) owners.set(input, KIT);
     else if (names.length > 1) owners.set(input, `shared.${names.sort().join('+')}`);
   }
-  return { owners, formats };
+  return { owners };
 }
 
-/** The kit bundle, the feature bundles and the chunks of what features share, over one map of owners. */
+/** The kit bundle, the feature bundles, the parts, the chunks of what they share and the lazy libraries, over one map of owners. */
 export async function featureBuilds() {
-  const { owners, formats } = await moduleOwners();
+  const [{ owners }, ...partExports] = await Promise.all([moduleOwners(), ...Object.values(PARTS).map(exportNames)]);
+  const exportsOf = new Map(Object.keys(PARTS).map((name, i) => [name, partExports[i]]));
   const owned = (owner) => [...owners].filter(([, o]) => o === owner).map(([name]) => name);
-  const chunks = [...new Set(owners.values())].filter((o) => o !== KIT);
+  const chunks = [...new Set(owners.values())].filter((o) => o !== KIT && o.startsWith('shared.'));
+  const libraries = LAZY_LIBRARIES.map((name) => ({
+    ...common,
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: ROOT, sourcefile: `lib.${name}.js`, loader: 'js' },
+    outfile: path.join(ROOT, 'dist', libraryFile(name)),
+  }));
   return {
     owners,
-    builds: [kitOptions(owners, owned(KIT), formats), ...FEATURES.map((name) => featureOptions(name, owners)), ...chunks.map((chunk) => chunkOptions(chunk, owned(chunk), owners, formats))],
+    builds: [
+      kitOptions(owners, owned(KIT), exportsOf),
+      ...FEATURES.map((name) => featureOptions(name, owners, exportsOf)),
+      ...Object.keys(PARTS).map((name) => partOptions(name, owners, owned(partBundle(name)), exportsOf)),
+      ...chunks.map((chunk) => chunkOptions(chunk, owned(chunk), owners, exportsOf)),
+      ...libraries,
+    ],
   };
 }
 
@@ -222,6 +314,6 @@ if (isScript && watch) {
 } else if (isScript) {
   // The chunks are named by the features that share them: those of an earlier build may be gone.
   const dist = path.join(ROOT, 'dist');
-  for (const f of readdirSync(dist, { withFileTypes: false }).filter((f) => /^(feature|shared)\..+\.js(\.map)?$/.test(f))) rmSync(path.join(dist, f));
+  for (const f of readdirSync(dist, { withFileTypes: false }).filter((f) => /^(feature|shared|part|lib)\..+\.js(\.map)?$/.test(f))) rmSync(path.join(dist, f));
   await Promise.all([...builds, ...(await featureBuilds()).builds].map((b) => esbuild.build(b)));
 }

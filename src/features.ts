@@ -215,6 +215,15 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
   const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, activate, isActive: (name) => apis.has(name) };
 
   activate('connections');
+  // A request the participant's description refuses offers its compatibility report (the compat
+  // feature's button on the error): only a connection with a report refuses one, so the feature comes
+  // with the first report.
+  const untilReport = host.connections.onDidChangeCompatibility((connection) => {
+    if (!connection.compatibility) return;
+    untilReport.dispose();
+    activate('compat');
+  });
+  context.subscriptions.push(untilReport);
   void vscode.commands.executeCommand('setContext', 'cantonLedger.ready', true);
   // The demo runs in the extension host, which a reload ends: it comes back when it ran in this window.
   if (vscode.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') || demo.ranWhenClosed) void vscode.commands.executeCommand(Commands.startDemo);

@@ -9,8 +9,8 @@ import { REPO_ROOT } from '../support/spec';
 
 const EXTENSION_JS = join(REPO_ROOT, 'dist', 'extension.js');
 const FEATURES_JS = join(REPO_ROOT, 'dist', 'features.js');
-/** The bundles of the extension host's feature code: the kit (features.js), each feature's, and the chunks features share. */
-const featureBundles = () => [FEATURES_JS, ...readdirSync(join(REPO_ROOT, 'dist')).filter((f) => /^(feature|shared)\..+\.js$/.test(f)).map((f) => join(REPO_ROOT, 'dist', f))];
+/** The bundles of the extension host's feature code: the kit (features.js), each feature's, the parts and libraries loaded on first need, and the chunks they share. */
+const featureBundles = () => [FEATURES_JS, ...readdirSync(join(REPO_ROOT, 'dist')).filter((f) => /^(feature|shared|part|lib)\..+\.js$/.test(f)).map((f) => join(REPO_ROOT, 'dist', f))];
 const featureCode = () => featureBundles().map((f) => readFileSync(f, 'utf8')).join('\n');
 
 describe('extension bundle', function () {
@@ -23,8 +23,8 @@ describe('extension bundle', function () {
     const files = execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
-    const scripts = files.filter((f) => /\.(c|m)?js$/.test(f) && !/^dist\/(feature|shared)\./.test(f)).sort();
-    const featureFiles = files.filter((f) => /^dist\/(feature|shared)\..+\.js$/.test(f)).sort();
+    const scripts = files.filter((f) => /\.(c|m)?js$/.test(f) && !/^dist\/(feature|shared|part|lib)\./.test(f)).sort();
+    const featureFiles = files.filter((f) => /^dist\/(feature|shared|part|lib)\..+\.js$/.test(f)).sort();
     assert.deepEqual(featureFiles, featureBundles().slice(1).map((f) => `dist/${f.split(/[\\/]/).pop()}`).sort(), 'every feature bundle ships');
     assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/mcp.js', 'dist/participant.js', 'dist/participantNetwork.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
@@ -147,6 +147,18 @@ describe('extension bundle', function () {
     // the CLI with every command and the demo participant is 2.4 MB.
     assert.ok(mcp.length < 2 * 1024 * 1024, `dist/mcp.js is ${mcp.length} bytes`);
     assert.doesNotMatch(mcp, /require\("vscode"\)/);
+  });
+
+  it('leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check and the file templates to dist/part.<name>.js, each loaded on first need', () => {
+    const kit = readFileSync(FEATURES_JS, 'utf8');
+    for (const library of ['jose', 'ws', 'node-fetch']) {
+      assert.ok(!kit.includes(`node_modules/${library}/`), `${library} is not in features.js`);
+      assert.ok(readFileSync(join(REPO_ROOT, 'dist', `lib.${library}.js`), 'utf8').includes(`node_modules/${library}/`), `${library} is in dist/lib.${library}.js`);
+    }
+    for (const [part, module] of [['client', 'src/core/api/client.ts'], ['compat', 'src/core/compat/descriptions.ts'], ['templates', 'src/core/files/templates.ts']]) {
+      assert.ok(!featureCode().replace(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8'), '').includes(`\n// ${module}\n`), `${module} is in its part alone`);
+      assert.ok(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8').includes(`\n// ${module}\n`), `${module} is in dist/part.${part}.js`);
+    }
   });
 
   it('imports the VS Code API once per bundle, however many modules use it; a feature takes it from the kit', () => {

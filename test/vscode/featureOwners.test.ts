@@ -2,13 +2,10 @@
 // each feature is activated alone against the fake VS Code API, and what it registers must be what the
 // table gives it, so that a command or view cannot be owned by the wrong feature or by none.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { EventEmitter, fake, MemoryMemento, Uri } from './fake/vscode';
-import { manifest } from './featureHost';
+import { fake } from './fake/vscode';
+import { fakeExtensionContext, manifest } from './featureHost';
 import type { FeatureName } from '../../src/features';
 import { HOST, ownerOf } from '../../src/vscode/owners';
-
-const ROOT = join(__dirname, '..', '..');
 
 /** What the host (with Connections) registers, and what each feature adds when activated alone after it. */
 export function registrationsByFeature(): { commands: Record<string, string>; views: Record<string, string> } {
@@ -19,16 +16,7 @@ export function registrationsByFeature(): { commands: Record<string, string>; vi
   for (const name of [HOST, ...FEATURE_NAMES.filter((n) => n !== 'connections')]) {
     fake.reset();
     const subscriptions: { dispose(): unknown }[] = [];
-    const secrets = new Map<string, string>();
-    const features = loadFeatures({
-      subscriptions,
-      extensionPath: ROOT,
-      extension: { packageJSON: manifest },
-      globalState: new MemoryMemento(),
-      workspaceState: new MemoryMemento(),
-      globalStorageUri: Uri.file(join(ROOT, '.vscode-test', 'unit-global-storage')),
-      secrets: { get: async (k: string) => secrets.get(k), store: async (k: string, v: string) => void secrets.set(k, v), delete: async (k: string) => void secrets.delete(k), onDidChange: new EventEmitter<{ key: string }>().event },
-    } as never);
+    const features = loadFeatures(fakeExtensionContext(subscriptions));
     const hostCommands = new Set(fake.state.commands.keys());
     const hostViews = new Set(fake.state.treeViews.keys());
     if (name !== HOST) {
