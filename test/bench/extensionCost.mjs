@@ -62,12 +62,15 @@ const FIRST_USE = {
   steps: [
     { property: 'connections', what: 'the host with the Connections feature (the Connections view, status bar, connection commands)' },
     { property: 'views', what: 'Updates, Contract Events, Active Contracts and the packages views' },
-    { property: 'send', what: 'the Canton files: editing and sending' },
+    { property: 'send', what: 'the Canton files: editing and sending, with the pre-flight' },
     { property: 'failures', what: 'Failed Commands' },
     { property: 'compare', what: 'Compare Parties' },
     { property: 'graphs', what: 'the transaction graph' },
     { property: 'pqs', what: 'PQS' },
     { property: 'scripts', what: 'ledger scripts' },
+    { property: 'network', what: 'the Network view and the demo network' },
+    { property: 'localNet', what: 'LocalNet connections' },
+    { property: 'agentTools', what: 'the language-model tools and the MCP server' },
   ],
 };
 
