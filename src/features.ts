@@ -70,7 +70,6 @@ export interface Features {
   provideContent(uri: vscode.Uri): string | undefined;
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
   languageModelTool(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
-  mcpServerDefinitionProvider(id: string): vscode.McpServerDefinitionProvider | undefined;
 }
 
 /** The host every feature is handed: the extension's shared objects, made once. */
@@ -213,9 +212,7 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? activate('graph').deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
   const languageModelTool = (name: string) => activate('agent').tools.find((t) => t.tool.name === name);
-  // The one contributed provider is the agent feature's.
-  const mcpServerDefinitionProvider = () => activate('agent').mcpServer;
-  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, mcpServerDefinitionProvider, activate, isActive: (name) => apis.has(name) };
+  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, activate, isActive: (name) => apis.has(name) };
 
   activate('connections');
   // A request the participant's description refuses offers its compatibility report (the compat

@@ -11,7 +11,7 @@ export interface DeferHost {
   window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
   /** Absent where the editor has no language-model tools. */
-  lm?: Partial<Pick<typeof vscode.lm, 'registerTool' | 'registerMcpServerDefinitionProvider'>>;
+  lm?: Pick<typeof vscode.lm, 'registerTool'>;
 }
 
 /** The loaded features: the API activate() returns, and the content of the read-only documents. */
@@ -22,8 +22,6 @@ export interface Loaded<A> {
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
   /** The language-model tool of that name (an agent may call one before anything else is used). */
   languageModelTool?(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
-  /** The MCP server definition provider of that id (VS Code asks for the servers before anything else is used). */
-  mcpServerDefinitionProvider?(id: string): vscode.McpServerDefinitionProvider | undefined;
   /** Activates one feature (once); without it, `load` activates every feature. */
   activate?(feature: string): unknown;
 }
@@ -133,9 +131,7 @@ export function activateDeferred<A extends object>(
     if (!owners) return api;
   }
 
-  const contributes = (context.extension.packageJSON as {
-    contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[]; mcpServerDefinitionProviders?: { id: string }[] };
-  }).contributes ?? {};
+  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[] } }).contributes ?? {};
   // A feature activated at the start (the host, a feature of an open Canton file) registered its own.
   const standInFor = (owner: string, make: () => vscode.Disposable) => {
     if (!(loaded && (owner === hostFeature || owner === ALL || active.has(owner)))) standIn(owner, make());
@@ -189,18 +185,8 @@ export function activateDeferred<A extends object>(
     if (!tool) throw new Error(`The Canton ledger tool ${name} is not available.`);
     return tool;
   };
-  // VS Code asking for the MCP servers loads the tools' feature, whose provider (registered as the stand-in makes way) answers.
-  for (const { id } of host.lm?.registerMcpServerDefinitionProvider ? (contributes.mcpServerDefinitionProviders ?? []) : []) {
-    const providerOf = () => use(toolsOwner).mcpServerDefinitionProvider?.(id);
-    standInFor(toolsOwner, () =>
-      host.lm!.registerMcpServerDefinitionProvider!(id, {
-        provideMcpServerDefinitions: (token) => providerOf()?.provideMcpServerDefinitions(token) ?? [],
-        resolveMcpServerDefinition: (server, token) => providerOf()?.resolveMcpServerDefinition?.(server, token) ?? server,
-      }),
-    );
-  }
-  for (const { name } of host.lm?.registerTool ? (contributes.languageModelTools ?? []) : []) {
-    standInFor(toolsOwner, () => host.lm!.registerTool!<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
+  for (const { name } of host.lm ? (contributes.languageModelTools ?? []) : []) {
+    standInFor(toolsOwner, () => host.lm!.registerTool<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
   }
   const watch = host.workspace.onDidOpenTextDocument((d) => filesOf(d.uri).forEach((feature) => use(feature)));
   // Without owners the watch goes with the other stand-ins (everything loads at once); with them it stays for the next kind of file.

@@ -87,46 +87,4 @@ describe('agent tools: before the features load', () => {
     assert.equal(await standIn.invoke({ input: { a: 1 } }, undefined), 'real answer to {"a":1}');
     assert.equal(loads, 1);
   });
-
-  it('a stand-in MCP server provider loads the tools’ feature when VS Code asks for the servers, and the real provider answers', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { activateDeferred } = require('../../../src/vscode/deferred') as typeof import('../../../src/vscode/deferred');
-    const providers = new Map<string, { provideMcpServerDefinitions(t: unknown): unknown }>();
-    const noop = { dispose: () => undefined };
-    const activated: string[] = [];
-    const real = { provideMcpServerDefinitions: () => ['the real server'] };
-    const host = {
-      commands: { registerCommand: () => noop, executeCommand: async () => undefined },
-      window: { registerTreeDataProvider: () => noop, showErrorMessage: async () => undefined, registerWebviewPanelSerializer: () => noop },
-      workspace: { textDocuments: [], onDidOpenTextDocument: () => noop, registerTextDocumentContentProvider: () => noop, getConfiguration: () => ({ get: () => undefined }) },
-      lm: {
-        registerMcpServerDefinitionProvider: (id: string, provider: never) => {
-          providers.set(id, provider);
-          return { dispose: () => providers.delete(id) };
-        },
-      },
-    };
-    const owners = { host: 'connections', of: () => 'connections', schemes: {}, webviews: {}, tools: 'agent', files: () => [] };
-    activateDeferred(host as never, { subscriptions: [], extension: { packageJSON: { contributes: { mcpServerDefinitionProviders: [{ id: 'cantonLedger.mcpServer' }] } } } as never }, {
-      load: (beforeActivate) => ({
-        api: {},
-        provideContent: () => undefined,
-        deserializeWebviewPanel: () => undefined,
-        activate: (feature: string) => {
-          beforeActivate(feature);
-          activated.push(feature);
-        },
-        mcpServerDefinitionProvider: (id: string) => (id === 'cantonLedger.mcpServer' && activated.includes('agent') ? (real as never) : undefined),
-      }),
-      owners,
-      apiKeys: [],
-      schemes: [],
-      webviewTypes: [],
-    });
-    const standIn = providers.get('cantonLedger.mcpServer')!;
-    assert.deepEqual(activated, []);
-    assert.deepEqual(standIn.provideMcpServerDefinitions(undefined), ['the real server']);
-    assert.deepEqual(activated, ['agent']);
-    assert.equal(providers.size, 0, 'the stand-in made way for the real provider');
-  });
 });
