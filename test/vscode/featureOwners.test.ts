@@ -54,3 +54,28 @@ describe('the owner of each command and view (the entry loads it on first use)',
     assert.deepEqual(Object.values(contributes.views).flat().map((v) => v.id).filter((id) => !(id in found.views)), []);
   });
 });
+
+describe('a feature that comes with another, or with an event', () => {
+  afterEach(() => fake.reset());
+
+  it('the pre-flight comes with the files feature (it guards Submit); the compatibility report’s feature with the first report (its button on a refused request)', () => {
+    fake.reset();
+    const subscriptions: { dispose(): unknown }[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { loadFeatures } = require('../../src/features') as typeof import('../../src/features');
+    const features = loadFeatures(fakeExtensionContext(subscriptions));
+    try {
+      assert.ok(!features.isActive('preflight') && !features.isActive('compat'));
+      features.activate('files');
+      assert.ok(features.isActive('preflight'));
+      // The manager's event, as a connection's check ends: without a report (not connected) nothing comes.
+      const changed = (features.api.connections as unknown as { compatibilityChanged: { fire(c: unknown): void } }).compatibilityChanged;
+      changed.fire({ compatibility: undefined });
+      assert.ok(!features.isActive('compat'));
+      changed.fire({ compatibility: { version: '3.4.12' } });
+      assert.ok(features.isActive('compat'));
+    } finally {
+      subscriptions.splice(0).reverse().forEach((s) => s.dispose());
+    }
+  });
+});
