@@ -24,6 +24,8 @@ export interface DemoNetworkOptions extends Omit<DemoParticipantOptions, 'port' 
   participants: readonly string[];
   /** The first participant's port; the others take the next ones. 0 (the default): free ports. */
   port?: number;
+  /** Each participant's port, in the order of `participants` (0 or absent: a free one), in place of `port`: the editor starts a network again on the ports it had. */
+  ports?: readonly number[];
   /** Each participant's own HS256 secret, by name; absent or 'none': no auth anywhere. */
   auth?: Readonly<Record<string, AuthConfig>> | 'none';
   /** DARs uploaded to, and vetted on, every participant. */
@@ -100,7 +102,7 @@ export async function startDemoNetwork(options: DemoNetworkOptions): Promise<Dem
         {
           ...options,
           dars: undefined,
-          port: options.port ? options.port + i : 0,
+          port: options.ports ? (options.ports[i] ?? 0) : options.port ? options.port + i : 0,
           auth: auth ?? 'none',
           logger: options.logger && ((line) => options.logger!(`${name}: ${line}`)),
           onExchange: options.onExchange && ((x) => options.onExchange!(name, x)),
