@@ -1,8 +1,7 @@
 // The network like a user: Start Demo Network from the palette (three participants, a connection
 // each), the Network view with the parties each hosts and the vetting matrix; a version of demo-iou
 // vetted on app-user alone (a vetting file applied there) marks drift for Alice, who is hosted on
-// app-user and app-provider; Compare Participants from Alice's row opens the consistency check; a
-// window reload (which ends the extension host) brings the network back, its connections connected.
+// app-user and app-provider; Compare Participants from Alice's row opens the consistency check.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
@@ -36,11 +35,11 @@ const FILE = 'ui-network.vetting.json';
 const NETWORK_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Network"])';
 
 /** A row of the Network view by the start of its accessible name ("label, description"). */
-function networkRow(t, name) {
+export function networkRow(t, name) {
   return t.page.locator(`${NETWORK_PANE} [role="treeitem"][aria-label^="${name}"]`).first();
 }
 
-async function networkRunning(t) {
+export async function networkRunning(t) {
   return t.paletteHas('Canton Ledger: Stop Demo Network', { attempts: 1 });
 }
 
@@ -83,22 +82,6 @@ export default async function (t) {
     await tab.waitFor({ timeout: scaled(30000) });
     await t.waitUntil(async () => /consistent: app-provider and app-user tell the same \d+ transactions/.test(await t.visibleEditorText()), { what: 'the verdict in the document' });
     await t.screenshot('57-network-compare-participants');
-  });
-
-  await t.check('a window reload: the demo network starts again by itself, its connections connected, the Network view lists it', async () => {
-    await closeAllEditors(t);
-    // A new page: nothing of the window before the reload is left to be found.
-    const reloaded = t.page.waitForEvent('load', { timeout: scaled(30000) });
-    await t.palette('Developer: Reload Window');
-    await reloaded;
-    await t.openView('Canton Ledger');
-    await t.onlyPaneExpanded('Network');
-    // Rows a participant has only once its connection is connected (its Canton version) and read.
-    for (const row of ['global, 3 participants', 'app-provider, Canton', 'app-user, Canton', 'sv, Canton', 'Alice, confirmation · also on app-user']) {
-      await networkRow(t, row).waitFor({ timeout: scaled(60000) });
-    }
-    if (!(await networkRunning(t))) throw new Error('Stop Demo Network is not offered after the reload: the network is not running');
-    await t.screenshot('57-network-after-reload');
   });
 
   await t.check('cleanup: Stop Demo Network, the file removed', async () => {
