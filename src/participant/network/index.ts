@@ -69,9 +69,10 @@ export async function startDemoNetwork(options: DemoNetworkOptions): Promise<Dem
   const idSeed = typeof seed === 'number' ? seed : undefined;
   const topology = new Topology();
 
-  // One synchronizer for all, named as LocalNet names its own (alias `global`, id `global-domain::…`):
-  // never the id of a single demo participant of the same seed (`demo-sync::…`), which shares no
-  // topology with the network and so must not be taken for one of its participants.
+  // One synchronizer for all, named as Splice names its own (alias `global`; id `global-domain::1220…`,
+  // as Splice's Scan connectivity docs list the Global Synchronizer): never the id of a single demo
+  // participant of the same seed (`demo-sync::…`), which shares no topology with the network and so
+  // must not be taken for one of its participants.
   const datas = names.map((name, i) => newDemoLedgerData(idSeed === undefined ? undefined : idSeed + 7919 * i, 1, name));
   const fingerprint = datas[0].synchronizers[0].id.split('::')[1];
   const synchronizer: SynchronizerInfo = { alias: 'global', id: `global-domain::${fingerprint}` };
