@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
-import { sameNetwork, type NetworkMember } from '../../core/network/model';
+import { sameNetwork, synchronizerIdsOf, type NetworkMember } from '../../core/network/model';
 import { preflightCommands, preflightMarkdown, preflightPasses, type BeforeSubmit, type PreflightResult } from '../../core/network/preflight';
 import type { ConnectionTargets } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
@@ -57,7 +57,7 @@ export class PreflightController extends Disposable {
   /** The participants of the network as this window holds them: `target` first, then every other connected connection on a synchronizer it is connected to. */
   members(target: LedgerConnection): NetworkMember[] {
     const connected = this.deps.connections.all().filter((c) => c !== target && c.id !== target.id && c.state.state === 'connected');
-    const others = sameNetwork(target, connected, (c) => (c.state.state === 'connected' ? c.state.info.synchronizers.map((s) => s.synchronizerId) : []));
+    const others = sameNetwork(target, connected, (c) => synchronizerIdsOf(c.state));
     return [target, ...others].map((c) => ({ label: c.profile.name, client: c.client }));
   }
 
