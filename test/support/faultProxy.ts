@@ -84,6 +84,9 @@ export class FaultProxy {
   private readonly maxFaults: number;
   private readonly maxHangMs: number;
   private totalFired = 0;
+  private closing = false;
+  /** Hung answers whose client closed the connection (gave up, cancelled) before the proxy let go. */
+  abandoned = 0;
   url = '';
 
   constructor(target: string, o: FaultProxyOptions = {}) {
@@ -166,6 +169,7 @@ export class FaultProxy {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -230,8 +234,14 @@ export class FaultProxy {
       case 'drop':
         return void req.socket.destroy();
       case 'hang': {
+        // A client that gives up on the hung answer closes its connection: counted (not the proxy's own release).
+        let released = false;
+        req.socket.once('close', () => {
+          if (!this.closing && !released) this.abandoned++;
+        });
         const t = setTimeout(() => {
           this.timers.delete(t);
+          released = true;
           req.socket.destroy();
         }, this.maxHangMs);
         this.timers.add(t);

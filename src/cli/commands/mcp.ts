@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../../package.json';
 import { describeAgentWrite, invokeAgentTool } from '../../core/agent/invoke';
 import { AGENT_TOOLS, agentTool } from '../../core/agent/table';
@@ -69,12 +69,15 @@ export function mcpServer(ctx: CliContext, o: { allowWrites: boolean }): Server 
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const agentCtx = contextOf(ctx, extra.signal);
     const tool = agentTool(request.params.name);
+    // An unknown tool is a protocol error, not a result (MCP 2025-11-25, server/tools, Error Handling);
+    // an input that does not fit a tool's schema is a result with isError, which a model can act on.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. The tools are ${AGENT_TOOLS.map((t) => t.name).join(', ')}.`);
+    const agentCtx = contextOf(ctx, extra.signal);
     const writes = o.allowWrites ? 'confirmed' : 'refused';
     // A write names what it sends, read before sending (the confirmation an editor would show).
-    const sent = tool?.access === 'write' && o.allowWrites ? await describeAgentWrite(tool, request.params.arguments, agentCtx) : undefined;
-    if (sent) ctx.err(`canton-ledger mcp: ${tool!.name}: ${sent.text.split('\n')[0]}`);
+    const sent = tool.access === 'write' && o.allowWrites ? await describeAgentWrite(tool, request.params.arguments, agentCtx) : undefined;
+    if (sent) ctx.err(`canton-ledger mcp: ${tool.name}: ${sent.text.split('\n')[0]}`);
     const result = await invokeAgentTool(request.params.name, request.params.arguments, agentCtx, { writes });
     return mcpResult(result, sent?.ok ? sent.text : undefined);
   });
