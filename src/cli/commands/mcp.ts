@@ -94,12 +94,18 @@ function contextOf(ctx: CliContext, requestSignal: AbortSignal): AgentContext {
   };
 }
 
-/** A tool result as MCP's: the text, the data as structured content (an object), a failure as `isError` (never a protocol error). */
+/**
+ * A tool result as MCP's: the text, the data as structured content (an object) with the text in it as
+ * well, a failure as `isError` (never a protocol error). The text goes into the structured content
+ * because a client may hand the model that alone: VS Code does, when a result has structured content
+ * (its MCP tool's invoke, 1.139), and the text is where a tool explains (a failure's cause, the next page).
+ */
 function mcpResult(r: ToolResult, sent: string | undefined): CallToolResult {
-  const structured = r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data) ? (r.data as Record<string, unknown>) : { value: r.data };
+  const data = r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data) ? (r.data as Record<string, unknown>) : { value: r.data };
+  const text = sent ? `Sent — ${sent}\n\n${r.text}` : r.text;
   return {
-    content: [{ type: 'text', text: sent ? `Sent — ${sent}\n\n${r.text}` : r.text }],
-    structuredContent: structured,
+    content: [{ type: 'text', text }],
+    structuredContent: { text, ...data },
     ...(r.isError ? { isError: true } : {}),
   };
 }

@@ -1,13 +1,10 @@
-// The MCP server the extension contributes (mcpServerDefinitionProviders), as VS Code gets it: VS Code
-// asks the provider for the active connection's definition (observed here: the provider's calls are
-// recorded); the definition it got is resolved as VS Code resolves it when it starts the server (the
-// token read from SecretStorage into the process environment then, never into the arguments), and that
-// very definition is started and driven over stdio with the SDK's Client.
-// Why not VS Code's own start: the workbench command that starts an MCP server
-// (`workbench.mcp.startServer`, what the MCP Servers view's Start runs) returns here without starting
-// it, and the extension is never asked to resolve it (waited for 90 s, code-server 4.139 without a
-// chat extension set up); an extension has no other way to start one, nor to call the tools of one
-// VS Code started (vscode.lm.invokeTool of an MCP tool needs the chat's confirmation).
+// The MCP server the extension contributes (mcpServerDefinitionProviders), started by VS Code itself:
+// VS Code asks the provider for the active connection's definition, resolves it as it starts the
+// server (the token read from SecretStorage into the process environment then, never into the
+// arguments), runs `node dist/mcp.js` and offers the server's tools as its own MCP tools
+// (`mcp_<server>_<tool>` in vscode.lm.tools), which it calls over stdio. The test starts the server
+// as the MCP Servers view's Start does (`workbench.mcp.startServer`), watches the provider's calls,
+// calls a tool through VS Code, and drives the very definition VS Code resolved with the SDK's Client.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
@@ -40,7 +37,6 @@ describe('Agent tools: the MCP server VS Code starts', function () {
   let profileId: string;
   let previouslyActive: string | undefined;
   const provided: vscode.McpStdioServerDefinition[] = [];
-  const got: vscode.McpStdioServerDefinition[] = [];
   const resolved: vscode.McpStdioServerDefinition[] = [];
   const restore: Array<() => void> = [];
   let client: Client | undefined;
@@ -49,15 +45,21 @@ describe('Agent tools: the MCP server VS Code starts', function () {
     api = await activate<CantonLedgerApi>();
     const provider = api.agentTools.mcpServer;
     assert.ok(provider, 'this VS Code has registerMcpServerDefinitionProvider');
-    // The provider's answers to VS Code, recorded: the objects VS Code holds, and a copy of each as it was offered.
+    // The provider's answers to VS Code, recorded as they were given.
     const provide = provider.provideMcpServerDefinitions.bind(provider);
     provider.provideMcpServerDefinitions = () => {
       const ds = provide();
-      got.push(...ds);
       provided.push(...ds.map((d) => ({ ...d, args: [...d.args], env: { ...d.env } }) as vscode.McpStdioServerDefinition));
       return ds;
     };
     restore.push(() => (provider.provideMcpServerDefinitions = provide));
+    const resolve = provider.resolveMcpServerDefinition.bind(provider);
+    provider.resolveMcpServerDefinition = async (d) => {
+      const r = await resolve(d);
+      resolved.push({ ...r, args: [...r.args], env: { ...r.env } } as vscode.McpStdioServerDefinition);
+      return r;
+    };
+    restore.push(() => (provider.resolveMcpServerDefinition = resolve));
 
     p = await startParticipant({ seed: 44, auth: { secret: `e2e-mcp-hs256-${randomUUID()}` } });
     token = registerSecret(await p.mintToken('demo-admin', { expiresInSeconds: 240 }));
@@ -78,15 +80,25 @@ describe('Agent tools: the MCP server VS Code starts', function () {
   });
 
 
-  it('VS Code asks for the definition of the new active connection; resolved as at start, it carries the token in its environment, never in its arguments', async () => {
+  /** VS Code's MCP tool of our server for a tool of the table. */
+  const vscodeTool = (name: string) => vscode.lm.tools.find((t) => t.name.startsWith('mcp_') && t.name.endsWith(`_${name}`));
+
+  it('VS Code asks for the definition of the new active connection, and resolves it as it starts the server: the token in its environment, never in its arguments', async () => {
     await waitFor(() => provided.some((d) => d.env.CANTON_LEDGER_URL === p.url), { what: 'VS Code to ask for the definitions of the new active connection', timeoutMs: 20_000 });
     const offered = provided.filter((d) => d.env.CANTON_LEDGER_URL === p.url).at(-1)!;
     assert.equal(offered.label, 'Canton Ledger (E2E MCP)');
-    assert.ok(!JSON.stringify(offered).includes(token), 'the offered definition (which VS Code may keep) has no token');
-    // The object VS Code got from the provider, resolved as VS Code resolves it when it starts the server.
-    const held = got.filter((d) => d.env.CANTON_LEDGER_URL === p.url).at(-1)!;
-    const started = await api.agentTools.mcpServer!.resolveMcpServerDefinition(held);
-    resolved.push(started);
+    assert.ok(!JSON.stringify(offered).includes(token), 'the offered definition (which VS Code keeps) has no token');
+    // Start, as the MCP Servers view does; asked again until VS Code has taken in the new definition
+    // (it does so a moment after the provider answered).
+    const failures: string[] = [];
+    const started = (await waitFor(
+      () => {
+        const done = resolved.find((d) => d.env.CANTON_LEDGER_URL === p.url);
+        if (!done) void Promise.resolve(vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true })).then(undefined, (e: unknown) => failures.push(String(e)));
+        return done;
+      },
+      { what: `VS Code to resolve the definition as it starts the server${failures.length ? ` (${failures.join('; ')})` : ''}`, timeoutMs: 30_000, intervalMs: 2000 },
+    ))!;
     assert.equal(started.env.CANTON_LEDGER_TOKEN, token, 'the token from SecretStorage, in the environment');
     assert.ok(!started.args.some((a) => a.includes(token)) && !started.command.includes(token), 'never on the command line');
     assert.equal(started.command, process.execPath, "the extension host's own Node");
@@ -94,9 +106,27 @@ describe('Agent tools: the MCP server VS Code starts', function () {
     assert.equal(started.args.includes('--allow-writes'), false, 'read-only by default');
   });
 
-  it('the resolved definition starts the server, which answers over stdio to the SDK client: its tools, a read with the token, a write refused', async () => {
-    const d = resolved.at(-1)!;
-    assert.ok(d, 'resolved by the test before');
+  it('the server VS Code started lists every tool, which VS Code offers as its MCP tools, with no token', async () => {
+    await waitFor(() => api.agentTools.tools.every((t) => vscodeTool(t.tool.name)), { what: "VS Code's MCP tools of the Canton server", timeoutMs: 30_000 });
+    for (const t of api.agentTools.tools) assert.ok(!JSON.stringify(vscodeTool(t.tool.name)).includes(token), `${t.tool.name} carries no token`);
+    assert.equal(vscodeTool('canton_submit_commands')!.description.length > 40, true);
+  });
+
+  it('VS Code calls a read tool of the server it started: the ledger status, read with the token', async () => {
+    const name = vscodeTool('canton_ledger_status')!.name;
+    const result = await vscode.lm.invokeTool(name, { input: {}, toolInvocationToken: undefined });
+    const parts = result.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : ''));
+    assert.ok(!parts.join('\n').includes(token));
+    // VS Code gives the model the structured content alone when there is one: the server puts its text there too.
+    const answer = JSON.parse(parts.join('')) as { text: string; ledgerEnd: number };
+    assert.equal(answer.ledgerEnd, p.state.ledgerEnd);
+    // The participant takes requests with a valid token only: the answer is proof the token arrived.
+    assert.match(answer.text, new RegExp(`Ledger end: offset ${p.state.ledgerEnd}\\.`));
+    assert.match(answer.text, /User: demo-admin\./);
+  });
+
+  it('the definition VS Code resolved, started again, answers the SDK client over stdio: its tools, a read with the token, a write refused', async () => {
+    const d = resolved.filter((x) => x.env.CANTON_LEDGER_URL === p.url).at(-1)!;
     const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
     for (const [k, v] of Object.entries(d.env)) if (v !== null && v !== undefined) env[k] = String(v);
     client = new Client({ name: 'canton-ledger-e2e', version: '1.0.0' });
