@@ -336,7 +336,7 @@ export async function startFaultProxy(target: string, o: FaultProxyOptions = {})
 }
 
 /** The JSON fields that carry free text (Canton's error body, a completion's status, a transaction's workflow id, …): `plant` appends to them in either mode. */
-export const PLANTED_TEXT_FIELDS: ReadonlySet<string> = new Set(['cause', 'message', 'errorMessage', 'description', 'workflowId', 'synchronizerAlias', 'displayName']);
+const PLANTED_TEXT_FIELDS: ReadonlySet<string> = new Set(['cause', 'message', 'errorMessage', 'description', 'workflowId', 'synchronizerAlias', 'displayName']);
 
 /** `secret` planted in a JSON value (see the `plant` fault). */
 function plantIn(value: unknown, secret: string, mode: 'beside' | 'everywhere', key?: string): unknown {
