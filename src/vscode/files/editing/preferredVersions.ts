@@ -47,8 +47,11 @@ function networkConnections(connections: ConnectionManager, target: LedgerConnec
  */
 export class EditorVersions {
   private readonly versions = new PreferredVersions();
-  /** A number per connection object: a reconnect makes a new object, and its answers are its own. */
-  private readonly numbers = new WeakMap<LedgerConnection, number>();
+  /**
+   * A number per connection object (a reconnect makes a new object, and its answers are its own) and
+   * per vetting state read (each read is a new object: a vetting change through any member asks anew).
+   */
+  private readonly numbers = new WeakMap<object, number>();
   private next = 0;
 
   constructor(
@@ -62,7 +65,7 @@ export class EditorVersions {
     if (!target) return undefined;
     const network = networkConnections(this.connections, target);
     const connectionKey = `${target.id}#${this.number(target)}`;
-    const state = network.map((c) => `${c.id}#${this.number(c)}@${vettingStamp(c)}`).join(',');
+    const state = network.map((c) => `${c.id}#${this.number(c)}@${c.ledger ? this.number(c.ledger.vetting) : 'none'}`).join(',');
     return { members: network.map(memberOf), key: `${connectionKey}|${state}`, connectionKey };
   }
 
@@ -104,15 +107,9 @@ export class EditorVersions {
     this.versions.dispose();
   }
 
-  private number(c: LedgerConnection): number {
-    let n = this.numbers.get(c);
-    if (n === undefined) this.numbers.set(c, (n = ++this.next));
+  private number(o: object): number {
+    let n = this.numbers.get(o);
+    if (n === undefined) this.numbers.set(o, (n = ++this.next));
     return n;
   }
-}
-
-/** When the connection's vetting state was last read: after a vetting change through it, a new stamp. */
-function vettingStamp(c: LedgerConnection): string {
-  const v = c.ledger?.vetting;
-  return !v || v.state === 'unknown' ? 'unknown' : `${v.state}:${v.at.getTime()}`;
 }
