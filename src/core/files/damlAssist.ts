@@ -434,7 +434,8 @@ export function hoverAt(text: string, offset: number, context: ArgumentContext, 
     const pkg = context.packages.package(shown.packageId)!;
     const signature = templateMarkdown(shown.moduleName, shown.name, record?.kind === 'record' ? record.fields : [], context.packages.template(shown)!.choices, pkg.name, pkg.version, pkg.id);
     const about = known ? versionMarkdown(known, context.packages, target.name.packageId) : words === 'asking' ? '_Which version Canton will use for the file\'s parties is being asked: hover again in a moment._' : undefined;
-    return { markdown: about ? `${signature}\n\n---\n\n${about}` : signature, ...range };
+    // The version first: it is what the hover over a template id answers now; the signature below.
+    return { markdown: about ? `${about}\n\n---\n\n${signature}` : signature, ...range };
   }
   if (inner.length === 1 && inner[0] === 'choice' && !isKey) {
     const choice = choiceOf(position.command, target, context);
