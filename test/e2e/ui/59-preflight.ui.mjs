@@ -150,6 +150,9 @@ export default async function (t) {
     const text = await templateIdHover(t, /Canton will use demo-asset 1\.0\.0 for Alice/);
     if (!/preferred-packages on app-user\): the highest version vetted by every participant hosting Alice/.test(text)) throw new Error(`the hover reads "${text}"`);
     await t.screenshot('59-preflight-hover-version');
+    // The README's picture: the file's editor from its top left to the hover's bottom right (the hover reaches over the report's column).
+    const [editor, shown] = [await t.page.locator('.editor-group-container').first().boundingBox(), await t.page.locator('.monaco-hover', { hasText: 'Canton will use demo-asset' }).first().boundingBox()];
+    await picture(t, 'preflight-hover', { clip: { x: editor.x, y: editor.y, width: shown.x + shown.width - editor.x + 8, height: shown.y + shown.height - editor.y + 8 } });
     await t.page.mouse.move(5, 5);
   });
 
