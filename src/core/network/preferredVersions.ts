@@ -22,6 +22,8 @@ export interface VersionQuestion {
   packageName: string;
   /** The file's `actAs` and `readAs`: every host of each must have vetted the version used. */
   parties: readonly string[];
+  /** The highest version the asker knows: when Canton chooses a lower one, the answer names the hosts that lack it. */
+  above?: string;
 }
 
 /** Who is asked, and what the answers depend on. */
@@ -156,7 +158,7 @@ export class PreferredVersions {
     const controller = new AbortController();
     const asked = ++this.requests;
     const entries = [...questions];
-    const groups = entries.map(([, q]) => ({ packageName: q.packageName, parties: new Set(q.parties) }));
+    const groups = entries.map(([, q]) => ({ packageName: q.packageName, parties: new Set(q.parties), above: q.above }));
     const askedOf = scope.members.map((m) => m.label);
     const done = decideVersions(groups, scope.members, { signal: controller.signal, timeoutMs: this.timeoutMs }).then((decided) => {
       const notes = [...decided.notes, ...decided.unanswered.map((p) => `Not checked against ${p.member}: ${describeNetworkProblem(p)}.`)];
@@ -184,7 +186,7 @@ export class PreferredVersions {
 }
 
 function keyOf(connectionKey: string, q: VersionQuestion): string {
-  return JSON.stringify([connectionKey, q.packageName, [...new Set(q.parties)].sort()]);
+  return JSON.stringify([connectionKey, q.packageName, [...new Set(q.parties)].sort(), q.above ?? null]);
 }
 
 /** A question on its way is joined only when asked in the same ledger state. */

@@ -12,7 +12,8 @@ import { parseIdentifier } from '../daml/identifiers';
 import { commandSites } from '../files/customChecks';
 import { isJsonObject, JsonDocument, rangeOf } from '../files/jsonDocument';
 import type { Problem, ProblemCode, Severity } from '../files/problems';
-import { describeMissingVetting, missingVetting, type MissingVetting } from './explain';
+import { comparePackageVersions } from '../daml/packageVersions';
+import { describeMissingVetting, hostsLackingVersion, missingVetting, type MissingVetting } from './explain';
 import { describeNetworkProblem, hostOf, vettedByParty, vettedByHost, type NetworkMember, type NetworkProblem, type NetworkSnapshot } from './model';
 import { choosePreferred, type PackageRef } from './preference';
 import { networkProblem, readNetwork } from './read';
@@ -60,6 +61,8 @@ export interface VersionGroup {
   /** Set for a package-id form `templateId`: Canton uses exactly that package. */
   packageId?: string;
   parties: ReadonlySet<string>;
+  /** The version the caller would expect (the highest it knows): when Canton chooses a lower one, the hosts that lack it are named in the verdict's notes. */
+  above?: string;
 }
 
 interface NameGroup extends VersionGroup {
@@ -147,11 +150,20 @@ export async function decideVersions(groups: readonly VersionGroup[], members: r
     }),
   ]);
 
+  // Where Canton chose below the version the caller expected: the network says which hosts lack it.
+  const passedOver = groups.filter((g) => {
+    const v = verdicts.get(g);
+    return g.above !== undefined && v?.verdict === 'ok' && comparePackageVersions(g.above, v.chosen.packageVersion) > 0;
+  });
   let snapshot: NetworkSnapshot | undefined;
-  if (first && (needNetwork.length > 0 || o.readNetwork)) {
-    const everyParty = [...new Set([...needNetwork.flatMap((g) => [...g.parties]), ...(o.alsoParties ?? [])])].sort();
+  if (first && (needNetwork.length > 0 || passedOver.length > 0 || o.readNetwork)) {
+    const everyParty = [...new Set([...needNetwork.flatMap((g) => [...g.parties]), ...passedOver.flatMap((g) => [...g.parties]), ...(o.alsoParties ?? [])])].sort();
     snapshot = await readNetwork(members, { ...o, parties: everyParty });
     for (const group of needNetwork) verdicts.set(group, decideFromNetwork(snapshot, group, verdicts.get(group)));
+    for (const group of passedOver) {
+      const v = verdicts.get(group)!;
+      verdicts.set(group, { ...v, notes: [...v.notes, ...hostsLackingVersion(snapshot, group.packageName, group.above!, [...group.parties].sort())] });
+    }
     if (snapshot.problems.length > 0) note(notes, `Not everything could be read: ${snapshot.problems.map(describeNetworkProblem).join('; ')}.`);
   }
   const unanswered = snapshot ? snapshot.problems.filter((p) => p.kind === 'unreachable' || p.reading === 'identity') : silent;

@@ -67,6 +67,16 @@ describe('network: the version Canton will use, for the editor', () => {
       assert.equal(preferredCalls.length, 3);
     });
 
+    it('where Canton chooses below the version the asker knows, names the hosts that lack it', async () => {
+      const versions = new PreferredVersions();
+      const [forAlice] = await versions.answer(scope(members), [{ packageName: 'demo-iou', parties: [net.parties.alice], above: '2.0.0' }]);
+      const words = describeVersionAnswer(forAlice);
+      assert.equal(words.headline, 'Canton will use demo-iou 1.0.0 for Alice');
+      assert.deepEqual(words.why.slice(1), ['Alice is hosted on app-provider (confirmation), which has not vetted demo-iou 2.0.0.']);
+      const [forBob] = await versions.answer(scope(members), [{ packageName: 'demo-iou', parties: [net.parties.bob], above: '2.0.0' }]);
+      assert.deepEqual(describeVersionAnswer(forBob).why.length, 1, 'Canton chose 2.0.0 for Bob: nothing to explain');
+    });
+
     it('when none fits: which party, hosted where, lacks which vetting', async () => {
       setVetting(net, 'app-provider', 'demo-asset', false);
       const versions = new PreferredVersions();

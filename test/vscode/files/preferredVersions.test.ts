@@ -91,6 +91,7 @@ describe('the version Canton will use, in the editor (fake VS Code API, demo net
       const forAlice = await hover(assist, net.parties.alice);
       assert.match(forAlice, /\*\*Canton will use demo-iou 1\.0\.0 for Alice\.\*\*/);
       assert.match(forAlice, /preferred-packages on app-user\): the highest version vetted by every participant hosting Alice/);
+      assert.match(forAlice, /- Alice is hosted on app-provider \(confirmation\), which has not vetted demo-iou 2\.0\.0\./);
       assert.match(forAlice, /demo-iou 2\.0\.0, the highest version known here, is not vetted by every participant hosting these parties/);
       assert.match(forAlice, /template Iou {2}-- Iou, demo-iou 1\.0\.0/, 'the signature shown is of the version Canton will use');
       assert.match(await hover(assist, net.parties.bob), /\*\*Canton will use demo-iou 2\.0\.0 for Bob\.\*\*/);
@@ -136,7 +137,7 @@ describe('the version Canton will use, in the editor (fake VS Code API, demo net
       offered = offered.filter((i) => i.label.startsWith('#'));
       const iou = offered.find((i) => i.label === IOU)!;
       assert.equal(iou.description, '$(check) Canton will use demo-iou 1.0.0 for Alice');
-      assert.match(iou.detail!, /^demo-iou 2\.0\.0, the highest known here, is not vetted by every host of the party/);
+      assert.equal(iou.detail, 'demo-iou 2.0.0, the highest known here, is not vetted by every host of the party: Alice is hosted on app-provider (confirmation), which has not vetted demo-iou 2.0.0.');
       const asset = offered.find((i) => i.label === '#demo-asset:Asset:Asset')!;
       assert.equal(asset.description, '$(error) No version of demo-asset is vetted by every participant hosting Alice: commands using it will fail');
       assert.match(asset.detail!, /hosted on app-provider \(confirmation\), which has not vetted any version of demo-asset/);

@@ -45,7 +45,7 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
     if (context && this.versions && assisted.some((item) => item.kind === 'template')) {
       // Template ids: each with the version Canton will use for the file's parties.
       const names = context.packages.templatesByPackageName().map((t) => t.packageName);
-      const lookup = await this.versions.lookup(names, commandsFileQuestions(text).parties, { token });
+      const lookup = await this.versions.lookup(names, commandsFileQuestions(text).parties, { token, packages: context.packages });
       if (lookup) assisted = completionsAt(text, offset, context, lookup);
     }
     const items = assisted.map((item) => toCompletion(document, position, item));
@@ -88,7 +88,7 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
     const text = document.getText();
     const offset = document.offsetAt(position);
     const packageName = this.versions && templatePackageNameAt(text, offset);
-    const lookup = packageName ? await this.versions!.lookup([packageName], commandsFileQuestions(text).parties, { token }) : undefined;
+    const lookup = packageName ? await this.versions!.lookup([packageName], commandsFileQuestions(text).parties, { token, packages: context.packages }) : undefined;
     const hover = hoverAt(text, offset, context, lookup);
     if (!hover) return undefined;
     const range = new vscode.Range(document.positionAt(hover.offset), document.positionAt(hover.offset + hover.length));

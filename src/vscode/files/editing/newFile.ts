@@ -151,7 +151,7 @@ export class NewFileCommands {
     if (!this.versions) return undefined;
     const names = pickable(index).map((t) => t.packageName);
     try {
-      return await this.prompts.progress(`Asking ${participant.profile.name} which versions Canton will use for ${party.split('::', 1)[0]}`, (signal) => this.versions!.lookup(names, [party], { signal, waitMs: PICKER_WAIT_MS }));
+      return await this.prompts.progress(`Asking ${participant.profile.name} which versions Canton will use for ${party.split('::', 1)[0]}`, (signal) => this.versions!.lookup(names, [party], { signal, waitMs: PICKER_WAIT_MS, packages: index }));
     } catch (e) {
       if (e instanceof CancelledError) return null;
       throw e;
@@ -268,7 +268,9 @@ function pickable(index: PackageIndex) {
 function versionLabel(packageName: string, localVersion: string, words: ReturnType<VersionLookup>): { description: string; detail?: string } {
   if (typeof words !== 'object') return { description: `${packageName} ${localVersion}` };
   if (words.verdict === 'ok' && words.chosen) {
-    const passedOver = words.chosen.packageVersion !== localVersion ? `${packageName} ${localVersion}, the highest known here, is not vetted by every host of the party (${words.why[0]})` : undefined;
+    // Which hosts lack it, where the answer names them; else how the version was decided.
+    const hosts = words.why.slice(1).filter((w) => / is hosted on /.test(w));
+    const passedOver = words.chosen.packageVersion !== localVersion ? `${packageName} ${localVersion}, the highest known here, is not vetted by every host of the party: ${hosts.length > 0 ? hosts.join(' ') : words.why[0]}` : undefined;
     return { description: `$(check) ${words.headline}`, ...(passedOver ? { detail: passedOver } : {}) };
   }
   return { description: `${words.verdict === 'fails' ? '$(error)' : '$(question)'} ${words.headline}`, detail: words.why.join(' ') };

@@ -5,6 +5,7 @@ import { sameNetwork, type NetworkMember } from '../../../core/network/model';
 import { describeVersionAnswer, PreferredVersions, type VersionScope } from '../../../core/network/preferredVersions';
 import type { VersionLookup } from '../../../core/files/damlAssist';
 import type { ConnectionManager } from '../../connections/manager';
+import type { PackageIndex } from '../../../core/daml/packageIndex';
 
 /**
  * How long a completion or hover waits for an answer not known yet. Past it, it answers with what is
@@ -20,6 +21,8 @@ export interface LookupOptions {
   signal?: AbortSignal;
   /** How long to wait for answers not known yet (default: {@link EDITOR_WAIT_MS}). */
   waitMs?: number;
+  /** The packages the editor knows: where Canton chooses below the version a name resolves to here, the answer names the hosts that lack it. */
+  packages?: PackageIndex;
 }
 
 /**
@@ -77,7 +80,7 @@ export class EditorVersions {
   async lookup(packageNames: readonly string[], parties: readonly string[], o: LookupOptions = {}): Promise<VersionLookup | undefined> {
     const scope = this.scope();
     if (!scope || packageNames.length === 0) return scope && (() => undefined);
-    const questions = [...new Set(packageNames)].map((packageName) => ({ packageName, parties }));
+    const questions = [...new Set(packageNames)].map((packageName) => ({ packageName, parties, above: o.packages && versionHere(o.packages, packageName) }));
     const cancel = new AbortController();
     const cancelled = o.token?.onCancellationRequested(() => cancel.abort());
     const aborted = () => cancel.abort();
@@ -112,4 +115,10 @@ export class EditorVersions {
     if (n === undefined) this.numbers.set(o, (n = ++this.next));
     return n;
   }
+}
+
+/** The version a package name resolves to in the editor's packages (the highest vetted here, else known). */
+function versionHere(packages: PackageIndex, packageName: string): string | undefined {
+  const id = packages.resolvePackageName(packageName);
+  return id === undefined ? undefined : packages.package(id)?.version;
 }
