@@ -260,5 +260,6 @@ export function commandsFileQuestions(text: string): { parties: string[]; packag
     const id = typeof site.command.templateId === 'string' ? parseIdentifier(site.command.templateId) : undefined;
     if (id?.form === 'package-name') names.add(id.packageName);
   }
-  return { parties: commandsFileParties(value), packageNames: [...names] };
+  // A party still to fill in (`<party-id::1220…>`, angle brackets) is no one to ask about.
+  return { parties: commandsFileParties(value).filter((p) => !p.startsWith('<')), packageNames: [...names] };
 }

@@ -128,6 +128,16 @@ describe('the version Canton will use, in the editor (fake VS Code API, demo net
       assert.ok(iou.sortText < asset.sortText, 'a template with a version for the parties sorts first');
     });
 
+    it('a file with no party yet (none, or a placeholder) is not asked about: the completions are as without a connection to ask', async () => {
+      const assist = new DamlAssist(packages, window.manager, versions);
+      for (const party of [undefined, '<party-id::1220…>']) {
+        const text = JSON.stringify({ commandId: 'c', actAs: party ? [party] : [], commands: [{ CreateCommand: { templateId: '', createArguments: {} } }] }, null, 2);
+        const doc = fake.openDocument(Uri.file(join(dir, `no-party-${party ? 'placeholder' : 'none'}.commands.json`)), text);
+        const items = (await assist.provideCompletionItems(doc as never, doc.positionAt(text.indexOf('"templateId": ""') + '"templateId": "'.length) as never)) as unknown as Item[];
+        assert.equal(items.find((i) => i.label === IOU)?.detail, 'template Iou (demo-iou 2.0.0)', String(party));
+      }
+    });
+
     it('the template picker labels the version for the new file’s party, and says why the highest known is not it', async () => {
       const port = new PromptsPort(windowPrompts);
       const newFiles = new NewFileCommands(new ConnectionFacts(window.manager, silentLogger), packages, silentLogger, port, versions);

@@ -79,7 +79,8 @@ export class EditorVersions {
    */
   async lookup(packageNames: readonly string[], parties: readonly string[], o: LookupOptions = {}): Promise<VersionLookup | undefined> {
     const scope = this.scope();
-    if (!scope || packageNames.length === 0) return scope && (() => undefined);
+    // No party yet (a new file): nothing to ask, nothing to say.
+    if (!scope || packageNames.length === 0 || parties.length === 0) return scope && (() => undefined);
     const questions = [...new Set(packageNames)].map((packageName) => ({ packageName, parties, above: o.packages && versionHere(o.packages, packageName) }));
     const cancel = new AbortController();
     const cancelled = o.token?.onCancellationRequested(() => cancel.abort());
