@@ -21,6 +21,7 @@ import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME }
 import type { SavedGraphState } from './core/graph/viewProtocol';
 import { extensionPackageStore, LedgerPackages } from './vscode/kit/ledgerPackages';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
+import { DEMO_NETWORK_RAN_KEY } from './vscode/deferred';
 import type { ConnectionsFeature } from './vscode/connections';
 import type { FailedCommands } from './vscode/failures';
 import type { LedgerViews as UpdatesViews } from './vscode/updates';
@@ -215,6 +216,8 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
   const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, activate, isActive: (name) => apis.has(name) };
 
   activate('connections');
+  // The demo network runs in the extension host, which a reload ends: its feature starts it again when it ran in this window.
+  if (context.workspaceState.get(DEMO_NETWORK_RAN_KEY) !== undefined) activate('network');
   // A request the participant's description refuses offers its compatibility report (the compat
   // feature's button on the error): only a connection with a report refuses one, so the feature comes
   // with the first report.

@@ -7,7 +7,7 @@ import { type OffsetCheckpoint, type Reassignment, type Transaction, type Transa
 import { shortParty } from '../core/models/users';
 import { describePackage, isEmptyDiff, type VettedPackage, type VettingUpdateResult } from '../core/models/vetting';
 import { labelledTrafficCost, paidTrafficCostText, trafficCostSumText, type TrafficCostSum } from '../core/trafficCost';
-import { comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
+import { comparisonNames, comparisonSummaryText, isUniformEvent, partyNames, type PartyComparison } from '../core/updates/compare';
 
 /** `file:line:col: severity: message [code]`, the form editors and CI annotate from. */
 export function formatProblem(file: string, p: Problem): string {
@@ -148,9 +148,11 @@ export function formatComparison(c: PartyComparison): string[] {
   const names = partyNames(c.parties);
   const nameWidth = Math.max(...names.map((n) => n.length));
   const lines = [
-    comparisonSummaryText(c, names),
-    ...c.parties.map((p, i) => `  ${names[i].padEnd(nameWidth)}  ${p}`),
-    `Offsets ${c.beginExclusive + 1}–${c.endInclusive}, read once per party, ledger-effects shape.`,
+    comparisonSummaryText(c, c.sides ? comparisonNames(c) : names),
+    ...c.parties.map((p, i) => `  ${names[i].padEnd(nameWidth)}  ${p}${c.sides ? `  on ${c.sides[i]}` : ''}`),
+    c.sides
+      ? 'Each participant\'s whole ledger, read once per party, ledger-effects shape; transactions matched by update id (offsets are each participant\'s own: the first side\'s that has it is shown).'
+      : `Offsets ${c.beginExclusive + 1}–${c.endInclusive}, read once per party, ledger-effects shape.`,
     labelledTrafficCost(trafficCostSumText(c.trafficCost))!,
   ];
   if (c.updates.length === 0) return lines;

@@ -7,7 +7,7 @@
 import { version } from '../../package.json';
 import { Redactor } from '../core/redact';
 import { terminalText } from '../core/text';
-import { checkedParticipantUrl, flag, integerOption, parseCommandArgs, rejectSecretsOnArgv, splitCommand, stringOption, UsageError, type OptionValues } from './args';
+import { checkedParticipantUrl, flag, integerOption, parseCommandArgs, rejectSecretsOnArgv, splitCommand, stringList, UsageError, type OptionValues } from './args';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type Command } from './command';
 import { CliContext, maskSecrets, DEFAULT_URL, TOKEN_ENV, URL_ENV, type CliIo, type Env, type GlobalOptions } from './context';
 import { commandHelp, overview } from './help';
@@ -61,11 +61,13 @@ export async function runCommand(commands: readonly Command[], argv: readonly st
 }
 
 function globalOptions(values: OptionValues, env: Env): GlobalOptions {
-  const url = checkedParticipantUrl(stringOption(values, 'url') ?? (env[URL_ENV] || DEFAULT_URL));
+  // A command that reads several participants takes --url repeatedly: the first is the run's own.
+  const given = stringList(values, 'url')[0];
+  const url = checkedParticipantUrl(given ?? (env[URL_ENV] || DEFAULT_URL));
   const maxResponseMb = integerOption(values, 'max-response-mb', 1);
   return {
     url,
-    urlGiven: stringOption(values, 'url') !== undefined || !!env[URL_ENV],
+    urlGiven: given !== undefined || !!env[URL_ENV],
     timeoutMs: integerOption(values, 'timeout', 1),
     maxResponseBytes: maxResponseMb === undefined ? undefined : maxResponseMb * 1024 * 1024,
     json: flag(values, 'json'),

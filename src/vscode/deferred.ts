@@ -63,6 +63,8 @@ export function isCantonFile(uri: { path: string }): boolean {
 
 /** Workspace state: the demo participant ran in this window when it closed (the features start it again). */
 export const DEMO_RAN_KEY = 'cantonLedger.demo.running';
+/** Workspace state: the demo network ran in this window when it closed, with its ports (the features start it again). */
+export const DEMO_NETWORK_RAN_KEY = 'cantonLedger.demoNetwork.running';
 
 /** What a view shows until the features answer for it. */
 export const LOADING_ROW: vscode.TreeItem = { label: 'Loading…' };
@@ -73,7 +75,7 @@ interface ContributedView {
 
 /**
  * Loads the features now if a Canton file is open, or the demo participant starts with the folder or
- * ran in this window before it reloaded;
+ * ran in this window before it reloaded (or the demo network did);
  * otherwise registers a stand-in for every contributed command and view, for the read-only document
  * schemes and for opening a Canton file, each of which loads the features (disposing the stand-ins
  * first, since the features register the same ids) and hands over. Returns the API, whose properties
@@ -124,7 +126,8 @@ export function activateDeferred<A extends object>(
   const inUse =
     host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) ||
     host.workspace.getConfiguration('cantonLedger').get<boolean>('demo.startOnOpen') === true ||
-    context.workspaceState?.get<boolean>(DEMO_RAN_KEY) === true;
+    context.workspaceState?.get<boolean>(DEMO_RAN_KEY) === true ||
+    context.workspaceState?.get(DEMO_NETWORK_RAN_KEY) !== undefined;
   if (inUse) {
     load();
     for (const feature of new Set(host.workspace.textDocuments.flatMap((d) => filesOf(d.uri)))) use(feature);

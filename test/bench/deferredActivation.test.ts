@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { activateDeferred, DEMO_RAN_KEY, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
+import { activateDeferred, DEMO_NETWORK_RAN_KEY, DEMO_RAN_KEY, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
 import { ROOT } from './lib';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -195,6 +195,11 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.equal(activate({ [DEMO_RAN_KEY]: false }).loads(), 0);
     fake = new FakeVsCode();
     assert.equal(activate({ [DEMO_RAN_KEY]: true }).loads(), 1);
+  });
+
+  it('loads the features at activation in a window where the demo network ran before it reloaded (they start it again on its ports)', () => {
+    fake = new FakeVsCode();
+    assert.equal(activate({ [DEMO_NETWORK_RAN_KEY]: { ports: [41001, 41002, 41003] } }).loads(), 1);
   });
 
   it('its API loads the features when read, and is not a thenable (VS Code resolves what activate returns)', async () => {

@@ -481,7 +481,7 @@ async function networkBenchmark(): Promise<void> {
 
 async function agentBenchmark(): Promise<void> {
   if (!wanted('agent')) return;
-  await step('Agent tools: a page of updates through the tool layer, next to the CLI', async () => {
+  await step('Agent tools: a page of updates and the ledger status through the tool layer, next to the CLI', async () => {
     const r = await runWorker<AgentInput, AgentOutput>('agent', { reps: QUICK ? 15 : 40, pageSize: 20 });
     addRow({
       section: 'Agent tools',
@@ -491,6 +491,15 @@ async function agentBenchmark(): Promise<void> {
       unit: 'ms',
       goal: { kind: 'ratio-at-most', value: 1.2 },
       note: 'baseline: `canton-ledger updates --limit 20` run in process (the same read, printed)',
+    });
+    addRow({
+      section: 'Agent tools',
+      what: 'canton_ledger_status on a fresh connection (an MCP server\'s first call)',
+      ours: r.statusToolMs,
+      baseline: r.statusCliMs,
+      unit: 'ms',
+      goal: { kind: 'ratio-at-most', value: 1.2 },
+      note: 'baseline: a fresh CLI context\'s connect and ledger-end read in process, the facts printed (what every command does first; the CLI has no status command)',
     });
   });
 }

@@ -10,6 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS } from '../../src/core/agent/table';
 import { type DemoParticipant } from '../../src/participant/index';
+import { assertNoSecret, CALL_FILES, everyToolCall, writeCallFiles } from '../support/agentTools';
+import { startFaultProxy, type FaultRule } from '../support/faultProxy';
 import { startCheckedParticipant } from '../support/specCheck';
 
 const ROOT = join(__dirname, '..', '..');
@@ -40,12 +42,12 @@ describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven b
   const clients: Client[] = [];
 
   /** The server's own bundle by default (or a copy of it, `bin`); `cli` runs `canton-ledger mcp` instead. */
-  async function connect(args: string[] = [], o: { cli?: boolean; bin?: string; envUrl?: string } = {}): Promise<{ client: Client; stderr: () => string }> {
+  async function connect(args: string[] = [], o: { cli?: boolean; bin?: string; envUrl?: string; token?: string } = {}): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: o.cli ? [CLI, 'mcp', ...args] : [o.bin ?? MCP, ...args],
       // Only what the server needs: the URL and the token from the environment, as a client configures it.
-      env: { CANTON_LEDGER_URL: o.envUrl ?? p.url, CANTON_LEDGER_TOKEN: token, PATH: process.env.PATH ?? '' },
+      env: { CANTON_LEDGER_URL: o.envUrl ?? p.url, CANTON_LEDGER_TOKEN: o.token ?? token, PATH: process.env.PATH ?? '' },
       cwd: dir,
       stderr: 'pipe',
     });
@@ -178,28 +180,66 @@ describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven b
     assert.match(stderr(), /canton_submit_commands: Submit iou\.commands\.json/);
   });
 
-  it('a token planted in the participant\'s answers never reaches a result', async () => {
-    const { client } = await connect(['--allow-writes']);
-    const f = JSON.parse(readFileSync(join(dir, 'iou.commands.json'), 'utf8'));
-    f.commands[0].CreateCommand.createArguments.currency = `planted ${token}`;
-    f.commandId = 'mcp-planted';
-    writeFileSync(join(dir, 'planted.commands.json'), JSON.stringify(f, null, 2));
-    const submitted = await call(client, 'canton_submit_commands', { file: 'planted.commands.json' });
-    assert.ok(!submitted.isError, textOf(submitted));
-    const results = [
-      submitted,
-      await call(client, 'canton_ledger_status', {}),
-      await call(client, 'canton_list_updates', { limit: 50 }),
-      await call(client, 'canton_active_contracts', { templateId: '#demo-iou:Iou:Iou', limit: 50 }),
-      await call(client, 'canton_transaction', { offset: (submitted.structuredContent as { offset: number }).offset }),
-      await call(client, 'canton_contract_events', { contractId: (submitted.structuredContent as { events: Array<{ contractId: string }> }).events[0].contractId }),
-      await call(client, 'canton_preview_commands', { file: 'planted.commands.json' }),
-    ];
-    assert.match(textOf(results[3]), /planted \[REDACTED\]/, 'the planted contract is answered, masked');
-    for (const r of results) {
-      const all = everything(r);
-      assert.ok(!all.includes(token), `the token leaked: ${textOf(r).slice(0, 300)}`);
-      assert.ok(!all.includes(token.split('.')[2].slice(0, 12)), `a piece of the token leaked: ${textOf(r).slice(0, 300)}`);
+  it('a token planted in every answer of the participant never reaches a result of any tool, nor the server\'s log', async () => {
+    const proxy = await startFaultProxy(p.url, { maxFaults: 100_000 });
+    try {
+      const { client, stderr } = await connect(['--allow-writes', '--verbose'], { envUrl: proxy.url });
+      const parties = ((await call(client, 'canton_ledger_status', {})).structuredContent as { parties: string[] }).parties;
+      writeCallFiles(dir, { parties, text: `planted ${token}`, commandId: 'mcp-planted' });
+      const submitted = await call(client, 'canton_submit_commands', { file: CALL_FILES.commands });
+      assert.ok(!submitted.isError, textOf(submitted));
+      const sent = submitted.structuredContent as { offset: number; updateId: string; events: Array<{ contractId: string }> };
+      const ids = { offset: sent.offset, updateId: sent.updateId, contractId: sent.events[0].contractId };
+      const cantonError = JSON.stringify({ code: 'INVALID_ARGUMENT', cause: `invalid: ${token}`, context: { token }, resources: [['TOKEN', token]], errorCategory: 8, grpcCodeValue: 3, definiteAnswer: false });
+      const rules: Array<[string, FaultRule | undefined]> = [
+        ['nothing planted', undefined],
+        ['beside the data', { path: /./, fault: { kind: 'plant', secret: token, mode: 'beside' }, times: 100_000 }],
+        ['in every string', { path: /./, fault: { kind: 'plant', secret: token, mode: 'everywhere' }, times: 100_000 }],
+        ['in every error', { path: /./, fault: { kind: 'answer', status: 400, body: cantonError, contentType: 'application/json' }, times: 100_000 }],
+      ];
+      let masked = 0;
+      for (const [how, rule] of rules) {
+        proxy.clear();
+        if (rule) proxy.add(rule);
+        for (const [name, args] of everyToolCall(ids)) {
+          const r = await call(client, name, args);
+          assertNoSecret(everything(r), [token], `${how}: ${name}`);
+          if (textOf(r).includes('[REDACTED]')) masked++;
+        }
+      }
+      assert.ok(masked >= 20, `${masked} results show the planted token, masked`);
+      assert.ok(proxy.fired.plant > 20 && proxy.fired.answer > 10, 'the answers were planted');
+      assertNoSecret(stderr(), [token], "the server's log");
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a token of no credential shape (an opaque access token) is masked as well', async () => {
+    const opaque = 'opaque-access-token-5c1e9a77d0b3';
+    // A participant without authentication takes any token (it answers a request that needs the user
+    // with an error, as it does without one): its answers and errors, planted, are read and shown.
+    const open = await startCheckedParticipant({ port: 0, seed: 43 });
+    const proxy = await startFaultProxy(open.url, { maxFaults: 100_000 });
+    try {
+      const { client, stderr } = await connect(['--allow-writes', '--verbose'], { envUrl: proxy.url, token: opaque });
+      // Ids of the right shapes: what the participant answers about them is what counts.
+      const ids = { offset: 1, updateId: `1220${'ab'.repeat(32)}`, contractId: `00${'cd'.repeat(32)}` };
+      let masked = 0;
+      for (const mode of ['beside', 'everywhere'] as const) {
+        proxy.clear();
+        proxy.add({ path: /./, fault: { kind: 'plant', secret: opaque, mode }, times: 100_000 });
+        for (const [name, args] of everyToolCall(ids)) {
+          const r = await call(client, name, args);
+          assertNoSecret(everything(r), [opaque], `${mode}: ${name}`);
+          if (textOf(r).includes('[REDACTED]')) masked++;
+        }
+      }
+      assert.ok(masked >= 10, `${masked} results show the planted token, masked`);
+      assertNoSecret(stderr(), [opaque], "the server's log");
+    } finally {
+      await proxy.close();
+      await open.close();
     }
   });
 });

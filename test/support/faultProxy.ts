@@ -33,6 +33,14 @@ export type Fault =
   | { kind: 'echo-headers' }
   /** Forward; an error answer (4xx, 5xx) comes back with the request's Authorization header quoted in it, as some gateways do (in a Canton error's `cause`, else appended). */
   | { kind: 'quote-authorization' }
+  /**
+   * Forward; the answer comes back with `secret` planted in it, as a participant that quotes a credential
+   * in what it says: `beside` adds it as a field of every JSON object, to every free-text field
+   * (`PLANTED_TEXT_FIELDS`: an error's cause, a message, a workflow id, …) and to any text answer that
+   * is not JSON; `everywhere` also appends it to every string of a JSON answer (ids and values included, so
+   * what the client reads next fails, and those failures quote it again). Status and the rest are the participant's.
+   */
+  | { kind: 'plant'; secret: string; mode: 'beside' | 'everywhere' }
   /** A websocket upgrade: pass the first `afterBytes` the participant sends (its 101 answer included), then destroy both connections. Counts only when it did cut. */
   | { kind: 'cut-socket'; afterBytes: number }
   /** A websocket upgrade: answer this status instead, without forwarding (a proxy that does not pass websockets on). */
@@ -76,6 +84,9 @@ export class FaultProxy {
   private readonly maxFaults: number;
   private readonly maxHangMs: number;
   private totalFired = 0;
+  private closing = false;
+  /** Hung answers whose client closed the connection (gave up, cancelled) before the proxy let go. */
+  abandoned = 0;
   url = '';
 
   constructor(target: string, o: FaultProxyOptions = {}) {
@@ -158,6 +169,7 @@ export class FaultProxy {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     for (const t of this.timers) clearTimeout(t);
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -222,8 +234,14 @@ export class FaultProxy {
       case 'drop':
         return void req.socket.destroy();
       case 'hang': {
+        // A client that gives up on the hung answer closes its connection: counted (not the proxy's own release).
+        let released = false;
+        req.socket.once('close', () => {
+          if (!this.closing && !released) this.abandoned++;
+        });
         const t = setTimeout(() => {
           this.timers.delete(t);
+          released = true;
           req.socket.destroy();
         }, this.maxHangMs);
         this.timers.add(t);
@@ -242,6 +260,25 @@ export class FaultProxy {
         const rewritten = JSON.stringify(fault.rewrite(JSON.parse(body.toString('utf8')), request));
         res.writeHead(upstream.statusCode ?? 200, { 'content-type': 'application/json' });
         return void res.end(rewritten);
+      }
+      case 'plant': {
+        const status = upstream.statusCode ?? 502;
+        // The participant's own headers (a package's hash among them), the body's length aside.
+        const headers = { ...upstream.headers };
+        delete headers['content-length'];
+        delete headers['transfer-encoding'];
+        delete headers.connection;
+        const contentType = String(headers['content-type'] ?? 'text/plain');
+        let planted: string | Buffer;
+        try {
+          planted = JSON.stringify(plantIn(JSON.parse(body.toString('utf8')), fault.secret, fault.mode));
+        } catch {
+          // Bytes (a package's archive) have no text to quote a secret in, unless it goes everywhere.
+          const bytes = /octet-stream|zip/.test(contentType);
+          planted = !bytes ? `${body.toString('utf8')} ${fault.secret}` : fault.mode === 'everywhere' ? Buffer.concat([body, Buffer.from(` ${fault.secret}`)]) : body;
+        }
+        res.writeHead(status, headers);
+        return void res.end(planted);
       }
       case 'quote-authorization': {
         const status = upstream.statusCode ?? 502;
@@ -296,6 +333,21 @@ export async function startFaultProxy(target: string, o: FaultProxyOptions = {})
   const proxy = new FaultProxy(target, o);
   await proxy.start();
   return proxy;
+}
+
+/** The JSON fields that carry free text (Canton's error body, a completion's status, a transaction's workflow id, …): `plant` appends to them in either mode. */
+const PLANTED_TEXT_FIELDS: ReadonlySet<string> = new Set(['cause', 'message', 'errorMessage', 'description', 'workflowId', 'synchronizerAlias', 'displayName']);
+
+/** `secret` planted in a JSON value (see the `plant` fault). */
+function plantIn(value: unknown, secret: string, mode: 'beside' | 'everywhere', key?: string): unknown {
+  if (typeof value === 'string') return mode === 'everywhere' || (key !== undefined && PLANTED_TEXT_FIELDS.has(key)) ? `${value} ${secret}` : value;
+  if (Array.isArray(value)) return value.map((v) => plantIn(v, secret, mode));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = plantIn(v, secret, mode, k);
+  // A field no decoder knows: passed on by whatever keeps the raw object.
+  out.plantedNote = `note ${secret}`;
+  return out;
 }
 
 /** An error body with `quote` in it: in a JSON body's `cause` (Canton's error shape), else at its end. */

@@ -2,7 +2,8 @@
 // each feature is activated alone against the fake VS Code API, and what it registers must be what the
 // table gives it, so that a command or view cannot be owned by the wrong feature or by none.
 import assert from 'node:assert/strict';
-import { fake } from './fake/vscode';
+import { join } from 'node:path';
+import { fake, MemoryMemento, Uri } from './fake/vscode';
 import { fakeExtensionContext, manifest } from './featureHost';
 import type { FeatureName } from '../../src/features';
 import { HOST, ownerOf } from '../../src/vscode/owners';
@@ -76,6 +77,27 @@ describe('a feature that comes with another, or with an event', () => {
       assert.ok(features.isActive('compat'));
     } finally {
       subscriptions.splice(0).reverse().forEach((s) => s.dispose());
+    }
+  });
+
+  it('the network feature comes with the host in a window where the demo network ran before it reloaded (it starts it again)', async () => {
+    fake.reset();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { loadFeatures } = require('../../src/features') as typeof import('../../src/features');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { DEMO_NETWORK_RAN_KEY } = require('../../src/vscode/deferred') as typeof import('../../src/vscode/deferred');
+    for (const ran of [false, true]) {
+      const subscriptions: { dispose(): unknown }[] = [];
+      const workspaceState = new MemoryMemento();
+      // Ports nobody listens on: the restart fails and is reported, which is not what is checked here.
+      if (ran) await workspaceState.update(DEMO_NETWORK_RAN_KEY, { ports: [] });
+      const features = loadFeatures(fakeExtensionContext(subscriptions, { workspaceState, globalState: new MemoryMemento(), globalStorageUri: Uri.file(join(__dirname, '..', '..', '.vscode-test', 'unit-global-storage')) }));
+      try {
+        assert.equal(features.isActive('network'), ran);
+      } finally {
+        subscriptions.splice(0).reverse().forEach((s) => s.dispose());
+        fake.reset();
+      }
     }
   });
 });

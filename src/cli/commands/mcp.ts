@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { version } from '../../../package.json';
 import { describeAgentWrite, invokeAgentTool } from '../../core/agent/invoke';
 import { AGENT_TOOLS, agentTool } from '../../core/agent/table';
@@ -69,12 +69,15 @@ export function mcpServer(ctx: CliContext, o: { allowWrites: boolean }): Server 
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const agentCtx = contextOf(ctx, extra.signal);
     const tool = agentTool(request.params.name);
+    // An unknown tool is a protocol error, not a result (MCP 2025-11-25, server/tools, Error Handling);
+    // an input that does not fit a tool's schema is a result with isError, which a model can act on.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. The tools are ${AGENT_TOOLS.map((t) => t.name).join(', ')}.`);
+    const agentCtx = contextOf(ctx, extra.signal);
     const writes = o.allowWrites ? 'confirmed' : 'refused';
     // A write names what it sends, read before sending (the confirmation an editor would show).
-    const sent = tool?.access === 'write' && o.allowWrites ? await describeAgentWrite(tool, request.params.arguments, agentCtx) : undefined;
-    if (sent) ctx.err(`canton-ledger mcp: ${tool!.name}: ${sent.text.split('\n')[0]}`);
+    const sent = tool.access === 'write' && o.allowWrites ? await describeAgentWrite(tool, request.params.arguments, agentCtx) : undefined;
+    if (sent) ctx.err(`canton-ledger mcp: ${tool.name}: ${sent.text.split('\n')[0]}`);
     const result = await invokeAgentTool(request.params.name, request.params.arguments, agentCtx, { writes });
     return mcpResult(result, sent?.ok ? sent.text : undefined);
   });
@@ -91,12 +94,18 @@ function contextOf(ctx: CliContext, requestSignal: AbortSignal): AgentContext {
   };
 }
 
-/** A tool result as MCP's: the text, the data as structured content (an object), a failure as `isError` (never a protocol error). */
+/**
+ * A tool result as MCP's: the text, the data as structured content (an object) with the text in it as
+ * well, a failure as `isError` (never a protocol error). The text goes into the structured content
+ * because a client may hand the model that alone: VS Code does, when a result has structured content
+ * (its MCP tool's invoke, 1.139), and the text is where a tool explains (a failure's cause, the next page).
+ */
 function mcpResult(r: ToolResult, sent: string | undefined): CallToolResult {
-  const structured = r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data) ? (r.data as Record<string, unknown>) : { value: r.data };
+  const data = r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data) ? (r.data as Record<string, unknown>) : { value: r.data };
+  const text = sent ? `Sent — ${sent}\n\n${r.text}` : r.text;
   return {
-    content: [{ type: 'text', text: sent ? `Sent — ${sent}\n\n${r.text}` : r.text }],
-    structuredContent: structured,
+    content: [{ type: 'text', text }],
+    structuredContent: { text, ...data },
     ...(r.isError ? { isError: true } : {}),
   };
 }

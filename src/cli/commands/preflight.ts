@@ -1,10 +1,8 @@
 /** `preflight FILE…`: before sending a commands file, whether every host of its parties has vetted a version of each package it uses. */
-import { basename } from 'node:path';
 import { preflightCommands, preflightPasses, preflightReport } from '../../core/network/preflight';
-import type { NetworkMember } from '../../core/network/model';
-import { checkedParticipantUrl, stringList, UsageError } from '../args';
+import { UsageError } from '../args';
 import type { Command } from '../command';
-import { TOKEN_ENV, type CliContext } from '../context';
+import { PARTICIPANTS_OPTIONS, participantsOf } from '../participants';
 import { judgeEachFile, kindOfFile, readInput } from '../files';
 import { formatProblem } from '../format';
 
@@ -25,11 +23,10 @@ export const preflightCommand: Command = {
     'not be checked (a participant that does not answer, a token that may not read), 2 for unreadable files.',
     '--json             one line per file: {"file", "passes", "packages", "problems", "notes"}',
   ],
-  // Repeatable here, unlike the other commands' single participant.
-  options: { url: { type: 'string', multiple: true } },
+  options: PARTICIPANTS_OPTIONS,
   async run(ctx, args) {
     if (args.positionals.length === 0) throw new UsageError('missing FILE', NAME);
-    const members = membersOf(ctx, stringList(args.values, 'url'));
+    const members = participantsOf(ctx, args.values, NAME).map(({ label, client }) => ({ label, client }));
     return judgeEachFile(ctx, args.positionals, async (file) => {
       kindOfFile(file, NAME, 'commands');
       const result = await preflightCommands(await readInput(file, NAME), members, ctx.callOptions);
@@ -44,18 +41,3 @@ export const preflightCommand: Command = {
     });
   },
 };
-
-/** The participants to read: each --url with its token (CANTON_LEDGER_TOKEN_n, else CANTON_LEDGER_TOKEN), else the one URL of the run. */
-function membersOf(ctx: CliContext, urls: string[]): NetworkMember[] {
-  if (urls.length === 0) return [{ label: labelOf(ctx.globals.url), client: ctx.client() }];
-  return urls.map((url, i) => {
-    checkedParticipantUrl(url, NAME);
-    const token = ctx.env[`${TOKEN_ENV}_${i + 1}`] || ctx.token;
-    return { label: labelOf(url), client: ctx.clientFor(url, token) };
-  });
-}
-
-function labelOf(url: string): string {
-  const u = new URL(url);
-  return basename(u.pathname) ? `${u.host}${u.pathname.replace(/\/$/, '')}` : u.host;
-}

@@ -8,6 +8,7 @@ import type { CliContext } from '../context';
 import { formatUpdate, trafficCostFooter, type ListedUpdate } from '../format';
 import { PARTY_DETAILS, PARTY_OPTIONS, resolveReadAs } from '../parties';
 import { compareUpdates, wantsCompare } from './updatesCompare';
+import { PARTICIPANTS_OPTIONS } from '../participants';
 
 const NAME = 'updates';
 const SHAPES = ['acs-delta', 'ledger-effects'] as const;
@@ -16,7 +17,7 @@ export const updatesCommand: Command = {
   name: NAME,
   synopsis:
     'updates [--begin N] [--end N] [--party P]… [--any-party] [--template T]… [--shape acs-delta|ledger-effects] ' +
-    '[--reassignments] [--topology] [--descending] [--limit N] [--page-size N] [--legacy] [--compare-parties A,B[,C]]',
+    '[--reassignments] [--topology] [--descending] [--limit N] [--page-size N] [--legacy] [--compare-parties A,B[,C] [--url URL]…]',
   summary: 'List updates (transactions, reassignments, topology) in an offset range',
   details: [
     '--begin N          start after offset N (default 0, the ledger start)',
@@ -34,6 +35,12 @@ export const updatesCommand: Command = {
     '--compare-parties A,B[,C]  read the range once as each party (ledger effects) and show who sees',
     '                   which transaction and event, as stakeholder, actor or witness, and what differs;',
     '                   a party is its full id or, when unique, its hint (Alice). With --json: one JSON object',
+    '--url URL          with --compare-parties, repeatable: the parties are read each on its own participant,',
+    '                   named as party@participant (its URL, host:port or participant name, e.g. Alice@app-user)',
+    '                   or, without @, on the first participant given that hosts it; each participant\'s whole',
+    '                   ledger is compared (offsets are each one\'s own, so no --begin/--end), transactions',
+    '                   matched by update id. The token for the n-th --url is CANTON_LEDGER_TOKEN_n, else',
+    '                   CANTON_LEDGER_TOKEN.',
   ],
   options: {
     begin: { type: 'string' },
@@ -48,6 +55,7 @@ export const updatesCommand: Command = {
     'page-size': { type: 'string' },
     legacy: { type: 'boolean' },
     'compare-parties': { type: 'string', multiple: true },
+    ...PARTICIPANTS_OPTIONS,
   },
   async run(ctx, args) {
     expectPositionals(args, NAME, '', 0);
@@ -56,6 +64,7 @@ export const updatesCommand: Command = {
     const limit = integerOption(v, 'limit', 1, NAME);
     const pageSizeOption = integerOption(v, 'page-size', 1, NAME);
     if (wantsCompare(v)) return compareUpdates(ctx, v, range, pageSizeOption, NAME);
+    if (stringList(v, 'url').length > 1) throw new UsageError('--url is given more than once: only --compare-parties reads several participants', NAME);
     const filterOptions = filterOptionsOf(v);
     const legacy = flag(v, 'legacy');
     if (legacy && (filterOptions.includeTopologyEvents || filterOptions.shape === 'ledger-effects')) {

@@ -1,6 +1,11 @@
-/** `updates --compare-parties A,B[,C]`: the same range read as each party, and what each one sees. */
-import { compareParties, comparisonJson } from '../../core/updates/compare';
-import { resolvePartyArgs } from '../parties';
+/**
+ * `updates --compare-parties A,B[,C]`: the same range read as each party, and what each one sees; with
+ * `--url` given more than once, each party read on its own participant (`Alice@app-user`, or the first
+ * given that hosts it).
+ */
+import { compareSides, comparisonJson } from '../../core/updates/compare';
+import { sidesOnParticipants } from '../../core/updates/compareAcross';
+import { participantsOf } from '../participants';
 import { stringList, UsageError, type OptionValues } from '../args';
 import { EXIT_OK } from '../command';
 import type { CliContext } from '../context';
@@ -14,12 +19,13 @@ export async function compareUpdates(ctx: CliContext, v: OptionValues, range: { 
   if (clash) throw new UsageError(`--compare-parties reads as each of its parties in the ledger-effects shape: drop --${clash}`, command);
   const names = stringList(v, 'compare-parties').flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   if (new Set(names).size < 2) throw new UsageError('--compare-parties needs at least two different parties, separated by commas (A,B[,C])', command);
-  const client = ctx.client();
-  const parties = await resolvePartyArgs(ctx, names);
+  const participants = participantsOf(ctx, v, command);
+  const sides = await sidesOnParticipants(names, participants, ctx.callOptions);
   const onProgress = (p: { party: string; transactions: number }) => {
     if (p.transactions === 0) ctx.logger.info(`Reading as ${p.party}`);
   };
-  const comparison = await compareParties(client, { parties, ...range, pageSize }, { ...ctx.callOptions, onProgress });
+  // On several participants each side reads its own participant's whole ledger (offsets are each one's own).
+  const comparison = await compareSides(sides, { ...range, pageSize }, { ...ctx.callOptions, onProgress });
   if (ctx.globals.json) {
     await ctx.out(JSON.stringify(comparisonJson(comparison)));
     return EXIT_OK;

@@ -10,6 +10,15 @@ import type { Choice, DamlType, Field } from '../daml/model';
 import { printType, shapeOf, type TypeShape } from '../daml/types';
 import { choicesOf, resolveTarget, type ArgumentContext, type ResolvedTarget } from './argumentChecks';
 import { isJsonObject } from './jsonDocument';
+import type { VersionWords } from '../network/preferredVersions';
+import { parseIdentifier } from '../daml/identifiers';
+import type { PackageIndex } from '../daml/packageIndex';
+
+/**
+ * The version Canton will use of a package name for the file's parties, as far as known when asked:
+ * its words, `asking` while the participant has not answered yet, undefined when there is nobody to ask.
+ */
+export type VersionLookup = (packageName: string) => VersionWords | 'asking' | undefined;
 
 export type AssistKind = 'template' | 'interface' | 'choice' | 'field' | 'constructor' | 'value';
 
@@ -113,9 +122,9 @@ function childType(type: DamlType, segment: Segment, value: unknown, context: Ar
  * JSON valid wherever it is accepted: the comma to the field before and after it is added when missing,
  * and never doubled.
  */
-export function completionsAt(text: string, offset: number, context: ArgumentContext): AssistItem[] {
+export function completionsAt(text: string, offset: number, context: ArgumentContext, versions?: VersionLookup): AssistItem[] {
   const location = cursorLocation(text, offset);
-  const items = itemsAt(text, offset, location, context);
+  const items = itemsAt(text, offset, location, context, versions);
   return items.map((item) => withSeparators(text, offset, item, location.isAtPropertyKey));
 }
 
@@ -136,7 +145,7 @@ function cursorLocation(text: string, offset: number): CursorLocation {
   return { path: [...getNodePath(node), ''], isAtPropertyKey: true, previousNode: undefined };
 }
 
-function itemsAt(text: string, offset: number, location: CursorLocation, context: ArgumentContext): AssistItem[] {
+function itemsAt(text: string, offset: number, location: CursorLocation, context: ArgumentContext, versions: VersionLookup | undefined): AssistItem[] {
   const root = parse(text, [], { allowTrailingComma: true });
   const position = commandPosition(location.path, root);
   if (!position) return [];
@@ -144,7 +153,7 @@ function itemsAt(text: string, offset: number, location: CursorLocation, context
   const stringNode = location.previousNode?.type === 'string' || location.previousNode?.type === 'property' ? location.previousNode : undefined;
   const replace = stringNode ? { offset: stringNode.offset, length: stringNode.length } : undefined;
 
-  if (inner.length === 1 && inner[0] === 'templateId' && !location.isAtPropertyKey) return templateItems(context, kind === 'ExerciseCommand', replace);
+  if (inner.length === 1 && inner[0] === 'templateId' && !location.isAtPropertyKey) return templateItems(context, kind === 'ExerciseCommand', replace, versions);
   const resolved = resolveTarget(command.templateId, context, kind === 'ExerciseCommand');
   const target = resolved && 'target' in resolved ? resolved.target : undefined;
   if (!target) return [];
@@ -212,20 +221,30 @@ export function contractIdSlotAt(text: string, offset: number, context?: Argumen
   return { replace };
 }
 
-function templateItems(context: ArgumentContext, withInterfaces: boolean, replace: AssistItem['replace']): AssistItem[] {
+function templateItems(context: ArgumentContext, withInterfaces: boolean, replace: AssistItem['replace'], versions: VersionLookup | undefined): AssistItem[] {
   const items: AssistItem[] = [];
   const seen = new Set<string>();
-  // One entry per package-name form, of the version that form resolves to (as the hover and the checks do).
+  // One entry per package-name form: of the version Canton will use for the file's parties where that
+  // is known, else of the version the form resolves to here (as the hover and the checks do).
   for (const t of context.packages.templatesByPackageName()) {
     seen.add(t.packageNameForm);
-    const fields = t.fields?.kind === 'record' ? t.fields.fields : [];
+    const words = versions?.(t.packageName);
+    const known = typeof words === 'object' ? words : undefined;
+    const shown = (known?.chosen && templateIn(context.packages, known.chosen.packageId, t.name.moduleName, t.name.name)) || { ...t.name };
+    const pkg = context.packages.package(shown.packageId);
+    const template = context.packages.template(shown);
+    const record = context.packages.dataType(shown);
+    const version = pkg?.version ?? t.packageVersion;
+    const signature = templateMarkdown(shown.moduleName, shown.name, record?.kind === 'record' ? record.fields : [], template?.choices ?? t.template.choices, t.packageName, version, shown.packageId);
     items.push({
       label: t.packageNameForm,
       kind: 'template',
-      detail: `template ${t.name.name} (${t.packageName} ${t.packageVersion})`,
-      documentation: templateMarkdown(t.name.moduleName, t.name.name, fields, t.template.choices, t.packageName, t.packageVersion, t.name.packageId),
+      detail: known ? `template ${t.name.name} · ${known.verdict === 'fails' ? '✗ ' : ''}${known.headline}` : `template ${t.name.name} (${t.packageName} ${t.packageVersion})`,
+      documentation: known ? `${versionMarkdown(known, context.packages, t.name.packageId)}\n\n${signature}` : signature,
       insertText: JSON.stringify(t.packageNameForm),
       replace,
+      // The templates with a version for the file's parties come first, the first of them preselected.
+      ...(known?.verdict === 'ok' ? { preferred: true } : {}),
     });
   }
   if (withInterfaces) {
@@ -368,8 +387,27 @@ function templateMarkdown(moduleName: string, name: string, fields: Field[], cho
   ].join('\n');
 }
 
-/** The Daml type of the key or value at `offset`, or a template's or choice's signature. */
-export function hoverAt(text: string, offset: number, context: ArgumentContext): AssistHover | undefined {
+/** The template `moduleName:name` of package `packageId`, when the packages hold it. */
+function templateIn(packages: PackageIndex, packageId: string, moduleName: string, name: string): { packageId: string; moduleName: string; name: string } | undefined {
+  const qualified = { packageId, moduleName, name };
+  return packages.template(qualified) ? qualified : undefined;
+}
+
+/**
+ * The version Canton will use (or why none fits) in Markdown; `localId`: the package this participant
+ * alone would resolve the name to, said when Canton's choice differs from it.
+ */
+function versionMarkdown(words: VersionWords, packages: PackageIndex, localId: string): string {
+  const lines = [`**${words.verdict === 'fails' ? '✗ ' : words.verdict === 'unknown' ? '? ' : ''}${words.headline}.**`, '', ...words.why.map((w) => `- ${w}`)];
+  const local = packages.package(localId);
+  if (words.chosen && local && words.chosen.packageId !== localId) {
+    lines.push('', `${local.name} ${local.version}, the highest version known here, is not vetted by every participant hosting these parties: Canton will not use it for them.`);
+  }
+  return lines.join('\n');
+}
+
+/** The Daml type of the key or value at `offset`, or a template's or choice's signature (with the version Canton will use, from `versions`). */
+export function hoverAt(text: string, offset: number, context: ArgumentContext, versions?: VersionLookup): AssistHover | undefined {
   const tree = parseTree(text, [], { allowTrailingComma: true });
   const node = tree && findNodeAtOffset(tree, offset);
   if (!node || (node.type !== 'string' && node.type !== 'number' && node.type !== 'boolean' && node.type !== 'null' && node.type !== 'object' && node.type !== 'array')) return undefined;
@@ -386,11 +424,18 @@ export function hoverAt(text: string, offset: number, context: ArgumentContext):
   if (!target) return undefined;
   const { inner } = position;
   if (inner.length === 1 && inner[0] === 'templateId' && !isKey) {
-    const tpl = context.packages.template(target.name);
-    if (!tpl) return { markdown: `interface ${target.name.moduleName}:${target.name.name}`, ...range };
-    const record = context.packages.dataType(target.name);
-    const pkg = context.packages.package(target.name.packageId)!;
-    return { markdown: templateMarkdown(target.name.moduleName, target.name.name, record?.kind === 'record' ? record.fields : [], tpl.choices, pkg.name, pkg.version, pkg.id), ...range };
+    if (!context.packages.template(target.name)) return { markdown: `interface ${target.name.moduleName}:${target.name.name}`, ...range };
+    // A package-name form: Canton picks the version for the parties; shown is the template of that version where known.
+    const id = typeof position.command.templateId === 'string' ? parseIdentifier(position.command.templateId) : undefined;
+    const words = id?.form === 'package-name' ? versions?.(id.packageName) : undefined;
+    const known = typeof words === 'object' ? words : undefined;
+    const shown = (known?.chosen && templateIn(context.packages, known.chosen.packageId, target.name.moduleName, target.name.name)) || target.name;
+    const record = context.packages.dataType(shown);
+    const pkg = context.packages.package(shown.packageId)!;
+    const signature = templateMarkdown(shown.moduleName, shown.name, record?.kind === 'record' ? record.fields : [], context.packages.template(shown)!.choices, pkg.name, pkg.version, pkg.id);
+    const about = known ? versionMarkdown(known, context.packages, target.name.packageId) : words === 'asking' ? '_Which version Canton will use for the file\'s parties is being asked: hover again in a moment._' : undefined;
+    // The version first: it is what the hover over a template id answers now; the signature below.
+    return { markdown: about ? `${about}\n\n---\n\n${signature}` : signature, ...range };
   }
   if (inner.length === 1 && inner[0] === 'choice' && !isKey) {
     const choice = choiceOf(position.command, target, context);
@@ -405,6 +450,17 @@ export function hoverAt(text: string, offset: number, context: ArgumentContext):
   const label = typeof inner[inner.length - 1] === 'string' ? `${String(inner[inner.length - 1])} : ` : '';
   // The closing fence on a line of its own, or the rest would render as code.
   return { markdown: '```daml\n' + label + printType(type) + '\n```' + where, ...range };
+}
+
+/** The package name of the package-name form `templateId` of a command that `offset` is on; undefined anywhere else. */
+export function templatePackageNameAt(text: string, offset: number): string | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && findNodeAtOffset(tree, offset);
+  if (node?.type !== 'string' || node.parent?.type !== 'property' || node.parent.children?.[1] !== node) return undefined;
+  const position = commandPosition(pathOf(node), parse(text, [], { allowTrailingComma: true }));
+  if (position?.inner.length !== 1 || position.inner[0] !== 'templateId') return undefined;
+  const id = parseIdentifier(String(node.value));
+  return id?.form === 'package-name' ? id.packageName : undefined;
 }
 
 function pathOf(node: Node): Segment[] {

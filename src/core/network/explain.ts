@@ -94,3 +94,20 @@ export function describeMissingVetting(m: MissingVetting): string {
       return `No version of ${m.packageName} suits every party: ${m.parties.map((p) => `${party(p.party)} can use ${versions(p.versions)}`).join('; ')}.`;
   }
 }
+
+/**
+ * Why Canton passes over `version` of a package name for `parties`: the hosts of each that have not
+ * vetted it, one sentence each ("Alice is hosted on app-provider (confirmation), which has not vetted
+ * demo-iou 2.0.0."). Hosts whose vetting or hosting could not be read are left out.
+ */
+export function hostsLackingVersion(snapshot: NetworkSnapshot, packageName: string, version: string, parties: readonly string[]): string[] {
+  const party = (p: string) => p.split('::', 1)[0];
+  return parties.flatMap((p) => {
+    const hosting = snapshot.hosting.get(p);
+    if (!hosting?.complete) return [];
+    return uniqueHosts(hosting.hosts).flatMap((h) => {
+      const versions = versionsOn(snapshot, h.participantId, packageName);
+      return versions && !versions.includes(version) ? [`${party(p)} is hosted on ${ref(snapshot, h.participantId).label} (${h.permission}), which has not vetted ${packageName} ${version}.`] : [];
+    });
+  });
+}

@@ -12,6 +12,8 @@ import type { OperationName } from '../versions';
 import type { PackageRef } from './preference';
 import { getOrCreate } from '../maps';
 import type { VettedPackage, VettedPackagesState } from '../models/vetting';
+import type { ConnectionState } from '../ledger/connection';
+import type * as wire from '../models/wire';
 
 /** A participant we can ask: a connection's client under the name people know it by. */
 export interface NetworkMember {
@@ -234,12 +236,56 @@ export function networkProblemTitle(p: Exclude<NetworkProblem, { kind: 'unavaila
 
 /**
  * Which of `others` are one network with `target`: those connected to a synchronizer it is connected
- * to. A participant of another network (another synchronizer) hosts none of its parties as Canton
+ * to, directly or through another of them ({@link networksOf}, as the Network view groups them). A participant of another network (another synchronizer) hosts none of its parties as Canton
  * counts hosts, so it is never asked about them. When the target's synchronizers are not known (an
  * empty list), every other is kept: the reads then say what each one knows.
  */
 export function sameNetwork<T>(target: T, others: readonly T[], synchronizersOf: (member: T) => readonly string[]): T[] {
-  const mine = new Set(synchronizersOf(target));
-  if (mine.size === 0) return [...others];
-  return others.filter((o) => synchronizersOf(o).some((s) => mine.has(s)));
+  if (synchronizersOf(target).length === 0) return [...others];
+  // The target's network as the Network view groups it (the target first, so its network is the first).
+  return networksOf([target, ...others], synchronizersOf)[0].members.slice(1);
+}
+
+/**
+ * The networks among `members`: those connected to a common synchronizer, directly or through another
+ * member, are one network. A member whose synchronizers are not known (not connected, or its token may
+ * not ask) cannot be placed: it is a network of its own, never read with participants it may have
+ * nothing to do with. Members keep their order; the networks come in the order of their first member.
+ */
+export function networksOf<T>(members: readonly T[], synchronizersOf: (member: T) => readonly string[]): NetworkGroup<T>[] {
+  const groups: Array<{ synchronizers: Set<string>; indexes: number[] }> = [];
+  members.forEach((member, index) => {
+    const mine = synchronizersOf(member);
+    const joined = mine.length === 0 ? [] : groups.filter((g) => mine.some((s) => g.synchronizers.has(s)));
+    const into = joined[0] ?? { synchronizers: new Set<string>(), indexes: [] };
+    if (!joined.length) groups.push(into);
+    into.indexes.push(index);
+    for (const s of mine) into.synchronizers.add(s);
+    for (const other of joined.slice(1)) {
+      for (const s of other.synchronizers) into.synchronizers.add(s);
+      into.indexes.push(...other.indexes);
+      groups.splice(groups.indexOf(other), 1);
+    }
+  });
+  return groups
+    .map((g) => ({ synchronizers: [...g.synchronizers].sort(), indexes: g.indexes.sort((a, b) => a - b) }))
+    .sort((a, b) => a.indexes[0] - b.indexes[0])
+    .map((g) => ({ synchronizers: g.synchronizers, members: g.indexes.map((i) => members[i]) }));
+}
+
+/** One network of {@link networksOf}. */
+export interface NetworkGroup<T> {
+  /** Its synchronizer ids, sorted; empty: its one member's are not known. */
+  synchronizers: string[];
+  members: T[];
+}
+
+/** The synchronizers a connection's participant said it is connected to (none until it is connected). */
+export function connectedSynchronizers(state: ConnectionState): readonly wire.ConnectedSynchronizer[] {
+  return state.state === 'connected' ? state.info.synchronizers : [];
+}
+
+/** The ids of {@link connectedSynchronizers}: what {@link networksOf} and {@link sameNetwork} group connections by. */
+export function synchronizerIdsOf(state: ConnectionState): string[] {
+  return connectedSynchronizers(state).map((s) => s.synchronizerId);
 }

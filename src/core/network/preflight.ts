@@ -12,7 +12,8 @@ import { parseIdentifier } from '../daml/identifiers';
 import { commandSites } from '../files/customChecks';
 import { isJsonObject, JsonDocument, rangeOf } from '../files/jsonDocument';
 import type { Problem, ProblemCode, Severity } from '../files/problems';
-import { describeMissingVetting, missingVetting, type MissingVetting } from './explain';
+import { comparePackageVersions } from '../daml/packageVersions';
+import { describeMissingVetting, hostsLackingVersion, missingVetting, type MissingVetting } from './explain';
 import { describeNetworkProblem, hostOf, vettedByParty, vettedByHost, type NetworkMember, type NetworkProblem, type NetworkSnapshot } from './model';
 import { choosePreferred, type PackageRef } from './preference';
 import { networkProblem, readNetwork } from './read';
@@ -54,12 +55,119 @@ export interface PreflightResult {
 /** A party id: a hint, `::`, and the namespace's fingerprint. */
 const PARTY_ID = /^[A-Za-z0-9_\-.]+::1220[0-9a-f]{64}$/;
 
-interface NameGroup {
+/** A package name (or one package, by id) and the parties whose every host must have vetted the version used. */
+export interface VersionGroup {
   packageName: string;
   /** Set for a package-id form `templateId`: Canton uses exactly that package. */
   packageId?: string;
+  parties: ReadonlySet<string>;
+  /** The version the caller would expect (the highest it knows): when Canton chooses a lower one, the hosts that lack it are named in the verdict's notes. */
+  above?: string;
+}
+
+interface NameGroup extends VersionGroup {
   pointers: string[];
   parties: Set<string>;
+}
+
+export interface DecideVersionsOptions extends CallOptions {
+  /** Parties whose hosting is read with the groups' when the network is read (the file's). */
+  alsoParties?: readonly string[];
+  /** Read the network even when Canton answers every group (to name a package given by id). */
+  readNetwork?: boolean;
+}
+
+/** The verdict on each group (in the groups' order), what was said once for all, and what was read. */
+export interface DecidedVersions {
+  verdicts: PackageVerdict[];
+  notes: string[];
+  /** The network, when it was read (to explain a refusal, or to decide where Canton cannot be asked). */
+  snapshot?: NetworkSnapshot;
+  /** The members that did not answer (or would not say who they are). */
+  unanswered: NetworkProblem[];
+}
+
+/**
+ * The version of each group's package Canton will use for its parties: one `preferred-packages`
+ * request per group to the first member (Canton decides, for the whole topology it knows); the
+ * network is read only to explain a refusal, or to decide from every host's vetting where the first
+ * member cannot answer (no such endpoint: 3.3), which is said in the notes. The pre-flight of a
+ * file and the editor's versions (`preferredVersions.ts`) both ask through here.
+ */
+export async function decideVersions(groups: readonly VersionGroup[], members: readonly NetworkMember[], o: DecideVersionsOptions = {}): Promise<DecidedVersions> {
+  const first = members[0];
+  const verdicts = new Map<VersionGroup, PackageVerdict>();
+  const needNetwork: VersionGroup[] = [];
+  const notes: string[] = [];
+  // Every participant named is asked something: one that does not answer is said, even when Canton's
+  // answer from the first needs nothing of it.
+  const silent: NetworkProblem[] = [];
+  const probes = members.slice(1).map((m) =>
+    m.client.capabilities(o).then(
+      () => undefined,
+      (e: unknown) => void silent.push(networkProblem(m.label, 'identity', e)),
+    ),
+  );
+  await Promise.all([
+    ...probes,
+    ...groups.map(async (group) => {
+      const partyList = [...group.parties].sort();
+      if (!first) {
+        verdicts.set(group, { verdict: 'unchecked', packageName: group.packageName, parties: partyList, problems: [], notes: ['No participant to ask.'] });
+        return;
+      }
+      if (group.packageId) {
+        needNetwork.push(group);
+        return;
+      }
+      if (partyList.length === 0) {
+        // The request needs at least one party (PackageVettingRequirement.parties: "must be non-empty").
+        verdicts.set(group, { verdict: 'unchecked', packageName: group.packageName, parties: partyList, problems: [], notes: ['No party to ask for: the file names none in actAs or readAs.'] });
+        return;
+      }
+      try {
+        const answer = await first.client.preferredPackages([{ packageName: group.packageName, parties: partyList }], o);
+        const chosen = answer.packageReferences.find((r) => r.packageName === group.packageName) ?? answer.packageReferences[0];
+        if (!chosen) throw new ProtocolError(`The answer of ${first.label} to preferred-packages names no package`, { method: 'POST', path: '/v2/interactive-submission/preferred-packages' }, undefined, { problem: 'bad-field', field: 'packageReferences' });
+        verdicts.set(group, { verdict: 'ok', packageName: group.packageName, parties: partyList, chosen, synchronizerId: answer.synchronizerId, source: 'canton', notes: [] });
+      } catch (e) {
+        if (e instanceof CancelledError) throw e;
+        if (e instanceof CantonApiError && e.code === 'NO_PREFERRED_PACKAGES_FOUND') {
+          verdicts.set(group, { verdict: 'fails', packageName: group.packageName, parties: partyList, missing: [], cause: e.cause_, notes: [] });
+          needNetwork.push(group);
+        } else if (e instanceof CantonApiError && e.code === 'PACKAGE_NAMES_NOT_FOUND') {
+          verdicts.set(group, { verdict: 'fails', packageName: group.packageName, parties: partyList, missing: [], cause: `${first.label} has no package named ${group.packageName} uploaded: ${e.cause_}`, notes: [] });
+        } else if (e instanceof UnsupportedOperationError || e instanceof NotServedError) {
+          // A release without the endpoint: decide from every host's vetting, and say so.
+          const version = e instanceof UnsupportedOperationError ? ` (Canton ${e.version})` : '';
+          note(notes, `${first.label}${version} cannot answer preferred-packages: the versions were computed from every host's vetting, as Canton would choose them (without its dependency check).`);
+          needNetwork.push(group);
+        } else {
+          const problem = networkProblem(first.label, 'preference', e);
+          verdicts.set(group, { verdict: 'unchecked', packageName: group.packageName, parties: partyList, problems: [problem], notes: [] });
+        }
+      }
+    }),
+  ]);
+
+  // Where Canton chose below the version the caller expected: the network says which hosts lack it.
+  const passedOver = groups.filter((g) => {
+    const v = verdicts.get(g);
+    return g.above !== undefined && v?.verdict === 'ok' && comparePackageVersions(g.above, v.chosen.packageVersion) > 0;
+  });
+  let snapshot: NetworkSnapshot | undefined;
+  if (first && (needNetwork.length > 0 || passedOver.length > 0 || o.readNetwork)) {
+    const everyParty = [...new Set([...needNetwork.flatMap((g) => [...g.parties]), ...passedOver.flatMap((g) => [...g.parties]), ...(o.alsoParties ?? [])])].sort();
+    snapshot = await readNetwork(members, { ...o, parties: everyParty });
+    for (const group of needNetwork) verdicts.set(group, decideFromNetwork(snapshot, group, verdicts.get(group)));
+    for (const group of passedOver) {
+      const v = verdicts.get(group)!;
+      verdicts.set(group, { ...v, notes: [...v.notes, ...hostsLackingVersion(snapshot, group.packageName, group.above!, [...group.parties].sort())] });
+    }
+    if (snapshot.problems.length > 0) note(notes, `Not everything could be read: ${snapshot.problems.map(describeNetworkProblem).join('; ')}.`);
+  }
+  const unanswered = snapshot ? snapshot.problems.filter((p) => p.kind === 'unreachable' || p.reading === 'identity') : silent;
+  return { verdicts: groups.map((g) => verdicts.get(g)!), notes, snapshot, unanswered };
 }
 
 export async function preflightCommands(text: string, members: readonly NetworkMember[], o: PreflightOptions = {}): Promise<PreflightResult> {
@@ -74,8 +182,7 @@ export async function preflightCommands(text: string, members: readonly NetworkM
     const message = members.length === 0 ? 'Not checked: no participant to ask.' : 'Not checked: the file is not valid JSON (see its other problems).';
     return { problems: [located(new JsonDocument(text), '', 'warning', 'preflight-unchecked', message)], packages: [], parties: [], notes: [], networkRead: false };
   }
-  const jsCommands = isJsonObject(value) && isJsonObject(value.commands) ? value.commands : value;
-  const parties = isJsonObject(jsCommands) ? [...new Set([...strings(jsCommands.actAs), ...strings(jsCommands.readAs)])] : [];
+  const parties = commandsFileParties(value);
 
   const groups = new Map<string, NameGroup>();
   const unresolved: Array<{ pointer: string; packageId: string }> = [];
@@ -95,66 +202,15 @@ export async function preflightCommands(text: string, members: readonly NetworkM
     }
   }
 
-  const first = members[0];
-  const verdicts = new Map<NameGroup, PackageVerdict>();
-  const needNetwork: NameGroup[] = [];
-  const fileNotes: string[] = [];
-  // Every participant named is asked something: one that does not answer is said, even when Canton's
-  // answer from the first needs nothing of it.
-  const silent: NetworkProblem[] = [];
-  const probes = members.slice(1).map((m) =>
-    m.client.capabilities(o).then(
-      () => undefined,
-      (e: unknown) => void silent.push(networkProblem(m.label, 'identity', e)),
-    ),
-  );
-  const asked = Promise.all([
-    ...probes,
-    ...[...groups.values()].map(async (group) => {
-      if (group.packageId) {
-        needNetwork.push(group);
-        return;
-      }
-      const partyList = [...group.parties].sort();
-      try {
-        const answer = await first.client.preferredPackages([{ packageName: group.packageName, parties: partyList }], o);
-        const chosen = answer.packageReferences.find((r) => r.packageName === group.packageName) ?? answer.packageReferences[0];
-        if (!chosen) throw new ProtocolError(`The answer of ${first.label} to preferred-packages names no package`, { method: 'POST', path: '/v2/interactive-submission/preferred-packages' }, undefined, { problem: 'bad-field', field: 'packageReferences' });
-        verdicts.set(group, { verdict: 'ok', packageName: group.packageName, parties: partyList, chosen, synchronizerId: answer.synchronizerId, source: 'canton', notes: [] });
-      } catch (e) {
-        if (e instanceof CancelledError) throw e;
-        if (e instanceof CantonApiError && e.code === 'NO_PREFERRED_PACKAGES_FOUND') {
-          verdicts.set(group, { verdict: 'fails', packageName: group.packageName, parties: partyList, missing: [], cause: e.cause_, notes: [] });
-          needNetwork.push(group);
-        } else if (e instanceof CantonApiError && e.code === 'PACKAGE_NAMES_NOT_FOUND') {
-          verdicts.set(group, { verdict: 'fails', packageName: group.packageName, parties: partyList, missing: [], cause: `${first.label} has no package named ${group.packageName} uploaded: ${e.cause_}`, notes: [] });
-        } else if (e instanceof UnsupportedOperationError || e instanceof NotServedError) {
-          // A release without the endpoint: decide from every host's vetting, and say so.
-          const version = e instanceof UnsupportedOperationError ? ` (Canton ${e.version})` : '';
-          note(fileNotes, `${first.label}${version} cannot answer preferred-packages: the versions were computed from every host's vetting, as Canton would choose them (without its dependency check).`);
-          needNetwork.push(group);
-        } else {
-          const problem = networkProblem(first.label, 'preference', e);
-          verdicts.set(group, { verdict: 'unchecked', packageName: group.packageName, parties: partyList, problems: [problem], notes: [] });
-        }
-      }
-    }),
-  ]);
+  const groupList = [...groups.values()];
+  const deciding = decideVersions(groupList, members, { ...o, alsoParties: parties, readNetwork: unresolved.length > 0 });
   // While the participants answer: the syntax tree and line index the positions come from, once
   // the requests are out (they leave when this turn of the event loop ends).
   await new Promise((resolve) => setImmediate(resolve));
   const doc = new JsonDocument(text);
   doc.position(doc.root ? 0 : 0);
-  await asked;
-
-  let snapshot: NetworkSnapshot | undefined;
-  if (needNetwork.length > 0 || unresolved.length > 0) {
-    const everyParty = [...new Set([...needNetwork.flatMap((g) => [...g.parties]), ...parties])].sort();
-    snapshot = await readNetwork(members, { ...o, parties: everyParty });
-    for (const group of needNetwork) verdicts.set(group, decideFromNetwork(snapshot, group, verdicts.get(group)));
-    if (snapshot.problems.length > 0) note(fileNotes, `Not everything could be read: ${snapshot.problems.map(describeNetworkProblem).join('; ')}.`);
-  }
-  const unanswered = snapshot ? snapshot.problems.filter((p) => p.kind === 'unreachable' || p.reading === 'identity') : silent;
+  const { verdicts: decided, notes: fileNotes, snapshot, unanswered } = await deciding;
+  const verdicts = new Map(groupList.map((group, i) => [group, decided[i]]));
 
   const problems: Problem[] = [];
   const packages: PackageVerdict[] = [];
@@ -171,7 +227,7 @@ export async function preflightCommands(text: string, members: readonly NetworkM
   return { problems, packages, parties, notes: fileNotes, networkRead: snapshot !== undefined };
 }
 
-function decideFromNetwork(snapshot: NetworkSnapshot, group: NameGroup, before: PackageVerdict | undefined): PackageVerdict {
+function decideFromNetwork(snapshot: NetworkSnapshot, group: VersionGroup, before: PackageVerdict | undefined): PackageVerdict {
   const partyList = [...group.parties].sort();
   const { packageName } = group;
   const unread = (missing: MissingVetting[]) => missing.some((m) => m.kind === 'hosting-unknown' || m.kind === 'vetting-unknown');
@@ -245,6 +301,12 @@ function addTo(groups: Map<string, NameGroup>, key: string, init: Pick<NameGroup
   const group = getOrCreate(groups, key, (): NameGroup => ({ ...init, pointers: [], parties: new Set() }));
   group.pointers.push(pointer);
   for (const p of parties) group.parties.add(p);
+}
+
+/** A commands file's submitting and reading parties (`actAs`, then `readAs`, once each), from its value (a JsCommands, or a JsCommands under `commands`). */
+export function commandsFileParties(value: unknown): string[] {
+  const jsCommands = isJsonObject(value) && isJsonObject(value.commands) ? value.commands : value;
+  return isJsonObject(jsCommands) ? [...new Set([...strings(jsCommands.actAs), ...strings(jsCommands.readAs)])] : [];
 }
 
 function strings(value: unknown): string[] {

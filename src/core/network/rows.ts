@@ -113,3 +113,37 @@ export function driftText(d: VettingDrift): string {
   const hosts = d.hosts.map((h) => `${h.label} has ${h.versions.join(', ') || 'none'}`).join('; ');
   return `${labelOfParticipant(d.party)} (\`${d.party}\`): ${hosts} — in common: ${d.common.join(', ') || 'none, so no command of this party can use it'}`;
 }
+
+/** A synchronizer as a participant names it: its id and the alias that participant gave it. */
+export interface NamedSynchronizer {
+  id: string;
+  alias?: string;
+}
+
+/**
+ * The heading of one network of the Network view ({@link networksOf}'s group): named by its
+ * synchronizers (the alias a participant gave each, else the name part of its id), with its
+ * participants. A network whose synchronizers are not known says so.
+ */
+export function networkHeading(synchronizers: readonly NamedSynchronizer[], participants: readonly string[]): { label: string; description: string; tooltip: string } {
+  const count = `${participants.length} participant${participants.length === 1 ? '' : 's'}`;
+  if (synchronizers.length === 0) {
+    return {
+      label: 'Synchronizer not known',
+      description: participants.join(', '),
+      tooltip: `${participants.join(', ')} did not say which synchronizers ${participants.length === 1 ? 'it is' : 'they are'} connected to (not connected to one yet, or the token may not ask): read as a network of ${participants.length === 1 ? 'its' : 'their'} own.`,
+    };
+  }
+  const names = synchronizers.map((s) => s.alias || labelOfParticipant(s.id));
+  return {
+    label: names.join(' + '),
+    description: `${count} · ${synchronizers.map((s) => shortSynchronizerId(s.id)).join(', ')}`,
+    tooltip: `**${names.join(' + ')}**\n\nSynchronizer${synchronizers.length === 1 ? '' : 's'}: ${synchronizers.map((s) => `\`${s.id}\``).join(', ')}\n\n${count}: ${participants.join(', ')}. Parties, their hosts and the vetting are read within this network only.`,
+  };
+}
+
+/** `global-domain::1220ab12…`: the name part and the start of the fingerprint. */
+function shortSynchronizerId(id: string): string {
+  const [name, fingerprint] = id.split('::', 2);
+  return fingerprint === undefined ? id : `${name}::${fingerprint.slice(0, 8)}…`;
+}

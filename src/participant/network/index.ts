@@ -24,6 +24,8 @@ export interface DemoNetworkOptions extends Omit<DemoParticipantOptions, 'port' 
   participants: readonly string[];
   /** The first participant's port; the others take the next ones. 0 (the default): free ports. */
   port?: number;
+  /** Each participant's port, in the order of `participants` (0 or absent: a free one), in place of `port`: the editor starts a network again on the ports it had. */
+  ports?: readonly number[];
   /** Each participant's own HS256 secret, by name; absent or 'none': no auth anywhere. */
   auth?: Readonly<Record<string, AuthConfig>> | 'none';
   /** DARs uploaded to, and vetted on, every participant. */
@@ -67,9 +69,13 @@ export async function startDemoNetwork(options: DemoNetworkOptions): Promise<Dem
   const idSeed = typeof seed === 'number' ? seed : undefined;
   const topology = new Topology();
 
-  // One synchronizer for all: the first participant's, under LocalNet's alias.
+  // One synchronizer for all, named as Splice names its own (alias `global`; id `global-domain::1220…`,
+  // as Splice's Scan connectivity docs list the Global Synchronizer): never the id of a single demo
+  // participant of the same seed (`demo-sync::…`), which shares no topology with the network and so
+  // must not be taken for one of its participants.
   const datas = names.map((name, i) => newDemoLedgerData(idSeed === undefined ? undefined : idSeed + 7919 * i, 1, name));
-  const synchronizer: SynchronizerInfo = { alias: 'global', id: datas[0].synchronizers[0].id };
+  const fingerprint = datas[0].synchronizers[0].id.split('::')[1];
+  const synchronizer: SynchronizerInfo = { alias: 'global', id: `global-domain::${fingerprint}` };
   const ledgers = datas.map((data) => {
     const initial = [...data.vetting.values()][0];
     data.synchronizers = [synchronizer];
@@ -97,7 +103,7 @@ export async function startDemoNetwork(options: DemoNetworkOptions): Promise<Dem
         {
           ...options,
           dars: undefined,
-          port: options.port ? options.port + i : 0,
+          port: options.ports ? (options.ports[i] ?? 0) : options.port ? options.port + i : 0,
           auth: auth ?? 'none',
           logger: options.logger && ((line) => options.logger!(`${name}: ${line}`)),
           onExchange: options.onExchange && ((x) => options.onExchange!(name, x)),

@@ -5,6 +5,7 @@ import type { Logger } from '../../core/log';
 import type { ConnectionManager } from '../connections/manager';
 import { DEMO_RAN_KEY } from '../deferred';
 import { parsePqsUrl } from '../../core/pqs/settings';
+import { DemoLifecycle } from './demoLifecycle';
 
 /** The setting that gives the demo participant a PQS: a PostgreSQL database it mirrors its ledger into. */
 export const DEMO_PQS_SETTING = 'demo.pqsUrl';
@@ -56,10 +57,7 @@ export const DEMO_SEED = 1;
  * it ran (until the user stops it) so that it comes back, on the ledger it saved, with the window.
  */
 export class DemoController implements vscode.Disposable {
-  private running: DemoParticipant | undefined;
-  private starting: Promise<DemoParticipant> | undefined;
-  /** A stop in progress: a start waits for it, since the stopping participant still saves the ledger. */
-  private stopping: Promise<void> | undefined;
+  private readonly lifecycle: DemoLifecycle<DemoParticipant>;
   /** The PQS mirror the running participant started with (none: undefined), to tell when it changed. */
   private startedWithPqs: string | undefined;
 
@@ -73,35 +71,31 @@ export class DemoController implements vscode.Disposable {
     private readonly logger: Logger,
     private readonly extensionPath: string,
     private readonly statePath?: string,
-    private readonly windowState?: vscode.Memento,
+    windowState?: vscode.Memento,
     private readonly pqsPassword: () => Promise<string | undefined> = async () => undefined,
-  ) {}
+  ) {
+    this.lifecycle = new DemoLifecycle({ launch: () => this.launch(), shutDown: (p, userStop) => this.shutDown(p, userStop) }, windowState, DEMO_RAN_KEY);
+  }
 
   /** True when the demo ran in this window when the window last closed or reloaded (and was not stopped). */
   get ranWhenClosed(): boolean {
-    return this.windowState?.get<boolean>(DEMO_RAN_KEY) === true;
+    return this.lifecycle.ranWhenClosed === true;
   }
 
   get participant(): DemoParticipant | undefined {
-    return this.running;
+    return this.lifecycle.current;
   }
 
-  async start(): Promise<DemoParticipant> {
-    if (this.running) return this.running;
-    this.starting ??= this.launch().finally(() => (this.starting = undefined));
-    return this.starting;
+  start(): Promise<DemoParticipant> {
+    return this.lifecycle.start();
   }
 
   private async launch(): Promise<DemoParticipant> {
-    // Loading the saved ledger before the previous run has written it would lose its last updates.
-    await this.stopping;
     // A computed path keeps esbuild from inlining the participant into the extension bundle.
     const mod: ParticipantModule = require(path.join(this.extensionPath, 'dist', 'participant.js'));
     const pqs = await demoPqsMirror(this.pqsPassword);
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, pqs, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
-    this.running = participant;
     this.startedWithPqs = pqs && JSON.stringify(pqs);
-    await this.windowState?.update(DEMO_RAN_KEY, true);
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);
     await this.manager.profiles.setActive(DEMO_CONNECTION_ID);
@@ -116,12 +110,12 @@ export class DemoController implements vscode.Disposable {
    * is left to the caller to connect again (the participant's port changes).
    */
   async followPqsSetting(): Promise<boolean> {
-    await this.starting;
-    if (!this.running) return false;
+    await this.lifecycle.whenStarted();
+    if (!this.lifecycle.current) return false;
     const wanted = await demoPqsMirror(this.pqsPassword);
     if ((wanted && JSON.stringify(wanted)) === this.startedWithPqs) return false;
     this.logger.info(`Demo participant: restarting for its PQS mirror (${wanted ? demoPqsUrl() : 'none'})`);
-    await this.halt(false);
+    await this.lifecycle.halt(false);
     await this.start();
     return true;
   }
@@ -130,27 +124,16 @@ export class DemoController implements vscode.Disposable {
    * The user's stop: the window forgets the demo. Resolves once the participant has closed and saved
    * its ledger; only then is "demo running" cleared.
    */
-  async stop(): Promise<void> {
-    // Halted first, at once: a start right after this stop must wait for it, not find the demo running.
-    const halted = this.halt(true);
-    await this.windowState?.update(DEMO_RAN_KEY, undefined);
-    return halted;
+  stop(): Promise<void> {
+    return this.lifecycle.stop();
   }
 
   /** Resolves once a stop in progress (also the one of dispose) has saved the ledger. */
   whenStopped(): Promise<void> {
-    return this.stopping ?? Promise.resolve();
+    return this.lifecycle.whenStopped();
   }
 
   /** `userStop`: the Demo is no longer the active connection; a window closing keeps it, for its return. */
-  private halt(userStop: boolean): Promise<void> {
-    const p = this.running;
-    if (!p) return this.whenStopped();
-    this.running = undefined;
-    this.stopping = this.shutDown(p, userStop).finally(() => (this.stopping = undefined));
-    return this.stopping;
-  }
-
   private async shutDown(p: DemoParticipant, userStop: boolean): Promise<void> {
     const connection = this.manager.connection(DEMO_CONNECTION_ID);
     if (connection) this.manager.disconnect(connection);
@@ -166,6 +149,6 @@ export class DemoController implements vscode.Disposable {
 
   /** The window closes or reloads: the participant stops and saves its ledger; the window remembers it ran. */
   dispose(): void {
-    void this.halt(false);
+    void this.lifecycle.halt(false);
   }
 }

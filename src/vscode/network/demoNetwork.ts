@@ -5,6 +5,8 @@ import type { Logger } from '../../core/log';
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from '../kit/lifecycle';
 import { DEMO_SEED } from '../kit/demo';
+import { DemoLifecycle } from '../kit/demoLifecycle';
+import { DEMO_NETWORK_RAN_KEY } from '../deferred';
 
 type NetworkModule = typeof import('../../participant/network/index');
 type DemoNetwork = Awaited<ReturnType<NetworkModule['startDemoNetwork']>>;
@@ -17,52 +19,65 @@ const DEMO_NETWORK_USER = 'demo-admin';
 export const demoNetworkConnectionId = (participant: string) => `demo-network:${participant}`;
 const RUNNING_CONTEXT = 'cantonLedger.demoNetworkRunning';
 
+/** What the window keeps of a run of the demo network: each participant's port, in the network's order. */
+interface KeptRun {
+  ports: number[];
+}
+
 /**
  * Runs the demo network (several demo participants on one synchronizer, shaped like Canton's
  * LocalNet) in the extension host, on free loopback ports (so it never takes the single demo's or a
  * test's port), and offers one connection per participant while it runs. Its code is a bundle of its
- * own (dist/participantNetwork.js), loaded on first start only. Its ledger lives in memory: a window
- * reload ends it.
+ * own (dist/participantNetwork.js), loaded on first start only. Its ledger lives in memory; a window
+ * reload ends it, and the window remembers that it ran (until the user stops it) so that it starts
+ * again, from its seed, on the ports it had when they are free (else on new ones, the connections
+ * following them).
  */
 export class DemoNetworkController extends Disposable {
-  private running: DemoNetwork | undefined;
-  private starting: Promise<DemoNetwork> | undefined;
-  private stopping: Promise<void> | undefined;
+  private readonly lifecycle: DemoLifecycle<DemoNetwork>;
 
   constructor(
     private readonly manager: ConnectionManager,
     private readonly logger: Logger,
     /** Where dist/ is: the bundle is required by a computed path, so esbuild does not inline it. */
     private readonly extensionPath: string,
+    /** Where the window remembers that the network ran (the workspace state). */
+    windowState?: vscode.Memento,
     private readonly load: () => NetworkModule = () => require(path.join(this.extensionPath, 'dist', 'participantNetwork.js')),
   ) {
     super();
+    this.lifecycle = new DemoLifecycle<DemoNetwork>(
+      {
+        launch: () => this.launch(),
+        shutDown: (network, userStop) => this.shutDown(network, userStop),
+        remember: (network): KeptRun => ({ ports: network.participants.map((p) => Number(new URL(p.url).port)) }),
+      },
+      windowState,
+      DEMO_NETWORK_RAN_KEY,
+    );
   }
 
   get network(): DemoNetwork | undefined {
-    return this.running;
+    return this.lifecycle.current;
+  }
+
+  /** True when the network ran in this window when the window last closed or reloaded (and was not stopped). */
+  get ranWhenClosed(): boolean {
+    return this.lifecycle.ranWhenClosed !== undefined;
   }
 
   /** Starts the network (once: a second start while it runs or starts is the same one) and sets up its connections. */
-  async start(): Promise<DemoNetwork> {
-    if (this.running) return this.running;
-    this.starting ??= this.launch().finally(() => (this.starting = undefined));
-    return this.starting;
+  start(): Promise<DemoNetwork> {
+    return this.lifecycle.start();
   }
 
   private async launch(): Promise<DemoNetwork> {
-    await this.stopping;
-    const network = await this.load().startDemoNetwork({
-      participants: DEMO_NETWORK_PARTICIPANTS,
-      port: 0,
-      seed: DEMO_SEED,
-      logger: (line: string) => this.logger.info(`[demo network] ${line}`),
-    });
+    const kept = this.lifecycle.ranWhenClosed as Partial<KeptRun> | undefined;
+    const network = await this.startOn(Array.isArray(kept?.ports) ? kept.ports : undefined);
     if (this.isDisposed) {
       await network.close();
       throw new Error('The window closed while the demo network started');
     }
-    this.running = network;
     const profiles: ConnectionProfile[] = network.participants.map((p) => ({
       id: demoNetworkConnectionId(p.name),
       name: p.name,
@@ -72,28 +87,52 @@ export class DemoNetworkController extends Disposable {
       source: 'demoNetwork',
     }));
     this.manager.profiles.setDemoNetwork(profiles);
-    // The first participant becomes the active one only when no other connection is in use.
-    if (!this.manager.activeConnected()) await this.manager.profiles.setActive(profiles[0].id);
+    // The first participant becomes the active one only when no other connection is in use; after a
+    // reload, the participant that was active stays so.
+    const activeIsOwn = profiles.some((p) => p.id === this.manager.profiles.activeId());
+    if (!activeIsOwn && !this.manager.activeConnected()) await this.manager.profiles.setActive(profiles[0].id);
     await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
     this.logger.info(`Demo network (a simulator: no Daml interpretation) listening: ${network.participants.map((p) => `${p.name} ${p.url}`).join(', ')}`);
     return network;
   }
 
+  /** On the ports of the run before a reload when they are free, else (or without them) on free ones. */
+  private async startOn(ports: readonly number[] | undefined): Promise<DemoNetwork> {
+    const start = (on: readonly number[] | undefined) =>
+      this.load().startDemoNetwork({
+        participants: DEMO_NETWORK_PARTICIPANTS,
+        port: 0,
+        ports: on,
+        seed: DEMO_SEED,
+        logger: (line: string) => this.logger.info(`[demo network] ${line}`),
+      });
+    if (!ports) return start(undefined);
+    try {
+      return await start(ports);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code !== 'EADDRINUSE') throw e;
+      this.logger.info(`Demo network: its ports before the reload (${ports.join(', ')}) are not all free: it starts on new ones`);
+      return start(undefined);
+    }
+  }
+
   /** The connections of the running network's participants, in the network's order. */
   connections() {
-    return (this.running?.participants ?? []).flatMap((p) => this.manager.connection(demoNetworkConnectionId(p.name)) ?? []);
+    return (this.network?.participants ?? []).flatMap((p) => this.manager.connection(demoNetworkConnectionId(p.name)) ?? []);
   }
 
-  /** Stops the network: its connections are dropped, then its participants closed. */
+  /** Stops the network: its connections are dropped, then its participants closed; the window forgets it. */
   stop(): Promise<void> {
-    const network = this.running;
-    if (!network) return this.stopping ?? Promise.resolve();
-    this.running = undefined;
-    this.stopping = this.shutDown(network).finally(() => (this.stopping = undefined));
-    return this.stopping;
+    return this.lifecycle.stop();
   }
 
-  private async shutDown(network: DemoNetwork): Promise<void> {
+  /** Resolves once a stop in progress (also the one of dispose) has finished. */
+  whenStopped(): Promise<void> {
+    return this.lifecycle.whenStopped();
+  }
+
+  /** `userStop`: its participant is no longer the active connection; a window closing keeps it, for its return. */
+  private async shutDown(network: DemoNetwork, userStop: boolean): Promise<void> {
     const ids = network.participants.map((p) => demoNetworkConnectionId(p.name));
     for (const id of ids) {
       const connection = this.manager.connection(id);
@@ -101,7 +140,7 @@ export class DemoNetworkController extends Disposable {
     }
     const wasActive = ids.includes(this.manager.profiles.activeId() ?? '');
     this.manager.profiles.setDemoNetwork([]);
-    if (wasActive) await this.manager.profiles.setActive(undefined);
+    if (userStop && wasActive) await this.manager.profiles.setActive(undefined);
     try {
       await network.close();
     } finally {
@@ -110,11 +149,9 @@ export class DemoNetworkController extends Disposable {
     this.logger.info('Demo network stopped');
   }
 
-  /** The window closes: the participants close (the connections go with the window). */
+  /** The window closes or reloads: the participants close; the window remembers the network ran. */
   override dispose(): void {
-    const network = this.running;
-    this.running = undefined;
-    void network?.close();
+    void this.lifecycle.halt(false);
     super.dispose();
   }
 }

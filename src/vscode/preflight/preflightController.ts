@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
-import { sameNetwork, type NetworkMember } from '../../core/network/model';
+import type { NetworkMember } from '../../core/network/model';
+import { networkMembers } from '../files/editing/preferredVersions';
 import { preflightCommands, preflightMarkdown, preflightPasses, type BeforeSubmit, type PreflightResult } from '../../core/network/preflight';
 import type { ConnectionTargets } from '../kit/registry';
 import type { ConnectionManager } from '../connections/manager';
@@ -56,9 +57,7 @@ export class PreflightController extends Disposable {
 
   /** The participants of the network as this window holds them: `target` first, then every other connected connection on a synchronizer it is connected to. */
   members(target: LedgerConnection): NetworkMember[] {
-    const connected = this.deps.connections.all().filter((c) => c !== target && c.id !== target.id && c.state.state === 'connected');
-    const others = sameNetwork(target, connected, (c) => (c.state.state === 'connected' ? c.state.info.synchronizers.map((s) => s.synchronizerId) : []));
-    return [target, ...others].map((c) => ({ label: c.profile.name, client: c.client }));
+    return networkMembers(this.deps.connections, target);
   }
 
   /** The Pre-flight command: runs it on the file (the CodeLens's, else the active editor's) and opens the report. */

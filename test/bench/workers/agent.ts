@@ -1,7 +1,10 @@
 /**
- * The agent tools' own cost: a page of updates asked through the tool layer (input checked against its
- * schema, the core read, text and data made, redacted and bounded) next to the same page printed by
- * the CLI's `updates --limit` command in process (its own parse, context, client and printing), on the demo ledger.
+ * The agent tools' own cost, on the demo ledger: a page of updates asked through the tool layer (input
+ * checked against its schema, the core read, text and data made, redacted and bounded) next to the
+ * same page printed by the CLI's `updates --limit` command in process (its own parse, context, client
+ * and printing); and the ledger status, as an MCP server's first call makes it (a fresh CLI context's
+ * connection: the connect, the ledger end, through the tool layer) next to the same reads by a fresh
+ * CLI context with the facts printed (what every command does first: the CLI has no status command).
  */
 import { Writable } from 'node:stream';
 import { invokeAgentTool } from '../../../src/core/agent/invoke';
@@ -24,6 +27,8 @@ export interface AgentOutput {
   toolMs: number;
   cliMs: number;
   updates: number;
+  statusToolMs: number;
+  statusCliMs: number;
 }
 
 class Discard extends Writable {
@@ -50,19 +55,47 @@ workerMain<AgentInput, AgentOutput>(async (input) => {
       const status = await updatesCommand.run(c, parseCommandArgs(argv, updatesCommand.options, 'updates'));
       if (status !== 0) throw new Error(`updates exited ${status}`);
     };
+    const cliContext = () => new CliContext({ stdout: new Discard(), stderr: new Discard() }, {}, { url: p.url, json: false, verbose: false }, []);
+    const statusTool = async () => {
+      const c = cliContext();
+      try {
+        const r = await invokeAgentTool('canton_ledger_status', {}, { ...ctx, connection: c.connection() }, { writes: 'refused' });
+        if (r.isError) throw new Error(r.text);
+      } finally {
+        c.connection().dispose();
+      }
+    };
+    const statusCli = async () => {
+      const c = cliContext();
+      try {
+        const connection = c.connection();
+        const info = await connection.connect();
+        const end = await connection.ledger!.refreshLedgerEnd();
+        await c.out(`Connected to ${p.url}: Canton ${info.version}, participant ${info.participantId}.`);
+        await c.out(`Ledger end: offset ${end}.`);
+        await c.out(`User: ${info.user?.id ?? 'none'}; parties: ${info.parties.map((x) => x.party).join(', ')}.`);
+      } finally {
+        c.connection().dispose();
+      }
+    };
     const toolMs: number[] = [];
     const cliMs: number[] = [];
+    const statusToolMs: number[] = [];
+    const statusCliMs: number[] = [];
     let updates = 0;
+    const timed = async (into: number[], run: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await run();
+      into.push(performance.now() - t0);
+    };
     for (let i = 0; i < input.reps; i++) {
-      let t0 = performance.now();
-      updates = await tool();
-      toolMs.push(performance.now() - t0);
-      t0 = performance.now();
-      await cli();
-      cliMs.push(performance.now() - t0);
+      await timed(toolMs, async () => (updates = await tool()));
+      await timed(cliMs, cli);
+      await timed(statusToolMs, statusTool);
+      await timed(statusCliMs, statusCli);
     }
     const warm = (xs: number[]) => median(xs.slice(Math.min(5, xs.length - 1)));
-    return { toolMs: warm(toolMs), cliMs: warm(cliMs), updates };
+    return { toolMs: warm(toolMs), cliMs: warm(cliMs), updates, statusToolMs: warm(statusToolMs), statusCliMs: warm(statusCliMs) };
   } finally {
     connection.dispose();
     await p.close();

@@ -6,29 +6,11 @@ import { MAX_PAGE, MAX_RESULT_TEXT } from '../../../src/core/agent/bounds';
 import { describeAgentWrite, invokeAgentTool, type WritePermission } from '../../../src/core/agent/invoke';
 import { AGENT_TOOLS, agentTool } from '../../../src/core/agent/table';
 import type { AgentContext, ToolResult } from '../../../src/core/agent/tool';
-import { LedgerClient } from '../../../src/core/api/client';
-import { readDar } from '../../../src/core/daml/lf/archive';
-import { PackageCache, PackageIndex } from '../../../src/core/daml/packageIndex';
 import { LedgerConnection } from '../../../src/core/ledger/connection';
-import { PackageStore } from '../../../src/core/ledger/packages';
-import { readPreparedAnswer } from '../../../src/core/preview/decode';
 import { type DemoParticipant } from '../../../src/participant/index';
+import { connectionTo, contextOf, EXAMPLES } from '../../support/agentTools';
 import { deadUrl } from '../../support/deadPort';
 import { startCheckedParticipant } from '../../support/specCheck';
-
-const EXAMPLES = join(__dirname, '../../../examples/demo-workspace');
-
-function connectionTo(url: string, token?: string): LedgerConnection {
-  return new LedgerConnection({
-    profile: { id: 'agent', name: 'Demo', url, auth: token ? 'jwt' : 'none', userId: 'demo-admin', source: 'user' },
-    client: new LedgerClient({ baseUrl: url, timeoutMs: 10_000, token: token === undefined ? undefined : async () => token }),
-    packages: new PackageStore(() => ({ PackageCache, PackageIndex, readDar })),
-  });
-}
-
-export function contextOf(connection: LedgerConnection, baseDir: string, secrets: string[] = []): AgentContext {
-  return { connection, baseDir, decoders: { readPreparedAnswer: () => readPreparedAnswer, readDar: () => readDar }, secrets };
-}
 
 describe('agent tools: the table, called against the demo participant', function () {
   this.timeout(60_000);

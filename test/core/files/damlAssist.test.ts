@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import type { DamlPackage } from '../../../src/core/daml/model';
 import { PackageIndex } from '../../../src/core/daml/packageIndex';
 import type { ArgumentContext } from '../../../src/core/files/argumentChecks';
-import { completionsAt, hoverAt, type AssistItem } from '../../../src/core/files/damlAssist';
+import { completionsAt, hoverAt, templatePackageNameAt, type AssistItem, type VersionLookup } from '../../../src/core/files/damlAssist';
+import type { VersionWords } from '../../../src/core/network/preferredVersions';
 import { validateText } from '../../../src/core/files/validate';
 import { DARS, requireDar } from '../../support/dars';
 
@@ -79,6 +80,35 @@ describe('core: Daml completions and hovers', () => {
     // The upgrade vetted later, in the same context: the name now stands for 2.0.0 (nothing pins 1.0.0).
     vetted = new Set([v1, v2]);
     assert.match(hoverAt(chosen, chosen.indexOf('#demo-iou') + 2, context)!.markdown, /demo-iou 2\.0\.0/);
+  });
+
+  it('with the version Canton will use for the file\'s parties: the completion and the hover name it, show its template, and say why the highest known here is not it', () => {
+    const version = (id: string, v: string, fields: string[]): DamlPackage => ({
+      id, name: 'demo-iou', version: v, lfVersion: '2.1', dependencies: [],
+      modules: [{ name: 'Iou', dataTypes: [{ kind: 'record', name: 'Iou', params: [], serializable: true, fields: fields.map((name) => ({ name, type: { kind: 'builtin', builtin: 'Party', args: [] } })) }], synonyms: [], templates: [{ name: 'Iou', choices: [], implements: [] }], interfaces: [] }],
+    });
+    const [v1, v2] = ['1'.repeat(64), '2'.repeat(64)];
+    // Both vetted here, so the name resolves to 2.0.0 here; Canton picks 1.0.0 for Alice (another host of hers lacks 2.0.0).
+    const context = { packages: new PackageIndex([version(v2, '2.0.0', ['issuer', 'regulator']), version(v1, '1.0.0', ['issuer'])], { vettedPackageIds: () => new Set([v1, v2]) }), source: 'x' };
+    const canton: VersionWords = { verdict: 'ok', chosen: { packageId: v1, packageName: 'demo-iou', packageVersion: '1.0.0' }, headline: 'Canton will use demo-iou 1.0.0 for Alice', why: ['Canton\'s answer.'] };
+    const lookup: VersionLookup = (name) => (name === 'demo-iou' ? canton : undefined);
+    const [text, offset] = at(commands('"CreateCommand": {"templateId": "#demo‸", "createArguments": {}}'));
+    const [item] = completionsAt(text, offset, context, lookup).filter((i) => i.label === '#demo-iou:Iou:Iou');
+    assert.deepEqual([item.detail, item.preferred], ['template Iou · Canton will use demo-iou 1.0.0 for Alice', true]);
+    assert.match(item.documentation!, /^\*\*Canton will use demo-iou 1\.0\.0 for Alice\.\*\*\n\n- Canton's answer\.\n\ndemo-iou 2\.0\.0, the highest version known here, is not vetted by every participant hosting these parties/);
+    assert.match(item.documentation!, /demo-iou 1\.0\.0\n {2}with\n {4}issuer : Party\n```/, 'the fields of the version Canton will use');
+
+    const chosen = apply(text, offset, item);
+    const on = chosen.indexOf('#demo-iou') + 2;
+    assert.equal(templatePackageNameAt(chosen, on), 'demo-iou');
+    assert.equal(templatePackageNameAt(chosen, chosen.indexOf('"actAs"') + 2), undefined, 'only on a command\'s templateId');
+    const hover = hoverAt(chosen, on, context, lookup)!.markdown;
+    assert.match(hover, /^\*\*Canton will use demo-iou 1\.0\.0 for Alice\.\*\*[\s\S]*---[\s\S]*template Iou {2}-- Iou, demo-iou 1\.0\.0/);
+    assert.doesNotMatch(hover, /regulator/);
+    assert.match(hoverAt(chosen, on, context, () => 'asking')!.markdown, /^_Which version Canton will use for the file's parties is being asked: hover again in a moment\._\n\n---\n\n```daml\ntemplate Iou {2}-- Iou, demo-iou 2\.0\.0/);
+    const none: VersionWords = { verdict: 'fails', headline: 'No version of demo-iou is vetted by every participant hosting Alice: commands using it will fail', why: ['Alice is hosted on app-provider, which has not vetted any version of demo-iou.'] };
+    const [failing] = completionsAt(text, offset, context, () => none).filter((i) => i.label === '#demo-iou:Iou:Iou');
+    assert.deepEqual([failing.detail, failing.preferred], [`template Iou · ✗ ${none.headline}`, undefined]);
   });
 
   describe('a field completion leaves valid JSON wherever it is accepted', () => {

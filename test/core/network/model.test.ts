@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeMissingVetting, missingVetting } from '../../../src/core/network/explain';
-import { sameNetwork, vettedByParty, vettingDrift, vettingMatrix, type NetworkSnapshot } from '../../../src/core/network/model';
+import { networksOf, sameNetwork, vettedByParty, vettingDrift, vettingMatrix, type NetworkSnapshot } from '../../../src/core/network/model';
 import type { VettedPackage, VettedPackagesState } from '../../../src/core/models/vetting';
 
 const P = 'app-provider::1220aa';
@@ -95,5 +95,27 @@ describe('sameNetwork: the connections that are one network with a target', () =
 
   it('keeps every one when the target’s synchronizers are not known', () => {
     assert.deepEqual(sameNetwork('unknown', ['peer', 'stranger'], of), ['peer', 'stranger']);
+  });
+});
+
+describe('networksOf: the networks a set of participants forms', () => {
+  const syncs: Record<string, string[]> = { a1: ['sync-a'], a2: ['sync-a'], b1: ['sync-b'], bridge: ['sync-b', 'sync-c'], c1: ['sync-c'], unknown: [], unknown2: [] };
+  const of = (name: string) => syncs[name];
+  const shape = (names: string[]) => networksOf(names, of).map((g) => [g.synchronizers.join('+'), g.members.join(',')]);
+
+  it('one network per synchronizer, in the order of their first member, members in their order', () => {
+    assert.deepEqual(shape(['a1', 'b1', 'a2']), [['sync-a', 'a1,a2'], ['sync-b', 'b1']]);
+  });
+
+  it('a participant on two synchronizers joins their networks into one', () => {
+    assert.deepEqual(shape(['b1', 'a1', 'c1', 'bridge']), [['sync-b+sync-c', 'b1,c1,bridge'], ['sync-a', 'a1']]);
+  });
+
+  it('a participant whose synchronizers are not known is a network of its own, each', () => {
+    assert.deepEqual(shape(['a1', 'unknown', 'a2', 'unknown2']), [['sync-a', 'a1,a2'], ['', 'unknown'], ['', 'unknown2']]);
+  });
+
+  it('sameNetwork is the target’s network of networksOf', () => {
+    assert.deepEqual(sameNetwork('b1', ['a1', 'c1', 'bridge'], of), ['c1', 'bridge']);
   });
 });

@@ -8,8 +8,8 @@ import { readNetwork } from '../../../src/core/network/read';
 import { ASSET as ASSET_TEMPLATE, IOU as IOU_TEMPLATE } from '../../../src/participant/catalog';
 import type { DemoNetwork } from '../../../src/participant/network/index';
 import { deadUrl } from '../../support/deadPort';
-import { setVetting, startCheckedNetwork } from '../../support/demoNetwork';
-import { FaultProxy } from '../../support/faultProxy';
+import { setVetting, startCheckedNetwork, withoutPreferredPackages } from '../../support/demoNetwork';
+import type { FaultProxy } from '../../support/faultProxy';
 
 const ASSET = '#demo-asset:Asset:Asset';
 const IOU = '#demo-iou:Iou:Iou';
@@ -173,9 +173,7 @@ describe('network: the pre-flight of a commands file', () => {
       net = await startCheckedNetwork({ seed: false });
       setVetting(net, 'app-user', 'demo-iou', true, '2.0.0');
       setVetting(net, 'app-provider', 'demo-asset', false);
-      proxy = new FaultProxy(net.participant('app-user').url);
-      proxy.add({ path: PREFERRED, fault: { kind: 'answer', status: 404, body: 'The requested resource could not be found.', contentType: 'text/plain; charset=UTF-8' }, times: 10 });
-      await proxy.start();
+      proxy = await withoutPreferredPackages(net.participant('app-user').url);
       const result = await preflightCommands(aliceFile(net), [member('app-user', proxy.url), member('app-provider', net.participant('app-provider').url)]);
       const iou = verdictOf(result.packages, 'demo-iou');
       assert.deepEqual(iou.verdict === 'ok' && [iou.chosen.packageVersion, iou.source], ['1.0.0', 'vetting'], 'Alice’s other host has 1.0.0 only');
@@ -186,9 +184,7 @@ describe('network: the pre-flight of a commands file', () => {
 
     it('on 3.3, whose vetting cannot be listed either, says that nothing could be checked', async () => {
       net = await startCheckedNetwork({ seed: false, apiVersion: '3.3' });
-      proxy = new FaultProxy(net.participant('app-user').url);
-      proxy.add({ path: PREFERRED, fault: { kind: 'answer', status: 404, body: 'The requested resource could not be found.', contentType: 'text/plain; charset=UTF-8' }, times: 10 });
-      await proxy.start();
+      proxy = await withoutPreferredPackages(net.participant('app-user').url);
       const result = await preflightCommands(aliceFile(net), [member('app-user', proxy.url)]);
       assert.deepEqual(result.packages.map((v) => v.verdict), ['unchecked', 'unchecked']);
       assert.ok(result.notes.some((n) => /runs Canton 3\.3\.0-demo, which cannot tell its vetted packages/.test(n)), result.notes.join('\n'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LedgerClient } from '../../../src/core/api/client';
 import { readNetwork } from '../../../src/core/network/read';
-import { networkRows } from '../../../src/core/network/rows';
+import { networkHeading, networkRows } from '../../../src/core/network/rows';
 import type { LedgerRow } from '../../../src/core/rows';
 import type { DemoNetwork } from '../../../src/participant/network/index';
 import { setVetting, startCheckedNetwork } from '../../support/demoNetwork';
@@ -52,5 +52,24 @@ describe('network: the Network view’s rows', () => {
     const iou = childrenOf(networkRows(snapshot), 'vetting').find((r) => r.label === 'demo-iou')!;
     assert.equal(iou.icon, 'package');
     assert.deepEqual(iou.children!().map(drawn), ['2.0.0 — app-provider, app-user · not on sv', '1.0.0 — app-provider, app-user, sv']);
+  });
+});
+
+describe('network rows: the heading of each network', () => {
+  const GLOBAL = `global-domain::1220${'ab'.repeat(32)}`;
+  const SECOND = `other-sync::1220${'cd'.repeat(32)}`;
+
+  it('names a network by the alias its participants gave each synchronizer, else the name part of its id, with its participants', () => {
+    const one = networkHeading([{ id: GLOBAL, alias: 'global' }], ['app-provider', 'app-user', 'sv']);
+    assert.deepEqual([one.label, one.description], ['global', '3 participants · global-domain::1220abab…']);
+    assert.match(one.tooltip, new RegExp(`\`${GLOBAL}\``));
+    const two = networkHeading([{ id: GLOBAL, alias: 'global' }, { id: SECOND }], ['bridge']);
+    assert.deepEqual([two.label, two.description], ['global + other-sync', '1 participant · global-domain::1220abab…, other-sync::1220cdcd…']);
+  });
+
+  it('says when a participant’s synchronizers are not known: read as a network of its own', () => {
+    const h = networkHeading([], ['Demo as alice']);
+    assert.deepEqual([h.label, h.description], ['Synchronizer not known', 'Demo as alice']);
+    assert.match(h.tooltip, /read as a network of its own/);
   });
 });

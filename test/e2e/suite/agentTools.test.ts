@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant } from '../../../src/participant';
+import { deadUrl } from '../../support/deadPort';
 import { activate, workspaceDir } from './helpers';
 import { demoParticipant } from './sendHelpers';
 
@@ -73,6 +74,20 @@ describe('Agent tools', function () {
     assert.match(await invoke('canton_preview_commands', { file }), /Hash: hash verified\./);
     assert.equal(p.state.ledgerEnd, end, 'a preview submits nothing');
     assert.match(await invoke('canton_list_updates', { limit: 500 }), /^Error: The input does not fit canton_list_updates's schema: \/limit must be <= 50/);
+  });
+
+  it('bad input is an error result the agent can act on, and the host lives on: a file that does not exist, an unknown connection, one that is down', async () => {
+    assert.match(await invoke('canton_validate_file', { file: 'absent.commands.json' }), /^Error: Cannot read absent\.commands\.json: no such file/);
+    assert.match(await invoke('canton_transaction', { offset: 'ten' }), /^Error: The input does not fit canton_transaction's schema: \/offset must be integer/);
+    assert.match(await invoke('canton_ledger_status', { connection: 'No such connection' }), /^Error: No Canton connection is called "No such connection": the connections are .*"/);
+    const down = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: 'E2E agent down', url: await deadUrl(), auth: 'none', userId: 'demo-admin' });
+    try {
+      assert.match(await invoke('canton_ledger_status', { connection: 'E2E agent down' }), /^Error: .*\nHint: /s);
+      assert.match(await invoke('canton_list_updates', { connection: 'E2E agent down', limit: 2 }), /^Error: /);
+    } finally {
+      await api.connections.profiles.remove(down.id);
+    }
+    assert.match(await invoke('canton_ledger_status', {}), new RegExp(`Ledger end: offset ${p.state.ledgerEnd}\\.`), 'the active connection still answers');
   });
 
   it('a write is refused without confirmation, and done after it', async () => {

@@ -59,22 +59,23 @@ describe('commands files against the demo participant: versions, placeholders, c
     if (startedDemo) await vscode.commands.executeCommand('cantonLedger.demo.stop');
   });
 
-  it('names the version commands use (the highest vetted, 1.0.0) in the template picker, the completion and the hover alike', async () => {
+  it('names the version commands use (Canton\'s choice for the file\'s party: the highest vetted, 1.0.0) in the template picker, the completion and the hover alike', async () => {
     const { prompts } = await scripted();
     prompts.answerPick((items) => items.find((i) => i.label === IOU)).answerPick((items) => items[0]);
     const target = vscode.Uri.file(path.join(dir(), 'picked.commands.json'));
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cantonLedger.files.newCommands', { uri: target, pickTemplate: true });
     assert.ok(uri, 'a file was created');
     const offered = prompts.picks[0].items.find((i) => i.label === IOU);
-    assert.equal(offered?.description, 'demo-iou 1.0.0');
+    assert.match(String(offered?.description), /^\$\(check\) Canton will use demo-iou 1\.0\.0 for \w+$/);
 
     const doc = await vscode.workspace.openTextDocument(target);
     const at = doc.positionAt(doc.getText().indexOf(IOU) + 3);
     const item = (await completions(doc, at)).find((i) => i.label === IOU);
-    assert.match(String(item?.detail), /demo-iou 1\.0\.0/);
+    assert.match(String(item?.detail), /Canton will use demo-iou 1\.0\.0 for \w+/);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
     const hover = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
-    assert.match(hover, /demo-iou 1\.0\.0/);
+    assert.match(hover, /Canton will use demo-iou 1\.0\.0 for \w+/);
+    assert.match(hover, /template Iou {2}-- Iou, demo-iou 1\.0\.0/);
     assert.doesNotMatch(hover, /2\.0\.0/);
   });
 

@@ -28,18 +28,19 @@ describe('Network', function () {
   let activeBefore: string | undefined;
   let demoWasRunning = false;
 
-  // The single demo participant, which earlier suites leave running, would be a fourth connected
-  // participant with the same seeded parties: the network is read alone, and the demo comes back after.
+  // The single demo participant (which earlier suites leave running) is on a synchronizer of its own:
+  // it is a network of its own in the view, never read with the demo network. It runs during the suite
+  // (started when it did not) and is left as it was found.
   before(async () => {
     api = await activate<CantonLedgerApi>();
     activeBefore = api.connections.profiles.activeId();
     demoWasRunning = api.demo.participant !== undefined;
-    if (demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.stop');
+    if (!demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.start');
   });
   // Later suites expect the connections as they found them.
   after(async () => {
     await vscode.commands.executeCommand('cantonLedger.demoNetwork.stop');
-    if (demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.start');
+    if (!demoWasRunning) await vscode.commands.executeCommand('cantonLedger.demo.stop');
     if (activeBefore) await api.connections.profiles.setActive(activeBefore);
   });
 
@@ -55,26 +56,34 @@ describe('Network', function () {
   it('the Network view lists every participant with its parties, and the vetting matrix follows a host’s vetting', async () => {
     await vscode.commands.executeCommand('cantonLedger.network.focus');
     await waitFor(() => api.network.view.treeView.visible, { what: 'the Network view shown' });
+    const demo = api.connections.connection('demo')!;
+    if (demo.state.state !== 'connected') await demo.connect();
     const lines = await drawn(api);
-    for (const line of ['  app-provider — Canton', '    Alice — confirmation · also on app-user', '    Bob — submission', '    Charlie — submission']) {
-      assert.ok(lines.some((l) => l.startsWith(line)), `${line} in\n${lines.join('\n')}`);
+    const network = lines.findIndex((l) => l.startsWith('global — 3 participants'));
+    assert.ok(network >= 0 && lines.some((l) => l.startsWith('demo-sync — 1 participant')), `a network each, the demo's and the demo network's:\n${lines.join('\n')}`);
+    const next = lines.findIndex((l, i) => i > network && !l.startsWith(' '));
+    const ofNetwork = lines.slice(network, next < 0 ? undefined : next);
+    for (const line of ['    app-provider — Canton', '      Alice — confirmation · also on app-user', '      Bob — submission', '      Charlie — submission']) {
+      assert.ok(ofNetwork.some((l) => l.startsWith(line)), `${line} in\n${lines.join('\n')}`);
     }
-    const network = api.network.demoNetwork.network!;
-    network.participant('app-user').state.updateVetting(
-      network.synchronizer.id,
+    assert.ok(!ofNetwork.some((l) => l.includes('Demo')), 'the Demo is no host in the demo network');
+    const demoNetwork = api.network.demoNetwork.network!;
+    demoNetwork.participant('app-user').state.updateVetting(
+      demoNetwork.synchronizer.id,
       { changes: [{ operation: 'vet', refs: [{ packageName: 'demo-iou', packageVersion: '2.0.0' }], validFrom: null, validUntil: null }], allowUnvettedDependencies: false, checkOnlyChangedPackages: true },
       false,
     );
     await api.connections.connection('demo-network:app-user')!.ledger!.refreshVetting();
     const drifting = (await waitFor(async () => {
       const now = await drawn(api);
-      return now.includes('  demo-iou — drift for Alice') ? now : false;
+      return now.includes('    demo-iou — drift for Alice') ? now : false;
     }, { what: 'demo-iou marked as drifting for Alice' })) as string[];
-    assert.ok(drifting.includes('    2.0.0 — app-user · not on app-provider, sv'), drifting.join('\n'));
+    assert.ok(drifting.includes('      2.0.0 — app-user · not on app-provider, sv'), drifting.join('\n'));
   });
 
   it('Compare Participants: Alice on app-provider and app-user agree', async () => {
-    const [participants] = await api.network.view.getChildren();
+    const global = (await api.network.view.getChildren()).find((n) => String(api.network.view.getTreeItem(n).label) === 'global')!;
+    const [participants] = await api.network.view.getChildren(global);
     const provider = (await api.network.view.getChildren(participants)).find((n) => n.type === 'row' && n.row.label === 'app-provider')!;
     const alice = (await api.network.view.getChildren(provider)).find((n) => n.type === 'row' && n.row.label === 'Alice');
     const c = await vscode.commands.executeCommand<HostsComparison>('cantonLedger.network.compareParticipants', alice);

@@ -35,11 +35,11 @@ const FILE = 'ui-network.vetting.json';
 const NETWORK_PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="Network"])';
 
 /** A row of the Network view by the start of its accessible name ("label, description"). */
-function networkRow(t, name) {
+export function networkRow(t, name) {
   return t.page.locator(`${NETWORK_PANE} [role="treeitem"][aria-label^="${name}"]`).first();
 }
 
-async function networkRunning(t) {
+export async function networkRunning(t) {
   return t.paletteHas('Canton Ledger: Stop Demo Network', { attempts: 1 });
 }
 

@@ -1,7 +1,9 @@
 // Pre-flight like a user, on the demo network started from the palette: demo-asset unvetted on
 // app-provider (a vetting file applied there) while Alice is hosted on app-user and app-provider; the
 // "Pre-flight" CodeLens of Alice's commands file marks the templateId with the host and the party (in
-// the Problems panel) and opens the report; once demo-asset is vetted there again, pre-flight passes.
+// the Problems panel) and opens the report, and a hover over the templateId says no version fits her
+// and why; once demo-asset is vetted there again, pre-flight passes and the hover names the version
+// Canton will use for her.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeAllEditors, codeLens } from './50-submit.ui.mjs';
@@ -33,6 +35,28 @@ async function runPreflight(t) {
   const lens = codeLens(t, 'Pre-flight (');
   await lens.waitFor({ timeout: scaled(20000) });
   await lens.click();
+}
+
+/**
+ * Hovers the templateId of the commands file (the first editor group's) until its hover says `text`:
+ * the first hover may come before the packages are read or Canton has answered.
+ */
+async function templateIdHover(t, text) {
+  // The editor may be scrolled where the pre-flight left its cursor: its first lines brought into view.
+  const editor = t.page.locator('.editor-group-container').first().locator('.monaco-editor .view-lines').first();
+  await editor.click();
+  await t.page.keyboard.press('ControlOrMeta+Home');
+  const id = editor.locator('span[class*="mtk"]', { hasText: 'demo-asset' }).first();
+  const hover = t.page.locator('.monaco-hover', { hasText: text }).first();
+  await t.waitUntil(
+    async () => {
+      await t.page.mouse.move(5, 5);
+      await id.hover();
+      return hover.waitFor({ timeout: scaled(3000) }).then(() => true, () => false);
+    },
+    { timeout: scaled(30000), what: `a hover over the templateId saying ${text}` },
+  );
+  return hover.innerText();
 }
 
 /**
@@ -93,6 +117,14 @@ export default async function (t) {
     await t.screenshot('59-preflight-problem');
   });
 
+  await t.check('a hover over the templateId: no version of demo-asset fits Alice, app-provider lacks it', async () => {
+    await t.hidePanel();
+    const text = await templateIdHover(t, /No version of demo-asset is vetted by every participant hosting Alice: commands using it will fail/);
+    if (!/is hosted on app-provider \(confirmation\), which has not vetted any version of demo-asset/.test(text)) throw new Error(`the hover reads "${text}"`);
+    await t.screenshot('59-preflight-hover-none');
+    await t.page.mouse.move(5, 5);
+  });
+
   await t.check('the pre-flight report opens rendered: demo-asset has no version for Alice', async () => {
     await t.page.locator('.tabs-container [role="tab"][aria-label*="ui-preflight.commands.json.md"]').first().waitFor({ timeout: scaled(20000) });
     const body = await reportBody(t, /will fail/);
@@ -111,6 +143,17 @@ export default async function (t) {
     await t.waitUntil(async () => (await t.page.locator('.editor-group-container .monaco-editor .squiggly-error').count()) === 0, { timeout: scaled(15000), what: 'the squiggle gone' });
     await t.waitUntil(async () => (await problemRows(t.page).filter({ hasText: 'which has not vetted any version of demo-asset' }).count()) === 0, { timeout: scaled(15000), what: 'the pre-flight problem gone' });
     await t.screenshot('59-preflight-passes');
+  });
+
+  await t.check('a hover over the templateId names the version Canton will use for Alice', async () => {
+    await t.hidePanel();
+    const text = await templateIdHover(t, /Canton will use demo-asset 1\.0\.0 for Alice/);
+    if (!/preferred-packages on app-user\): the highest version vetted by every participant hosting Alice/.test(text)) throw new Error(`the hover reads "${text}"`);
+    await t.screenshot('59-preflight-hover-version');
+    // The README's picture: the file's editor from its top left to the hover's bottom right (the hover reaches over the report's column).
+    const [editor, shown] = [await t.page.locator('.editor-group-container').first().boundingBox(), await t.page.locator('.monaco-hover', { hasText: 'Canton will use demo-asset' }).first().boundingBox()];
+    await picture(t, 'preflight-hover', { clip: { x: editor.x, y: editor.y, width: shown.x + shown.width - editor.x + 8, height: shown.y + shown.height - editor.y + 8 } });
+    await t.page.mouse.move(5, 5);
   });
 
   await t.check('cleanup: Stop Demo Network, the files removed', async () => {

@@ -216,6 +216,17 @@ export class MarkdownString {
   }
 }
 
+/** A hover's content: VS Code keeps it as a list, whether given one string or several. */
+export class Hover {
+  readonly contents: MarkdownString[];
+  constructor(
+    contents: MarkdownString | MarkdownString[],
+    public range?: Range,
+  ) {
+    this.contents = Array.isArray(contents) ? contents : [contents];
+  }
+}
+
 export enum DiagnosticSeverity {
   Error = 0,
   Warning = 1,

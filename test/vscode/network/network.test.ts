@@ -3,15 +3,17 @@
 // the Network view reads every connected participant (not only the active one), follows their ledgers
 // and connections, and shows what could not be read as rows.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CantonLedgerApi } from '../../../src/features';
 import { Commands, Views } from '../../../src/vscode/kit/ids';
 import { demoNetworkConnectionId } from '../../../src/vscode/network/demoNetwork';
+import { DEMO_CONNECTION_ID } from '../../../src/vscode/kit/demo';
 import { problemNodes, type NetworkView } from '../../../src/vscode/network/view';
 import { AuthError } from '../../../src/core/errors';
 import type { ViewNode } from '../../../src/vscode/kit/rowsTree';
-import { commands, fake, type TreeItem } from '../fake/vscode';
+import { commands, fake, MemoryMemento, Uri, type TreeItem } from '../fake/vscode';
 import { activateAllFeatures } from '../featureHost';
 import { ScriptedPrompts } from '../scriptedPrompts';
 import type { HostsComparison } from '../../../src/core/network/compareHosts';
@@ -64,17 +66,19 @@ describe('the network feature: Start Demo Network and the Network view', functio
     assert.ok(ports.every((port) => port !== 7575), `free ports, not the single demo's default: ${ports.join(', ')}`);
 
     const lines = await drawn(api.network.view);
-    assert.deepEqual(lines.slice(0, 10).map((l) => l.replace(/Canton \S+/, 'Canton V')), [
-      'Participants — 3',
-      '  app-provider — Canton V · 2 parties',
-      '    Alice — confirmation · also on app-user',
-      '    Bank — submission',
-      '  app-user — Canton V · 2 parties',
-      '    Alice — submission · also on app-provider',
-      '    Bob — submission',
-      '  sv — Canton V · 1 party',
-      '    Charlie — submission',
-      lines.find((l) => l.startsWith('Vetting'))!,
+    const synchronizer = api.network.demoNetwork.network!.synchronizer.id;
+    assert.deepEqual(lines.slice(0, 11).map((l) => l.replace(/Canton \S+/, 'Canton V')), [
+      `global — 3 participants · ${synchronizer.slice(0, 'global-domain::'.length + 8)}…`,
+      '  Participants — 3',
+      '    app-provider — Canton V · 2 parties',
+      '      Alice — confirmation · also on app-user',
+      '      Bank — submission',
+      '    app-user — Canton V · 2 parties',
+      '      Alice — submission · also on app-provider',
+      '      Bob — submission',
+      '    sv — Canton V · 1 party',
+      '      Charlie — submission',
+      lines.find((l) => l.startsWith('  Vetting'))!,
     ]);
     assert.ok(!lines.some((l) => l.includes('drift')), 'vetted alike everywhere');
   });
@@ -97,12 +101,12 @@ describe('the network feature: Start Demo Network and the Network view', functio
       return drawn(view);
     };
     const drifting = await vet('app-user');
-    assert.ok(drifting.includes('  demo-iou — drift for Alice'), drifting.join('\n'));
-    assert.ok(drifting.includes('    2.0.0 — app-user · not on app-provider, sv'));
-    assert.match(drifting.find((l) => l.startsWith('Vetting'))!, / · 1 drifting$/);
+    assert.ok(drifting.includes('    demo-iou — drift for Alice'), drifting.join('\n'));
+    assert.ok(drifting.includes('      2.0.0 — app-user · not on app-provider, sv'));
+    assert.match(drifting.find((l) => l.startsWith('  Vetting'))!, / · 1 drifting$/);
     const mended = await vet('app-provider');
     assert.ok(!mended.some((l) => l.includes('drift')), mended.join('\n'));
-    assert.ok(mended.includes('    2.0.0 — app-provider, app-user · not on sv'));
+    assert.ok(mended.includes('      2.0.0 — app-provider, app-user · not on sv'));
   });
 
   it('a read superseded while under way (Refresh) answers with the newer read, never "Cancelled"', async () => {
@@ -111,7 +115,7 @@ describe('the network feature: Start Demo Network and the Network view', functio
     const first = drawn(view);
     view.refresh();
     const lines = await first;
-    assert.equal(lines[0], 'Participants — 3', lines.join('\n'));
+    assert.equal(lines[1], '  Participants — 3', lines.join('\n'));
     assert.ok(!lines.includes('Cancelled'));
   });
 
@@ -123,7 +127,7 @@ describe('the network feature: Start Demo Network and the Network view', functio
     api.connections.disconnect(sv);
     await changed;
     const without = await drawn(view);
-    assert.ok(without.includes('  sv — no connection: named by the topology'), without.join('\n'));
+    assert.ok(without.includes('    sv — no connection: named by the topology'), without.join('\n'));
 
     // app-user stops answering (its server closed) while its connection stays.
     await api.network.demoNetwork.network!.participant('app-user').close();
@@ -131,16 +135,73 @@ describe('the network feature: Start Demo Network and the Network view', functio
     await commands.executeCommand(Commands.refreshNetwork);
     await changed;
     const lines = await drawn(view);
-    assert.match(lines[0], /^app-user did not answer — /, lines.join('\n'));
-    assert.ok(lines.includes('  app-user — did not answer: as the others tell · 1 party'));
-    assert.ok(lines.includes('Retry'));
-    assert.ok(lines.some((l) => l.startsWith('  app-provider — Canton')), 'the others are still read');
+    assert.match(lines[1], /^  app-user did not answer — /, lines.join('\n'));
+    assert.ok(lines.includes('    app-user — did not answer: as the others tell · 1 party'));
+    assert.ok(lines.includes('  Retry'));
+    assert.ok(lines.some((l) => l.startsWith('    app-provider — Canton')), 'the others are still read');
 
     await commands.executeCommand(Commands.stopDemoNetwork);
     assert.equal(api.connections.connection(demoNetworkConnectionId('app-provider')), undefined);
     assert.equal(api.connections.profiles.activeId(), undefined);
     assert.equal(fake.state.context.get('cantonLedger.demoNetworkRunning'), false);
     assert.deepEqual(await drawn(view), ['No connected participant — connect one or more', 'Start Demo Network — app-provider, app-user and sv on one synchronizer']);
+  });
+});
+
+describe('the Network view groups the connections into networks by synchronizer', function () {
+  this.timeout(60_000);
+  let window: ReturnType<typeof activateAllFeatures>;
+  let api: CantonLedgerApi;
+  let storage: string;
+  before(function () {
+    if (!existsSync(join(ROOT, 'dist', 'participantNetwork.js')) || !existsSync(join(ROOT, 'dist', 'participant.js'))) this.skip();
+  });
+  beforeEach(() => {
+    storage = mkdtempSync(join(tmpdir(), 'network-groups-'));
+    window = activateAllFeatures({ globalState: new MemoryMemento(), workspaceState: new MemoryMemento(), globalStorageUri: Uri.file(storage) });
+    api = window.api;
+  });
+  afterEach(async () => {
+    await api.network.demoNetwork.stop();
+    await commands.executeCommand(Commands.stopDemo);
+    window.dispose();
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  it('the single demo participant (another synchronizer) is a network of its own: hosts, drift and Compare Participants stay within each', async () => {
+    await commands.executeCommand(Commands.startDemo);
+    await commands.executeCommand(Commands.startDemoNetwork);
+    const demo = api.connections.connection(DEMO_CONNECTION_ID)!;
+    await demo.connect();
+    const view = api.network.view;
+    const networks = await view.networks();
+    assert.deepEqual(networks.map((n) => [n.synchronizers.map((s) => s.alias), n.members.map((c) => c.profile.name)]), [
+      [['demo-sync'], ['Demo']],
+      [['global'], NAMES],
+    ]);
+
+    const lines = await drawn(view);
+    const tops = lines.filter((l) => !l.startsWith(' '));
+    assert.deepEqual(tops.map((l) => l.replace(/::1220[0-9a-f]{4}…/, '::…')), ['demo-sync — 1 participant · demo-sync::…', 'global — 3 participants · global-domain::…']);
+    // The demo participant's own parties, Bank among them under the same id as app-provider's (the same seed): one host each, in its own network.
+    const demoPart = lines.slice(0, lines.indexOf(tops[1]));
+    assert.ok(demoPart.some((l) => /^    demo-participant \(Demo\) — Canton \S+ · 4 parties$/.test(l)), demoPart.join('\n'));
+    assert.ok(demoPart.includes('      Bank — submission'), demoPart.join('\n'));
+    assert.ok(!lines.some((l) => l.includes('also on Demo')) && !demoPart.some((l) => l.includes('also on')), lines.join('\n'));
+    assert.ok(lines.includes('      Bank — submission'), 'Bank on app-provider alone too');
+    const bank = networks[1].snapshot!.hosting.get(api.network.demoNetwork.network!.parties.bank)!;
+    assert.deepEqual(bank.hosts.map((h) => h.participantId.split('::')[0]), ['app-provider']);
+
+    // Compare Participants offers Alice (two hosts in the network), not Bank (one host in each network).
+    const prompts = new ScriptedPrompts().answerPick('Alice');
+    api.prompts.current = prompts;
+    await commands.executeCommand(Commands.compareParticipants);
+    assert.deepEqual(prompts.asked.map((a) => a.offered), [['Alice']]);
+
+    // The pre-flight of a file for the Demo asks the Demo alone; one for app-user asks its network.
+    assert.deepEqual(api.preflight.controller.members(demo).map((m) => m.label), ['Demo']);
+    const appUser = api.connections.connection(demoNetworkConnectionId('app-user'))!;
+    assert.deepEqual(api.preflight.controller.members(appUser).map((m) => m.label), ['app-user', 'app-provider', 'sv']);
   });
 });
 
@@ -179,7 +240,8 @@ describe('Compare Participants', function () {
 
   it('from a party row of the Network view: its two hosts compared, the result opened as a document, consistent', async () => {
     const view = api.network.view;
-    const [participants] = await view.getChildren();
+    const [network] = await view.getChildren();
+    const [participants] = await view.getChildren(network);
     const provider = (await view.getChildren(participants))[0];
     const alice = (await view.getChildren(provider)).find((n) => n.type === 'row' && n.row.label === 'Alice')!;
     assert.match((view.getTreeItem(alice) as unknown as TreeItem).contextValue!, /^cantonLedger:network\.party/);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionProfile } from '../../../src/core/connections';
 import { silentLogger } from '../../../src/core/log';
+import type { PackageStore } from '../../../src/core/ledger/packages';
 import { Redactor } from '../../../src/core/redact';
 import type { DemoNetwork } from '../../../src/participant/network/index';
 import { ConnectionTargets } from '../../../src/vscode/kit/registry';
@@ -26,12 +27,13 @@ export interface NetworkWindow {
   dispose(): void;
 }
 
-export async function networkWindow(net: DemoNetwork, names: readonly string[]): Promise<NetworkWindow> {
+/** `packages`: where the connections read their Daml packages (none: they cannot). */
+export async function networkWindow(net: DemoNetwork, names: readonly string[], packages?: PackageStore): Promise<NetworkWindow> {
   fake.reset();
   // The reports open in the built-in Markdown preview; here it only has to exist.
   commands.registerCommand('markdown.showPreview', () => undefined);
   const profiles = new ProfileStore(new MemoryMemento() as never);
-  const manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor());
+  const manager = new ConnectionManager(profiles, noTokens, silentLogger, new Redactor(), packages);
   for (const name of names) {
     const profile: ConnectionProfile = { id: name, name, url: net.participant(name).url, auth: 'none', source: 'user' };
     await profiles.save(profile);

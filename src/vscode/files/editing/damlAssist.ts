@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { ActiveContract } from '../../../core/api/client';
-import { completionsAt, contractIdSlotAt, hoverAt, type AssistItem, type AssistKind, type ContractIdSlot } from '../../../core/files/damlAssist';
+import { completionsAt, contractIdSlotAt, hoverAt, templatePackageNameAt, type AssistItem, type AssistKind, type ContractIdSlot } from '../../../core/files/damlAssist';
+import { commandsFileQuestions } from '../../../core/network/preferredVersions';
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { shortId } from '../../../core/text';
 import { entityName } from '../../../core/updates/rows';
 import { defaultReadAs } from '../../../core/updates/viewFilter';
 import type { ConnectionManager } from '../../connections/manager';
 import type { LedgerPackages } from '../../kit/ledgerPackages';
+import type { EditorVersions } from './preferredVersions';
 
 /** How many active contracts a contract-id completion offers, and how long it waits for them. */
 const CONTRACT_ITEMS = 50;
@@ -23,12 +25,15 @@ const KINDS: Record<AssistKind, vscode.CompletionItemKind> = {
 
 /**
  * Completions and hovers inside commands files from the ledger's own Daml packages (the active
- * connection's, or the workspace's .dar files): thin glue over the core's `damlAssist`.
+ * connection's, or the workspace's .dar files): thin glue over the core's `damlAssist`. Where a
+ * template id goes or is, the version Canton will use for the file's parties (`versions`), waited for
+ * a short while at most.
  */
 export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverProvider {
   constructor(
     private readonly packages: LedgerPackages,
     private readonly connections: ConnectionManager,
+    private readonly versions?: EditorVersions,
   ) {}
 
   async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token?: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
@@ -36,7 +41,14 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
     const context: ArgumentContext | undefined = current && current !== 'unavailable' ? current : undefined;
     const text = document.getText();
     const offset = document.offsetAt(position);
-    const items = context ? completionsAt(text, offset, context).map((item) => toCompletion(document, position, item)) : [];
+    let assisted = context ? completionsAt(text, offset, context) : [];
+    if (context && this.versions && assisted.some((item) => item.kind === 'template')) {
+      // Template ids: each with the version Canton will use for the file's parties.
+      const names = context.packages.templatesByPackageName().map((t) => t.packageName);
+      const lookup = await this.versions.lookup(names, commandsFileQuestions(text).parties, { token, packages: context.packages });
+      if (lookup) assisted = completionsAt(text, offset, context, lookup);
+    }
+    const items = assisted.map((item) => toCompletion(document, position, item));
     const slot = contractIdSlotAt(text, offset, context);
     if (!slot) return items;
     // Where a contract id goes: the active contracts that fit (and never the words of the document).
@@ -70,10 +82,14 @@ export class DamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
     }
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  async provideHover(document: vscode.TextDocument, position: vscode.Position, token?: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
     const context = this.packages.current();
     if (!context || context === 'unavailable') return undefined;
-    const hover = hoverAt(document.getText(), document.offsetAt(position), context);
+    const text = document.getText();
+    const offset = document.offsetAt(position);
+    const packageName = this.versions && templatePackageNameAt(text, offset);
+    const lookup = packageName ? await this.versions!.lookup([packageName], commandsFileQuestions(text).parties, { token, packages: context.packages }) : undefined;
+    const hover = hoverAt(text, offset, context, lookup);
     if (!hover) return undefined;
     const range = new vscode.Range(document.positionAt(hover.offset), document.positionAt(hover.offset + hover.length));
     return new vscode.Hover(new vscode.MarkdownString(`${hover.markdown}\n\n_Daml types ${context.source}_`), range);

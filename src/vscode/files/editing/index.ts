@@ -6,6 +6,7 @@ import type { Prompts } from '../../kit/prompts';
 import { FileQuickFixes } from './codeActions';
 import { ConnectionFacts } from './connectionFacts';
 import { DamlAssist } from './damlAssist';
+import { EditorVersions } from './preferredVersions';
 import { FileDiagnostics } from './diagnostics';
 import type { LedgerPackages } from '../../kit/ledgerPackages';
 import { NewFileCommands } from './newFile';
@@ -26,10 +27,13 @@ const COMMANDS_SELECTOR: vscode.DocumentSelector = [
 /** Everything editing registers; each returned disposable belongs in context.subscriptions. */
 export function registerFileEditing(commands: CommandRegistry, connections: ConnectionManager, packages: LedgerPackages, logger: Logger, prompts: Prompts): vscode.Disposable[] {
   const diagnostics = new FileDiagnostics(packages);
-  const assist = new DamlAssist(packages, connections);
+  // One set of answers for the template picker, completions and hovers.
+  const versions = new EditorVersions(connections);
+  const assist = new DamlAssist(packages, connections, versions);
   const facts = new ConnectionFacts(connections, logger);
-  new NewFileCommands(facts, packages, logger, prompts).register(commands);
+  new NewFileCommands(facts, packages, logger, prompts, versions).register(commands);
   return [
+    versions,
     diagnostics,
     vscode.languages.registerCodeActionsProvider(FILE_SELECTOR, new FileQuickFixes(diagnostics, facts), FileQuickFixes.metadata),
     // Inside strings (template ids, choices, constructors) and after ':' the JSON language's own triggers do not fire.

@@ -12,6 +12,11 @@ import { Commands } from '../../kit/ids';
 import type { CommandRegistry } from '../../kit/registry';
 import { newScriptText } from '../../../core/scripts/newScript';
 import type { ConnectedParticipant, ConnectionFacts } from './connectionFacts';
+import type { VersionLookup } from '../../../core/files/damlAssist';
+import type { EditorVersions } from './preferredVersions';
+
+/** How long the template picker waits for the versions Canton will use (cancellable): past it, the templates are offered without them. */
+const PICKER_WAIT_MS = 3000;
 
 /** Where to create the file, for callers that know (tests, other views); otherwise the user is asked. */
 export interface NewFileTarget {
@@ -58,6 +63,7 @@ export class NewFileCommands {
     private readonly packages: LedgerPackages,
     private readonly logger: Logger,
     private readonly prompts: Prompts,
+    private readonly versions?: EditorVersions,
   ) {}
 
   register(commands: CommandRegistry): void {
@@ -75,18 +81,21 @@ export class NewFileCommands {
     const info = participant?.info;
     let index = participant ? this.packages.indexFor(participant.connection) : undefined;
     let { templateId, choice } = options;
+    const acting = options.actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined);
     if (!templateId && options.pickTemplate && participant) {
       // Right after connecting the packages are still being read: the picker waits for them.
       const read = index ?? (await this.packagesRead(participant.connection, { file: 'New commands file', reading: 'for the template picker' }));
       if (read === null) return undefined;
       index = read;
       if (index) {
-        const picked = await pickTemplateAndChoice(index, this.prompts);
+        const versions = acting ? await this.versionsFor(index, acting, participant) : undefined;
+        if (versions === null) return undefined;
+        const picked = await pickTemplateAndChoice(index, this.prompts, versions);
         if (picked === null) return undefined;
         ({ templateId, choice } = picked ?? {});
       }
     }
-    const party = options.actAs ?? actingParty(info?.rights, info?.user?.primaryParty ?? undefined) ?? PLACEHOLDER.party;
+    const party = acting ?? PLACEHOLDER.party;
     const command = options.command ?? (templateId && index ? commandFor(index, templateId, choice, party) : undefined);
     const value = commandsFileTemplate({
       command,
@@ -135,6 +144,18 @@ export class NewFileCommands {
     this.logger.warn(`${purpose.file}: the Daml packages of ${profile.name} are not available${why}`);
     const choice = await this.prompts.message('warning', `The Daml packages of ${profile.name} could not be read${why}. Without them there are no templates to pick from.`, [CREATE_PLACEHOLDER_FILE]);
     return choice === CREATE_PLACEHOLDER_FILE ? undefined : null;
+  }
+
+  /** The versions Canton will use of each template's package for the new file's party, waited for a while (null: the user cancelled). */
+  private async versionsFor(index: PackageIndex, party: string, participant: ConnectedParticipant): Promise<VersionLookup | undefined | null> {
+    if (!this.versions) return undefined;
+    const names = pickable(index).map((t) => t.packageName);
+    try {
+      return await this.prompts.progress(`Asking ${participant.profile.name} which versions Canton will use for ${party.split('::', 1)[0]}`, (signal) => this.versions!.lookup(names, [party], { signal, waitMs: PICKER_WAIT_MS, packages: index }));
+    } catch (e) {
+      if (e instanceof CancelledError) return null;
+      throw e;
+    }
   }
 
   private participant(): Promise<ConnectedParticipant | undefined> {
@@ -218,12 +239,10 @@ export class NewFileCommands {
  * The template to start from, among the participant's, then what to do with it (create it, or
  * exercise one of its choices). Undefined: the user chose the blank file; null: cancelled.
  */
-async function pickTemplateAndChoice(index: PackageIndex, prompts: Prompts): Promise<{ templateId: string; choice?: string } | undefined | null> {
+async function pickTemplateAndChoice(index: PackageIndex, prompts: Prompts, versions: VersionLookup | undefined): Promise<{ templateId: string; choice?: string } | undefined | null> {
   const blank = { label: '$(file) Blank commands file', description: 'a placeholder template to fill in', templateId: undefined };
-  const unique = index
-    .templatesByPackageName()
-    .filter((t) => !/^(daml-|ghc-)/.test(t.packageName))
-    .map((t) => ({ label: t.packageNameForm, description: `${t.packageName} ${t.packageVersion}`, templateId: t.packageNameForm as string | undefined }))
+  const unique = pickable(index)
+    .map((t) => ({ label: t.packageNameForm, ...versionLabel(t.packageName, t.packageVersion, versions?.(t.packageName)), templateId: t.packageNameForm as string | undefined }))
     .sort((a, b) => a.label.localeCompare(b.label));
   const template = await prompts.pick([blank, ...unique], { title: 'New Commands File (1/2): template', placeHolder: 'The template to create or exercise a choice of' });
   if (!template) return null;
@@ -235,6 +254,26 @@ async function pickTemplateAndChoice(index: PackageIndex, prompts: Prompts): Pro
   });
   if (!action) return null;
   return { templateId: template.templateId, choice: action.choice };
+}
+
+/** The templates the picker offers: one per package-name form, without the standard library's. */
+function pickable(index: PackageIndex) {
+  return index.templatesByPackageName().filter((t) => !/^(daml-|ghc-)/.test(t.packageName));
+}
+
+/**
+ * A template's description and detail in the picker: the version Canton will use for the file's
+ * party (and, where that is not the highest known here, why), or why no version fits.
+ */
+function versionLabel(packageName: string, localVersion: string, words: ReturnType<VersionLookup>): { description: string; detail?: string } {
+  if (typeof words !== 'object') return { description: `${packageName} ${localVersion}` };
+  if (words.verdict === 'ok' && words.chosen) {
+    // Which hosts lack it, where the answer names them; else how the version was decided.
+    const hosts = words.why.slice(1).filter((w) => / is hosted on /.test(w));
+    const passedOver = words.chosen.packageVersion !== localVersion ? `${packageName} ${localVersion}, the highest known here, is not vetted by every host of the party: ${hosts.length > 0 ? hosts.join(' ') : words.why[0]}` : undefined;
+    return { description: `$(check) ${words.headline}`, ...(passedOver ? { detail: passedOver } : {}) };
+  }
+  return { description: `${words.verdict === 'fails' ? '$(error)' : '$(question)'} ${words.headline}`, detail: words.why.join(' ') };
 }
 
 /** From the explorer's context menu the argument is the folder clicked; from elsewhere, options or nothing. */

@@ -1,0 +1,80 @@
+import type * as vscode from 'vscode';
+
+/** What a {@link DemoLifecycle} runs: a demo participant, a demo network. */
+export interface DemoProcess<T> {
+  /** Starts it (a stop in progress has finished first). */
+  launch(): Promise<T>;
+  /** Stops it: `userStop` when the user stopped it, false when the window closes or the demo restarts. */
+  shutDown(running: T, userStop: boolean): Promise<void>;
+  /** What the window keeps of a run (`true`, or what a restart needs, such as its ports); absent: nothing. */
+  remember?(running: T): unknown;
+}
+
+/**
+ * The start-once and stop pattern of the demos the extension host runs (the demo participant, the demo
+ * network): a second start while one runs or starts is the same one; a stop halts it at once (a start
+ * right after it waits for it, since the stopping demo may still be saving); the window remembers that
+ * it ran (workspace state, under `ranKey`) until the user stops it, so that it comes back after a
+ * window reload, which ends the extension host and the demo with it.
+ */
+export class DemoLifecycle<T> {
+  private running: T | undefined;
+  private starting: Promise<T> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    private readonly process: DemoProcess<T>,
+    private readonly windowState: vscode.Memento | undefined,
+    private readonly ranKey: string,
+  ) {}
+
+  get current(): T | undefined {
+    return this.running;
+  }
+
+  /** What the window kept of the run that was going when it last closed or reloaded (and was not stopped); undefined: none. */
+  get ranWhenClosed(): unknown {
+    return this.windowState?.get<unknown>(this.ranKey);
+  }
+
+  start(): Promise<T> {
+    if (this.running) return Promise.resolve(this.running);
+    this.starting ??= this.launch().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Resolves once a start in progress has finished (or failed). */
+  async whenStarted(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+  }
+
+  private async launch(): Promise<T> {
+    await this.stopping;
+    const running = await this.process.launch();
+    this.running = running;
+    await this.windowState?.update(this.ranKey, this.process.remember ? this.process.remember(running) : true);
+    return running;
+  }
+
+  /** The user's stop: the window forgets the demo. Resolves once it has stopped. */
+  async stop(): Promise<void> {
+    // Halted first, at once: a start right after this stop must wait for it, not find the demo running.
+    const halted = this.halt(true);
+    await this.windowState?.update(this.ranKey, undefined);
+    return halted;
+  }
+
+  /** Stops it without the window forgetting it (a window closing, a restart). */
+  halt(userStop: boolean): Promise<void> {
+    const running = this.running;
+    if (!running) return this.whenStopped();
+    this.running = undefined;
+    this.stopping = this.process.shutDown(running, userStop).finally(() => (this.stopping = undefined));
+    return this.stopping;
+  }
+
+  /** Resolves once a stop in progress has finished. */
+  whenStopped(): Promise<void> {
+    return this.stopping ?? Promise.resolve();
+  }
+}
