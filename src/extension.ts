@@ -8,6 +8,7 @@ import path = require('node:path');
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
 import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
+import { fileFeatures, HOST, ownerOf, SCHEME_OWNERS, TOOL_OWNER, WEBVIEW_OWNERS } from './vscode/owners';
 
 export type { CantonLedgerApi } from './features';
 
@@ -17,7 +18,9 @@ const API_KEYS = { connections: true, secrets: true, demo: true, documents: true
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
   return activateDeferred<CantonLedgerApi>(vscode, context, {
     // A computed path, so that esbuild leaves the features to their own bundle.
-    load: (): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).activateFeatures(context),
+    // The host and its own feature; every other feature on its first use (src/vscode/owners.ts).
+    load: (beforeActivate): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).loadFeatures(context, beforeActivate),
+    owners: { host: HOST, of: ownerOf, schemes: SCHEME_OWNERS, webviews: WEBVIEW_OWNERS, tools: TOOL_OWNER, files: fileFeatures },
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
     schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],
     webviewTypes: [GRAPH_VIEW_TYPE],

@@ -22,11 +22,32 @@ export interface Loaded<A> {
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
   /** The language-model tool of that name (an agent may call one before anything else is used). */
   languageModelTool?(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
+  /** Activates one feature (once); without it, `load` activates every feature. */
+  activate?(feature: string): unknown;
+}
+
+/** Which feature owns what a stand-in stands for: its first use loads the host and that feature only. */
+export interface Owners {
+  /** The feature loaded with the host (its stand-ins go when the host loads). */
+  host: string;
+  /** The feature of a command or view. */
+  of(id: string): string;
+  schemes: Readonly<Record<string, string>>;
+  webviews: Readonly<Record<string, string>>;
+  /** The feature of the language-model tools. */
+  tools: string;
+  /** The features a Canton file needs when it is open (none for another file). */
+  files(uri: { path: string }): readonly string[];
 }
 
 export interface DeferOptions<A> {
-  /** Loads and activates the features; called at most once. */
-  load(): Loaded<A>;
+  /**
+   * Loads the features (with `owners`: the host, whose `activate` then activates one feature, calling
+   * `beforeActivate` first so that its stand-ins make way); called at most once.
+   */
+  load(beforeActivate: (feature: string) => void): Loaded<A>;
+  /** Who owns each command, view, scheme and webview; without it, any first use loads every feature. */
+  owners?: Owners;
   /** Every key of the API: the returned API has a getter for each that loads the features. */
   apiKeys: readonly (keyof A)[];
   /** The schemes of the read-only documents, whose tabs VS Code may restore before anything else is used. */
@@ -65,23 +86,42 @@ export function activateDeferred<A extends object>(
   context: Pick<vscode.ExtensionContext, 'subscriptions' | 'extension'> & { workspaceState?: Pick<vscode.Memento, 'get'> },
   options: DeferOptions<A>,
 ): A {
+  const owners = options.owners;
+  const ALL = '';
+  const hostFeature = owners?.host ?? ALL;
+  const ownerOf = (table: Readonly<Record<string, string>> | undefined, key: string) => (owners ? (table?.[key] ?? hostFeature) : ALL);
+  const featureOf = (id: string) => (owners ? owners.of(id) : ALL);
   let loaded: Loaded<A> | undefined;
-  let standIns: vscode.Disposable[] = [];
-  const disposeStandIns = () => {
-    const all = standIns;
-    standIns = [];
-    all.forEach((d) => d.dispose());
+  /** The stand-ins by the feature they stand for. */
+  const standIns = new Map<string, vscode.Disposable[]>();
+  const standIn = (owner: string, d: vscode.Disposable) => standIns.set(owner, [...(standIns.get(owner) ?? []), d]);
+  const disposeStandIns = (owner?: string) => {
+    for (const [key, all] of [...standIns]) {
+      if (owner !== undefined && key !== owner) continue;
+      standIns.delete(key);
+      all.forEach((d) => d.dispose());
+    }
   };
   const load = (): Loaded<A> => {
     if (!loaded) {
-      disposeStandIns();
-      loaded = options.load();
+      // Without owners every feature loads at once; with them the host comes with its own feature.
+      disposeStandIns(owners ? hostFeature : undefined);
+      loaded = options.load((feature) => disposeStandIns(feature));
     }
     return loaded;
   };
+  const active = new Set<string>();
+  /** Loads the host, and the feature if it is another. */
+  const use = (feature: string): Loaded<A> => {
+    const features = load();
+    active.add(feature);
+    if (feature !== ALL && feature !== hostFeature) features.activate?.(feature);
+    return features;
+  };
   const api = {} as A;
   for (const key of options.apiKeys) Object.defineProperty(api, key, { enumerable: true, get: () => load().api[key] });
-  context.subscriptions.push({ dispose: disposeStandIns });
+  context.subscriptions.push({ dispose: () => disposeStandIns() });
+  const filesOf = (uri: { path: string }) => (isCantonFile(uri) ? (owners ? owners.files(uri) : [ALL]) : []);
 
   const inUse =
     host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) ||
@@ -90,55 +130,70 @@ export function activateDeferred<A extends object>(
     context.workspaceState?.get(DEMO_NETWORK_RAN_KEY) !== undefined;
   if (inUse) {
     load();
-    return api;
+    for (const feature of new Set(host.workspace.textDocuments.flatMap((d) => filesOf(d.uri)))) use(feature);
+    if (!owners) return api;
   }
 
   const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[] } }).contributes ?? {};
+  // A feature activated at the start (the host, a feature of an open Canton file) registered its own.
+  const standInFor = (owner: string, make: () => vscode.Disposable) => {
+    if (!(loaded && (owner === hostFeature || owner === ALL || active.has(owner)))) standIn(owner, make());
+  };
   for (const { command } of contributes.commands ?? []) {
-    standIns.push(
+    const owner = featureOf(command);
+    standInFor(owner, () =>
       host.commands.registerCommand(command, (...args: unknown[]) => {
-        load();
+        use(owner);
         return host.commands.executeCommand(command, ...args);
       }),
     );
   }
-  // A view's first request for its items loads the features, whose own view then takes its place. The
+  // A view's first request for its items loads its feature, whose own view then takes its place. The
   // load waits until this answer has gone out, so that it cannot land after the real one. The answer is
   // a "Loading…" row, not nothing: on a slow machine loading takes a moment, and a blank view looks empty.
-  const loadSoon = () =>
+  const loadSoon = (owner: string) =>
     setTimeout(() => {
       try {
-        load();
+        use(owner);
       } catch (e) {
         void host.window.showErrorMessage(`Canton Ledger Explorer could not load: ${(e as Error)?.message ?? e}`);
       }
     }, 0);
   for (const view of Object.values(contributes.views ?? {}).flat()) {
-    standIns.push(
+    const owner = featureOf(view.id);
+    standInFor(owner, () =>
       host.window.registerTreeDataProvider<vscode.TreeItem>(view.id, {
         getTreeItem: (element) => element,
         getChildren: () => {
-          loadSoon();
+          loadSoon(owner);
           return [LOADING_ROW];
         },
       }),
     );
   }
   for (const scheme of options.schemes) {
-    standIns.push(host.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => load().provideContent(uri) }));
+    const owner = ownerOf(owners?.schemes, scheme);
+    standInFor(owner, () => host.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => use(owner).provideContent(uri) }));
   }
   for (const viewType of options.webviewTypes) {
-    standIns.push(host.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => load().deserializeWebviewPanel(viewType, panel, state) }));
+    const owner = ownerOf(owners?.webviews, viewType);
+    standInFor(owner, () =>
+      host.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => use(owner).deserializeWebviewPanel(viewType, panel, state) }),
+    );
   }
-  // A tool an agent calls first loads the features and hands the call to the real tool.
+  // A tool an agent calls first loads its feature and hands the call to the real tool.
+  const toolsOwner = owners ? owners.tools : ALL;
   const toolOf = (name: string) => {
-    const tool = load().languageModelTool?.(name);
+    const tool = use(toolsOwner).languageModelTool?.(name);
     if (!tool) throw new Error(`The Canton ledger tool ${name} is not available.`);
     return tool;
   };
   for (const { name } of host.lm ? (contributes.languageModelTools ?? []) : []) {
-    standIns.push(host.lm!.registerTool<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
+    standInFor(toolsOwner, () => host.lm!.registerTool<Record<string, unknown>>(name, { prepareInvocation: (o, t) => toolOf(name).prepareInvocation?.(o, t), invoke: (o, t) => toolOf(name).invoke(o, t) }));
   }
-  standIns.push(host.workspace.onDidOpenTextDocument((d) => isCantonFile(d.uri) && load()));
+  const watch = host.workspace.onDidOpenTextDocument((d) => filesOf(d.uri).forEach((feature) => use(feature)));
+  // Without owners the watch goes with the other stand-ins (everything loads at once); with them it stays for the next kind of file.
+  if (owners) context.subscriptions.push(watch);
+  else standIn(ALL, watch);
   return api;
 }

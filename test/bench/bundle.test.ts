@@ -2,13 +2,16 @@
 // it; these checks keep the causes fixed there from coming back). Needs `npm run build` (npm test runs it).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/spec';
 
 const EXTENSION_JS = join(REPO_ROOT, 'dist', 'extension.js');
 const FEATURES_JS = join(REPO_ROOT, 'dist', 'features.js');
+/** The bundles of the extension host's feature code: the kit (features.js), each feature's, the parts and libraries loaded on first need, and the chunks they share. */
+const featureBundles = () => [FEATURES_JS, ...readdirSync(join(REPO_ROOT, 'dist')).filter((f) => /^(feature|shared|part|lib)\..+\.js$/.test(f)).map((f) => join(REPO_ROOT, 'dist', f))];
+const featureCode = () => featureBundles().map((f) => readFileSync(f, 'utf8')).join('\n');
 
 describe('extension bundle', function () {
   this.timeout(60_000);
@@ -20,7 +23,9 @@ describe('extension bundle', function () {
     const files = execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'), 'ls', '--no-dependencies'], { cwd: REPO_ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
-    const scripts = files.filter((f) => /\.(c|m)?js$/.test(f)).sort();
+    const scripts = files.filter((f) => /\.(c|m)?js$/.test(f) && !/^dist\/(feature|shared|part|lib)\./.test(f)).sort();
+    const featureFiles = files.filter((f) => /^dist\/(feature|shared|part|lib)\..+\.js$/.test(f)).sort();
+    assert.deepEqual(featureFiles, featureBundles().slice(1).map((f) => `dist/${f.split(/[\\/]/).pop()}`).sort(), 'every feature bundle ships');
     assert.deepEqual(scripts, ['dist/daml.js', 'dist/extension.js', 'dist/features.js', 'dist/mcp.js', 'dist/participant.js', 'dist/participantNetwork.js', 'dist/pqs.js', 'dist/preview.js', 'dist/validators.js', 'dist/webview/graph.js', 'dist/webview/pqs.js', 'dist/yaml.js']);
     assert.ok(files.includes('media/graph/graph.css'), 'the graph webview’s style sheet ships');
     assert.ok(files.includes('media/pqs/pqs.css'), 'the PQS result grid’s style sheet ships');
@@ -29,14 +34,15 @@ describe('extension bundle', function () {
 
   it('has an entry of a few KB with no feature code, which requires dist/features.js by a computed path', () => {
     const code = readFileSync(EXTENSION_JS, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '');
-    assert.ok(code.length < 8 * 1024, `dist/extension.js is ${code.length} bytes`);
+    // With the table of which feature owns each command and view (src/vscode/owners.ts), some 5 KB.
+    assert.ok(code.length < 12 * 1024, `dist/extension.js is ${code.length} bytes`);
     for (const feature of ['createTreeView', 'createOutputChannel', 'createStatusBarItem', 'registerCodeActionsProvider', 'LedgerClient', 'validators.js', 'daml.js']) {
       assert.ok(!code.includes(feature), `dist/extension.js contains ${feature}`);
     }
     assert.match(code, /require\(\w+\.join\(\w+\.extensionPath,\s*"dist",\s*"features\.js"\)\)/);
     const features = readFileSync(FEATURES_JS, 'utf8');
-    assert.match(features, /activateFeatures/);
-    assert.match(features, /createTreeView/);
+    assert.match(features, /loadFeatures/);
+    assert.match(features, /createOutputChannel/);
   });
 
   it('activated for an unrelated JSON file, the entry does not load the features', () => {
@@ -78,7 +84,7 @@ describe('extension bundle', function () {
   });
 
   it('leaves the schema validators to a file of their own, loaded on the first file check', () => {
-    const code = readFileSync(FEATURES_JS, 'utf8');
+    const code = featureCode();
     assert.match(code, /require\("\.\/validators\.js"\)/);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const validators = require(join(REPO_ROOT, 'dist', 'validators.js')) as { sourceHash: string; validateCommands: unknown };
@@ -87,22 +93,22 @@ describe('extension bundle', function () {
   });
 
   it('leaves the PreparedTransaction decoder (generated protobuf code) to dist/preview.js, loaded on the first preview', () => {
-    const code = readFileSync(EXTENSION_JS, 'utf8') + readFileSync(FEATURES_JS, 'utf8');
+    const code = readFileSync(EXTENSION_JS, 'utf8') + featureCode();
     assert.ok(!code.includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'), 'the protobuf types are not in extension.js or features.js');
     assert.ok(readFileSync(join(REPO_ROOT, 'dist', 'preview.js'), 'utf8').includes('com.daml.ledger.api.v2.interactive.PreparedTransaction'));
   });
 
   it('leaves the PostgreSQL driver (node-postgres) to dist/pqs.js, loaded on the first PQS connection', () => {
-    const code = readFileSync(EXTENSION_JS, 'utf8') + readFileSync(FEATURES_JS, 'utf8');
+    const code = readFileSync(EXTENSION_JS, 'utf8') + featureCode();
     for (const lib of ['node_modules/pg/', 'node_modules/pg-protocol/']) assert.ok(!code.includes(lib), `${lib} is not in extension.js or features.js`);
-    assert.match(readFileSync(FEATURES_JS, 'utf8'), /"dist", "pqs\.js"/);
+    assert.match(featureCode(), /"dist", "pqs\.js"/);
     const pqs = readFileSync(join(REPO_ROOT, 'dist', 'pqs.js'), 'utf8');
     assert.ok(pqs.includes('node_modules/pg/') && pqs.includes('node_modules/pg-protocol/'));
   });
 
   it('leaves the YAML parser of participants’ API descriptions to dist/yaml.js, loaded when one is first read', () => {
     for (const file of [FEATURES_JS, join(REPO_ROOT, 'dist', 'cli.js'), join(REPO_ROOT, 'dist', 'mcp.js')]) {
-      const code = readFileSync(file, 'utf8');
+      const code = file === FEATURES_JS ? featureCode() : readFileSync(file, 'utf8');
       assert.ok(!code.includes('node_modules/yaml/'), `the yaml package is not in ${file}`);
       assert.match(code, /require\("\.\/yaml\.js"\)/);
     }
@@ -113,14 +119,14 @@ describe('extension bundle', function () {
 
   it('leaves the Daml-LF decoder (protobufjs, fflate) to dist/daml.js, loaded when packages or a DAR are first read', () => {
     // The development build names each module it bundles in a comment.
-    const features = readFileSync(FEATURES_JS, 'utf8');
+    const features = featureCode();
     for (const lib of ['node_modules/protobufjs/', 'node_modules/fflate/', 'node_modules/long/']) assert.ok(!features.includes(lib), `${lib} is not in features.js`);
     const daml = readFileSync(join(REPO_ROOT, 'dist', 'daml.js'), 'utf8');
     assert.ok(daml.includes('node_modules/protobufjs/') && daml.includes('node_modules/fflate/'));
   });
 
   it('leaves the graph webview’s code (its layout, d3-hierarchy) to dist/webview/graph.js, which only the webview loads', () => {
-    const features = readFileSync(FEATURES_JS, 'utf8');
+    const features = featureCode();
     for (const part of ['node_modules/d3-hierarchy/', 'src/core/graph/layout.ts', 'src/webview/']) assert.ok(!features.includes(part), `${part} is not in features.js`);
     const webview = readFileSync(join(REPO_ROOT, 'dist', 'webview', 'graph.js'), 'utf8');
     assert.ok(webview.includes('node_modules/d3-hierarchy/') && webview.includes('src/core/graph/layout.ts'));
@@ -143,11 +149,38 @@ describe('extension bundle', function () {
     assert.doesNotMatch(mcp, /require\("vscode"\)/);
   });
 
-  it('imports the VS Code API once per bundle, however many modules use it', () => {
+  it('leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check and the file templates to dist/part.<name>.js, each loaded on first need', () => {
+    const kit = readFileSync(FEATURES_JS, 'utf8');
+    for (const library of ['jose', 'ws', 'node-fetch']) {
+      assert.ok(!kit.includes(`node_modules/${library}/`), `${library} is not in features.js`);
+      assert.ok(readFileSync(join(REPO_ROOT, 'dist', `lib.${library}.js`), 'utf8').includes(`node_modules/${library}/`), `${library} is in dist/lib.${library}.js`);
+    }
+    for (const [part, module] of [['client', 'src/core/api/client.ts'], ['compat', 'src/core/compat/descriptions.ts'], ['templates', 'src/core/files/templates.ts']]) {
+      assert.ok(!featureCode().replace(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8'), '').includes(`\n// ${module}\n`), `${module} is in its part alone`);
+      assert.ok(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8').includes(`\n// ${module}\n`), `${module} is in dist/part.${part}.js`);
+    }
+  });
+
+  it('imports the VS Code API once per bundle, however many modules use it; a feature takes it from the kit', () => {
     for (const file of [EXTENSION_JS, FEATURES_JS]) {
       const imports = readFileSync(file, 'utf8').match(/require\("vscode"\)/g) ?? [];
       assert.equal(imports.length, 1, file);
     }
+    for (const file of featureBundles().slice(1)) assert.doesNotMatch(readFileSync(file, 'utf8'), /require\("vscode"\)/, file);
+  });
+
+  it('has one copy of each module among the kit, the features and their chunks (one class for instanceof, one module state)', () => {
+    // The development build names each module it bundles in a comment: a module named in two bundles is copied.
+    const bundlesOf = new Map<string, string[]>();
+    for (const file of featureBundles()) {
+      for (const [, module] of readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:src|node_modules|\.\.\/\S*node_modules|scripts)\/\S+)$/gm)) {
+        bundlesOf.set(module, [...new Set([...(bundlesOf.get(module) ?? []), file.split(/[\\/]/).pop()!])]);
+      }
+    }
+    assert.ok(bundlesOf.get('src/core/errors.ts')?.length === 1 && bundlesOf.size > 100, `read the modules of the bundles (${bundlesOf.size})`);
+    assert.deepEqual([...bundlesOf].filter(([, files]) => files.length > 1), []);
+    assert.ok(featureBundles().length > 5, 'the features have bundles of their own');
+    assert.ok(!readFileSync(FEATURES_JS, 'utf8').includes('\n// src/vscode/pqs/'), 'no feature in the kit bundle');
   });
 });
 

@@ -235,3 +235,66 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     for (const p of ['/a/commands.json', '/a/b.commands.jsonc', '/a/b.commands.json.bak', '/a/vetting.json', '/a/b.sql', '/a/pqs.sql.bak']) assert.ok(!isCantonFile({ path: p }), p);
   });
 });
+
+describe('deferred activation, feature by feature (the owners of src/vscode/owners.ts)', () => {
+  beforeEach(() => (fake = new FakeVsCode()));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const owners = require('../../src/vscode/owners') as typeof import('../../src/vscode/owners');
+  const ownersOption = { host: owners.HOST, of: owners.ownerOf, schemes: owners.SCHEME_OWNERS, webviews: owners.WEBVIEW_OWNERS, tools: owners.TOOL_OWNER, files: owners.fileFeatures };
+
+  /** The entry over features that register what the table gives them, each when activated (refused twice, as VS Code does). */
+  function activateByFeature(textDocuments: ReturnType<typeof doc>[] = []) {
+    fake.textDocuments = textDocuments;
+    const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: () => undefined } };
+    const activated: string[] = [];
+    const register = (feature: string) => {
+      for (const id of COMMANDS.filter((c) => owners.ownerOf(c) === feature)) fake.host.commands.registerCommand(id, () => feature);
+      for (const id of VIEWS.filter((v) => owners.ownerOf(v) === feature)) fake.host.window.registerTreeDataProvider(id, { getChildren: () => [feature] });
+      activated.push(feature);
+    };
+    const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
+      load: (beforeActivate): Loaded<Api> => {
+        const activate = (feature: string) => {
+          if (activated.includes(feature)) return;
+          beforeActivate(feature);
+          register(feature);
+        };
+        register(owners.HOST);
+        return { api: { connections: 'c', views: 'v' }, provideContent: () => '', deserializeWebviewPanel: () => undefined, activate };
+      },
+      owners: ownersOption,
+      apiKeys: ['connections', 'views'],
+      schemes: ['canton-ledger', 'canton-ledger-report'],
+      webviewTypes: ['cantonLedger.graph'],
+    });
+    return { api, activated };
+  }
+
+  it('a command loads the host and its own feature, no other; the other features keep their stand-ins', async () => {
+    const a = activateByFeature();
+    assert.equal(await fake.host.commands.executeCommand('cantonLedger.graph.showTransaction', 'x'), 'graph');
+    assert.deepEqual(a.activated, ['connections', 'graph']);
+    assert.equal(await fake.host.commands.executeCommand('cantonLedger.files.submit'), 'files');
+    assert.deepEqual(a.activated, ['connections', 'graph', 'files']);
+    assert.ok(fake.commands.has('cantonLedger.pqs.connect'), 'PQS still stands in');
+    assert.deepEqual(fake.views.get('cantonLedger.pqs')!.getChildren(), [LOADING_ROW]);
+  });
+
+  it('the Connections and Updates views load the host and the Updates feature only', async () => {
+    const a = activateByFeature();
+    assert.deepEqual(fake.views.get('cantonLedger.connections')!.getChildren(), [LOADING_ROW]);
+    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), [LOADING_ROW]);
+    await tick();
+    assert.deepEqual(a.activated, ['connections', 'updates']);
+    assert.deepEqual(fake.views.get('cantonLedger.updates')!.getChildren(), ['updates']);
+    assert.deepEqual(fake.errors, []);
+  });
+
+  it('an open ledger script loads the file features and the scripts; a PQS query file, PQS', () => {
+    const a = activateByFeature([doc('/w/flow.ledger.json')]);
+    assert.deepEqual(a.activated, ['connections', 'files', 'scripts']);
+    fake.open('/w/q.pqs.sql');
+    assert.deepEqual(a.activated, ['connections', 'files', 'scripts', 'pqs']);
+    assert.ok(fake.commands.has('cantonLedger.updates.compareParties'), 'Compare Parties still stands in');
+  });
+});

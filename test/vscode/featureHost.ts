@@ -16,19 +16,11 @@ export interface KeptState {
   globalStorageUri: Uri;
 }
 
-/**
- * A fresh fake window with every feature activated (on `kept` state, as a reloaded window); dispose()
- * disposes what activation registered, last first, as a window closing does.
- */
-export function activateAllFeatures(kept?: KeptState): { api: CantonLedgerApi; dispose(): void } {
-  fake.reset();
+/** An extension context over the fake (secrets in memory; `kept` as a reloaded window's). */
+export function fakeExtensionContext(subscriptions: { dispose(): unknown }[], kept?: KeptState): never {
   const secrets = new Map<string, string>();
   const changed = new EventEmitter<{ key: string }>();
-  const subscriptions: { dispose(): unknown }[] = [];
-  // Loaded only now: its modules read the fake when they load.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { activateFeatures } = require('../../src/features') as typeof import('../../src/features');
-  const { api } = activateFeatures({
+  return {
     subscriptions,
     extensionPath: ROOT,
     extension: { packageJSON: manifest },
@@ -41,7 +33,20 @@ export function activateAllFeatures(kept?: KeptState): { api: CantonLedgerApi; d
       delete: async (k: string) => void secrets.delete(k),
       onDidChange: changed.event,
     },
-  } as never);
+  } as never;
+}
+
+/**
+ * A fresh fake window with every feature activated (on `kept` state, as a reloaded window); dispose()
+ * disposes what activation registered, last first, as a window closing does.
+ */
+export function activateAllFeatures(kept?: KeptState): { api: CantonLedgerApi; dispose(): void } {
+  fake.reset();
+  const subscriptions: { dispose(): unknown }[] = [];
+  // Loaded only now: its modules read the fake when they load.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { activateFeatures } = require('../../src/features') as typeof import('../../src/features');
+  const { api } = activateFeatures(fakeExtensionContext(subscriptions, kept));
   return { api, dispose: () => subscriptions.splice(0).reverse().forEach((s) => s.dispose()) };
 }
 

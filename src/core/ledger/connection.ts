@@ -1,7 +1,7 @@
 import type { PqsStore } from '../pqs/store';
 import type { LedgerClient } from '../api/client';
 import type { CompatibilityCheck } from '../compat/check';
-import { participantDescriptions, type ParticipantDescriptions } from '../compat/descriptions';
+import type { ParticipantDescriptions } from '../compat/descriptions';
 import type { CompatibilityReport } from '../compat/report';
 import type { TokenSource } from '../auth/jwt';
 import type { ConnectionProfile } from '../connections';
@@ -50,8 +50,11 @@ export interface WriteOptions<T> {
 
 export interface LedgerConnectionOptions {
   profile: ConnectionProfile;
-  /** The client of this profile (the connection owns it from now on). */
-  client: LedgerClient;
+  /**
+   * The client of this profile (the connection owns it from now on), or how to make it: made on its
+   * first use, so that a connection listed but never used does not load the client's code.
+   */
+  client: LedgerClient | (() => LedgerClient);
   /** Where the client's tokens come from (none without auth): made for this connection, disposed with it. */
   tokens?: TokenSource;
   /** Where the connection's Daml packages are decoded and kept; without it, packages are not read. */
@@ -78,7 +81,7 @@ export interface LedgerConnectionOptions {
 export class LedgerConnection {
   readonly id: string;
   private currentProfile: ConnectionProfile;
-  readonly client: LedgerClient;
+  private clientOrMake: LedgerClient | (() => LedgerClient);
   /** The source of its client's tokens (undefined without auth): this connection's own. */
   readonly tokens: TokenSource | undefined;
   private readonly store: PackageStore | undefined;
@@ -103,7 +106,7 @@ export class LedgerConnection {
   /** A second reader of this participant's ledger: its Participant Query Store, when one is attached. */
   private pqsStore: PqsStore | undefined;
   private readonly connectTimeoutMs: number | undefined;
-  private readonly descriptions: ParticipantDescriptions;
+  private descriptionsOption: ParticipantDescriptions | undefined;
   /** What the participant's own description says of our requests, from the last connect. */
   private compatibilityCheck: CompatibilityCheck | undefined;
   /** The check of the last connect while it runs (reading and parsing the description), and after. */
@@ -118,12 +121,29 @@ export class LedgerConnection {
   constructor(options: LedgerConnectionOptions) {
     this.currentProfile = options.profile;
     this.id = options.profile.id;
-    this.client = options.client;
+    this.clientOrMake = options.client;
     this.tokens = options.tokens;
     this.store = options.packages;
     this.logger = options.logger ?? silentLogger;
     this.connectTimeoutMs = options.connectTimeoutMs;
-    this.descriptions = options.descriptions ?? participantDescriptions;
+    this.descriptionsOption = options.descriptions;
+  }
+
+  /** Its participant's client (made on first use). */
+  get client(): LedgerClient {
+    if (typeof this.clientOrMake === 'function') this.clientOrMake = this.clientOrMake();
+    return this.clientOrMake;
+  }
+
+  /** The token scopes its participant's description lists (Canton 3.8's API areas), as its client uses them; absent when it lists none. */
+  get compatibilityScopes(): CompatibilityCheck['scopes'] {
+    return this.compatibilityCheck?.scopes;
+  }
+
+  /** The process's descriptions unless given: required at the first connect, since a list of connections never checks one. */
+  private get descriptions(): ParticipantDescriptions {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- in the extension, a bundle of its own (scripts/build.mjs)
+    return (this.descriptionsOption ??= (require('../compat/descriptions') as typeof import('../compat/descriptions')).participantDescriptions);
   }
 
   /** The profile as it reads now (a rename reaches the connection; what its client is built from never changes). */

@@ -113,7 +113,7 @@ export class ConnectionsTreeProvider extends Disposable implements vscode.TreeDa
     );
     const flags = [s.state === 'connected' && '+connected', s.state === 'connecting' && '+connecting', active && '+active', p.auth !== 'none' && '+auth', this.manager.profiles.isEditable(p) && '+editable', `+${p.source}`].filter(Boolean).join('');
     item.contextValue = `cantonLedger:connection${flags}`;
-    item.tooltip = this.tooltip(p, connection.tokens?.claims(), connection.client.compatibility?.scopes);
+    item.tooltip = this.tooltip(p, connection.tokens?.claims(), connection.compatibilityScopes);
     const compatibility = compatibilityTooltip(connection);
     if (compatibility) {
       item.tooltip.appendMarkdown(`\n\n---\n${compatibility}`);

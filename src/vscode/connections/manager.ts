@@ -107,7 +107,8 @@ export class ConnectionManager extends Disposable {
     const connectTimeoutSeconds = settings.get<number>('connectTimeoutSeconds', 10);
     // Its own token source, made with it: a new connection (a changed URL, auth or user) starts with no token, no destination allowed.
     const tokens = this.tokens.sourceFor(profile);
-    const client = new LedgerClient({ baseUrl: profile.url, token: tokens?.provider, timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
+    // Made when first used (a connect, a read): the first view of a window lists connections without loading the client.
+    const client = () => new LedgerClient({ baseUrl: profile.url, token: tokens?.provider, timeoutMs: timeoutSeconds * 1000, logger: this.logger, redactor: this.redactor });
     return new LedgerConnection({ profile, client, tokens, packages: this.packageStore, logger: this.logger, connectTimeoutMs: connectTimeoutSeconds * 1000 });
   }
 

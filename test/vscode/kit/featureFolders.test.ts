@@ -13,8 +13,8 @@ const GLUE = join(ROOT, 'src', 'vscode');
 const KIT = 'kit';
 /** The host's connection list: built by src/features.ts, held by the kit's host type and registry. */
 const CONNECTION_LIST = ['connections/manager.ts', 'connections/profiles.ts', 'connections/tokens.ts'];
-/** The one file of src/vscode outside a folder: the entry's stand-ins, bundled with src/extension.ts. */
-const ENTRY_FILES = ['deferred.ts'];
+/** The files of src/vscode outside a folder: the entry's stand-ins and the table of who owns what, bundled with src/extension.ts. */
+const ENTRY_FILES = ['deferred.ts', 'owners.ts'];
 
 interface Tree {
   /** The files directly in src/vscode, and its folders. */
@@ -37,14 +37,22 @@ function importsOf(tree: Tree, file: string): Import[] {
   const text = tree.read(file) ?? '';
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const found: Import[] = [];
-  for (const statement of source.statements) {
-    if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || !statement.moduleSpecifier || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-    const typeOnly = ts.isImportDeclaration(statement) ? statement.importClause?.isTypeOnly === true : statement.isTypeOnly;
-    const resolved = resolveSpecifier(join('/src', file), statement.moduleSpecifier.text, (p) => tree.read(relative('/src', p)) !== undefined);
-    if (!resolved) continue;
+  const add = (specifier: string, typeOnly: boolean) => {
+    const resolved = resolveSpecifier(join('/src', file), specifier, (p) => tree.read(relative('/src', p)) !== undefined);
+    if (!resolved) return;
     const fromSrc = relative('/src', resolved).split(sep).join('/');
     found.push({ glue: fromSrc.startsWith('vscode/') ? fromSrc.slice('vscode/'.length) : undefined, typeOnly });
-  }
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      // A feature required when first used (src/features.ts) is a value import.
+      add(node.arguments[0].text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return found;
 }
 
@@ -67,7 +75,8 @@ function folderRuleViolations(tree: Tree): string[] {
     if (activates.length !== 1) problems.push(`src/vscode/${feature}/index.ts exports ${activates.length === 0 ? 'no' : activates.length} activate… function${activates.length === 1 ? '' : 's'} (one is the rule): ${activates.join(', ')}`);
   }
   for (const imported of importsOf(tree, 'features.ts')) {
-    if (!imported.glue || imported.typeOnly || imported.glue.startsWith(`${KIT}/`) || CONNECTION_LIST.includes(imported.glue)) continue;
+    // The entry's files (its stand-ins' keys, the owners) are no feature.
+    if (!imported.glue || imported.typeOnly || imported.glue.startsWith(`${KIT}/`) || CONNECTION_LIST.includes(imported.glue) || ENTRY_FILES.includes(imported.glue)) continue;
     if (!/^[^/]+\/index\.ts$/.test(imported.glue)) problems.push(`src/features.ts imports src/vscode/${imported.glue}: a feature is reached only through its index.ts`);
   }
   for (const file of tree.under(`vscode/${KIT}`)) {
