@@ -10,7 +10,7 @@ import { showConnections } from './20-connections.ui.mjs';
 import { closeAllEditors } from './50-submit.ui.mjs';
 import { startFixture, stopFixture } from './90-pqs.ui.mjs';
 import { picture } from './95-first-user-send.ui.mjs';
-import { scaled } from './lib.mjs';
+import { inputValue, scaled } from './lib.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PANE = '.part.sidebar .pane:has(.pane-header[aria-label^="PQS"])';
@@ -48,14 +48,32 @@ async function topLabels(t) {
   return t.page.locator(`${PANE} [role="treeitem"][aria-level="1"]`).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 }
 
-/** Takes the demo's database out of the user settings again (as a user editing settings.json would). */
+/** Takes the demo's database out of the user settings again (as a user editing settings.json would); false: it was not there. */
 function removeSetting(t) {
   const file = path.join(t.runDir, 'ui', 'ud', 'User', 'settings.json');
-  if (!existsSync(file)) return;
+  if (!existsSync(file)) return false;
   const settings = JSON.parse(readFileSync(file, 'utf8'));
-  if (!(SETTING in settings)) return;
+  if (!(SETTING in settings)) return false;
   delete settings[SETTING];
   writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+  return true;
+}
+
+/**
+ * Waits until VS Code reads the settings without the database (the set-up's first question shows the
+ * setting as the editor has it): VS Code reads the file written by `removeSetting` a moment later, and a
+ * demo started before that would mirror into the database about to be stopped.
+ */
+async function untilSettingGone(t, url) {
+  await t.waitUntil(
+    async () => {
+      await t.palette('Canton Ledger: Set Up PQS for the Demo…');
+      const value = await inputValue(t.page, { prompt: 'Set Up PQS for the Demo (1/2)' });
+      await t.page.keyboard.press('Escape');
+      return !value.includes(url);
+    },
+    { timeout: scaled(30000), what: 'VS Code to read the settings without the database' },
+  );
 }
 
 export default async function (t) {
@@ -109,7 +127,7 @@ export default async function (t) {
       await t.setPaneExpanded('Updates', true);
       // A demo started here stops; one that ran before is left running, mirroring nowhere once the setting is out.
       if (startedDemo) await t.stopDemo();
-      removeSetting(t);
+      if (removeSetting(t) && fixture) await untilSettingGone(t, fixture.url);
       if (widened) await dragSideBarEdge(t, -WIDER);
       await stopFixture(fixture);
     });

@@ -294,6 +294,12 @@ export async function inputBox(page, text, { prompt, timeout } = {}) {
   await box.press('Enter');
 }
 
+/** The value the input box (with `prompt` in its title or prompt) was shown with. */
+export async function inputValue(page, { prompt, timeout } = {}) {
+  await waitForInput(page, { prompt, timeout });
+  return page.locator(QUICK_INPUT_BOX).inputValue();
+}
+
 /** Picks `label` in the visible quick pick (optionally typing `filter` first). */
 export async function quickPick(page, label, { filter, timeout = scaled(15000) } = {}) {
   await waitForInput(page, { timeout });
