@@ -27,7 +27,15 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
     schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],
     webviewTypes: [GRAPH_VIEW_TYPE],
-    mcpServers: { provide: () => mcpServerDefinitions(context), onDidChange: (listener) => vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('cantonLedger.connections') || e.affectsConfiguration('cantonLedger.agentTools')) && listener(e)) },
+    mcpServers: {
+      provide: () => mcpServerDefinitions(context),
+      // What it reads: the connections' and agent tools' settings, and the workspace's (once trusted).
+      onDidChange: (listener) =>
+        vscode.Disposable.from(
+          vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('cantonLedger.connections') || e.affectsConfiguration('cantonLedger.agentTools')) && listener(e)),
+          vscode.workspace.onDidGrantWorkspaceTrust(() => listener(undefined)),
+        ),
+    },
   });
 }
 

@@ -94,10 +94,17 @@ describe('the entry: the MCP server provider registered at activation', () => {
     assert.equal(fake.state.mcpServerProviders.size, 0, 'disposed with the extension');
   });
 
-  it('answers nothing without an active profile, and loads nothing', async () => {
+  it('answers nothing without an active profile, and loads nothing; a workspace profile counts once the workspace is trusted', async () => {
+    fake.state.isTrusted = false;
+    fake.setSetting('cantonLedger.connections', [{ name: 'Ws', url: 'http://localhost:4444' }], 'workspace');
     activateEntry(new MemoryMemento());
     const provider = fake.state.mcpServerProviders.get(PROVIDER_ID) as Provider;
+    let changes = 0;
+    subscriptions.push(provider.onDidChangeMcpServerDefinitions!(() => changes++));
     assert.deepEqual(await provider.provideMcpServerDefinitions(undefined as never), []);
+    fake.grantTrust();
+    assert.equal(changes, 1);
+    assert.equal((await provider.provideMcpServerDefinitions(undefined as never))?.[0].env[URL_ENV], 'http://localhost:4444');
     assert.equal(featuresLoaded(), false);
   });
 });
