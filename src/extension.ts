@@ -5,6 +5,9 @@
 // (src/vscode/deferred.ts). No activation event fires for an unrelated JSON file (docs/performance.md).
 import vscode = require('vscode');
 import path = require('node:path');
+import { readAgentToolsSettings } from './core/agent/settings';
+import { mcpServerLaunch } from './core/cliEnvironment';
+import { activeProfile, PROFILE_STATE_KEYS, storedProfiles } from './core/connections';
 import type { CantonLedgerApi, Features } from './features';
 import { activateDeferred } from './vscode/deferred';
 import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
@@ -24,7 +27,29 @@ export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
     schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],
     webviewTypes: [GRAPH_VIEW_TYPE],
+    mcpServers: {
+      provide: () => mcpServerDefinitions(context),
+      // What it reads: the connections' and agent tools' settings, and the workspace's (once trusted).
+      onDidChange: (listener) =>
+        vscode.Disposable.from(
+          vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('cantonLedger.connections') || e.affectsConfiguration('cantonLedger.agentTools')) && listener(e)),
+          vscode.workspace.onDidGrantWorkspaceTrust(() => listener(undefined)),
+        ),
+    },
   });
+}
+
+/**
+ * The MCP server of the active connection, read from the settings and the global state without
+ * loading the features (VS Code asks in every window, as soon as the provider is registered); the
+ * agent feature's provider (src/vscode/agent/mcpServer.ts) answers the same once it is loaded.
+ */
+function mcpServerDefinitions(context: vscode.ExtensionContext): vscode.McpStdioServerDefinition[] {
+  const config = vscode.workspace.getConfiguration('cantonLedger');
+  const profiles = storedProfiles(context.globalState.get(PROFILE_STATE_KEYS.own), config.inspect('connections'), vscode.workspace.isTrusted);
+  const profile = activeProfile(profiles, context.globalState.get<string>(PROFILE_STATE_KEYS.active));
+  const launch = mcpServerLaunch(profile, readAgentToolsSettings(config), { nodePath: process.execPath, serverPath: path.join(context.extensionPath, 'dist', 'mcp.js') });
+  return launch ? [new vscode.McpStdioServerDefinition(launch.label, launch.command, launch.args, launch.env)] : [];
 }
 
 export function deactivate(): void {

@@ -71,6 +71,8 @@ export interface Features {
   provideContent(uri: vscode.Uri): string | undefined;
   deserializeWebviewPanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Thenable<void> | void;
   languageModelTool(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
+  /** The agent feature's MCP server provider, to which the entry's provider hands over. */
+  mcpServerProvider(): vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> | undefined;
 }
 
 /** The host every feature is handed: the extension's shared objects, made once. */
@@ -213,7 +215,8 @@ export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: 
   const deserializeWebviewPanel = (viewType: string, panel: vscode.WebviewPanel, state: unknown) =>
     viewType === GRAPH_VIEW_TYPE ? activate('graph').deserializeWebviewPanel(panel, state as SavedGraphState | undefined) : panel.dispose();
   const languageModelTool = (name: string) => activate('agent').tools.find((t) => t.tool.name === name);
-  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, activate, isActive: (name) => apis.has(name) };
+  const mcpServerProvider = () => activate('agent').mcpServer;
+  const features: LoadedFeatures = { api, provideContent, deserializeWebviewPanel, languageModelTool, mcpServerProvider, activate, isActive: (name) => apis.has(name) };
 
   activate('connections');
   // The demo network runs in the extension host, which a reload ends: its feature starts it again when it ran in this window.

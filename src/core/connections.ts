@@ -97,6 +97,38 @@ export function normaliseProfile(raw: unknown, source: ProfileSource, fallbackId
   };
 }
 
+/** Where the extension keeps its connection list in global state: the user's own profiles, and the active profile's id. */
+export const PROFILE_STATE_KEYS = { own: 'cantonLedger.connections.v1', active: 'cantonLedger.activeConnection' } as const;
+
+/** The `cantonLedger.connections` setting at each level (as `inspect` gives it). */
+export interface ProfileSettings {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The stored profiles (the demo's aside): the user's own (global state), then those of user settings,
+ * then those of workspace and folder settings when the workspace is trusted; unusable entries skipped.
+ */
+export function storedProfiles(own: unknown, settings: ProfileSettings | undefined, workspaceTrusted: boolean): ConnectionProfile[] {
+  const list = (values: unknown) => (Array.isArray(values) ? (values as unknown[]) : []);
+  const fromSettings = (values: unknown, source: 'user' | 'workspace', scope: string) =>
+    list(values).flatMap((raw) => {
+      const name = (raw as { name?: unknown })?.name;
+      const p = normaliseProfile(raw, source, `settings-${scope}:${typeof name === 'string' ? name : ''}`);
+      // Settings profiles are edited in settings.json, not in the UI: their id is their place and name.
+      return p ? [{ ...p, id: `settings-${scope}:${p.name}` }] : [];
+    });
+  const workspace = workspaceTrusted ? [...fromSettings(settings?.workspaceValue, 'workspace', 'workspace'), ...fromSettings(settings?.workspaceFolderValue, 'workspace', 'folder')] : [];
+  return [...list(own).flatMap((raw, i) => normaliseProfile(raw, 'user', `user-${i}`) ?? []), ...fromSettings(settings?.globalValue, 'user', 'user'), ...workspace];
+}
+
+/** The active profile: the one of that id, or the only one there is. */
+export function activeProfile(all: readonly ConnectionProfile[], activeId: string | undefined): ConnectionProfile | undefined {
+  return all.find((p) => p.id === activeId) ?? (all.length === 1 ? all[0] : undefined);
+}
+
 /** The profile as persisted: no source, no undefined fields (and never a secret). */
 export function persistableProfile(p: ConnectionProfile): Record<string, unknown> {
   const { source: _source, ...rest } = p;

@@ -10,8 +10,8 @@ export interface DeferHost {
   commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
   window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
-  /** Absent where the editor has no language-model tools. */
-  lm?: Pick<typeof vscode.lm, 'registerTool'>;
+  /** Absent where the editor has no language-model tools; `registerMcpServerDefinitionProvider` absent where it has no MCP servers. */
+  lm?: Pick<typeof vscode.lm, 'registerTool'> & Partial<Pick<typeof vscode.lm, 'registerMcpServerDefinitionProvider'>>;
 }
 
 /** The loaded features: the API activate() returns, and the content of the read-only documents. */
@@ -24,6 +24,19 @@ export interface Loaded<A> {
   languageModelTool?(name: string): vscode.LanguageModelTool<Record<string, unknown>> | undefined;
   /** Activates one feature (once); without it, `load` activates every feature. */
   activate?(feature: string): unknown;
+  /** Whether a feature was activated (without it, every feature was). */
+  isActive?(feature: string): boolean;
+  /** The MCP server provider of the tools' feature, once that feature is active. */
+  mcpServerProvider?(): McpProvider | undefined;
+}
+
+type McpProvider = vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>;
+
+/** The MCP server definitions as the entry answers them, without loading anything. */
+export interface LightMcpServers {
+  provide(): vscode.McpStdioServerDefinition[];
+  /** What `provide` reads changed (the connections' and the agent tools' settings). */
+  onDidChange: vscode.Event<unknown>;
 }
 
 /** Which feature owns what a stand-in stands for: its first use loads the host and that feature only. */
@@ -54,6 +67,8 @@ export interface DeferOptions<A> {
   schemes: readonly string[];
   /** The view types of the webview panels, which VS Code may restore before anything else is used. */
   webviewTypes: readonly string[];
+  /** The contributed MCP server definition providers' answer before the tools' feature loads. */
+  mcpServers?: LightMcpServers;
 }
 
 /** A `*.commands.json`, `*.vetting.json`, `*.ledger.json` or `*.pqs.sql` file, by name (any scheme: loading for one more is harmless). */
@@ -69,8 +84,11 @@ export const DEMO_NETWORK_RAN_KEY = 'cantonLedger.demoNetwork.running';
 /** What a view shows until the features answer for it. */
 export const LOADING_ROW: vscode.TreeItem = { label: 'Loading…' };
 
-interface ContributedView {
-  id: string;
+interface Contributions {
+  commands?: { command: string }[];
+  views?: Record<string, { id: string }[]>;
+  languageModelTools?: { name: string }[];
+  mcpServerDefinitionProviders?: { id: string }[];
 }
 
 /**
@@ -116,12 +134,56 @@ export function activateDeferred<A extends object>(
     const features = load();
     active.add(feature);
     if (feature !== ALL && feature !== hostFeature) features.activate?.(feature);
+    followMcpServer();
     return features;
   };
+  const toolsOwner = owners ? owners.tools : ALL;
+  // The MCP server provider is registered here, at activation, for the whole window (VS Code asks a
+  // provider for its definitions as soon as it is registered, and agents find only registered ones):
+  // it answers from the settings and the global state alone until the tools' feature is active, then
+  // hands over to that feature's provider and passes its changes on (the active connection switched).
+  const mcpChanged = new Set<(e: void) => unknown>();
+  const fireMcpChanged = () => mcpChanged.forEach((listener) => listener());
+  let realMcp: McpProvider | undefined;
+  function followMcpServer(): void {
+    if (realMcp || !loaded || !options.mcpServers || (toolsOwner !== ALL && loaded.isActive?.(toolsOwner) === false)) return;
+    realMcp = loaded.mcpServerProvider?.();
+    const changes = realMcp?.onDidChangeMcpServerDefinitions?.(fireMcpChanged);
+    if (!realMcp) return;
+    if (changes) context.subscriptions.push(changes);
+    fireMcpChanged();
+  }
   const api = {} as A;
-  for (const key of options.apiKeys) Object.defineProperty(api, key, { enumerable: true, get: () => load().api[key] });
+  for (const key of options.apiKeys)
+    Object.defineProperty(api, key, {
+      enumerable: true,
+      get: () => {
+        const value = load().api[key];
+        followMcpServer();
+        return value;
+      },
+    });
   context.subscriptions.push({ dispose: () => disposeStandIns() });
   const filesOf = (uri: { path: string }) => (isCantonFile(uri) ? (owners ? owners.files(uri) : [ALL]) : []);
+
+  const contributes = (context.extension.packageJSON as { contributes?: Contributions }).contributes ?? {};
+  const lightMcp = options.mcpServers;
+  const registerMcp = host.lm?.registerMcpServerDefinitionProvider;
+  for (const { id } of lightMcp && registerMcp ? (contributes.mcpServerDefinitionProviders ?? []) : []) {
+    const provider: McpProvider = {
+      onDidChangeMcpServerDefinitions: (listener: (e: void) => unknown) => {
+        mcpChanged.add(listener);
+        return { dispose: () => mcpChanged.delete(listener) };
+      },
+      provideMcpServerDefinitions: (token) => (realMcp ? realMcp.provideMcpServerDefinitions(token) : lightMcp!.provide()),
+      // Called only as VS Code starts the server: its token comes from the connection, which the tools' feature holds.
+      resolveMcpServerDefinition: async (server, token) => {
+        use(toolsOwner);
+        return realMcp?.resolveMcpServerDefinition ? realMcp.resolveMcpServerDefinition(server, token) : server;
+      },
+    };
+    context.subscriptions.push(lightMcp!.onDidChange(() => fireMcpChanged()), registerMcp!.call(host.lm, id, provider));
+  }
 
   const inUse =
     host.workspace.textDocuments.some((d) => isCantonFile(d.uri)) ||
@@ -134,7 +196,6 @@ export function activateDeferred<A extends object>(
     if (!owners) return api;
   }
 
-  const contributes = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[]; views?: Record<string, ContributedView[]>; languageModelTools?: { name: string }[] } }).contributes ?? {};
   // A feature activated at the start (the host, a feature of an open Canton file) registered its own.
   const standInFor = (owner: string, make: () => vscode.Disposable) => {
     if (!(loaded && (owner === hostFeature || owner === ALL || active.has(owner)))) standIn(owner, make());
@@ -182,7 +243,6 @@ export function activateDeferred<A extends object>(
     );
   }
   // A tool an agent calls first loads its feature and hands the call to the real tool.
-  const toolsOwner = owners ? owners.tools : ALL;
   const toolOf = (name: string) => {
     const tool = use(toolsOwner).languageModelTool?.(name);
     if (!tool) throw new Error(`The Canton ledger tool ${name} is not available.`);

@@ -34,8 +34,10 @@ describe('extension bundle', function () {
 
   it('has an entry of a few KB with no feature code, which requires dist/features.js by a computed path', () => {
     const code = readFileSync(EXTENSION_JS, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '');
-    // With the table of which feature owns each command and view (src/vscode/owners.ts), some 5 KB.
-    assert.ok(code.length < 12 * 1024, `dist/extension.js is ${code.length} bytes`);
+    // With the table of which feature owns each command and view (src/vscode/owners.ts) and the MCP
+    // server's definition read from the settings (the connection profiles' normalisation), some 14 KB
+    // unminified (some 7 KB as shipped).
+    assert.ok(code.length < 16 * 1024, `dist/extension.js is ${code.length} bytes`);
     for (const feature of ['createTreeView', 'createOutputChannel', 'createStatusBarItem', 'registerCodeActionsProvider', 'LedgerClient', 'validators.js', 'daml.js']) {
       assert.ok(!code.includes(feature), `dist/extension.js contains ${feature}`);
     }

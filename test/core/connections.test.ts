@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkParticipantUrl, isLoopback, normaliseProfile, persistableProfile, sendsTokenInClear, trustKey } from '../../src/core/connections';
+import { activeProfile, checkParticipantUrl, isLoopback, normaliseProfile, persistableProfile, sendsTokenInClear, storedProfiles, trustKey } from '../../src/core/connections';
 import { fetchClientCredentialsToken } from '../../src/core/auth/oauth';
 import { AuthError, CancelledError, ProtocolError } from '../../src/core/errors';
 import { sendJson, TestServer } from '../support/httpServer';
@@ -71,5 +71,28 @@ describe('OAuth2 client credentials', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 30);
     await assert.rejects(fetchClientCredentialsToken({ tokenUrl: `${url}/t`, clientId: 'a', clientSecret: 'b', signal: ac.signal }), CancelledError);
+  });
+});
+
+describe('the stored connection profiles (read by the connection list and by the entry’s MCP server provider)', () => {
+  it('lists the user’s own, then user settings, then workspace and folder settings only in a trusted workspace; skips unusable entries', () => {
+    const own = [{ name: 'Own', url: 'http://localhost:7575/' }, { name: 'No URL' }];
+    const settings = { globalValue: [{ name: 'User', url: 'https://p.example' }], workspaceValue: [{ name: 'Ws', url: 'http://localhost:1' }], workspaceFolderValue: 'not a list' };
+    assert.deepEqual(
+      storedProfiles(own, settings, true).map((p) => [p.id, p.url, p.source]),
+      [
+        ['user-0', 'http://localhost:7575', 'user'],
+        ['settings-user:User', 'https://p.example', 'user'],
+        ['settings-workspace:Ws', 'http://localhost:1', 'workspace'],
+      ],
+    );
+    assert.deepEqual(storedProfiles(own, settings, false).map((p) => p.id), ['user-0', 'settings-user:User']);
+  });
+
+  it('the active profile is the one of that id, else the only one', () => {
+    const all = storedProfiles([{ id: 'a', name: 'A', url: 'http://localhost:1' }, { id: 'b', name: 'B', url: 'http://localhost:2' }], undefined, true);
+    assert.equal(activeProfile(all, 'b')?.name, 'B');
+    assert.equal(activeProfile(all, 'gone'), undefined);
+    assert.equal(activeProfile(all.slice(0, 1), undefined)?.name, 'A');
   });
 });

@@ -3,6 +3,7 @@
 // offered to VS Code's MCP clients with that connection's URL and token.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { AGENT_TOOLS_SETTINGS, readAgentToolsSettings } from '../../core/agent/settings';
 import { AGENT_TOOLS } from '../../core/agent/table';
 import type { AgentContext } from '../../core/agent/tool';
 import type { LedgerConnection } from '../../core/ledger/connection';
@@ -10,20 +11,23 @@ import type { DamlDecoder } from '../../core/ledger/packages';
 import { bundledPreviewReader } from '../files/submit/preview';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { registerAgentTools, type AgentLanguageModelTool, type AgentToolsSettings } from './languageModelTools';
-import { CantonMcpServerProvider, MCP_PROVIDER_ID } from './mcpServer';
+import { CantonMcpServerProvider } from './mcpServer';
 
 export interface AgentToolsApi {
   /** The registered tools (empty where this VS Code has no language-model tools), for tests that call one directly. */
   readonly tools: readonly AgentLanguageModelTool[];
-  /** The MCP server offered to VS Code's MCP clients (undefined where this VS Code has none). */
+  /**
+   * The MCP server offered to VS Code's MCP clients (undefined where this VS Code has none). The entry
+   * registers the one provider of the window (src/vscode/deferred.ts), which answers before this feature
+   * loads and hands over to this one once it has.
+   */
   readonly mcpServer?: CantonMcpServerProvider;
 }
 
-export const AGENT_TOOLS_SETTINGS = { enabled: 'agentTools.enabled', allowWrites: 'agentTools.allowWrites' } as const;
+export { AGENT_TOOLS_SETTINGS };
 
 export function agentToolsSettings(): AgentToolsSettings {
-  const config = vscode.workspace.getConfiguration('cantonLedger');
-  return { enabled: config.get<boolean>(AGENT_TOOLS_SETTINGS.enabled, true), allowWrites: config.get<boolean>(AGENT_TOOLS_SETTINGS.allowWrites, false) };
+  return readAgentToolsSettings(vscode.workspace.getConfiguration('cantonLedger'));
 }
 
 export function activateAgentTools(host: FeatureHost): ActivatedFeature<AgentToolsApi> {
@@ -41,7 +45,7 @@ export function activateAgentTools(host: FeatureHost): ActivatedFeature<AgentToo
     redactor: host.redactor,
   });
   const mcpServer = mcpServerOf(host);
-  const disposables: vscode.Disposable[] = mcpServer ? [mcpServer, vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpServer)] : [];
+  const disposables: vscode.Disposable[] = mcpServer ? [mcpServer] : [];
   // An editor without language-model tools (before 1.95, or a fork without them) gets none.
   if (typeof vscode.lm?.registerTool !== 'function') return { disposables, api: { tools: [], mcpServer } };
   const registered = registerAgentTools(AGENT_TOOLS, {

@@ -41,10 +41,8 @@ export interface AgentToolsVscode {
   markdown(text: string): vscode.MarkdownString;
 }
 
-export interface AgentToolsSettings {
-  enabled: boolean;
-  allowWrites: boolean;
-}
+import type { AgentToolsSettings } from '../../core/agent/settings';
+export type { AgentToolsSettings };
 
 export interface AgentToolsDeps {
   vscode: AgentToolsVscode;

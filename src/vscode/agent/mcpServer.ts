@@ -5,7 +5,7 @@
 // from SecretStorage: never on the command line or in a settings file, and not in the definitions
 // VS Code may keep.
 import type * as vscode from 'vscode';
-import { TOKEN_ENV, URL_ENV } from '../../core/cliEnvironment';
+import { mcpServerLaunch, TOKEN_ENV } from '../../core/cliEnvironment';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { Disposable } from '../kit/lifecycle';
 import type { AgentToolsSettings } from './languageModelTools';
@@ -42,12 +42,9 @@ export class CantonMcpServerProvider extends Disposable implements vscode.McpSer
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     const connection = this.deps.active();
-    const settings = this.deps.settings();
-    if (!connection || !settings.enabled) return [];
-    const args = [this.deps.serverPath, ...(settings.allowWrites ? ['--allow-writes'] : [])];
-    // The extension host's binary is Electron in the desktop editor: it runs the server as plain Node so.
-    const env = { [URL_ENV]: connection.profile.url, ELECTRON_RUN_AS_NODE: '1' };
-    const definition = this.deps.definition(`Canton Ledger (${connection.profile.name})`, this.deps.nodePath, args, env);
+    const launch = mcpServerLaunch(connection?.profile, this.deps.settings(), this.deps);
+    if (!connection || !launch) return [];
+    const definition = this.deps.definition(launch.label, launch.command, launch.args, launch.env);
     this.connectionOf.set(definition, connection);
     return [definition];
   }

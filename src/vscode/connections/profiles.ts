@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../kit/lifecycle';
-import { ConnectionProfile, normaliseProfile, persistableProfile, trustKey } from '../../core/connections';
+import { activeProfile, ConnectionProfile, persistableProfile, PROFILE_STATE_KEYS, storedProfiles, trustKey } from '../../core/connections';
 
-const USER_PROFILES_KEY = 'cantonLedger.connections.v1';
-const ACTIVE_KEY = 'cantonLedger.activeConnection';
+const USER_PROFILES_KEY = PROFILE_STATE_KEYS.own;
+const ACTIVE_KEY = PROFILE_STATE_KEYS.active;
 const TRUSTED_URLS_KEY = 'cantonLedger.trustedUrls';
 const CLEAR_HTTP_URLS_KEY = 'cantonLedger.clearHttpUrls';
 
@@ -27,19 +27,8 @@ export class ProfileStore extends Disposable {
   }
 
   all(): ConnectionProfile[] {
-    const own = (this.state.get<unknown[]>(USER_PROFILES_KEY) ?? []).flatMap((raw, i) => normaliseProfile(raw, 'user', `user-${i}`) ?? []);
-    const inspected = vscode.workspace.getConfiguration('cantonLedger').inspect<unknown[]>('connections');
-    const fromSettings = (values: unknown[] | undefined, source: 'user' | 'workspace', scope: string) =>
-      (values ?? []).flatMap((raw) => {
-        const name = (raw as { name?: unknown })?.name;
-        const p = normaliseProfile(raw, source, `settings-${scope}:${typeof name === 'string' ? name : ''}`);
-        // Settings profiles are edited in settings.json, not here.
-        return p ? [{ ...p, id: `settings-${scope}:${p.name}` }] : [];
-      });
-    const workspace = vscode.workspace.isTrusted
-      ? [...fromSettings(inspected?.workspaceValue, 'workspace', 'workspace'), ...fromSettings(inspected?.workspaceFolderValue, 'workspace', 'folder')]
-      : [];
-    return [...(this.demo ? [this.demo] : []), ...this.demoNetwork, ...own, ...fromSettings(inspected?.globalValue, 'user', 'user'), ...workspace];
+    const settings = vscode.workspace.getConfiguration('cantonLedger').inspect<unknown[]>('connections');
+    return [...(this.demo ? [this.demo] : []), ...this.demoNetwork, ...storedProfiles(this.state.get(USER_PROFILES_KEY), settings, vscode.workspace.isTrusted)];
   }
 
   get(id: string): ConnectionProfile | undefined {
@@ -87,8 +76,7 @@ export class ProfileStore extends Disposable {
 
   /** The active profile, or the only one there is. */
   active(): ConnectionProfile | undefined {
-    const all = this.all();
-    return all.find((p) => p.id === this.activeId()) ?? (all.length === 1 ? all[0] : undefined);
+    return activeProfile(this.all(), this.activeId());
   }
 
   async setActive(id: string | undefined): Promise<void> {
