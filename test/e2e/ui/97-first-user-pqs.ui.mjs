@@ -61,8 +61,8 @@ function removeSetting(t) {
 
 /**
  * Waits until VS Code reads the settings without the database (the set-up's first question shows the
- * setting as the editor has it): VS Code reads the file written by `removeSetting` a moment later, and a
- * demo started before that would mirror into the database about to be stopped.
+ * setting as the editor has it): a demo started before that would mirror into the database about to be
+ * stopped, and fail to start.
  */
 async function untilSettingGone(t, url) {
   await t.waitUntil(
@@ -127,7 +127,15 @@ export default async function (t) {
       await t.setPaneExpanded('Updates', true);
       // A demo started here stops; one that ran before is left running, mirroring nowhere once the setting is out.
       if (startedDemo) await t.stopDemo();
-      if (removeSetting(t) && fixture) await untilSettingGone(t, fixture.url);
+      if (removeSetting(t) && fixture) {
+        // VS Code in code-server does not see a settings file written by another process (found: the setting was
+        // still read 90 s later); a reload reads it again. The demo that ran comes back with the window, mirroring nowhere.
+        const reloaded = t.page.waitForEvent('load', { timeout: scaled(30000) });
+        await t.palette('Developer: Reload Window');
+        await reloaded;
+        await t.openView('Canton Ledger');
+        await untilSettingGone(t, fixture.url);
+      }
       if (widened) await dragSideBarEdge(t, -WIDER);
       await stopFixture(fixture);
     });
