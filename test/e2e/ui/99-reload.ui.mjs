@@ -18,6 +18,10 @@ export default async function (t) {
     }
     await t.openView('Canton Ledger');
     await t.onlyPaneExpanded('Network');
+    // The demo participant's network folded, so that the demo network's row is drawn (a tree draws only the rows it shows).
+    const demoNetwork = networkRow(t, 'demo-sync, ');
+    await demoNetwork.waitFor({ timeout: scaled(30000) });
+    if ((await demoNetwork.getAttribute('aria-expanded')) === 'true') await demoNetwork.click();
     await networkRow(t, 'global, 3 participants').waitFor({ timeout: scaled(30000) });
     await closeAllEditors(t);
   });
