@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { deadUrl } from '../support/deadPort';
 import { REPO_ROOT } from '../support/spec';
 import { fakeExtensionContext, manifest } from '../vscode/featureHost';
 import { fake } from '../vscode/fake/vscode';
@@ -32,7 +33,7 @@ describe('the feature bundles, loaded', function () {
       // What the entry does for the two views: the host with Connections, then the Updates feature's views (and the packages').
       const features = kit.loadFeatures(fakeExtensionContext(subscriptions));
       // A connection listed: listed without its client.
-      await features.api.connections.profiles.save({ id: 'p1', name: 'P1', url: 'http://127.0.0.1:1', auth: 'none', source: 'user' } as never);
+      await features.api.connections.profiles.save({ id: 'p1', name: 'P1', url: await deadUrl(), auth: 'none', source: 'user' } as never);
       const connection = features.api.connections.connectionFor(features.api.connections.profiles.all()[0]);
       // The two views answer their first request: the connection's row, the Updates view's "not connected".
       const rows = features.api.connectionsTree.getChildren();
