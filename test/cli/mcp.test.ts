@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { textOf } from '../support/mcpResults';
 import { AGENT_TOOLS } from '../../src/core/agent/table';
 import { type DemoParticipant } from '../../src/participant/index';
 import { assertNoSecret, CALL_FILES, everyToolCall, writeCallFiles } from '../support/agentTools';
@@ -28,10 +29,6 @@ function newest(path: string): number {
 /** Every text and structured answer of a result, as one string to search. */
 function everything(r: CallToolResult): string {
   return JSON.stringify(r.content) + JSON.stringify(r.structuredContent ?? null);
-}
-
-function textOf(r: CallToolResult): string {
-  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
 describe('cli: mcp, the MCP server (dist/mcp.js and canton-ledger mcp), driven by the SDK client over stdio', function () {

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { textOf } from '../../support/mcpResults';
 import * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../../src/extension';
 import type { DemoParticipant, DemoParticipantOptions } from '../../../src/participant';
@@ -23,10 +24,6 @@ function startParticipant(o: DemoParticipantOptions): Promise<DemoParticipant> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(path.join(extension().extensionPath, 'dist', 'participant.js')) as ParticipantModule;
   return mod.startDemoParticipant({ port: 0, ...o });
-}
-
-function textOf(r: CallToolResult): string {
-  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
 describe('Agent tools: the MCP server VS Code starts', function () {
