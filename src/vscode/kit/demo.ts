@@ -74,7 +74,11 @@ export class DemoController implements vscode.Disposable {
     windowState?: vscode.Memento,
     private readonly pqsPassword: () => Promise<string | undefined> = async () => undefined,
   ) {
-    this.lifecycle = new DemoLifecycle({ launch: () => this.launch(), shutDown: (p, userStop) => this.shutDown(p, userStop) }, windowState, DEMO_RAN_KEY);
+    this.lifecycle = new DemoLifecycle(
+      { launch: () => this.launch(), setUp: (p) => this.setUp(p), shutDown: (p, userStop) => this.shutDown(p, userStop) },
+      windowState,
+      DEMO_RAN_KEY,
+    );
   }
 
   /** True when the demo ran in this window when the window last closed or reloaded (and was not stopped). */
@@ -96,12 +100,16 @@ export class DemoController implements vscode.Disposable {
     const pqs = await demoPqsMirror(this.pqsPassword);
     const participant = await mod.startDemoParticipant({ port: 0, seed: DEMO_SEED, statePath: this.statePath, pqs, logger: (line: string) => this.logger.info(`[demo participant] ${line}`) });
     this.startedWithPqs = pqs && JSON.stringify(pqs);
+    return participant;
+  }
+
+  /** The Demo connection, made the active one. */
+  private async setUp(participant: DemoParticipant): Promise<void> {
     const profile: ConnectionProfile = { id: DEMO_CONNECTION_ID, name: 'Demo', url: participant.url, auth: 'none', userId: DEMO_USER, source: 'demo' };
     this.manager.profiles.setDemo(profile);
     await this.manager.profiles.setActive(DEMO_CONNECTION_ID);
     await vscode.commands.executeCommand('setContext', 'cantonLedger.demoRunning', true);
     this.logger.info(`Demo participant (a simulator: no Daml interpretation) listening on ${participant.url}`);
-    return participant;
   }
 
   /**

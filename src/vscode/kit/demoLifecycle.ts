@@ -4,6 +4,11 @@ import type * as vscode from 'vscode';
 export interface DemoProcess<T> {
   /** Starts it (a stop in progress has finished first). */
   launch(): Promise<T>;
+  /**
+   * What the window does with it once it runs (its connections, its context keys). It counts as running
+   * from the moment `launch` resolves, so that a failure here, or a halt meanwhile, shuts it down.
+   */
+  setUp?(running: T): Promise<void>;
   /** Stops it: `userStop` when the user stopped it, false when the window closes or the demo restarts. */
   shutDown(running: T, userStop: boolean): Promise<void>;
   /** What the window keeps of a run (`true`, or what a restart needs, such as its ports); absent: nothing. */
@@ -21,6 +26,9 @@ export class DemoLifecycle<T> {
   private running: T | undefined;
   private starting: Promise<T> | undefined;
   private stopping: Promise<void> | undefined;
+  /** Counts the halts: a launch that sees it change was halted while it started. */
+  private halts = 0;
+  private settingUp: Promise<void> | undefined;
 
   constructor(
     private readonly process: DemoProcess<T>,
@@ -50,8 +58,29 @@ export class DemoLifecycle<T> {
 
   private async launch(): Promise<T> {
     await this.stopping;
+    const halts = this.halts;
     const running = await this.process.launch();
+    // Running from here on, so that whatever fails next, or a halt that came while it started (the
+    // window closing), shuts it down instead of leaving it listening.
     this.running = running;
+    const haltedMeanwhile = () => {
+      if (this.halts === halts) return false;
+      void this.halt(false);
+      return true;
+    };
+    if (haltedMeanwhile()) throw new DemoHaltedError();
+    // A halt meanwhile waits for the set-up, so that it does not undo half of it.
+    const setUp = this.process.setUp?.(running);
+    this.settingUp = setUp;
+    try {
+      await setUp;
+    } catch (e) {
+      if (this.running === running) await this.halt(false);
+      throw e;
+    } finally {
+      this.settingUp = undefined;
+    }
+    if (haltedMeanwhile() || this.running !== running) throw new DemoHaltedError();
     await this.windowState?.update(this.ranKey, this.process.remember ? this.process.remember(running) : true);
     return running;
   }
@@ -66,15 +95,28 @@ export class DemoLifecycle<T> {
 
   /** Stops it without the window forgetting it (a window closing, a restart). */
   halt(userStop: boolean): Promise<void> {
+    this.halts++;
     const running = this.running;
     if (!running) return this.whenStopped();
     this.running = undefined;
-    this.stopping = this.process.shutDown(running, userStop).finally(() => (this.stopping = undefined));
+    const setUp = this.settingUp ?? Promise.resolve();
+    this.stopping = setUp
+      .catch(() => undefined)
+      .then(() => this.process.shutDown(running, userStop))
+      .finally(() => (this.stopping = undefined));
     return this.stopping;
   }
 
   /** Resolves once a stop in progress has finished. */
   whenStopped(): Promise<void> {
     return this.stopping ?? Promise.resolve();
+  }
+}
+
+/** A start that was stopped before it finished (a stop, a restart, the window closing). */
+export class DemoHaltedError extends Error {
+  constructor() {
+    super('The demo was stopped while it started.');
+    this.name = 'DemoHaltedError';
   }
 }

@@ -49,6 +49,7 @@ export class DemoNetworkController extends Disposable {
     this.lifecycle = new DemoLifecycle<DemoNetwork>(
       {
         launch: () => this.launch(),
+        setUp: (network) => this.setUp(network),
         shutDown: (network, userStop) => this.shutDown(network, userStop),
         remember: (network): KeptRun => ({ ports: network.participants.map((p) => Number(new URL(p.url).port)) }),
       },
@@ -73,11 +74,11 @@ export class DemoNetworkController extends Disposable {
 
   private async launch(): Promise<DemoNetwork> {
     const kept = this.lifecycle.ranWhenClosed as Partial<KeptRun> | undefined;
-    const network = await this.startOn(Array.isArray(kept?.ports) ? kept.ports : undefined);
-    if (this.isDisposed) {
-      await network.close();
-      throw new Error('The window closed while the demo network started');
-    }
+    return this.startOn(Array.isArray(kept?.ports) ? kept.ports : undefined);
+  }
+
+  /** The connections of its participants; the first made the active one when none is in use. */
+  private async setUp(network: DemoNetwork): Promise<void> {
     const profiles: ConnectionProfile[] = network.participants.map((p) => ({
       id: demoNetworkConnectionId(p.name),
       name: p.name,
@@ -93,7 +94,6 @@ export class DemoNetworkController extends Disposable {
     if (!activeIsOwn && !this.manager.activeConnected()) await this.manager.profiles.setActive(profiles[0].id);
     await vscode.commands.executeCommand('setContext', RUNNING_CONTEXT, true);
     this.logger.info(`Demo network (a simulator: no Daml interpretation) listening: ${network.participants.map((p) => `${p.name} ${p.url}`).join(', ')}`);
-    return network;
   }
 
   /** On the ports of the run before a reload when they are free, else (or without them) on free ones. */
