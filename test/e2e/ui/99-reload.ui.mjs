@@ -21,7 +21,7 @@ export default async function (t) {
     // The demo participant's network folded, so that the demo network's row is drawn (a tree draws only the rows it shows).
     const demoNetwork = networkRow(t, 'demo-sync, ');
     await demoNetwork.waitFor({ timeout: scaled(30000) });
-    if ((await demoNetwork.getAttribute('aria-expanded')) === 'true') await demoNetwork.click();
+    await setRowExpanded(t, demoNetwork, false);
     await networkRow(t, 'global, 3 participants').waitFor({ timeout: scaled(30000) });
     await closeAllEditors(t);
   });
@@ -33,14 +33,19 @@ export default async function (t) {
     await reloaded;
     await t.openView('Canton Ledger');
     await t.onlyPaneExpanded('Network');
-    // Rows a participant has only once its connection is connected (its Canton version) and read.
+    // Rows a participant has only once its connection is connected (its Canton version) and read. A tree
+    // draws only the rows it shows, and VS Code restores the rows' folding of before the reload (the
+    // checks before may have unfolded the demo's vetting): one network unfolded at a time.
     const demoNetwork = networkRow(t, 'demo-sync, ');
     await demoNetwork.waitFor({ timeout: scaled(60000) });
+    await setRowExpanded(t, demoNetwork, true);
     await networkRow(t, 'demo-participant (Demo), Canton').waitFor({ timeout: scaled(60000) });
-    await networkRow(t, 'global, 3 participants').waitFor({ timeout: scaled(60000) });
     await t.screenshot('99-reload-demos-back');
-    // The demo participant's network folded, so that the demo network's rows fit in the pane (a tree draws only the rows it shows).
-    if ((await demoNetwork.getAttribute('aria-expanded')) === 'true') await demoNetwork.click();
+    await setRowExpanded(t, demoNetwork, false);
+    const global = networkRow(t, 'global, 3 participants');
+    await global.waitFor({ timeout: scaled(60000) });
+    await setRowExpanded(t, global, true);
+    await setRowExpanded(t, networkRow(t, 'Participants'), true);
     for (const row of ['app-provider, Canton', 'app-user, Canton', 'sv, Canton']) await networkRow(t, row).waitFor({ timeout: scaled(60000) });
     await t.waitUntil(() => networkRunning(t), { what: 'Stop Demo Network offered (the network runs)' });
     await t.waitUntil(() => t.paletteHas('Canton Ledger: Stop Demo Participant', { attempts: 1 }), { what: 'the demo participant running' });
@@ -54,4 +59,21 @@ export default async function (t) {
     }
     if (demoStarted) await t.stopDemo();
   });
+}
+
+/**
+ * Unfolds or folds a tree row, until the tree says it is so: a click toggles it, and a click that lands
+ * while the view redraws (its connections connecting) may be lost, so it is clicked again if need be.
+ */
+async function setRowExpanded(t, row, expanded) {
+  await row.waitFor({ timeout: scaled(30000) });
+  const isSo = async () => (await row.getAttribute('aria-expanded')) === String(expanded);
+  await t.waitUntil(
+    async () => {
+      if (await isSo()) return true;
+      await row.click();
+      return false;
+    },
+    { timeout: scaled(30000), interval: 1000, what: `the row ${expanded ? 'unfolded' : 'folded'}` },
+  );
 }
