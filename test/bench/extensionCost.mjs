@@ -3,7 +3,9 @@
 // to activate in a real VS Code (code-server), next to a minimal hello-world extension (test/bench/hello-world/)
 // measured in the same run, on the same machine.
 //
-//   node test/bench/extensionCost.mjs [--runs N]     JSON on stdout, progress on stderr
+//   node test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]     JSON on stdout, progress on stderr
+//   (--cpu-profile: V8 CPU profiles of the activations and the first use, DIR/run-N/*.cpuprofile, to open in
+//   DevTools; the profiler's cost makes that run's figures no measurement)
 //   import { measureExtensionCost } from './extensionCost.mjs'
 //
 // 1. Bundle size: the .vsix packaged the way test/e2e/setup.mjs does it (vsce package --no-dependencies;
@@ -40,6 +42,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const HELLO_DIR = path.join(HERE, 'hello-world');
 export const OURS_ID = 'canton-ledger-explorer.canton-ledger-explorer';
 export const HELLO_ID = 'bench.hello-world';
+/** The activation floor: our contributions, renamed, each registered with an empty handler (FLOOR_JS). */
+export const FLOOR_ID = 'bench.activation-floor';
 const PROBE_ID = 'bench.activation-probe';
 const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -161,6 +165,27 @@ const { performance } = require('perf_hooks');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// With BENCH_PROBE_CPU_PROFILE (a folder): a V8 CPU profile of fn, written there as <name>.cpuprofile, to
+// see where the time goes (the profiler's own cost makes these runs' figures no measurement).
+async function profiled(name, fn) {
+  const dir = process.env.BENCH_PROBE_CPU_PROFILE;
+  if (!dir) return fn();
+  const session = new (require('inspector').Session)();
+  session.connect();
+  const post = (method, params) => new Promise((res, rej) => session.post(method, params, (e, v) => (e ? rej(e) : res(v))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 50 });
+  await post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, name + '.cpuprofile'), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 // VS Code's own marks (vs/base/common/performance: Date.now(), 1 ms resolution, in the extension host).
 function vscodeMarks(id) {
   let list = [];
@@ -255,7 +280,7 @@ async function measure() {
       const hooks = hiResHooks(main);
       const t0 = performance.now();
       try {
-        await ext.activate();
+        await profiled('activate-' + id, () => ext.activate());
       } finally {
         hooks.restore();
       }
@@ -288,11 +313,13 @@ async function measure() {
       await sleep(Number(process.env.BENCH_PROBE_GAP_MS || 1000));
       const api = vscode.extensions.getExtension(firstUse.id).exports;
       const steps = [];
-      for (const step of firstUse.steps) {
-        const t0 = performance.now();
-        const value = api[step.property];
-        steps.push({ property: step.property, ms: performance.now() - t0, ok: value !== undefined });
-      }
+      await profiled('first-use', () => {
+        for (const step of firstUse.steps) {
+          const t0 = performance.now();
+          const value = api[step.property];
+          steps.push({ property: step.property, ms: performance.now() - t0, ok: value !== undefined });
+        }
+      });
       result.firstUse = { id: firstUse.id, ms: steps[0].ms, steps };
     }
   } catch (e) {
@@ -311,21 +338,73 @@ exports.activate = function () {
 exports.deactivate = function () {};
 `;
 
+// ------------------------------------------------------------------------------------------- the floor
+
+// What no implementation of our entry can go below in VS Code: once an extension is active, VS Code sends
+// it no activation event, so whatever a user or another extension can reach from then on (a command in
+// the palette, a view coming into sight, a tool an agent calls, a document or webview restored) must be
+// registered by activate(). This extension has our contributions (renamed, so that both fit in one
+// extension host) and registers each with an empty handler, as our entry registers its stand-ins, and
+// nothing else: the cost of those registrations in VS Code itself.
+const FLOOR_JS = String.raw`'use strict';
+const vscode = require('vscode');
+// As many read-only document schemes and webview types as our entry registers (src/extension.ts).
+const SCHEMES = ['benchfloor-document', 'benchfloor-report', 'benchfloor-compat'];
+const WEBVIEW_TYPES = ['benchFloor.graph'];
+exports.activate = function (context) {
+  const c = context.extension.packageJSON.contributes;
+  const subs = context.subscriptions;
+  const none = () => undefined;
+  const lm = vscode.lm;
+  if (lm && lm.registerMcpServerDefinitionProvider) for (const p of c.mcpServerDefinitionProviders || []) subs.push(lm.registerMcpServerDefinitionProvider(p.id, { provideMcpServerDefinitions: () => [] }));
+  for (const { command } of c.commands) subs.push(vscode.commands.registerCommand(command, none));
+  for (const view of Object.values(c.views).flat()) subs.push(vscode.window.registerTreeDataProvider(view.id, { getTreeItem: (e) => e, getChildren: () => [] }));
+  for (const scheme of SCHEMES) subs.push(vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: () => '' }));
+  for (const viewType of WEBVIEW_TYPES) subs.push(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined }));
+  if (lm) for (const { name } of c.languageModelTools || []) subs.push(lm.registerTool(name, { invoke: async () => new vscode.LanguageModelToolResult([]) }));
+};
+exports.deactivate = function () {};
+`;
+
+/** The floor extension: our package.json's contributions renamed (cantonLedger → benchFloor, canton_ → benchfloor_). */
+function writeFloor(dir) {
+  const ours = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
+  const keep = { commands: ours.commands, viewsContainers: ours.viewsContainers, views: ours.views, languageModelTools: ours.languageModelTools, mcpServerDefinitionProviders: ours.mcpServerDefinitionProviders };
+  const contributes = JSON.parse(JSON.stringify(keep).replaceAll('cantonLedger', 'benchFloor').replaceAll('"canton_', '"benchfloor_'));
+  writeBenchExtension(dir, FLOOR_ID, {
+    title: 'Activation floor',
+    description: "Canton Ledger Explorer's contributions, each registered with an empty handler (test/bench/extensionCost.mjs).",
+    manifest: { main: './floor.js', contributes },
+    files: { 'floor.js': FLOOR_JS },
+  });
+  mkdirSync(path.join(dir, 'media'), { recursive: true });
+  for (const icon of new Set(Object.values(keep.viewsContainers).flat().map((v) => v.icon))) copyFileSync(path.join(ROOT, icon), path.join(dir, icon));
+}
+
 function writeProbe(dir) {
+  writeBenchExtension(dir, PROBE_ID, {
+    title: 'Activation probe',
+    description: 'Times the first activation of other extensions (test/bench/extensionCost.mjs).',
+    manifest: { activationEvents: ['onStartupFinished'], main: './probe.js' },
+    files: { 'probe.js': PROBE_JS },
+  });
+}
+
+/** A generated extension of the benchmark, in a fresh `dir`: its manifest, files, README and licence. */
+function writeBenchExtension(dir, id, { title, description, manifest, files }) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const [publisher, name] = PROBE_ID.split('.');
+  const [publisher, name] = id.split('.');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
     name, publisher, version: '0.0.1', private: true, license: 'Apache-2.0',
-    displayName: 'Activation probe (benchmark)',
-    description: 'Times the first activation of other extensions (test/bench/extensionCost.mjs).',
+    displayName: `${title} (benchmark)`,
+    description,
     repository: { type: 'git', url: 'https://example.invalid/canton-ledger-explorer.git' },
     engines: { vscode: '^1.96.0' },
-    activationEvents: ['onStartupFinished'],
-    main: './probe.js',
+    ...manifest,
   }, null, 2) + '\n');
-  writeFileSync(path.join(dir, 'probe.js'), PROBE_JS);
-  writeFileSync(path.join(dir, 'README.md'), '# Activation probe\n\nGenerated by test/bench/extensionCost.mjs.\n');
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  writeFileSync(path.join(dir, 'README.md'), `# ${title}\n\nGenerated by test/bench/extensionCost.mjs.\n`);
   copyFileSync(path.join(HELLO_DIR, 'LICENSE'), path.join(dir, 'LICENSE'));
 }
 
@@ -389,7 +468,7 @@ const round = (x, d = 2) => (x === null || x === undefined ? x : Math.round(x * 
  * Measures the packaged size and the activation time of the extension and of the hello-world baseline.
  * Resolves to `{ bundle, activation, vscodeVersion }` (see the top of this file); throws when it cannot.
  */
-export async function measureExtensionCost({ runs = 5, log = (m) => console.error(m) } = {}) {
+export async function measureExtensionCost({ runs = 5, log = (m) => console.error(m), cpuProfileDir } = {}) {
   const t0 = Date.now();
   const lap = (m) => log(`[extension cost +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
   const base = process.env.BENCH_RESULTS_DIR ? path.resolve(process.env.BENCH_RESULTS_DIR) : path.join(ROOT, 'test-results', 'bench');
@@ -405,6 +484,10 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
   const oursVsix = path.join(work, 'ours.vsix');
   copyFileSync(packageExtension({ log: lap }), oursVsix);
   const helloVsix = vscePackage(HELLO_DIR, path.join(work, 'hello-world.vsix'));
+  const floorDir = path.join(work, 'floor-src');
+  writeFloor(floorDir);
+  const floorVsix = vscePackage(floorDir, path.join(work, 'floor.vsix'));
+  rmSync(floorDir, { recursive: true, force: true });
   const probeDir = path.join(work, 'probe-src');
   writeProbe(probeDir);
   const probeVsix = vscePackage(probeDir, path.join(work, 'probe.vsix'));
@@ -433,10 +516,10 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
     env: serverEnv(env0),
     logFile: installLog,
     args: ['--user-data-dir', newUserDataDir(path.join(work, 'install')), '--extensions-dir', exts,
-      ...[oursVsix, helloVsix, probeVsix].flatMap((v) => ['--install-extension', v])],
+      ...[oursVsix, helloVsix, floorVsix, probeVsix].flatMap((v) => ['--install-extension', v])],
   });
   const installed = readdirSync(exts).filter((d) => !d.startsWith('.') && d !== 'extensions.json');
-  for (const id of [OURS_ID, HELLO_ID, PROBE_ID]) {
+  for (const id of [OURS_ID, HELLO_ID, FLOOR_ID, PROBE_ID]) {
     if (!installed.some((d) => d.toLowerCase().startsWith(`${id.toLowerCase()}-`))) {
       throw new Error(`${id} is not in the extensions dir after --install-extension (found: ${installed.join(', ') || 'nothing'}); see ${installLog}`);
     }
@@ -447,6 +530,7 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
   const { chromium } = await import('playwright-core');
   const procs = tracker();
   const samples = [];
+  const floorSamples = [];
   let vscodeVersion;
   let startupCheck;
   try {
@@ -459,7 +543,7 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         const dir = path.join(work, 'runs', `${i + 1}${attempt > 1 ? `-attempt${attempt}` : ''}`);
         mkdirSync(dir, { recursive: true });
         try {
-          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order });
+          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order, cpuProfileDir });
           vscodeVersion ??= r.vscodeVersion;
           const by = Object.fromEntries(r.samples.map((s) => [s.id, s]));
           samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], firstUseMs: r.firstUse?.ms ?? null, firstUseSteps: r.firstUse?.steps ?? null, attempt });
@@ -472,6 +556,29 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         }
       }
       if (lastError) throw new Error(`activation run ${i + 1} failed ${ATTEMPTS} times; last: ${lastError.message}\n(logs under ${path.relative(ROOT, work)}/runs/)`);
+    }
+    // The floor in windows of its own, next to hello-world as ours is: in one extension host the first
+    // extension to register a tree view, a tool or an MCP provider pays VS Code's first use of that part
+    // of its API, which would make whichever goes after the other look cheaper.
+    for (let i = 0; i < runs; i++) {
+      const order = i % 2 === 0 ? [HELLO_ID, FLOOR_ID] : [FLOOR_ID, HELLO_ID];
+      let lastError;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const dir = path.join(work, 'runs', `floor-${i + 1}${attempt > 1 ? `-attempt${attempt}` : ''}`);
+        mkdirSync(dir, { recursive: true });
+        try {
+          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order, firstUse: null });
+          const floor = r.samples.find((x) => x.id === FLOOR_ID);
+          floorSamples.push(floor);
+          lap(`floor run ${i + 1}/${runs}: floor ${describe(floor)}`);
+          lastError = undefined;
+          break;
+        } catch (e) {
+          lastError = e;
+          lap(`floor run ${i + 1}/${runs}, attempt ${attempt}/${ATTEMPTS} failed: ${e.message.split('\n').slice(0, 12).join('\n    ')}`);
+        }
+      }
+      if (lastError) throw new Error(`floor run ${i + 1} failed ${ATTEMPTS} times; last: ${lastError.message}`);
     }
     // One more window with the default (quiet) settings: does either extension get activated by itself?
     try {
@@ -500,10 +607,11 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
   vscodeVersion ??= readCodeServerVsCodeVersion();
   // The figure: code loading + activate() (until its promise resolved), the two phases of VS Code's
   // ActivationTimes, timed at high resolution; VS Code's own 1 ms marks of the same phases if that failed.
-  const hiResOk = samples.every((s) => [s.ours, s.hello].every((x) => x.hiRes.codeLoadingMs !== null && x.hiRes.activateResolvedMs !== null));
+  const hiResOk = [...samples.flatMap((s) => [s.ours, s.hello]), ...floorSamples].every((x) => x.hiRes.codeLoadingMs !== null && x.hiRes.activateResolvedMs !== null);
   const pick = (x) => round(hiResOk ? x.hiRes.codeLoadingMs + x.hiRes.activateResolvedMs : x.vscode.codeLoadingMs + x.vscode.activateMs);
   const oursMs = samples.map((s) => pick(s.ours));
   const helloMs = samples.map((s) => pick(s.hello));
+  const floorMs = floorSamples.map((x) => pick(x));
   const detail = (x) => ({
     ms: pick(x),
     codeLoadingMs: round(x.hiRes.codeLoadingMs),
@@ -521,22 +629,28 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
     return { ms: d.ms, codeLoadingMs: d.codeLoadingMs, activateResolvedMs: d.activateResolvedMs, vscodeCodeLoadingMs: d.vscodeMarks.codeLoadingMs,
       vscodeActivateMs: d.vscodeMarks.activateMs, loadToActivatedMs: d.loadToActivatedMs, wallMs: d.wallMs };
   };
+  const contributes = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
   const result = {
+    floor: { commands: contributes.commands.length, views: Object.values(contributes.views).flat().length, tools: (contributes.languageModelTools ?? []).length },
     bundle: { oursJsBytes: ours.bytes, helloJsBytes: hello.bytes, oursFiles: ours.files, helloFiles: hello.files, developmentBuild: devBuild },
     activation: {
       oursMs,
       helloMs,
+      floorMs,
       oursMedianMs: median(oursMs),
       helloMedianMs: median(helloMs),
+      floorMedianMs: median(floorMs),
       method: (hiResOk
         ? 'code loading (require of the main) + activate() until resolved, the phases of VS Code\'s ActivationTimes ("Developer: Show Running Extensions"), timed with performance.now() around the extension host\'s own calls'
         : 'code loading + activate() from VS Code\'s own extension-host marks code/extHost/{will,did}LoadExtensionCode and {will,did}ActivateExtension (1 ms resolution)') +
         `; the first activation of each in a fresh code-server extension host (${samples.length} runs), triggered by a probe extension ` +
         'with getExtension(id).activate() after startup settled, empty workspace, order alternating',
       samples: samples.map((s) => ({ run: s.run, first: s.order[0] === OURS_ID ? 'ours' : 'hello', ours: detail(s.ours), hello: detail(s.hello) })),
+      floorSamples: floorSamples.map(detail),
       medians: {
         ours: medians(samples.map((s) => flat(s.ours))),
         hello: medians(samples.map((s) => flat(s.hello))),
+        floor: medians(floorSamples.map(flat)),
       },
     },
     // Our first use, after the activation: loading the features (see FIRST_USE).
@@ -552,7 +666,7 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
     startupCheck,
     vscodeVersion,
   };
-  lap(`activation medians: ours ${result.activation.oursMedianMs} ms, hello-world ${result.activation.helloMedianMs} ms (${(Date.now() - t0) / 1000}s in all)`);
+  lap(`activation medians: ours ${result.activation.oursMedianMs} ms, hello-world ${result.activation.helloMedianMs} ms, floor ${result.activation.floorMedianMs} ms (${(Date.now() - t0) / 1000}s in all)`);
   return result;
 }
 
@@ -582,7 +696,7 @@ function readCodeServerVsCodeVersion() {
 }
 
 /** One fresh code-server + browser page; resolves to the probe's result once it is valid. */
-async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mode = 'measure' }) {
+async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mode = 'measure', cpuProfileDir, firstUse = FIRST_USE }) {
   const out = path.join(dir, 'probe.json');
   const logFile = path.join(dir, 'code-server.log');
   const env = serverEnv(env0, {
@@ -591,7 +705,8 @@ async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mod
     BENCH_PROBE_SETTLE_MS: String(SETTLE_MS),
     BENCH_PROBE_GAP_MS: String(GAP_MS),
     BENCH_PROBE_MODE: mode,
-    BENCH_PROBE_FIRST_USE: JSON.stringify(FIRST_USE),
+    ...(firstUse ? { BENCH_PROBE_FIRST_USE: JSON.stringify(firstUse) } : {}),
+    ...(cpuProfileDir ? { BENCH_PROBE_CPU_PROFILE: path.join(cpuProfileDir, `run-${path.basename(dir)}`) } : {}),
   });
   const started = Date.now();
   const server = await startCodeServer({ ...runtime, port: await freePort(), userDataDir: ud, extensionsDir: exts, workspace: env0.ws, env, logFile, timeoutMs: 90000 });
@@ -663,11 +778,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const argv = process.argv.slice(2);
   const at = argv.indexOf('--runs');
   const runs = at >= 0 ? Number(argv[at + 1]) : 5;
-  if (!Number.isInteger(runs) || runs < 1) {
-    console.error('usage: node test/bench/extensionCost.mjs [--runs N]   (N >= 1, default 5)');
+  const profileAt = argv.indexOf('--cpu-profile');
+  const cpuProfileDir = profileAt >= 0 ? path.resolve(argv[profileAt + 1] ?? '') : undefined;
+  if (!Number.isInteger(runs) || runs < 1 || (profileAt >= 0 && !argv[profileAt + 1])) {
+    console.error('usage: node test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]   (N >= 1, default 5; DIR: V8 CPU profiles of the activations and the first use, for DevTools)');
     process.exit(2);
   }
-  measureExtensionCost({ runs })
+  measureExtensionCost({ runs, cpuProfileDir })
     .then((r) => {
       process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     })

@@ -662,6 +662,17 @@ async function extensionBenchmark(): Promise<void> {
       goal: { kind: 'ratio-at-most', value: 1.5 },
       note: `baseline: a hello-world extension in the same VS Code; ${r.activation.method}`,
     });
+    // What no entry can go below: VS Code's own cost of registering what must answer once the extension
+    // is active (extensionCost.mjs's floor extension), against hello-world and against ours.
+    addRow({
+      section: 'Extension cost',
+      what: `the activation floor: our ${r.floor.commands} commands, ${r.floor.views} views, ${r.floor.tools} language-model tools, document schemes, webview type and MCP server provider, each registered with an empty handler by an extension that does nothing else, median of ${r.activation.floorMs.length}`,
+      ours: r.activation.floorMedianMs,
+      baseline: r.activation.helloMedianMs,
+      unit: 'ms',
+      goal: { kind: 'none' },
+      note: `baseline: hello-world's activation above (the goal of 1.5× it is ${(1.5 * r.activation.helloMedianMs).toFixed(2)} ms); our activation is ${(r.activation.oursMedianMs / r.activation.floorMedianMs).toFixed(2)}× this floor; once active, an extension gets no activation event, so all of these must be registered by activate()`,
+    });
     // What a window pays at startup by itself: VS Code's own marks (1 ms resolution) of the activation
     // it made, against the same marks of hello-world's activations; nothing when it made none.
     const check = r.startupCheck;
@@ -728,11 +739,15 @@ interface VsCodeMarks {
 
 interface ExtensionCost {
   bundle: { oursJsBytes: number; helloJsBytes: number; oursFiles: { path: string; bytes: number }[] };
+  /** What the floor extension registers. */
+  floor: { commands: number; views: number; tools: number };
   activation: {
     oursMs: number[];
     helloMs: number[];
+    floorMs: number[];
     oursMedianMs: number;
     helloMedianMs: number;
+    floorMedianMs: number;
     method: string;
     medians: { hello: { vscodeCodeLoadingMs: number; vscodeActivateMs: number } };
   };
