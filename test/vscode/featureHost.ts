@@ -2,6 +2,7 @@
 // check what the extension registers as a whole.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import type * as vscode from 'vscode';
 import type { CantonLedgerApi } from '../../src/features';
 import { EventEmitter, fake, MemoryMemento, Uri } from './fake/vscode';
 
@@ -16,10 +17,21 @@ export interface KeptState {
   globalStorageUri: Uri;
 }
 
+/** VS Code's SecretStorage in memory: each store and delete fires a change, as VS Code's does. */
+export function memorySecrets(): vscode.SecretStorage {
+  const values = new Map<string, string>();
+  const changed = new EventEmitter<vscode.SecretStorageChangeEvent>();
+  return {
+    get: async (key: string) => values.get(key),
+    store: async (key: string, value: string) => void (values.set(key, value), changed.fire({ key })),
+    delete: async (key: string) => void (values.delete(key), changed.fire({ key })),
+    keys: async () => [...values.keys()],
+    onDidChange: changed.event,
+  } as unknown as vscode.SecretStorage;
+}
+
 /** An extension context over the fake (secrets in memory; `kept` as a reloaded window's). */
 export function fakeExtensionContext(subscriptions: { dispose(): unknown }[], kept?: KeptState): never {
-  const secrets = new Map<string, string>();
-  const changed = new EventEmitter<{ key: string }>();
   return {
     subscriptions,
     extensionPath: ROOT,
@@ -27,12 +39,7 @@ export function fakeExtensionContext(subscriptions: { dispose(): unknown }[], ke
     globalState: kept?.globalState ?? new MemoryMemento(),
     workspaceState: kept?.workspaceState ?? new MemoryMemento(),
     globalStorageUri: kept?.globalStorageUri ?? Uri.file(join(ROOT, '.vscode-test', 'unit-global-storage')),
-    secrets: {
-      get: async (k: string) => secrets.get(k),
-      store: async (k: string, v: string) => void secrets.set(k, v),
-      delete: async (k: string) => void secrets.delete(k),
-      onDidChange: changed.event,
-    },
+    secrets: memorySecrets(),
   } as never;
 }
 

@@ -3,7 +3,6 @@
 // without an audience); a connection that names no participant id fails before anything is sent.
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
-import * as vscode from 'vscode';
 import { mintSandboxToken, PARTICIPANT_AUDIENCE_PREFIX } from '../../../src/core/auth/jwt';
 import type { ConnectionProfile } from '../../../src/core/connections';
 import { AuthError } from '../../../src/core/errors';
@@ -15,19 +14,7 @@ import { TokenSources } from '../../../src/vscode/connections/tokens';
 import { SecretStore } from '../../../src/vscode/kit/secrets';
 import { windowPrompts } from '../../../src/vscode/kit/ui';
 import { fake, MemoryMemento } from '../fake/vscode';
-
-/** SecretStorage in memory. */
-function memorySecrets(): vscode.SecretStorage {
-  const values = new Map<string, string>();
-  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  return {
-    get: async (key: string) => values.get(key),
-    store: async (key: string, value: string) => void (values.set(key, value), changed.fire({ key })),
-    delete: async (key: string) => void (values.delete(key), changed.fire({ key })),
-    keys: async () => [...values.keys()],
-    onDidChange: changed.event,
-  } as unknown as vscode.SecretStorage;
-}
+import { memorySecrets } from '../featureHost';
 
 describe('TokenSources', () => {
   let secrets: SecretStore;

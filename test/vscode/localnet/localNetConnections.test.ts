@@ -12,21 +12,11 @@ import { ProfileStore } from '../../../src/vscode/connections/profiles';
 import { LocalNetActions, LocalNetConnections } from '../../../src/vscode/localnet';
 import { SecretStore } from '../../../src/vscode/kit/secrets';
 import { fake, MemoryMemento, Uri } from '../fake/vscode';
+import { memorySecrets } from '../featureHost';
 import { ScriptedPrompts } from '../scriptedPrompts';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'localnet');
 const noTokens: TokenSourceFactory = { sourceFor: () => undefined };
-
-function memorySecrets(): vscode.SecretStorage {
-  const values = new Map<string, string>();
-  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-  return {
-    get: async (key: string) => values.get(key),
-    store: async (key: string, value: string) => void (values.set(key, value), changed.fire({ key })),
-    delete: async (key: string) => void (values.delete(key), changed.fire({ key })),
-    onDidChange: changed.event,
-  } as unknown as vscode.SecretStorage;
-}
 
 describe('LocalNetConnections (Add LocalNet Connections…)', () => {
   let profiles: ProfileStore;
