@@ -58,12 +58,12 @@ describe('every supported Canton version, from the extension', function () {
       let p: DemoParticipant;
       let profileId: string;
       // Every exchange of the extension with this participant, checked against the release's own spec.
-      const exchanges: RecordedExchange[] = [];
+      const exchanges: (RecordedExchange & { query: string })[] = [];
       const spec = SPEC_OF_API_VERSION[apiVersion];
 
       before(async () => {
         ({ api } = await scripted());
-        p = await startParticipant({ seed: 17, apiVersion, auth: { secret: `e2e-versions-${randomUUID()}` }, onExchange: (x) => exchanges.push(toRecorded(x)) });
+        p = await startParticipant({ seed: 17, apiVersion, auth: { secret: `e2e-versions-${randomUUID()}` }, onExchange: (x) => exchanges.push({ ...toRecorded(x), query: x.query }) });
         started.push(p);
         const profile = await vscode.commands.executeCommand<{ id: string }>('cantonLedger.connections.add', { name: `E2E ${apiVersion}`, url: p.url, auth: 'jwt', userId: 'demo-admin' });
         profileId = profile.id;
@@ -77,16 +77,19 @@ describe('every supported Canton version, from the extension', function () {
       /** Set by a test that must send nothing (the release lacks the endpoint). */
       let sendsNothing = false;
       // What a view reads by itself while shown, whatever a test does: the Canton Ledger container is
-      // shown by Show Contract Events, and the Failed Commands view in it (expanded by an earlier suite)
-      // follows the completions with one read a second. Not the test's doing, so not counted.
+      // shown by Show Contract Events, and in it the Failed Commands view (expanded by an earlier suite)
+      // follows the completions with one read a second, and the Network view (expanded by the network
+      // suite) reads again who hosts each party when the ledger has moved. Not the test's doing, so not counted.
       const followerReads = new Set(['POST /v2/commands/completions', 'POST /v2/updates']);
+      const byAView = (x: { method: string; path: string; query: string }) =>
+        followerReads.has(`${x.method} ${x.path}`) || (x.method === 'GET' && x.path === '/v2/state/connected-synchronizers' && new URLSearchParams(x.query).has('party'));
       afterEach(function () {
         if (!specAvailable(spec)) {
           console.warn(`!!! the ${spec} spec is missing beside the repository: exchanges NOT checked`);
           return;
         }
         const taken = exchanges.splice(0);
-        if (sendsNothing) assert.deepEqual(taken.map((x) => `${x.method} ${x.path}`).filter((sent) => !followerReads.has(sent)), [], 'nothing sent');
+        if (sendsNothing) assert.deepEqual(taken.filter((x) => !byAView(x)).map((x) => `${x.method} ${x.path}`), [], 'nothing sent');
         else assert.ok(taken.length > 0, 'the test talked to the participant');
         sendsNothing = false;
         const violations = taken.flatMap((x) => exchangeViolations(spec, x).map((v) => `${x.method} ${x.path}: ${v}`));
