@@ -225,11 +225,21 @@ const chunkOptions = (chunk, modules, owners, exportsOf) => ({
 });
 
 /**
+ * The features the first view of a window activates: the host's (Connections), then the ledger views
+ * (Updates, and the packages'). What they share with other bundles goes to one chunk,
+ * dist/shared.first-use.js, not to a chunk per set of features: each file costs the first use a read, a
+ * resolve and a compile of its own, and these features load all of what they share at once anyway.
+ */
+export const FIRST_USE_FEATURES = ['connections', 'updates', 'packages'];
+const FIRST_USE_CHUNK = 'shared.first-use';
+
+/**
  * Who owns each module more than one bundle would include, read from esbuild's metafiles of the
  * bundles as they would be alone: the kit bundle (dist/features.js: src/features.ts without the
  * features) owns what it includes; a module that two features or more include and the kit does not
- * goes to a chunk of its own per set of features (dist/shared.<a>+<b>.js), so that a feature's first
- * use loads only what that feature uses. A module one feature alone includes stays in its bundle.
+ * goes to the first use's chunk if a feature of the first use includes it, else to a chunk of its own
+ * per set of features (dist/shared.<a>+<b>.js), so that a feature's first use loads only what that
+ * feature uses. A module one feature alone includes stays in its bundle.
  */
 export async function moduleOwners() {
   const inputs = async (options) => Object.keys((await esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })).metafile.inputs);
@@ -247,7 +257,7 @@ export async function moduleOwners() {
   const owners = new Map();
   for (const [input, names] of users) {
     if (kit.has(input)) owners.set(input, KIT);
-    else if (names.length > 1) owners.set(input, `shared.${names.sort().join('+')}`);
+    else if (names.length > 1) owners.set(input, names.some((n) => FIRST_USE_FEATURES.includes(n)) ? FIRST_USE_CHUNK : `shared.${names.sort().join('+')}`);
   }
   return { owners };
 }

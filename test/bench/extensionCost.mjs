@@ -3,7 +3,7 @@
 // to activate in a real VS Code (code-server), next to a minimal hello-world extension (test/bench/hello-world/)
 // measured in the same run, on the same machine.
 //
-//   node test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]     JSON on stdout, progress on stderr
+//   node --import tsx test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]     JSON on stdout, progress on stderr
 //   (--cpu-profile: V8 CPU profiles of the activations and the first use, DIR/run-N/*.cpuprofile, to open in
 //   DevTools; the profiler's cost makes that run's figures no measurement)
 //   import { measureExtensionCost } from './extensionCost.mjs'
@@ -35,6 +35,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CS_PREFIX, ROOT, chromiumPath, ensureRuntime, packageExtension } from '../e2e/setup.mjs';
 import { VSCE_FLAGS } from '../../scripts/package.mjs';
+// The features our first use (FIRST_USE's first two steps) activates: the host's, then the ledger views'.
+import { FIRST_USE_FEATURES } from '../../scripts/build.mjs';
 import { codeServerCli, freePort, startCodeServer, tail } from '../e2e/lib/processes.mjs';
 import { QUIET_SETTINGS, serverEnv } from '../e2e/lib/runDir.mjs';
 
@@ -60,6 +62,25 @@ const ATTEMPTS = 3;
  * Our first use, timed after both activations: reading a property of the API the entry returns loads
  * the features (dist/features.js) and activates them, as the first Canton file, view or command does.
  */
+/** The floor's first use (FLOOR_JS): the registrations of our first two steps, with empty handlers. */
+const FLOOR_FIRST_USE = { id: FLOOR_ID, steps: [{ property: 'firstUse', what: 'the commands and views of the features our first use activates, registered again' }] };
+
+/** Our commands and views that the first use registers (src/vscode/owners.ts; undefined where TypeScript cannot be imported). */
+async function firstUseRegistrations() {
+  let owners;
+  try {
+    owners = await import('../../src/vscode/owners.ts');
+  } catch {
+    return undefined;
+  }
+  const contributes = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
+  const mine = (id) => FIRST_USE_FEATURES.includes(owners.ownerOf(id));
+  return {
+    commands: contributes.commands.map((c) => c.command).filter(mine),
+    views: Object.values(contributes.views).flat().map((v) => v.id).filter(mine),
+  };
+}
+
 const FIRST_USE = {
   id: OURS_ID,
   // In this order, each timed on its own: a part of the API loads its feature (and the host, first).
@@ -357,24 +378,50 @@ exports.activate = function (context) {
   const none = () => undefined;
   const lm = vscode.lm;
   if (lm && lm.registerMcpServerDefinitionProvider) for (const p of c.mcpServerDefinitionProviders || []) subs.push(lm.registerMcpServerDefinitionProvider(p.id, { provideMcpServerDefinitions: () => [] }));
-  for (const { command } of c.commands) subs.push(vscode.commands.registerCommand(command, none));
-  for (const view of Object.values(c.views).flat()) subs.push(vscode.window.registerTreeDataProvider(view.id, { getTreeItem: (e) => e, getChildren: () => [] }));
+  const standIns = new Map();
+  const standIn = (id, d) => (standIns.set(id, d), subs.push(d));
+  for (const { command } of c.commands) standIn(command, vscode.commands.registerCommand(command, none));
+  for (const view of Object.values(c.views).flat()) standIn(view.id, vscode.window.registerTreeDataProvider(view.id, { getTreeItem: (e) => e, getChildren: () => [] }));
   for (const scheme of SCHEMES) subs.push(vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: () => '' }));
   for (const viewType of WEBVIEW_TYPES) subs.push(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined }));
   if (lm) for (const { name } of c.languageModelTools || []) subs.push(lm.registerTool(name, { invoke: async () => new vscode.LanguageModelToolResult([]) }));
+  // The first use's floor: what our first use of the Connections view with Updates registers in place of
+  // its stand-ins (the commands and views of the features it activates), with empty handlers.
+  const firstUse = context.extension.packageJSON.benchFloorFirstUse;
+  let used = false;
+  return {
+    get firstUse() {
+      if (!used && firstUse) {
+        used = true;
+        for (const command of firstUse.commands) {
+          standIns.get(command).dispose();
+          subs.push(vscode.commands.registerCommand(command, none));
+        }
+        for (const view of firstUse.views) {
+          standIns.get(view).dispose();
+          subs.push(vscode.window.createTreeView(view, { treeDataProvider: { getTreeItem: (e) => e, getChildren: () => [] } }));
+        }
+      }
+      return used;
+    },
+  };
 };
 exports.deactivate = function () {};
 `;
 
-/** The floor extension: our package.json's contributions renamed (cantonLedger → benchFloor, canton_ → benchfloor_). */
-function writeFloor(dir) {
+/**
+ * The floor extension: our package.json's contributions renamed (cantonLedger → benchFloor, canton_ →
+ * benchfloor_); with `firstUseIds` (our commands and views that the first use registers), its API's
+ * `firstUse` registers those again.
+ */
+function writeFloor(dir, firstUseIds) {
   const ours = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
   const keep = { commands: ours.commands, viewsContainers: ours.viewsContainers, views: ours.views, languageModelTools: ours.languageModelTools, mcpServerDefinitionProviders: ours.mcpServerDefinitionProviders };
-  const contributes = JSON.parse(JSON.stringify(keep).replaceAll('cantonLedger', 'benchFloor').replaceAll('"canton_', '"benchfloor_'));
+  const rename = (x) => JSON.parse(JSON.stringify(x).replaceAll('cantonLedger', 'benchFloor').replaceAll('"canton_', '"benchfloor_'));
   writeBenchExtension(dir, FLOOR_ID, {
     title: 'Activation floor',
     description: "Canton Ledger Explorer's contributions, each registered with an empty handler (test/bench/extensionCost.mjs).",
-    manifest: { main: './floor.js', contributes },
+    manifest: { main: './floor.js', contributes: rename(keep), ...(firstUseIds ? { benchFloorFirstUse: rename(firstUseIds) } : {}) },
     files: { 'floor.js': FLOOR_JS },
   });
   mkdirSync(path.join(dir, 'media'), { recursive: true });
@@ -485,7 +532,9 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
   copyFileSync(packageExtension({ log: lap }), oursVsix);
   const helloVsix = vscePackage(HELLO_DIR, path.join(work, 'hello-world.vsix'));
   const floorDir = path.join(work, 'floor-src');
-  writeFloor(floorDir);
+  const firstUseIds = await firstUseRegistrations();
+  if (!firstUseIds) lap('note: no first-use floor (src/vscode/owners.ts could not be imported: run with node --import tsx)');
+  writeFloor(floorDir, firstUseIds);
   const floorVsix = vscePackage(floorDir, path.join(work, 'floor.vsix'));
   rmSync(floorDir, { recursive: true, force: true });
   const probeDir = path.join(work, 'probe-src');
@@ -567,10 +616,10 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         const dir = path.join(work, 'runs', `floor-${i + 1}${attempt > 1 ? `-attempt${attempt}` : ''}`);
         mkdirSync(dir, { recursive: true });
         try {
-          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order, firstUse: null });
+          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order, firstUse: firstUseIds ? FLOOR_FIRST_USE : null });
           const floor = r.samples.find((x) => x.id === FLOOR_ID);
-          floorSamples.push(floor);
-          lap(`floor run ${i + 1}/${runs}: floor ${describe(floor)}`);
+          floorSamples.push({ ...floor, firstUseMs: r.firstUse?.ms ?? null });
+          lap(`floor run ${i + 1}/${runs}: floor ${describe(floor)}${r.firstUse ? `; first use ${r.firstUse.ms.toFixed(2)} ms` : ''}`);
           lastError = undefined;
           break;
         } catch (e) {
@@ -631,7 +680,13 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
   };
   const contributes = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
   const result = {
-    floor: { commands: contributes.commands.length, views: Object.values(contributes.views).flat().length, tools: (contributes.languageModelTools ?? []).length },
+    firstUseFeatures: FIRST_USE_FEATURES,
+    floor: {
+      commands: contributes.commands.length,
+      views: Object.values(contributes.views).flat().length,
+      tools: (contributes.languageModelTools ?? []).length,
+      firstUse: firstUseIds ? { commands: firstUseIds.commands.length, views: firstUseIds.views.length } : null,
+    },
     bundle: { oursJsBytes: ours.bytes, helloJsBytes: hello.bytes, oursFiles: ours.files, helloFiles: hello.files, developmentBuild: devBuild },
     activation: {
       oursMs,
@@ -646,7 +701,11 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         `; the first activation of each in a fresh code-server extension host (${samples.length} runs), triggered by a probe extension ` +
         'with getExtension(id).activate() after startup settled, empty workspace, order alternating',
       samples: samples.map((s) => ({ run: s.run, first: s.order[0] === OURS_ID ? 'ours' : 'hello', ours: detail(s.ours), hello: detail(s.hello) })),
-      floorSamples: floorSamples.map(detail),
+      floorSamples: floorSamples.map((x) => ({ ...detail(x), firstUseMs: round(x.firstUseMs) })),
+      floorFirstUseMedianMs: (() => {
+        const ms = floorSamples.map((x) => x.firstUseMs).filter((x) => typeof x === 'number');
+        return ms.length ? round(median(ms)) : null;
+      })(),
       medians: {
         ours: medians(samples.map((s) => flat(s.ours))),
         hello: medians(samples.map((s) => flat(s.hello))),
@@ -781,7 +840,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const profileAt = argv.indexOf('--cpu-profile');
   const cpuProfileDir = profileAt >= 0 ? path.resolve(argv[profileAt + 1] ?? '') : undefined;
   if (!Number.isInteger(runs) || runs < 1 || (profileAt >= 0 && !argv[profileAt + 1])) {
-    console.error('usage: node test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]   (N >= 1, default 5; DIR: V8 CPU profiles of the activations and the first use, for DevTools)');
+    console.error('usage: node --import tsx test/bench/extensionCost.mjs [--runs N] [--cpu-profile DIR]   (N >= 1, default 5; DIR: V8 CPU profiles of the activations and the first use, for DevTools)');
     process.exit(2);
   }
   measureExtensionCost({ runs, cpuProfileDir })

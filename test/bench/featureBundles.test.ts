@@ -43,6 +43,8 @@ describe('the feature bundles, loaded', function () {
       const loaded = distLoaded();
       assert.ok(loaded.includes('features.js') && loaded.includes('feature.updates.js') && loaded.includes('feature.connections.js'), loaded.join(', '));
       assert.deepEqual(loaded.filter((f) => /^(part|lib)\./.test(f)), [], `loaded: ${loaded.join(', ')}`);
+      // What these features share with others, in one file (each file costs a read, a resolve and a compile).
+      assert.deepEqual(loaded.filter((f) => f.startsWith('shared.')), ['shared.first-use.js'], `loaded: ${loaded.join(', ')}`);
       // The first request of a connection makes its client: the client's part loads then, one copy of the errors with the kit.
       assert.equal(typeof connection.client.capabilities, 'function');
       assert.ok(distLoaded().includes('part.client.js'));
