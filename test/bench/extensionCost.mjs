@@ -62,25 +62,6 @@ const ATTEMPTS = 3;
  * Our first use, timed after both activations: reading a property of the API the entry returns loads
  * the features (dist/features.js) and activates them, as the first Canton file, view or command does.
  */
-/** The floor's first use (FLOOR_JS): the registrations of our first two steps, with empty handlers. */
-const FLOOR_FIRST_USE = { id: FLOOR_ID, steps: [{ property: 'firstUse', what: 'the commands and views of the features our first use activates, registered again' }] };
-
-/** Our commands and views that the first use registers (src/vscode/owners.ts; undefined where TypeScript cannot be imported). */
-async function firstUseRegistrations() {
-  let owners;
-  try {
-    owners = await import('../../src/vscode/owners.ts');
-  } catch {
-    return undefined;
-  }
-  const contributes = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
-  const mine = (id) => FIRST_USE_FEATURES.includes(owners.ownerOf(id));
-  return {
-    commands: contributes.commands.map((c) => c.command).filter(mine),
-    views: Object.values(contributes.views).flat().map((v) => v.id).filter(mine),
-  };
-}
-
 const FIRST_USE = {
   id: OURS_ID,
   // In this order, each timed on its own: a part of the API loads its feature (and the host, first).
@@ -98,6 +79,24 @@ const FIRST_USE = {
     { property: 'agentTools', what: 'the language-model tools and the MCP server' },
   ],
 };
+
+/** The floor's first use (FLOOR_JS): the registrations of our first two steps, with empty handlers. */
+const FLOOR_FIRST_USE = { id: FLOOR_ID, steps: [{ property: 'firstUse', what: 'the commands and views of the features our first use activates, registered again' }] };
+
+/** Our commands and views that the first use registers (src/vscode/owners.ts; undefined where TypeScript cannot be imported). */
+async function firstUseRegistrations(contributes) {
+  let owners;
+  try {
+    owners = await import('../../src/vscode/owners.ts');
+  } catch {
+    return undefined;
+  }
+  const mine = (id) => FIRST_USE_FEATURES.includes(owners.ownerOf(id));
+  return {
+    commands: contributes.commands.map((c) => c.command).filter(mine),
+    views: Object.values(contributes.views).flat().map((v) => v.id).filter(mine),
+  };
+}
 
 /**
  * VS Code 1.139 opens User/chatLanguageModels.json as a text model (language json) when the workbench
@@ -414,8 +413,7 @@ exports.deactivate = function () {};
  * benchfloor_); with `firstUseIds` (our commands and views that the first use registers), its API's
  * `firstUse` registers those again.
  */
-function writeFloor(dir, firstUseIds) {
-  const ours = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
+function writeFloor(dir, ours, firstUseIds) {
   const keep = { commands: ours.commands, viewsContainers: ours.viewsContainers, views: ours.views, languageModelTools: ours.languageModelTools, mcpServerDefinitionProviders: ours.mcpServerDefinitionProviders };
   const rename = (x) => JSON.parse(JSON.stringify(x).replaceAll('cantonLedger', 'benchFloor').replaceAll('"canton_', '"benchfloor_'));
   writeBenchExtension(dir, FLOOR_ID, {
@@ -525,16 +523,18 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
 
   // 1. Packages.
   const runtime = ensureRuntime({ log: lap });
-  const mainJs = path.join(ROOT, JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).main ?? './dist/extension.js');
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const contributes = manifest.contributes;
+  const mainJs = path.join(ROOT, manifest.main ?? './dist/extension.js');
   const devBuild = existsSync(mainJs) && /\/\/# sourceMappingURL=\S+\s*$/.test(readFileSync(mainJs, 'utf8').slice(-300));
   if (devBuild) lap(`note: ${path.relative(ROOT, mainJs)} links a source map: a development build (npm run build:production for the shipped size)`);
   const oursVsix = path.join(work, 'ours.vsix');
   copyFileSync(packageExtension({ log: lap }), oursVsix);
   const helloVsix = vscePackage(HELLO_DIR, path.join(work, 'hello-world.vsix'));
   const floorDir = path.join(work, 'floor-src');
-  const firstUseIds = await firstUseRegistrations();
+  const firstUseIds = await firstUseRegistrations(contributes);
   if (!firstUseIds) lap('note: no first-use floor (src/vscode/owners.ts could not be imported: run with node --import tsx)');
-  writeFloor(floorDir, firstUseIds);
+  writeFloor(floorDir, contributes, firstUseIds);
   const floorVsix = vscePackage(floorDir, path.join(work, 'floor.vsix'));
   rmSync(floorDir, { recursive: true, force: true });
   const probeDir = path.join(work, 'probe-src');
@@ -678,7 +678,6 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
     return { ms: d.ms, codeLoadingMs: d.codeLoadingMs, activateResolvedMs: d.activateResolvedMs, vscodeCodeLoadingMs: d.vscodeMarks.codeLoadingMs,
       vscodeActivateMs: d.vscodeMarks.activateMs, loadToActivatedMs: d.loadToActivatedMs, wallMs: d.wallMs };
   };
-  const contributes = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes;
   const result = {
     firstUseFeatures: FIRST_USE_FEATURES,
     floor: {

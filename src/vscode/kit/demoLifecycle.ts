@@ -63,12 +63,10 @@ export class DemoLifecycle<T> {
     // Running from here on, so that whatever fails next, or a halt that came while it started (the
     // window closing), shuts it down instead of leaving it listening.
     this.running = running;
-    const haltedMeanwhile = () => {
-      if (this.halts === halts) return false;
+    if (this.halts !== halts) {
       void this.halt(false);
-      return true;
-    };
-    if (haltedMeanwhile()) throw new DemoHaltedError();
+      throw new DemoHaltedError();
+    }
     // A halt meanwhile waits for the set-up, so that it does not undo half of it.
     const setUp = this.process.setUp?.(running);
     this.settingUp = setUp;
@@ -80,7 +78,8 @@ export class DemoLifecycle<T> {
     } finally {
       this.settingUp = undefined;
     }
-    if (haltedMeanwhile() || this.running !== running) throw new DemoHaltedError();
+    // A halt during the set-up has already taken it out of `running` (and shuts it down after the set-up).
+    if (this.running !== running) throw new DemoHaltedError();
     await this.windowState?.update(this.ranKey, this.process.remember ? this.process.remember(running) : true);
     return running;
   }
