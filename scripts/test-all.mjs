@@ -13,15 +13,18 @@ import { spawn } from 'node:child_process';
 
 // e2e first: it installs code-server, whose JSON grammars the node suite's syntax tests also use.
 const SUITES = [
-  { name: 'e2e', cmd: process.execPath, args: ['test/e2e/run.mjs'], parse: parsePlain },
-  { name: 'node', cmd: process.execPath, args: ['node_modules/mocha/bin/mocha.js', '--color'], parse: parseMocha },
+  { name: 'e2e', cmd: process.execPath, args: ['test/e2e/run.mjs'], parse: parsePlain, failures: plainFailures },
+  { name: 'node', cmd: process.execPath, args: ['node_modules/mocha/bin/mocha.js', '--color'], parse: parseMocha, failures: mochaFailures },
   // The README's main-job command (`npm run demo`), run headlessly.
-  { name: 'demo', cmd: process.execPath, args: ['scripts/demo.mjs', '--smoke'], parse: parsePlain },
+  { name: 'demo', cmd: process.execPath, args: ['scripts/demo.mjs', '--smoke'], parse: parsePlain, failures: plainFailures },
 ];
 
 const only = process.argv.slice(2);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const broken = [];
+// What failed, by name, repeated just above the last line: a CI log is often read from its tail, and
+// the first suite's failures are otherwise thousands of lines up.
+const failures = [];
 
 for (const suite of SUITES) {
   if (only.length && !only.includes(suite.name)) continue;
@@ -33,6 +36,7 @@ for (const suite of SUITES) {
     totals.failed++;
     continue;
   }
+  failures.push(...suite.failures(strip(output)).map((name) => `${suite.name}: ${name}`));
   totals.passed += counts.passed;
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
@@ -44,6 +48,7 @@ for (const suite of SUITES) {
   console.log(`=== suite ${suite.name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 }
 
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 if (broken.length) console.log(`\nSuites that did not finish cleanly: ${broken.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exitCode = totals.failed > 0 ? 1 : 0;
@@ -85,4 +90,18 @@ function parsePlain(output) {
     if (m) return { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) };
   }
   return undefined;
+}
+
+/** The e2e runner's `FAIL [kind] name: error` lines and the demo smoke's `… FAILED: error` line. */
+function plainFailures(text) {
+  return [...text.matchAll(/^\s*FAIL (.*)$|^(.*FAILED: .*)$/gm)].map((m) => (m[1] ?? m[2]).slice(0, 300));
+}
+
+/** Mocha's numbered failure titles after "N failing" ("1) suite\n   title:"), one line each. */
+function mochaFailures(text) {
+  const section = text.slice(text.search(/\d+ failing/));
+  if (!/^\s*\d+ failing/m.test(section)) return [];
+  return [...section.matchAll(/^ {2}(\d+)\) ([^\n]*)((?:\n {7}[^\n]*)*)/gm)].map((m) =>
+    `${m[2]}${m[3].replace(/\s+/g, ' ')}`.replace(/:$/, '').slice(0, 300),
+  );
 }
