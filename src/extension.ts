@@ -9,6 +9,7 @@ import { readAgentToolsSettings } from './core/agent/settings';
 import { mcpServerLaunch } from './core/cliEnvironment';
 import { activeProfile, PROFILE_STATE_KEYS, storedProfiles } from './core/connections';
 import type { CantonLedgerApi, Features } from './features';
+import { BundleLoader } from './vscode/bundleLoader';
 import { activateDeferred } from './vscode/deferred';
 import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME } from './vscode/kit/schemes';
 import { fileFeatures, HOST, ownerOf, SCHEME_OWNERS, TOOL_OWNER, WEBVIEW_OWNERS } from './vscode/owners';
@@ -19,10 +20,14 @@ export type { CantonLedgerApi } from './features';
 const API_KEYS = { connections: true, secrets: true, demo: true, documents: true, views: true, send: true, failures: true, packages: true, statusBar: true, connectionsTree: true, compare: true, graphs: true, pqs: true, scripts: true, prompts: true, preflight: true, localNet: true, agentTools: true, network: true } satisfies Record<keyof CantonLedgerApi, true>;
 
 export function activate(context: vscode.ExtensionContext): CantonLedgerApi {
+  // The bundles compile with the code cache an earlier window left (most of a first use is compiling).
+  const dist = path.join(context.extensionPath, 'dist');
+  const bundles = new BundleLoader(dist, path.join(context.globalStorageUri.fsPath, 'code-cache'), module);
+  context.subscriptions.push(bundles);
   return activateDeferred<CantonLedgerApi>(vscode, context, {
     // A computed path, so that esbuild leaves the features to their own bundle.
     // The host and its own feature; every other feature on its first use (src/vscode/owners.ts).
-    load: (beforeActivate): Features => (require(path.join(context.extensionPath, 'dist', 'features.js')) as typeof import('./features')).loadFeatures(context, beforeActivate),
+    load: (handOver): Features => (bundles.require(path.join(dist, 'features.js')) as typeof import('./features')).loadFeatures(context, handOver),
     owners: { host: HOST, of: ownerOf, schemes: SCHEME_OWNERS, webviews: WEBVIEW_OWNERS, tools: TOOL_OWNER, files: fileFeatures },
     apiKeys: Object.keys(API_KEYS) as (keyof CantonLedgerApi)[],
     schemes: [DOCUMENT_SCHEME, REPORT_SCHEME, COMPAT_REPORT_SCHEME],

@@ -21,7 +21,7 @@ import { COMPAT_REPORT_SCHEME, DOCUMENT_SCHEME, GRAPH_VIEW_TYPE, REPORT_SCHEME }
 import type { SavedGraphState } from './core/graph/viewProtocol';
 import { extensionPackageStore, LedgerPackages } from './vscode/kit/ledgerPackages';
 import type { ActivatedFeature, FeatureHost } from './vscode/kit/feature';
-import { DEMO_NETWORK_RAN_KEY } from './vscode/deferred';
+import { DEMO_NETWORK_RAN_KEY, type HandOver } from './vscode/deferred';
 import type { ConnectionsFeature } from './vscode/connections';
 import type { FailedCommands } from './vscode/failures';
 import type { LedgerViews as UpdatesViews } from './vscode/updates';
@@ -76,7 +76,7 @@ export interface Features {
 }
 
 /** The host every feature is handed: the extension's shared objects, made once. */
-function createHost(context: vscode.ExtensionContext): FeatureHost & { channel: vscode.LogOutputChannel } {
+function createHost(context: vscode.ExtensionContext, commandHost: Pick<typeof vscode.commands, 'registerCommand'>): FeatureHost & { channel: vscode.LogOutputChannel } {
   const redactor = new Redactor();
   const channel = vscode.window.createOutputChannel('Canton Ledger', { log: true });
   const logger = channelLogger(channel, redactor);
@@ -90,7 +90,8 @@ function createHost(context: vscode.ExtensionContext): FeatureHost & { channel: 
   const showLog = () => channel.show(true);
   const errors = new ErrorReporter(logger, redactor, prompts, showLog);
   const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
-  const commands = new CommandRegistry(vscode.commands, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
+  const commandsHost = { registerCommand: (id: string, run: (...args: any[]) => unknown) => commandHost.registerCommand(id, run), executeCommand: (id: string, ...rest: unknown[]) => vscode.commands.executeCommand(id, ...rest) };
+  const commands = new CommandRegistry(commandsHost, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const documents = new JsonDocuments();
   const demoPqsPassword = () => secrets.get(DEMO_PQS_SECRET_ID, 'pqsPassword');
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState, demoPqsPassword);
@@ -141,13 +142,13 @@ export interface LoadedFeatures extends Features {
  * commands: what every use of the extension starts from); every other feature is activated when
  * `activate` is first called for it, or when its part of the API is first read.
  */
-export function loadFeatures(context: vscode.ExtensionContext, beforeActivate?: (feature: FeatureName) => void): LoadedFeatures {
-  const host = createHost(context);
+export function loadFeatures(context: vscode.ExtensionContext, handOver?: HandOver): LoadedFeatures {
+  const host = createHost(context, handOver?.commands ?? vscode.commands);
   const apis = new Map<FeatureName, unknown>();
   const activate = <N extends FeatureName>(name: N): FeatureApi<N> => {
     if (!apis.has(name)) {
       // The entry's stand-ins for the feature make way for its registrations.
-      beforeActivate?.(name);
+      handOver?.beforeActivate(name);
       const feature = (FEATURES[name] as (host: FeatureHost, features: LoadedFeatures) => ActivatedFeature<FeatureApi<N>>)(host, features);
       // A feature's registrations go with the extension; what it offers the tests joins the API.
       context.subscriptions.push(...feature.disposables);

@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 
 /** The part of the VS Code API the stand-ins use. */
 export interface DeferHost {
-  commands: Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
+  commands: Pick<typeof vscode.commands, 'registerCommand'>;
   window: Pick<typeof vscode.window, 'registerTreeDataProvider' | 'showErrorMessage' | 'registerWebviewPanelSerializer'>;
   workspace: Pick<typeof vscode.workspace, 'textDocuments' | 'onDidOpenTextDocument' | 'registerTextDocumentContentProvider' | 'getConfiguration'>;
   /** Absent where the editor has no language-model tools; `registerMcpServerDefinitionProvider` absent where it has no MCP servers. */
@@ -53,12 +53,24 @@ export interface Owners {
   files(uri: { path: string }): readonly string[];
 }
 
+/** What the entry hands the features as they load, so that they take over from its stand-ins. */
+export interface HandOver {
+  /** Called before a feature activates: its stand-ins for views, documents, webviews and tools make way. */
+  beforeActivate(feature: string): void;
+  /**
+   * Where the features register their commands: a command with a stand-in keeps it, which from then on
+   * runs the feature's handler (unregistering and registering it again would cost the first use a round
+   * trip to VS Code per command); any other is registered with VS Code.
+   */
+  commands: Pick<typeof vscode.commands, 'registerCommand'>;
+}
+
 export interface DeferOptions<A> {
   /**
    * Loads the features (with `owners`: the host, whose `activate` then activates one feature, calling
-   * `beforeActivate` first so that its stand-ins make way); called at most once.
+   * `handOver.beforeActivate` first); called at most once.
    */
-  load(beforeActivate: (feature: string) => void): Loaded<A>;
+  load(handOver: HandOver): Loaded<A>;
   /** Who owns each command, view, scheme and webview; without it, any first use loads every feature. */
   owners?: Owners;
   /** Every key of the API: the returned API has a getter for each that loads the features. */
@@ -95,9 +107,10 @@ interface Contributions {
  * Loads the features now if a Canton file is open, or the demo participant starts with the folder or
  * ran in this window before it reloaded (or the demo network did);
  * otherwise registers a stand-in for every contributed command and view, for the read-only document
- * schemes and for opening a Canton file, each of which loads the features (disposing the stand-ins
- * first, since the features register the same ids) and hands over. Returns the API, whose properties
- * load the features when read.
+ * schemes and for opening a Canton file, each of which loads the features and hands over: a command's
+ * stand-in stays and runs the handler its feature gives it (HandOver.commands), the others are disposed
+ * first, since the features register the same ids. Returns the API, whose properties load the features
+ * when read.
  */
 export function activateDeferred<A extends object>(
   host: DeferHost,
@@ -110,7 +123,19 @@ export function activateDeferred<A extends object>(
   const ownerOf = (table: Readonly<Record<string, string>> | undefined, key: string) => (owners ? (table?.[key] ?? hostFeature) : ALL);
   const featureOf = (id: string) => (owners ? owners.of(id) : ALL);
   let loaded: Loaded<A> | undefined;
-  /** The stand-ins by the feature they stand for. */
+  /** The command stand-ins, which stay until the extension is deactivated, and the handlers the features gave them. */
+  const commandStandIns = new Map<string, vscode.Disposable>();
+  const handlers = new Map<string, (...args: unknown[]) => unknown>();
+  const commands: HandOver['commands'] = {
+    registerCommand: (id, handler, thisArg) => {
+      if (!commandStandIns.has(id)) return host.commands.registerCommand(id, handler, thisArg);
+      if (handlers.has(id)) throw new Error(`command '${id}' already exists`);
+      const run = (...args: unknown[]) => handler.apply(thisArg, args);
+      handlers.set(id, run);
+      return { dispose: () => handlers.get(id) === run && handlers.delete(id) };
+    },
+  };
+  /** The other stand-ins by the feature they stand for. */
   const standIns = new Map<string, vscode.Disposable[]>();
   const standIn = (owner: string, d: vscode.Disposable) => standIns.set(owner, [...(standIns.get(owner) ?? []), d]);
   const disposeStandIns = (owner?: string) => {
@@ -124,7 +149,7 @@ export function activateDeferred<A extends object>(
     if (!loaded) {
       // Without owners every feature loads at once; with them the host comes with its own feature.
       disposeStandIns(owners ? hostFeature : undefined);
-      loaded = options.load((feature) => disposeStandIns(feature));
+      loaded = options.load({ beforeActivate: (feature) => disposeStandIns(feature), commands });
     }
     return loaded;
   };
@@ -163,7 +188,13 @@ export function activateDeferred<A extends object>(
         return value;
       },
     });
-  context.subscriptions.push({ dispose: () => disposeStandIns() });
+  context.subscriptions.push({
+    dispose: () => {
+      disposeStandIns();
+      commandStandIns.forEach((d) => d.dispose());
+      commandStandIns.clear();
+    },
+  });
   const filesOf = (uri: { path: string }) => (isCantonFile(uri) ? (owners ? owners.files(uri) : [ALL]) : []);
 
   const contributes = (context.extension.packageJSON as { contributes?: Contributions }).contributes ?? {};
@@ -197,15 +228,21 @@ export function activateDeferred<A extends object>(
   }
 
   // A feature activated at the start (the host, a feature of an open Canton file) registered its own.
+  const registeredByItsFeature = (owner: string) => loaded !== undefined && (owner === hostFeature || owner === ALL || active.has(owner));
   const standInFor = (owner: string, make: () => vscode.Disposable) => {
-    if (!(loaded && (owner === hostFeature || owner === ALL || active.has(owner)))) standIn(owner, make());
+    if (!registeredByItsFeature(owner)) standIn(owner, make());
   };
   for (const { command } of contributes.commands ?? []) {
     const owner = featureOf(command);
-    standInFor(owner, () =>
+    if (registeredByItsFeature(owner)) continue;
+    commandStandIns.set(
+      command,
       host.commands.registerCommand(command, (...args: unknown[]) => {
         use(owner);
-        return host.commands.executeCommand(command, ...args);
+        const handler = handlers.get(command);
+        // As VS Code answers a command nobody registered (the feature did not, in this editor).
+        if (!handler) throw new Error(`command '${command}' not found`);
+        return handler(...args);
       }),
     );
   }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { activateDeferred, DEMO_NETWORK_RAN_KEY, DEMO_RAN_KEY, isCantonFile, LOADING_ROW, type DeferHost, type Loaded } from '../../src/vscode/deferred';
+import { activateDeferred, DEMO_NETWORK_RAN_KEY, DEMO_RAN_KEY, isCantonFile, LOADING_ROW, type DeferHost, type HandOver, type Loaded } from '../../src/vscode/deferred';
 import { ROOT } from './lib';
 
 const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -28,6 +28,8 @@ const tick = () => new Promise((r) => setTimeout(r, 5));
 
 class FakeVsCode {
   readonly commands = new Map<string, Fn>();
+  /** Every registerCommand and every command's dispose, in order: each is a round trip to VS Code. */
+  readonly commandCalls: string[] = [];
   readonly views = new Map<string, Provider>();
   readonly contents = new Map<string, ContentProvider[]>();
   readonly openListeners = new Set<(d: ReturnType<typeof doc>) => void>();
@@ -41,7 +43,8 @@ class FakeVsCode {
       registerCommand: (id: string, fn: Fn) => {
         if (self.commands.has(id)) throw new Error(`command '${id}' already exists`);
         self.commands.set(id, fn);
-        return { dispose: () => self.commands.delete(id) };
+        self.commandCalls.push(`register ${id}`);
+        return { dispose: () => self.commandCalls.push(`dispose ${id}`) && self.commands.delete(id) };
       },
       executeCommand: async (id: string, ...args: unknown[]) => {
         const fn = self.commands.get(id);
@@ -97,9 +100,9 @@ function activate(workspaceState: Record<string, unknown> = {}) {
   const restored: Array<[string, unknown, unknown]> = [];
   let loads = 0;
   const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
-    load: (): Loaded<Api> => {
+    load: ({ commands }): Loaded<Api> => {
       loads++;
-      for (const id of COMMANDS) fake.host.commands.registerCommand(id, (...args: unknown[]) => void ran.push([id, args]));
+      for (const id of COMMANDS) commands.registerCommand(id, (...args: unknown[]) => void ran.push([id, args]));
       for (const id of VIEWS) fake.host.window.registerTreeDataProvider(id, { getChildren: () => ['real'] });
       fake.host.workspace.registerTextDocumentContentProvider('canton-ledger', { provideTextDocumentContent: () => 'real' });
       fake.host.window.registerWebviewPanelSerializer('cantonLedger.graph', { deserializeWebviewPanel: async () => undefined });
@@ -138,13 +141,13 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     assert.deepEqual(a.restored, [['cantonLedger.graph', panel, { target: { kind: 'transaction', offset: 8 } }]]);
   });
 
-  it('opening an unrelated JSON file keeps it so; opening a commands or vetting file loads the features once, after the stand-ins are gone', () => {
+  it('opening an unrelated JSON file keeps it so; opening a commands or vetting file loads the features once, after the stand-ins for their views and documents are gone', () => {
     const a = activate();
     fake.open('/w/tsconfig.json');
     fake.open('/w/settings.json');
     assert.equal(a.loads(), 0);
     fake.open('/w/transfer.commands.json');
-    assert.equal(a.loads(), 1, 'loaded, and the real commands could be registered (the fake refuses duplicates)');
+    assert.equal(a.loads(), 1, 'loaded, and the features could register their views (the fake refuses duplicates)');
     assert.equal(fake.openListeners.size, 0, 'the watch for Canton files is gone');
     fake.open('/w/other.vetting.json');
     assert.equal(a.loads(), 1);
@@ -159,6 +162,51 @@ describe('deferred activation (the entry, in a window that may never use Canton)
     await fake.host.commands.executeCommand('cantonLedger.demo.start');
     assert.equal(a.loads(), 1);
     assert.deepEqual(a.ran.map(([id]) => id), ['cantonLedger.files.submit', 'cantonLedger.demo.start']);
+  });
+
+  it('a command stand-in stays and runs the handler its feature gives it: loading unregisters and registers no command again', async () => {
+    const a = activate();
+    const atActivation = [...fake.commandCalls];
+    assert.equal(atActivation.length, COMMANDS.length);
+    await fake.host.commands.executeCommand('cantonLedger.updates.refresh', 'row');
+    assert.equal(a.loads(), 1);
+    assert.deepEqual(a.ran, [['cantonLedger.updates.refresh', ['row']]]);
+    assert.deepEqual(fake.commandCalls, atActivation);
+  });
+
+  it('a stand-in whose feature gave it no handler says the command is not found (it does not call itself)', async () => {
+    const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: () => undefined } };
+    activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
+      load: () => ({ api: { connections: '', views: '' }, provideContent: () => '', deserializeWebviewPanel: () => undefined }),
+      apiKeys: ['connections', 'views'],
+      schemes: [],
+      webviewTypes: [],
+    });
+    await assert.rejects(async () => fake.host.commands.executeCommand('cantonLedger.updates.refresh'), /command 'cantonLedger.updates.refresh' not found/);
+  });
+
+  it('a handler a feature gives a stand-in goes when the feature disposes it; a command without a stand-in is registered with VS Code', async () => {
+    const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: () => undefined } };
+    let handOver: HandOver | undefined;
+    activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
+      load: (h) => {
+        handOver = h;
+        return { api: { connections: '', views: '' }, provideContent: () => '', deserializeWebviewPanel: () => undefined };
+      },
+      apiKeys: ['connections', 'views'],
+      schemes: [],
+      webviewTypes: [],
+    });
+    await assert.rejects(async () => fake.host.commands.executeCommand('cantonLedger.updates.refresh'), /not found/);
+    const given = handOver!.commands.registerCommand('cantonLedger.updates.refresh', () => 'refreshed');
+    assert.equal(await fake.host.commands.executeCommand('cantonLedger.updates.refresh'), 'refreshed');
+    assert.throws(() => handOver!.commands.registerCommand('cantonLedger.updates.refresh', () => 'twice'), /already exists/);
+    given.dispose();
+    await assert.rejects(async () => fake.host.commands.executeCommand('cantonLedger.updates.refresh'), /not found/);
+    const own = handOver!.commands.registerCommand('cantonLedger.notContributed', () => 'own');
+    assert.equal(await fake.host.commands.executeCommand('cantonLedger.notContributed'), 'own');
+    own.dispose();
+    assert.equal(fake.commands.has('cantonLedger.notContributed'), false);
   });
 
   it('a view asking for its items gets a "Loading…" row (not a blank view), then the features load and their view takes over', async () => {
@@ -247,19 +295,19 @@ describe('deferred activation, feature by feature (the owners of src/vscode/owne
     fake.textDocuments = textDocuments;
     const context = { subscriptions: [] as { dispose(): unknown }[], extension: { packageJSON: MANIFEST }, workspaceState: { get: () => undefined } };
     const activated: string[] = [];
-    const register = (feature: string) => {
-      for (const id of COMMANDS.filter((c) => owners.ownerOf(c) === feature)) fake.host.commands.registerCommand(id, () => feature);
+    const register = (feature: string, commands: HandOver['commands']) => {
+      for (const id of COMMANDS.filter((c) => owners.ownerOf(c) === feature)) commands.registerCommand(id, () => feature);
       for (const id of VIEWS.filter((v) => owners.ownerOf(v) === feature)) fake.host.window.registerTreeDataProvider(id, { getChildren: () => [feature] });
       activated.push(feature);
     };
     const api = activateDeferred<Api>(fake.host as unknown as DeferHost, context as never, {
-      load: (beforeActivate): Loaded<Api> => {
+      load: ({ beforeActivate, commands }): Loaded<Api> => {
         const activate = (feature: string) => {
           if (activated.includes(feature)) return;
           beforeActivate(feature);
-          register(feature);
+          register(feature, commands);
         };
-        register(owners.HOST);
+        register(owners.HOST, commands);
         return { api: { connections: 'c', views: 'v' }, provideContent: () => '', deserializeWebviewPanel: () => undefined, activate };
       },
       owners: ownersOption,

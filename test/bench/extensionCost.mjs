@@ -22,7 +22,10 @@
 //    (code/extHost/{will,did}LoadExtensionCode/<id>, {will,did}ActivateExtension/<id>; 1 ms resolution), the
 //    time to activated including the extension context, and the wall time of the activate() call.
 //    After both activations, the probe reads one property of our API (FIRST_USE): our first use, which
-//    loads the features (dist/features.js), timed the same way (`firstUse`).
+//    loads the features (dist/features.js), timed the same way (`firstUse`). Each run is two windows with
+//    the same user data: the first after the install, which compiles our bundles and leaves their V8 code
+//    cache in the global storage (src/vscode/bundleLoader.ts; the probe waits for it), and the next one,
+//    whose first use finds that cache (`firstUse.nextWindowSteps`), as every window after the first does.
 //    A last window with the default settings records whether either extension is activated by itself
 //    at startup, and VS Code's marks of that activation (`startupCheck`; see MEASURE_SETTINGS for why
 //    the measured windows differ).
@@ -81,7 +84,7 @@ const FIRST_USE = {
 };
 
 /** The floor's first use (FLOOR_JS): the registrations of our first two steps, with empty handlers. */
-const FLOOR_FIRST_USE = { id: FLOOR_ID, steps: [{ property: 'firstUse', what: 'the commands and views of the features our first use activates, registered again' }] };
+const FLOOR_FIRST_USE = { id: FLOOR_ID, steps: [{ property: 'firstUse', what: 'the views of the features our first use activates, created again' }] };
 
 /** Our commands and views that the first use registers (src/vscode/owners.ts; undefined where TypeScript cannot be imported). */
 async function firstUseRegistrations(contributes) {
@@ -92,10 +95,8 @@ async function firstUseRegistrations(contributes) {
     return undefined;
   }
   const mine = (id) => FIRST_USE_FEATURES.includes(owners.ownerOf(id));
-  return {
-    commands: contributes.commands.map((c) => c.command).filter(mine),
-    views: Object.values(contributes.views).flat().map((v) => v.id).filter(mine),
-  };
+  // Only the views: a command's stand-in stays and runs the handler its feature gives it (src/vscode/deferred.ts).
+  return { views: Object.values(contributes.views).flat().map((v) => v.id).filter(mine) };
 }
 
 /**
@@ -274,7 +275,27 @@ function hiResHooks(mainPath) {
   };
 }
 
-async function measure() {
+// The first window leaves the code cache of the bundles its first use loaded (src/vscode/bundleLoader.ts
+// writes it a moment after): waits until every one has its cache, so that the next window with the same
+// user data finds them.
+async function awaitCodeCache(context, id) {
+  const dist = path.join(vscode.extensions.getExtension(id).extensionUri.fsPath, 'dist') + path.sep;
+  const bundles = Object.keys(require.cache).filter((f) => f.startsWith(dist) && f !== dist + 'extension.js').map((f) => path.basename(f));
+  const dir = path.join(path.dirname(context.globalStorageUri.fsPath), id.toLowerCase(), 'code-cache');
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    let files = [];
+    try {
+      files = fs.readdirSync(dir);
+    } catch {}
+    const missing = bundles.filter((b) => !files.some((f) => f.startsWith(b + '.') && f.endsWith('.v8')));
+    if (!missing.length) return { bundles };
+    if (Date.now() > deadline) throw new Error('no code cache within 30 s for ' + missing.join(', ') + ' in ' + dir);
+    await sleep(100);
+  }
+}
+
+async function measure(context) {
   const out = process.env.BENCH_PROBE_OUT;
   const order = JSON.parse(process.env.BENCH_PROBE_ORDER || '[]');
   const result = { vscodeVersion: vscode.version, order, samples: [], activeBefore: {} };
@@ -341,6 +362,7 @@ async function measure() {
         }
       });
       result.firstUse = { id: firstUse.id, ms: steps[0].ms, steps };
+      if (process.env.BENCH_PROBE_AWAIT_CODE_CACHE) result.codeCache = await awaitCodeCache(context, firstUse.id);
     }
   } catch (e) {
     result.error = String((e && e.stack) || e);
@@ -349,10 +371,10 @@ async function measure() {
   fs.renameSync(out + '.tmp', out);
 }
 
-exports.activate = function () {
+exports.activate = function (context) {
   if (!process.env.BENCH_PROBE_OUT) return;
   setTimeout(() => {
-    measure().catch((e) => console.error('[activation probe]', e));
+    measure(context).catch((e) => console.error('[activation probe]', e));
   }, 0);
 };
 exports.deactivate = function () {};
@@ -385,17 +407,13 @@ exports.activate = function (context) {
   for (const viewType of WEBVIEW_TYPES) subs.push(vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined }));
   if (lm) for (const { name } of c.languageModelTools || []) subs.push(lm.registerTool(name, { invoke: async () => new vscode.LanguageModelToolResult([]) }));
   // The first use's floor: what our first use of the Connections view with Updates registers in place of
-  // its stand-ins (the commands and views of the features it activates), with empty handlers.
+  // its stand-ins (the views of the features it activates; their commands keep their stand-ins), empty.
   const firstUse = context.extension.packageJSON.benchFloorFirstUse;
   let used = false;
   return {
     get firstUse() {
       if (!used && firstUse) {
         used = true;
-        for (const command of firstUse.commands) {
-          standIns.get(command).dispose();
-          subs.push(vscode.commands.registerCommand(command, none));
-        }
         for (const view of firstUse.views) {
           standIns.get(view).dispose();
           subs.push(vscode.window.createTreeView(view, { treeDataProvider: { getTreeItem: (e) => e, getChildren: () => [] } }));
@@ -410,8 +428,8 @@ exports.deactivate = function () {};
 
 /**
  * The floor extension: our package.json's contributions renamed (cantonLedger → benchFloor, canton_ →
- * benchfloor_); with `firstUseIds` (our commands and views that the first use registers), its API's
- * `firstUse` registers those again.
+ * benchfloor_); with `firstUseIds` (our views that the first use creates in place of their stand-ins), its
+ * API's `firstUse` creates those again.
  */
 function writeFloor(dir, ours, firstUseIds) {
   const keep = { commands: ours.commands, viewsContainers: ours.viewsContainers, views: ours.views, languageModelTools: ours.languageModelTools, mcpServerDefinitionProviders: ours.mcpServerDefinitionProviders };
@@ -592,11 +610,19 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
         const dir = path.join(work, 'runs', `${i + 1}${attempt > 1 ? `-attempt${attempt}` : ''}`);
         mkdirSync(dir, { recursive: true });
         try {
-          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud: newUserDataDir(dir), order, cpuProfileDir });
+          // The first window after the install (no code cache yet), then a window with the same user data,
+          // which finds the code cache the first one left: the first use as it is in every window after.
+          const ud = newUserDataDir(dir);
+          const r = await oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, cpuProfileDir, awaitCodeCache: true });
           vscodeVersion ??= r.vscodeVersion;
           const by = Object.fromEntries(r.samples.map((s) => [s.id, s]));
-          samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], firstUseMs: r.firstUse?.ms ?? null, firstUseSteps: r.firstUse?.steps ?? null, attempt });
-          lap(`run ${i + 1}/${runs} (${order[0] === OURS_ID ? 'ours' : 'hello-world'} first): ours ${describe(by[OURS_ID])} | hello-world ${describe(by[HELLO_ID])}`);
+          const warmDir = `${dir}-next-window`;
+          mkdirSync(warmDir, { recursive: true });
+          const warm = await oneRun({ browser, runtime, procs, env0, exts, dir: warmDir, ud, order, cpuProfileDir });
+          samples.push({ run: i + 1, order, ours: by[OURS_ID], hello: by[HELLO_ID], firstUseMs: r.firstUse?.ms ?? null, firstUseSteps: r.firstUse?.steps ?? null,
+            warmFirstUseSteps: warm.firstUse?.steps ?? null, attempt });
+          lap(`run ${i + 1}/${runs} (${order[0] === OURS_ID ? 'ours' : 'hello-world'} first): ours ${describe(by[OURS_ID])} | hello-world ${describe(by[HELLO_ID])}; ` +
+            `first use ${r.firstUse?.ms.toFixed(2)} ms, in the next window ${warm.firstUse?.ms.toFixed(2)} ms`);
           lastError = undefined;
           break;
         } catch (e) {
@@ -684,7 +710,7 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
       commands: contributes.commands.length,
       views: Object.values(contributes.views).flat().length,
       tools: (contributes.languageModelTools ?? []).length,
-      firstUse: firstUseIds ? { commands: firstUseIds.commands.length, views: firstUseIds.views.length } : null,
+      firstUse: firstUseIds ? { views: firstUseIds.views.length } : null,
     },
     bundle: { oursJsBytes: ours.bytes, helloJsBytes: hello.bytes, oursFiles: ours.files, helloFiles: hello.files, developmentBuild: devBuild },
     activation: {
@@ -715,11 +741,16 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
     firstUse: (() => {
       const ms = samples.map((s) => s.firstUseMs).filter((x) => typeof x === 'number');
       // Each feature's added cost: the median over the runs of the first read of its part of the API.
-      const steps = FIRST_USE.steps.map((step, i) => {
-        const stepMs = samples.map((s) => s.firstUseSteps?.[i]?.ms).filter((x) => typeof x === 'number');
-        return { property: step.property, what: step.what, ms: stepMs.map((x) => round(x)), medianMs: stepMs.length ? round(median(stepMs)) : null };
-      });
-      return { ms: ms.map((x) => round(x)), medianMs: ms.length ? round(median(ms)) : null, what: `the first read of api.${FIRST_USE.steps[0].property} (loads dist/features.js, the host, and activates the Connections feature)`, steps };
+      const stepsOf = (key) =>
+        FIRST_USE.steps.map((step, i) => {
+          const stepMs = samples.map((s) => s[key]?.[i]?.ms).filter((x) => typeof x === 'number');
+          return { property: step.property, what: step.what, ms: stepMs.map((x) => round(x)), medianMs: stepMs.length ? round(median(stepMs)) : null };
+        });
+      return { ms: ms.map((x) => round(x)), medianMs: ms.length ? round(median(ms)) : null, what: `the first read of api.${FIRST_USE.steps[0].property} (loads dist/features.js, the host, and activates the Connections feature)`,
+        // the first window after the install, which compiles every bundle
+        steps: stepsOf('firstUseSteps'),
+        // a window after it, whose bundles compile with the code cache the first one left
+        nextWindowSteps: stepsOf('warmFirstUseSteps') };
     })(),
     startupCheck,
     vscodeVersion,
@@ -754,7 +785,7 @@ function readCodeServerVsCodeVersion() {
 }
 
 /** One fresh code-server + browser page; resolves to the probe's result once it is valid. */
-async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mode = 'measure', cpuProfileDir, firstUse = FIRST_USE }) {
+async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mode = 'measure', cpuProfileDir, firstUse = FIRST_USE, awaitCodeCache = false }) {
   const out = path.join(dir, 'probe.json');
   const logFile = path.join(dir, 'code-server.log');
   const env = serverEnv(env0, {
@@ -764,6 +795,7 @@ async function oneRun({ browser, runtime, procs, env0, exts, dir, ud, order, mod
     BENCH_PROBE_GAP_MS: String(GAP_MS),
     BENCH_PROBE_MODE: mode,
     ...(firstUse ? { BENCH_PROBE_FIRST_USE: JSON.stringify(firstUse) } : {}),
+    ...(awaitCodeCache ? { BENCH_PROBE_AWAIT_CODE_CACHE: '1' } : {}),
     ...(cpuProfileDir ? { BENCH_PROBE_CPU_PROFILE: path.join(cpuProfileDir, `run-${path.basename(dir)}`) } : {}),
   });
   const started = Date.now();

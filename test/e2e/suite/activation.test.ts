@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, extension, workspaceDir } from './helpers';
@@ -41,6 +42,17 @@ describe('activation', () => {
     // The real command now answers under the same id; running it again loads nothing more.
     await vscode.commands.executeCommand('cantonLedger.showLog');
     await vscode.commands.executeCommand('workbench.action.closePanel');
+  });
+
+  it('the bundles that first use loaded leave their V8 code cache in the global storage, for the next window to compile with', async function () {
+    this.timeout(30000);
+    const cacheDir = path.join(process.env.E2E_RUN_DIR!, 'host', 'ud', 'User', 'globalStorage', EXTENSION_ID, 'code-cache');
+    const dist = path.join(extension().extensionPath, 'dist') + path.sep;
+    const loaded = Object.keys(require.cache).filter((f) => f.startsWith(dist) && f !== `${dist}extension.js`).map((f) => path.basename(f));
+    assert.ok(loaded.includes('features.js'), `loaded: ${loaded.join(', ')}`);
+    const cached = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : []).filter((f) => f.endsWith('.v8')).map((f) => f.replace(/\.[0-9a-f]{16}\.v8$/, ''));
+    // Written a moment after the bundles load (src/vscode/bundleLoader.ts).
+    while (!loaded.every((b) => cached().includes(b))) await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
   it('registers every command contributed in package.json', async () => {

@@ -13,8 +13,8 @@ const GLUE = join(ROOT, 'src', 'vscode');
 const KIT = 'kit';
 /** The host's connection list: built by src/features.ts, held by the kit's host type and registry. */
 const CONNECTION_LIST = ['connections/manager.ts', 'connections/profiles.ts', 'connections/tokens.ts'];
-/** The files of src/vscode outside a folder: the entry's stand-ins and the table of who owns what, bundled with src/extension.ts. */
-const ENTRY_FILES = ['deferred.ts', 'owners.ts'];
+/** The files of src/vscode outside a folder: the entry's stand-ins, the table of who owns what and the bundles' loader, bundled with src/extension.ts. */
+const ENTRY_FILES = ['bundleLoader.ts', 'deferred.ts', 'owners.ts'];
 
 interface Tree {
   /** The files directly in src/vscode, and its folders. */

@@ -1,0 +1,161 @@
+// Loads the extension's own bundles (dist/*.js) with V8's code cache. Most of a feature's first use in a
+// window is compiling its bundles (docs/performance.md); VS Code compiles an extension's modules afresh in
+// every window, so the entry loads ours through this instead: each bundle is compiled with the cache that an
+// earlier window left in the extension's global storage, and a bundle compiled without one has its cache
+// written a moment after its first use (once the functions it ran are compiled, so that they are cached too).
+//
+// Only our bundles go through it (a bundle's require of another file in its folder); everything else they
+// require (vscode, Node's modules) is required as usual, by the bundle's own module. A cache is named by a
+// hash of the bundle's source: V8 itself checks only the source's length, so a rebuilt bundle of the same
+// length must not find the old cache. A cache V8 refuses (another V8, other flags) is replaced.
+//
+// No 'vscode' here: it runs in unit tests as it is.
+import Module = require('node:module');
+import { createHash } from 'node:crypto';
+import fs = require('node:fs');
+import path = require('node:path');
+import vm = require('node:vm');
+
+/** How a bundle was compiled: with the code cache of an earlier window, or without one (and why). */
+export type CacheUse = 'used' | 'none' | 'rejected';
+
+interface Compiled {
+  script: vm.Script;
+  cacheFile: string | undefined;
+  cache: CacheUse;
+}
+
+/** The parts of `Module` that loading a file as `require` does uses and that @types/node leaves out. */
+interface ModuleInternals {
+  _cache: Record<string, NodeModule>;
+  _nodeModulePaths(from: string): string[];
+  wrap(source: string): string;
+  new (id: string, parent?: NodeModule): NodeModule & { paths: string[]; loaded: boolean };
+}
+
+const internals = Module as unknown as ModuleInternals;
+
+/** A cache's file name: `<bundle>.<16 hex digits of its source's hash>.v8`. */
+const CACHE_NAME = /^(.+\.js)\.[0-9a-f]{16}\.v8$/;
+
+export class BundleLoader {
+  private readonly compiled = new Map<string, Compiled>();
+  private readonly saved = new Set<string>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  private readonly dir: string;
+
+  constructor(
+    /** The folder of the bundles: a bundle's require of a `.js` file in it is loaded by this loader too. */
+    dir: string,
+    /** Where the caches are kept; without it, the bundles are compiled as require would. */
+    private readonly cacheDir: string | undefined,
+    /** The module the bundles are loaded for (the entry's). */
+    private readonly parent: NodeModule,
+    /** How long after a bundle is first loaded its cache is written (the functions it runs then are cached too). */
+    private readonly saveDelayMs = 3000,
+  ) {
+    this.dir = path.resolve(dir);
+  }
+
+  /** The exports of a bundle of the folder, loaded once (shared with `require`, which finds it in its cache). */
+  require(file: string): unknown {
+    const filename = path.resolve(file);
+    const known = internals._cache[filename];
+    if (known) return known.exports;
+    const module = new internals(filename, this.parent);
+    module.filename = filename;
+    module.paths = internals._nodeModulePaths(path.dirname(filename));
+    internals._cache[filename] = module;
+    try {
+      const run = this.compile(filename).runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void;
+      run.call(module.exports, module.exports, this.requireFor(module), module, filename, path.dirname(filename));
+    } catch (e) {
+      delete internals._cache[filename];
+      this.compiled.delete(filename);
+      throw e;
+    }
+    module.loaded = true;
+    this.scheduleSave();
+    return module.exports;
+  }
+
+  /** How each bundle loaded so far was compiled. */
+  cacheUse(): Record<string, CacheUse> {
+    return Object.fromEntries([...this.compiled].map(([file, c]) => [path.basename(file), c.cache]));
+  }
+
+  /**
+   * Writes the cache of each bundle that was compiled without a usable one, and removes the caches of
+   * earlier builds (of these bundles, and of bundles this build no longer has). A cache that cannot be
+   * written costs the next window its compile, nothing else: failures are not reported.
+   */
+  async save(): Promise<void> {
+    if (!this.cacheDir) return;
+    const dir = this.cacheDir;
+    const todo = [...this.compiled].filter(([file, c]) => c.cache !== 'used' && c.cacheFile && !this.saved.has(file));
+    if (!todo.length) return;
+    await fs.promises.mkdir(dir, { recursive: true }).catch(() => undefined);
+    for (const [file, c] of todo) {
+      this.saved.add(file);
+      try {
+        // Written under another name and renamed, so that a window reading it meanwhile finds all of it or nothing.
+        const partial = `${c.cacheFile}.${process.pid}.tmp`;
+        await fs.promises.writeFile(partial, c.script.createCachedData());
+        await fs.promises.rename(partial, c.cacheFile!);
+      } catch {
+        // Not cached: the next window compiles this bundle as VS Code would have.
+      }
+    }
+    const current = new Set([...this.compiled.values()].map((c) => c.cacheFile && path.basename(c.cacheFile)));
+    const stale = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((f) => {
+      const bundle = CACHE_NAME.exec(f)?.[1];
+      return bundle !== undefined && !current.has(f) && (this.compiled.has(path.join(this.dir, bundle)) || !fs.existsSync(path.join(this.dir, bundle)));
+    });
+    await Promise.all(stale.map((f) => fs.promises.rm(path.join(dir, f), { force: true }).catch(() => undefined)));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.saveTimer);
+  }
+
+  private compile(filename: string): vm.Script {
+    const source = fs.readFileSync(filename, 'utf8');
+    const wrapped = internals.wrap(source);
+    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.${createHash('sha256').update(source).digest('hex').slice(0, 16)}.v8`);
+    const cachedData = cacheFile ? readIfThere(cacheFile) : undefined;
+    const script = new vm.Script(wrapped, { filename, cachedData });
+    this.compiled.set(filename, { script, cacheFile, cache: !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });
+    return script;
+  }
+
+  /** A bundle's `require`: the folder's other bundles through this loader, anything else as usual. */
+  private requireFor(module: NodeModule): NodeJS.Require {
+    const from = path.dirname(module.filename);
+    const ownRequire = ((id: string) => {
+      const target = id.startsWith('.') || path.isAbsolute(id) ? path.resolve(from, id) : undefined;
+      return target && path.dirname(target) === this.dir && target.endsWith('.js') ? this.require(target) : module.require(id);
+    }) as NodeJS.Require;
+    ownRequire.resolve = ((request: string, options?: { paths?: string[] }) => Module.createRequire(module.filename).resolve(request, options)) as NodeJS.RequireResolve;
+    ownRequire.cache = internals._cache;
+    ownRequire.main = require.main;
+    return ownRequire;
+  }
+
+  private scheduleSave(): void {
+    if (!this.cacheDir || this.disposed) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.save(), this.saveDelayMs);
+    this.saveTimer.unref?.();
+  }
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
