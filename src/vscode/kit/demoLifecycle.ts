@@ -47,7 +47,9 @@ export class DemoLifecycle<T> {
 
   start(): Promise<T> {
     if (this.running) return Promise.resolve(this.running);
-    this.starting ??= this.launch().finally(() => (this.starting = undefined));
+    // The halts are counted from the call, not from the launch: a halt in between (the window closing
+    // as it opens) must stop this start too.
+    this.starting ??= this.launch(this.halts).finally(() => (this.starting = undefined));
     return this.starting;
   }
 
@@ -56,9 +58,9 @@ export class DemoLifecycle<T> {
     await this.starting?.catch(() => undefined);
   }
 
-  private async launch(): Promise<T> {
+  private async launch(halts: number): Promise<T> {
     await this.stopping;
-    const halts = this.halts;
+    if (this.halts !== halts) throw new DemoHaltedError();
     const running = await this.process.launch();
     // Running from here on, so that whatever fails next, or a halt that came while it started (the
     // window closing), shuts it down instead of leaving it listening.

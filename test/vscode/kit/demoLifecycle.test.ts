@@ -93,6 +93,18 @@ describe('DemoLifecycle (start once, stop, and what the window remembers of a de
     assert.equal(d.setUps.length, 0, 'a halted demo is not set up');
   });
 
+  it('a halt in the same turn as the start (a window that closes as it opens) launches nothing', async () => {
+    const d = fakeDemo();
+    const start = d.lifecycle.start();
+    const halted = d.lifecycle.halt(false);
+    await assert.rejects(start, DemoHaltedError);
+    await halted;
+    assert.equal(d.launches.length, 0, 'nothing was launched');
+    assert.deepEqual(d.log, []);
+    assert.equal(d.lifecycle.current, undefined);
+    assert.equal(d.state.get('ran'), undefined);
+  });
+
   it("the user's stop while it is set up shuts it down once the set-up is done, the window forgets it, and the start says it was stopped", async () => {
     const d = fakeDemo();
     const start = d.lifecycle.start();
