@@ -90,8 +90,7 @@ function createHost(context: vscode.ExtensionContext, commandHost: Pick<typeof v
   const showLog = () => channel.show(true);
   const errors = new ErrorReporter(logger, redactor, prompts, showLog);
   const titles = new Map((context.extension.packageJSON as { contributes: { commands: { command: string; title: string }[] } }).contributes.commands.map((c) => [c.command, c.title]));
-  const commandsHost = { registerCommand: (id: string, run: (...args: any[]) => unknown) => commandHost.registerCommand(id, run), executeCommand: (id: string, ...rest: unknown[]) => vscode.commands.executeCommand(id, ...rest) };
-  const commands = new CommandRegistry(commandsHost, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
+  const commands = new CommandRegistry({ registerCommand: (id, run) => commandHost.registerCommand(id, run), executeCommand: (id, ...rest) => vscode.commands.executeCommand(id, ...rest) }, errors, new ConnectionTargets(connections, prompts, vscode.commands, errors), (id: CommandId) => titles.get(id));
   const documents = new JsonDocuments();
   const demoPqsPassword = () => secrets.get(DEMO_PQS_SECRET_ID, 'pqsPassword');
   const demo = new DemoController(connections, logger, context.extensionPath, vscode.Uri.joinPath(context.globalStorageUri, 'demo-ledger.json').fsPath, context.workspaceState, demoPqsPassword);

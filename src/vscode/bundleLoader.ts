@@ -38,6 +38,12 @@ const internals = Module as unknown as ModuleInternals;
 /** A cache's file name: `<bundle>.<16 hex digits of its source's hash>.v8`. */
 const CACHE_NAME = /^(.+\.js)\.[0-9a-f]{16}\.v8$/;
 
+/** The bundles that have a cache in `cacheDir` (none when it does not exist). */
+export function cachedBundles(cacheDir: string): string[] {
+  const files = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : [];
+  return files.flatMap((f) => CACHE_NAME.exec(f)?.[1] ?? []);
+}
+
 export class BundleLoader {
   private readonly compiled = new Map<string, Compiled>();
   private readonly saved = new Set<string>();
@@ -109,9 +115,10 @@ export class BundleLoader {
       }
     }
     const current = new Set([...this.compiled.values()].map((c) => c.cacheFile && path.basename(c.cacheFile)));
+    const shipped = new Set(await fs.promises.readdir(this.dir).catch(() => [] as string[]));
     const stale = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((f) => {
       const bundle = CACHE_NAME.exec(f)?.[1];
-      return bundle !== undefined && !current.has(f) && (this.compiled.has(path.join(this.dir, bundle)) || !fs.existsSync(path.join(this.dir, bundle)));
+      return bundle !== undefined && !current.has(f) && (this.compiled.has(path.join(this.dir, bundle)) || !shipped.has(bundle));
     });
     await Promise.all(stale.map((f) => fs.promises.rm(path.join(dir, f), { force: true }).catch(() => undefined)));
   }
@@ -122,9 +129,10 @@ export class BundleLoader {
   }
 
   private compile(filename: string): vm.Script {
-    const source = fs.readFileSync(filename, 'utf8');
-    const wrapped = internals.wrap(source);
-    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.${createHash('sha256').update(source).digest('hex').slice(0, 16)}.v8`);
+    // Read once as bytes: hashed as they are, decoded once for V8.
+    const bytes = fs.readFileSync(filename);
+    const wrapped = internals.wrap(bytes.toString('utf8'));
+    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.v8`);
     const cachedData = cacheFile ? readIfThere(cacheFile) : undefined;
     const script = new vm.Script(wrapped, { filename, cachedData });
     this.compiled.set(filename, { script, cacheFile, cache: !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });

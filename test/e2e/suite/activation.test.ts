@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { cachedBundles } from '../../../src/vscode/bundleLoader';
 import { EXTENSION_ID, extension, workspaceDir } from './helpers';
 
 interface ManifestCommand {
@@ -50,9 +50,8 @@ describe('activation', () => {
     const dist = path.join(extension().extensionPath, 'dist') + path.sep;
     const loaded = Object.keys(require.cache).filter((f) => f.startsWith(dist) && f !== `${dist}extension.js`).map((f) => path.basename(f));
     assert.ok(loaded.includes('features.js'), `loaded: ${loaded.join(', ')}`);
-    const cached = () => (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : []).filter((f) => f.endsWith('.v8')).map((f) => f.replace(/\.[0-9a-f]{16}\.v8$/, ''));
     // Written a moment after the bundles load (src/vscode/bundleLoader.ts).
-    while (!loaded.every((b) => cached().includes(b))) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!loaded.every((b) => cachedBundles(cacheDir).includes(b))) await new Promise((resolve) => setTimeout(resolve, 100));
   });
 
   it('registers every command contributed in package.json', async () => {
