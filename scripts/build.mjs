@@ -8,13 +8,20 @@ import { fileURLToPath } from 'node:url';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-const VSCODE_SHIM = fileURLToPath(new URL('./shims/vscode.mjs', import.meta.url));
-
-/** Resolves `vscode` to the shim, except inside the shim itself, where it is the host's module. */
-const oneVscodeImport = {
-  name: 'one-vscode-import',
+/**
+ * VS Code's API reaches a module as `import vscode = require('vscode')`, which esbuild keeps a plain
+ * require of the host's one API object. An ES import of it (`import * as vscode`, `import { Uri }`)
+ * would have esbuild copy the API's ~350 keys into a namespace object once per importing module, at
+ * its load (4 ms of the first use for one feature bundle's four modules): the build refuses it.
+ */
+const vscodeRequiredPlainly = {
+  name: 'vscode-required-plainly',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.importer === VSCODE_SHIM ? { path: 'vscode', external: true } : { path: VSCODE_SHIM }));
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.kind === 'require-call'
+        ? { path: 'vscode', external: true }
+        : { errors: [{ text: "import VS Code's API as `import vscode = require('vscode')` (an ES import copies it per module)" }] },
+    );
   },
 };
 
@@ -57,7 +64,7 @@ export const common = {
   // Prefer ESM builds: jsonc-parser's `main` is a UMD bundle whose internal require('./impl/…')
   // calls esbuild cannot follow, so the bundle would fail at run time with MODULE_NOT_FOUND.
   mainFields: ['module', 'main'],
-  plugins: [oneVscodeImport, validatorsApart, yamlApart],
+  plugins: [vscodeRequiredPlainly, validatorsApart, yamlApart],
 };
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -176,7 +183,7 @@ const fromTheirOwners = (owners, self) => ({
       if (resolved.errors.length > 0 || resolved.external || !resolved.path) return undefined;
       const name = inputName(resolved.path);
       const owner = owners.get(name);
-      // Named .cjs: the stub is CommonJS, whatever the module it stands for (the VS Code shim is .mjs).
+      // Named .cjs: the stub is CommonJS, whatever the module it stands for.
       return owner && owner !== self ? { path: `${name}.cjs`, namespace: 'shared', pluginData: { name, owner } } : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({

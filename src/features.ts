@@ -4,7 +4,7 @@
 // feature (`src/vscode/<feature>/index.ts`, src/vscode/kit/feature.ts) is its own bundle
 // (dist/feature.<name>.js), required and activated when it is first used: its view shown, its command
 // run, its file kind opened, its part of the test API read.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/kit/log';
 import { SecretStore } from './vscode/kit/secrets';

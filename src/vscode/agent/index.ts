@@ -2,7 +2,7 @@
 // agent mode and others), answering from the active connection, and the `canton-ledger mcp` server
 // offered to VS Code's MCP clients with that connection's URL and token.
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AGENT_TOOLS_SETTINGS, readAgentToolsSettings } from '../../core/agent/settings';
 import { AGENT_TOOLS } from '../../core/agent/table';
 import type { AgentContext } from '../../core/agent/tool';

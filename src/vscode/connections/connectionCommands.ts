@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { randomUUID } from 'node:crypto';
 import { AUTH_KINDS, AuthKind, checkParticipantUrl, ConnectionProfile, connectionWizardSteps, type ConnectionWizardStep, wizardStepCounter } from '../../core/connections';
 import type { LedgerConnection } from '../../core/ledger/connection';

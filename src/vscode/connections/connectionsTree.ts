@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionProfile } from '../../core/connections';
 import { tokenState, type TokenClaims } from '../../core/auth/jwt';
 import { tokenReach, tokenReachLine, type ScopeRequirements } from '../../core/auth/scopes';

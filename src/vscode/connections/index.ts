@@ -3,7 +3,7 @@
  * connections and set their tokens, and the demo participant's start and stop. The list of
  * connections itself (./manager, ./profiles, ./tokens) is the host's, shared by every feature.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { DEMO_CONNECTION_ID } from '../kit/demo';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { Commands, Views } from '../kit/ids';

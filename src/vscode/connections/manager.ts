@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { LedgerClient } from '../../core/api/client';
 import type { TokenSource } from '../../core/auth/jwt';
 import type { ConnectionProfile } from '../../core/connections';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Disposable } from '../kit/lifecycle';
 import { activeProfile, ConnectionProfile, persistableProfile, PROFILE_STATE_KEYS, storedProfiles, trustKey } from '../../core/connections';
 

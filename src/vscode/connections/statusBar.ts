@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { tokenState } from '../../core/auth/jwt';
 import type { ConnectionManager } from './manager';
 import { Commands } from '../kit/ids';

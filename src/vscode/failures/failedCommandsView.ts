@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { explainFailure, type FailedCommandFacts } from '../../core/failureExplanation';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { locateCause } from '../../core/errorCauses';

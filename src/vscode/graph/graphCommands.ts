@@ -3,7 +3,7 @@
  * ledger views (its update, offset or contract), a submission, or the palette (asked for).
  */
 import type { TrafficCostEstimate } from '../../core/trafficCost';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { transactionDocument } from '../../core/graph/document';
 import { previewGraph } from '../../core/graph/preview';
 import { transactionKeyOf } from '../../core/graph/read';

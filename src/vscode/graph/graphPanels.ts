@@ -4,7 +4,7 @@
  * the view (Canton's code, its hint, Retry), follows the ledger for a lineage ("newer transactions
  * exist"), and comes back after a reload from the state the webview saved (a serializer).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CantonApiError, LedgerError } from '../../core/errors';
 import { comparisonDocument, lineageDocument, rangeDiffDocument, transactionDocument, type GraphDocument } from '../../core/graph/document';
 import { mermaidMarkdown } from '../../core/graph/export';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionManager } from '../connections/manager';
 import { Disposable } from './lifecycle';
 

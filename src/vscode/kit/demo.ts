@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import type { ConnectionProfile } from '../../core/connections';
 import type { Logger } from '../../core/log';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readableParties, shortParty } from '../../core/models/users';
 import { parseIdentifier } from '../../core/daml/identifiers';
 import { checkViewFilter, defaultViewFilter, filterSummary, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type UpdatesViewFilter } from '../../core/updates/viewFilter';

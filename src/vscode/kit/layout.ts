@@ -2,7 +2,7 @@
 // splits the editor area evenly: beside one column leaves two halves, wide enough to read; beside a
 // second makes thirds, too narrow for a report's headings. So: beside only while there is one column;
 // with more, in a column that is already there, leaving alone what the caller must keep in view.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** The editor area's columns, left to right, and the one the user works in. */
 function editorColumns(): { columns: vscode.ViewColumn[]; active: vscode.ViewColumn | undefined } {

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { DamlPackage } from '../../core/daml/model';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Logger } from '../../core/log';
 import type { Redactor } from '../../core/redact';
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { PagedListState, type PagedList } from '../../core/paging';
 import type { Prompts } from './prompts';
 import type { StatusRow } from './errorRows';

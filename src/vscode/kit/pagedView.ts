@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { PagedList } from '../../core/paging';
 import type { LedgerChange } from '../../core/ledger/state';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { LedgerRow } from '../../core/rows';
 import { Commands, type ViewId } from './ids';
 import type { CommandRegistry } from './registry';

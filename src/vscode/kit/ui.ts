@@ -1,7 +1,7 @@
 // The window's side of the prompts port: the one file of src/vscode that calls the window's questions
 // (messages, quick picks, input boxes, dialogs) and progress; everything else asks through `Prompts`
 // (./prompts), which tests answer. test/vscode/promptsPort.test.ts keeps it so.
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { disposeAll } from './lifecycle';
 import { BACK, type InputStepOptions, type PickStepOptions, type Prompts, type StepAnswer } from './prompts';
 

@@ -9,7 +9,7 @@
  * Colours are the theme's (`--vscode-*` variables, in the page's style sheet). Every listener is
  * disposed with its panel, and every panel with the host.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { randomBytes } from 'node:crypto';
 import { Disposable, disposeAll, toDisposable } from './lifecycle';
 

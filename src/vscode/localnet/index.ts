@@ -1,5 +1,5 @@
 /** Add LocalNet Connections…: one connection per participant of a cn-quickstart LocalNet, read from its checkout. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { randomUUID } from 'node:crypto';
 import type { ConnectionProfile } from '../../core/connections';
 import { describeLocalNetProblem, readLocalNet, type LocalNetParticipant, type LocalNetReading } from '../../core/network/localnet';

@@ -3,7 +3,7 @@
  * the vetted packages of each synchronizer (with New Vetting File). The packages themselves are the
  * host's (src/vscode/kit/ledgerPackages.ts); their rows are the core's (src/core/daml/packageRows.ts).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';
 import { Commands } from '../kit/ids';
 import type { ViewNode } from '../kit/rowsTree';

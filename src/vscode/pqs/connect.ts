@@ -6,7 +6,7 @@
  * password is the one "Set Up PQS for the Demo…" kept, else PGPASSWORD). Each attach checks the store's
  * interface and whether the role could write.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import type { CallOptions } from '../../core/api/http';
 import type { LedgerConnection } from '../../core/ledger/connection';

@@ -4,7 +4,7 @@
  * (or starts it again), attaches the PQS view to it and shows it. A change of `cantonLedger.demo.pqsUrl`
  * made anywhere (the Settings editor, settings.json by hand) applies to a running demo at once.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parsePqsUrl } from '../../core/pqs/settings';
 import { Commands, Views } from '../kit/ids';
 import type { CommandRegistry } from '../kit/registry';

@@ -5,7 +5,7 @@
  * page in src/webview/pqs). Thin glue: every query is the core's (src/core/pqs); every failure goes
  * through the one error reporter (a command's through the registry).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { CommandRegistry } from '../kit/registry';
 import { DEMO_PQS_SECRET_ID, demoPqsUrl } from '../kit/demo';
 import type { ActivatedFeature, FeatureHost } from '../kit/feature';

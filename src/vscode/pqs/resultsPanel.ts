@@ -4,7 +4,7 @@
  * page of rows at a time (core/pqs/resultsProtocol); the copies the page asks for are written to the
  * clipboard here, from the whole result.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { RESULTS_VIEW_TYPE, resultsCsv, resultsJson, resultsView, type FromResultsPage, type ResultsRun, type ToResultsPage } from '../../core/pqs/resultsProtocol';
 import type { SqlResult } from '../../core/pqs/store';
 import { Disposable } from '../kit/lifecycle';

@@ -4,7 +4,7 @@
  * store's template names, the templates' payload fields). The statement guard and the read-only
  * session are the core's; a cancelled run is the error reporter's (silent).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import { pqsCompletions } from '../../core/pqs/completions';
 import type { FilterPackages } from '../../core/pqs/filter';

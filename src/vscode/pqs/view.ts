@@ -6,7 +6,7 @@
  * filter and its suggested index, and a contract's history with links to the transaction graph and
  * Contract Events. Every query is the core's (src/core/pqs); the rows' looks are in ./viewRows.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { FilterPackages, PayloadFilter } from '../../core/pqs/filter';
 import { checkFilters, suggestedPayloadIndex } from '../../core/pqs/filter';
 import { CoalescedRead } from '../../core/ledger/state';

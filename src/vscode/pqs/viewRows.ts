@@ -3,7 +3,7 @@
  * fresh tree item on every ask. A template's interface views are rows under the template, never
  * templates of their own; a contract's history names its template and lists its interface views.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContractHistory } from '../../core/pqs/store';
 import { shortId } from '../../core/text';
 import { Commands } from '../kit/ids';

@@ -1,5 +1,5 @@
 /** The pre-flight of commands files across the network, and LocalNet connections in one step. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Commands } from '../kit/ids';
 import type { SubmitController } from '../files/submit/submit';
 import type { DarUploadController } from '../files/submit/darUpload';

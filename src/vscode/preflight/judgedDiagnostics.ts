@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Problem } from '../../core/files/problems';
 import { toDiagnostic } from '../files/editing/diagnostics';
 import { Disposable } from '../kit/lifecycle';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CancelledError } from '../../core/errors';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import type { NetworkMember } from '../../core/network/model';

@@ -6,7 +6,7 @@
  * CodeLens sits at the top of each script. Cancel stops the run; a step whose outcome is unknown stops
  * it too, and is never re-sent.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { JsonDocument } from '../../core/files/jsonDocument';
 import type { LedgerConnection } from '../../core/ledger/connection';
 import { FileRefusedError } from '../../core/localFile';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ActiveContract } from '../../core/api/client';
 import {
   actAsPrompt, actingCandidates, canExerciseByKey, choiceControllers, counterparty, exerciseChoices, exerciseCommand, needsInterfaceView, withInterfaceView, type ActingCandidate,

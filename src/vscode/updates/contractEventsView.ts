@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { UpdateFilter } from '../../core/api/updatesRequest';
 import { CantonApiError } from '../../core/errors';
 import type { Logger } from '../../core/log';

@@ -2,7 +2,7 @@
  * The ledger views: Updates (paged, filtered, live tail), Contract Events and Active Contracts, which
  * the Updates filter drives, and the commands on their rows (the rows: src/core/updates, src/core/acs).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readableParties } from '../../core/models/users';
 import type { UpdatesViewFilter } from '../../core/updates/viewFilter';
 import { Commands } from '../kit/ids';

@@ -86,7 +86,7 @@ describe('the prompts port: every question of the glue goes through it (read fro
     // A file of the glue that asks the window in every way the check knows, beside calls it must let be.
     const probe = path.join(root, 'src/vscode/kit/promptsProbe.ts');
     const text = [
-      "import * as vscode from 'vscode';",
+      "import vscode = require('vscode');",
       "import type { Prompts } from './prompts';",
       'export async function probe(prompts: Prompts, host: { window: Pick<typeof vscode.window, "showErrorMessage"> }) {',
       "  await vscode.window.showInputBox({ title: 'a' });",

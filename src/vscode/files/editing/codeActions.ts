@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { fixesFor, type Fix, type FixContext } from '../../../core/files/fixes';
 import type { Problem } from '../../../core/files/validate';
 import type { ConnectionFacts } from './connectionFacts';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ActiveContract } from '../../../core/api/client';
 import { completionsAt, contractIdSlotAt, hoverAt, templatePackageNameAt, type AssistItem, type AssistKind, type ContractIdSlot } from '../../../core/files/damlAssist';
 import { commandsFileQuestions } from '../../../core/network/preferredVersions';

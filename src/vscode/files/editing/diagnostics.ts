@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Disposable, toDisposable } from '../../kit/lifecycle';
 import { fileKindOf, validateText, type FileKind, type Problem, type ValidateOptions } from '../../../core/files/validate';
 

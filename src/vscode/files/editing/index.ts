@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Logger } from '../../../core/log';
 import type { ConnectionManager } from '../../connections/manager';
 import type { CommandRegistry } from '../../kit/registry';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import { CancelledError } from '../../../core/errors';
 import type { Logger } from '../../../core/log';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { CantonFailure } from '../../../core/cantonFailure';
 import { locateCause, type CauseLocation } from '../../../core/errorCauses';
 import { Disposable } from '../../kit/lifecycle';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { fileKindOf } from '../../../core/files/validate';
 import { Commands } from '../../kit/ids';
 import { ConnectionCodeLensProvider } from '../../kit/connectionCodeLenses';

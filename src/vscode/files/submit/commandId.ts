@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { commandIdSite, newCommandIdEdit } from '../../../core/files/commandId';
 import type { SubmissionRecord } from '../../../core/submit/history';
 import { Disposable } from '../../kit/lifecycle';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { PackageStore } from '../../../core/ledger/packages';
 import type { LedgerClient } from '../../../core/api/client';
 import type { ConnectionProfile } from '../../../core/connections';

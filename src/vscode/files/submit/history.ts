@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { outcomeLabel, recordSubmission, type SubmissionRecord } from '../../../core/submit/history';
 import { Commands } from '../../kit/ids';
 import { Disposable } from '../../kit/lifecycle';

@@ -1,5 +1,5 @@
 /** Sending files to the participant: submitting commands, vetting changes, and the Submissions history. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { SubmissionRecord } from '../../../core/submit/history';
 import { DOCUMENT_SCHEME } from '../../kit/documents';
 import { SendCodeLensProvider } from './codeLens';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { decodeCostEstimation, type TrafficCostEstimate } from '../../../core/trafficCost';
 import * as path from 'node:path';
 import { CancelledError, LedgerError } from '../../../core/errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'node:path';
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { checkBeforeSending, fileKindOf, type FileKind, type Problem } from '../../../core/files/validate';

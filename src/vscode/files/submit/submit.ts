@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { paidTrafficCostInline } from '../../../core/trafficCost';
 import { randomUUID } from 'node:crypto';
 import type { LedgerConnection } from '../../../core/ledger/connection';

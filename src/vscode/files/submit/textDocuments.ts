@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Disposable, toDisposable } from '../../kit/lifecycle';
 import { readableColumn } from '../../kit/layout';
 import { REPORT_SCHEME } from '../../kit/schemes';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { LedgerClient } from '../../../core/api/client';
 import type { LedgerConnection } from '../../../core/ledger/connection';
 import { CancelledError, LedgerError } from '../../../core/errors';
