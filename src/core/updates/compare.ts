@@ -442,7 +442,7 @@ export function resolvePartyNames(names: readonly string[], known: readonly stri
  * included, within 1 and the ledger end: the query's range, or what is wrong with the text.
  */
 export function parseOffsetRange(text: string, ledgerEnd: number): { beginExclusive: number; endInclusive: number } | { problem: string } {
-  const m = /^\s*(\d+)\s*(?:(?:-|–|\.\.)\s*(\d+)\s*)?$/.exec(text);
+  const m = /^\s*(\d+)\s*(?:(?:-|\u2013|\.\.)\s*(\d+)\s*)?$/.exec(text);
   if (!m) return { problem: 'Give the first and last offset, e.g. 10-42' };
   const first = Number(m[1]);
   const last = m[2] === undefined ? first : Number(m[2]);

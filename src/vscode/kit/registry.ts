@@ -128,7 +128,7 @@ export class CommandRegistry extends Disposable {
       try {
         return await handler(...(args as A));
       } catch (e) {
-        await this.errors.report(`${this.titles(id)?.replace(/…$/, '') ?? id} failed`, e);
+        await this.errors.report(`${this.titles(id)?.replace(/\u2026$/, '') ?? id} failed`, e);
         return undefined;
       }
     });
