@@ -249,6 +249,7 @@ describe('compare parties: offset ranges as typed', () => {
   it('reads both ends included, and says what is wrong', () => {
     assert.deepEqual(parseOffsetRange('10-42', 50), { beginExclusive: 9, endInclusive: 42 });
     assert.deepEqual(parseOffsetRange(' 3 .. 4 ', 50), { beginExclusive: 2, endInclusive: 4 });
+    assert.deepEqual(parseOffsetRange('10\u201342', 50), { beginExclusive: 9, endInclusive: 42 }, 'an en dash, as text editors and docs write ranges');
     assert.deepEqual(parseOffsetRange('7', 50), { beginExclusive: 6, endInclusive: 7 });
     assert.deepEqual(parseOffsetRange('0-5', 50), { problem: 'Offsets start at 1' });
     assert.deepEqual(parseOffsetRange('9-3', 50), { problem: 'The last offset (3) is before the first (9)' });
