@@ -118,10 +118,19 @@ const featuresApart = {
  * Parts of the core the first view of a window does not run, each a bundle of its own
  * (dist/part.<name>.js) loaded when one of its exports is first read: the Ledger API client (a
  * connection makes it on its first request; with it the HTTP and websocket code, the request and
- * answer models) and the compatibility check (at a connect; its rules and the catalogue of the API).
+ * answer models), the compatibility check (at a connect; its rules and the catalogue of the API), the
+ * file templates, the catalogue of Canton's error codes (read when a participant's error is classified
+ * or explained), the table of Canton versions (at a connect) and the compatibility wording.
  * A part is built like a feature: what it shares with the kit or features it takes from their owner.
  */
-export const PARTS = { client: 'src/core/api/client.ts', compat: 'src/core/compat/descriptions.ts', templates: 'src/core/files/templates.ts' };
+export const PARTS = {
+  client: 'src/core/api/client.ts',
+  compat: 'src/core/compat/descriptions.ts',
+  templates: 'src/core/files/templates.ts',
+  catalog: 'src/core/errorCatalog.ts',
+  versions: 'src/core/versions.ts',
+  wording: 'src/core/compat/wording.ts',
+};
 const partBundle = (name) => `part.${name}`;
 const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [path.join(ROOT, file), name]));
 

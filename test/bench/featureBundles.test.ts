@@ -23,7 +23,7 @@ describe('the feature bundles, loaded', function () {
     for (const file of Object.keys(require.cache)) if (file.startsWith(join(REPO_ROOT, 'dist'))) delete require.cache[file];
   };
 
-  it('the first use of the Connections view with Updates runs neither the Ledger API client, the compatibility check nor jose, ws or node-fetch', async () => {
+  it('the first use of the Connections view with Updates runs no part of the core (the client, the compatibility check, the error catalogue, the version table…) and neither jose, ws nor node-fetch', async () => {
     fake.reset();
     unload();
     const subscriptions: { dispose(): unknown }[] = [];
@@ -48,6 +48,12 @@ describe('the feature bundles, loaded', function () {
       // The first request of a connection makes its client: the client's part loads then, one copy of the errors with the kit.
       assert.equal(typeof connection.client.capabilities, 'function');
       assert.ok(distLoaded().includes('part.client.js'));
+      // A participant's error reads its category and hint from the error catalogue, loaded then.
+      const errors = (kit as unknown as { __shared: Record<string, typeof import('../../src/core/errors')> }).__shared['src/core/errors.ts'];
+      const refused = new errors.CantonApiError(409, { code: 'CONTRACT_NOT_FOUND', cause: 'gone', errorCategory: 11, context: {}, resources: [] } as never);
+      assert.equal(refused.retryable, false);
+      assert.match(refused.hint, /\S/);
+      assert.ok(distLoaded().includes('part.catalog.js'), distLoaded().join(', '));
     } finally {
       subscriptions.splice(0).reverse().forEach((s) => s.dispose());
       fake.reset();
