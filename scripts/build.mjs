@@ -120,7 +120,8 @@ const featuresApart = {
  * connection makes it on its first request; with it the HTTP and websocket code, the request and
  * answer models), the compatibility check (at a connect; its rules and the catalogue of the API), the
  * file templates, the catalogue of Canton's error codes (read when a participant's error is classified
- * or explained), the table of Canton versions (at a connect) and the compatibility wording.
+ * or explained), the table of Canton versions (at a connect), the compatibility wording, and the ledger
+ * views' rows and the exercise of a choice (once a connected participant's updates or contracts show).
  * A part is built like a feature: what it shares with the kit or features it takes from their owner.
  */
 export const PARTS = {
@@ -130,6 +131,9 @@ export const PARTS = {
   catalog: 'src/core/errorCatalog.ts',
   versions: 'src/core/versions.ts',
   wording: 'src/core/compat/wording.ts',
+  updateRows: 'src/core/updates/rows.ts',
+  contractRows: 'src/core/acs/rows.ts',
+  exercise: 'src/core/acs/exercise.ts',
 };
 const partBundle = (name) => `part.${name}`;
 const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [path.join(ROOT, file), name]));

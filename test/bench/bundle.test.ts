@@ -152,7 +152,7 @@ describe('extension bundle', function () {
     assert.doesNotMatch(mcp, /require\("vscode"\)/);
   });
 
-  it('leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check, the file templates, the error catalogue, the version table and the compatibility wording to dist/part.<name>.js, each loaded on first need', () => {
+  it('leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check, the file templates, the error catalogue, the version table, the compatibility wording and the ledger views' rows to dist/part.<name>.js, each loaded on first need', () => {
     const kit = readFileSync(FEATURES_JS, 'utf8');
     for (const library of ['jose', 'ws', 'node-fetch']) {
       assert.ok(!kit.includes(`node_modules/${library}/`), `${library} is not in features.js`);
@@ -165,6 +165,9 @@ describe('extension bundle', function () {
       ['catalog', 'src/core/errorCatalog.ts'],
       ['versions', 'src/core/versions.ts'],
       ['wording', 'src/core/compat/wording.ts'],
+      ['updateRows', 'src/core/updates/rows.ts'],
+      ['contractRows', 'src/core/acs/rows.ts'],
+      ['exercise', 'src/core/acs/exercise.ts'],
     ]) {
       assert.ok(!featureCode().replace(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8'), '').includes(`\n// ${module}\n`), `${module} is in its part alone`);
       assert.ok(readFileSync(join(REPO_ROOT, 'dist', `part.${part}.js`), 'utf8').includes(`\n// ${module}\n`), `${module} is in dist/part.${part}.js`);

@@ -62,6 +62,12 @@ export function qualifiedNameOf(id: { moduleName: string; entityName: string }):
   return `${id.moduleName}:${id.entityName}`;
 }
 
+/** `Module:Entity` of `#pkg:Module:Entity` or `<package id>:Module:Entity` (the text itself if it is no identifier). */
+export function entityName(templateId: string): string {
+  const id = parseIdentifier(templateId);
+  return id ? qualifiedNameOf(id) : templateId;
+}
+
 /** True for a package id that is a SHA-256 hash (64 hex digits), as every real package id is. */
 export function isPackageHash(text: string): boolean {
   return PACKAGE_HASH.test(text);

@@ -5,7 +5,7 @@
  * transaction holds ids the synchronizer completes), times, node ids, and what the ledger's transaction
  * never shows (fetches, and rollbacks with what they undid).
  */
-import { entityName } from '../updates/rows';
+import { entityName } from '../daml/identifiers';
 import type { ActionNode, TransactionGraph } from './model';
 
 export type DifferenceKind =

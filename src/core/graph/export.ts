@@ -5,7 +5,7 @@
 import { shortParty } from '../models/users';
 import { shortId } from '../text';
 import { labelledTrafficCost, trafficCostLine } from '../trafficCost';
-import { entityName } from '../updates/rows';
+import { entityName } from '../daml/identifiers';
 import { signedCount } from './counts';
 import { transactionDiff } from './diff';
 import type { PartyLens } from './lens';

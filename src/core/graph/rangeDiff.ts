@@ -6,7 +6,7 @@
  */
 import type { LedgerClient, UpdatesPageQuery } from '../api/client';
 import type { CallOptions } from '../api/http';
-import { entityName } from '../updates/rows';
+import { entityName } from '../daml/identifiers';
 import { addTrafficCost, labelledTrafficCost, trafficCostSumText, type TrafficCostSum } from '../trafficCost';
 import { signedCount } from './counts';
 import type { GraphReadAs } from './read';

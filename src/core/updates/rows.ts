@@ -2,7 +2,7 @@
  * The rows of updates, their events, contracts and vetted packages (labels, descriptions, tooltips and
  * the values behind the context actions), in the views' row model (`../rows`).
  */
-import { parseIdentifier, qualifiedNameOf } from '../daml/identifiers';
+import { entityName } from '../daml/identifiers';
 import type { ContractEvents } from '../models/contracts';
 import type {
   ArchivedEvent, AssignedEvent, CreatedEvent, ExercisedEvent, OffsetCheckpoint, Reassignment, TopologyEvent, TopologyTransaction, Transaction,
@@ -16,12 +16,6 @@ import { code, md, plural, shortCommandId, shortId, shortTime } from '../text';
 import { labelledTrafficCost, paidTrafficCostText, TRAFFIC_COST_LABEL } from '../trafficCost';
 
 // ---------------------------------------------------------------- names and parties
-
-/** `Module:Entity` of `#pkg:Module:Entity` or `<package id>:Module:Entity`. */
-export function entityName(templateId: string): string {
-  const id = parseIdentifier(templateId);
-  return id ? qualifiedNameOf(id) : templateId;
-}
 
 function parties(list: string[]): string {
   return list.length === 0 ? '—' : list.map(shortParty).join(', ');

@@ -3,7 +3,7 @@ import type { UpdatesPageQuery } from '../api/client';
 import { legacySelection, type UpdateFilter, type UpdatesSelection } from '../api/updatesRequest';
 import { RequestValidationError } from '../errors';
 import { readableParties, shortParty, type UserRights } from '../models/users';
-import { entityName } from './rows';
+import { entityName } from '../daml/identifiers';
 
 export interface UpdatesViewFilter extends UpdateFilter {
   beginExclusive?: number;

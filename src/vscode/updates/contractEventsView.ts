@@ -6,7 +6,8 @@ import type { Redactor } from '../../core/redact';
 import { contractIdAt, looksLikeContractId, type ContractEvents } from '../../core/models/contracts';
 import { shortParty } from '../../core/models/users';
 import { shortId } from '../../core/text';
-import { contractEventRows, contractExercisesRow, entityName } from '../../core/updates/rows';
+import { entityName } from '../../core/daml/identifiers';
+import { contractEventRows, contractExercisesRow } from '../../core/updates/rows';
 import { exercisesOn, transactionsTouchingContract } from '../../core/updates/contractActivity';
 
 type ContractExercises = ReturnType<typeof exercisesOn>;

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import {
-  isPackageHash, packageRefOf, parseIdentifier, printIdentifier, qualifiedNameOf, withPackageId, withPackageName,
+  entityName, isPackageHash, packageRefOf, parseIdentifier, printIdentifier, qualifiedNameOf, withPackageId, withPackageName,
 } from '../../../src/core/daml/identifiers';
 
 const PKG = 'a'.repeat(40) + '0123456789abcdef01234567';
 
 describe('daml identifiers', () => {
+  it('names an entity by its module and name, and leaves a text that is no identifier as it is', () => {
+    assert.equal(entityName('#demo-iou:Iou:Iou'), 'Iou:Iou');
+    assert.equal(entityName(`${PKG}:A.B:C`), 'A.B:C');
+    assert.equal(entityName('not an identifier'), 'not an identifier');
+  });
+
   it('parses the package-name form', () => {
     assert.deepEqual(parseIdentifier('#splice-amulet:Splice.Amulet:Amulet'), {
       form: 'package-name',

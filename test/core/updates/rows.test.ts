@@ -5,7 +5,7 @@ import { decodeUpdate } from '../../../src/core/models/updates';
 import { RequestValidationError } from '../../../src/core/errors';
 import { shortParty } from '../../../src/core/models/users';
 import { shortId } from '../../../src/core/text';
-import { contractEventRows, contractKeyText, entityName, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../../src/core/updates/rows';
+import { contractEventRows, contractKeyText, synchronizerVettingRow, updateRow, validityWindow, valueRows, withoutRaw } from '../../../src/core/updates/rows';
 import { checkViewFilter, defaultViewFilter, filterSummary, pageQueryOf, rangeStartingAt } from '../../../src/core/updates/viewFilter';
 import { ALICE, BOB, CID, PKG, SYNC, createdEvent, transaction } from '../../support/wireSamples';
 
@@ -143,8 +143,6 @@ describe('ledger view rows', () => {
   });
 
   it('short forms', () => {
-    assert.equal(entityName('#demo-iou:Iou:Iou'), 'Iou:Iou');
-    assert.equal(entityName(`${PKG}:A.B:C`), 'A.B:C');
     assert.equal(shortId('short'), 'short');
     assert.deepEqual(withoutRaw({ a: 1, raw: { x: 1 }, b: [{ raw: 2, c: 3 }] }), { a: 1, b: [{ c: 3 }] });
   });

@@ -4,7 +4,7 @@ import { completionsAt, contractIdSlotAt, hoverAt, templatePackageNameAt, type A
 import { commandsFileQuestions } from '../../../core/network/preferredVersions';
 import type { ArgumentContext } from '../../../core/files/argumentChecks';
 import { shortId } from '../../../core/text';
-import { entityName } from '../../../core/updates/rows';
+import { entityName } from '../../../core/daml/identifiers';
 import { defaultReadAs } from '../../../core/updates/viewFilter';
 import type { ConnectionManager } from '../../connections/manager';
 import type { LedgerPackages } from '../../kit/ledgerPackages';
