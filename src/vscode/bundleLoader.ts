@@ -47,6 +47,12 @@ export function cachedBundles(cacheDir: string): string[] {
 export class BundleLoader {
   private readonly compiled = new Map<string, Compiled>();
   private readonly saved = new Set<string>();
+  /**
+   * What the bundles required by name (`vscode`, Node's modules), once for all of them: they share one
+   * folder, so a name resolves alike from each, and VS Code resolves the real path of the requiring file
+   * (a stat per folder of it) on every require of its API, which each module of a bundle makes.
+   */
+  private readonly byName = new Map<string, unknown>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
@@ -144,7 +150,9 @@ export class BundleLoader {
     const from = path.dirname(module.filename);
     const ownRequire = ((id: string) => {
       const target = id.startsWith('.') || path.isAbsolute(id) ? path.resolve(from, id) : undefined;
-      return target && path.dirname(target) === this.dir && target.endsWith('.js') ? this.require(target) : module.require(id);
+      if (target) return path.dirname(target) === this.dir && target.endsWith('.js') ? this.require(target) : module.require(id);
+      if (!this.byName.has(id)) this.byName.set(id, module.require(id));
+      return this.byName.get(id);
     }) as NodeJS.Require;
     ownRequire.resolve = ((request: string, options?: { paths?: string[] }) => Module.createRequire(module.filename).resolve(request, options)) as NodeJS.RequireResolve;
     ownRequire.cache = internals._cache;

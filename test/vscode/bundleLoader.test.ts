@@ -56,6 +56,29 @@ describe('loading our bundles with V8 code cache (src/vscode/bundleLoader.ts)', 
     loader.dispose();
   });
 
+  it('requires a name (VS Code\'s API, a module of Node) once for all its bundles, however many of their modules require it', () => {
+    // VS Code resolves the real path of the requiring file on every require of its API: counted here as
+    // the loads that reach Node's loader from the bundles' folder.
+    writeFileSync(join(dir, 'features.js'), `"use strict";\nconst a = require("vscode");\nconst b = require("./feature.a.js");\nexports.same = () => a === b.api && b.api === require("vscode");\n`);
+    writeFileSync(join(dir, 'feature.a.js'), `"use strict";\nrequire("vscode");\nexports.api = require("vscode");\n`);
+    const internals = require('node:module') as { _load: (request: string, parent: NodeModule | undefined, isMain: boolean) => unknown };
+    const original = internals._load;
+    let loads = 0;
+    internals._load = function (request, parent, isMain) {
+      if (request === 'vscode' && parent?.filename.startsWith(dir)) loads++;
+      return original.call(this, request, parent, isMain);
+    };
+    try {
+      const loader = new BundleLoader(dir, undefined, module);
+      const features = loader.require(join(dir, 'features.js')) as { same(): boolean };
+      assert.equal(features.same(), true);
+      assert.equal(loads, 1);
+      loader.dispose();
+    } finally {
+      internals._load = original;
+    }
+  });
+
   it('compiles each bundle with the cache an earlier window saved', () => {
     writeBundles(dir);
     const first = loadInNewProcess(dir, cacheDir);
