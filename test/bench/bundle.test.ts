@@ -152,7 +152,7 @@ describe('extension bundle', function () {
     assert.doesNotMatch(mcp, /require\("vscode"\)/);
   });
 
-  it('leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check, the file templates, the error catalogue, the version table, the compatibility wording and the ledger views' rows to dist/part.<name>.js, each loaded on first need', () => {
+  it("leaves jose, ws and node-fetch to dist/lib.<name>.js, and the Ledger API client, the compatibility check, the file templates, the error catalogue, the version table, the compatibility wording and the ledger views' rows to dist/part.<name>.js, each loaded on first need", () => {
     const kit = readFileSync(FEATURES_JS, 'utf8');
     for (const library of ['jose', 'ws', 'node-fetch']) {
       assert.ok(!kit.includes(`node_modules/${library}/`), `${library} is not in features.js`);
