@@ -5,13 +5,14 @@
 // written a moment after its first use (once the functions it ran are compiled, so that they are cached too).
 //
 // Only our bundles go through it (a bundle's require of another file in its folder); everything else they
-// require (vscode, Node's modules) is required as usual, by the bundle's own module. A cache is named by a
-// hash of the bundle's source: V8 itself checks only the source's length, so a rebuilt bundle of the same
-// length must not find the old cache. A cache V8 refuses (another V8, other flags) is replaced.
+// require (vscode, Node's modules) is required by the bundle's own module, once for all. A cache holds the
+// source it was made from, compared byte for byte before use: V8 itself checks only the source's length, so
+// a rebuilt bundle of the same length must not find the old cache (a hash of the source would do as well,
+// but the first one in a process costs more than the rest of the check). A cache V8 refuses (another V8,
+// other flags) is replaced.
 //
 // No 'vscode' here: it runs in unit tests as it is.
 import Module = require('node:module');
-import { createHash } from 'node:crypto';
 import fs = require('node:fs');
 import path = require('node:path');
 import vm = require('node:vm');
@@ -23,6 +24,8 @@ interface Compiled {
   script: vm.Script;
   cacheFile: string | undefined;
   cache: CacheUse;
+  /** The source, kept until its cache is written (a bundle compiled without a usable cache). */
+  source: Buffer | undefined;
 }
 
 /** The parts of `Module` that loading a file as `require` does uses and that @types/node leaves out. */
@@ -35,8 +38,25 @@ interface ModuleInternals {
 
 const internals = Module as unknown as ModuleInternals;
 
-/** A cache's file name: `<bundle>.<16 hex digits of its source's hash>.v8`. */
-const CACHE_NAME = /^(.+\.js)\.[0-9a-f]{16}\.v8$/;
+/**
+ * A cache's file name: `<bundle>.v8`. Its content: the source's length (4 bytes, little-endian), the source
+ * as it was compiled, then V8's data.
+ */
+const CACHE_NAME = /^(.+\.js)\.v8$/;
+const LENGTH_BYTES = 4;
+
+/** V8's data in a cache file, if the file was made from this source. */
+function cachedDataFor(source: Buffer, file: Buffer | undefined): Buffer | undefined {
+  if (!file || file.length < LENGTH_BYTES || file.readUInt32LE(0) !== source.length) return undefined;
+  const end = LENGTH_BYTES + source.length;
+  return file.subarray(LENGTH_BYTES, end).equals(source) ? file.subarray(end) : undefined;
+}
+
+function cacheFileContent(source: Buffer, data: Buffer): Buffer {
+  const length = Buffer.alloc(LENGTH_BYTES);
+  length.writeUInt32LE(source.length, 0);
+  return Buffer.concat([length, source, data]);
+}
 
 /** The bundles that have a cache in `cacheDir` (none when it does not exist). */
 export function cachedBundles(cacheDir: string): string[] {
@@ -99,8 +119,8 @@ export class BundleLoader {
   }
 
   /**
-   * Writes the cache of each bundle that was compiled without a usable one, and removes the caches of
-   * earlier builds (of these bundles, and of bundles this build no longer has). A cache that cannot be
+   * Writes the cache of each bundle that was compiled without a usable one (over the cache of an earlier
+   * build), and removes the caches of bundles this build does not have and those of an older naming. A cache that cannot be
    * written costs the next window its compile, nothing else: failures are not reported.
    */
   async save(): Promise<void> {
@@ -114,18 +134,15 @@ export class BundleLoader {
       try {
         // Written under another name and renamed, so that a window reading it meanwhile finds all of it or nothing.
         const partial = `${c.cacheFile}.${process.pid}.tmp`;
-        await fs.promises.writeFile(partial, c.script.createCachedData());
+        await fs.promises.writeFile(partial, cacheFileContent(c.source!, c.script.createCachedData()));
         await fs.promises.rename(partial, c.cacheFile!);
+        c.source = undefined;
       } catch {
         // Not cached: the next window compiles this bundle as VS Code would have.
       }
     }
-    const current = new Set([...this.compiled.values()].map((c) => c.cacheFile && path.basename(c.cacheFile)));
     const shipped = new Set(await fs.promises.readdir(this.dir).catch(() => [] as string[]));
-    const stale = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((f) => {
-      const bundle = CACHE_NAME.exec(f)?.[1];
-      return bundle !== undefined && !current.has(f) && (this.compiled.has(path.join(this.dir, bundle)) || !shipped.has(bundle));
-    });
+    const stale = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.v8') && !shipped.has(CACHE_NAME.exec(f)?.[1] ?? ''));
     await Promise.all(stale.map((f) => fs.promises.rm(path.join(dir, f), { force: true }).catch(() => undefined)));
   }
 
@@ -135,13 +152,14 @@ export class BundleLoader {
   }
 
   private compile(filename: string): vm.Script {
-    // Read once as bytes: hashed as they are, decoded once for V8.
+    // Read once as bytes: compared with the cache's source as they are, decoded once for V8.
     const bytes = fs.readFileSync(filename);
     const wrapped = internals.wrap(bytes.toString('utf8'));
-    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.v8`);
-    const cachedData = cacheFile ? readIfThere(cacheFile) : undefined;
+    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.v8`);
+    const cachedData = cacheFile ? cachedDataFor(bytes, readIfThere(cacheFile)) : undefined;
     const script = new vm.Script(wrapped, { filename, cachedData });
-    this.compiled.set(filename, { script, cacheFile, cache: !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' });
+    const cache = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+    this.compiled.set(filename, { script, cacheFile, cache, source: cache === 'used' ? undefined : bytes });
     return script;
   }
 
