@@ -120,8 +120,8 @@ export class BundleLoader {
 
   /**
    * Writes the cache of each bundle that was compiled without a usable one (over the cache of an earlier
-   * build), and removes the caches of bundles this build does not have and those of an older naming. A cache that cannot be
-   * written costs the next window its compile, nothing else: failures are not reported.
+   * build), and removes the caches of bundles this build does not have and those of an older naming. A
+   * cache that cannot be written costs the next window its compile, nothing else: failures are not reported.
    */
   async save(): Promise<void> {
     if (!this.cacheDir) return;
