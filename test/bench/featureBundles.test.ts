@@ -50,7 +50,8 @@ describe('the feature bundles, loaded', function () {
       assert.ok(distLoaded().includes('part.client.js'));
       // A participant's error reads its category and hint from the error catalogue, loaded then.
       const errors = (kit as unknown as { __shared: Record<string, typeof import('../../src/core/errors')> }).__shared['src/core/errors.ts'];
-      const refused = new errors.CantonApiError(409, { code: 'CONTRACT_NOT_FOUND', cause: 'gone', errorCategory: 11, context: {}, resources: [] } as never);
+      // Category 11: InvalidGivenCurrentSystemStateResourceMissing, as Canton sends it for CONTRACT_NOT_FOUND.
+      const refused = new errors.CantonApiError(404, { code: 'CONTRACT_NOT_FOUND', cause: 'gone', errorCategory: 11, context: {}, resources: [] } as never);
       assert.equal(refused.retryable, false);
       assert.match(refused.hint, /\S/);
       assert.ok(distLoaded().includes('part.catalog.js'), distLoaded().join(', '));
