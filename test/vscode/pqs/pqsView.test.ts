@@ -63,10 +63,18 @@ function recordingGlue() {
 const activeIous = (demo: MirroredDemo, at = Number.MAX_SAFE_INTEGER) =>
   [...demo.participant.state.contracts.values()].filter((c) => c.template.entityName === 'Iou' && c.createdOffset <= at && (c.archivedOffset === undefined || c.archivedOffset > at));
 
+/**
+ * The sessions of this database running the statement with this marker. A `*.pqs.sql` query runs through a
+ * cursor: the server shows its text while the DECLARE runs, then the FETCH FORWARD that runs the query, so
+ * either counts (no other statement reads through a cursor meanwhile).
+ */
 async function activeQueries(demo: MirroredDemo, marker: string): Promise<number> {
   return asAdmin(demo.cluster, demo.database, async (c) => {
     // The sessions that run it, not the parallel workers the planner may add to one (their number varies with the load).
-    const r = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
+    const r = await c.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND datname = current_database() AND (query LIKE $1 OR query LIKE 'FETCH FORWARD%') AND pid <> pg_backend_pid()`,
+      [`%${marker}%`],
+    );
     return r.rows[0].n as number;
   });
 }
@@ -288,7 +296,9 @@ for (const kind of storeKinds()) {
         const running = task(cancel.signal);
         // Cancel once the query runs on the server, as a user would from the progress notification (and
         // also when it is never seen running, so that the test fails on that instead of waiting on the query).
-        seenRunning = until(async () => (await activeQueries(demo, marker)) === 1, 'the query running on the server').finally(() => cancel.abort());
+        seenRunning = until(async () => (await activeQueries(demo, marker)) === 1, 'the query running on the server')
+          .catch((e: Error) => assert.fail(`${e.message}; the run: ${String(glue.failures[0] ?? 'no failure')}`))
+          .finally(() => cancel.abort());
         return running;
       };
       try {
