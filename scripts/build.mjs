@@ -100,8 +100,18 @@ export const FEATURES = readdirSync(GLUE, { withFileTypes: true })
   .sort();
 
 /**
- * In the kit bundle (dist/features.js: the host, the kit, the connection list and the core they use),
- * a feature's index is its own bundle, required by src/features.ts when the feature is first used.
+ * The features activated with the host, whatever the window uses first (Connections: its view, status bar
+ * and connection commands): in the kit bundle, not apart, since they load with it anyway (a file fewer to
+ * read and compile, and no copies of what they import from the kit).
+ */
+export const KIT_FEATURES = ['connections'];
+/** The features with a bundle of their own, dist/feature.<name>.js. */
+export const BUNDLED_FEATURES = FEATURES.filter((name) => !KIT_FEATURES.includes(name));
+
+/**
+ * In the kit bundle (dist/features.js: the host, the kit, the connection list, the features activated
+ * with the host and the core they use), any other feature's index is its own bundle, required by
+ * src/features.ts when the feature is first used.
  */
 const featuresApart = {
   name: 'features-apart',
@@ -109,7 +119,7 @@ const featuresApart = {
     build.onResolve({ filter: /^\.\/vscode\/[^/]+$/ }, (args) => {
       const target = path.resolve(args.resolveDir, args.path);
       const name = path.basename(target);
-      return path.dirname(target) === GLUE && FEATURES.includes(name) ? { path: `./feature.${name}.js`, external: true } : undefined;
+      return path.dirname(target) === GLUE && BUNDLED_FEATURES.includes(name) ? { path: `./feature.${name}.js`, external: true } : undefined;
     });
   },
 };
@@ -268,7 +278,7 @@ export async function moduleOwners() {
   const noExports = new Map();
   const kit = new Set((await inputs(kitOptions(none, [], noExports))).filter(real));
   const users = new Map();
-  const bundles = [...FEATURES.map((name) => [name, featureOptions(name, none, noExports)]), ...Object.keys(PARTS).map((name) => [partBundle(name), partOptions(name, none, [], noExports)])];
+  const bundles = [...BUNDLED_FEATURES.map((name) => [name, featureOptions(name, none, noExports)]), ...Object.keys(PARTS).map((name) => [partBundle(name), partOptions(name, none, [], noExports)])];
   await Promise.all(
     bundles.map(async ([name, options]) => {
       for (const input of (await inputs(options)).filter(real)) users.set(input, [...(users.get(input) ?? []), name]);
@@ -297,7 +307,7 @@ export async function featureBuilds() {
     owners,
     builds: [
       kitOptions(owners, owned(KIT), exportsOf),
-      ...FEATURES.map((name) => featureOptions(name, owners, exportsOf)),
+      ...BUNDLED_FEATURES.map((name) => featureOptions(name, owners, exportsOf)),
       ...Object.keys(PARTS).map((name) => partOptions(name, owners, owned(partBundle(name)), exportsOf)),
       ...chunks.map((chunk) => chunkOptions(chunk, owned(chunk), owners, exportsOf)),
       ...libraries,

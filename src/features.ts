@@ -3,7 +3,8 @@
 // uses Canton does not pay for parsing it. The host (the extension's shared objects) is built once; each
 // feature (`src/vscode/<feature>/index.ts`, src/vscode/kit/feature.ts) is its own bundle
 // (dist/feature.<name>.js), required and activated when it is first used: its view shown, its command
-// run, its file kind opened, its part of the test API read.
+// run, its file kind opened, its part of the test API read. Connections, activated with the host, is in
+// this bundle (KIT_FEATURES in scripts/build.mjs).
 import vscode = require('vscode');
 import { Redactor } from './core/redact';
 import { channelLogger } from './vscode/kit/log';

@@ -730,7 +730,7 @@ async function extensionBenchmark(): Promise<void> {
         note: `baseline: hello-world's activation (the goal of 3× it is ${(3 * r.activation.helloMedianMs).toFixed(2)} ms); our first use is ${((hostStep.medianMs + viewsStep.medianMs) / floorFirstUse).toFixed(1)}× this floor: the rest is loading and running our code`,
       });
     }
-    const parsed = firstUseBundles(r.bundle.oursFiles, r.firstUseFeatures.map((name) => `feature.${name}.js`));
+    const parsed = firstUseBundles(r.bundle.oursFiles, r.firstUseFeatureBundles);
     addRow({
       section: 'Extension cost',
       what: 'JavaScript loaded at the first use of the Connections view with Updates',
@@ -776,6 +776,7 @@ interface ExtensionCost {
   bundle: { oursJsBytes: number; helloJsBytes: number; oursFiles: { path: string; bytes: number }[] };
   /** The features the first use activates (scripts/build.mjs). */
   firstUseFeatures: string[];
+  firstUseFeatureBundles: string[];
   /** What the floor extension registers. */
   floor: { commands: number; views: number; tools: number; firstUse: { views: number } | null };
   activation: {
