@@ -316,9 +316,8 @@ export async function featureBuilds() {
 }
 
 export const builds = [
-  // The entry VS Code activates for any JSON file: tiny, with no feature code, and no shim (it imports
-  // the API itself, once, with `import vscode = require('vscode')`).
-  { ...common, plugins: [], entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  // The entry VS Code activates for any JSON file: tiny, with no feature code.
+  { ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   // The kit (dist/features.js) and the features (dist/feature.<name>.js): featureBuilds() below.
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // The MCP server alone (`canton-ledger mcp` without the other commands or the demo participant): what

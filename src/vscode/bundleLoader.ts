@@ -22,10 +22,9 @@ export type CacheUse = 'used' | 'none' | 'rejected';
 
 interface Compiled {
   script: vm.Script;
-  cacheFile: string | undefined;
   cache: CacheUse;
-  /** The source, kept until its cache is written (a bundle compiled without a usable cache). */
-  source: Buffer | undefined;
+  /** The source of a bundle whose cache is still to be written (compiled without a usable one, caches kept). */
+  unsaved: Buffer | undefined;
 }
 
 /** The parts of `Module` that loading a file as `require` does uses and that @types/node leaves out. */
@@ -66,7 +65,6 @@ export function cachedBundles(cacheDir: string): string[] {
 
 export class BundleLoader {
   private readonly compiled = new Map<string, Compiled>();
-  private readonly saved = new Set<string>();
   /**
    * What the bundles required by name (`vscode`, Node's modules), once for all of them: they share one
    * folder, so a name resolves alike from each, and VS Code resolves the real path of the requiring file
@@ -126,17 +124,18 @@ export class BundleLoader {
   async save(): Promise<void> {
     if (!this.cacheDir) return;
     const dir = this.cacheDir;
-    const todo = [...this.compiled].filter(([file, c]) => c.cache !== 'used' && c.cacheFile && !this.saved.has(file));
+    const todo = [...this.compiled].filter(([, c]) => c.unsaved);
     if (!todo.length) return;
     await fs.promises.mkdir(dir, { recursive: true }).catch(() => undefined);
     for (const [file, c] of todo) {
-      this.saved.add(file);
+      const source = c.unsaved!;
+      c.unsaved = undefined;
       try {
         // Written under another name and renamed, so that a window reading it meanwhile finds all of it or nothing.
-        const partial = `${c.cacheFile}.${process.pid}.tmp`;
-        await fs.promises.writeFile(partial, cacheFileContent(c.source!, c.script.createCachedData()));
-        await fs.promises.rename(partial, c.cacheFile!);
-        c.source = undefined;
+        const cacheFile = this.cacheFileOf(file, dir);
+        const partial = `${cacheFile}.${process.pid}.tmp`;
+        await fs.promises.writeFile(partial, cacheFileContent(source, c.script.createCachedData()));
+        await fs.promises.rename(partial, cacheFile);
       } catch {
         // Not cached: the next window compiles this bundle as VS Code would have.
       }
@@ -155,12 +154,15 @@ export class BundleLoader {
     // Read once as bytes: compared with the cache's source as they are, decoded once for V8.
     const bytes = fs.readFileSync(filename);
     const wrapped = internals.wrap(bytes.toString('utf8'));
-    const cacheFile = this.cacheDir && path.join(this.cacheDir, `${path.basename(filename)}.v8`);
-    const cachedData = cacheFile ? cachedDataFor(bytes, readIfThere(cacheFile)) : undefined;
+    const cachedData = this.cacheDir ? cachedDataFor(bytes, readIfThere(this.cacheFileOf(filename, this.cacheDir))) : undefined;
     const script = new vm.Script(wrapped, { filename, cachedData });
     const cache = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
-    this.compiled.set(filename, { script, cacheFile, cache, source: cache === 'used' ? undefined : bytes });
+    this.compiled.set(filename, { script, cache, unsaved: this.cacheDir && cache !== 'used' ? bytes : undefined });
     return script;
+  }
+
+  private cacheFileOf(bundle: string, cacheDir: string): string {
+    return path.join(cacheDir, `${path.basename(bundle)}.v8`);
   }
 
   /** A bundle's `require`: the folder's other bundles through this loader, anything else as usual. */

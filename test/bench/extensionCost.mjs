@@ -39,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { CS_PREFIX, ROOT, chromiumPath, ensureRuntime, packageExtension } from '../e2e/setup.mjs';
 import { VSCE_FLAGS } from '../../scripts/package.mjs';
 // The features our first use (FIRST_USE's first two steps) activates: the host's, then the ledger views'.
-import { FIRST_USE_FEATURES, KIT_FEATURES } from '../../scripts/build.mjs';
+import { BUNDLED_FEATURES, FIRST_USE_FEATURES } from '../../scripts/build.mjs';
 import { codeServerCli, freePort, startCodeServer, tail } from '../e2e/lib/processes.mjs';
 import { QUIET_SETTINGS, serverEnv } from '../e2e/lib/runDir.mjs';
 
@@ -705,9 +705,8 @@ export async function measureExtensionCost({ runs = 5, log = (m) => console.erro
       vscodeActivateMs: d.vscodeMarks.activateMs, loadToActivatedMs: d.loadToActivatedMs, wallMs: d.wallMs };
   };
   const result = {
-    firstUseFeatures: FIRST_USE_FEATURES,
     // The bundles of those features (one in the kit bundle has none of its own).
-    firstUseFeatureBundles: FIRST_USE_FEATURES.filter((name) => !KIT_FEATURES.includes(name)).map((name) => `feature.${name}.js`),
+    firstUseFeatureBundles: FIRST_USE_FEATURES.filter((name) => BUNDLED_FEATURES.includes(name)).map((name) => `feature.${name}.js`),
     floor: {
       commands: contributes.commands.length,
       views: Object.values(contributes.views).flat().length,

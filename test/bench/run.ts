@@ -775,7 +775,6 @@ interface VsCodeMarks {
 interface ExtensionCost {
   bundle: { oursJsBytes: number; helloJsBytes: number; oursFiles: { path: string; bytes: number }[] };
   /** The features the first use activates (scripts/build.mjs). */
-  firstUseFeatures: string[];
   firstUseFeatureBundles: string[];
   /** What the floor extension registers. */
   floor: { commands: number; views: number; tools: number; firstUse: { views: number } | null };
