@@ -390,6 +390,7 @@ export class FakeTextDocument {
 }
 
 const textDocumentChanged = new EventEmitter<{ document: FakeTextDocument; contentChanges: unknown[] }>();
+const textDocumentClosed = new EventEmitter<FakeTextDocument>();
 
 export const QuickInputButtons = { Back: { iconPath: new ThemeIcon('arrow-left') } };
 
@@ -785,6 +786,14 @@ export const fake = {
     else open.push(document);
     return document;
   },
+  /** The open document at `uri` is closed (the workbench dropped it); fires onDidCloseTextDocument. */
+  closeDocument(uri: Uri): void {
+    const open = workspace.textDocuments as FakeTextDocument[];
+    const i = open.findIndex((d) => d.uri.toString() === uri.toString());
+    if (i < 0) return;
+    const [document] = open.splice(i, 1);
+    textDocumentClosed.fire(document);
+  },
   answerInputBox(value: string | undefined): void {
     state.inputBoxAnswers.push(() => value);
   },
@@ -948,7 +957,7 @@ export const workspace = {
   workspaceFolders: undefined as unknown,
   textDocuments: [] as unknown[],
   onDidOpenTextDocument: new EventEmitter<unknown>().event,
-  onDidCloseTextDocument: new EventEmitter<unknown>().event,
+  onDidCloseTextDocument: textDocumentClosed.event,
   onDidChangeTextDocument: textDocumentChanged.event,
   /** The open document, else the file read from disk (an untitled one starts empty). */
   /** A file's document (the open one, else read from disk), or a new untitled one with `content`. */

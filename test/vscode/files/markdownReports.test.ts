@@ -2,8 +2,8 @@
 // editor area's columns: beside the one column there is, else a full tab in an existing column (never
 // a third, narrow one), else the editor area itself.
 import assert from 'node:assert/strict';
-import { MarkdownReports } from '../../../src/vscode/files/submit/textDocuments';
-import { commands, fake, Uri, window } from '../fake/vscode';
+import { MarkdownReports, REPORT_SCHEME } from '../../../src/vscode/files/submit/textDocuments';
+import { commands, fake, Uri, window, workspace } from '../fake/vscode';
 
 describe('MarkdownReports: the column a report opens in', () => {
   let reports: MarkdownReports;
@@ -51,5 +51,64 @@ describe('MarkdownReports: the column a report opens in', () => {
     window.activeTextEditor = editors[1];
     await reports.show('Failed c-1', '# Failed');
     assert.deepEqual(opened(), ['workbench.action.focusThirdEditorGroup', 'markdown.showPreview']);
+  });
+});
+
+// A report shown again may still be open in the workbench (it keeps a closed document a while), which
+// takes the new text only after a round trip: the preview opens on the new text, or once the document
+// is dropped (the preview then reads it anew), or after the wait when neither comes.
+describe('MarkdownReports: a report shown again', () => {
+  const WAIT_MS = 200;
+  let reports: MarkdownReports;
+  /** The text of the report's open document when each preview opened ('(not open)' when none was). */
+  let seen: string[];
+
+  beforeEach(() => {
+    fake.reset();
+    seen = [];
+    const record = (...args: unknown[]) => void seen.push((workspace.textDocuments as Array<{ uri: Uri; getText(): string }>).find((d) => d.uri.toString() === String(args[0]))?.getText() ?? '(not open)');
+    commands.registerCommand('markdown.showPreview', record);
+    reports = new MarkdownReports(50, undefined, WAIT_MS);
+  });
+  afterEach(() => reports.dispose());
+
+  const reportUri = () => Uri.from({ scheme: REPORT_SCHEME, path: '/preflight_a.commands.json.md' });
+
+  it('the preview opens once the open document holds the new text', async () => {
+    const open = fake.openDocument(reportUri(), '# Will fail');
+    const started = Date.now();
+    const showing = reports.show('preflight/a.commands.json', '# Passes');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(seen, [], 'the preview waited for the document');
+    open.setText('# Passes');
+    await showing;
+    assert.deepEqual(seen, ['# Passes']);
+    assert.ok(Date.now() - started < WAIT_MS, 'it opened on the update, not after the wait');
+  });
+
+  it('a document the workbench drops meanwhile: the preview opens then, and reads the report anew', async () => {
+    fake.openDocument(reportUri(), '# Will fail');
+    const showing = reports.show('preflight/a.commands.json', '# Passes');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(seen, []);
+    fake.closeDocument(reportUri());
+    await showing;
+    assert.deepEqual(seen, ['(not open)']);
+    assert.equal((await workspace.openTextDocument(reportUri())).getText(), '# Passes');
+  });
+
+  it('an update that never comes: the preview opens after the wait, not never', async () => {
+    fake.openDocument(reportUri(), '# Will fail');
+    const started = Date.now();
+    await reports.show('preflight/a.commands.json', '# Passes');
+    assert.ok(Date.now() - started >= WAIT_MS - 5, `opened after ${Date.now() - started} ms`);
+    assert.deepEqual(seen, ['# Will fail']);
+  });
+
+  it('a document already up to date, or not open: the preview opens at once', async () => {
+    await reports.show('preflight/a.commands.json', '# Passes');
+    fake.openDocument(reportUri(), '# Passes\r\n');
+    await reports.show('preflight/a.commands.json', '# Passes\n');
+    assert.deepEqual(seen, ['(not open)', '# Passes\r\n']);
   });
 });

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { Disposable, toDisposable } from '../../kit/lifecycle';
+import { DOCUMENT_UPDATE_WAIT_MS, documentCaughtUp } from '../../kit/documents';
 import { readableColumn } from '../../kit/layout';
 import { REPORT_SCHEME } from '../../kit/schemes';
 
@@ -17,6 +18,8 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
   constructor(
     private readonly capacity = 50,
     private readonly scheme = REPORT_SCHEME,
+    /** How long a report shown again waits for the workbench to take its new text (documentCaughtUp). */
+    private readonly updateWaitMs = DOCUMENT_UPDATE_WAIT_MS,
   ) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
@@ -41,6 +44,7 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
     // Map keeps insertion order: the first keys are the oldest.
     while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
     this.changed.fire(uri);
+    await documentCaughtUp(uri, () => this.contents.get(key), this.updateWaitMs);
     // The built-in preview reads the virtual document through this provider, as any other Markdown file.
     const column = readableColumn();
     if (column === vscode.ViewColumn.Beside) {
