@@ -69,20 +69,31 @@ async function showProblems(t) {
   await t.page.locator('.part.panel .markers-panel, .part.panel [id="workbench.panel.markers"]').first().waitFor({ timeout: scaled(10000) });
 }
 
-/** The rendered body of the pre-flight report (the Markdown preview is a frame of its own), once it shows. */
+/**
+ * The rendered body of the pre-flight report (the Markdown preview is a frame of its own), once it
+ * shows; else the error names what the report's frames and the tabs showed instead.
+ */
 async function reportBody(t, verdict) {
-  return t.waitUntil(
-    async () => {
-      for (const frame of t.page.frames()) {
-        const heading = await frame.locator('h1').first().innerText({ timeout: 200 }).catch(() => undefined);
-        if (heading !== `Pre-flight of ${COMMANDS}`) continue;
-        const body = await frame.locator('body').innerText({ timeout: 1000 }).catch(() => '');
-        if (verdict.test(body)) return body;
-      }
-      return undefined;
-    },
-    { timeout: scaled(30000), what: `the rendered pre-flight report saying ${verdict}` },
-  );
+  const shown = [];
+  return t
+    .waitUntil(
+      async () => {
+        shown.length = 0;
+        for (const frame of t.page.frames()) {
+          const heading = await frame.locator('h1').first().innerText({ timeout: 200 }).catch(() => undefined);
+          if (heading !== `Pre-flight of ${COMMANDS}`) continue;
+          const body = await frame.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+          if (verdict.test(body)) return body;
+          shown.push(body.slice(0, 300));
+        }
+        return undefined;
+      },
+      { timeout: scaled(30000), what: `the rendered pre-flight report saying ${verdict}` },
+    )
+    .catch(async (e) => {
+      const tabs = await t.page.locator('.part.editor .tabs-container [role="tab"]').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+      throw new Error(`${e.message}; the report frames showed ${JSON.stringify(shown)}; the tabs: ${JSON.stringify(tabs)}`);
+    });
 }
 
 export default async function (t) {

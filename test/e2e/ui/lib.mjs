@@ -118,13 +118,17 @@ function paletteOption(page, title) {
  */
 export async function paletteFind(page, title, { attempts = 10 } = {}) {
   for (let i = 0; ; i++) {
+    // A webview with the focus (a report's preview) keeps F1: the palette does not open.
+    await page.evaluate(() => document.activeElement instanceof HTMLIFrameElement && document.activeElement.blur());
     await page.keyboard.press('F1');
     const box = page.locator(QUICK_INPUT_BOX);
     const opt = paletteOption(page, title);
     try {
       // The palette can close again right after opening (focus moving on a re-render): retry then too.
+      // A webview opened just before (a report's preview) takes the focus once it has loaded, which
+      // closes the palette: a fill that does not happen at once is tried again, not waited for.
       await box.waitFor({ timeout: scaled(5000) });
-      await box.fill('>' + title, { timeout: scaled(5000) });
+      await box.fill('>' + title, { timeout: 2000 });
       await opt.waitFor({ timeout: 2000 });
       return opt;
     } catch (e) {
@@ -165,16 +169,16 @@ export function activityBarItem(page, containerTitle) {
 }
 
 /**
- * Shows the view container `containerTitle` in the side bar (clicks its activity-bar entry unless it
- * is already the visible one: clicking the active entry would hide the side bar).
+ * Shows the view container `containerTitle` in the side bar, through the palette's "View: Show …",
+ * which never hides it (a click on its activity-bar entry toggles: read as not shown during a re-render,
+ * the side bar was hidden by the click meant to show it).
  */
 export async function openView(page, containerTitle) {
-  const item = activityBarItem(page, containerTitle);
-  await item.waitFor({ timeout: scaled(15000) });
-  const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('aria-pressed')) === 'true';
-  const sideBarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: containerTitle });
-  if (!(selected && (await sideBarTitle.isVisible().catch(() => false)))) await item.click();
-  await sideBarTitle.first().waitFor({ timeout: scaled(10000) });
+  await activityBarItem(page, containerTitle).waitFor({ timeout: scaled(15000) });
+  const sideBarTitle = page.locator('.part.sidebar .composite.title h2', { hasText: containerTitle }).first();
+  if (await sideBarTitle.isVisible().catch(() => false)) return;
+  await palette(page, `View: Show ${containerTitle}`);
+  await sideBarTitle.waitFor({ timeout: scaled(10000) });
 }
 
 /** The header of a view (pane) in the side bar, by its name (e.g. "Connections"). */
