@@ -170,8 +170,8 @@ export function activityBarItem(page, containerTitle) {
 
 /**
  * Shows the view container `containerTitle` in the side bar, through the palette's "View: Show …",
- * which never hides it (a click on its activity-bar entry toggles: read as not shown during a re-render,
- * the side bar was hidden by the click meant to show it).
+ * which never hides it. A click on its activity-bar entry toggles the side bar, so a click made when
+ * the side bar only read as not shown hides it (a check found the side bar closed after that click).
  */
 export async function openView(page, containerTitle) {
   await activityBarItem(page, containerTitle).waitFor({ timeout: scaled(15000) });
