@@ -5,28 +5,53 @@ import { DOCUMENT_SCHEME } from './schemes';
 export { DOCUMENT_SCHEME } from './schemes';
 
 /**
- * Read-only, formatted JSON documents held in memory (virtual documents, never temp files). Each
- * document has a stable path, so showing the same thing again reuses its editor tab and refreshes it.
+ * Read-only documents held in memory under one scheme (virtual documents, never temp files), each at a
+ * stable path, so that showing the same thing again refreshes its tab. At most `capacity` are kept: the
+ * one put longest ago goes first (its tab then shows `missing`).
  */
-export class JsonDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+export class MemoryDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private readonly order: string[] = [];
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
 
   constructor(
-    /** At most this many documents are kept; the oldest are dropped (their tabs then show a note). */
-    private readonly capacity = 200,
+    scheme: string,
+    private readonly capacity: number,
+    /** What a document no longer kept reads. */
+    private readonly missing: string,
     /** How long a document shown again waits for the workbench to take its new text (documentCaughtUp). */
     private readonly updateWaitMs = DOCUMENT_UPDATE_WAIT_MS,
   ) {
     super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(DOCUMENT_SCHEME, this));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
     this._register(toDisposable(() => this.contents.clear()));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '// This document is no longer available: open it again from its view.\n';
+    return this.contents.get(uri.toString()) ?? this.missing;
+  }
+
+  /** Puts `text` at `uri` (the newest) and tells the workbench, which refreshes an open tab of it. */
+  protected putText(uri: vscode.Uri, text: string): void {
+    const key = uri.toString();
+    this.contents.delete(key);
+    this.contents.set(key, text);
+    // Map keeps insertion order: the first keys are the oldest.
+    while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
+    this.changed.fire(uri);
+  }
+
+  /** Resolves once the workbench holds what was put at `uri` (documentCaughtUp): what opens it then shows the new text. */
+  protected caughtUp(uri: vscode.Uri): Promise<void> {
+    return documentCaughtUp(uri, () => this.contents.get(uri.toString()), this.updateWaitMs);
+  }
+}
+
+/** Formatted JSON documents (an update, a contract, a result), under `cantonledger-doc:`. */
+export class JsonDocuments extends MemoryDocuments {
+  /** At most `capacity` documents are kept. */
+  constructor(capacity = 200, updateWaitMs = DOCUMENT_UPDATE_WAIT_MS) {
+    super(DOCUMENT_SCHEME, capacity, '// This document is no longer available: open it again from its view.\n', updateWaitMs);
   }
 
   /**
@@ -35,20 +60,14 @@ export class JsonDocuments extends Disposable implements vscode.TextDocumentCont
    */
   put(folder: string, name: string, value: unknown): vscode.Uri {
     const uri = vscode.Uri.from({ scheme: DOCUMENT_SCHEME, path: `/${folder}/${safeName(name)}.json` });
-    const key = uri.toString();
-    if (!this.contents.has(key)) {
-      this.order.push(key);
-      while (this.order.length > this.capacity) this.contents.delete(this.order.shift()!);
-    }
-    this.contents.set(key, JSON.stringify(value, null, 2) + '\n');
-    this.changed.fire(uri);
+    this.putText(uri, JSON.stringify(value, null, 2) + '\n');
     return uri;
   }
 
   /** Puts the document and opens it in a (preview) editor tab, read-only, with JSON highlighting. */
   async show(folder: string, name: string, value: unknown, options: vscode.TextDocumentShowOptions = { preview: true }): Promise<vscode.TextEditor> {
     const uri = this.put(folder, name, value);
-    await documentCaughtUp(uri, () => this.contents.get(uri.toString()), this.updateWaitMs);
+    await this.caughtUp(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     return vscode.window.showTextDocument(doc, options);

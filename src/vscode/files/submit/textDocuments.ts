@@ -1,33 +1,17 @@
 import vscode = require('vscode');
-import { Disposable, toDisposable } from '../../kit/lifecycle';
-import { DOCUMENT_UPDATE_WAIT_MS, documentCaughtUp } from '../../kit/documents';
+import { DOCUMENT_UPDATE_WAIT_MS, MemoryDocuments } from '../../kit/documents';
 import { readableColumn } from '../../kit/layout';
 import { REPORT_SCHEME } from '../../kit/schemes';
 
 export { REPORT_SCHEME } from '../../kit/schemes';
 
 /**
- * Read-only Markdown documents held in memory, like JsonDocuments for JSON: a stable path per report,
- * so running the same file again refreshes its tab.
+ * Read-only Markdown reports held in memory (MemoryDocuments): a stable path per report, so running the
+ * same file again refreshes its tab.
  */
-export class MarkdownReports extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly contents = new Map<string, string>();
-  private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this.changed.event;
-
-  constructor(
-    private readonly capacity = 50,
-    private readonly scheme = REPORT_SCHEME,
-    /** How long a report shown again waits for the workbench to take its new text (documentCaughtUp). */
-    private readonly updateWaitMs = DOCUMENT_UPDATE_WAIT_MS,
-  ) {
-    super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(scheme, this));
-    this._register(toDisposable(() => this.contents.clear()));
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '_This report is no longer available: run it again._\n';
+export class MarkdownReports extends MemoryDocuments {
+  constructor(capacity = 50, private readonly scheme = REPORT_SCHEME, updateWaitMs = DOCUMENT_UPDATE_WAIT_MS) {
+    super(scheme, capacity, '_This report is no longer available: run it again._\n', updateWaitMs);
   }
 
   /**
@@ -38,13 +22,8 @@ export class MarkdownReports extends Disposable implements vscode.TextDocumentCo
    */
   async show(name: string, markdown: string): Promise<vscode.Uri> {
     const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${name.replace(/[/\\?#]/g, '_')}.md` });
-    const key = uri.toString();
-    this.contents.delete(key);
-    this.contents.set(key, markdown);
-    // Map keeps insertion order: the first keys are the oldest.
-    while (this.contents.size > this.capacity) this.contents.delete(this.contents.keys().next().value!);
-    this.changed.fire(uri);
-    await documentCaughtUp(uri, () => this.contents.get(key), this.updateWaitMs);
+    this.putText(uri, markdown);
+    await this.caughtUp(uri);
     // The built-in preview reads the virtual document through this provider, as any other Markdown file.
     const column = readableColumn();
     if (column === vscode.ViewColumn.Beside) {
