@@ -4,6 +4,9 @@ import { DOCUMENT_SCHEME } from './schemes';
 
 export { DOCUMENT_SCHEME } from './schemes';
 
+/** How long a document shown again waits for the workbench to take its new text before it opens anyway (the view follows a later update). */
+const DOCUMENT_UPDATE_WAIT_MS = 5000;
+
 /**
  * Read-only documents held in memory under one scheme (virtual documents, never temp files), each at a
  * stable path, so that showing the same thing again refreshes its tab. At most `capacity` are kept: the
@@ -15,11 +18,11 @@ export class MemoryDocuments extends Disposable implements vscode.TextDocumentCo
   readonly onDidChange = this.changed.event;
 
   constructor(
-    scheme: string,
+    protected readonly scheme: string,
     private readonly capacity: number,
     /** What a document no longer kept reads. */
     private readonly missing: string,
-    /** How long a document shown again waits for the workbench to take its new text (documentCaughtUp). */
+    /** How long a document shown again waits for the workbench to take its new text (caughtUp). */
     private readonly updateWaitMs = DOCUMENT_UPDATE_WAIT_MS,
   ) {
     super();
@@ -41,16 +44,40 @@ export class MemoryDocuments extends Disposable implements vscode.TextDocumentCo
     this.changed.fire(uri);
   }
 
-  /** Resolves once the workbench holds what was put at `uri` (documentCaughtUp): what opens it then shows the new text. */
+  /**
+   * Resolves once no open document of `uri` holds other text than the one put there (the workbench has
+   * taken it, or dropped the document), or after `updateWaitMs`. A document shown before may still be open
+   * (the workbench keeps a closed one a while): after the change event it takes the new text only after a
+   * round trip through the workbench; a view opened on it before then shows the old text, for good in a
+   * Markdown preview if the workbench drops the document meanwhile (no update is applied then).
+   */
   protected caughtUp(uri: vscode.Uri): Promise<void> {
-    return documentCaughtUp(uri, () => this.contents.get(uri.toString()), this.updateWaitMs);
+    const key = uri.toString();
+    const current = (document: vscode.TextDocument) => {
+      const text = this.contents.get(key);
+      return text === undefined || lf(document.getText()) === lf(text);
+    };
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    if (!open || current(open)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        for (const s of subscriptions) s.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, this.updateWaitMs);
+      const subscriptions = [
+        vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.toString() === key && current(e.document) && done()),
+        vscode.workspace.onDidCloseTextDocument((d) => d.uri.toString() === key && done()),
+      ];
+    });
   }
 }
 
 /** Formatted JSON documents (an update, a contract, a result), under `cantonledger-doc:`. */
 export class JsonDocuments extends MemoryDocuments {
   /** At most `capacity` documents are kept. */
-  constructor(capacity = 200, updateWaitMs = DOCUMENT_UPDATE_WAIT_MS) {
+  constructor(capacity = 200, updateWaitMs?: number) {
     super(DOCUMENT_SCHEME, capacity, '// This document is no longer available: open it again from its view.\n', updateWaitMs);
   }
 
@@ -59,7 +86,7 @@ export class JsonDocuments extends MemoryDocuments {
    * `value` as formatted JSON. `folder` keeps names of different kinds apart ("updates", "events", …).
    */
   put(folder: string, name: string, value: unknown): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: DOCUMENT_SCHEME, path: `/${folder}/${safeName(name)}.json` });
+    const uri = vscode.Uri.from({ scheme: this.scheme, path: `/${folder}/${safeName(name)}.json` });
     this.putText(uri, JSON.stringify(value, null, 2) + '\n');
     return uri;
   }
@@ -72,39 +99,6 @@ export class JsonDocuments extends MemoryDocuments {
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     return vscode.window.showTextDocument(doc, options);
   }
-}
-
-/** How long a virtual document shown again waits for the workbench to take its new text before it opens anyway (the view follows a later update). */
-export const DOCUMENT_UPDATE_WAIT_MS = 5000;
-
-/**
- * Resolves once no open document of `uri` holds other text than `wanted()` (the workbench has taken
- * the new text of a provider's document, or dropped the document), or after `waitMs`. A document shown
- * before may still be open (the workbench keeps a closed one a while): after its provider's change
- * event it takes the new text only after a round trip through the workbench; a view opened on it before
- * then shows the old text, for good in a Markdown preview if the workbench drops the document meanwhile
- * (no update is applied then).
- */
-export function documentCaughtUp(uri: vscode.Uri, wanted: () => string | undefined, waitMs = DOCUMENT_UPDATE_WAIT_MS): Promise<void> {
-  const key = uri.toString();
-  const holdsOther = () => {
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-    const text = wanted();
-    return open !== undefined && text !== undefined && lf(open.getText()) !== lf(text);
-  };
-  if (!holdsOther()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      for (const s of subscriptions) s.dispose();
-      resolve();
-    };
-    const timer = setTimeout(done, waitMs);
-    const subscriptions = [
-      vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.toString() === key && !holdsOther() && done()),
-      vscode.workspace.onDidCloseTextDocument((d) => d.uri.toString() === key && done()),
-    ];
-  });
 }
 
 /** The text with VS Code's end-of-line normalization undone. */

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { DOCUMENT_UPDATE_WAIT_MS, MemoryDocuments } from '../../kit/documents';
+import { MemoryDocuments } from '../../kit/documents';
 import { readableColumn } from '../../kit/layout';
 import { REPORT_SCHEME } from '../../kit/schemes';
 
@@ -10,7 +10,7 @@ export { REPORT_SCHEME } from '../../kit/schemes';
  * same file again refreshes its tab.
  */
 export class MarkdownReports extends MemoryDocuments {
-  constructor(capacity = 50, private readonly scheme = REPORT_SCHEME, updateWaitMs = DOCUMENT_UPDATE_WAIT_MS) {
+  constructor(capacity = 50, scheme = REPORT_SCHEME, updateWaitMs?: number) {
     super(scheme, capacity, '_This report is no longer available: run it again._\n', updateWaitMs);
   }
 
