@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoParticipant } from '../../src/participant/index';
@@ -19,8 +19,11 @@ describe('demo participant: persistence', () => {
     const first = await start({ statePath, synchronizers: 2 });
     const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice, '31.4')], { extra: { commandId: 'persisted' } }));
     first.state.prune(3);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.ok(readFileSync(statePath, 'utf8').includes(iou.contractId), 'saved shortly after the change');
+    // Saved 200 ms after the change, before any close: waited for as a state (the write's own time
+    // depends on the machine), for 10 s at most.
+    const saved = () => existsSync(statePath) && readFileSync(statePath, 'utf8').includes(iou.contractId);
+    for (const until = Date.now() + 10_000; !saved() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.ok(saved(), 'saved shortly after the change');
     const body = { beginExclusive: 3, endInclusive: first.state.ledgerEnd, updateFormat: { ...transactionsFormat('any', 'LEDGER_EFFECTS'), includeReassignments: eventFormat('any') } };
     const before = await post(first, '/v2/updates', body);
     const participantId = first.participantId;

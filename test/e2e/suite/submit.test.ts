@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SubmitOutcome } from '../../../src/vscode/files/submit/submit';
+import { waitFor } from './helpers';
 import { closeEditors, demoParticipant, documentJson, scripted, writeWorkspaceJson } from './sendHelpers';
 import { paidTrafficCostInline } from '../../../src/core/trafficCost';
 
@@ -253,7 +254,7 @@ describe('submit commands files', function () {
       assert.equal(outcome.record?.outcome, 'unknown');
       assert.equal(outcome.record?.errorCode, 'timeout');
       assert.match(prompts.last().text, /^Outcome unknown: slow\.commands\.json .* \(No answer within 1000 ms\)/);
-      await new Promise((r) => setTimeout(r, 2000)); // the participant finishes the delayed submission
+      await waitFor(() => executions(p, commandId) === 1, { what: 'the participant to have executed the submission (before its late answer)' });
       const retried = await vscode.commands.executeCommand<SubmitOutcome>('cantonLedger.submissions.retry', outcome.record);
       assert.equal(retried.record?.outcome, 'duplicate');
       assert.equal(retried.record?.id, outcome.record?.id, 'the same history item, updated');
