@@ -240,9 +240,11 @@ describe('demo participant: commands', () => {
     p.faults.submit = { delayMs: 300, times: 1 };
     const end = p.state.ledgerEnd;
     const started = Date.now();
-    const pending = post(p, '/v2/commands/submit-and-wait', commands([p.parties.bank], [createIou(p.parties.bank, p.parties.bob)]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(p.state.ledgerEnd, end + 1, 'committed before the answer');
+    let answered = false;
+    const committed = new Promise<boolean>((resolve) => p.state.on('changed', () => resolve(answered)));
+    const pending = post(p, '/v2/commands/submit-and-wait', commands([p.parties.bank], [createIou(p.parties.bank, p.parties.bob)])).finally(() => (answered = true));
+    assert.equal(await committed, false, 'committed before the answer');
+    assert.equal(p.state.ledgerEnd, end + 1);
     const reply = await pending;
     assert.equal(reply.status, 200);
     assert.ok(Date.now() - started >= 290);
