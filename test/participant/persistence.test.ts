@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startDemoParticipant } from '../../src/participant/index';
 import { CATALOG, HOLDING_INTERFACE_ID, IOU, LEGACY_CATALOG_IDS, PRE_CONTROLLERS_IDS, PRE_HOLDING_IOU_IDS } from '../../src/participant/catalog';
 import { DARS, requireDar, requireDarBytes } from '../support/dars';
+import { waitFor } from '../support/waitFor';
 import { createIou, createdEvents, eventFormat, get, post, postBytes, start, submit, transactionsFormat } from './helpers';
 
 describe('demo participant: persistence', () => {
@@ -20,10 +21,8 @@ describe('demo participant: persistence', () => {
     const [iou] = createdEvents(await submit(first, [first.parties.bank], [createIou(first.parties.bank, first.parties.alice, '31.4')], { extra: { commandId: 'persisted' } }));
     first.state.prune(3);
     // Saved 200 ms after the change, before any close: waited for as a state (the write's own time
-    // depends on the machine), for 10 s at most.
-    const saved = () => existsSync(statePath) && readFileSync(statePath, 'utf8').includes(iou.contractId);
-    for (const until = Date.now() + 10_000; !saved() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 25));
-    assert.ok(saved(), 'saved shortly after the change');
+    // depends on the machine).
+    await waitFor(() => existsSync(statePath) && readFileSync(statePath, 'utf8').includes(iou.contractId), 'saved shortly after the change');
     const body = { beginExclusive: 3, endInclusive: first.state.ledgerEnd, updateFormat: { ...transactionsFormat('any', 'LEDGER_EFFECTS'), includeReassignments: eventFormat('any') } };
     const before = await post(first, '/v2/updates', body);
     const participantId = first.participantId;

@@ -1,4 +1,4 @@
-/** Assertions the PQS tests share: a typed failure of a kind, and a state waited for (never a sleep). */
+/** Assertions the PQS tests share: a typed failure of a kind. */
 import { strict as assert } from 'node:assert';
 import { PqsError } from '../../src/core/pqs/errors';
 
@@ -11,12 +11,4 @@ export async function rejectsWith(p: Promise<unknown>, kind: PqsError['kind']): 
     return err;
   }
   assert.fail(`expected a ${kind} failure`);
-}
-
-export async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail('condition not reached');
 }

@@ -17,7 +17,8 @@ import { DEFAULT_MAX_ROWS, PqsStore } from '../../../src/core/pqs/store';
 import type { PqsSettings } from '../../../src/core/pqs/settings';
 import { asAdmin, freePort, freshDatabase, postgresAvailable, postgresBin, type PostgresCluster } from '../../support/postgres';
 import { pgDriver, stopPostgresAfterRun } from '../../support/pqsFixture';
-import { rejectsWith, waitFor } from '../../support/pqsAssert';
+import { rejectsWith } from '../../support/pqsAssert';
+import { waitFor } from '../../support/waitFor';
 
 stopPostgresAfterRun();
 

@@ -13,7 +13,8 @@ import { asAdmin, freePort, freshDatabase, postgresAvailable } from '../../suppo
 import { loadSyntheticStore, SYNTHETIC_INTERFACE, SYNTHETIC_TEMPLATE } from '../../support/pqsSynthetic';
 import { pqsSchemaDumpAvailable } from '../../support/pqsReal';
 import { mirroredDemo, pgDriver, READER_PASSWORD, stopPostgresAfterRun, storeKinds, TLS_ONLY, type MirroredDemo } from '../../support/pqsFixture';
-import { rejectsWith, waitFor } from '../../support/pqsAssert';
+import { rejectsWith } from '../../support/pqsAssert';
+import { waitFor } from '../../support/waitFor';
 
 stopPostgresAfterRun();
 
